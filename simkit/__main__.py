@@ -1,0 +1,5 @@
+import sys
+
+from simkit.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""Sub-commands of the ``simkit`` CLI, one module each (see ``simkit.cli``)."""

@@ -1,0 +1,18 @@
+"""Battle of Miracles (神迹之战): hex-grid tactics with decks of 1 artifact and 3 creature kinds.
+
+The package is a simkit game: it provides ``build_rules`` and ``deck_pool`` for scenario
+loading, ``canonical_deck``, the batched engine (``rules``) and the single-match facade.
+"""
+
+from simkit.games.miracle.cards import parse_deck
+from simkit.games.miracle.cards import canonical_deck as _canonical_deck
+from simkit.games.miracle.match import Match, replay
+from simkit.games.miracle.tables import Rules, build_rules, deck_pool
+
+
+def canonical_deck(rules: Rules, deck: str) -> str:
+    """The canonical id of a legal deck (creatures in alphabetical order)."""
+    return _canonical_deck(rules.cards, deck)
+
+
+__all__ = ["Match", "Rules", "build_rules", "canonical_deck", "deck_pool", "parse_deck", "replay"]

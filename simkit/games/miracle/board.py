@@ -1,0 +1,113 @@
+"""The Battle of Miracles map, read from the scenario's ``[map]`` table into lookup tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simkit.hexgrid import Cell, HexGrid, hexagon_cells, is_cube
+from simkit.scenario import Field
+
+
+@dataclass(frozen=True)
+class Board:
+    """Cells and terrain of one map.
+
+    Attributes:
+        grid: the board cells (miracle cells excluded) and their geometry tables.
+        abyss: ``bool[C]`` only flying units may enter or stop there.
+        miracles: the two miracle cells, first player's then second's (not board cells).
+        miracle_distance: ``int16[2, C]`` distance of every cell to each side's miracle.
+        spawn: ``bool[2, C]`` each side's initial spawn points.
+        garrisons: ``int16[G]`` cell index of each garrison.
+        garrison_spawn: ``bool[G, C]`` the extra spawn points each garrison gives its owner.
+    """
+
+    grid: HexGrid
+    abyss: np.ndarray
+    miracles: tuple[Cell, Cell]
+    miracle_distance: np.ndarray
+    spawn: np.ndarray
+    garrisons: np.ndarray
+    garrison_spawn: np.ndarray
+
+
+def _cell(f: Field, value, key: str) -> Cell:
+    if not isinstance(value, list) or not is_cube(value):
+        raise f.fail(f"{value!r} is not a cube cell [x, y, z] with x + y + z = 0", key)
+    return tuple(value)  # type: ignore[return-value]
+
+
+def _cells(f: Field, value, key: str) -> list[Cell]:
+    if not isinstance(value, list):
+        raise f.fail(f"must be a list of cells, got {value!r}", key)
+    return [_cell(f, v, f"{key}[{i}]") for i, v in enumerate(value)]
+
+
+def build_board(top: Field) -> Board:
+    """Read and validate ``[map]``; every problem is reported with its key."""
+    f = top.table("map")
+    bounds = f.int_list("bounds", length=3, minimum=1)
+    region = hexagon_cells(tuple(bounds))  # type: ignore[arg-type]
+    region_set = set(region)
+    miracles = _cells(f, f.get("miracles"), "miracles")
+    if len(miracles) != 2:
+        raise f.fail(f"must list 2 cells (first player, second player), got {len(miracles)}", "miracles")
+    for i, c in enumerate(miracles):
+        if c not in region_set:
+            raise f.fail(f"cell {c} is off the board", f"miracles[{i}]")
+    if miracles[0] == miracles[1]:
+        raise f.fail("both miracles are on the same cell", "miracles")
+    grid = HexGrid.from_cells(c for c in region if c not in miracles)
+
+    def on_board(c: Cell, key: str) -> int:
+        i = grid.index(c)
+        if i < 0:
+            what = "a miracle cell" if c in miracles else "off the board"
+            raise f.fail(f"cell {c} is {what}", key)
+        return i
+
+    abyss = np.zeros(grid.size, dtype=bool)
+    for i, c in enumerate(_cells(f, f.get("abyss", []), "abyss")):
+        abyss[on_board(c, f"abyss[{i}]")] = True
+
+    def spawn_mask(cells: list[Cell], key: str) -> np.ndarray:
+        mask = np.zeros(grid.size, dtype=bool)
+        for i, c in enumerate(cells):
+            j = on_board(c, f"{key}[{i}]")
+            if abyss[j]:
+                raise f.fail(f"spawn point {c} is on the abyss", f"{key}[{i}]")
+            if mask[j]:
+                raise f.fail(f"spawn point {c} is listed twice", f"{key}[{i}]")
+            mask[j] = True
+        return mask
+
+    sides = f.get("spawn_points")
+    if not isinstance(sides, list) or len(sides) != 2:
+        raise f.fail("must be two lists of cells (first player, second player)", "spawn_points")
+    spawn = np.stack([spawn_mask(_cells(f, s, f"spawn_points[{k}]"), f"spawn_points[{k}]") for k, s in enumerate(sides)])
+
+    raw_garrisons = f.get("garrisons", [])
+    if not isinstance(raw_garrisons, list):
+        raise f.fail("must be an array of tables [[map.garrisons]]", "garrisons")
+    garrisons, garrison_spawn = [], []
+    for g, raw in enumerate(raw_garrisons):
+        gf = Field(f.source, raw, f"map.garrisons[{g}]")
+        if not isinstance(raw, dict):
+            raise gf.fail("must be a table with cell and spawn_points")
+        c = _cell(gf, gf.get("cell"), "cell")
+        j = on_board(c, f"garrisons[{g}].cell")
+        if abyss[j]:
+            raise gf.fail(f"garrison {c} is on the abyss", "cell")
+        garrisons.append(j)
+        garrison_spawn.append(spawn_mask(_cells(gf, gf.get("spawn_points"), "spawn_points"), f"garrisons[{g}].spawn_points"))
+    return Board(
+        grid=grid,
+        abyss=abyss,
+        miracles=(miracles[0], miracles[1]),
+        miracle_distance=np.stack([grid.distance_to(m) for m in miracles]),
+        spawn=spawn,
+        garrisons=np.array(garrisons, dtype=np.int16),
+        garrison_spawn=np.array(garrison_spawn, dtype=bool).reshape(len(garrisons), grid.size),
+    )

@@ -1,0 +1,340 @@
+"""One game of Battle of Miracles: the single-match facade over a batch of one.
+
+Used by tests, designers scripting situations and replays. Every action is checked against the
+batched engine's legal-action masks; an illegal one raises :class:`simkit.IllegalAction`
+naming the reason and leaves the game unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simkit.errors import IllegalAction, ScenarioError
+from simkit.games.miracle import rules as R
+from simkit.games.miracle.cards import INFERNO_FLAME, SALAMANDER_SHIELD, canonical_deck, parse_deck
+from simkit.games.miracle.state import ARTIFACT_STATES, DRAW, END_REASONS, State
+
+Action = tuple
+
+
+class Match:
+    """A single game between two decks; the first deck moves first.
+
+    Args:
+        scenario: a loaded :class:`simkit.Scenario` of this game.
+        first_deck, second_deck: deck ids such as ``"HolyLight:Archer,Priest,Swordsman"``.
+        seed: the game's seed (kept with the game; the rules themselves use no randomness).
+
+    Raises:
+        ScenarioError: a deck is not legal in the scenario.
+    """
+
+    def __init__(self, scenario, first_deck: str, second_deck: str, seed: int = 0):
+        self.scenario = scenario
+        self.rules = scenario.rules
+        cards = self.rules.cards
+        parsed = [parse_deck(cards, d) for d in (first_deck, second_deck)]
+        self.decks = tuple(canonical_deck(cards, d) for d in (first_deck, second_deck))
+        self.seed = seed
+        self.state: State = R.new_games(
+            self.rules,
+            np.array([[p[0] for p in parsed]]),
+            np.array([[p[1] for p in parsed]]),
+        )
+        self.actions: list[Action] = []
+
+    # -- lookups ---------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended."""
+        return bool(self.state.over[0])
+
+    @property
+    def current(self) -> int:
+        """The side to act: 0 first player, 1 second."""
+        return int(self.state.current[0])
+
+    def _cell(self, cell: Any) -> int:
+        try:
+            i = self.rules.board.grid.index(cell)
+        except (TypeError, ValueError):
+            raise IllegalAction(f"{cell!r} is not a cell (x, y, z)") from None
+        if i < 0:
+            raise IllegalAction(f"cell {tuple(cell)} is not on the board")
+        return i
+
+    def _slot(self, uid: Any) -> int:
+        st = self.state
+        if isinstance(uid, bool) or not isinstance(uid, (int, np.integer)):
+            raise IllegalAction(f"{uid!r} is not a unit id")
+        hits = np.nonzero(st.alive[0] & (st.uid[0] == uid))[0]
+        if len(hits) == 0:
+            raise IllegalAction(f"no unit with id {uid} on the board")
+        return int(hits[0])
+
+    def _kind_name(self, slot: int) -> str:
+        return self.rules.cards.kind_name(int(self.state.kind[0, slot]))
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def summon(self, kind: str, level: int, cell) -> int:
+        """Summon a unit of ``kind`` at ``level`` on a spawn point; returns the new unit's id."""
+        uid = int(self.state.next_uid[0])
+        self.do(("summon", kind, level, tuple(cell) if isinstance(cell, (list, tuple)) else cell))
+        return uid
+
+    def move(self, uid: int, cell) -> None:
+        """Move unit ``uid`` to ``cell``."""
+        self.do(("move", uid, tuple(cell) if isinstance(cell, (list, tuple)) else cell))
+
+    def attack(self, uid: int, target) -> None:
+        """Attack with unit ``uid``; ``target`` is a unit id or ``"miracle"`` (the enemy miracle)."""
+        self.do(("attack", uid, target))
+
+    def use(self, target) -> None:
+        """Use the current player's artifact on a cell, or on a unit id for SalamanderShield."""
+        self.do(("use", tuple(target) if isinstance(target, (list, tuple)) else target))
+
+    def end_turn(self) -> None:
+        """End the current player's turn."""
+        self.do(("end_turn",))
+
+    def do(self, action: Action) -> None:
+        """Perform one action tuple; raises :class:`IllegalAction` (state unchanged) when illegal."""
+        act = self.encode(action)
+        R.step(self.rules, self.state, act)
+        self.actions.append(self._normal(action))
+
+    @staticmethod
+    def _normal(action: Action) -> Action:
+        return tuple(tuple(int(v) for v in x) if isinstance(x, (list, tuple)) else x for x in action)
+
+    def encode(self, action: Action) -> R.Actions:
+        """Check ``action`` and turn it into an engine action batch of one.
+
+        Raises:
+            IllegalAction: naming why the action is not legal now.
+        """
+        if not isinstance(action, (tuple, list)) or not action or not isinstance(action[0], str):
+            raise IllegalAction(f"{action!r} is not an action tuple such as ('end_turn',)")
+        name, args = action[0], tuple(action[1:])
+        arity = {"summon": 3, "move": 2, "attack": 2, "use": 1, "end_turn": 0}
+        if name not in arity:
+            raise IllegalAction(f"unknown action {name!r} (known: {', '.join(arity)})")
+        if len(args) != arity[name]:
+            raise IllegalAction(f"{name} takes {arity[name]} argument(s), got {len(args)}")
+        if self.over:
+            raise IllegalAction(f"{name}: the game is over")
+        return getattr(self, f"_check_{name}")(*args)
+
+    def _check_end_turn(self) -> R.Actions:
+        return R.Actions.of(R.END_TURN)
+
+    def _check_summon(self, kind, level, cell) -> R.Actions:
+        rules, st, cur = self.rules, self.state, self.current
+        cards = rules.cards
+        k = cards.kind_index(kind) if isinstance(kind, str) else -1
+        if k < 0:
+            raise IllegalAction(f"summon: unknown creature kind {kind!r}")
+        deck = [int(x) for x in st.deck_kind[0, cur]]
+        if k not in deck:
+            raise IllegalAction(f"summon: {kind} is not in the current player's deck {self.decks[cur]}")
+        if level not in (1, 2, 3) or isinstance(level, bool):
+            raise IllegalAction(f"summon: level must be 1, 2 or 3, got {level!r}")
+        c = self._cell(cell)
+        slot = deck.index(k)
+        mask = R.summon_mask(rules, st)[0, slot, level - 1, c]
+        if not mask:
+            if st.available[0, cur, slot] <= 0:
+                raise IllegalAction(f"summon: no {kind} unit available (all on the board or cooling)")
+            cost, mana = int(cards.cost[k, level - 1]), int(st.mana[0, cur])
+            if cost > mana:
+                raise IllegalAction(f"summon: {kind} L{level} costs {cost} mana, the player has {mana}")
+            if not R.spawn_cells(rules, st)[0, c]:
+                raise IllegalAction(f"summon: {tuple(cell)} is not one of the current player's spawn points")
+            layer = "flying" if cards.flying[k] else "ground"
+            raise IllegalAction(f"summon: {tuple(cell)} already holds a {layer} unit")
+        return R.Actions.of(R.SUMMON, slot, level, c)
+
+    def _check_unit(self, verb: str, uid) -> int:
+        u = self._slot(uid)
+        st = self.state
+        if st.side[0, u] != self.current:
+            raise IllegalAction(f"{verb}: unit {uid} belongs to the other player")
+        if not st.ready[0, u]:
+            raise IllegalAction(f"{verb}: unit {uid} cannot act any more this turn (summoned, moved or attacked)")
+        return u
+
+    def _check_move(self, uid, cell) -> R.Actions:
+        u = self._check_unit("move", uid)
+        c = self._cell(cell)
+        if not R.move_mask(self.rules, self.state)[0, u, c]:
+            lv = int(self.state.level[0, u])
+            steps = int(self.rules.cards.move[self.state.kind[0, u], lv - 1])
+            raise IllegalAction(
+                f"move: unit {uid} ({self._kind_name(u)}) has no legal path of at most {steps} steps to {tuple(cell)}"
+            )
+        return R.Actions.of(R.MOVE, u, 0, c)
+
+    def _check_attack(self, uid, target) -> R.Actions:
+        rules, st = self.rules, self.state
+        u = self._check_unit("attack", uid)
+        atk = R.attack_now(rules, st)
+        if atk[0, u] <= 0:
+            raise IllegalAction(f"attack: unit {uid} ({self._kind_name(u)}) has attack 0")
+        mask = R.attack_mask(rules, st, atk)[0, u]
+        lv = int(st.level[0, u]) - 1
+        k = int(st.kind[0, u])
+        span = f"{rules.cards.range_min[k, lv]}-{rules.cards.range_max[k, lv]}"
+        if target == "miracle":
+            if not mask[-1]:
+                raise IllegalAction(f"attack: the enemy miracle is not within range {span} of unit {uid}")
+            return R.Actions.of(R.ATTACK, u, R.TARGET_MIRACLE)
+        t = self._slot(target)
+        if st.side[0, t] == self.current:
+            raise IllegalAction(f"attack: unit {target} is a friendly unit")
+        if not mask[t]:
+            if rules.cards.flying[st.kind[0, t]] and not R.hits_air(rules, st.kind[0, u]):
+                raise IllegalAction(f"attack: unit {target} flies; unit {uid} is neither flying nor anti-air")
+            raise IllegalAction(f"attack: unit {target} is not within range {span} of unit {uid}")
+        return R.Actions.of(R.ATTACK, u, t)
+
+    def _check_use(self, target) -> R.Actions:
+        rules, st, cur = self.rules, self.state, self.current
+        cards = rules.cards
+        art = int(st.deck_artifact[0, cur])
+        name = cards.artifacts[art]
+        state = ARTIFACT_STATES[st.artifact_state[0, cur]]
+        if state == "in_use":
+            raise IllegalAction(f"use: {name} is in use")
+        if state == "cooling":
+            raise IllegalAction(f"use: {name} is cooling ({int(st.artifact_cooldown[0, cur])} turns left)")
+        cost, mana = int(cards.artifact_cost[art]), int(st.mana[0, cur])
+        if cost > mana:
+            raise IllegalAction(f"use: {name} costs {cost} mana, the player has {mana}")
+        cells, units = R.use_mask(rules, st)
+        if cards.artifact_effect[art] == SALAMANDER_SHIELD:
+            if isinstance(target, tuple):
+                raise IllegalAction(f"use: {name} targets a friendly unit id, not a cell")
+            u = self._slot(target)
+            if not units[0, u]:
+                raise IllegalAction(f"use: {name} must target a friendly unit; unit {target} is an enemy")
+            return R.Actions.of(R.USE, 0, u, 0)
+        if not isinstance(target, tuple):
+            raise IllegalAction(f"use: {name} targets a cell (x, y, z), got {target!r}")
+        c = self._cell(target)
+        if not cells[0, c]:
+            if cards.artifact_effect[art] == INFERNO_FLAME:
+                e = cards.effect["InfernoFlame"]
+                raise IllegalAction(
+                    f"use: {name} needs a cell that is not abyss, holds no ground unit, and is within "
+                    f"{e['miracle_range']} of the own miracle or {e['garrison_range']} of an owned garrison; "
+                    f"{target} is not"
+                )
+            raise IllegalAction(f"use: {name} cannot target {target}")  # pragma: no cover
+        return R.Actions.of(R.USE, 0, 0, c)
+
+    # -- views -----------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action now as tuples: summons, moves, attacks, artifact uses, then end_turn."""
+        if self.over:
+            return []
+        rules, st = self.rules, self.state
+        cards, grid = rules.cards, rules.board.grid
+        cur = self.current
+        out: list[Action] = []
+        for slot, lv, c in zip(*np.nonzero(R.summon_mask(rules, st)[0])):
+            out.append(("summon", cards.kinds[st.deck_kind[0, cur, slot]], int(lv) + 1, grid.cell(c)))
+        uid = st.uid[0]
+        for u, c in zip(*np.nonzero(R.move_mask(rules, st)[0])):
+            out.append(("move", int(uid[u]), grid.cell(c)))
+        attacks = R.attack_mask(rules, st)[0]
+        for u, t in zip(*np.nonzero(attacks)):
+            out.append(("attack", int(uid[u]), "miracle" if t == attacks.shape[1] - 1 else int(uid[t])))
+        cells, units = R.use_mask(rules, st)
+        out += [("use", grid.cell(c)) for c in np.nonzero(cells[0])[0]]
+        out += [("use", int(uid[u])) for u in np.nonzero(units[0])[0]]
+        out.append(("end_turn",))
+        return out
+
+    def snapshot(self) -> dict:
+        """The whole game as plain Python values (two snapshots compare with ``==``)."""
+        rules, st = self.rules, self.state
+        cards, grid = rules.cards, rules.board.grid
+        winner = int(st.winner[0])
+        players = []
+        for s in range(2):
+            kinds = [cards.kinds[k] for k in st.deck_kind[0, s]]
+            art = int(st.deck_artifact[0, s])
+            players.append({
+                "deck": self.decks[s],
+                "miracle_hp": int(st.miracle_hp[0, s]),
+                "mana": int(st.mana[0, s]),
+                "max_mana": int(st.max_mana[0, s]),
+                "dead_stars": int(st.dead_stars[0, s]),
+                "available": {k: int(st.available[0, s, i]) for i, k in enumerate(kinds)},
+                "cooling": {
+                    k: sorted(r for r in range(st.cooling.shape[-1]) for _ in range(int(st.cooling[0, s, i, r])))
+                    for i, k in enumerate(kinds)
+                },
+                "artifact": {
+                    "name": cards.artifacts[art],
+                    "state": ARTIFACT_STATES[st.artifact_state[0, s]],
+                    "cooldown": int(st.artifact_cooldown[0, s]),
+                },
+            })
+        atk = R.attack_now(rules, st)[0]
+        units = []
+        for u in np.nonzero(st.alive[0])[0]:
+            k = int(st.kind[0, u])
+            units.append({
+                "id": int(st.uid[0, u]),
+                "side": int(st.side[0, u]),
+                "kind": cards.kind_name(k),
+                "level": int(st.level[0, u]),
+                "pos": grid.cell(int(st.cell[0, u])),
+                "hp": int(st.hp[0, u]),
+                "max_hp": int(st.max_hp[0, u]),
+                "atk": int(atk[u]),
+                "flying": bool(cards.flying[k]),
+                "can_move": bool(st.ready[0, u]),
+                "can_attack": bool(st.ready[0, u]),
+                "holy_shield": bool(st.shield[0, u]),
+            })
+        units.sort(key=lambda d: d["id"])
+        return {
+            "turn": int(st.turn[0]),
+            "current": int(st.current[0]),
+            "over": bool(st.over[0]),
+            "winner": None if winner < 0 else ("draw" if winner == DRAW else winner),
+            "end_reason": END_REASONS[st.end_reason[0]],
+            "garrisons": {
+                grid.cell(int(c)): (None if st.garrison_owner[0, g] < 0 else int(st.garrison_owner[0, g]))
+                for g, c in enumerate(rules.board.garrisons)
+            },
+            "players": players,
+            "units": units,
+        }
+
+
+def replay(scenario, first_deck: str, second_deck: str, actions, seed: int = 0) -> Match:
+    """Rebuild a match by performing ``actions`` (tuples or JSON lists) in order.
+
+    Raises:
+        IllegalAction: an action is not legal where it stands (its index is named).
+    """
+    m = Match(scenario, first_deck, second_deck, seed=seed)
+    for i, action in enumerate(actions):
+        action = tuple(tuple(x) if isinstance(x, list) else x for x in action)
+        try:
+            m.do(action)
+        except IllegalAction as exc:
+            raise IllegalAction(f"action {i} {action!r}: {exc}") from None
+    return m
+
+
+__all__ = ["Match", "replay", "ScenarioError"]

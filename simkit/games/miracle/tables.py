@@ -1,0 +1,101 @@
+"""The fixed ``Rules`` of a Battle of Miracles scenario: every number the engine reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simkit.errors import ScenarioError
+from simkit.games.miracle.board import Board, build_board
+from simkit.games.miracle.cards import Cards, all_decks, build_cards, canonical_deck
+from simkit.scenario import Field
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Tables and settings built once from a scenario; never part of the state.
+
+    Attributes:
+        board: the map.
+        cards: creature and artifact tables.
+        turn_limit: the game ends after this turn ends.
+        start_max_mana: ``(first, second)`` max mana before each side's first turn start.
+        max_mana_cap: max mana never rises above this.
+        mana_period, mana_phase: max mana +1 at a turn start when ``turn % period == phase[side]``.
+        unit_steps: turns at whose start unit counts rise to the next value.
+        miracle_hp: starting HP of each miracle.
+        full_tie: ``"draw"`` or ``"second"``: the winner when miracle HP and dead stars are equal.
+        side_units: unit slots per side (most units a deck can field, plus one Inferno).
+        cooling_len: length of the cooling histogram (longest creature cooldown + 1).
+    """
+
+    board: Board
+    cards: Cards
+    turn_limit: int
+    start_max_mana: tuple[int, int]
+    max_mana_cap: int
+    mana_period: int
+    mana_phase: tuple[int, int]
+    unit_steps: tuple[int, ...]
+    miracle_hp: int
+    full_tie: str
+    side_units: int
+    cooling_len: int
+
+    @property
+    def unit_slots(self) -> int:
+        """U: unit slots per game, both sides."""
+        return 2 * self.side_units
+
+
+def build_rules(top: Field) -> Rules:
+    """Validate a scenario's ``[rules]``, ``[map]``, ``[creatures]`` and ``[artifacts]`` tables."""
+    r = top.table("rules")
+    turn_limit = r.int("turn_limit", minimum=1)
+    steps = r.int_list("unit_steps", minimum=1)
+    if sorted(set(steps)) != steps:
+        raise r.fail(f"must be increasing turn numbers, got {steps}", "unit_steps")
+    cap = r.int("max_mana_cap")
+    first, second = r.int("first_max_mana"), r.int("second_max_mana")
+    for key, v in (("first_max_mana", first), ("second_max_mana", second)):
+        if v > cap:
+            raise r.fail(f"{v} is above max_mana_cap {cap}", key)
+    period = r.int("mana_period", minimum=1)
+    phase = r.int_list("mana_phase", length=2)
+    board = build_board(top)
+    cards = build_cards(top, steps=len(steps) + 1)
+    final = np.sort(cards.units[:, -1])[::-1]
+    return Rules(
+        board=board,
+        cards=cards,
+        turn_limit=turn_limit,
+        start_max_mana=(first, second),
+        max_mana_cap=cap,
+        mana_period=period,
+        mana_phase=(phase[0], phase[1]),
+        unit_steps=tuple(steps),
+        miracle_hp=r.int("miracle_hp", minimum=1),
+        full_tie=r.str("full_tie", "draw", choices=("draw", "second")),
+        side_units=int(final[:3].sum()) + 1,
+        cooling_len=int(cards.cooldown[:-1].max()) + 1,
+    )
+
+
+def deck_pool(rules: Rules, top: Field) -> list[str]:
+    """The scenario's deck pool: ``[decks] pool`` if given (each deck checked), else every legal deck."""
+    d = top.table("decks", required=False)
+    if not d.has("pool"):
+        return all_decks(rules.cards)
+    pool = d.get("pool")
+    if not isinstance(pool, list) or not pool:
+        raise d.fail("must be a non-empty list of deck ids", "pool")
+    out = []
+    for i, deck in enumerate(pool):
+        try:
+            out.append(canonical_deck(rules.cards, deck))
+        except ScenarioError as exc:
+            raise d.fail(str(exc), f"pool[{i}]") from None
+    if len(set(out)) != len(out):
+        raise d.fail("lists the same deck twice", "pool")
+    return out

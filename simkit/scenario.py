@@ -1,0 +1,221 @@
+"""Scenario files: TOML in, a validated, frozen :class:`Scenario` out.
+
+A scenario names its game (``game = "miracle"``); the game's package validates the numbers and
+builds its ``Rules``. A patch says ``extends = "base.toml"`` (relative to its own folder) and
+overrides any subset of keys; tables merge key by key, any other value is replaced.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from simkit.errors import ScenarioError
+
+__all__ = ["Scenario", "load_scenario", "Field"]
+
+
+def _merge(base: dict, patch: dict) -> dict:
+    out = dict(base)
+    for key, value in patch.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _read_toml(path: Path, chain: tuple[Path, ...] = ()) -> dict:
+    path = path.resolve()
+    if path in chain:
+        raise ScenarioError(f"{path}: extends: circular chain of scenario files")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(f"{path}: file not found") from None
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+    parent = data.pop("extends", None)
+    if parent is None:
+        return data
+    if not isinstance(parent, str):
+        raise ScenarioError(f"{path}: extends: must be a file name, got {parent!r}")
+    base = _read_toml(path.parent / parent, chain + (path,))
+    return _merge(base, data)
+
+
+class Field:
+    """Reads keys of a scenario table and reports problems as ``file: key: problem``.
+
+    Args:
+        source: the scenario file, for messages.
+        data: the table.
+        key: the dotted key of the table itself (``""`` at the top).
+    """
+
+    def __init__(self, source: str, data: Any, key: str = ""):
+        self.source, self.data, self.key = source, data, key
+
+    def fail(self, problem: str, key: str | None = None) -> ScenarioError:
+        """A :class:`ScenarioError` naming this file, ``key`` (default: this table) and ``problem``."""
+        where = self._join(key) if key is not None else self.key
+        return ScenarioError(f"{self.source}: {where or '(top level)'}: {problem}")
+
+    def _join(self, key: str) -> str:
+        return f"{self.key}.{key}" if self.key else key
+
+    def table(self, key: str, required: bool = True) -> Field:
+        """The sub-table ``key`` as a :class:`Field` (an empty one when optional and missing)."""
+        value = self.data.get(key) if isinstance(self.data, dict) else None
+        if value is None:
+            if required:
+                raise self.fail("missing table", key)
+            value = {}
+        if not isinstance(value, dict):
+            raise self.fail(f"must be a table, got {value!r}", key)
+        return Field(self.source, value, self._join(key))
+
+    def keys(self) -> list[str]:
+        """The keys of this table, in file order."""
+        return list(self.data)
+
+    def has(self, key: str) -> bool:
+        """True when ``key`` is present."""
+        return key in self.data
+
+    def get(self, key: str, default: Any = ...) -> Any:
+        """The raw value of ``key``; raises when missing and no default is given."""
+        if key not in self.data:
+            if default is ...:
+                raise self.fail("missing key", key)
+            return default
+        return self.data[key]
+
+    def int(self, key: str, default: Any = ..., minimum: int | None = 0) -> int:
+        """An integer value, at least ``minimum`` (non-negative by default)."""
+        value = self.get(key, default)
+        return self.check_int(value, key, minimum)
+
+    def check_int(self, value: Any, key: str, minimum: int | None = 0) -> int:
+        """Check that ``value`` (found at ``key``) is an integer >= ``minimum``."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(f"must be an integer, got {value!r}", key)
+        if minimum is not None and value < minimum:
+            raise self.fail(f"must be at least {minimum}, got {value}", key)
+        return value
+
+    def bool(self, key: str, default: Any = ...) -> bool:
+        """A true/false value."""
+        value = self.get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(f"must be true or false, got {value!r}", key)
+        return value
+
+    def str(self, key: str, default: Any = ..., choices: tuple[str, ...] | None = None) -> str:
+        """A string value, optionally one of ``choices``."""
+        value = self.get(key, default)
+        if not isinstance(value, str):
+            raise self.fail(f"must be a string, got {value!r}", key)
+        if choices is not None and value not in choices:
+            raise self.fail(f"must be one of {', '.join(map(repr, choices))}, got {value!r}", key)
+        return value
+
+    def int_list(self, key: str, length: int | None = None, default: Any = ..., minimum: int | None = 0) -> list[int]:
+        """A list of integers (of ``length`` items when given)."""
+        value = self.get(key, default)
+        if not isinstance(value, list):
+            raise self.fail(f"must be a list of integers, got {value!r}", key)
+        if length is not None and len(value) != length:
+            raise self.fail(f"must have {length} items, got {len(value)}", key)
+        return [self.check_int(v, key, minimum) for v in value]
+
+
+def _canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated scenario: the merged data, its hash and the game's rules.
+
+    Attributes:
+        path: the file it was loaded from.
+        data: the merged TOML (``extends`` resolved) as plain Python values.
+        game: the game's name (a sub-package of ``simkit.games``).
+        rules: the game's fixed rule tables built from the data.
+        decks: the deck pool, canonical deck ids in a fixed order.
+    """
+
+    path: Path
+    data: dict
+    game: str
+    rules: Any = field(repr=False)
+    decks: tuple[str, ...] = field(repr=False)
+
+    @property
+    def name(self) -> str:
+        """The scenario's display name (its ``name`` key, else the file stem)."""
+        return str(self.data.get("name", self.path.stem))
+
+    @property
+    def text(self) -> str:
+        """The merged scenario as canonical JSON text (what the hash covers)."""
+        return _canonical(self.data)
+
+    @property
+    def hash(self) -> str:
+        """A short, stable hash of the merged scenario's numbers."""
+        return hashlib.sha256(self.text.encode()).hexdigest()[:16]
+
+    @property
+    def rules_version(self) -> str:
+        """The rules version the scenario declares."""
+        return str(self.data.get("rules_version", "unversioned"))
+
+    @property
+    def module(self) -> ModuleType:
+        """The game's package (``simkit.games.<game>``)."""
+        return importlib.import_module(f"simkit.games.{self.game}")
+
+    def canonical_deck(self, deck: str) -> str:
+        """The canonical id of ``deck``; raises :class:`ScenarioError` naming an illegal deck."""
+        return self.module.canonical_deck(self.rules, deck)
+
+    def new_match(self, first_deck: str, second_deck: str, seed: int = 0):
+        """A single game between two decks (the first deck moves first), as the game's ``Match``."""
+        return self.module.Match(self, first_deck, second_deck, seed=seed)
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Load, merge and validate a scenario file.
+
+    Args:
+        path: the TOML file; a patch's ``extends`` is resolved relative to its folder.
+
+    Returns:
+        The frozen :class:`Scenario`.
+
+    Raises:
+        ScenarioError: one message naming the file, the key and the problem.
+    """
+    path = Path(path)
+    data = _read_toml(path)
+    top = Field(str(path), data)
+    game = top.str("game")
+    try:
+        module = importlib.import_module(f"simkit.games.{game}")
+    except ModuleNotFoundError:
+        raise top.fail(f"unknown game {game!r}", "game") from None
+    rules = module.build_rules(top)
+    decks = tuple(module.deck_pool(rules, top))
+    return Scenario(path=path, data=data, game=game, rules=rules, decks=decks)

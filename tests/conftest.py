@@ -1,0 +1,23 @@
+"""Shared fixtures and the hypothesis profiles (HYPOTHESIS_PROFILE=ci fast, thorough long)."""
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+import simkit
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = ROOT / "scenarios" / "miracle" / "base.toml"
+
+settings.register_profile("ci", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="session")
+def base():
+    """The base Battle of Miracles scenario."""
+    return simkit.load_scenario(BASE)
