@@ -1,0 +1,95 @@
+"""Test-only helpers: write literal Battle of Miracles positions into a ``Match``'s state.
+
+Real actions are preferred where they are cheap; these helpers put units straight on the board
+(as if summoned earlier and already able to act) so a test can set up a clause in a few lines.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simkit.games.miracle.match import Match
+
+# Deck ids used across the rule tests (canonical: creatures in alphabetical order).
+MELEE = "HolyLight:Archer,Priest,Swordsman"
+DRAGONS = "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon"
+SHIELD = "SalamanderShield:BlackBat,Priest,Swordsman"
+WIND = "WindBlessing:Archer,BlackBat,Swordsman"
+
+
+def cell_of(m: Match, cell) -> int:
+    """The board index of ``cell``; fails the test when it is not a board cell."""
+    i = m.rules.board.grid.index(cell)
+    assert i >= 0, f"{cell} is not a board cell"
+    return i
+
+
+def place(m: Match, kind: str, cell, side: int | None = None, level: int = 1, hp: int | None = None,
+          ready: bool = True) -> int:
+    """Put a unit of ``kind`` (a deck creature or ``"Inferno"``) for ``side`` on ``cell``; returns its id.
+
+    The unit uses one available unit of its deck slot (none for the Inferno), has full HP unless
+    ``hp`` is given, and may act this turn when ``ready`` (default: it was summoned earlier).
+    """
+    st, cards = m.state, m.rules.cards
+    side = m.current if side is None else side
+    c = cell_of(m, cell)
+    if kind == "Inferno":
+        k, slot = cards.inferno, -1
+    else:
+        k = cards.kind_index(kind)
+        deck = [int(x) for x in st.deck_kind[0, side]]
+        assert k in deck, f"{kind} is not in side {side}'s deck"
+        slot = deck.index(k)
+        assert st.available[0, side, slot] > 0, f"no {kind} unit available for side {side}"
+        st.available[0, side, slot] -= 1
+    fly = bool(cards.flying[k])
+    assert fly or not m.rules.board.abyss[c], f"a ground unit cannot stand on the abyss {cell}"
+    same_layer = st.alive[0] & (st.cell[0] == c) & (cards.flying[st.kind[0]] == fly)
+    assert not same_layer.any(), f"{cell} already holds a unit of that layer"
+    lo = side * m.rules.side_units
+    u = lo + int(np.argmin(st.alive[0, lo:lo + m.rules.side_units]))
+    assert not st.alive[0, u], "no free unit slot"
+    full = int(cards.hp[k, level - 1])
+    uid = int(st.next_uid[0])
+    st.alive[0, u] = True
+    st.kind[0, u], st.level[0, u], st.deck_slot[0, u], st.cell[0, u] = k, level, slot, c
+    st.hp[0, u] = full if hp is None else hp
+    st.max_hp[0, u] = full
+    st.ready[0, u] = ready and side == m.current
+    st.shield[0, u] = st.equipped[0, u] = False
+    st.buff[0, u] = 0
+    st.uid[0, u] = uid
+    st.next_uid[0] += 1
+    return uid
+
+
+def unit(m: Match, uid: int) -> dict | None:
+    """The snapshot entry of unit ``uid``, or None when it is not on the board."""
+    return next((d for d in m.snapshot()["units"] if d["id"] == uid), None)
+
+
+def player(m: Match, side: int) -> dict:
+    """The snapshot entry of ``side``."""
+    return m.snapshot()["players"][side]
+
+
+def set_mana(m: Match, mana: int, side: int | None = None) -> None:
+    """Give ``side`` (default: the current player) ``mana`` mana for this turn."""
+    m.state.mana[0, m.current if side is None else side] = mana
+
+
+def end_turns(m: Match, n: int) -> None:
+    """End ``n`` turns in a row."""
+    for _ in range(n):
+        m.end_turn()
+
+
+def moves(m: Match, uid: int) -> set:
+    """The cells unit ``uid`` may move to now, from ``legal_actions``."""
+    return {a[2] for a in m.legal_actions() if a[0] == "move" and a[1] == uid}
+
+
+def targets(m: Match, uid: int) -> set:
+    """The targets unit ``uid`` may attack now (unit ids and ``"miracle"``), from ``legal_actions``."""
+    return {a[2] for a in m.legal_actions() if a[0] == "attack" and a[1] == uid}
