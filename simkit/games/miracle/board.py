@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simkit.bitboard import HexBitboard
 from simkit.hexgrid import Cell, HexGrid, hexagon_cells, is_cube
 from simkit.scenario import Field
 
@@ -22,6 +23,8 @@ class Board:
         spawn: ``bool[2, C]`` each side's initial spawn points.
         garrisons: ``int16[G]`` cell index of each garrison.
         garrison_spawn: ``bool[G, C]`` the extra spawn points each garrison gives its owner.
+        bits: the row-bitboard layout of the grid.
+        walkable_bits: ``uint64[R]`` cells that are not abyss.
     """
 
     grid: HexGrid
@@ -31,6 +34,8 @@ class Board:
     spawn: np.ndarray
     garrisons: np.ndarray
     garrison_spawn: np.ndarray
+    bits: HexBitboard
+    walkable_bits: np.ndarray
 
 
 def _cell(f: Field, value, key: str) -> Cell:
@@ -86,7 +91,9 @@ def build_board(top: Field) -> Board:
     sides = f.get("spawn_points")
     if not isinstance(sides, list) or len(sides) != 2:
         raise f.fail("must be two lists of cells (first player, second player)", "spawn_points")
-    spawn = np.stack([spawn_mask(_cells(f, s, f"spawn_points[{k}]"), f"spawn_points[{k}]") for k, s in enumerate(sides)])
+    spawn = np.stack(
+        [spawn_mask(_cells(f, s, f"spawn_points[{k}]"), f"spawn_points[{k}]") for k, s in enumerate(sides)]
+    )
 
     raw_garrisons = f.get("garrisons", [])
     if not isinstance(raw_garrisons, list):
@@ -101,7 +108,8 @@ def build_board(top: Field) -> Board:
         if abyss[j]:
             raise gf.fail(f"garrison {c} is on the abyss", "cell")
         garrisons.append(j)
-        garrison_spawn.append(spawn_mask(_cells(gf, gf.get("spawn_points"), "spawn_points"), f"garrisons[{g}].spawn_points"))
+        cells = _cells(gf, gf.get("spawn_points"), "spawn_points")
+        garrison_spawn.append(spawn_mask(cells, f"garrisons[{g}].spawn_points"))
     return Board(
         grid=grid,
         abyss=abyss,
@@ -110,4 +118,6 @@ def build_board(top: Field) -> Board:
         spawn=spawn,
         garrisons=np.array(garrisons, dtype=np.int16),
         garrison_spawn=np.array(garrison_spawn, dtype=bool).reshape(len(garrisons), grid.size),
+        bits=(bits := HexBitboard.from_grid(grid)),
+        walkable_bits=bits.from_mask(~abyss),
     )

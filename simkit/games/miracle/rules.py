@@ -25,6 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simkit.games.miracle.cards import HOLY_LIGHT, INFERNO_FLAME, SALAMANDER_SHIELD, WIND_BLESSING
+from simkit.games.miracle.reach import reachable
 from simkit.games.miracle.state import (
     COOLING,
     DRAW,
@@ -161,41 +162,11 @@ def move_mask(rules: Rules, st: State) -> np.ndarray:
     Ground units never enter ground units, abyss or miracles and stop on entering a cell next to
     an enemy ground unit or under an enemy flying unit; flying units never enter flying units and
     stop next to an enemy flying unit or over an enemy ground unit. The start never stops a unit.
+    Computed on row bitboards (``reach.reachable``).
     """
-    cards = rules.cards
-    bsz, u, c = st.batch, st.alive.shape[1], rules.board.grid.size
-    b = np.arange(bsz)
-    ground, flying = occupancy(rules, st)
-    fly = unit_flying(rules, st)
-    # per side s: units of s on each layer (B, 2 sides, C)
-    on_ground = np.zeros((bsz, 2, c + 1), bool)
-    on_air = np.zeros((bsz, 2, c + 1), bool)
-    live = st.alive
-    on_ground[b[:, None], st.side, np.where(live & ~fly, st.cell, c)] = True
-    on_air[b[:, None], st.side, np.where(live & fly, st.cell, c)] = True
-    on_ground, on_air = on_ground[..., :c], on_air[..., :c]
-    enter = np.stack([~rules.board.abyss & (ground < 0), flying < 0], 1)  # (B, layer, C)
-    # stop[b, layer, side]: where a unit of that layer and side must stop (enemy = other side)
-    enemy_ground, enemy_air = on_ground[:, ::-1], on_air[:, ::-1]
-    stop = np.stack([_adjacent(rules, enemy_ground) | enemy_air, _adjacent(rules, enemy_air) | enemy_ground], 1)
-
-    cur_slots = _side_slots(rules, st.current)  # (B, S)
-    layer = fly[b[:, None], cur_slots].astype(np.int8)
-    movers = live[b[:, None], cur_slots] & st.ready[b[:, None], cur_slots] & ~st.over[:, None]
-    steps = np.where(movers, cards.move[st.kind, st.level - 1][b[:, None], cur_slots], 0)
-    enter_u = enter[b[:, None], layer]  # (B, S, C)
-    stop_u = stop[b[:, None], layer, st.current[:, None]]
-    start = np.zeros((bsz, cur_slots.shape[1], c), bool)
-    start[b[:, None], np.arange(cur_slots.shape[1]), st.cell[b[:, None], cur_slots]] = True
-    start &= movers[:, :, None]
-    reach = start.copy()
-    frontier = start
-    for k in range(1, int(steps.max(initial=0)) + 1):
-        nxt = _adjacent(rules, frontier) & enter_u & ~reach & (steps >= k)[:, :, None]
-        reach |= nxt
-        frontier = nxt & ~stop_u
-    out = np.zeros((bsz, u, c), bool)
-    out[b[:, None], cur_slots] = reach & ~start
+    slots = _side_slots(rules, st.current)
+    out = np.zeros((st.batch, st.alive.shape[1], rules.board.grid.size), bool)
+    out[np.arange(st.batch)[:, None], slots] = rules.board.bits.to_mask(reachable(rules, st, slots))
     return out
 
 
@@ -222,7 +193,8 @@ def artifact_ready(rules: Rules, st: State) -> np.ndarray:
     """``bool[B]`` the current player's artifact is ready and affordable."""
     b = np.arange(st.batch)
     art = st.deck_artifact[b, st.current]
-    return (st.artifact_state[b, st.current] == READY) & (rules.cards.artifact_cost[art] <= st.mana[b, st.current]) & ~st.over
+    affordable = rules.cards.artifact_cost[art] <= st.mana[b, st.current]
+    return (st.artifact_state[b, st.current] == READY) & affordable & ~st.over
 
 
 def use_mask(rules: Rules, st: State) -> tuple[np.ndarray, np.ndarray]:

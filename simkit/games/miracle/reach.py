@@ -1,0 +1,54 @@
+"""Where units may move: reachability over row bitboards for a whole batch.
+
+Ground units never enter ground units or abyss and stop on entering a cell next to an enemy
+ground unit or under an enemy flying unit; flying units never enter flying units and stop next
+to an enemy flying unit or over an enemy ground unit. The start cell never stops a unit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simkit.games.miracle.state import State
+from simkit.games.miracle.tables import Rules
+
+
+def layer_bits(rules: Rules, st: State) -> np.ndarray:
+    """``uint64[B, 2 layers (ground, flying), 2 sides, R]`` cells holding a unit of that layer and side."""
+    flying = rules.cards.flying[st.kind]
+    groups = [st.alive & (flying == layer) & (st.side == side) for layer in (False, True) for side in (0, 1)]
+    present = np.stack(groups, 1)  # (B, 4, U)
+    cells = np.broadcast_to(st.cell[:, None, :], present.shape)
+    bits = rules.board.bits.from_cells(cells, present)
+    return bits.reshape(st.batch, 2, 2, -1)
+
+
+def reachable(rules: Rules, st: State, slots: np.ndarray) -> np.ndarray:
+    """``uint64[B, S, R]`` cells each unit in ``slots`` (``int[B, S]``) may move to now (start excluded).
+
+    Units that are dead, not ready, not the current player's, or in finished games reach nothing.
+    """
+    board, cards = rules.board, rules.cards
+    bb = board.bits
+    b = np.arange(st.batch)[:, None]
+    occ = layer_bits(rules, st)  # (B, layer, side, R)
+    any_ground, any_air = occ[:, 0, 0] | occ[:, 0, 1], occ[:, 1, 0] | occ[:, 1, 1]
+    enter = np.stack([board.walkable_bits & ~any_ground & bb.valid, ~any_air & bb.valid], 1)  # (B, layer, R)
+    enemy_ground, enemy_air = occ[:, 0, ::-1], occ[:, 1, ::-1]  # indexed by the mover's side
+    stop = np.stack([bb.adjacent(enemy_ground) | enemy_air, bb.adjacent(enemy_air) | enemy_ground], 1)
+
+    kind, level, side = st.kind[b, slots], st.level[b, slots], st.side[b, slots]
+    layer = cards.flying[kind].astype(np.int8)
+    movers = st.alive[b, slots] & st.ready[b, slots] & (side == st.current[:, None]) & ~st.over[:, None]
+    steps = np.where(movers, cards.move[kind, level - 1], 0)
+    enter_u = enter[b, layer]  # (B, S, R)
+    stop_u = stop[b, layer, side]
+    start = bb.from_cells(st.cell[b, slots][..., None], movers[..., None])
+    reach = start.copy()
+    frontier = start
+    for k in range(1, int(steps.max(initial=0)) + 1):
+        nxt = bb.adjacent(frontier) & enter_u & ~reach
+        nxt = np.where((steps >= k)[..., None], nxt, np.uint64(0))
+        reach |= nxt
+        frontier = nxt & ~stop_u
+    return reach & ~start
