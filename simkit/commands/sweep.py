@@ -1,0 +1,47 @@
+"""``simkit sweep``: every ordered deck pair, N games each, into a parquet results folder."""
+
+from __future__ import annotations
+
+import argparse
+
+from simkit.scenario import load_scenario
+from simkit.sweep import plan_sweep, run_sweep, sweep_defaults
+
+
+def run(args: argparse.Namespace) -> int:
+    """Plan and play the sweep; print where the results are."""
+    sc = load_scenario(args.scenario)
+    bots = tuple(b.strip() for b in args.bots.split(",")) if args.bots else None
+    plan = plan_sweep(sc, games=args.games, decks=args.decks, bots=bots, chunk_size=args.chunk_size)
+    defaults = sweep_defaults(sc)
+    out = args.out or defaults["out"]
+    workers = args.workers if args.workers is not None else defaults["workers"]
+    print(
+        f"sweep {sc.name}: {len(plan.decks)} decks, {len(plan.decks) ** 2} ordered pairs x {plan.games} games "
+        f"= {plan.total_games} games, bots {plan.bots[0]} (first) vs {plan.bots[1]} (second)"
+    )
+    run_sweep(sc, plan, out, workers=workers, resume=args.resume, scheduler=args.scheduler)
+    print(f"results: {out}  (log: {out}/sweep.log)")
+    return 0
+
+
+def register(sub) -> None:
+    """Add the ``sweep`` command."""
+    p = sub.add_parser(
+        "sweep",
+        help="play every ordered deck pair N times into a parquet results folder",
+        description="Play every ordered pair of the scenario's decks (mirrors included, each deck first "
+        "and second), N games per pair. Defaults come from the scenario's [sweep] table.",
+    )
+    p.add_argument("scenario", help="scenario TOML")
+    p.add_argument("--games", type=int, help="games per ordered pair")
+    p.add_argument("--out", help="results folder (default: [sweep] out, else results/<scenario>)")
+    p.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    p.add_argument(
+        "--decks", nargs="+", metavar="PATTERN", help="only decks matching these patterns, e.g. 'HolyLight:*'"
+    )
+    p.add_argument("--bots", help="two bots, first seat and second seat, e.g. balanced,rush")
+    p.add_argument("--chunk-size", type=int, help="games per chunk (one parquet file each)")
+    p.add_argument("--resume", action="store_true", help="finish a sweep that was interrupted")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="play on an existing Dask cluster")
+    p.set_defaults(func=run)
