@@ -1,0 +1,100 @@
+"""Balance analysis: pure functions from the results DataFrame (one row per game) to tidy tables.
+
+Each table answers one designer question: who beats whom (:func:`matchup_matrix`), how much going
+first is worth (:func:`first_player_advantage`), how strong each deck is (:func:`deck_strength`),
+which cards carry their decks (:func:`card_win_rates`, :func:`creature_pair_synergy`), what a field
+of perfect adapters would play (:func:`metagame`), how games go (:func:`game_shape`,
+:func:`turn_counts`) and what needs a look first (:func:`balance_flags`). :func:`analyze` computes
+them all. No game package is imported: deck cards are read from the deck ids.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from simkit.analysis.cards import card_win_rates, creature_pair_synergy
+from simkit.analysis.first_player import first_player_advantage
+from simkit.analysis.flags import FLAG_COLUMNS, FlagBands, balance_flags
+from simkit.analysis.matchups import matchup_matrix, win_rate_table
+from simkit.analysis.metagame import metagame, nash_mix
+from simkit.analysis.results import (
+    card_membership,
+    check_results,
+    deck_cards,
+    deck_games,
+    deck_pool,
+    first_score,
+    meta_of,
+)
+from simkit.analysis.shape import game_shape, turn_counts
+from simkit.analysis.stats import adjust_p, p_beyond, paired_delta, sign_test, wilson_interval
+from simkit.analysis.strength import bradley_terry, deck_strength
+from simkit.analysis.synthetic import rate_matrix, synthetic_results
+
+__all__ = [
+    "FLAG_COLUMNS",
+    "FlagBands",
+    "TABLES",
+    "adjust_p",
+    "analyze",
+    "balance_flags",
+    "bradley_terry",
+    "card_membership",
+    "card_win_rates",
+    "check_results",
+    "creature_pair_synergy",
+    "deck_cards",
+    "deck_games",
+    "deck_pool",
+    "deck_strength",
+    "first_player_advantage",
+    "first_score",
+    "game_shape",
+    "matchup_matrix",
+    "meta_of",
+    "metagame",
+    "nash_mix",
+    "p_beyond",
+    "paired_delta",
+    "rate_matrix",
+    "sign_test",
+    "synthetic_results",
+    "turn_counts",
+    "wilson_interval",
+    "win_rate_table",
+]
+
+TABLES = ("decks", "matchups", "first_player", "cards", "card_pairs", "metagame", "game_shape", "turns", "flags")
+
+
+def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBands | None = None) -> dict:
+    """Every balance table of one results dataset.
+
+    Args:
+        df: the results, one row per game (checked with :func:`check_results`).
+        bootstrap: bootstrap replicas of the rating intervals.
+        seed: seed of the bootstrap.
+        bands: flag thresholds and correction (default :class:`FlagBands`).
+
+    Returns:
+        dict with the tables named in :data:`TABLES` (``decks`` strongest first, the order the
+        report uses) and ``meta`` (:func:`meta_of`).
+
+    Raises:
+        ValueError: when the results break the contract (see :func:`check_results`).
+    """
+    check_results(df)
+    matchups = matchup_matrix(df)
+    first_player = first_player_advantage(df)
+    return {
+        "decks": deck_strength(df, bootstrap=bootstrap, seed=seed),
+        "matchups": matchups,
+        "first_player": first_player,
+        "cards": card_win_rates(df),
+        "card_pairs": creature_pair_synergy(df),
+        "metagame": metagame(matchups),
+        "game_shape": game_shape(df),
+        "turns": turn_counts(df),
+        "flags": balance_flags(df, bands, matchups=matchups, first_player=first_player),
+        "meta": meta_of(df),
+    }

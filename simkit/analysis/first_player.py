@@ -1,0 +1,79 @@
+"""First-player advantage: how much moving first is worth, overall, per deck and per matchup."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simkit.analysis.stats import sign_test, wilson_interval
+
+__all__ = ["first_player_advantage"]
+
+
+def _seat_counts(df: pd.DataFrame) -> pd.DataFrame:
+    """Games, first-seat wins, second-seat wins and draws per ordered (first_deck, second_deck)."""
+    w = df["winner"]
+    counts = pd.DataFrame({
+        "first_deck": df["first_deck"].to_numpy(), "second_deck": df["second_deck"].to_numpy(),
+        "first_wins": (w == "first").to_numpy(int), "second_wins": (w == "second").to_numpy(int),
+        "draws": (w == "draw").to_numpy(int),
+    })
+    return counts.groupby(["first_deck", "second_deck"], sort=True).agg(
+        games=("draws", "size"), first_wins=("first_wins", "sum"),
+        second_wins=("second_wins", "sum"), draws=("draws", "sum"),
+    ).reset_index()
+
+
+def _finish(t: pd.DataFrame) -> pd.DataFrame:
+    points = t["first_wins"] + t["draws"] / 2
+    t["first_rate"] = points / t["games"]
+    t["advantage"] = t["first_rate"] - 0.5
+    low, high = wilson_interval(points, t["games"])
+    t["low"], t["high"] = low - 0.5, high - 0.5
+    t["p_value"] = sign_test(t["first_wins"], t["second_wins"])
+    return t
+
+
+def first_player_advantage(df: pd.DataFrame) -> pd.DataFrame:
+    """The first seat's score rate above one half, with a Wilson 95% interval and a sign test.
+
+    ``advantage`` is the first player's score rate minus 1/2 (0.05 = five points). Per deck it is
+    measured over every game the deck played, in either seat (its mirror games once), which makes
+    it half the gap between the deck's win rate moving first and moving second. Per matchup it
+    pools both seatings of the two decks (mirrors included). ``p_value`` is the exact two-sided
+    binomial test of first-seat wins against second-seat wins, draws left out.
+
+    Args:
+        df: the results, one row per game.
+
+    Returns:
+        tidy DataFrame: ``scope ("overall"/"deck"/"matchup"), subject, deck, opponent, games,
+        first_wins, second_wins, draws, first_rate, advantage, low, high, p_value``
+        (``low``/``high`` bound ``advantage``). The overall row comes first.
+    """
+    c = _seat_counts(df)
+    cols = ["games", "first_wins", "second_wins", "draws"]
+
+    overall = c[cols].sum().to_frame().T
+    overall.insert(0, "scope", "overall")
+    overall.insert(1, "subject", "all games")
+    overall.insert(2, "deck", None)
+    overall.insert(3, "opponent", None)
+
+    mirror = c["first_deck"] == c["second_deck"]
+    by_deck = pd.concat([c.rename(columns={"first_deck": "deck"}), c[~mirror].rename(columns={"second_deck": "deck"})])
+    deck = by_deck.groupby("deck", sort=True)[cols].sum().reset_index()
+    deck.insert(0, "scope", "deck")
+    deck.insert(1, "subject", deck["deck"])
+    deck.insert(3, "opponent", None)
+
+    a, b = c["first_deck"].to_numpy(object), c["second_deck"].to_numpy(object)
+    lower = a <= b
+    pair = c.assign(deck=np.where(lower, a, b), opponent=np.where(lower, b, a))
+    matchup = pair.groupby(["deck", "opponent"], sort=True)[cols].sum().reset_index()
+    matchup.insert(0, "scope", "matchup")
+    matchup.insert(1, "subject", matchup["deck"] + " vs " + matchup["opponent"])
+
+    out = pd.concat([overall, deck, matchup], ignore_index=True)
+    out[cols] = out[cols].astype(int)
+    return _finish(out)

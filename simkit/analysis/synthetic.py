@@ -1,0 +1,151 @@
+"""Synthetic results with planted answers, in the exact schema of a sweep (for tests and notebooks).
+
+Outcomes are drawn from per-game counter-based streams keyed by (pool seed, pairing, game), so two
+synthetic sweeps of the same pool and seed play "the same games": their outcomes differ only where
+the planted rates differ, like a base and a patched sweep sharing seeds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numpy as np
+import pandas as pd
+
+from simkit.analysis.results import deck_cards
+from simkit.rng import GameStreams, derive_seed, mix64
+
+__all__ = ["synthetic_results", "rate_matrix"]
+
+RateSpec = Callable[[str, str], float] | Mapping[tuple[str, str], float] | pd.DataFrame | None
+
+
+def rate_matrix(decks: list[str], win_rate: RateSpec = None) -> np.ndarray:
+    """The pooled win rate of each deck against each as a ``float[D, D]`` (mirrors 1/2).
+
+    Args:
+        decks: the deck pool.
+        win_rate: ``None`` (every matchup even), a function ``(deck, opponent) -> rate``, a mapping
+            ``{(deck, opponent): rate}`` (a missing pairing is the complement of its reverse, else
+            1/2) or a square DataFrame indexed by deck.
+
+    Returns:
+        the matrix; ``m[i, j] + m[j, i] == 1``.
+
+    Raises:
+        ValueError: when a rate is outside [0, 1] or a pairing and its reverse do not sum to 1.
+    """
+    d = len(decks)
+    m = np.full((d, d), 0.5)
+    if isinstance(win_rate, pd.DataFrame):
+        m = win_rate.reindex(index=decks, columns=decks).to_numpy(float)
+    elif isinstance(win_rate, Mapping):
+        for i, a in enumerate(decks):
+            for j, b in enumerate(decks):
+                if (a, b) in win_rate:
+                    m[i, j] = win_rate[(a, b)]
+                elif (b, a) in win_rate:
+                    m[i, j] = 1 - win_rate[(b, a)]
+    elif callable(win_rate):
+        m = np.array([[win_rate(a, b) for b in decks] for a in decks], dtype=float)
+    np.fill_diagonal(m, 0.5)
+    if np.isnan(m).any() or (m < 0).any() or (m > 1).any():
+        raise ValueError("synthetic results: every win rate must be a number in [0, 1]")
+    if not np.allclose(m + m.T, 1.0):
+        i, j = np.argwhere(~np.isclose(m + m.T, 1.0))[0]
+        raise ValueError(f"synthetic results: {decks[i]} vs {decks[j]} and its reverse must sum to 1")
+    return m
+
+
+def synthetic_results(
+    decks: list[str],
+    games_per_pair: int,
+    win_rate: RateSpec = None,
+    first_advantage: float = 0.0,
+    draw_rate: float = 0.0,
+    turn_limit_share: float = 0.1,
+    seed: int = 0,
+    turn_limit: int = 100,
+    miracle_hp: int = 30,
+    scenario_hash: str = "synthetic",
+    rules_version: str = "synthetic",
+    scenario_name: str = "synthetic results",
+    bots: tuple[str, str] = ("synthetic", "synthetic"),
+) -> pd.DataFrame:
+    """Results of a round robin with planted matchup rates and first-player advantage.
+
+    The first player of a game between decks i and j scores ``s = m[i, j] + first_advantage``
+    on average (clipped to [0, 1]); so pooled over both seats deck i scores ``m[i, j]`` against
+    j, and the first seat scores ``1/2 + first_advantage`` overall. A share ``draw_rate`` of the
+    games is drawn (less where ``s`` is too close to 0 or 1 to allow it); draws end at the turn
+    limit, decisive games end by a destroyed miracle except for ``turn_limit_share`` of them.
+
+    Args:
+        decks: canonical deck ids of the pool.
+        games_per_pair: games per ordered pairing (mirrors included).
+        win_rate: the planted pooled rates (see :func:`rate_matrix`).
+        first_advantage: planted first-seat edge in score rate (0.05 = five points).
+        draw_rate: share of drawn games.
+        turn_limit_share: share of decisive games that run to the turn limit.
+        seed: the pool's seed; game seeds derive from it, the pairing and the game index.
+        turn_limit: the last turn (game lengths lie in 1..turn_limit).
+        miracle_hp: a miracle's starting HP (bounds the HP columns).
+        scenario_hash: written to every row and the meta.
+        rules_version: written to every row and the meta.
+        scenario_name: written to the meta.
+        bots: the two bots' names.
+
+    Returns:
+        DataFrame in the sweep's results schema, ``attrs["meta"]`` filled in.
+
+    Raises:
+        ValueError: for an empty pool, a malformed deck id, ``games_per_pair < 1`` or bad rates.
+    """
+    if not decks:
+        raise ValueError("synthetic results: the deck pool is empty")
+    if games_per_pair < 1:
+        raise ValueError(f"synthetic results: games_per_pair must be at least 1, got {games_per_pair}")
+    for deck in decks:
+        deck_cards(deck)
+    m = rate_matrix(list(decks), win_rate)
+    d, n = len(decks), games_per_pair
+    fi, si, game = (a.ravel() for a in np.meshgrid(np.arange(d), np.arange(d), np.arange(n), indexing="ij"))
+    index = (fi * d + si) * n + game
+    pool_key = np.uint64(derive_seed("synthetic", seed))
+    seeds = (mix64(pool_key ^ index.astype(np.uint64)) >> np.uint64(1)).astype(np.int64)
+    u = GameStreams(seeds).uniform(5)
+
+    s = np.clip(m[fi, si] + first_advantage, 0.0, 1.0)
+    draw = np.minimum(draw_rate, 2 * np.minimum(s, 1 - s))
+    p_first = s - draw / 2
+    winner = np.where(u[:, 0] < p_first, "first", np.where(u[:, 0] < p_first + draw, "draw", "second"))
+    decisive = winner != "draw"
+    by_miracle = decisive & (u[:, 1] >= turn_limit_share)
+
+    # a miracle falls on the winner's turn: the first player plays odd turns, the second even ones
+    turns = 2 + (u[:, 2] * (turn_limit - 2)).astype(int)
+    turns = turns - ((turns % 2 == 0) & (winner == "first")) - ((turns % 2 == 1) & (winner == "second"))
+    turns = np.where(by_miracle, np.clip(turns, 1, turn_limit), turn_limit)
+    half = miracle_hp // 2
+    loser_hp = np.where(by_miracle, 0, (u[:, 3] * half).astype(int))
+    winner_hp = np.where(decisive, loser_hp + 1 + (u[:, 4] * half).astype(int), loser_hp)
+    first_won = winner == "first"
+    stars = (u[:, 3:5] * miracle_hp).astype(int)
+    stars[~decisive, 1] = stars[~decisive, 0]
+
+    deck_ids = np.asarray(decks, dtype=object)
+    out = pd.DataFrame({
+        "first_deck": deck_ids[fi], "second_deck": deck_ids[si], "game": game, "seed": seeds,
+        "winner": winner, "end_reason": np.where(by_miracle, "miracle", "turn_limit"), "turns": turns,
+        "first_miracle_hp": np.where(first_won, winner_hp, loser_hp),
+        "second_miracle_hp": np.where(first_won, loser_hp, winner_hp),
+        "first_dead_stars": stars[:, 0], "second_dead_stars": stars[:, 1],
+        "first_bot": bots[0], "second_bot": bots[1], "scenario_hash": scenario_hash,
+        "rules_version": rules_version, "actions": (turns * 3).astype(int),
+    })
+    out.attrs["meta"] = {
+        "scenario_name": scenario_name, "scenario_path": "", "scenario_hash": scenario_hash,
+        "rules_version": rules_version, "scenario_text": "", "simkit_version": "synthetic",
+        "started": "", "finished": "", "games_per_pair": n, "decks": list(decks), "bots": list(bots),
+    }
+    return out
