@@ -6,9 +6,14 @@ Real actions are preferred where they are cheap; these helpers put units straigh
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
+import simkit
 from simkit.games.miracle.match import Match
+
+BASE = Path(__file__).resolve().parents[1] / "scenarios" / "miracle" / "base.toml"
 
 # Deck ids used across the rule tests (canonical: creatures in alphabetical order).
 MELEE = "HolyLight:Archer,Priest,Swordsman"
@@ -93,3 +98,16 @@ def moves(m: Match, uid: int) -> set:
 def targets(m: Match, uid: int) -> set:
     """The targets unit ``uid`` may attack now (unit ids and ``"miracle"``), from ``legal_actions``."""
     return {a[2] for a in m.legal_actions() if a[0] == "attack" and a[1] == uid}
+
+
+def set_hp(m: Match, uid: int, hp: int) -> None:
+    """Set unit ``uid``'s HP (for wounds a test needs without staging the fights)."""
+    st = m.state
+    st.hp[0, np.nonzero(st.alive[0] & (st.uid[0] == uid))[0][0]] = hp
+
+
+def patch_scenario(tmp_path, text: str):
+    """Load a patch of the base scenario written to ``tmp_path`` with the given TOML ``text``."""
+    path = tmp_path / "patch.toml"
+    path.write_text(f'extends = "{BASE.as_posix()}"\n{text}', encoding="utf-8")
+    return simkit.load_scenario(path)
