@@ -255,7 +255,7 @@ def test_inferno_flame_targets_cells_near_an_owned_garrison(base):
 
 
 def test_inferno_flame_burns_enemies_within_two_on_both_layers(base):
-    """InfernoFlame deals 2 to every enemy unit within 2 of the cell, ground or flying; friends and farther units are spared."""
+    """InfernoFlame deals 2 to every enemy within 2 of the cell, ground or flying; friends and farther units go free."""
     m = base.new_match(DRAGONS, SHIELD)
     set_mana(m, 8)
     centre = (-3, 4, -1)
