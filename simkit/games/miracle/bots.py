@@ -1,0 +1,165 @@
+"""Batched scripted bots for Battle of Miracles.
+
+A bot decides the next action of every game of a batch in one call, ``act(rules, state, rng)``,
+and only ever chooses legal actions (``end_turn`` is always legal while a game is on):
+
+* ``random`` (:class:`RandomBot`): a uniformly random legal action, ending the turn among them.
+* utility bots (:class:`UtilityBot`): every legal action is scored by weighted features
+  (:mod:`simkit.games.miracle.bots_score`) and the best one is played; ``end_turn`` scores the
+  personality's ``end_turn`` weight, so a bot that finds nothing better ends its turn. With a
+  ``temperature`` above 0, Gumbel noise from the game's own random stream is added to the scores.
+
+Personalities are the scenario's ``[bots.<name>]`` tables (:mod:`simkit.games.miracle.bots_config`).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+from simkit.games.miracle import actions as A
+from simkit.games.miracle import rules as R
+from simkit.games.miracle.bots_config import RANDOM, BotConfig, BotSettings, read_bot_settings
+from simkit.games.miracle.bots_score import score_attacks, score_moves, score_summons, score_uses, situate
+from simkit.games.miracle.bots_tables import BotTables, build_tables
+from simkit.games.miracle.state import State
+from simkit.games.miracle.tables import Rules
+from simkit.rng import GameStreams, mix64
+
+
+class Bot(Protocol):
+    """What every bot offers."""
+
+    name: str
+
+    def act(self, rules: Rules, st: State, rng: GameStreams) -> R.Actions:
+        """One legal action per game of ``st`` (PASS for games that are over)."""
+        ...  # pragma: no cover
+
+
+class RandomBot:
+    """Plays a uniformly random legal action (one uniform draw per game and call)."""
+
+    name = RANDOM
+
+    def act(self, rules: Rules, st: State, rng: GameStreams) -> R.Actions:
+        """A uniformly random legal action per game.
+
+        Args:
+            rules: the scenario's rules.
+            st: the games (not changed).
+            rng: one stream per game of ``st``, in the same order.
+
+        Returns:
+            The actions; PASS for games that are over.
+        """
+        mask = A.legal_mask(rules, st)
+        return A.decode(rules, A.sample_uniform(mask, rng.uniform(1)[:, 0]))
+
+
+class UtilityBot:
+    """Scores every legal action by the weighted features of a personality and plays the best.
+
+    Args:
+        config: the personality (weights, temperature and tunables).
+    """
+
+    def __init__(self, config: BotConfig):
+        self.config = config
+        self.name = config.name
+        self._tables: tuple[Rules, BotTables] | None = None
+
+    def tables(self, rules: Rules) -> BotTables:
+        """The lookup tables of ``rules`` (built on first use, then kept)."""
+        if self._tables is None or self._tables[0] is not rules:
+            n = A.layout(rules)["end_turn"][1]
+            self._tables = (rules, build_tables(rules, n))
+        return self._tables[1]
+
+    def scores(self, rules: Rules, st: State) -> np.ndarray:
+        """``float32[B, N]`` the score of every action in the flat layout of :func:`actions.layout`.
+
+        Illegal actions score ``-inf``; ``end_turn`` scores the ``end_turn`` weight (``-inf`` once
+        a game is over).
+        """
+        tab, cfg = self.tables(rules), self.config
+        atk = R.attack_now(rules, st)
+        sit = situate(rules, tab, cfg, st, atk)
+        b = st.batch
+        cells, units = R.use_mask(rules, st)
+        use_cell, use_unit = score_uses(rules, tab, cfg, sit, st, cells, units)
+        parts = {
+            "summon": score_summons(rules, tab, cfg, sit, st, R.summon_mask(rules, st)),
+            "move": score_moves(rules, tab, cfg, sit, st, R.move_mask(rules, st)),
+            "attack": score_attacks(rules, cfg, sit, st, R.attack_mask(rules, st, atk)),
+            "use_cell": use_cell,
+            "use_unit": use_unit,
+            "end_turn": np.where(st.over, -np.inf, cfg.weights.end_turn).astype(np.float32)[:, None],
+        }
+        lay = A.layout(rules)
+        order = sorted(lay, key=lambda name: lay[name][0])
+        flat = [parts[name].reshape(b, -1) for name in order]
+        for name, part in zip(order, flat):
+            lo, hi = lay[name]
+            if part.shape[1] != hi - lo:  # pragma: no cover - guards against a layout change
+                raise RuntimeError(f"bot scores for {name!r} have {part.shape[1]} actions, the layout {hi - lo}")
+        return np.concatenate(flat, axis=1)
+
+    def act(self, rules: Rules, st: State, rng: GameStreams) -> R.Actions:
+        """The best-scoring legal action per game (noisy when the temperature is above 0).
+
+        Args:
+            rules: the scenario's rules.
+            st: the games (not changed).
+            rng: one stream per game of ``st``; one word is drawn per game and call when the
+                temperature is above 0, none otherwise.
+
+        Returns:
+            The actions; PASS for games that are over.
+        """
+        scores = self.scores(rules, st)
+        temperature = self.config.temperature
+        if temperature > 0:
+            word = rng.bits(1)[:, 0]
+            gb, gi = np.nonzero(np.isfinite(scores))
+            keys = mix64(word[gb] ^ self.tables(rules).action_keys[gi])
+            u = (keys >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
+            noise = -np.log(-np.log(np.clip(u, 1e-300, 1 - 1e-16)))
+            scores[gb, gi] += (temperature * noise).astype(np.float32)
+        best = scores.argmax(1)
+        return A.decode(rules, np.where(st.over, -1, best))
+
+
+def bot_settings(scenario) -> BotSettings:
+    """The validated ``[bots]`` table of ``scenario``.
+
+    Raises:
+        ScenarioError: naming the file, the key and the problem.
+    """
+    return read_bot_settings(str(scenario.path), scenario.data)
+
+
+def bot_names(scenario) -> tuple[str, ...]:
+    """Every bot name ``scenario`` knows: ``random`` and its personalities."""
+    return bot_settings(scenario).names
+
+
+def make_bot(scenario, name: str, settings: BotSettings | None = None) -> Bot:
+    """The bot called ``name`` in ``scenario``.
+
+    Args:
+        scenario: a loaded Battle of Miracles scenario.
+        name: ``random`` or one of its ``[bots.<name>]`` personalities.
+        settings: the scenario's bot settings, when already read.
+
+    Raises:
+        ValueError: an unknown name (the message lists the known ones).
+        ScenarioError: the ``[bots]`` table is invalid.
+    """
+    settings = bot_settings(scenario) if settings is None else settings
+    if name == RANDOM:
+        return RandomBot()
+    if name not in settings.personalities:
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join(settings.names)})")
+    return UtilityBot(settings.personalities[name])

@@ -1,0 +1,192 @@
+"""Bot personalities as data: the scenario's ``[bots]`` table read into :class:`BotSettings`.
+
+``[bots]`` holds settings shared by every bot (``max_actions_per_turn``) and one sub-table per
+personality, ``[bots.<name>]``, with a ``temperature`` and one weight per feature of
+:class:`Weights`. A personality may say ``like = "<other>"`` to start from another one's numbers
+and override only some. ``random`` is built in and needs no table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from simkit.scenario import Field
+
+RANDOM = "random"
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How much a utility bot values each feature of a candidate action (per unit of the feature).
+
+    A score is the sum of weight times feature; features are counted as they come (HP taken,
+    units lost, value at risk), so weights of bad things are negative.
+
+    Attack features: ``damage`` (HP taken off enemy units, splash included), ``kill`` (per point of
+    value of each enemy unit killed; a unit's value is its mana cost, the Inferno's its artifact's),
+    ``shield_break`` (per enemy holy shield popped), ``counter_damage`` (HP the attacker takes back),
+    ``loss`` (per point of value of the attacker if the counter kills it), ``miracle_damage`` (HP off
+    the enemy miracle), ``miracle_kill`` (the blow that destroys it), ``defend`` (per point of
+    attack removed from enemy units that can reach the own miracle next turn).
+
+    Move features: ``advance`` (steps gained toward the unit's goal: a cell from which it can hit
+    the enemy miracle, or a garrison it does not own, counted ``garrison_detour`` steps further),
+    ``exposure`` (change of value at risk: the unit's value times the share of its HP enemy units
+    could take next turn), ``garrison_capture`` (a ground unit standing on a garrison its side does
+    not own), ``garrison_denial`` (extra when the enemy owns it), ``home_return`` (steps toward the
+    own miracle, times the share of its HP the enemy could take next turn), ``keep_defender``
+    (leaving the ``home_radius`` of the own miracle while at most ``home_guard`` units are there),
+    ``support`` (per friendly unit brought within a priest's aura range, times the aura).
+
+    Summon features (the new unit's stats): ``unit_attack``, ``unit_hp``, ``unit_support`` (heal,
+    aura and splash), ``unit_move``; ``mana`` (per mana spent, summons and artifacts alike); the
+    spawn point is judged by ``advance`` (steps behind the best free spawn point) and ``exposure``.
+
+    Artifact features: ``heal`` (HP restored by HolyLight), ``buff`` (attack granted by HolyLight per
+    unit, doubled for units still to act), ``shield`` (SalamanderShield: the unit's value, doubled
+    on a unit enemies can reach), ``refresh`` (WindBlessing: per unit that acted and may act again,
+    minus per unit in reach that has not acted yet); InfernoFlame is judged by ``damage`` and
+    ``kill`` on the units it burns plus the Inferno as a summon.
+
+    ``end_turn`` is the score of ending the turn: an action is only played when it scores more.
+    """
+
+    end_turn: float
+    damage: float
+    kill: float
+    shield_break: float
+    counter_damage: float
+    loss: float
+    miracle_damage: float
+    miracle_kill: float
+    defend: float
+    advance: float
+    exposure: float
+    garrison_capture: float
+    garrison_denial: float
+    home_return: float
+    keep_defender: float
+    support: float
+    unit_attack: float
+    unit_hp: float
+    unit_support: float
+    unit_move: float
+    mana: float
+    heal: float
+    buff: float
+    shield: float
+    refresh: float
+
+
+#: Settings of a personality that are not weights: (name, kind, minimum).
+TUNABLES: tuple[tuple[str, type, float], ...] = (
+    ("temperature", float, 0.0),
+    ("garrison_detour", int, 0),
+    ("home_radius", int, 0),
+    ("home_guard", int, 0),
+)
+WEIGHT_NAMES = tuple(f.name for f in fields(Weights))
+
+
+@dataclass(frozen=True)
+class BotConfig:
+    """One personality.
+
+    Attributes:
+        name: its name in ``[bots.<name>]``.
+        temperature: scale of the Gumbel noise added to every score (0: always the best action).
+        garrison_detour: extra steps a garrison goal counts against the enemy miracle.
+        home_radius: cells within this of the own miracle are "home".
+        home_guard: how many units ``keep_defender`` wants to keep at home.
+        weights: the feature weights.
+    """
+
+    name: str
+    temperature: float
+    garrison_detour: int
+    home_radius: int
+    home_guard: int
+    weights: Weights
+
+
+@dataclass(frozen=True)
+class BotSettings:
+    """Everything ``[bots]`` says.
+
+    Attributes:
+        max_actions_per_turn: safety cap; a game that reaches it has its turn ended for it.
+        personalities: the utility bots by name, in file order.
+    """
+
+    max_actions_per_turn: int
+    personalities: dict[str, BotConfig]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every known bot name: ``random`` then the personalities."""
+        return (RANDOM, *self.personalities)
+
+
+def _number(f: Field, key: str, kind: type, minimum: float | None) -> Any:
+    value = f.get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (kind is int and not isinstance(value, int)):
+        what = "an integer" if kind is int else "a number"
+        raise f.fail(f"must be {what}, got {value!r}", key)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise f.fail(f"must be a finite number, got {value!r}", key)
+    if minimum is not None and value < minimum:
+        raise f.fail(f"must be at least {minimum:g}, got {value!r}", key)
+    return kind(value)
+
+
+def _resolve(f: Field, name: str, chain: tuple[str, ...] = ()) -> dict:
+    """The personality's keys with its ``like`` chain merged in (its own keys win)."""
+    table = f.table(name)
+    if name in chain:
+        raise table.fail(f"circular 'like' chain: {' -> '.join((*chain, name))}")
+    own = dict(table.data)
+    parent = own.pop("like", None)
+    if parent is None:
+        return own
+    if not isinstance(parent, str) or parent == RANDOM or not isinstance(f.data.get(parent), dict):
+        known = ", ".join(k for k, v in f.data.items() if isinstance(v, dict))
+        raise table.fail(f"must name another bot table (known: {known}), got {parent!r}", "like")
+    return {**_resolve(f, parent, (*chain, name)), **own}
+
+
+def read_bot_settings(source: str, data: dict) -> BotSettings:
+    """Validate a scenario's ``[bots]`` table.
+
+    Args:
+        source: the scenario file, for messages.
+        data: the merged scenario data (``Scenario.data``).
+
+    Returns:
+        The shared settings and every personality.
+
+    Raises:
+        ScenarioError: naming the file, the key and the problem.
+    """
+    top = Field(source, data)
+    f = top.table("bots")
+    cap = f.int("max_actions_per_turn", minimum=1)
+    known = {"max_actions_per_turn"}
+    personalities: dict[str, BotConfig] = {}
+    for name in f.keys():
+        if name in known:
+            continue
+        if not isinstance(f.get(name), dict):
+            raise f.fail("unknown key (expected max_actions_per_turn or a [bots.<name>] table)", name)
+        if name == RANDOM:
+            raise f.fail("'random' is the built-in uniformly random bot; give the table another name", name)
+        merged = Field(source, _resolve(f, name), f"bots.{name}")
+        for key in merged.keys():
+            if key not in WEIGHT_NAMES and key not in (t[0] for t in TUNABLES):
+                raise merged.fail(f"unknown key (known: {', '.join((*(t[0] for t in TUNABLES), *WEIGHT_NAMES))})", key)
+        tunables = {key: _number(merged, key, kind, minimum) for key, kind, minimum in TUNABLES}
+        weights = Weights(**{key: _number(merged, key, float, None) for key in WEIGHT_NAMES})
+        personalities[name] = BotConfig(name=name, weights=weights, **tunables)
+    if not personalities:
+        raise f.fail("defines no bot; add a [bots.<name>] table")
+    return BotSettings(max_actions_per_turn=cap, personalities=personalities)

@@ -1,0 +1,162 @@
+"""Play a batch of Battle of Miracles games between two bots: one tidy record per game.
+
+``play_batch`` is the game's entry point for :func:`simkit.play_games`. All games of the batch
+advance together, one action per game per step; finished games leave the active set at once so
+they cost nothing. Each game draws its bot randomness from its own stream
+(:class:`simkit.rng.GameStreams`), so a game's record depends only on the scenario, its decks,
+the bots and its seed, never on the batch it was played in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from simkit.games.miracle import rules as R
+from simkit.games.miracle.bots import bot_settings, make_bot
+from simkit.games.miracle.cards import SALAMANDER_SHIELD, canonical_deck, parse_deck
+from simkit.games.miracle.state import DRAW, END_REASONS, FIRST, SECOND
+from simkit.rng import GameStreams
+
+SEATS = ("first", "second")
+WINNERS = {FIRST: "first", SECOND: "second", DRAW: "draw"}
+
+
+def _record(rules, st, act: R.Actions) -> np.ndarray:
+    """``int64[n, 5]`` the actions as (kind, x, y, cell, unit target?) with unit ids, before they are applied."""
+    rows = np.arange(st.batch)
+    k = act.kind
+    slot_a, slot_b = np.clip(act.a, 0, None), np.clip(act.b, 0, None)
+    uid_a, uid_b = st.uid[rows, np.minimum(slot_a, st.uid.shape[1] - 1)], st.uid[rows, np.minimum(slot_b, st.uid.shape[1] - 1)]
+    kind_index = st.deck_kind[rows, st.current, np.minimum(slot_a, 2)]
+    effect = rules.cards.artifact_effect[st.deck_artifact[rows, st.current]]
+    x = np.where(k == R.SUMMON, kind_index, uid_a)
+    y = np.where(k == R.SUMMON, act.b, np.where(act.b == R.TARGET_MIRACLE, -1, uid_b))
+    on_unit = (k == R.USE) & (effect == SALAMANDER_SHIELD)
+    return np.stack([k, x, y, act.c, on_unit], 1).astype(np.int64)
+
+
+def _as_tuple(rules, row) -> tuple:
+    """One recorded action as the single-match API spells it (see :class:`Match`)."""
+    kind, x, y, cell, on_unit = (int(v) for v in row)
+    grid = rules.board.grid
+    if kind == R.SUMMON:
+        return ("summon", rules.cards.kinds[x], y, grid.cell(cell))
+    if kind == R.MOVE:
+        return ("move", x, grid.cell(cell))
+    if kind == R.ATTACK:
+        return ("attack", x, "miracle" if y < 0 else y)
+    if kind == R.USE:
+        return ("use", y) if on_unit else ("use", grid.cell(cell))
+    return ("end_turn",)
+
+
+def _choose(rules, bots, st, streams: GameStreams) -> R.Actions:
+    """Each game's action from the bot of the side to act."""
+    if bots[0] is bots[1]:
+        return bots[0].act(rules, st, streams)
+    b = st.batch
+    out = R.Actions.of(R.PASS, batch=b)
+    for seat, bot in enumerate(bots):
+        rows = np.nonzero(st.current == seat)[0]
+        if len(rows) == 0:
+            continue
+        sub = streams.take(rows)
+        act = bot.act(rules, st.take(rows), sub)
+        streams.counter[rows] = sub.counter
+        for mine, theirs in zip(out, act):
+            mine[rows] = theirs
+    return out
+
+
+def play_batch(
+    scenario,
+    first_decks: Sequence[str],
+    second_decks: Sequence[str],
+    seeds: Sequence[int],
+    bots: Sequence[str] = ("balanced", "random"),
+    record_actions: bool = False,
+) -> dict[str, list]:
+    """Play one game per (first deck, second deck, seed) to the end, all as one batch.
+
+    Args:
+        scenario: a loaded Battle of Miracles scenario.
+        first_decks, second_decks: deck ids, one per game; the first deck moves first.
+        seeds: one seed per game (the bots' randomness).
+        bots: ``(first player's bot, second player's bot)`` names.
+        record_actions: also return each game's actions as single-match tuples (column ``action_list``).
+
+    Returns:
+        Columns of one row per game: first_deck, second_deck, seed, winner (``"first"``,
+        ``"second"`` or ``"draw"``), end_reason, turns, first/second_miracle_hp,
+        first/second_dead_stars, first_bot, second_bot, actions (number played).
+
+    Raises:
+        ValueError: lengths differ, an unknown bot name, or an illegal deck (ScenarioError).
+    """
+    rules = scenario.rules
+    n = len(first_decks)
+    if len(second_decks) != n or len(seeds) != n:
+        raise ValueError(f"got {n} first decks, {len(second_decks)} second decks and {len(seeds)} seeds; need one of each per game")
+    if len(bots) != 2:
+        raise ValueError(f"need two bots (first player's, second player's), got {list(bots)}")
+    settings = bot_settings(scenario)
+    made = {name: make_bot(scenario, name, settings) for name in dict.fromkeys(bots)}
+    players = (made[bots[0]], made[bots[1]])
+    decks = [[canonical_deck(rules.cards, d) for d in ds] for ds in (first_decks, second_decks)]
+    parsed = [[parse_deck(rules.cards, d) for d in ds] for ds in decks]
+    artifact = np.array([[p[0] for p in side] for side in parsed], np.int16).T.reshape(n, 2)
+    kinds = np.array([[p[1] for p in side] for side in parsed], np.int16).transpose(1, 0, 2).reshape(n, 2, 3)
+    seeds = np.asarray(seeds, dtype=np.int64)
+
+    st = R.new_games(rules, artifact, kinds)
+    streams = GameStreams(seeds)
+    ids = np.arange(n)
+    in_turn = np.zeros(n, np.int64)
+    played = np.zeros(n, np.int64)
+    result = {k: np.zeros(n, np.int64) for k in ("winner", "end_reason", "turns", "hp0", "hp1", "stars0", "stars1")}
+    log: list[tuple[np.ndarray, np.ndarray]] = []
+    cap = settings.max_actions_per_turn
+    while len(ids):
+        act = _choose(rules, players, st, streams)
+        forced = in_turn >= cap
+        act.kind[forced] = R.END_TURN
+        if record_actions:
+            log.append((ids.copy(), _record(rules, st, act)))
+        R.step(rules, st, act)
+        played[ids] += 1
+        in_turn = np.where(act.kind == R.END_TURN, 0, in_turn + 1)
+        done = st.over
+        if done.any():
+            gone = ids[done]
+            result["winner"][gone] = st.winner[done]
+            result["end_reason"][gone] = st.end_reason[done]
+            result["turns"][gone] = st.turn[done]
+            result["hp0"][gone], result["hp1"][gone] = st.miracle_hp[done, 0], st.miracle_hp[done, 1]
+            result["stars0"][gone], result["stars1"][gone] = st.dead_stars[done, 0], st.dead_stars[done, 1]
+            keep = ~done
+            st, streams, ids, in_turn = st.take(keep), streams.take(keep), ids[keep], in_turn[keep]
+
+    out = {
+        "first_deck": decks[0],
+        "second_deck": decks[1],
+        "seed": [int(s) for s in seeds],
+        "winner": [WINNERS[int(w)] for w in result["winner"]],
+        "end_reason": [END_REASONS[int(e)] for e in result["end_reason"]],
+        "turns": result["turns"].tolist(),
+        "first_miracle_hp": result["hp0"].tolist(),
+        "second_miracle_hp": result["hp1"].tolist(),
+        "first_dead_stars": result["stars0"].tolist(),
+        "second_dead_stars": result["stars1"].tolist(),
+        "first_bot": [bots[0]] * n,
+        "second_bot": [bots[1]] * n,
+        "actions": played.tolist(),
+    }
+    if record_actions:
+        games: list[list[tuple]] = [[] for _ in range(n)]
+        for g, rows in log:
+            for i, row in zip(g.tolist(), rows):
+                games[i].append(_as_tuple(rules, row))
+        out["action_list"] = games
+    return out
