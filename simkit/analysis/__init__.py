@@ -78,12 +78,13 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
 
     Returns:
         dict with the tables named in :data:`TABLES` (``decks`` strongest first, the order the
-        report uses) and ``meta`` (:func:`meta_of`).
+        report uses), ``meta`` (:func:`meta_of`) and ``bands`` (the :class:`FlagBands` used).
 
     Raises:
         ValueError: when the results break the contract (see :func:`check_results`).
     """
     check_results(df)
+    bands = bands or FlagBands()
     matchups = matchup_matrix(df)
     first_player = first_player_advantage(df)
     return {
@@ -97,4 +98,5 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
         "turns": turn_counts(df),
         "flags": balance_flags(df, bands, matchups=matchups, first_player=first_player),
         "meta": meta_of(df),
+        "bands": bands,
     }

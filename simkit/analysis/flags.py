@@ -65,7 +65,7 @@ def _family(kind, subject, value, low, high, games, band, bands: FlagBands, word
 def _deck_words(r) -> str:
     side = "above" if r.value > r.band_high else "below"
     return (f"{r.subject} wins {_pct(r.value)} of its games (95% CI {_pct(r.low)}-{_pct(r.high)}), "
-            f"{side} the {_pct(r.band_low)}-{_pct(r.band_high)} band")
+            f"{side} the {100 * r.band_low:g}-{100 * r.band_high:g}% band")
 
 
 def _matchup_words(r) -> str:

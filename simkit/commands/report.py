@@ -1,0 +1,32 @@
+"""``simkit report``: a sweep's results folder -> a balance-report PDF with its tables as CSV."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from simkit.report import balance_report
+
+
+def run(args: argparse.Namespace) -> int:
+    """Analyse the results folder and write the report; print what was written."""
+    out = args.out or f"reports/{Path(args.results).resolve().name}.pdf"
+    files = balance_report(args.results, out, bootstrap=args.bootstrap, seed=args.seed)
+    print(f"report: {files[0]}")
+    print(f"tables: {len(files) - 1} CSV files beside it ({files[1].name}, ...)")
+    return 0
+
+
+def register(sub) -> None:
+    """Add the ``report`` command."""
+    p = sub.add_parser(
+        "report",
+        help="write a balance-report PDF (and CSV tables) from a sweep's results folder",
+        description="Analyse a sweep (matchups, first-player advantage, deck ratings, cards, Nash metagame, "
+        "game shape, flags) and write a multi-page PDF; the same tables go to NAME.<table>.csv beside it.",
+    )
+    p.add_argument("results", metavar="RESULTS_DIR", help="a folder written by simkit sweep")
+    p.add_argument("-o", "--out", metavar="NAME.pdf", help="the PDF to write (default: reports/<RESULTS_DIR name>.pdf)")
+    p.add_argument("--bootstrap", type=int, default=200, help="bootstrap replicas of rating intervals (default 200)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    p.set_defaults(func=run)

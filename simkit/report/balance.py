@@ -1,0 +1,295 @@
+"""The balance report: every table of :func:`simkit.analysis.analyze` as a PDF a designer can read,
+with the same tables as CSV files beside it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from textwrap import wrap
+
+import pandas as pd
+
+from simkit.analysis import TABLES, analyze, check_results
+from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
+from simkit.report.plots import (
+    FULL_LABELS_UP_TO,
+    plot_card_win_rates,
+    plot_deck_ratings,
+    plot_deck_win_rates,
+    plot_end_reasons,
+    plot_first_player,
+    plot_flags,
+    plot_game_length,
+    plot_matchup_heatmap,
+    plot_nash_mix,
+    plot_pair_synergy,
+)
+
+__all__ = ["load_checked_results", "write_balance_report", "balance_report", "headlines", "ROWS_PER_PAGE",
+           "FLAGS_PER_PAGE", "MAX_FLAG_PAGES"]
+
+ROWS_PER_PAGE = 80     # deck lists longer than this continue on another page
+FLAGS_PER_PAGE = 40
+MAX_FLAG_PAGES = 4     # beyond, the PDF says how many more flags the CSV holds
+WRAP = 118             # characters per line of running text on a portrait page
+FLAG_WRAP = 128         # characters per line of the (monospace) flags list
+
+
+def load_checked_results(results_dir: str | Path) -> pd.DataFrame:
+    """The results of a sweep folder, checked against the results contract.
+
+    Args:
+        results_dir: a folder written by ``simkit sweep``.
+
+    Returns:
+        the results DataFrame (``attrs["meta"]`` from the sweep).
+
+    Raises:
+        ValueError: missing folder, no sweep, no games, or results that break the contract
+            (one line, naming the folder; an unfinished sweep is named as such).
+    """
+    from simkit.sweep import load_results
+
+    df = load_results(results_dir)
+    meta = df.attrs.get("meta") or {}
+    try:
+        check_results(df, source=str(results_dir))
+    except ValueError as exc:
+        if not meta.get("complete", True):
+            raise ValueError(f"{exc} (the sweep is not finished: run simkit sweep --resume)") from None
+        raise
+    return df
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _p(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def headlines(tables: dict) -> list[str]:
+    """The report's headline numbers in words, one sentence each.
+
+    Args:
+        tables: :func:`simkit.analysis.analyze` output.
+
+    Returns:
+        sentences (unwrapped).
+    """
+    decks, fp, meta = tables["decks"], tables["first_player"], tables["meta"]
+    top, low = decks.iloc[0], decks.iloc[-1]
+    out = [
+        f"Strongest deck: {top['deck']}, winning {_pct(top['win_rate'])} of its games "
+        f"(95% CI {_pct(top['low'])}-{_pct(top['high'])}), rating {top['rating']:+.0f}.",
+        f"Weakest deck: {low['deck']}, winning {_pct(low['win_rate'])} "
+        f"(95% CI {_pct(low['low'])}-{_pct(low['high'])}), rating {low['rating']:+.0f}.",
+    ]
+    spread, band = decks["win_rate"], tables["bands"].deck
+    out.append(f"Deck win rates range from {_pct(spread.min())} to {_pct(spread.max())}; "
+               f"{int(((spread < band[0]) | (spread > band[1])).sum())} of {len(decks)} decks lie outside "
+               f"{100 * band[0]:g}-{100 * band[1]:g}%.")
+    o = fp[fp["scope"] == "overall"].iloc[0]
+    out.append(f"Going first is worth {100 * o['advantage']:+.1f} points: the first player scores "
+               f"{_pct(o['first_rate'])} (95% CI {_pct(o['low'] + 0.5)}-{_pct(o['high'] + 0.5)}, "
+               f"sign test {_p(o['p_value'])}, {int(o['games'])} games).")
+    mix = tables["metagame"]
+    support = mix[mix["in_support"]]
+    names = ", ".join(f"{d} ({_pct(w)})" for d, w in zip(support["deck"][:3], support["weight"][:3]))
+    out.append(f"Metagame: the Nash equilibrium mixes {len(support)} of {len(mix)} decks; heaviest: {names}. "
+               f"{int(mix['dominated'].sum())} decks are dominated by another deck.")
+    cards = tables["cards"]
+    creatures, arts = cards[cards["kind"] == "creature"], cards[cards["kind"] == "artifact"]
+    if len(creatures):
+        out.append(f"Creature kinds: best {creatures.iloc[0]['card']} ({_pct(creatures.iloc[0]['win_rate'])}), "
+                   f"worst {creatures.iloc[-1]['card']} ({_pct(creatures.iloc[-1]['win_rate'])}); artifacts: best "
+                   f"{arts.iloc[0]['card']} ({_pct(arts.iloc[0]['win_rate'])}), worst {arts.iloc[-1]['card']} "
+                   f"({_pct(arts.iloc[-1]['win_rate'])}).")
+    shape = tables["game_shape"].set_index("end_reason")
+    allg = shape.loc["all"]
+    out.append(f"Games last {allg['mean_turns']:.0f} turns on average (median {allg['median_turns']:.0f}); "
+               f"{_pct(shape.loc['miracle', 'share'])} end with a destroyed miracle, "
+               f"{_pct(shape.loc['turn_limit', 'share'])} at the turn limit; {_pct(allg['draw_share'])} are draws.")
+    flags = tables["flags"]
+    counts = flags["kind"].value_counts()
+    words = {"deck": "deck", "matchup": "matchup", "first_player": "first-player"}
+    what = ", ".join(f"{counts[k]} {words[k]}" for k in words if k in counts) or "none"
+    out.append(f"Flags (significant after correction): {len(flags)} ({what}).")
+    if not meta.get("complete", True):
+        out.insert(0, "WARNING: the sweep is not finished; these numbers cover only the games played so far.")
+    return out
+
+
+def _title_page(pdf: ReportPdf, tables: dict, when: datetime) -> None:
+    meta, b = tables["meta"], tables["bands"]
+    bots = meta.get("bots") or ["?", "?"]
+    n = len(tables["decks"])
+    fig = pdf.new_page(PORTRAIT)
+    facts = [
+        f"Scenario: {meta.get('scenario_name')}   ({meta.get('scenario_path') or 'path not recorded'})",
+        f"Scenario hash: {meta.get('scenario_hash')}     Rules version: {meta.get('rules_version')}",
+        f"Bots: {bots[0]} (first seat) vs {bots[1]} (second seat)",
+        f"Games: {meta['games']} = {n} decks x {n} decks (both seatings, mirrors included) x "
+        f"{meta.get('games_per_pair')} games per pairing",
+        f"Sweep: started {meta.get('started') or '?'}, finished {meta.get('finished') or 'not finished'}; "
+        f"simkit {meta.get('simkit_version', '?')}",
+        f"Report made {when.strftime('%Y-%m-%d %H:%M UTC')}",
+    ]
+    heads = [line for h in headlines(tables) for line in wrap("- " + h, 110, subsequent_indent="  ")]
+    flags = tables["flags"]
+    shown = [line for m in flags["message"][:8] for line in wrap("- " + m, 110, subsequent_indent="  ")]
+    if len(flags) > 8:
+        shown.append(f"  ... and {len(flags) - 8} more on the flags page(s).")
+    if flags.empty:
+        shown = ["No deck, matchup or seat advantage is significantly outside its band."]
+    guide = [
+        "Win rates pool both seats and count a draw as half a win; intervals are 95% (Wilson for rates,",
+        "bootstrap for ratings). Ratings are Bradley-Terry on the Elo scale: 0 is the pool average, +100 means",
+        "an expected 64% score against a 0-rated deck. Advantages and changes are in points (1 point = 1% of",
+        "games). A flag needs its estimate outside the band AND a test that stays significant after a",
+        f"{'Holm' if b.method == 'holm' else 'Benjamini-Hochberg'} correction (alpha {b.alpha:g}): decks outside "
+        f"{100 * b.deck[0]:g}-{100 * b.deck[1]:g}%, matchups beyond {100 * b.matchup:g}/{100 - 100 * b.matchup:g}, "
+        f"seat advantage beyond +-{100 * b.first_player:g} points.",
+        "Every table of this report is also written as CSV beside the PDF.",
+    ]
+    text_page(fig, "Balance report", [("", facts), ("Headlines", heads), ("Flags", shown), ("How to read", guide)])
+    pdf.add(fig, "title")
+
+
+def _list_height(rows: int) -> float:
+    """Figure fraction of a portrait page for a list of ``rows`` (full page from about 75 rows)."""
+    return min(0.86, 0.07 + 0.0105 * rows)
+
+
+def _chunks(table: pd.DataFrame, size: int) -> list[pd.DataFrame]:
+    return [table.iloc[i:i + size] for i in range(0, max(len(table), 1), size)]
+
+
+def _pages(pdf: ReportPdf, tables: dict) -> None:
+    decks = tables["decks"]
+    order = list(decks["deck"])
+    n = len(order)
+
+    side = max(8.27, min(16.5, 8.27 * n / 50))  # big pools get a bigger page, so labels stay legible
+    fig = pdf.new_page((side * 1.41, side))
+    ax = fig.add_axes([0.27, 0.1, 0.62, 0.8] if n > FULL_LABELS_UP_TO else [0.3, 0.3, 0.55, 0.6])
+    plot_matchup_heatmap(ax, tables["matchups"], order)
+    fig.text(0.02, 0.975, "Matchups, strongest deck first (top rows, left columns)", fontsize=12, weight="bold",
+             va="top")
+    pdf.add(fig, "matchups")
+
+    for k, part in enumerate(_chunks(decks, ROWS_PER_PAGE)):
+        fig = pdf.new_page(PORTRAIT)
+        h = _list_height(len(part))
+        a1 = fig.add_axes([0.42, 0.92 - h, 0.27, h])
+        a2 = fig.add_axes([0.71, 0.92 - h, 0.27, h], sharey=a1)
+        plot_deck_win_rates(a1, part)
+        plot_deck_ratings(a2, part, show_labels=False)
+        more = f" (ranks {part['rank'].iloc[0]}-{part['rank'].iloc[-1]})" if n > ROWS_PER_PAGE else ""
+        fig.text(0.02, 0.985, f"Deck strength, strongest first{more}", fontsize=12, weight="bold", va="top")
+        pdf.add(fig, f"deck strength {k + 1}")
+
+    for k, part in enumerate(_chunks(decks, ROWS_PER_PAGE)):
+        fig = pdf.new_page(PORTRAIT)
+        h = _list_height(len(part) + 1)
+        ax = fig.add_axes([0.42, 0.92 - h, 0.53, h])
+        plot_first_player(ax, tables["first_player"], part["deck"])
+        fig.text(0.02, 0.985, "First-player advantage, overall and per deck (decks strongest first)", fontsize=12,
+                 weight="bold", va="top")
+        pdf.add(fig, f"first player {k + 1}")
+
+    fig = pdf.new_page(PORTRAIT)
+    plot_card_win_rates(fig.add_axes([0.36, 0.6, 0.58, 0.33]), tables["cards"])
+    plot_pair_synergy(fig.add_axes([0.2, 0.08, 0.6, 0.42]), tables["card_pairs"])
+    fig.text(0.02, 0.985, "Cards", fontsize=12, weight="bold", va="top")
+    pdf.add(fig, "cards")
+
+    fig = pdf.new_page(PORTRAIT)
+    mix = tables["metagame"]
+    plot_nash_mix(fig.add_axes([0.42, 0.4, 0.5, 0.52]), mix)
+    dominated = mix[mix["dominated"]]
+    lines = [line for d, by in zip(dominated["deck"], dominated["dominated_by"])
+             for line in wrap(f"- {d}   (by {by})", WRAP, subsequent_indent="    ")]
+    shown = lines
+    why = "Another deck scores at least as well against every deck (the dominating decks in brackets):"
+    text_page(fig, "", [(f"Dominated decks ({len(dominated)})", [why, *shown] if shown else ["none"])], top=0.335,
+              overflow="... (every dominated deck is in the metagame CSV)")
+    fig.text(0.02, 0.985, "Metagame: what a field of perfect adapters would play", fontsize=12, weight="bold",
+             va="top")
+    pdf.add(fig, "metagame")
+
+    fig = pdf.new_page(PORTRAIT)
+    plot_game_length(fig.add_axes([0.1, 0.56, 0.85, 0.36]), tables["turns"])
+    plot_end_reasons(fig.add_axes([0.25, 0.3, 0.68, 0.17]), tables["game_shape"])
+    shape = tables["game_shape"]
+    lines = [f"{r.end_reason:<11} {r.games:>8} games  {100 * r.share:5.1f}%   turns: mean {r.mean_turns:5.1f}, "
+             f"median {r.median_turns:5.1f}, 10-90% {r.p10_turns:.0f}-{r.p90_turns:.0f}   draws {r.draws}"
+             for r in shape.itertuples()]
+    text_page(fig, "", [("Game shape", lines)], top=0.22)
+    fig.text(0.02, 0.985, "Game shape", fontsize=12, weight="bold", va="top")
+    pdf.add(fig, "game shape")
+
+    flags = tables["flags"]
+    limit = FLAGS_PER_PAGE * MAX_FLAG_PAGES
+    for k, part in enumerate(_chunks(flags.head(limit), FLAGS_PER_PAGE)):
+        fig = pdf.new_page(PORTRAIT)
+        part = part.assign(number=range(k * FLAGS_PER_PAGE + 1, k * FLAGS_PER_PAGE + len(part) + 1))
+        plot_flags(fig.add_axes([0.04, 0.05, 0.92, 0.86]), part, width=FLAG_WRAP)
+        fig.text(0.04, 0.935, "value: a deck's win rate; the winning side's rate in a matchup (subject 'winner vs "
+                 "loser'); the first seat's score rate for first-player flags.", fontsize=7.5, va="top")
+        note = f"  ({len(flags) - limit} more in the flags CSV)" if len(flags) > limit and k == 0 else ""
+        first = k * FLAGS_PER_PAGE + 1
+        span = f" {first}-{first + len(part) - 1} of {len(flags)}" if len(flags) > FLAGS_PER_PAGE else ""
+        fig.text(0.02, 0.985, f"Flags{span}{note}", fontsize=12, weight="bold", va="top")
+        pdf.add(fig, f"flags {k + 1}")
+
+
+def write_balance_report(tables: dict, out: str | Path, when: datetime | None = None) -> list[Path]:
+    """Write the balance-report PDF and its CSV tables (atomically: all or nothing).
+
+    Args:
+        tables: :func:`simkit.analysis.analyze` output.
+        out: the PDF path (``NAME.pdf``); tables go to ``NAME.<table>.csv`` beside it.
+        when: the report's date (default: now, UTC).
+
+    Returns:
+        the files written, the PDF first.
+
+    Raises:
+        ValueError: when ``out`` is not a ``.pdf`` path.
+    """
+    when = when or datetime.now(UTC)
+    pdf_path, csvs = output_paths(out, list(TABLES))
+    meta = tables["meta"]
+    with atomic_outputs([pdf_path, *csvs.values()]) as temps:
+        write_csvs(tables, {t: temps[p] for t, p in csvs.items()})
+        footer = f"{meta.get('scenario_name')}  |  hash {meta.get('scenario_hash')}  |  {meta.get('rules_version')}"
+        with ReportPdf(temps[pdf_path], title=f"Balance report: {meta.get('scenario_name')}", footer=footer,
+                       subject=f"simkit balance report; scenario {meta.get('scenario_name')}; scenario hash "
+                       f"{meta.get('scenario_hash')}; rules version {meta.get('rules_version')}",
+                       keywords=f"scenario_hash={meta.get('scenario_hash')}; "
+                       f"rules_version={meta.get('rules_version')}") as pdf:
+            _title_page(pdf, tables, when)
+            _pages(pdf, tables)
+    return [pdf_path, *csvs.values()]
+
+
+def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 200, seed: int = 0) -> list[Path]:
+    """Analyse a sweep's results folder and write its balance report.
+
+    Args:
+        results_dir: a folder written by ``simkit sweep``.
+        out: the PDF path (``NAME.pdf``).
+        bootstrap: bootstrap replicas of the rating intervals.
+        seed: the bootstrap's seed.
+
+    Returns:
+        the files written, the PDF first.
+
+    Raises:
+        ValueError: bad results folder or output path (one line).
+    """
+    output_paths(out, [])  # refuse a bad output path before the analysis
+    tables = analyze(load_checked_results(results_dir), bootstrap=bootstrap, seed=seed)
+    return write_balance_report(tables, out)

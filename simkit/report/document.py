@@ -1,0 +1,152 @@
+"""The PDF machinery shared by the balance report and the patch comparison.
+
+Pages are plain :class:`matplotlib.figure.Figure` objects (no pyplot state), saved one by one into
+:class:`~matplotlib.backends.backend_pdf.PdfPages` with a footer naming the scenario. Every output
+file is written under a temporary name beside its final one and renamed only when all of them are
+complete, so an interrupted report leaves nothing half-written.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pandas as pd
+from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.figure import Figure
+
+__all__ = ["PORTRAIT", "LANDSCAPE", "ReportPdf", "atomic_outputs", "output_paths", "text_page", "write_csvs"]
+
+PORTRAIT = (8.27, 11.69)   # A4, inches
+LANDSCAPE = (11.69, 8.27)
+
+
+def output_paths(out: str | Path, tables: list[str]) -> tuple[Path, dict[str, Path]]:
+    """The PDF path and the CSV path of each table (``NAME.pdf`` -> ``NAME.<table>.csv`` beside it).
+
+    Raises:
+        ValueError: when ``out`` does not end in ``.pdf``.
+    """
+    pdf = Path(out)
+    if pdf.suffix.lower() != ".pdf":
+        raise ValueError(f"{pdf}: the report must be a .pdf file (e.g. reports/quick.pdf)")
+    return pdf, {t: pdf.with_name(f"{pdf.stem}.{t}.csv") for t in tables}
+
+
+def _file_mode() -> int:
+    """The mode a plainly created file gets under the current umask (mkstemp's files are 0600)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+@contextmanager
+def atomic_outputs(finals: list[Path]) -> Iterator[dict[Path, Path]]:
+    """Temporary paths for ``finals``; renamed over them together when the block ends without error.
+
+    Args:
+        finals: the files to produce (their folders are created).
+
+    Yields:
+        dict final path -> temporary path to write.
+    """
+    temps: dict[Path, Path] = {}
+    try:
+        for final in finals:
+            final.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+            os.close(fd)
+            temps[final] = Path(tmp)
+        yield temps
+        mode = _file_mode()
+        for final, tmp in temps.items():
+            os.chmod(tmp, mode)
+            os.replace(tmp, final)
+    finally:
+        for tmp in temps.values():
+            tmp.unlink(missing_ok=True)
+
+
+class ReportPdf:
+    """A multi-page PDF being written: pages get a footer and a number; metadata is set once.
+
+    Args:
+        path: where to write (a temporary path from :func:`atomic_outputs`).
+        title: the PDF's title.
+        footer: the text at the foot of every page.
+        subject: the PDF's subject metadata.
+        keywords: the PDF's keywords metadata (scenario hash, rules version).
+    """
+
+    def __init__(self, path: Path, title: str, footer: str, subject: str, keywords: str):
+        import simkit
+
+        self.footer = footer
+        self.titles: list[str] = []
+        self._pdf = PdfPages(path, metadata={
+            "Title": title, "Subject": subject, "Keywords": keywords,
+            "Author": "simkit", "Creator": f"simkit {simkit.__version__}",
+        })
+
+    def new_page(self, size: tuple[float, float] = PORTRAIT) -> Figure:
+        """A blank page of ``size`` inches."""
+        return Figure(figsize=size)
+
+    def add(self, fig: Figure, title: str) -> None:
+        """Stamp the footer and page number on ``fig``, save it as the next page and drop it."""
+        self.titles.append(title)
+        fig.text(0.5, 0.008, f"{self.footer}  |  {title}  |  page {len(self.titles)}", ha="center", va="bottom",
+                 fontsize=6, color="#666666")
+        self._pdf.savefig(fig)
+
+    def close(self) -> None:
+        """Finish the file."""
+        self._pdf.close()
+
+    def __enter__(self) -> ReportPdf:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def text_page(fig: Figure, title: str, blocks: list[tuple[str, list[str]]], top: float = 0.95,
+              bottom: float = 0.03, overflow: str = "... (the rest is in the CSV tables)") -> None:
+    """Lay out headed text blocks on a page (title page, summaries), cut short above ``bottom``.
+
+    Args:
+        fig: the page.
+        title: the page's big title (may be empty).
+        blocks: ``(heading, lines)`` pairs; a heading may be empty; lines are pre-wrapped.
+        top: figure fraction of the title's top.
+        bottom: figure fraction below which nothing is written; text that would go lower is
+            replaced by one ``overflow`` line.
+        overflow: the line that says text was cut.
+    """
+    height = fig.get_figheight() * 72
+    step = 11.5 / height
+    if title:
+        fig.text(0.07, top, title, fontsize=17, weight="bold", va="top")
+        top -= 0.045
+    y = top
+    for heading, lines in blocks:
+        if heading:
+            y -= 0.012
+            fig.text(0.07, y, heading, fontsize=11, weight="bold", va="top")
+            y -= 15 / height
+        for line in lines:
+            if y - 2 * step < bottom:
+                fig.text(0.09, y, overflow, fontsize=8.5, va="top", style="italic")
+                return
+            fig.text(0.09, y, line, fontsize=8.5, va="top")
+            y -= step
+        y -= 4 / height
+
+
+def write_csvs(tables: dict[str, pd.DataFrame], temps: dict[str, Path]) -> None:
+    """Write each table to its (temporary) CSV path, without the index."""
+    for name, path in temps.items():
+        tables[name].to_csv(path, index=False)

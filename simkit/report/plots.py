@@ -1,0 +1,458 @@
+"""Balance plots, Axes first: every ``plot_x(ax, table)`` draws one analysis table on a given Axes.
+
+They take the tidy tables of :mod:`simkit.analysis` (or of :mod:`simkit.compare`) and never touch
+pyplot's global state, so a designer can reuse them in a notebook::
+
+    fig, ax = plt.subplots(figsize=(8, 8))
+    plot_matchup_heatmap(ax, tables["matchups"], order=tables["decks"]["deck"])
+
+Rates are shown as percentages; advantages and deltas in points (one point = 1% of games).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from textwrap import wrap
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.colors import TwoSlopeNorm
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+
+from simkit.analysis.matchups import win_rate_table
+from simkit.analysis.results import deck_cards
+
+__all__ = [
+    "FULL_LABELS_UP_TO",
+    "artifact_colours",
+    "plot_matchup_heatmap",
+    "plot_delta_heatmap",
+    "plot_deck_win_rates",
+    "plot_deck_ratings",
+    "plot_first_player",
+    "plot_card_win_rates",
+    "plot_pair_synergy",
+    "plot_nash_mix",
+    "plot_nash_shift",
+    "plot_game_length",
+    "plot_end_reasons",
+    "plot_deltas",
+    "plot_flags",
+]
+
+FULL_LABELS_UP_TO = 24  # heatmaps name column decks in full up to this many; beyond, by rank number
+_MISSING = "#d9d9d9"
+_CMAP = "RdBu"           # red: the row deck loses, blue: it wins; white: even
+
+
+def _rows_font(ax: Axes, n: int, largest: float = 9.0, smallest: float = 3.5) -> float:
+    """A font size (points) that fits ``n`` rows of labels in the height of ``ax``."""
+    height_pt = ax.get_position().height * ax.figure.get_figheight() * 72
+    return float(np.clip(0.78 * height_pt / max(n, 1), smallest, largest))
+
+
+def artifact_colours(decks: Sequence[str]) -> dict[str, tuple]:
+    """A colour per artifact of ``decks`` (tab10 in alphabetical order), for consistent legends."""
+    from matplotlib import colormaps
+
+    arts = sorted({deck_cards(d)[0] for d in decks})
+    cmap = colormaps["tab10"]
+    return {a: cmap(i % 10) for i, a in enumerate(arts)}
+
+
+def _artifact_legend(ax: Axes, colours: dict, fontsize: float = 7, loc: str = "lower right") -> None:
+    handles = [Line2D([], [], marker="o", ls="", color=c, label=a) for a, c in colours.items()]
+    ax.legend(handles=handles, fontsize=fontsize, loc=loc, title="artifact", title_fontsize=fontsize, framealpha=0.9)
+
+
+def _square(ax: Axes, values: pd.DataFrame, norm, ranked_labels: bool, title: str, cbar_label: str,
+            colorbar: bool, annotate_fmt: str | None):
+    """Draw a square deck-by-deck table as a heatmap; missing cells (mirrors) in grey."""
+    d = len(values)
+    data = np.ma.masked_invalid(values.to_numpy(float))
+    from matplotlib import colormaps
+
+    cmap = colormaps[_CMAP].copy()
+    cmap.set_bad(_MISSING)
+    im = ax.imshow(data, cmap=cmap, norm=norm, interpolation="nearest", aspect="equal")
+    size = _rows_font(ax, d, largest=8)
+    numbers = [str(i + 1) for i in range(d)]
+    full = ranked_labels and d > FULL_LABELS_UP_TO
+    rows = [f"{deck}  {n}" for n, deck in zip(numbers, values.index)] if full else list(values.index)
+    ax.set_yticks(range(d), rows, fontsize=size)
+    if full:
+        ax.set_xticks(range(d), numbers, fontsize=size, rotation=90)
+    else:
+        ax.set_xticks(range(d), list(values.columns), fontsize=size, rotation=35, ha="right", rotation_mode="anchor")
+    ax.tick_params(length=0, pad=1)
+    ax.set_xlabel("opponent (by the row number of the same deck)" if full else "opponent", fontsize=8)
+    ax.set_title(title, fontsize=10)
+    if annotate_fmt and d <= 16:
+        for (i, j), v in np.ndenumerate(values.to_numpy(float)):
+            if np.isfinite(v):
+                ax.text(j, i, annotate_fmt.format(v), ha="center", va="center", fontsize=min(8, size), color="black")
+    if colorbar:
+        cb = ax.figure.colorbar(im, ax=ax, fraction=0.035, pad=0.02)
+        cb.set_label(cbar_label, fontsize=8)
+        cb.ax.tick_params(labelsize=7)
+    return im
+
+
+def _symmetric_limit(values: np.ndarray, floor: float, step: float) -> float:
+    dev = np.abs(values[np.isfinite(values)])
+    top = np.quantile(dev, 0.99) if dev.size else floor
+    return max(floor, float(np.ceil(top / step) * step))
+
+
+def plot_matchup_heatmap(ax: Axes, matchups: pd.DataFrame, order: Sequence[str] | None = None,
+                         colorbar: bool = True):
+    """Win rate of each row deck against each column deck, coloured around an even 50%.
+
+    Args:
+        ax: where to draw.
+        matchups: :func:`simkit.analysis.matchup_matrix`.
+        order: decks in display order, strongest first (default: alphabetical); with many decks the
+            columns are numbered like the rows.
+        colorbar: add a colour bar beside the Axes.
+
+    Returns:
+        the image (for a custom colour bar).
+    """
+    table = win_rate_table(matchups, order)
+    mirror = np.eye(len(table), dtype=bool)
+    table = table.mask(mirror)
+    half = _symmetric_limit(table.to_numpy(float) - 0.5, 0.1, 0.05)
+    norm = TwoSlopeNorm(vcenter=0.5, vmin=max(0.0, 0.5 - half), vmax=min(1.0, 0.5 + half))
+    im = _square(ax, table * 1.0, norm, True, "Win rate of the row deck against the column deck\n"
+                 "(both seats pooled, a draw counts half; grey: mirror)", "row deck's win rate", colorbar, "{:.0%}")
+    if colorbar:
+        cb = im.colorbar
+        cb.ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    return im
+
+
+def plot_delta_heatmap(ax: Axes, matchup_deltas: pd.DataFrame, order: Sequence[str] | None = None,
+                       colorbar: bool = True):
+    """Change of each matchup's win rate from base to patch, in points, coloured around no change.
+
+    Args:
+        ax: where to draw.
+        matchup_deltas: :func:`simkit.compare.matchup_deltas` (``deck, opponent, delta``).
+        order: decks in display order (default: alphabetical).
+        colorbar: add a colour bar beside the Axes.
+
+    Returns:
+        the image.
+    """
+    table = win_rate_table(matchup_deltas, order, value="delta") * 100
+    table = table.mask(np.eye(len(table), dtype=bool))
+    half = _symmetric_limit(table.to_numpy(float), 2.0, 1.0)
+    norm = TwoSlopeNorm(vcenter=0.0, vmin=-half, vmax=half)
+    return _square(ax, table, norm, True, "Change in the row deck's win rate against the column deck\n"
+                   "(patch minus base, points; blue: the row deck gained)", "points (patch - base)",
+                   colorbar, "{:+.0f}")
+
+
+def _forest(ax: Axes, labels, value, low, high, colours=None, marker_fill=None, xlabel: str = "",
+            title: str = "", band: tuple[float, float] | None = None, centre: float | None = None,
+            show_labels: bool = True) -> None:
+    """Points with interval whiskers, one row per label, first label on top."""
+    n = len(labels)
+    y = np.arange(n)
+    value, low, high = (np.asarray(a, dtype=float) for a in (value, low, high))
+    colours = colours if colours is not None else ["#1f4e79"] * n
+    if band is not None:
+        ax.axvspan(*band, color="#e8f0e0", zorder=0)
+    if centre is not None:
+        ax.axvline(centre, color="#555555", lw=0.8, zorder=1)
+    ax.hlines(y, low, high, colors=colours, lw=1.1, zorder=2)
+    fill = marker_fill if marker_fill is not None else [True] * n
+    for yy, v, c, f in zip(y, value, colours, fill):
+        ax.plot([v], [yy], "o", ms=3.2, color=c, mfc=c if f else "white", zorder=3)
+    size = _rows_font(ax, n, largest=7.5)
+    ax.set_yticks(y, list(labels), fontsize=size)
+    if not show_labels:
+        ax.tick_params(axis="y", labelleft=False)
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.tick_params(axis="y", length=0)
+    ax.tick_params(axis="x", labelsize=7)
+    ax.grid(axis="x", color="#dddddd", lw=0.5)
+    ax.set_axisbelow(True)
+    ax.set_xlabel(xlabel, fontsize=8)
+    if title:
+        ax.set_title(title, fontsize=9)
+
+
+def plot_deck_win_rates(ax: Axes, decks: pd.DataFrame, band: tuple[float, float] = (0.45, 0.55),
+                        show_labels: bool = True) -> None:
+    """Each deck's win rate against the rest of the pool with its 95% interval, in table order.
+
+    Args:
+        ax: where to draw.
+        decks: :func:`simkit.analysis.deck_strength` (or a slice of it).
+        band: the balanced band, shaded.
+        show_labels: name the decks on the y axis.
+    """
+    colours = artifact_colours(decks["deck"])
+    _forest(ax, decks["deck"], decks["win_rate"] * 100, decks["low"] * 100, decks["high"] * 100,
+            [colours[a] for a in decks["artifact"]], xlabel="win rate, % (95% CI)",
+            title=f"Win rate against the pool\n(shaded: the {band[0] * 100:g}-{band[1] * 100:g}% band)",
+            band=(band[0] * 100, band[1] * 100), centre=50,
+            show_labels=show_labels)
+
+
+def plot_deck_ratings(ax: Axes, decks: pd.DataFrame, show_labels: bool = True) -> None:
+    """Each deck's Bradley-Terry rating (Elo scale, 0 = pool average) with its bootstrap 95% interval.
+
+    Args:
+        ax: where to draw.
+        decks: :func:`simkit.analysis.deck_strength` (or a slice of it).
+        show_labels: name the decks on the y axis.
+    """
+    colours = artifact_colours(decks["deck"])
+    low = decks["rating_low"].fillna(decks["rating"])
+    high = decks["rating_high"].fillna(decks["rating"])
+    _forest(ax, decks["deck"], decks["rating"], low, high, [colours[a] for a in decks["artifact"]],
+            xlabel="rating, Elo points (95% bootstrap CI)",
+            title="Bradley-Terry rating\n(0: pool average; +100: 64% vs a 0)", centre=0, show_labels=show_labels)
+    _artifact_legend(ax, colours, fontsize=6)
+
+
+def plot_first_player(ax: Axes, first_player: pd.DataFrame, order: Sequence[str] | None = None,
+                      limit: float = 0.05, show_labels: bool = True) -> None:
+    """First-player advantage in points with 95% intervals: overall on top, then each deck.
+
+    Args:
+        ax: where to draw.
+        first_player: :func:`simkit.analysis.first_player_advantage`.
+        order: decks to show, in order (default: every deck, alphabetical).
+        limit: the tolerated advantage, shaded (0.05 = five points either way).
+        show_labels: name the rows on the y axis.
+    """
+    overall = first_player[first_player["scope"] == "overall"]
+    per_deck = first_player[first_player["scope"] == "deck"].set_index("deck")
+    per_deck = per_deck.reindex(list(order)) if order is not None else per_deck.sort_index()
+    labels = ["ALL GAMES"] + list(per_deck.index)
+    rows = pd.concat([overall.set_index(pd.Index(["ALL GAMES"])), per_deck])
+    colours = ["#b03a2e"] + ["#1f4e79"] * len(per_deck)
+    _forest(ax, labels, rows["advantage"] * 100, rows["low"] * 100, rows["high"] * 100, colours,
+            xlabel=f"points above 50% for the player moving first (95% CI; shaded: +-{limit * 100:g} points)",
+            title="First-player advantage", band=(-limit * 100, limit * 100), centre=0, show_labels=show_labels)
+
+
+def plot_card_win_rates(ax: Axes, cards: pd.DataFrame) -> None:
+    """Win rate of the decks holding each artifact and each creature kind, with 95% intervals.
+
+    Args:
+        ax: where to draw.
+        cards: :func:`simkit.analysis.card_win_rates`.
+    """
+    colours = ["#8e44ad" if k == "artifact" else "#1f4e79" for k in cards["kind"]]
+    labels = [f"{c}  ({k}, {d} decks)" for c, k, d in zip(cards["card"], cards["kind"], cards["decks"])]
+    _forest(ax, labels, cards["win_rate"] * 100, cards["low"] * 100, cards["high"] * 100, colours,
+            xlabel="win rate of decks holding the card, % (95% CI)", title="Cards: artifacts and creature kinds",
+            centre=50)
+    for y, v in enumerate(cards["win_rate"] * 100):
+        ax.annotate(f"{v:.1f}%", (v, y), xytext=(0, 4), textcoords="offset points", ha="center", fontsize=6)
+
+
+def plot_pair_synergy(ax: Axes, card_pairs: pd.DataFrame, colorbar: bool = True):
+    """Synergy of each pair of creature kinds (points beyond what the two alone predict).
+
+    Args:
+        ax: where to draw.
+        card_pairs: :func:`simkit.analysis.creature_pair_synergy`.
+        colorbar: add a colour bar beside the Axes.
+
+    Returns:
+        the image.
+    """
+    kinds = sorted(set(card_pairs["creature_a"]) | set(card_pairs["creature_b"]))
+    grid = pd.DataFrame(np.nan, index=kinds, columns=kinds)
+    for a, b, s in zip(card_pairs["creature_a"], card_pairs["creature_b"], card_pairs["synergy"] * 100):
+        grid.loc[a, b] = grid.loc[b, a] = s
+    half = _symmetric_limit(grid.to_numpy(float), 1.0, 1.0)
+    from matplotlib import colormaps
+
+    cmap = colormaps[_CMAP].copy()
+    cmap.set_bad(_MISSING)
+    im = ax.imshow(np.ma.masked_invalid(grid.to_numpy(float)), cmap=cmap,
+                   norm=TwoSlopeNorm(vcenter=0, vmin=-half, vmax=half))
+    ax.set_xticks(range(len(kinds)), kinds, rotation=45, ha="right", fontsize=7)
+    ax.set_yticks(range(len(kinds)), kinds, fontsize=7)
+    for (i, j), v in np.ndenumerate(grid.to_numpy(float)):
+        if np.isfinite(v):
+            ax.text(j, i, f"{v:+.1f}", ha="center", va="center", fontsize=7)
+    ax.set_title("Creature pairs: synergy, points\n(pair's win rate minus the additive prediction)", fontsize=9)
+    if colorbar:
+        cb = ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.03)
+        cb.set_label("points", fontsize=7)
+        cb.ax.tick_params(labelsize=6)
+    return im
+
+
+def plot_nash_mix(ax: Axes, metagame: pd.DataFrame, max_rows: int = 30) -> None:
+    """The decks of the Nash equilibrium mix and their weights.
+
+    Args:
+        ax: where to draw.
+        metagame: :func:`simkit.analysis.metagame`.
+        max_rows: most decks shown (the heaviest).
+    """
+    mix = metagame[metagame["in_support"]].sort_values("weight", ascending=False).head(max_rows)
+    colours = artifact_colours(metagame["deck"])
+    y = np.arange(len(mix))
+    ax.barh(y, mix["weight"] * 100, color=[colours[deck_cards(d)[0]] for d in mix["deck"]], height=0.7)
+    size = _rows_font(ax, max(len(mix), 8))
+    ax.set_yticks(y, list(mix["deck"]), fontsize=size)
+    ax.set_ylim(len(mix) - 0.5 if len(mix) else 0.5, -0.5)
+    for yy, w in zip(y, mix["weight"] * 100):
+        ax.annotate(f"{w:.1f}%", (w, yy), xytext=(3, 0), textcoords="offset points", va="center", fontsize=size)
+    ax.set_xlabel("share of the equilibrium metagame, %", fontsize=8)
+    ax.tick_params(axis="x", labelsize=7)
+    ax.set_xlim(0, max(5.0, float(mix["weight"].max() * 100 * 1.18)) if len(mix) else 1)
+    ax.set_title(f"Nash equilibrium mix: {len(mix)} of {len(metagame)} decks", fontsize=9)
+    _artifact_legend(ax, colours, fontsize=6)
+
+
+def plot_nash_shift(ax: Axes, nash: pd.DataFrame, max_rows: int = 30) -> None:
+    """Nash weights before and after a patch for every deck in either mix.
+
+    Args:
+        ax: where to draw.
+        nash: :func:`simkit.compare.nash_shift` (``deck, weight_base, weight_patch``).
+        max_rows: most decks shown (the heaviest in either mix).
+    """
+    rows = nash[(nash["weight_base"] > 1e-6) | (nash["weight_patch"] > 1e-6)]
+    rows = rows.assign(top=np.maximum(rows["weight_base"], rows["weight_patch"]))
+    rows = rows.sort_values("top", ascending=False).head(max_rows)
+    y = np.arange(len(rows))
+    ax.barh(y - 0.2, rows["weight_base"] * 100, height=0.4, color="#9e9e9e", label="base")
+    ax.barh(y + 0.2, rows["weight_patch"] * 100, height=0.4, color="#1f4e79", label="patch")
+    size = _rows_font(ax, max(len(rows), 8))
+    ax.set_yticks(y, list(rows["deck"]), fontsize=size)
+    ax.set_ylim(len(rows) - 0.5 if len(rows) else 0.5, -0.5)
+    ax.set_xlabel("share of the equilibrium metagame, %", fontsize=8)
+    ax.tick_params(axis="x", labelsize=7)
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title("Nash equilibrium mix, base and patch", fontsize=9)
+
+
+def plot_game_length(ax: Axes, turns: pd.DataFrame, bins: int = 25) -> None:
+    """Histogram of game length in turns, stacked by how the game ended.
+
+    Args:
+        ax: where to draw.
+        turns: :func:`simkit.analysis.turn_counts`.
+        bins: number of bars.
+    """
+    hi = int(turns["turns"].max()) if len(turns) else 1
+    edges = np.linspace(0.5, hi + 0.5, min(bins, hi) + 1)
+    colours = {"miracle": "#1f4e79", "turn_limit": "#c0392b"}
+    words = {"miracle": "a miracle fell", "turn_limit": "turn limit reached"}
+    bottom = np.zeros(len(edges) - 1)
+    for reason, part in turns.groupby("end_reason", sort=True):
+        counts, _ = np.histogram(part["turns"], bins=edges, weights=part["games"])
+        ax.bar(edges[:-1], counts, width=np.diff(edges), bottom=bottom, align="edge",
+               color=colours.get(reason, "#777777"), label=words.get(reason, reason), edgecolor="white", lw=0.3)
+        bottom += counts
+    ax.set_xlabel("turns played", fontsize=8)
+    ax.set_ylabel("games", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.legend(fontsize=7)
+    ax.set_title("Game length", fontsize=9)
+
+
+def plot_end_reasons(ax: Axes, game_shape: pd.DataFrame) -> None:
+    """How games end: share by a destroyed miracle, by the turn limit, and the drawn share.
+
+    Args:
+        ax: where to draw.
+        game_shape: :func:`simkit.analysis.game_shape`.
+    """
+    shape = game_shape.set_index("end_reason")
+    total = shape.loc["all", "games"]
+    labels = ["a miracle fell", "turn limit, decided", "turn limit, draw"]
+    tl = shape.loc["turn_limit"] if "turn_limit" in shape.index else None
+    counts = [
+        shape.loc["miracle", "games"] if "miracle" in shape.index else 0,
+        (tl["games"] - tl["draws"]) if tl is not None else 0,
+        tl["draws"] if tl is not None else 0,
+    ]
+    shares = np.asarray(counts, dtype=float) / max(total, 1) * 100
+    y = np.arange(3)
+    ax.barh(y, shares, color=["#1f4e79", "#c0392b", "#e6a23c"], height=0.6)
+    for yy, s, c in zip(y, shares, counts):
+        ax.annotate(f"{s:.1f}%  ({int(c)} games)", (s, yy), xytext=(3, 0), textcoords="offset points",
+                    va="center", fontsize=7)
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.set_ylim(2.5, -0.5)
+    ax.set_xlim(0, 118)
+    ax.set_xlabel("share of games, %", fontsize=8)
+    ax.tick_params(axis="x", labelsize=7)
+    ax.set_title("How games end", fontsize=9)
+
+
+def plot_deltas(ax: Axes, deltas: pd.DataFrame, label: str = "subject", title: str = "",
+                alpha: float = 0.05, show_labels: bool = True) -> None:
+    """Paired changes (patch minus base) in points with 95% intervals; filled dots are significant.
+
+    Args:
+        ax: where to draw.
+        deltas: a table of :mod:`simkit.compare` with ``delta, low, high, p_adjusted`` and ``label``.
+        label: the column naming each row.
+        title: the Axes title.
+        alpha: significance level for the filled markers (after correction).
+        show_labels: name the rows on the y axis.
+    """
+    significant = (deltas["p_adjusted"] < alpha).to_list()
+    colours = ["#b03a2e" if s and d < 0 else "#1f4e79" if s else "#7f7f7f"
+               for s, d in zip(significant, deltas["delta"])]
+    _forest(ax, deltas[label], deltas["delta"] * 100, deltas["low"] * 100, deltas["high"] * 100, colours,
+            marker_fill=significant, centre=0, title=title, show_labels=show_labels,
+            xlabel="change, points (patch - base; 95% paired CI; filled: significant after correction)")
+
+
+def plot_flags(ax: Axes, flags: pd.DataFrame, width: int = 128) -> None:
+    """The balance flags as a table: kind, value, 95% interval, band, corrected p, subject.
+
+    ``value`` is a deck's win rate, the winning side's rate in a matchup, or the first seat's
+    score rate. An empty table says so.
+
+    Args:
+        ax: where to draw.
+        flags: :func:`simkit.analysis.balance_flags` (or a slice of it); an optional ``status``
+            column (appeared/vanished, from a comparison) is shown first, an optional ``number``
+            column numbers the rows (default 1, 2, ...).
+        width: characters per line before the subject wraps.
+    """
+    ax.axis("off")
+    if flags.empty:
+        ax.text(0, 1, "No flags: nothing is significantly outside its band.", va="top", fontsize=9,
+                transform=ax.transAxes)
+        return
+    kinds = {"deck": "deck", "matchup": "matchup", "first_player": "first player"}
+    has_status = "status" in flags.columns
+    head = f"{'#':>4}  " + (f"{'status':<9} " if has_status else "") + \
+        f"{'kind':<13}{'value':>7}  {'95% CI':<13}{'band':<9}{'adj. p':<9}subject"
+    indent = len(head) - len("subject")
+    lines = [head, "-" * min(width, indent + 40)]
+    numbers = flags["number"] if "number" in flags.columns else range(1, len(flags) + 1)
+    for n, r in zip(numbers, flags.itertuples()):
+        p = "<0.001" if r.p_adjusted < 0.001 else f"{r.p_adjusted:.3f}"
+        band = f"{100 * r.band_low:g}-{100 * r.band_high:g}%"
+        ci = f"{100 * r.low:.1f}-{100 * r.high:.1f}%"
+        row = f"{n:>4}  " + (f"{r.status:<9} " if has_status else "") + \
+            f"{kinds.get(r.kind, r.kind):<13}{100 * r.value:>6.1f}%  {ci:<13}{band:<9}{p:<9}"
+        body = wrap(str(r.subject), max(20, width - indent)) or [""]
+        lines.append(row + body[0])
+        lines.extend(" " * indent + more for more in body[1:])
+    ax.text(0, 1, "\n".join(lines), va="top", ha="left", fontsize=7, family="monospace", transform=ax.transAxes,
+            linespacing=1.35)
+
+
+def legend_patches(items: dict[str, str]) -> list[Patch]:
+    """Legend handles for ``{label: colour}`` (used by the report's pages)."""
+    return [Patch(color=c, label=label) for label, c in items.items()]
