@@ -85,7 +85,8 @@ def situate(rules: Rules, tab: BotTables, cfg: BotConfig, st: State, atk: np.nda
     steps = tab.garrison_steps.astype(F32) + F32(cfg.garrison_detour)
     goal = np.where(target[:, :, None], steps[None], F32(FAR)).min(1, initial=F32(FAR))
     worth = np.zeros((b, board.grid.size), F32)
-    worth[:, board.garrisons] = w.garrison_capture * (owner != cur[:, None]) + w.garrison_denial * (owner == foe[:, None])
+    capture, denial = owner != cur[:, None], owner == foe[:, None]
+    worth[:, board.garrisons] = w.garrison_capture * capture + w.garrison_denial * denial
     return Situation(
         rows=rows, cur=cur, foe=foe, mine=mine, theirs=theirs, atk=atk, value=value,
         threat=np.stack([ground, air], 1), threatens=threatens, own_threat=(t_atk * hits_home).sum(1),
@@ -133,7 +134,8 @@ def score_attacks(rules: Rules, cfg: BotConfig, sit: Situation, st: State, mask:
     )
     hp_u, back = hp[:, :, None], atk[:, None, :]
     hurt = counter & ~shield[:, :, None]
-    s += w.counter_damage * np.where(hurt, np.minimum(back, hp_u), 0) + w.loss * (hurt & (back >= hp_u)) * sit.value[:, :, None]
+    s += w.counter_damage * np.where(hurt, np.minimum(back, hp_u), 0)
+    s += w.loss * (hurt & (back >= hp_u)) * sit.value[:, :, None]
     share = np.where(kill, 1, dealt / hp_t)
     s += w.defend * share * (atk * sit.threatens)[:, None, :]
     # VolcanoDragon splash on enemy ground units next to a ground target and 2 from the attacker
@@ -154,7 +156,9 @@ def score_attacks(rules: Rules, cfg: BotConfig, sit: Situation, st: State, mask:
     return np.where(mask, full, NEG)
 
 
-def score_moves(rules: Rules, tab: BotTables, cfg: BotConfig, sit: Situation, st: State, mask: np.ndarray) -> np.ndarray:
+def score_moves(
+    rules: Rules, tab: BotTables, cfg: BotConfig, sit: Situation, st: State, mask: np.ndarray
+) -> np.ndarray:
     """``float32[B, U, C]`` scores of the legal moves in ``mask``; only units with a legal move are scored."""
     out = np.full(mask.shape, NEG, F32)
     pb, pu = np.nonzero(mask.any(2))
@@ -179,6 +183,7 @@ def score_moves(rules: Rules, tab: BotTables, cfg: BotConfig, sit: Situation, st
     s += w.keep_defender * leaving
     danger = np.minimum(sit.own_threat / np.maximum(st.miracle_hp[sit.rows, sit.cur], 1), 1)[pb]
     s += w.home_return * danger[:, None] * gain(own)
+    s += w.defend * _hunt(rules, sit, st, pb, k, lv, here)
     aura = cards.aura[k, lv]
     sel = np.nonzero(aura > 0)[0]
     if len(sel) and w.support:
@@ -193,6 +198,27 @@ def score_moves(rules: Rules, tab: BotTables, cfg: BotConfig, sit: Situation, st
     return out
 
 
+def _hunt(rules: Rules, sit: Situation, st: State, pb, k, lv, here) -> np.ndarray:
+    """``float32[P, C]`` steps gained toward attacking range of the nearest enemy that threatens the
+    own miracle and that the unit can hit, times the attack of all such enemies in the game."""
+    count = sit.threatens.sum(1)
+    most = int(count[pb].max(initial=0))
+    if most == 0:
+        return np.zeros((len(pb), rules.board.grid.size), F32)
+    cards = rules.cards
+    slots = np.argsort(~sit.threatens, axis=1, kind="stable")[pb, :most]  # (P, T) threatening slots first
+    valid = sit.threatens[pb[:, None], slots]
+    valid &= ~cards.flying[st.kind[pb[:, None], slots]] | R.hits_air(rules, k)[:, None]
+    d = rules.board.grid.distance[st.cell[pb[:, None], slots]].astype(np.int32)  # (P, T, C)
+    lo = np.maximum(cards.range_min[k, lv], 1)[:, None, None]
+    hi = cards.range_max[k, lv][:, None, None]
+    off = np.maximum(np.maximum(d - hi, lo - d), 0)
+    off = np.where(valid[:, :, None], off, FAR).min(1).astype(F32)  # (P, C)
+    p = np.arange(len(pb))
+    gain = np.where(off[p, here][:, None] < FAR, off[p, here][:, None] - off, 0)
+    return gain * sit.own_threat[pb][:, None]
+
+
 def _summon_base(cards, w, kind, level0) -> np.ndarray:
     """Weighted stats of a new unit of ``kind``/``level0`` (broadcast), mana included."""
     support = cards.heal[kind, level0] + cards.aura[kind, level0] + cards.splash[kind, level0]
@@ -202,7 +228,9 @@ def _summon_base(cards, w, kind, level0) -> np.ndarray:
     ).astype(F32)
 
 
-def score_summons(rules: Rules, tab: BotTables, cfg: BotConfig, sit: Situation, st: State, mask: np.ndarray) -> np.ndarray:
+def score_summons(
+    rules: Rules, tab: BotTables, cfg: BotConfig, sit: Situation, st: State, mask: np.ndarray
+) -> np.ndarray:
     """``float32[B, 3, 3, C]`` scores of the legal summons by deck slot, level and spawn point."""
     out = np.full(mask.shape, NEG, F32)
     g = np.nonzero(mask.any((1, 2, 3)))[0]

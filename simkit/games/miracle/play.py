@@ -27,12 +27,14 @@ def _record(rules, st, act: R.Actions) -> np.ndarray:
     """``int64[n, 5]`` the actions as (kind, x, y, cell, unit target?) with unit ids, before they are applied."""
     rows = np.arange(st.batch)
     k = act.kind
-    slot_a, slot_b = np.clip(act.a, 0, None), np.clip(act.b, 0, None)
-    uid_a, uid_b = st.uid[rows, np.minimum(slot_a, st.uid.shape[1] - 1)], st.uid[rows, np.minimum(slot_b, st.uid.shape[1] - 1)]
-    kind_index = st.deck_kind[rows, st.current, np.minimum(slot_a, 2)]
+    summon = k == R.SUMMON
+    unit = (k == R.MOVE) | (k == R.ATTACK) | (k == R.USE)
+    uid_a = st.uid[rows, np.where(unit, act.a, 0)]
+    uid_b = st.uid[rows, np.where(unit & (act.b >= 0), act.b, 0)]
+    kind_index = st.deck_kind[rows, st.current, np.where(summon, act.a, 0)]
     effect = rules.cards.artifact_effect[st.deck_artifact[rows, st.current]]
-    x = np.where(k == R.SUMMON, kind_index, uid_a)
-    y = np.where(k == R.SUMMON, act.b, np.where(act.b == R.TARGET_MIRACLE, -1, uid_b))
+    x = np.where(summon, kind_index, uid_a)
+    y = np.where(summon, act.b, np.where(act.b == R.TARGET_MIRACLE, -1, uid_b))
     on_unit = (k == R.USE) & (effect == SALAMANDER_SHIELD)
     return np.stack([k, x, y, act.c, on_unit], 1).astype(np.int64)
 
@@ -98,7 +100,9 @@ def play_batch(
     rules = scenario.rules
     n = len(first_decks)
     if len(second_decks) != n or len(seeds) != n:
-        raise ValueError(f"got {n} first decks, {len(second_decks)} second decks and {len(seeds)} seeds; need one of each per game")
+        raise ValueError(
+            f"got {n} first decks, {len(second_decks)} second decks and {len(seeds)} seeds; need one of each per game"
+        )
     if len(bots) != 2:
         raise ValueError(f"need two bots (first player's, second player's), got {list(bots)}")
     settings = bot_settings(scenario)

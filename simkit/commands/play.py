@@ -1,0 +1,55 @@
+"""``simkit play``: one game between two bots, told turn by turn; ``--json`` saves a replayable record."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from simkit.runner import play_games
+from simkit.scenario import load_scenario
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the game, print its log and result, and write the JSON record when asked."""
+    sc = load_scenario(args.scenario)
+    bots = [b.strip() for b in args.bots.split(",")]
+    row = play_games(sc, args.first_deck, args.second_deck, bots=bots, seeds=[args.seed], record_actions=True).iloc[0]
+    actions = row["action_list"]
+    pair = (row["first_bot"], row["second_bot"])
+    print(f"{sc.name}: {row['first_deck']} (first, {pair[0]}) vs {row['second_deck']} (second, {pair[1]}),"
+          f" seed {args.seed}")
+    for line in sc.module.narrate(sc, row["first_deck"], row["second_deck"], actions, bots=pair, seed=args.seed):
+        print(line)
+    if args.json:
+        record = {
+            "scenario": str(args.scenario),
+            "decks": [row["first_deck"], row["second_deck"]],
+            "seed": args.seed,
+            "bots": list(pair),
+            "actions": [list(a) for a in actions],
+            "result": {
+                k: (v.item() if hasattr(v, "item") else v)
+                for k, v in row.items()
+                if k not in ("action_list", "first_deck", "second_deck", "seed", "first_bot", "second_bot")
+            },
+        }
+        Path(args.json).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        print(f"actions written to {args.json}")
+    return 0
+
+
+def register(sub) -> None:
+    """Add the ``play`` command."""
+    p = sub.add_parser(
+        "play",
+        help="play one game between two bots and print it turn by turn",
+        description="Play one game between two bots and print a turn-by-turn log and the result.",
+    )
+    p.add_argument("scenario", help="scenario TOML")
+    p.add_argument("first_deck", help="the first player's deck, e.g. 'HolyLight:Archer,Priest,Swordsman'")
+    p.add_argument("second_deck", help="the second player's deck")
+    p.add_argument("--bots", default="balanced,random", help="first,second bot names (default: balanced,random)")
+    p.add_argument("--seed", type=int, default=0, help="the game's seed (default: 0)")
+    p.add_argument("--json", metavar="FILE", help="write the game's actions (replayable) as JSON to FILE")
+    p.set_defaults(func=run)
