@@ -19,6 +19,11 @@ from simkit.games.miracle.state import ARTIFACT_STATES, DRAW, END_REASONS, State
 Action = tuple
 
 
+def _is_int(value: Any) -> bool:
+    """True for a Python or numpy integer (not a bool, not a float)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
 class Match:
     """A single game between two decks; the first deck moves first.
 
@@ -58,17 +63,16 @@ class Match:
         return int(self.state.current[0])
 
     def _cell(self, cell: Any) -> int:
-        try:
-            i = self.rules.board.grid.index(cell)
-        except (TypeError, ValueError):
-            raise IllegalAction(f"{cell!r} is not a cell (x, y, z)") from None
+        if not isinstance(cell, (tuple, list)) or not all(_is_int(v) for v in cell):
+            raise IllegalAction(f"{cell!r} is not a cell (x, y, z) of integers")
+        i = self.rules.board.grid.index(cell)
         if i < 0:
             raise IllegalAction(f"cell {tuple(cell)} is not on the board")
         return i
 
     def _slot(self, uid: Any) -> int:
         st = self.state
-        if isinstance(uid, bool) or not isinstance(uid, (int, np.integer)):
+        if not _is_int(uid):
             raise IllegalAction(f"{uid!r} is not a unit id")
         hits = np.nonzero(st.alive[0] & (st.uid[0] == uid))[0]
         if len(hits) == 0:
@@ -142,7 +146,7 @@ class Match:
         deck = [int(x) for x in st.deck_kind[0, cur]]
         if k not in deck:
             raise IllegalAction(f"summon: {kind} is not in the current player's deck {self.decks[cur]}")
-        if level not in (1, 2, 3) or isinstance(level, bool):
+        if not _is_int(level) or level not in (1, 2, 3):
             raise IllegalAction(f"summon: level must be 1, 2 or 3, got {level!r}")
         c = self._cell(cell)
         slot = deck.index(k)
