@@ -1,8 +1,9 @@
 """simkit: balance simulation for game designers."""
 
 from simkit.errors import IllegalAction, ScenarioError
+from simkit.runner import play_games
 from simkit.scenario import Scenario, load_scenario
 
 __version__ = "0.1.0"
 
-__all__ = ["IllegalAction", "Scenario", "ScenarioError", "__version__", "load_scenario"]
+__all__ = ["IllegalAction", "Scenario", "ScenarioError", "__version__", "load_scenario", "play_games"]

@@ -4,9 +4,11 @@ The package is a simkit game: it provides ``build_rules`` and ``deck_pool`` for 
 loading, ``canonical_deck``, the batched engine (``rules``) and the single-match facade.
 """
 
-from simkit.games.miracle.cards import parse_deck
 from simkit.games.miracle.cards import canonical_deck as _canonical_deck
+from simkit.games.miracle.cards import parse_deck
 from simkit.games.miracle.match import Match, replay
+from simkit.games.miracle.narrate import narrate
+from simkit.games.miracle.play import play_batch
 from simkit.games.miracle.tables import Rules, build_rules, deck_pool
 
 
@@ -15,4 +17,6 @@ def canonical_deck(rules: Rules, deck: str) -> str:
     return _canonical_deck(rules.cards, deck)
 
 
-__all__ = ["Match", "Rules", "build_rules", "canonical_deck", "deck_pool", "parse_deck", "replay"]
+__all__ = [
+    "Match", "Rules", "build_rules", "canonical_deck", "deck_pool", "narrate", "parse_deck", "play_batch", "replay",
+]
