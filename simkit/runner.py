@@ -8,6 +8,7 @@ size: every game draws from its own random stream, seeded by its own seed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Integral
 from pathlib import Path
 
 import pandas as pd
@@ -18,13 +19,8 @@ from simkit.scenario import Scenario, load_scenario
 __all__ = ["play_games", "game_seeds"]
 
 
-def _listed(name: str, value: str | Sequence[str], n: int | None) -> list[str]:
-    if isinstance(value, str):
-        return [value] * (n or 1)
-    out = list(value)
-    if n is not None and len(out) != n:
-        raise ValueError(f"{name}: expected {n} items (one per game), got {len(out)}")
-    return out
+def _listed(value: str | Sequence[str], n: int) -> list[str]:
+    return [value] * n if isinstance(value, str) else list(value)
 
 
 def game_seeds(seed: int, n: int) -> list[int]:
@@ -79,16 +75,19 @@ def play_games(
         scenario = load_scenario(scenario)
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise ValueError(f"batch_size: must be a positive integer, got {batch_size!r}")
-    lengths = [len(d) for d in (first_decks, second_decks) if not isinstance(d, str)]
-    if not isinstance(seeds, int):
-        lengths.append(len(seeds))
-    n = max(lengths, default=1)
-    first, second = _listed("first_decks", first_decks, n), _listed("second_decks", second_decks, n)
     if isinstance(seeds, bool):
         raise ValueError(f"seeds: expected an integer or one integer per game, got {seeds!r}")
-    seed_list = game_seeds(seeds, n) if isinstance(seeds, int) else [int(s) for s in seeds]
-    if len(seed_list) != n:
-        raise ValueError(f"seeds: expected {n} items (one per game), got {len(seed_list)}")
+    given = {
+        name: len(v)
+        for name, v in (("first_decks", first_decks), ("second_decks", second_decks), ("seeds", seeds))
+        if not isinstance(v, (str, Integral))
+    }
+    if len(set(given.values())) > 1:
+        counts = ", ".join(f"{k} {v}" for k, v in given.items())
+        raise ValueError(f"one item per game expected in each list, got {counts}")
+    n = next(iter(given.values()), 1)
+    first, second = _listed(first_decks, n), _listed(second_decks, n)
+    seed_list = game_seeds(int(seeds), n) if isinstance(seeds, Integral) else [int(s) for s in seeds]
     pair = _bot_pair(bots)
     play_batch = scenario.module.play_batch
     starts = range(0, n, batch_size)

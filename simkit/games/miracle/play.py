@@ -110,8 +110,8 @@ def play_batch(
     players = (made[bots[0]], made[bots[1]])
     decks = [[canonical_deck(rules.cards, d) for d in ds] for ds in (first_decks, second_decks)]
     parsed = [[parse_deck(rules.cards, d) for d in ds] for ds in decks]
-    artifact = np.array([[p[0] for p in side] for side in parsed], np.int16).T.reshape(n, 2)
-    kinds = np.array([[p[1] for p in side] for side in parsed], np.int16).transpose(1, 0, 2).reshape(n, 2, 3)
+    artifact = np.array([[a for a, _ in pair] for pair in zip(*parsed)], np.int16).reshape(n, 2)
+    kinds = np.array([[k for _, k in pair] for pair in zip(*parsed)], np.int16).reshape(n, 2, 3)
     seeds = np.asarray(seeds, dtype=np.int64)
 
     st = R.new_games(rules, artifact, kinds)
