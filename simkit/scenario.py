@@ -89,6 +89,12 @@ class Field:
         """The keys of this table, in file order."""
         return list(self.data)
 
+    def reject_unknown(self, known: tuple[str, ...]) -> None:
+        """Raise naming the first key of this table not in ``known`` (a misspelt key is an error, not ignored)."""
+        for key in self.keys():
+            if key not in known:
+                raise self.fail(f"unknown key (known: {', '.join(known)})", key)
+
     def has(self, key: str) -> bool:
         """True when ``key`` is present."""
         return key in self.data

@@ -148,6 +148,12 @@ BAD_PATCHES = [
     ("[rules]\nturn_limit = 0\n", "rules.turn_limit", "must be at least 1"),
     ("[rules]\nunit_steps = [76, 51]\n", "rules.unit_steps", "must be increasing"),
     ('game = "chess"\n', "game", "unknown game 'chess'"),
+    ("[rules]\nturn_limt = 50\n", "rules.turn_limt", "unknown key"),
+    ("[map]\nabbys = []\n", "map.abbys", "unknown key"),
+    ("[[map.garrisons]]\ncell = [0, 5, -5]\nspawn_point = []\n", "map.garrisons[0].spawn_points", "missing key"),
+    ("[[map.garrisons]]\ncell = [0, 5, -5]\nspawn_points = []\nowner = 0\n", "map.garrisons[0].owner", "unknown key"),
+    ("[artifacts.HolyLight]\nduraton = 3\n", "artifacts.HolyLight.duraton", "unknown key"),
+    ("[artifacts.InfernoFlame.inferno]\nhitpoints = 3\n", "artifacts.InfernoFlame.inferno.hitpoints", "unknown key"),
 ]
 
 

@@ -110,6 +110,8 @@ def build_board(top: Field) -> Board:
         garrisons.append(j)
         cells = _cells(gf, gf.get("spawn_points"), "spawn_points")
         garrison_spawn.append(spawn_mask(cells, f"garrisons[{g}].spawn_points"))
+        gf.reject_unknown(("cell", "spawn_points"))
+    f.reject_unknown(("bounds", "miracles", "spawn_points", "abyss", "garrisons"))
     return Board(
         grid=grid,
         abyss=abyss,

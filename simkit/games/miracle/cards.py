@@ -123,12 +123,8 @@ def build_cards(top: Field, steps: int) -> Cards:
             t["stars"][k, lv] = lv + 1
             for extra in EXTRAS:
                 t[extra][k, lv] = lf.int(extra, 0)
-            for key in lf.keys():
-                if key not in (*STATS, "range", *EXTRAS):
-                    raise lf.fail(f"unknown key (known: {', '.join((*STATS, 'range', *EXTRAS))})", key)
-        for key in kf.keys():
-            if key not in ("units", "flying", "anti_air", *LEVELS):
-                raise kf.fail("unknown key (known: units, flying, anti_air, L1, L2, L3)", key)
+            lf.reject_unknown((*STATS, "range", *EXTRAS))
+        kf.reject_unknown(("units", "flying", "anti_air", *LEVELS))
 
     af = top.table("artifacts")
     artifacts = tuple(af.keys())
@@ -139,7 +135,9 @@ def build_cards(top: Field, steps: int) -> Cards:
         if name not in ARTIFACT_EFFECTS:
             raise af.fail(f"unknown artifact (known: {', '.join(ARTIFACT_EFFECTS)})", name)
         a = af.table(name)
-        effect[name] = {key: a.int(key) for key in ("cost", "cooldown", *ARTIFACT_EFFECTS[name])}
+        keys = ("cost", "cooldown", *ARTIFACT_EFFECTS[name])
+        effect[name] = {key: a.int(key) for key in keys}
+        a.reject_unknown(keys + (("inferno",) if name == "InfernoFlame" else ()))
         if name == "InfernoFlame":
             inf = a.table("inferno")
             i = n - 1
@@ -151,6 +149,7 @@ def build_cards(top: Field, steps: int) -> Cards:
             t["stars"][i] = inf.int("stars")
             anti_air[i] = inf.bool("anti_air", False)
             flying[i] = False
+            inf.reject_unknown(("attack", "hp", "range", "move", "anti_air", "stars"))
     for k in range(len(kinds)):
         for lv, level in enumerate(LEVELS):
             if t["hp"][k, lv] < 1:

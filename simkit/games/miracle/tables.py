@@ -49,6 +49,12 @@ class Rules:
         return 2 * self.side_units
 
 
+#: Keys of the ``[rules]`` table.
+RULES_KEYS = (
+    "turn_limit", "first_max_mana", "second_max_mana", "max_mana_cap", "mana_period", "mana_phase",
+    "unit_steps", "miracle_hp", "full_tie",
+)
+
 #: Top-level keys a Battle of Miracles scenario may have (a misspelt table is an error, not ignored).
 TOP_LEVEL_KEYS = (
     "game", "name", "description", "rules_version", "rules", "map", "creatures", "artifacts", "decks", "bots", "sweep",
@@ -72,6 +78,9 @@ def build_rules(top: Field) -> Rules:
             raise r.fail(f"{v} is above max_mana_cap {cap}", key)
     period = r.int("mana_period", minimum=1)
     phase = r.int_list("mana_phase", length=2)
+    full_tie = r.str("full_tie", "draw", choices=("draw", "second"))
+    miracle_hp = r.int("miracle_hp", minimum=1)
+    r.reject_unknown(RULES_KEYS)
     board = build_board(top)
     cards = build_cards(top, steps=len(steps) + 1)
     final = np.sort(cards.units[:, -1])[::-1]
@@ -84,8 +93,8 @@ def build_rules(top: Field) -> Rules:
         mana_period=period,
         mana_phase=(phase[0], phase[1]),
         unit_steps=tuple(steps),
-        miracle_hp=r.int("miracle_hp", minimum=1),
-        full_tie=r.str("full_tie", "draw", choices=("draw", "second")),
+        miracle_hp=miracle_hp,
+        full_tie=full_tie,
         side_units=int(final[:3].sum()) + 1,
         cooling_len=int(cards.cooldown[:-1].max()) + 1,
     )
