@@ -156,3 +156,22 @@ def test_extra_units_of_a_step_can_be_summoned_at_once(base):
     uid = m.summon("Swordsman", 1, (-6, 6, 0))
     assert unit(m, uid)["kind"] == "Swordsman"
     assert player(m, 0)["available"]["Swordsman"] == 0
+
+
+def test_main_phase_allows_any_number_of_actions_in_any_order(base):
+    """In one turn a player may summon, move, attack, use its artifact and summon again, in any order."""
+    m = base.new_match(MELEE, DRAGONS)
+    sword = place(m, "Swordsman", (-5, 5, 0))
+    archer = place(m, "Archer", (2, -4, 2))
+    enemy = place(m, "FrostDragon", (5, -4, -1), side=1, level=3)
+    set_mana(m, 12)
+    first = m.summon("Swordsman", 1, (-6, 6, 0))
+    m.move(sword, (-3, 3, 0))
+    m.use((-6, 6, 0))
+    m.attack(archer, enemy)
+    second = m.summon("Priest", 1, (-7, 6, 1))
+    m.end_turn()
+    assert [a[0] for a in m.actions] == ["summon", "move", "use", "attack", "summon", "end_turn"]
+    assert unit(m, first)["pos"] == (-6, 6, 0) and unit(m, second)["pos"] == (-7, 6, 1)
+    assert unit(m, sword)["pos"] == (-3, 3, 0) and unit(m, enemy)["hp"] == 8 - 1
+    assert player(m, 0)["mana"] == 12 - 2 - 6 - 2
