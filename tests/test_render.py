@@ -122,8 +122,9 @@ def test_plot_board_draws_every_unit_with_mark_level_and_hp(base, game):
     plot_board(ax, snap, base.rules.board)
     marks = kind_marks([u["kind"] for u in snap["units"]] + ["Archer", "BlackBat", "FrostDragon", "Priest",
                                                                "Swordsman", "VolcanoDragon"])
-    circles = [p for p in ax.patches if isinstance(p, Circle)]
-    diamonds = [p for p in ax.patches if isinstance(p, RegularPolygon) and p.numvertices == 4]
+    filled = [p for p in ax.patches if p.get_facecolor()[3] > 0]
+    circles = [p for p in filled if isinstance(p, Circle)]
+    diamonds = [p for p in filled if isinstance(p, RegularPolygon) and p.numvertices == 4]
     assert len(circles) == sum(not u["flying"] for u in snap["units"])
     assert len(diamonds) == sum(u["flying"] for u in snap["units"])
     texts = [(t.get_text(), np.array(t.get_position())) for t in ax.texts]

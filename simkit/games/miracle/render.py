@@ -177,14 +177,17 @@ def _draw_unit(ax: Axes, unit: Mapping, centre: np.ndarray, scale: float, mark: 
     side = int(unit["side"])
     colour = SIDE_COLORS[side]
     shield = bool(unit.get("holy_shield", False))
-    edge = SHIELD_COLOR if shield else "white"
-    lw = 2.4 if shield else 0.8
     r = 0.56 * scale
-    if unit["flying"]:
-        glyph = RegularPolygon(centre, 4, radius=r * 1.22, facecolor=colour, edgecolor=edge, linewidth=lw, zorder=5)
-    else:
-        glyph = Circle(centre, r, facecolor=colour, edgecolor=edge, linewidth=lw, zorder=4)
-    ax.add_patch(glyph)
+
+    def shape(edge: str, lw: float, face: str, z: float):
+        if unit["flying"]:
+            return RegularPolygon(centre, 4, radius=r * 1.22, facecolor=face, edgecolor=edge, linewidth=lw, zorder=z)
+        return Circle(centre, r, facecolor=face, edgecolor=edge, linewidth=lw, zorder=z)
+
+    z = 5 if unit["flying"] else 4
+    if shield:  # a gold ring with a dark rim, visible on both side colours
+        ax.add_patch(shape("#222222", 0.34 * pt * scale, "none", z - 0.1))
+    ax.add_patch(shape(SHIELD_COLOR if shield else "white", 0.2 * pt * scale if shield else 0.8, colour, z))
     label = f"{mark}{unit['level']}"
     size = (0.56 if len(label) <= 2 else 0.44) * scale * pt
     ax.text(centre[0], centre[1] + 0.02 * scale, label, ha="center", va="center", fontsize=size,
@@ -255,8 +258,9 @@ def legend_handles(marks: Mapping[str, str]) -> tuple[list, list[str]]:
         Line2D([], [], marker="o", ls="", color=SIDE_COLORS[1], markersize=8),
         Line2D([], [], marker="o", ls="", color="#777777", markersize=8),
         Line2D([], [], marker="D", ls="", color="#777777", markersize=7),
-        Line2D([], [], marker="o", ls="", color="#777777", markeredgecolor=SHIELD_COLOR, markeredgewidth=2.2,
-               markersize=8),
+        (Line2D([], [], marker="o", ls="", color="#222222", markersize=10),
+         Line2D([], [], marker="o", ls="", color="#777777", markeredgecolor=SHIELD_COLOR, markeredgewidth=2.0,
+                markersize=8)),
         Patch(facecolor=ABYSS_FACE, edgecolor=ABYSS_EDGE),
         Patch(facecolor=SIDE_TINTS[0], edgecolor=SIDE_COLORS[0], linewidth=1.4),
         (Patch(facecolor="#9e9e9e", edgecolor="#222222", linewidth=2.0),
