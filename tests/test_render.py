@@ -397,3 +397,17 @@ def test_whole_game_renders(base, game, tmp_path, suffix, per):
             assert im.n_frames == n
     else:
         assert len(_page_frames(out.read_text(encoding="utf-8"))) == n
+
+
+def test_play_render_and_its_record_replay(tmp_path, capsys):
+    """``simkit play --json --render`` draws the final board, and its record replays with ``simkit replay``."""
+    record, final, gif = tmp_path / "game.json", tmp_path / "final.png", tmp_path / "game.gif"
+    assert main(["play", str(BASE), FIRST, SECOND, "--seed", "3", "--json", str(record), "--render", str(final)]) == 0
+    assert f"board drawn to {final} (1 frame)" in capsys.readouterr().out
+    with Image.open(final) as im:
+        assert im.format == "PNG"
+    game = read_game_record(record)
+    assert (game.first_deck, game.second_deck, game.seed) == (FIRST, SECOND, 3)
+    assert main(["replay", str(record), "-o", str(gif), "--max-frames", "3", "-q"]) == 0
+    with Image.open(gif) as im:
+        assert im.n_frames == 3

@@ -36,6 +36,11 @@ def run(args: argparse.Namespace) -> int:
         }
         Path(args.json).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
         print(f"actions written to {args.json}")
+    if args.render:
+        from simkit.games.miracle.render_replay import render_game  # matplotlib only when drawing
+
+        n = render_game(sc, row["first_deck"], row["second_deck"], actions, args.render, seed=args.seed)
+        print(f"board drawn to {args.render} ({n} frame{'s' if n != 1 else ''})")
     return 0
 
 
@@ -52,4 +57,6 @@ def register(sub) -> None:
     p.add_argument("--bots", default="balanced,random", help="first,second bot names (default: balanced,random)")
     p.add_argument("--seed", type=int, default=0, help="the game's seed (default: 0)")
     p.add_argument("--json", metavar="FILE", help="write the game's actions (replayable) as JSON to FILE")
+    p.add_argument("--render", metavar="FILE", help="draw the game: .gif (one frame per turn), .html (turn slider) "
+                   "or .png (final board); more options with `simkit replay`")
     p.set_defaults(func=run)

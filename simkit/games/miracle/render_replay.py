@@ -87,8 +87,9 @@ def as_action(raw: Sequence) -> tuple:
 def read_game_record(path: str | Path) -> GameRecord:
     """Read an ``ACTIONS_JSON`` file.
 
-    The scenario path it names is taken as written when that file exists, else relative to the
-    record's own folder.
+    The decks are ``first_deck`` and ``second_deck``, or a ``decks`` pair (as ``simkit play
+    --json`` writes them). The scenario path it names is taken as written when that file exists,
+    else relative to the record's own folder. Other keys (``result``) are ignored.
 
     Args:
         path: the JSON file.
@@ -107,6 +108,11 @@ def read_game_record(path: str | Path) -> GameRecord:
         raise ValueError(f"{path}: not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{path}: must be a JSON object with scenario, first_deck, second_deck and actions")
+    if "decks" in data and "first_deck" not in data and "second_deck" not in data:
+        decks = data["decks"]
+        if not isinstance(decks, list) or len(decks) != 2 or not all(isinstance(d, str) for d in decks):
+            raise ValueError(f"{path}: decks: must be [first_deck, second_deck], got {decks!r}")
+        data = {**data, "first_deck": decks[0], "second_deck": decks[1]}
     for key in ("scenario", "first_deck", "second_deck"):
         if not isinstance(data.get(key), str):
             raise ValueError(f"{path}: {key}: missing or not a string")
