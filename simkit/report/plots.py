@@ -19,7 +19,6 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.lines import Line2D
-from matplotlib.patches import Patch
 
 from simkit.analysis.matchups import win_rate_table
 from simkit.analysis.results import deck_cards
@@ -92,12 +91,18 @@ def _square(ax: Axes, values: pd.DataFrame, norm, ranked_labels: bool, title: st
     if annotate_fmt and d <= 16:
         for (i, j), v in np.ndenumerate(values.to_numpy(float)):
             if np.isfinite(v):
-                ax.text(j, i, annotate_fmt.format(v), ha="center", va="center", fontsize=min(8, size), color="black")
+                ax.text(j, i, annotate_fmt.format(v), ha="center", va="center", fontsize=min(8, size),
+                        color=_ink(norm, v))
     if colorbar:
         cb = ax.figure.colorbar(im, ax=ax, fraction=0.035, pad=0.02)
         cb.set_label(cbar_label, fontsize=8)
         cb.ax.tick_params(labelsize=7)
     return im
+
+
+def _ink(norm, value: float) -> str:
+    """Black text on light cells, white on dark ones (far from the colour map's centre)."""
+    return "white" if abs(float(norm(value)) - 0.5) > 0.33 else "black"
 
 
 def _symmetric_limit(values: np.ndarray, floor: float, step: float) -> float:
@@ -271,21 +276,27 @@ def plot_pair_synergy(ax: Axes, card_pairs: pd.DataFrame, colorbar: bool = True)
     """
     kinds = sorted(set(card_pairs["creature_a"]) | set(card_pairs["creature_b"]))
     grid = pd.DataFrame(np.nan, index=kinds, columns=kinds)
-    for a, b, s in zip(card_pairs["creature_a"], card_pairs["creature_b"], card_pairs["synergy"] * 100):
-        grid.loc[a, b] = grid.loc[b, a] = s
+    decks = pd.DataFrame(0, index=kinds, columns=kinds)
+    for a, b, s, n in zip(card_pairs["creature_a"], card_pairs["creature_b"], card_pairs["synergy"] * 100,
+                          card_pairs["decks"]):
+        grid.loc[a, b] = grid.loc[b, a] = s if abs(s) >= 0.05 else 0.0  # no "-0.0"
+        decks.loc[a, b] = decks.loc[b, a] = n
     half = _symmetric_limit(grid.to_numpy(float), 1.0, 1.0)
+    norm = TwoSlopeNorm(vcenter=0, vmin=-half, vmax=half)
     from matplotlib import colormaps
 
     cmap = colormaps[_CMAP].copy()
     cmap.set_bad(_MISSING)
-    im = ax.imshow(np.ma.masked_invalid(grid.to_numpy(float)), cmap=cmap,
-                   norm=TwoSlopeNorm(vcenter=0, vmin=-half, vmax=half))
+    im = ax.imshow(np.ma.masked_invalid(grid.to_numpy(float)), cmap=cmap, norm=norm)
     ax.set_xticks(range(len(kinds)), kinds, rotation=45, ha="right", fontsize=7)
     ax.set_yticks(range(len(kinds)), kinds, fontsize=7)
     for (i, j), v in np.ndenumerate(grid.to_numpy(float)):
         if np.isfinite(v):
-            ax.text(j, i, f"{v:+.1f}", ha="center", va="center", fontsize=7)
-    ax.set_title("Creature pairs: synergy, points\n(pair's win rate minus the additive prediction)", fontsize=9)
+            n = decks.iloc[i, j]
+            ax.text(j, i, f"{v:+.1f}\n{n} deck{'s' if n != 1 else ''}", ha="center", va="center", fontsize=6.5,
+                    color=_ink(norm, v))
+    ax.set_title("Creature pairs: synergy, points (grey: no deck holds the pair)\n"
+                 "the pair's decks' win rate minus an additive model of their cards", fontsize=9)
     if colorbar:
         cb = ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.03)
         cb.set_label("points", fontsize=7)
@@ -305,9 +316,9 @@ def plot_nash_mix(ax: Axes, metagame: pd.DataFrame, max_rows: int = 30) -> None:
     colours = artifact_colours(metagame["deck"])
     y = np.arange(len(mix))
     ax.barh(y, mix["weight"] * 100, color=[colours[deck_cards(d)[0]] for d in mix["deck"]], height=0.7)
-    size = _rows_font(ax, max(len(mix), 8))
+    size = _rows_font(ax, max(len(mix), 12), largest=7.5)
     ax.set_yticks(y, list(mix["deck"]), fontsize=size)
-    ax.set_ylim(len(mix) - 0.5 if len(mix) else 0.5, -0.5)
+    ax.set_ylim(max(len(mix), 12) - 0.5, -0.5)
     for yy, w in zip(y, mix["weight"] * 100):
         ax.annotate(f"{w:.1f}%", (w, yy), xytext=(3, 0), textcoords="offset points", va="center", fontsize=size)
     ax.set_xlabel("share of the equilibrium metagame, %", fontsize=8)
@@ -331,9 +342,9 @@ def plot_nash_shift(ax: Axes, nash: pd.DataFrame, max_rows: int = 30) -> None:
     y = np.arange(len(rows))
     ax.barh(y - 0.2, rows["weight_base"] * 100, height=0.4, color="#9e9e9e", label="base")
     ax.barh(y + 0.2, rows["weight_patch"] * 100, height=0.4, color="#1f4e79", label="patch")
-    size = _rows_font(ax, max(len(rows), 8))
+    size = _rows_font(ax, max(len(rows), 12), largest=7.5)
     ax.set_yticks(y, list(rows["deck"]), fontsize=size)
-    ax.set_ylim(len(rows) - 0.5 if len(rows) else 0.5, -0.5)
+    ax.set_ylim(max(len(rows), 12) - 0.5, -0.5)
     ax.set_xlabel("share of the equilibrium metagame, %", fontsize=8)
     ax.tick_params(axis="x", labelsize=7)
     ax.legend(fontsize=7, loc="lower right")
@@ -451,8 +462,3 @@ def plot_flags(ax: Axes, flags: pd.DataFrame, width: int = 128) -> None:
         lines.extend(" " * indent + more for more in body[1:])
     ax.text(0, 1, "\n".join(lines), va="top", ha="left", fontsize=7, family="monospace", transform=ax.transAxes,
             linespacing=1.35)
-
-
-def legend_patches(items: dict[str, str]) -> list[Patch]:
-    """Legend handles for ``{label: colour}`` (used by the report's pages)."""
-    return [Patch(color=c, label=label) for label, c in items.items()]

@@ -1,0 +1,321 @@
+"""A/B comparison of two sweeps of the same deck pool: what a patch changed, game by game.
+
+A base sweep and a patch sweep play the same seeds for the same ``(first_deck, second_deck,
+game)``, so every game of one has a twin in the other. Deltas are means of paired differences
+(patch minus base) with normal 95% intervals and paired t-tests, corrected for multiple
+comparisons within each family (decks, cards, first-player, matchups). Pure functions from the
+two results DataFrames to tidy tables; no game package is imported.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simkit.analysis import (
+    FlagBands,
+    balance_flags,
+    card_membership,
+    check_results,
+    deck_pool,
+    deck_strength,
+    first_player_advantage,
+    first_score,
+    matchup_matrix,
+    meta_of,
+    metagame,
+)
+from simkit.analysis.stats import adjust_p, paired_delta
+
+__all__ = [
+    "COMPARE_TABLES",
+    "KEYS",
+    "pair_results",
+    "deck_deltas",
+    "card_deltas",
+    "first_player_deltas",
+    "matchup_deltas",
+    "nash_shift",
+    "flag_changes",
+    "compare_results",
+]
+
+KEYS = ["first_deck", "second_deck", "game"]
+COMPARE_TABLES = ("deck_deltas", "card_deltas", "first_player_deltas", "matchup_deltas", "nash_shift", "flag_changes")
+
+
+def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
+    """Pair the games of two sweeps on ``(first_deck, second_deck, game)``.
+
+    Args:
+        base: the base sweep's results.
+        patch: the patch sweep's results.
+
+    Returns:
+        one row per paired game: the keys, ``base_points`` and ``patch_points`` (the first
+        player's points: 1 win, 1/2 draw, 0 loss), ``same_seed`` (both games had the same seed).
+
+    Raises:
+        ValueError: (one line) when the deck pools differ, the games per pairing differ, or the
+            games cannot all be paired.
+    """
+    check_results(base, "base")
+    check_results(patch, "patch")
+    a, b = deck_pool(base), deck_pool(patch)
+    if a != b:
+        only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))
+        what = []
+        if only_a:
+            what.append(f"{len(only_a)} only in base (e.g. {only_a[0]})")
+        if only_b:
+            what.append(f"{len(only_b)} only in patch (e.g. {only_b[0]})")
+        raise ValueError(f"base and patch sweeps have different deck pools ({len(a)} vs {len(b)} decks; "
+                         f"{'; '.join(what)}): compare needs the same pool")
+    na = base.groupby(KEYS[:2]).size()
+    nb = patch.groupby(KEYS[:2]).size().reindex(na.index)
+    if not na.equals(nb):
+        ga, gb = sorted(set(na)), sorted(set(nb))
+        raise ValueError(f"base and patch sweeps play different game counts per pairing (base {ga}, patch {gb}): "
+                         "compare needs the same games per pair")
+    for name, df in (("base", base), ("patch", patch)):
+        if df.duplicated(KEYS).any():
+            k = df[df.duplicated(KEYS)].iloc[0]
+            raise ValueError(f"{name} sweep has game {k['game']} of {k['first_deck']} vs {k['second_deck']} twice")
+    codes = {d: i for i, d in enumerate(a)}
+    width = int(max(base["game"].max(), patch["game"].max())) + 1
+
+    def key(df: pd.DataFrame) -> np.ndarray:  # one integer per (first_deck, second_deck, game)
+        first = df["first_deck"].map(codes).to_numpy(np.int64)
+        second = df["second_deck"].map(codes).to_numpy(np.int64)
+        return (first * len(a) + second) * width + df["game"].to_numpy(np.int64)
+
+    left = base[KEYS].assign(key=key(base), base_points=first_score(base),
+                             base_seed=base["seed"] if "seed" in base else -1)
+    right = pd.DataFrame({"key": key(patch), "patch_points": first_score(patch),
+                          "patch_seed": patch["seed"] if "seed" in patch else -2})
+    paired = left.merge(right, on="key", how="inner", validate="one_to_one").drop(columns="key")
+    if len(paired) != len(base):
+        raise ValueError(f"only {len(paired)} of {len(base)} games pair up on (first_deck, second_deck, game): "
+                         "the sweeps number their games differently")
+    paired["same_seed"] = paired.pop("base_seed").to_numpy() == paired.pop("patch_seed").to_numpy()
+    return paired.sort_values(KEYS, ignore_index=True)
+
+
+def _deck_view(paired: pd.DataFrame) -> pd.DataFrame:
+    """Each non-mirror paired game from both decks' side: ``deck, opponent, base, patch, d``."""
+    fp = paired["base_points"].to_numpy()
+    pp = paired["patch_points"].to_numpy()
+    one = pd.DataFrame({"deck": paired["first_deck"].to_numpy(), "opponent": paired["second_deck"].to_numpy(),
+                        "base": fp, "patch": pp})
+    two = pd.DataFrame({"deck": paired["second_deck"].to_numpy(), "opponent": paired["first_deck"].to_numpy(),
+                        "base": 1 - fp, "patch": 1 - pp})
+    view = pd.concat([one, two], ignore_index=True)
+    view = view[view["deck"] != view["opponent"]].reset_index(drop=True)
+    view["d"] = view["patch"] - view["base"]
+    view["d2"] = view["d"] ** 2
+    return view
+
+
+def _sums(view: pd.DataFrame, by) -> pd.DataFrame:
+    return view.groupby(by, sort=True).agg(games=("d", "size"), base=("base", "sum"), patch=("patch", "sum"),
+                                           d=("d", "sum"), d2=("d2", "sum"))
+
+
+def _finish(t: pd.DataFrame, method: str, alpha: float, rate_names=("base_rate", "patch_rate"),
+            family: np.ndarray | None = None) -> pd.DataFrame:
+    """Means, paired intervals and corrected p-values from summed columns."""
+    t[rate_names[0]] = t["base"] / t["games"]
+    t[rate_names[1]] = t["patch"] / t["games"]
+    stats = paired_delta(t["games"], t["d"], t["d2"])
+    for k, v in stats.items():
+        t[k] = v
+    family = np.ones(len(t), dtype=bool) if family is None else family
+    p = np.where(family, t["p_value"], np.nan)
+    t["p_adjusted"] = adjust_p(p, method)
+    t["significant"] = t["p_adjusted"] < alpha
+    return t.drop(columns=["base", "patch", "d", "d2"])
+
+
+def deck_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.DataFrame:
+    """Change of each deck's win rate against the pool (non-mirror games, paired).
+
+    Args:
+        paired: :func:`pair_results`.
+        bands: significance level and correction method (default :class:`FlagBands`).
+
+    Returns:
+        DataFrame ``deck, games, base_rate, patch_rate, delta, low, high, p_value, p_adjusted,
+        significant`` sorted by ``delta``, largest gain first.
+    """
+    bands = bands or FlagBands()
+    t = _sums(_deck_view(paired), "deck").reset_index()
+    t = _finish(t, bands.method, bands.alpha)
+    return t.sort_values(["delta", "deck"], ascending=[False, True], ignore_index=True)
+
+
+def card_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.DataFrame:
+    """Change of the win rate of the decks holding each artifact and creature kind (paired).
+
+    Args:
+        paired: :func:`pair_results`.
+        bands: significance level and correction method.
+
+    Returns:
+        DataFrame ``card, kind, decks, games, base_rate, patch_rate, delta, low, high, p_value,
+        p_adjusted, significant``, artifacts first, each group by ``delta``.
+    """
+    bands = bands or FlagBands()
+    per_deck = _sums(_deck_view(paired), "deck")
+    member = card_membership(list(per_deck.index))
+    m = member.to_numpy(float)
+    t = pd.DataFrame(m.T @ per_deck.to_numpy(float), columns=per_deck.columns)
+    t.insert(0, "card", member.columns)
+    t.insert(1, "kind", [member.attrs["kind"][c] for c in member.columns])
+    t.insert(2, "decks", m.sum(0).astype(int))
+    t["games"] = t["games"].astype(int)
+    t = _finish(t, bands.method, bands.alpha)
+    t["group"] = (t["kind"] == "creature").astype(int)
+    t = t.sort_values(["group", "delta", "card"], ascending=[True, False, True], ignore_index=True)
+    return t.drop(columns="group")
+
+
+def first_player_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.DataFrame:
+    """Change of the first-player advantage, overall and per deck (paired games).
+
+    Advantages are the first seat's score rate minus 1/2, per deck over every game the deck
+    played (mirrors once), as in :func:`simkit.analysis.first_player_advantage`.
+
+    Args:
+        paired: :func:`pair_results`.
+        bands: significance level and correction method.
+
+    Returns:
+        DataFrame ``scope ("overall"/"deck"), subject, games, base_advantage, patch_advantage,
+        delta, low, high, p_value, p_adjusted, significant``; the overall row first, decks by
+        ``delta``. The correction runs over every row.
+    """
+    bands = bands or FlagBands()
+    g = pd.DataFrame({"base": paired["base_points"], "patch": paired["patch_points"]})
+    g["d"] = g["patch"] - g["base"]
+    g["d2"] = g["d"] ** 2
+    overall = g.assign(subject="all games")
+    mirror = paired["first_deck"] == paired["second_deck"]
+    decks = pd.concat([g.assign(subject=paired["first_deck"].to_numpy()),
+                       g[~mirror].assign(subject=paired["second_deck"][~mirror].to_numpy())])
+    o = _sums(overall, "subject").reset_index().assign(scope="overall")
+    d = _sums(decks, "subject").reset_index().assign(scope="deck")
+    t = pd.concat([o, d], ignore_index=True)
+    t = _finish(t, bands.method, bands.alpha, ("base_advantage", "patch_advantage"))
+    t["base_advantage"] -= 0.5
+    t["patch_advantage"] -= 0.5
+    t["order"] = (t["scope"] == "deck").astype(int)
+    t = t.sort_values(["order", "delta", "subject"], ascending=[True, False, True], ignore_index=True)
+    return t[["scope", "subject", "games", "base_advantage", "patch_advantage", "delta", "low", "high",
+              "p_value", "p_adjusted", "significant"]]
+
+
+def matchup_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.DataFrame:
+    """Change of every non-mirror matchup's win rate (both seats pooled, paired games).
+
+    Args:
+        paired: :func:`pair_results`.
+        bands: significance level and correction method.
+
+    Returns:
+        DataFrame ``deck, opponent, games, base_rate, patch_rate, delta, low, high, p_value,
+        p_adjusted, significant`` for every ordered pair of different decks; (A, B) and (B, A)
+        mirror each other and the correction counts each pairing once.
+    """
+    bands = bands or FlagBands()
+    t = _sums(_deck_view(paired), ["deck", "opponent"]).reset_index()
+    once = (t["deck"] < t["opponent"]).to_numpy()
+    t = _finish(t, bands.method, bands.alpha, family=once)
+    adj = dict(zip(zip(t["deck"], t["opponent"]), t["p_adjusted"]))
+    t["p_adjusted"] = [adj[(a, b)] if a < b else adj[(b, a)] for a, b in zip(t["deck"], t["opponent"])]
+    t["significant"] = t["p_adjusted"] < bands.alpha
+    return t
+
+
+def nash_shift(base_matchups: pd.DataFrame, patch_matchups: pd.DataFrame) -> pd.DataFrame:
+    """The Nash equilibrium mix before and after the patch, deck by deck.
+
+    Args:
+        base_matchups: :func:`simkit.analysis.matchup_matrix` of the base sweep.
+        patch_matchups: the same of the patch sweep.
+
+    Returns:
+        DataFrame ``deck, weight_base, weight_patch, change, in_support_base, in_support_patch``
+        sorted by the larger of the two weights.
+    """
+    a = metagame(base_matchups).set_index("deck")
+    b = metagame(patch_matchups).set_index("deck").reindex(a.index)
+    t = pd.DataFrame({
+        "deck": a.index, "weight_base": a["weight"].to_numpy(), "weight_patch": b["weight"].to_numpy(),
+        "in_support_base": a["in_support"].to_numpy(), "in_support_patch": b["in_support"].to_numpy(),
+    })
+    t["change"] = t["weight_patch"] - t["weight_base"]
+    top = np.maximum(t["weight_base"], t["weight_patch"])
+    return t.iloc[np.lexsort((t["deck"], -top))].reset_index(drop=True)[
+        ["deck", "weight_base", "weight_patch", "change", "in_support_base", "in_support_patch"]]
+
+
+def flag_changes(base_flags: pd.DataFrame, patch_flags: pd.DataFrame) -> pd.DataFrame:
+    """Flags that appeared with the patch, vanished with it, or stayed.
+
+    Args:
+        base_flags: :func:`simkit.analysis.balance_flags` of the base sweep.
+        patch_flags: the same of the patch sweep.
+
+    Returns:
+        the flag columns plus ``status`` ("appeared"/"vanished"/"stayed") and ``base_value``,
+        ``patch_value``; the other columns come from the patch where flagged there, else from
+        the base. Sorted appeared, vanished, stayed.
+    """
+    key = ["kind", "subject"]
+    a = base_flags.set_index(key)
+    b = patch_flags.set_index(key)
+    rows = []
+    for status, idx, src in (("appeared", b.index.difference(a.index, sort=False), b),
+                             ("vanished", a.index.difference(b.index, sort=False), a),
+                             ("stayed", b.index.intersection(a.index, sort=False), b)):
+        part = src.loc[idx].reset_index()
+        part.insert(0, "status", status)
+        part["base_value"] = a["value"].reindex(idx).to_numpy() if len(idx) else []
+        part["patch_value"] = b["value"].reindex(idx).to_numpy() if len(idx) else []
+        rows.append(part)
+    return pd.concat(rows, ignore_index=True)
+
+
+def compare_results(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands | None = None) -> dict:
+    """Every comparison table of a base and a patch sweep of the same deck pool.
+
+    Args:
+        base: the base sweep's results.
+        patch: the patch sweep's results.
+        bands: flag thresholds, significance level and correction (default :class:`FlagBands`).
+
+    Returns:
+        dict with the tables of :data:`COMPARE_TABLES`, ``order`` (decks by base strength,
+        strongest first), ``base_meta``, ``patch_meta``, ``same_seed`` (share of paired games
+        with equal seeds) and ``bands``.
+
+    Raises:
+        ValueError: when the two sweeps cannot be paired (see :func:`pair_results`).
+    """
+    bands = bands or FlagBands()
+    paired = pair_results(base, patch)
+    mb, mp = matchup_matrix(base), matchup_matrix(patch)
+    fb, fpp = first_player_advantage(base), first_player_advantage(patch)
+    return {
+        "deck_deltas": deck_deltas(paired, bands),
+        "card_deltas": card_deltas(paired, bands),
+        "first_player_deltas": first_player_deltas(paired, bands),
+        "matchup_deltas": matchup_deltas(paired, bands),
+        "nash_shift": nash_shift(mb, mp),
+        "flag_changes": flag_changes(balance_flags(base, bands, mb, fb), balance_flags(patch, bands, mp, fpp)),
+        "order": list(deck_strength(base, bootstrap=0)["deck"]),
+        "base_meta": meta_of(base),
+        "patch_meta": meta_of(patch),
+        "same_seed": float(paired["same_seed"].mean()),
+        "bands": bands,
+    }

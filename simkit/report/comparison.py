@@ -1,0 +1,223 @@
+"""The patch-comparison report: what a patch changed, as a PDF with its tables as CSV beside it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from textwrap import wrap
+
+import pandas as pd
+
+from simkit.compare import COMPARE_TABLES, compare_results
+from simkit.report.balance import FLAG_WRAP, FLAGS_PER_PAGE, MAX_FLAG_PAGES, WRAP, load_checked_results
+from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
+from simkit.report.plots import FULL_LABELS_UP_TO, plot_delta_heatmap, plot_deltas, plot_flags, plot_nash_shift
+
+__all__ = ["write_compare_report", "compare_report", "compare_headlines"]
+
+ROWS_PER_PAGE = 80
+
+
+def _pts(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def _movers(t: pd.DataFrame, label: str, n: int = 3) -> list[str]:
+    sig = t[t["significant"]]
+    up = sig[sig["delta"] > 0].sort_values("delta", ascending=False).head(n)
+    down = sig[sig["delta"] < 0].sort_values("delta").head(n)
+
+    def fmt(r) -> str:
+        return f"{r[label]} ({_pts(r['delta'])} pts)"
+
+    out = []
+    if len(up):
+        out.append("gained: " + ", ".join(fmt(r) for _, r in up.iterrows()))
+    if len(down):
+        out.append("lost: " + ", ".join(fmt(r) for _, r in down.iterrows()))
+    return out
+
+
+def compare_headlines(tables: dict) -> list[str]:
+    """The comparison's headline findings in words, one sentence each.
+
+    Args:
+        tables: :func:`simkit.compare.compare_results` output.
+
+    Returns:
+        sentences (unwrapped).
+    """
+    decks, cards = tables["deck_deltas"], tables["card_deltas"]
+    fp = tables["first_player_deltas"]
+    out = []
+    n_sig = int(decks["significant"].sum())
+    moved = _movers(decks, "deck")
+    out.append(f"Decks: {n_sig} of {len(decks)} changed significantly" + (f"; {'; '.join(moved)}." if moved else "."))
+    moved = _movers(cards, "card")
+    out.append(f"Cards: {int(cards['significant'].sum())} of {len(cards)} changed significantly"
+               + (f"; {'; '.join(moved)}." if moved else "."))
+    o = fp[fp["scope"] == "overall"].iloc[0]
+    out.append(f"First-player advantage: {_pts(o['base_advantage'])} -> {_pts(o['patch_advantage'])} points "
+               f"(change {_pts(o['delta'])}, 95% CI {_pts(o['low'])} to {_pts(o['high'])}, "
+               f"{'significant' if o['significant'] else 'not significant'}).")
+    mu = tables["matchup_deltas"]
+    once = mu[mu["deck"] < mu["opponent"]]
+    out.append(f"Matchups: {int(once['significant'].sum())} of {len(once)} pairings changed significantly; "
+               f"the largest change is {100 * once['delta'].abs().max():.0f} points.")
+    ns = tables["nash_shift"]
+    sb, sp = int(ns["in_support_base"].sum()), int(ns["in_support_patch"].sum())
+    out.append(f"Nash mix: {sb} decks before, {sp} after; "
+               f"{int((ns['in_support_patch'] & ~ns['in_support_base']).sum())} entered, "
+               f"{int((ns['in_support_base'] & ~ns['in_support_patch']).sum())} left.")
+    fc = tables["flag_changes"]
+    counts = fc["status"].value_counts()
+    out.append(f"Flags: {counts.get('appeared', 0)} appeared, {counts.get('vanished', 0)} vanished, "
+               f"{counts.get('stayed', 0)} stayed.")
+    if tables["same_seed"] < 1:
+        out.append(f"Note: only {100 * tables['same_seed']:.0f}% of paired games share a seed; paired intervals "
+                   "stay valid but are wider than with common seeds.")
+    return out
+
+
+def _title_page(pdf: ReportPdf, tables: dict, when: datetime) -> None:
+    b, p, bands = tables["base_meta"], tables["patch_meta"], tables["bands"]
+    fig = pdf.new_page(PORTRAIT)
+    facts = []
+    for name, m in (("Base", b), ("Patch", p)):
+        bots = m.get("bots") or ["?", "?"]
+        facts += [f"{name}: {m.get('scenario_name')}   ({m.get('scenario_path') or 'path not recorded'})",
+                  f"      hash {m.get('scenario_hash')}, rules {m.get('rules_version')}, bots {bots[0]} vs {bots[1]}, "
+                  f"{m['games']} games, finished {m.get('finished') or 'not finished'}"]
+    facts += [f"Decks: {len(tables['order'])}; games per pairing: {b.get('games_per_pair')}; "
+              f"paired games with the same seed: {100 * tables['same_seed']:.0f}%",
+              f"Report made {when.strftime('%Y-%m-%d %H:%M UTC')}"]
+    if b.get("scenario_hash") == p.get("scenario_hash"):
+        facts.append("Note: both sweeps come from the same scenario (same hash): differences are noise only.")
+    heads = [line for h in compare_headlines(tables) for line in wrap("- " + h, 110, subsequent_indent="  ")]
+    guide = [
+        "Every game of the patch sweep is paired with the base game of the same decks, seats and game number",
+        "(same seed). A change is the mean of the paired differences, patch minus base, in points (1 point = 1%",
+        "of games), with a 95% interval; 'significant' means a paired t-test stays below "
+        f"{bands.alpha:g} after a",
+        f"{'Holm' if bands.method == 'holm' else 'Benjamini-Hochberg'} correction within its family "
+        "(decks, cards, first player, matchups). Every table is also written as CSV beside the PDF.",
+    ]
+    text_page(fig, "Patch comparison", [("", facts), ("Headlines", heads), ("How to read", guide)])
+    pdf.add(fig, "title")
+
+
+def _chunks(table: pd.DataFrame, size: int) -> list[pd.DataFrame]:
+    return [table.iloc[i:i + size] for i in range(0, max(len(table), 1), size)]
+
+
+def _height(rows: int) -> float:
+    return min(0.86, 0.07 + 0.0105 * rows)
+
+
+def _pages(pdf: ReportPdf, tables: dict) -> None:
+    order = tables["order"]
+    n = len(order)
+    side = max(8.27, min(16.5, 8.27 * n / 50))
+    fig = pdf.new_page((side * 1.41, side))
+    ax = fig.add_axes([0.27, 0.1, 0.62, 0.8] if n > FULL_LABELS_UP_TO else [0.3, 0.3, 0.55, 0.6])
+    plot_delta_heatmap(ax, tables["matchup_deltas"], order)
+    fig.text(0.02, 0.975, "Matchup changes, decks by base strength (strongest first)", fontsize=12,
+             weight="bold", va="top")
+    pdf.add(fig, "matchup changes")
+
+    decks = tables["deck_deltas"]
+    for k, part in enumerate(_chunks(decks, ROWS_PER_PAGE)):
+        fig = pdf.new_page(PORTRAIT)
+        h = _height(len(part))
+        plot_deltas(fig.add_axes([0.42, 0.92 - h, 0.53, h]), part, "deck",
+                    "Deck win rate against the pool", tables["bands"].alpha)
+        fig.text(0.02, 0.985, "Deck changes, largest gain first", fontsize=12, weight="bold", va="top")
+        pdf.add(fig, f"deck changes {k + 1}")
+
+    fig = pdf.new_page(PORTRAIT)
+    cards = tables["card_deltas"].assign(label=lambda t: t["card"] + " (" + t["kind"] + ")")
+    plot_deltas(fig.add_axes([0.36, 0.62, 0.58, 0.3]), cards, "label", "Cards: decks holding each card",
+                tables["bands"].alpha)
+    fp = tables["first_player_deltas"]
+    top = pd.concat([fp[fp["scope"] == "overall"].assign(subject="ALL GAMES"),
+                     fp[(fp["scope"] == "deck")].reindex(fp[fp["scope"] == "deck"]["delta"].abs()
+                                                         .sort_values(ascending=False).index).head(20)])
+    plot_deltas(fig.add_axes([0.42, 0.07, 0.52, 0.44]), top, "subject",
+                "First-player advantage: overall and the 20 decks that moved most", tables["bands"].alpha)
+    fig.text(0.02, 0.985, "Card and first-player changes", fontsize=12, weight="bold", va="top")
+    pdf.add(fig, "cards and first player")
+
+    fig = pdf.new_page(PORTRAIT)
+    plot_nash_shift(fig.add_axes([0.42, 0.3, 0.52, 0.62]), tables["nash_shift"])
+    ns = tables["nash_shift"]
+    lines = [f"{d}: {100 * wb:.1f}% -> {100 * wp:.1f}%" for d, wb, wp in
+             zip(ns["deck"], ns["weight_base"], ns["weight_patch"]) if abs(wp - wb) > 1e-6]
+    text_page(fig, "", [("Weights that changed", lines or ["none"])], top=0.24)
+    fig.text(0.02, 0.985, "Metagame before and after", fontsize=12, weight="bold", va="top")
+    pdf.add(fig, "metagame")
+
+    flags = tables["flag_changes"]
+    limit = FLAGS_PER_PAGE * MAX_FLAG_PAGES
+    for k, part in enumerate(_chunks(flags.head(limit), FLAGS_PER_PAGE)):
+        fig = pdf.new_page(PORTRAIT)
+        part = part.assign(number=range(k * FLAGS_PER_PAGE + 1, k * FLAGS_PER_PAGE + len(part) + 1))
+        plot_flags(fig.add_axes([0.04, 0.05, 0.92, 0.86]), part, width=FLAG_WRAP)
+        note = f"  ({len(flags) - limit} more in the flag_changes CSV)" if len(flags) > limit and k == 0 else ""
+        fig.text(0.02, 0.985, f"Flags that appeared, vanished or stayed{note}", fontsize=12, weight="bold", va="top")
+        fig.text(0.04, 0.935, "\n".join(wrap(
+            "Values are from the patch sweep, except for vanished flags (from the base sweep, where they were "
+            "raised). value: a deck's win rate; the winning side's rate in a matchup; the first seat's score rate.",
+            WRAP + 20)), fontsize=7.5, va="top")
+        pdf.add(fig, f"flag changes {k + 1}")
+
+
+def write_compare_report(tables: dict, out: str | Path, when: datetime | None = None) -> list[Path]:
+    """Write the comparison PDF and its CSV tables (atomically: all or nothing).
+
+    Args:
+        tables: :func:`simkit.compare.compare_results` output.
+        out: the PDF path (``NAME.pdf``); tables go to ``NAME.<table>.csv`` beside it.
+        when: the report's date (default: now, UTC).
+
+    Returns:
+        the files written, the PDF first.
+
+    Raises:
+        ValueError: when ``out`` is not a ``.pdf`` path.
+    """
+    when = when or datetime.now(UTC)
+    pdf_path, csvs = output_paths(out, list(COMPARE_TABLES))
+    b, p = tables["base_meta"], tables["patch_meta"]
+    with atomic_outputs([pdf_path, *csvs.values()]) as temps:
+        write_csvs(tables, {t: temps[f] for t, f in csvs.items()})
+        footer = f"{b.get('scenario_name')} -> {p.get('scenario_name')}"
+        with ReportPdf(temps[pdf_path], title=f"Patch comparison: {b.get('scenario_name')} -> {p.get('scenario_name')}",
+                       footer=footer,
+                       subject=f"simkit patch comparison; base hash {b.get('scenario_hash')} rules "
+                       f"{b.get('rules_version')}; patch hash {p.get('scenario_hash')} rules {p.get('rules_version')}",
+                       keywords=f"base_scenario_hash={b.get('scenario_hash')}; base_rules_version="
+                       f"{b.get('rules_version')}; patch_scenario_hash={p.get('scenario_hash')}; "
+                       f"patch_rules_version={p.get('rules_version')}") as pdf:
+            _title_page(pdf, tables, when)
+            _pages(pdf, tables)
+    return [pdf_path, *csvs.values()]
+
+
+def compare_report(base_dir: str | Path, patch_dir: str | Path, out: str | Path) -> list[Path]:
+    """Compare two sweeps' results folders and write the comparison report.
+
+    Args:
+        base_dir: the base sweep's folder.
+        patch_dir: the patch sweep's folder (same deck pool and games per pairing).
+        out: the PDF path (``NAME.pdf``).
+
+    Returns:
+        the files written, the PDF first.
+
+    Raises:
+        ValueError: bad folders, sweeps that cannot be paired, or a bad output path (one line).
+    """
+    output_paths(out, [])
+    base = load_checked_results(base_dir)
+    patch = load_checked_results(patch_dir)
+    return write_compare_report(compare_results(base, patch), out)
