@@ -111,49 +111,55 @@ def _risk(value, threat, hp) -> np.ndarray:
 
 
 def score_attacks(rules: Rules, cfg: BotConfig, sit: Situation, st: State, mask: np.ndarray) -> np.ndarray:
-    """``float32[B, U, U + 1]`` scores of the legal attacks in ``mask`` (last column: the enemy miracle)."""
+    """``float32[B, U, U + 1]`` scores of the legal attacks in ``mask`` (last column: the enemy miracle).
+
+    Only games with a legal attack are scored, and only the side to act's slots as attackers.
+    """
     out = np.full(mask.shape, NEG, F32)
-    if not mask.any():
+    g = np.nonzero(mask.any((1, 2)))[0]
+    if len(g) == 0:
         return out
-    cards, w = rules.cards, cfg.weights
-    lv = st.level.astype(np.int64) - 1
-    atk = sit.atk.astype(F32)
-    hp = st.hp.astype(F32)
-    shield = st.shield
-    fly = R.unit_flying(rules, st)
-    a, hp_t, sh_t = atk[:, :, None], np.maximum(hp, 1)[:, None, :], shield[:, None, :]
+    cards, grid, w = rules.cards, rules.board.grid, cfg.weights
+    n = np.arange(len(g))[:, None]
+    mine = sit.mine[g]  # (n, S) attackers; targets are all U slots
+    kind, lv = st.kind[g], st.level[g].astype(np.int64) - 1
+    atk, hp, shield = sit.atk[g].astype(F32), st.hp[g].astype(F32), st.shield[g]
+    fly, value, cells = cards.flying[kind], sit.value[g], st.cell[g]
+    a, hp_t, sh_t = atk[n, mine][:, :, None], np.maximum(hp, 1)[:, None, :], shield[:, None, :]
     dealt = np.where(sh_t, 0, np.minimum(a, hp_t))
     kill = ~sh_t & (a >= hp_t)
-    s = w.damage * dealt + w.kill * kill * sit.value[:, None, :] + w.shield_break * sh_t
+    s = w.damage * dealt + w.kill * kill * value[:, None, :] + w.shield_break * sh_t
     # counter-attack: the attacker within the target's range, target attack > 0, layer reachable
-    dist = R.pair_distance(rules, st)
-    lo, hi = cards.range_min[st.kind, lv], cards.range_max[st.kind, lv]
+    dist = grid.distance[cells[n, mine][:, :, None], cells[:, None, :]]  # (n, S, U)
+    lo, hi = cards.range_min[kind, lv], cards.range_max[kind, lv]
     counter = (
         (dist >= lo[:, None, :]) & (dist <= hi[:, None, :]) & (atk[:, None, :] > 0)
-        & (~fly[:, :, None] | R.hits_air(rules, st.kind)[:, None, :])
+        & (~fly[n, mine][:, :, None] | R.hits_air(rules, kind)[:, None, :])
     )
-    hp_u, back = hp[:, :, None], atk[:, None, :]
-    hurt = counter & ~shield[:, :, None]
+    hp_u, back = hp[n, mine][:, :, None], atk[:, None, :]
+    hurt = counter & ~shield[n, mine][:, :, None]
     s += w.counter_damage * np.where(hurt, np.minimum(back, hp_u), 0)
-    s += w.loss * (hurt & (back >= hp_u)) * sit.value[:, :, None]
+    s += w.loss * (hurt & (back >= hp_u)) * value[n, mine][:, :, None]
     share = np.where(kill, 1, dealt / hp_t)
-    s += w.defend * share * (atk * sit.threatens)[:, None, :]
+    s += w.defend * share * (atk * sit.threatens[g])[:, None, :]
     # VolcanoDragon splash on enemy ground units next to a ground target and 2 from the attacker
-    splash = np.where(st.alive, cards.splash[st.kind, lv], 0)
+    splash = np.where(st.alive[g], cards.splash[kind, lv], 0)[n, mine]  # (n, S)
     if (splash > 0).any():
-        victim = st.alive & (st.side == sit.foe[:, None]) & ~fly
-        near = ((dist == 1) & victim[:, None, :]).astype(F32)  # (B, target, victim)
-        far = ((dist == 2) & victim[:, None, :]).astype(F32)  # (B, attacker, victim)
+        victim = st.alive[g] & (st.side[g] == sit.foe[g][:, None]) & ~fly
+        pair = grid.distance[cells[:, :, None], cells[:, None, :]]
+        near = ((pair == 1) & victim[:, None, :]).astype(F32)  # (n, target, victim)
+        far = ((dist == 2) & victim[:, None, :]).astype(F32)  # (n, attacker, victim)
         for amount in np.unique(splash[splash > 0]):
             taken = np.where(shield, 0, np.minimum(F32(amount), hp)) * victim
-            killed = (~shield & (amount >= hp) & victim) * sit.value
+            killed = (~shield & (amount >= hp) & victim) * value
             worth = w.damage * taken + w.kill * killed
-            gain = np.matmul(far, (near * worth[:, None, :]).transpose(0, 2, 1))  # (B, attacker, target)
+            gain = np.matmul(far, (near * worth[:, None, :]).transpose(0, 2, 1))  # (n, attacker, target)
             s += np.where((splash == amount)[:, :, None] & ~fly[:, None, :], gain, 0)
-    miracle_hp = st.miracle_hp[sit.rows, sit.foe].astype(F32)[:, None]
-    at_miracle = w.miracle_damage * np.minimum(atk, miracle_hp) + w.miracle_kill * (atk >= miracle_hp)
+    miracle_hp = st.miracle_hp[g, sit.foe[g]].astype(F32)[:, None]
+    at_miracle = w.miracle_damage * np.minimum(a[:, :, 0], miracle_hp) + w.miracle_kill * (a[:, :, 0] >= miracle_hp)
     full = np.concatenate([s, at_miracle[:, :, None]], 2).astype(F32)
-    return np.where(mask, full, NEG)
+    out[g[:, None], mine] = np.where(mask[g[:, None], mine], full, NEG)
+    return out
 
 
 def score_moves(
@@ -201,10 +207,13 @@ def score_moves(
 def _hunt(rules: Rules, sit: Situation, st: State, pb, k, lv, here) -> np.ndarray:
     """``float32[P, C]`` steps gained toward attacking range of the nearest enemy that threatens the
     own miracle and that the unit can hit, times the attack of all such enemies in the game."""
+    out = np.zeros((len(pb), rules.board.grid.size), F32)
     count = sit.threatens.sum(1)
-    most = int(count[pb].max(initial=0))
-    if most == 0:
-        return np.zeros((len(pb), rules.board.grid.size), F32)
+    sel = np.nonzero(count[pb] > 0)[0]
+    if len(sel) == 0:
+        return out
+    pb, k, lv, here = pb[sel], k[sel], lv[sel], here[sel]
+    most = int(count[pb].max())
     cards = rules.cards
     slots = np.argsort(~sit.threatens, axis=1, kind="stable")[pb, :most]  # (P, T) threatening slots first
     valid = sit.threatens[pb[:, None], slots]
@@ -216,7 +225,8 @@ def _hunt(rules: Rules, sit: Situation, st: State, pb, k, lv, here) -> np.ndarra
     off = np.where(valid[:, :, None], off, FAR).min(1).astype(F32)  # (P, C)
     p = np.arange(len(pb))
     gain = np.where(off[p, here][:, None] < FAR, off[p, here][:, None] - off, 0)
-    return gain * sit.own_threat[pb][:, None]
+    out[sel] = gain * sit.own_threat[pb][:, None]
+    return out
 
 
 def _summon_base(cards, w, kind, level0) -> np.ndarray:
