@@ -182,8 +182,8 @@ def card_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.Data
 def first_player_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.DataFrame:
     """Change of the first-player advantage, overall and per deck (paired games).
 
-    Advantages are the first seat's score rate minus 1/2, per deck over every game the deck
-    played (mirrors once), as in :func:`simkit.analysis.first_player_advantage`.
+    Advantages are the first seat's score rate minus 1/2, per deck over the deck's non-mirror
+    games, as in :func:`simkit.analysis.first_player_advantage`.
 
     Args:
         paired: :func:`pair_results`.
@@ -200,7 +200,7 @@ def first_player_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) ->
     g["d2"] = g["d"] ** 2
     overall = g.assign(subject="all games")
     mirror = paired["first_deck"] == paired["second_deck"]
-    decks = pd.concat([g.assign(subject=paired["first_deck"].to_numpy()),
+    decks = pd.concat([g[~mirror].assign(subject=paired["first_deck"][~mirror].to_numpy()),
                        g[~mirror].assign(subject=paired["second_deck"][~mirror].to_numpy())])
     o = _sums(overall, "subject").reset_index().assign(scope="overall")
     d = _sums(decks, "subject").reset_index().assign(scope="deck")

@@ -38,10 +38,11 @@ def first_player_advantage(df: pd.DataFrame) -> pd.DataFrame:
     """The first seat's score rate above one half, with a Wilson 95% interval and a sign test.
 
     ``advantage`` is the first player's score rate minus 1/2 (0.05 = five points). Per deck it is
-    measured over every game the deck played, in either seat (its mirror games once), which makes
-    it half the gap between the deck's win rate moving first and moving second. Per matchup it
-    pools both seatings of the two decks (mirrors included). ``p_value`` is the exact two-sided
-    binomial test of first-seat wins against second-seat wins, draws left out.
+    measured over the deck's non-mirror games, in either seat, which makes it exactly half the gap
+    between the deck's win rate moving first and moving second. Per matchup it pools both
+    seatings of the two decks; a mirror matchup (the deck against itself) is a matchup too.
+    ``p_value`` is the exact two-sided binomial test of first-seat wins against second-seat wins,
+    draws left out.
 
     Args:
         df: the results, one row per game.
@@ -61,7 +62,8 @@ def first_player_advantage(df: pd.DataFrame) -> pd.DataFrame:
     overall.insert(3, "opponent", None)
 
     mirror = c["first_deck"] == c["second_deck"]
-    by_deck = pd.concat([c.rename(columns={"first_deck": "deck"}), c[~mirror].rename(columns={"second_deck": "deck"})])
+    by_deck = pd.concat([c[~mirror].rename(columns={"first_deck": "deck"}),
+                         c[~mirror].rename(columns={"second_deck": "deck"})])
     deck = by_deck.groupby("deck", sort=True)[cols].sum().reset_index()
     deck.insert(0, "scope", "deck")
     deck.insert(1, "subject", deck["deck"])
