@@ -307,6 +307,7 @@ def _plan_dict(plan: SweepPlan) -> dict:
     d = asdict(plan)
     d.pop("scenario_path")
     d["decks"], d["bots"] = list(plan.decks), list(plan.bots)
+    d["chunk_count"] = plan.chunk_count
     return d
 
 
@@ -331,7 +332,7 @@ def load_results(out: str | Path) -> pd.DataFrame:
         raise ValueError(f"{out}: the sweep has no finished games yet")
     df = pd.concat([pd.read_parquet(p) for p in files], ignore_index=True)
     df = df.sort_values(["first_deck", "second_deck", "game"], kind="stable").reset_index(drop=True)
-    meta["complete"] = len(files) >= meta.get("plan", {}).get("chunk_count", len(files)) and meta.get("finished")
+    meta["complete"] = len(files) >= meta["plan"]["chunk_count"]
     df.attrs["meta"] = meta
     return df
 
@@ -439,7 +440,6 @@ def _play(sc, plan, out, workers, scheduler, progress, done) -> Path:
     elapsed = time.perf_counter() - started
     meta = read_meta(out)
     meta["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
-    meta["plan"]["chunk_count"] = plan.chunk_count
     meta.setdefault("runs", []).append(
         {"games": total_todo, "seconds": round(elapsed, 2), "workers": None if scheduler else workers,
          "scheduler": scheduler}
