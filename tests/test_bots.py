@@ -103,13 +103,18 @@ def test_unknown_bot_name_lists_the_known_ones(base):
 # -- legal choices on any state ----------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def late(base) -> R.State:
+    """Six games after 500 random actions (around turn 55: artifacts used, cooling or in use)."""
+    return random_states(base, 6, 500, 3)
+
+
 @pytest.mark.parametrize("name", ["random", "balanced", "rush", "control"])
-def test_bots_choose_only_legal_actions(base, name):
+def test_bots_choose_only_legal_actions(base, late, name):
     """Every chosen action is legal in the engine's flat mask, on states from early to late game."""
     rules = base.rules
     bot = make_bot(base, name)
-    for steps, seed in ((0, 1), (40, 2), (150, 3)):
-        st = random_states(base, 6, steps, seed)
+    for st in (random_states(base, 6, 0, 1), random_states(base, 6, 40, 2), late.copy()):
         legal = A.legal_mask(rules, st)
         act = bot.act(rules, st, GameStreams(np.arange(6)))
         before = st.copy()
@@ -136,13 +141,13 @@ def _flat_index(rules, st, act) -> np.ndarray:
     return np.where(k == R.END_TURN, lay["end_turn"][0], out)
 
 
-def test_utility_scores_are_finite_exactly_on_legal_actions(base):
+def test_utility_scores_are_finite_exactly_on_legal_actions(base, late):
     """A utility bot scores every legal action and nothing else."""
     rules = base.rules
-    bot = make_bot(base, "balanced")
-    for steps, seed in ((0, 4), (60, 5), (200, 6)):
-        st = random_states(base, 5, steps, seed)
-        assert np.array_equal(np.isfinite(bot.scores(rules, st)), A.legal_mask(rules, st))
+    for name in ("balanced", "rush", "control"):
+        bot = make_bot(base, name)
+        for st in (random_states(base, 5, 0, 4), random_states(base, 5, 60, 5), late):
+            assert np.array_equal(np.isfinite(bot.scores(rules, st)), A.legal_mask(rules, st))
 
 
 @given(seed=hs.integers(0, 10_000), steps=hs.integers(0, 120))
