@@ -136,6 +136,7 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime) -> None:
         f"simkit {meta.get('simkit_version', '?')}",
         f"Report made {when.strftime('%Y-%m-%d %H:%M UTC')}",
     ]
+    facts = [line for f in facts for line in wrap(f, 110, subsequent_indent="      ")]
     heads = [line for h in headlines(tables) for line in wrap("- " + h, 110, subsequent_indent="  ")]
     flags = tables["flags"]
     shown = [line for m in flags["message"][:8] for line in wrap("- " + m, 110, subsequent_indent="  ")]
@@ -153,7 +154,7 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime) -> None:
         f"seat advantage beyond +-{100 * b.first_player:g} points.",
         "Every table of this report is also written as CSV beside the PDF.",
     ]
-    text_page(fig, "Balance report", [("", facts), ("Headlines", heads), ("Flags", shown), ("How to read", guide)])
+    text_page(fig, "Balance report", [("", facts), ("Headlines", heads), ("Flags", shown), ("How to read", wrap(" ".join(guide), 110))])
     pdf.add(fig, "title")
 
 

@@ -93,6 +93,7 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime) -> None:
               f"Report made {when.strftime('%Y-%m-%d %H:%M UTC')}"]
     if b.get("scenario_hash") == p.get("scenario_hash"):
         facts.append("Note: both sweeps come from the same scenario (same hash): differences are noise only.")
+    facts = [line for f in facts for line in wrap(f, 110, subsequent_indent="      ")]
     heads = [line for h in compare_headlines(tables) for line in wrap("- " + h, 110, subsequent_indent="  ")]
     guide = [
         "Every game of the patch sweep is paired with the base game of the same decks, seats and game number",
@@ -102,7 +103,7 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime) -> None:
         f"{'Holm' if bands.method == 'holm' else 'Benjamini-Hochberg'} correction within its family "
         "(decks, cards, first player, matchups). Every table is also written as CSV beside the PDF.",
     ]
-    text_page(fig, "Patch comparison", [("", facts), ("Headlines", heads), ("How to read", guide)])
+    text_page(fig, "Patch comparison", [("", facts), ("Headlines", heads), ("How to read", wrap(" ".join(guide), 110))])
     pdf.add(fig, "title")
 
 
@@ -142,7 +143,8 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     top = pd.concat([fp[fp["scope"] == "overall"].assign(subject="ALL GAMES"),
                      fp[(fp["scope"] == "deck")].reindex(fp[fp["scope"] == "deck"]["delta"].abs()
                                                          .sort_values(ascending=False).index).head(20)])
-    plot_deltas(fig.add_axes([0.42, 0.07, 0.52, 0.44]), top, "subject",
+    h = min(0.44, 0.05 + 0.0105 * len(top))
+    plot_deltas(fig.add_axes([0.42, 0.51 - h, 0.52, h]), top, "subject",
                 "First-player advantage: overall and the 20 decks that moved most", tables["bands"].alpha)
     fig.text(0.02, 0.985, "Card and first-player changes", fontsize=12, weight="bold", va="top")
     pdf.add(fig, "cards and first player")
