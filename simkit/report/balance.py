@@ -154,7 +154,8 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime) -> None:
         f"seat advantage beyond +-{100 * b.first_player:g} points.",
         "Every table of this report is also written as CSV beside the PDF.",
     ]
-    text_page(fig, "Balance report", [("", facts), ("Headlines", heads), ("Flags", shown), ("How to read", wrap(" ".join(guide), 110))])
+    guide = wrap(" ".join(guide), 110)
+    text_page(fig, "Balance report", [("", facts), ("Headlines", heads), ("Flags", shown), ("How to read", guide)])
     pdf.add(fig, "title")
 
 
