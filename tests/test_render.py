@@ -22,6 +22,7 @@ from PIL import Image
 from simkit.cli import main
 from simkit.commands.demo import scripted_action
 from simkit.games.miracle.render import SHIELD_COLOR, SIDE_COLORS, cell_xy, kind_marks, plot_board
+from simkit.games.miracle.render_gif import write_gif
 from simkit.games.miracle.render_html import html_page
 from simkit.games.miracle.render_replay import (
     FRAME_DPI,
@@ -235,6 +236,38 @@ def test_png_is_the_final_board(base, short, tmp_path):
     assert render_game(base, FIRST, SECOND, short, out) == 1
     with Image.open(out) as im:
         assert im.format == "PNG" and im.size == _expected_size(".png")
+
+
+def test_gif_writer_round_trips_frames_and_durations(tmp_path):
+    """Frames written one by one (only the changed rectangle after the first) read back pixel for pixel."""
+    rng = np.random.default_rng(0)
+    colours = rng.integers(0, 256, size=(12, 3), dtype=np.uint8)
+    frames = []
+    pixels = colours[rng.integers(0, 12, size=(40, 60))]
+    for k in range(4):
+        pixels = pixels.copy()
+        pixels[5 * k:5 * k + 7, 10 + 3 * k:30 + 3 * k] = colours[k]  # a moving patch
+        frames.append(Image.fromarray(pixels, "RGB"))
+    frames.append(frames[-1].copy())  # an unchanged frame still counts
+    out = tmp_path / "patches.gif"
+    assert write_gif(out, iter(frames), [100, 200, 300, 400, 500]) == 5
+    with Image.open(out) as im:
+        assert im.n_frames == 5 and im.info["loop"] == 0
+        for k, expected in enumerate(frames):
+            im.seek(k)
+            assert im.info["duration"] == 100 * (k + 1)
+            assert np.array_equal(np.asarray(im.convert("RGB")), np.asarray(expected))
+
+
+def test_gif_writer_refuses_bad_input_and_leaves_no_file(tmp_path):
+    """No frames, mixed sizes or missing durations raise ValueError and leave no half-written file."""
+    out = tmp_path / "bad.gif"
+    a, b = Image.new("RGB", (10, 10), "red"), Image.new("RGB", (12, 10), "blue")
+    cases = [([], [], "at least one"), ([a, b], [10, 10], "first was"), ([a, a], [10], "durations")]
+    for frames, durations, message in cases:
+        with pytest.raises(ValueError, match=message):
+            write_gif(out, frames, durations)
+        assert not out.exists()
 
 
 def _page_frames(page: str) -> list[bytes]:

@@ -26,6 +26,7 @@ from simkit.errors import IllegalAction
 from simkit.games.miracle.board import Board
 from simkit.games.miracle.match import Match
 from simkit.games.miracle.render import SIDE_NAMES, Highlight, add_legend, plot_board, snapshot_marks
+from simkit.games.miracle.render_gif import write_gif
 from simkit.games.miracle.render_html import html_page
 from simkit.scenario import Scenario, load_scenario
 
@@ -370,6 +371,8 @@ def render_game(
         raise ValueError(f"{out_path}: output must end in {', '.join(SUFFIXES)}")
     if fps is not None and not fps > 0:
         raise ValueError(f"fps must be positive, got {fps}")
+    if max_frames is not None and max_frames < 2:
+        raise ValueError(f"max_frames must be at least 2 (first and last position), got {max_frames}")
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     frames = game_frames(sc, first_deck, second_deck, actions, per=per, seed=0 if seed is None else seed)
     painter = FramePainter(sc.rules.board, game_title(frames[0].snapshot["players"][0]["deck"],
@@ -384,12 +387,9 @@ def render_game(
     it = progress(frames) if progress is not None else frames
     images = (painter.draw(f, f"frame {i + 1}/{n} · {per}") for i, f in enumerate(it))
     if suffix == ".gif":
-        paletted = [_paletted(im) for im in images]
         durations = [round(seconds * 1000)] * n
-        durations[-1] = max(durations[-1], 2500)
-        paletted[0].save(out_path, format="GIF", save_all=True, append_images=paletted[1:], duration=durations,
-                         loop=0, optimize=False, disposal=1)
-        return n
+        durations[-1] = max(durations[-1], 2500)  # hold the final position
+        return write_gif(out_path, images, durations)
     pngs = [_png_bytes(im) for im in images]
     page = html_page(pngs, [f.label for f in frames], title=painter.title, seconds=seconds,
                      turns=[f.turn for f in frames], per=per)
