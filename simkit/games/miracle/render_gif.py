@@ -18,7 +18,8 @@ from PIL import GifImagePlugin, Image, ImageChops
 LEAVE_IN_PLACE = 1
 
 
-def _paletted(image: Image.Image) -> Image.Image:
+def paletted(image: Image.Image) -> Image.Image:
+    """``image`` quantized to its own palette of at most 256 colours (fast octree, no dithering)."""
     return image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
@@ -54,14 +55,14 @@ def _write(path: Path, frames: Iterable[Image.Image], durations: Sequence[int], 
                 raise ValueError(f"{len(durations)} durations for more frames")
             if previous is None:
                 box = (0, 0, *image.size)
-                part = _paletted(image)
+                part = paletted(image)
                 header, _ = GifImagePlugin.getheader(part, info={"loop": loop, "duration": durations[0]})
                 fp.write(b"".join(header))
             else:
                 if image.size != previous.size:
                     raise ValueError(f"frame {count} is {image.size}, the first was {previous.size}")
                 box = ImageChops.difference(previous, image).getbbox() or (0, 0, 1, 1)
-                part = _paletted(image.crop(box))
+                part = paletted(image.crop(box))
             for chunk in GifImagePlugin.getdata(part, offset=box[:2], duration=durations[count],
                                                 disposal=LEAVE_IN_PLACE, include_color_table=True):
                 fp.write(chunk)
@@ -73,4 +74,4 @@ def _write(path: Path, frames: Iterable[Image.Image], durations: Sequence[int], 
     return count
 
 
-__all__ = ["write_gif"]
+__all__ = ["paletted", "write_gif"]

@@ -26,7 +26,7 @@ from simkit.errors import IllegalAction
 from simkit.games.miracle.board import Board
 from simkit.games.miracle.match import Match
 from simkit.games.miracle.render import SIDE_NAMES, Highlight, add_legend, plot_board, snapshot_marks
-from simkit.games.miracle.render_gif import write_gif
+from simkit.games.miracle.render_gif import paletted, write_gif
 from simkit.games.miracle.render_html import html_page
 from simkit.scenario import Scenario, load_scenario
 
@@ -317,13 +317,9 @@ def _image(canvas: FigureCanvasAgg) -> Image.Image:
     return Image.frombuffer("RGBA", (w, h), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
 
 
-def _paletted(image: Image.Image) -> Image.Image:
-    return image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-
-
 def _png_bytes(image: Image.Image) -> bytes:
     out = io.BytesIO()
-    _paletted(image).save(out, format="PNG")
+    paletted(image).save(out, format="PNG")
     return out.getvalue()
 
 
@@ -527,6 +523,12 @@ def key_turns_figure(
     Returns:
         A :class:`matplotlib.figure.Figure` (A4 landscape, not registered with pyplot): save it
         into a ``PdfPages`` with ``pdf.savefig(fig)``.
+
+    Example:
+        A representative game of a flagged matchup, played again from its seed::
+
+            row = play_games(sc, first, second, bots=bots, seeds=[seed], record_actions=True).iloc[0]
+            fig = key_turns_figure(sc, row["first_deck"], row["second_deck"], row["action_list"], seed=seed)
 
     Raises:
         ValueError: a turn was not played, or more than 4 turns are asked for.
