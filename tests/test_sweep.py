@@ -24,9 +24,17 @@ KEY = ["first_deck", "second_deck", "game"]
 
 
 @pytest.fixture(scope="module")
-def quick():
-    """The quick-sweep scenario."""
-    return simkit.load_scenario(QUICK)
+def short_scenario(tmp_path_factory):
+    """The quick scenario with games cut to 12 turns, so the sweep machinery is tested fast."""
+    path = tmp_path_factory.mktemp("scenario") / "short.toml"
+    path.write_text(f'extends = "{QUICK}"\nname = "quick, 12 turns"\n[rules]\nturn_limit = 12\n')
+    return path
+
+
+@pytest.fixture(scope="module")
+def quick(short_scenario):
+    """The short quick-sweep scenario."""
+    return simkit.load_scenario(short_scenario)
 
 
 def small_plan(sc, games=2, chunk_size=3, decks=TWO):
@@ -114,10 +122,10 @@ def test_resume_plays_only_missing_chunks(reference, quick, tmp_path):
     pd.testing.assert_frame_equal(load_results(tmp_path), reference)
 
 
-def test_sigkill_then_resume_gives_exactly_n_games_per_pair(quick, reference, tmp_path):
+def test_sigkill_then_resume_gives_exactly_n_games_per_pair(quick, reference, short_scenario, tmp_path):
     """A sweep killed with SIGKILL mid-run leaves only whole chunks; --resume completes it without duplicates."""
     out = tmp_path / "killed"
-    cmd = [sys.executable, "-m", "simkit", "sweep", str(QUICK), "--games", "2", "--chunk-size", "1",
+    cmd = [sys.executable, "-m", "simkit", "sweep", str(short_scenario), "--games", "2", "--chunk-size", "1",
            "--workers", "1", "--out", str(out), "--decks", *TWO]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.time() + 120
@@ -156,9 +164,9 @@ def test_dask_cluster_gives_the_same_results(reference, quick, tmp_path):
         (["--bots", "balanced,nobody"], "unknown bot"),
     ],
 )
-def test_cli_bad_input_gives_one_line_and_exit_2(args, message, tmp_path, capsys):
+def test_cli_bad_input_gives_one_line_and_exit_2(args, message, short_scenario, tmp_path, capsys):
     """Bad flags end with one clear line on stderr and exit status 2."""
-    assert main(["sweep", str(QUICK), "--out", str(tmp_path / "o"), *args]) == 2
+    assert main(["sweep", str(short_scenario), "--out", str(tmp_path / "o"), *args]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
 
@@ -177,9 +185,9 @@ def test_cli_refuses_unreadable_scenario_and_unwritable_folder(tmp_path, capsys)
     assert "not writable" in capsys.readouterr().err
 
 
-def test_cli_sweep_end_to_end(tmp_path, capsys):
+def test_cli_sweep_end_to_end(short_scenario, tmp_path, capsys):
     """`simkit sweep` on two decks writes a complete dataset and says where it is."""
     out = tmp_path / "cli"
-    assert main(["sweep", str(QUICK), "--games", "1", "--decks", *TWO, "--out", str(out)]) == 0
+    assert main(["sweep", str(short_scenario), "--games", "1", "--decks", *TWO, "--out", str(out)]) == 0
     assert "results:" in capsys.readouterr().out
     assert len(load_results(out)) == 4
