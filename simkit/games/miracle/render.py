@@ -4,7 +4,8 @@
 cells, abyss, spawn points, garrisons coloured by owner, both miracles with their HP, and every
 unit as a glyph (circle: ground, diamond: flying) in its side's colour, marked with its kind's
 initials and level (``S2`` = Swordsman level 2), its HP below, a gold ring for a holy shield.
-A caption above the board gives the turn, both decks, miracle HP, mana, dead stars and artifact.
+Above the board: an optional title, the turn and who acts (or how the game ended) and the last
+action; below it, one line per side in its colour: deck, miracle HP, mana, dead stars, artifact.
 
 The layout is flat-topped hexes with the cube ``z`` axis horizontal, so the long axis of the map
 runs left to right and the first player's miracle sits at the bottom. Only the given Axes is
