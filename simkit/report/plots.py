@@ -73,8 +73,7 @@ def _square(ax: Axes, values: pd.DataFrame, norm, ranked_labels: bool, title: st
     data = np.ma.masked_invalid(values.to_numpy(float))
     from matplotlib import colormaps
 
-    cmap = colormaps[_CMAP].copy()
-    cmap.set_bad(_MISSING)
+    cmap = colormaps[_CMAP].with_extremes(bad=_MISSING)
     im = ax.imshow(data, cmap=cmap, norm=norm, interpolation="nearest", aspect="equal")
     size = _rows_font(ax, d, largest=8)
     numbers = [str(i + 1) for i in range(d)]
@@ -285,8 +284,7 @@ def plot_pair_synergy(ax: Axes, card_pairs: pd.DataFrame, colorbar: bool = True)
     norm = TwoSlopeNorm(vcenter=0, vmin=-half, vmax=half)
     from matplotlib import colormaps
 
-    cmap = colormaps[_CMAP].copy()
-    cmap.set_bad(_MISSING)
+    cmap = colormaps[_CMAP].with_extremes(bad=_MISSING)
     im = ax.imshow(np.ma.masked_invalid(grid.to_numpy(float)), cmap=cmap, norm=norm)
     ax.set_xticks(range(len(kinds)), kinds, rotation=45, ha="right", fontsize=7)
     ax.set_yticks(range(len(kinds)), kinds, fontsize=7)

@@ -1,0 +1,171 @@
+"""simkit.compare and `simkit compare`: paired deltas on synthetic base/patch sweeps with planted changes."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from pypdf import PdfReader
+
+from simkit.analysis import deck_cards, synthetic_results
+from simkit.cli import main
+from simkit.compare import (
+    COMPARE_TABLES,
+    card_deltas,
+    compare_results,
+    deck_deltas,
+    first_player_deltas,
+    flag_changes,
+    matchup_deltas,
+    pair_results,
+)
+from simkit.report.comparison import write_compare_report
+from simkit.sweep import write_chunk
+
+# both artifacts with the same six creature trios, three of them with a Priest: a balanced pool
+TRIOS = ["Archer,BlackBat,Priest", "FrostDragon,Priest,Swordsman", "Priest,Swordsman,VolcanoDragon",
+         "Archer,BlackBat,FrostDragon", "BlackBat,Swordsman,VolcanoDragon", "Archer,FrostDragon,VolcanoDragon"]
+POOL = [f"{a}:{t}" for a in ("HolyLight", "WindBlessing") for t in TRIOS]
+
+
+def priest_edge(edge: float):
+    """Pooled rates where every Priest deck has ``edge`` over every other deck."""
+
+    def rate(a, b):
+        return 0.5 + edge * ("Priest" in deck_cards(a)[1]) - edge * ("Priest" in deck_cards(b)[1])
+
+    return rate
+
+
+def sweep(edge: float, seat: float, games: int = 40, decks=POOL, name: str = "base"):
+    return synthetic_results(decks, games, priest_edge(edge), first_advantage=seat, seed=5,
+                             scenario_name=name, scenario_hash=name)
+
+
+@pytest.fixture(scope="module")
+def base():
+    """A pool where Priest decks have a 10-point edge and moving first is worth 8 points."""
+    return sweep(0.10, 0.08)
+
+
+@pytest.fixture(scope="module")
+def patch():
+    """The same pool after a patch that removes the Priest edge and the seat edge."""
+    return sweep(0.0, 0.0, name="patch")
+
+
+def write_sweep_folder(df: pd.DataFrame, folder: Path) -> Path:
+    """Store ``df`` as a finished sweep's results folder (meta.json + one parquet chunk)."""
+    (folder / "chunks").mkdir(parents=True)
+    write_chunk(folder, 0, df)
+    meta = {**df.attrs["meta"], "finished": "2026-01-01T00:00:00+00:00", "plan": {"chunk_count": 1}}
+    (folder / "meta.json").write_text(json.dumps(meta))
+    return folder
+
+
+def test_pairing_refuses_different_pools_and_game_counts(base):
+    """Different deck pools or games per pairing are refused with one clear line."""
+    with pytest.raises(ValueError, match="different deck pools"):
+        pair_results(base, sweep(0.0, 0.0, decks=POOL[:-1]))
+    with pytest.raises(ValueError, match="different game counts"):
+        pair_results(base, sweep(0.0, 0.0, games=30))
+    paired = pair_results(base, base)
+    assert len(paired) == len(base) and paired["same_seed"].all()
+
+
+def test_identical_sweeps_change_nothing(base):
+    """A sweep compared with itself has zero deltas, nothing significant, and every flag stays."""
+    tables = compare_results(base, base)
+    for name in ("deck_deltas", "card_deltas", "first_player_deltas", "matchup_deltas"):
+        t = tables[name]
+        assert (t["delta"] == 0).all() and not t["significant"].any(), name
+    assert (tables["nash_shift"]["change"].abs() < 1e-9).all()
+    assert set(tables["flag_changes"]["status"]) == {"stayed"}
+
+
+def test_removing_the_priest_edge_is_seen_per_deck_and_per_card(base, patch):
+    """Priest decks lose about their planted edge, significantly; Priest is the card that fell most."""
+    paired = pair_results(base, patch)
+    decks = deck_deltas(paired).set_index("deck")
+    priest = [d for d in POOL if "Priest" in d]
+    others = [d for d in POOL if "Priest" not in d]
+    share = len(others) / (len(POOL) - 1)  # a Priest deck's edge counts only against non-Priest decks
+    expected = -0.10 * share
+    assert decks.loc[priest, "delta"].mean() == pytest.approx(expected, abs=0.03)
+    assert decks.loc[priest, "significant"].mean() > 0.5 and decks.loc[priest, "high"].max() < 0.05
+    cards = card_deltas(paired).set_index("card")
+    assert cards.loc["Priest", "significant"] and cards.loc["Priest", "high"] < 0
+    assert cards.loc["Priest", "low"] < expected < cards.loc["Priest", "high"] + 0.02
+    assert cards["delta"].idxmin() == "Priest" and (cards.drop(index="Priest")["delta"] > expected / 2).all()
+    assert not cards.loc[["HolyLight", "WindBlessing"], "significant"].any()
+
+
+def test_seat_edge_change_is_measured_with_a_paired_interval(base, patch):
+    """The first-player advantage falls by the planted 8 points, inside a narrow paired interval."""
+    fp = first_player_deltas(pair_results(base, patch))
+    overall = fp[fp["scope"] == "overall"].iloc[0]
+    assert overall["low"] < -0.08 < overall["high"] and overall["significant"]
+    assert overall["base_advantage"] == pytest.approx(0.08, abs=0.02)
+    assert len(fp[fp["scope"] == "deck"]) == len(POOL)
+
+
+def test_pairing_narrows_the_interval(base):
+    """Common seeds make the paired interval of a small change much narrower than an unpaired one."""
+    nudged = sweep(0.10, 0.06)  # the same games, two points less seat edge
+    paired = pair_results(base, nudged)
+    fp = first_player_deltas(paired)
+    overall = fp[fp["scope"] == "overall"].iloc[0]
+    a, b = paired["base_points"], paired["patch_points"]
+    unpaired_half = 1.96 * np.sqrt(a.var() / len(a) + b.var() / len(b))
+    assert (overall["high"] - overall["low"]) / 2 < unpaired_half / 2
+    assert overall["low"] < -0.02 < overall["high"]
+
+
+def test_matchup_deltas_are_mirror_images(base, patch):
+    """A matchup's change from one side is minus its change from the other, with the same p-value."""
+    t = matchup_deltas(pair_results(base, patch)).set_index(["deck", "opponent"])
+    a, b = POOL[0], POOL[1]
+    assert t.loc[(a, b), "delta"] == pytest.approx(-t.loc[(b, a), "delta"])
+    assert t.loc[(a, b), "p_adjusted"] == t.loc[(b, a), "p_adjusted"]
+    assert len(t) == len(POOL) * (len(POOL) - 1)
+
+
+def test_flag_changes_report_appeared_and_vanished(base, patch):
+    """The seat-edge flag vanishes with the patch; flags of the patch alone appear."""
+    tables = compare_results(base, patch)
+    fc = tables["flag_changes"].set_index(["kind", "subject"])
+    assert fc.loc[("first_player", "all games"), "status"] == "vanished"
+    back = flag_changes(tables["flag_changes"].iloc[:0].drop(columns=["status", "base_value", "patch_value"]),
+                        tables["flag_changes"].drop(columns=["status", "base_value", "patch_value"]))
+    assert set(back["status"]) == {"appeared"}
+
+
+def test_compare_pdf_and_command(base, patch, tmp_path, capsys):
+    """`simkit compare` writes a six-page PDF with its CSVs; mismatched sweeps exit 2 with one line."""
+    b = write_sweep_folder(base, tmp_path / "base")
+    p = write_sweep_folder(patch, tmp_path / "patch")
+    out = tmp_path / "reports" / "ab.pdf"
+    assert main(["compare", str(b), str(p), "-o", str(out)]) == 0
+    reader = PdfReader(out)
+    assert len(reader.pages) == 6
+    assert "base" in reader.metadata["/Keywords"] and "patch" in reader.metadata["/Keywords"]
+    assert all((tmp_path / "reports" / f"ab.{t}.csv").exists() for t in COMPARE_TABLES)
+    assert str(out) in capsys.readouterr().out
+    other = write_sweep_folder(sweep(0.0, 0.0, games=20, name="short"), tmp_path / "short")
+    assert main(["compare", str(b), str(other), "-o", str(tmp_path / "bad.pdf")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "game counts" in err and len(err.splitlines()) == 1 and not (tmp_path / "bad.pdf").exists()
+
+
+def test_write_compare_report_is_atomic(base, tmp_path, monkeypatch):
+    """A failing page leaves no comparison PDF, CSV or temporary file."""
+    import simkit.report.comparison as comparison
+
+    def broken(ax, table):
+        raise RuntimeError("plot failed")
+
+    monkeypatch.setattr(comparison, "plot_nash_shift", broken)
+    with pytest.raises(RuntimeError):
+        write_compare_report(compare_results(base, base), tmp_path / "x.pdf")
+    assert list(tmp_path.iterdir()) == []

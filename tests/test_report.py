@@ -1,0 +1,146 @@
+"""simkit.report and `simkit report`: plots on plain Axes, the PDF's pages and metadata, CSVs, bad input."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+from pypdf import PdfReader
+
+import simkit.report.balance as balance
+from simkit.analysis import TABLES, analyze, synthetic_results
+from simkit.cli import main
+from simkit.report import plot_deck_ratings, plot_flags, plot_matchup_heatmap, write_balance_report
+from simkit.sweep import write_chunk
+
+A = "HolyLight:Archer,Priest,Swordsman"
+B = "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon"
+C = "SalamanderShield:Archer,FrostDragon,Swordsman"
+D = "WindBlessing:BlackBat,Priest,VolcanoDragon"
+DECKS = [A, B, C, D]
+PLANTED = {(A, B): 0.8, (A, C): 0.75, (A, D): 0.8}
+# title, matchups, deck strength, first player, cards, metagame, game shape, flags
+PAGES = ["title", "matchups", "deck strength 1", "first player 1", "cards", "metagame", "game shape", "flags 1"]
+
+
+@pytest.fixture(scope="module")
+def results():
+    """Four decks, one of them planted strong, with a seat edge and some draws."""
+    return synthetic_results(DECKS, 30, PLANTED, first_advantage=0.05, draw_rate=0.05, seed=11,
+                             scenario_hash="cafe0123", rules_version="miracle-war/1", scenario_name="planted pool")
+
+
+@pytest.fixture(scope="module")
+def tables(results):
+    """The analysis of ``results`` with a short bootstrap."""
+    return analyze(results, bootstrap=20)
+
+
+def write_sweep_folder(df: pd.DataFrame, folder: Path) -> Path:
+    """Store ``df`` as a finished sweep's results folder (meta.json + one parquet chunk)."""
+    (folder / "chunks").mkdir(parents=True)
+    write_chunk(folder, 0, df)
+    meta = {**df.attrs["meta"], "finished": "2026-01-01T00:00:00+00:00", "plan": {"chunk_count": 1}}
+    (folder / "meta.json").write_text(json.dumps(meta))
+    return folder
+
+
+def test_heatmap_cells_follow_the_given_order(tables):
+    """The heatmap's cell (i, j) is deck order[i]'s win rate against order[j]; mirrors are blank."""
+    order = list(tables["decks"]["deck"])
+    ax = Figure(figsize=(6, 6)).add_axes([0.3, 0.3, 0.6, 0.6])
+    im = plot_matchup_heatmap(ax, tables["matchups"], order)
+    cells = im.get_array()
+    m = tables["matchups"].set_index(["deck", "opponent"])["win_rate"]
+    assert cells[0, 1] == pytest.approx(m[(order[0], order[1])])
+    assert cells[3, 0] == pytest.approx(m[(order[3], order[0])])
+    assert np.ma.getmaskarray(cells).diagonal().all()
+    assert [t.get_text() for t in ax.get_yticklabels()] == order
+
+
+def test_deck_ratings_plot_one_row_per_deck(tables):
+    """The ratings plot labels every deck, strongest on top."""
+    ax = Figure(figsize=(6, 6)).add_axes([0.4, 0.1, 0.5, 0.8])
+    plot_deck_ratings(ax, tables["decks"])
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == list(tables["decks"]["deck"]) and labels[0] == A
+
+
+def test_flags_table_lists_every_flag(tables):
+    """The flags plot writes one numbered row per flag, or says there is none."""
+    ax = Figure().add_axes([0, 0, 1, 1])
+    plot_flags(ax, tables["flags"])
+    text = " ".join(ax.texts[0].get_text().split())  # long subjects wrap over lines
+    assert len(tables["flags"]) > 0 and all(s in text for s in tables["flags"]["subject"])
+    empty = Figure().add_axes([0, 0, 1, 1])
+    plot_flags(empty, tables["flags"].iloc[:0])
+    assert "No flags" in empty.texts[0].get_text()
+
+
+def test_report_pdf_has_the_expected_pages_metadata_and_csvs(tables, tmp_path):
+    """The PDF has its eight pages, names the scenario hash and rules version, and every table is a CSV."""
+    files = write_balance_report(tables, tmp_path / "out" / "planted.pdf")
+    pdf = files[0]
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == len(PAGES)
+    assert "cafe0123" in reader.metadata["/Keywords"] and "miracle-war/1" in reader.metadata["/Keywords"]
+    assert "cafe0123" in reader.metadata["/Subject"]
+    first = reader.pages[0].extract_text()
+    assert "Balance report" in first and "planted pool" in first and A in first
+    assert {p.name for p in files[1:]} == {f"planted.{t}.csv" for t in TABLES}
+    decks = pd.read_csv(tmp_path / "out" / "planted.decks.csv")
+    assert list(decks["deck"]) == list(tables["decks"]["deck"])
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(p.name for p in files)
+
+
+def test_many_flags_spread_over_several_pages(tables, tmp_path, monkeypatch):
+    """With one flag per page the report grows by one page per extra flag."""
+    monkeypatch.setattr(balance, "FLAGS_PER_PAGE", 1)
+    monkeypatch.setattr(balance, "MAX_FLAG_PAGES", 100)
+    pdf = write_balance_report(tables, tmp_path / "many.pdf")[0]
+    assert len(PdfReader(pdf).pages) == len(PAGES) - 1 + len(tables["flags"])
+
+
+def test_a_failing_page_leaves_no_file(tables, tmp_path, monkeypatch):
+    """If a page fails, neither the PDF nor any CSV nor a temporary file is left behind."""
+
+    def broken(ax, table):
+        raise RuntimeError("plot failed")
+
+    monkeypatch.setattr(balance, "plot_nash_mix", broken)
+    with pytest.raises(RuntimeError):
+        write_balance_report(tables, tmp_path / "broken.pdf")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_report_command_on_a_results_folder(results, tmp_path, capsys):
+    """`simkit report DIR -o NAME.pdf` writes the PDF and says where."""
+    folder = write_sweep_folder(results, tmp_path / "results")
+    out = tmp_path / "reports" / "planted.pdf"
+    assert main(["report", str(folder), "-o", str(out), "--bootstrap", "10"]) == 0
+    assert out.exists() and len(PdfReader(out).pages) == len(PAGES)
+    assert str(out) in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("case", ["missing", "not a sweep", "no games", "not pdf", "pair missing"])
+def test_report_command_refuses_bad_input(results, tmp_path, capsys, case):
+    """Bad input ends with exit status 2 and one line on stderr naming the problem."""
+    folder, out = tmp_path / "results", tmp_path / "r.pdf"
+    expect = {"missing": "no such results folder", "not a sweep": "not a simkit results folder",
+              "no games": "no finished games", "not pdf": ".pdf", "pair missing": "every ordered deck pairing"}[case]
+    if case == "not a sweep":
+        folder.mkdir()
+    elif case == "no games":
+        folder.mkdir()
+        (folder / "meta.json").write_text(json.dumps(results.attrs["meta"]))
+    elif case == "not pdf":
+        write_sweep_folder(results, folder)
+        out = tmp_path / "r.png"
+    elif case == "pair missing":
+        write_sweep_folder(results[~((results["first_deck"] == A) & (results["second_deck"] == B))], folder)
+    assert main(["report", str(folder), "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert expect in err and len(err.splitlines()) == 1
+    assert not out.exists()
