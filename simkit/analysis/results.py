@@ -162,7 +162,8 @@ def meta_of(df: pd.DataFrame) -> dict:
     meta = dict(df.attrs.get("meta") or {})
     decks = deck_pool(df)
     meta.setdefault("decks", decks)
-    meta.setdefault("games_per_pair", int(df.groupby(["first_deck", "second_deck"]).size().max()))
+    if "games_per_pair" not in meta:
+        meta["games_per_pair"] = int(df.groupby(["first_deck", "second_deck"]).size().max())
     for key in ("scenario_hash", "rules_version"):
         if key not in meta and key in df.columns:
             meta[key] = ", ".join(sorted(map(str, df[key].unique())))
