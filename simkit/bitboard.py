@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simkit.hexgrid import DIRECTIONS, HexGrid
+from simkit.hexgrid import HexGrid
 
 _ONE = np.uint64(1)
 
@@ -56,14 +56,15 @@ class HexBitboard:
     def from_cells(self, cells: np.ndarray, present: np.ndarray) -> np.ndarray:
         """``uint64[..., R]`` the set of ``cells`` (``int[..., n]`` cell indices) where ``present``.
 
-        Cells of one set must be distinct (their bits are summed).
+        Cells of one set must be distinct where present.
         """
-        vals = np.where(present, _ONE << self.cell_bit[cells], np.uint64(0))
-        rows = self.cell_row[cells]
-        out = np.zeros(cells.shape[:-1] + (self.rows,), np.uint64)
-        for r in range(self.rows):
-            out[..., r] = np.where(rows == r, vals, np.uint64(0)).sum(-1, dtype=np.uint64)
-        return out
+        lead, n = cells.shape[:-1], cells.shape[-1]
+        flat_cells, flat_present = cells.reshape(-1, n), present.reshape(-1, n)
+        rows = self.cell_row[flat_cells] + self.rows * np.arange(len(flat_cells))[:, None]
+        vals = np.where(flat_present, _ONE << self.cell_bit[flat_cells], np.uint64(0))
+        out = np.zeros(len(flat_cells) * self.rows, np.uint64)
+        np.bitwise_or.at(out, rows.ravel(), vals.ravel())
+        return out.reshape(lead + (self.rows,))
 
     def to_mask(self, bits: np.ndarray) -> np.ndarray:
         """``bool[..., C]`` cell mask of ``uint64[..., R]`` bitboards."""
@@ -71,18 +72,11 @@ class HexBitboard:
 
     def adjacent(self, bits: np.ndarray) -> np.ndarray:
         """``uint64[..., R]`` the grid cells with at least one neighbour in ``bits``."""
-        out = np.zeros_like(bits)
-        for dx, dy, _ in DIRECTIONS:
-            # neighbour of (x, y) in direction d is (x + dx, y + dy): take row r + dx, bit b + dy
-            src = bits
-            if dy == 1:
-                src = src >> _ONE
-            elif dy == -1:
-                src = src << _ONE
-            if dx == 1:
-                out[..., :-1] |= src[..., 1:]
-            elif dx == -1:
-                out[..., 1:] |= src[..., :-1]
-            else:
-                out |= src
+        # The neighbour of (x, y) in direction (dx, dy) is (x + dx, y + dy): bit b of row r looks at
+        # bit b + dy of row r + dx. The six directions are (1,-1) (1,0) (0,1) (-1,1) (-1,0) (0,-1).
+        lower = bits << _ONE  # looks at bit b - 1
+        upper = bits >> _ONE  # looks at bit b + 1
+        out = lower | upper  # dx = 0
+        out[..., :-1] |= (lower | bits)[..., 1:]  # dx = +1: dy = -1 or 0
+        out[..., 1:] |= (upper | bits)[..., :-1]  # dx = -1: dy = +1 or 0
         return out & self.valid
