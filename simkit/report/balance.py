@@ -209,13 +209,16 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
 
     fig = pdf.new_page(PORTRAIT)
     mix = tables["metagame"]
-    plot_nash_mix(fig.add_axes([0.42, 0.4, 0.5, 0.52]), mix)
+    plot_nash_mix(fig.add_axes([0.42, 0.45, 0.5, 0.47]), mix)
     dominated = mix[mix["dominated"]]
     lines = [line for d, by in zip(dominated["deck"], dominated["dominated_by"])
              for line in wrap(f"- {d}   (by {by})", WRAP, subsequent_indent="    ")]
     shown = lines
+    fig.text(0.07, 0.385, "The mix is computed from measured win rates: decks of nearly equal strength swap in and out "
+             "of it with sampling noise,\nso read it as a shortlist of what a field would converge to, not as exact "
+             "shares.", fontsize=8, style="italic", va="top")
     why = "Another deck scores at least as well against every deck (the dominating decks in brackets):"
-    text_page(fig, "", [(f"Dominated decks ({len(dominated)})", [why, *shown] if shown else ["none"])], top=0.335,
+    text_page(fig, "", [(f"Dominated decks ({len(dominated)})", [why, *shown] if shown else ["none"])], top=0.32,
               overflow="... (every dominated deck is in the metagame CSV)")
     fig.text(0.02, 0.985, "Metagame: what a field of perfect adapters would play", fontsize=12, weight="bold",
              va="top")
