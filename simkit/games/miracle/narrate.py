@@ -10,9 +10,13 @@ from simkit.games.miracle.state import DRAW, END_REASONS
 SEATS = ("first", "second")
 
 
-def _unit(m: Match, uid: int) -> str:
+def _slot(m: Match, uid: int) -> int:
     st = m.state
-    slot = int(np.nonzero(st.uid[0] == uid)[0][0])
+    return int(np.nonzero(st.alive[0] & (st.uid[0] == uid))[0][0])
+
+
+def _unit(m: Match, uid: int) -> str:
+    st, slot = m.state, _slot(m, uid)
     return f"{m.rules.cards.kind_name(int(st.kind[0, slot]))} L{int(st.level[0, slot])} #{uid}"
 
 
@@ -31,7 +35,7 @@ def _describe(m: Match, action: tuple) -> str:
         m.do(action)
         return f"summon {action[1]} L{action[2]} #{uid} at {action[3]}"
     if name == "move":
-        who, start = _unit(m, action[1]), m.rules.board.grid.cell(int(m.state.cell[0, m._slot(action[1])]))
+        who, start = _unit(m, action[1]), m.rules.board.grid.cell(int(m.state.cell[0, _slot(m, action[1])]))
         m.do(action)
         return f"move {who} {start} -> {action[2]}"
     if name == "attack":
