@@ -1,0 +1,111 @@
+"""Throughput benchmarks: full games per second by batch size, and whole quick sweeps by workers.
+
+Each measurement runs in a fresh child process so its peak memory (``ru_maxrss``) is its own.
+Results are plain dicts, one per run, printed by ``simkit bench`` as JSON lines.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import resource
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from simkit.rng import derive_seed
+from simkit.scenario import load_scenario
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _games_run(scenario_path: str, batch: int, games: int, bots: tuple[str, str], seed: int) -> dict:
+    from simkit.runner import play_games
+
+    sc = load_scenario(scenario_path)
+    pick = np.array([derive_seed(seed, "deck", i) % len(sc.decks) for i in range(2 * games)])
+    first = [sc.decks[i] for i in pick[:games]]
+    second = [sc.decks[i] for i in pick[games:]]
+    seeds = [derive_seed(seed, "game", i) for i in range(games)]
+    started = time.perf_counter()
+    df = play_games(sc, first, second, bots=bots, seeds=seeds, batch_size=batch)
+    seconds = time.perf_counter() - started
+    return {
+        "mode": "games",
+        "batch": batch,
+        "games": games,
+        "seconds": round(seconds, 3),
+        "games_per_s": round(games / seconds, 3),
+        "actions_per_game": round(float(df["actions"].mean()), 1) if "actions" in df else None,
+        "peak_rss_mb": round(_peak_rss_mb(), 1),
+    }
+
+
+def _sweep_run(scenario_path: str, workers: int) -> dict:
+    from simkit.sweep import plan_sweep, run_sweep
+
+    sc = load_scenario(scenario_path)
+    plan = plan_sweep(sc)
+    out = Path(tempfile.mkdtemp(prefix="simkit-bench-"))
+    try:
+        started = time.perf_counter()
+        run_sweep(sc, plan, out, workers=workers, progress=False)
+        seconds = time.perf_counter() - started
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    return {
+        "mode": "sweep",
+        "scenario": sc.name,
+        "workers": workers,
+        "games": plan.total_games,
+        "seconds": round(seconds, 3),
+        "games_per_s": round(plan.total_games / seconds, 3),
+        "peak_rss_mb": round(_peak_rss_mb(), 1),
+    }
+
+
+def _in_child(func, *args) -> dict:
+    """Run ``func(*args)`` in a fresh process and return its result (peak memory is the child's alone)."""
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(1) as pool:
+        return pool.apply(func, args)
+
+
+def bench_games(scenario_path: str, batches=(1, 64, 512, 4096), games: int | None = None,
+                bots=("balanced", "balanced"), seed: int = 0) -> list[dict]:
+    """Full games per second at each batch size (``games`` per run; default: the batch size, at least 8).
+
+    Args:
+        scenario_path: the scenario file.
+        batches: batch sizes to measure.
+        games: games per run; default ``max(batch, 8)``.
+        bots: the bots of the first and second seat.
+        seed: chooses the random deck pairs and game seeds (the same for every run).
+    """
+    return [_in_child(_games_run, str(scenario_path), b, games or max(b, 8), tuple(bots), seed) for b in batches]
+
+
+def bench_sweep(scenario_path: str, workers=(1, None)) -> list[dict]:
+    """Seconds for the scenario's whole sweep with each worker count (``None``: all cores)."""
+    return [_in_child(_sweep_run, str(scenario_path), w or os.cpu_count() or 1) for w in workers]
+
+
+def speedup(runs: list[dict]) -> dict:
+    """Batched-over-single speed-up: games/s of the best batch divided by games/s at batch 1."""
+    single = [r for r in runs if r.get("mode") == "games" and r["batch"] == 1]
+    batched = [r for r in runs if r.get("mode") == "games" and r["batch"] > 1]
+    if not single or not batched:
+        return {}
+    best = max(batched, key=lambda r: r["games_per_s"])
+    return {
+        "summary": "batched over single",
+        "best_batch": best["batch"],
+        "best_games_per_s": best["games_per_s"],
+        "single_games_per_s": single[0]["games_per_s"],
+        "speedup": round(best["games_per_s"] / single[0]["games_per_s"], 2),
+    }

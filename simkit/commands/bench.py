@@ -1,0 +1,44 @@
+"""``simkit bench``: measure games per second by batch size, or whole quick sweeps by worker count."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from simkit.bench import bench_games, bench_sweep, speedup
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the chosen measurements, printing one JSON line per run and a summary."""
+    if args.games is not None and args.games < 1:
+        raise ValueError(f"--games must be at least 1, got {args.games}")
+    runs = []
+    if args.mode in ("games", "all"):
+        batches = [int(b) for b in args.batches.split(",")]
+        if any(b < 1 for b in batches):
+            raise ValueError(f"--batches must be positive integers, got {args.batches}")
+        bots = tuple(args.bots.split(","))
+        for b in batches:
+            r = bench_games(args.scenario, batches=(b,), games=args.games, bots=bots)[0]
+            print(json.dumps(r), flush=True)
+            runs.append(r)
+        s = speedup(runs)
+        if s:
+            print(json.dumps(s), flush=True)
+    if args.mode in ("sweep", "all"):
+        for w in (1, None):
+            r = bench_sweep(args.sweep_scenario, workers=(w,))[0]
+            print(json.dumps(r), flush=True)
+    return 0
+
+
+def register(sub) -> None:
+    """Add the ``bench`` command."""
+    p = sub.add_parser("bench", help="measure throughput: games/s by batch size, quick sweep by workers")
+    p.add_argument("mode", nargs="?", choices=("games", "sweep", "all"), default="games")
+    p.add_argument("--scenario", default="scenarios/miracle/base.toml", help="scenario for the games mode")
+    p.add_argument("--batches", default="1,64,512,4096", help="comma-separated batch sizes")
+    p.add_argument("--games", type=int, help="games per run (default: the batch size, at least 8)")
+    p.add_argument("--bots", default="balanced,balanced", help="first and second seat bots")
+    p.add_argument("--sweep-scenario", default="scenarios/miracle/quick.toml", help="scenario for the sweep mode")
+    p.set_defaults(func=run)
