@@ -25,12 +25,14 @@ class HexBitboard:
         cell_row: ``int[C]`` row of each cell.
         cell_bit: ``uint64[C]`` bit index of each cell in its row.
         valid: ``uint64[R]`` the grid's cells.
+        unpacked: ``int[C]`` position of each cell's bit among a board's bits unpacked row by row.
     """
 
     rows: int
     cell_row: np.ndarray
     cell_bit: np.ndarray
     valid: np.ndarray
+    unpacked: np.ndarray
 
     @classmethod
     def from_grid(cls, grid: HexGrid) -> HexBitboard:
@@ -43,7 +45,7 @@ class HexBitboard:
         bit = (y - y.min()).astype(np.uint64)
         valid = np.zeros(int(row.max()) + 1, np.uint64)
         np.bitwise_or.at(valid, row, _ONE << bit)
-        return cls(rows=len(valid), cell_row=row, cell_bit=bit, valid=valid)
+        return cls(rows=len(valid), cell_row=row, cell_bit=bit, valid=valid, unpacked=row * 64 + (y - y.min()))
 
     def from_mask(self, mask: np.ndarray) -> np.ndarray:
         """``uint64[..., R]`` bitboards of a ``bool[..., C]`` cell mask."""
@@ -68,7 +70,10 @@ class HexBitboard:
 
     def to_mask(self, bits: np.ndarray) -> np.ndarray:
         """``bool[..., C]`` cell mask of ``uint64[..., R]`` bitboards."""
-        return ((bits[..., self.cell_row] >> self.cell_bit) & _ONE).astype(bool)
+        # little-endian bytes, unpacked least significant bit first: bit b of row r lands at r * 64 + b
+        raw = np.ascontiguousarray(bits, dtype="<u8").view(np.uint8)
+        flat = np.unpackbits(raw, axis=-1, bitorder="little")
+        return flat[..., self.unpacked].view(bool)
 
     def adjacent(self, bits: np.ndarray) -> np.ndarray:
         """``uint64[..., R]`` the grid cells with at least one neighbour in ``bits``."""
