@@ -88,7 +88,11 @@ def occupancy(rules: Rules, st: State) -> tuple[np.ndarray, np.ndarray]:
 
 def pair_distance(rules: Rules, st: State) -> np.ndarray:
     """``int16[B, U, U]`` distance between the cells of every two unit slots."""
-    return rules.board.grid.distance[st.cell[:, :, None], st.cell[:, None, :]]
+    cells = rules.board.grid.cells
+    x, y = cells[st.cell, 0], cells[st.cell, 1]
+    dx = x[:, :, None] - x[:, None, :]
+    dy = y[:, :, None] - y[:, None, :]
+    return (np.abs(dx) + np.abs(dy) + np.abs(dx + dy)) >> 1
 
 
 def attack_now(rules: Rules, st: State, dist: np.ndarray | None = None) -> np.ndarray:
