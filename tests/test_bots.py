@@ -86,10 +86,9 @@ def test_a_designer_adds_a_personality_without_code(tmp_path):
     ],
 )
 def test_bad_bot_tables_are_rejected_naming_file_and_key(tmp_path, text, words):
-    """Every problem in [bots] names the file and the key."""
-    sc = patch(tmp_path, text)
+    """Every problem in [bots] is refused when the scenario loads, naming the file and the key."""
     with pytest.raises(simkit.ScenarioError) as err:
-        bot_settings(sc)
+        patch(tmp_path, text)
     for word in words:
         assert word in str(err.value)
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from simkit.errors import ScenarioError
 from simkit.games.miracle.board import Board, build_board
+from simkit.games.miracle.bots_config import read_bot_settings
 from simkit.games.miracle.cards import Cards, all_decks, build_cards, canonical_deck
 from simkit.scenario import Field
 
@@ -81,6 +82,7 @@ def build_rules(top: Field) -> Rules:
     full_tie = r.str("full_tie", "draw", choices=("draw", "second"))
     miracle_hp = r.int("miracle_hp", minimum=1)
     r.reject_unknown(RULES_KEYS)
+    read_bot_settings(top.source, top.data)  # a bad [bots] table is refused at load, not mid-sweep
     board = build_board(top)
     cards = build_cards(top, steps=len(steps) + 1)
     final = np.sort(cards.units[:, -1])[::-1]
