@@ -11,7 +11,7 @@ from simkit.report import balance_report
 def run(args: argparse.Namespace) -> int:
     """Analyse the results folder and write the report; print what was written."""
     out = args.out or f"reports/{Path(args.results).resolve().name}.pdf"
-    files = balance_report(args.results, out, bootstrap=args.bootstrap, seed=args.seed)
+    files = balance_report(args.results, out, bootstrap=args.bootstrap, seed=args.seed, game_pages=args.game_pages)
     print(f"report: {files[0]}")
     print(f"tables: {len(files) - 1} CSV files beside it ({files[1].name}, ...)")
     return 0
@@ -23,10 +23,15 @@ def register(sub) -> None:
         "report",
         help="write a balance-report PDF (and CSV tables) from a sweep's results folder",
         description="Analyse a sweep (matchups, first-player advantage, deck ratings, cards, Nash metagame, "
-        "game shape, flags) and write a multi-page PDF; the same tables go to NAME.<table>.csv beside it.",
+        "game shape, flags) and write a multi-page PDF; the same tables go to NAME.<table>.csv beside it. "
+        "Each flagged matchup gets a page with one representative game on the board, its seed and the "
+        "command that replays it (the sweep's scenario file must be unchanged).",
     )
     p.add_argument("results", metavar="RESULTS_DIR", help="a folder written by simkit sweep")
     p.add_argument("-o", "--out", metavar="NAME.pdf", help="the PDF to write (default: reports/<RESULTS_DIR name>.pdf)")
     p.add_argument("--bootstrap", type=int, default=200, help="bootstrap replicas of rating intervals (default 200)")
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    p.add_argument("--game-pages", type=int, default=0, metavar="N",
+                   help="show a game of at least N matchups: the flagged ones, then the most lopsided others "
+                   "(default 0: flagged matchups only; at most 12 pages)")
     p.set_defaults(func=run)

@@ -11,6 +11,7 @@ import pandas as pd
 
 from simkit.analysis import TABLES, analyze, check_results
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
+from simkit.report.games import GamePages, plan_game_pages, write_game_pages
 from simkit.report.plots import (
     FULL_LABELS_UP_TO,
     plot_card_win_rates,
@@ -121,7 +122,7 @@ def headlines(tables: dict) -> list[str]:
     return out
 
 
-def _title_page(pdf: ReportPdf, tables: dict, when: datetime) -> None:
+def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages | None = None) -> None:
     meta, b = tables["meta"], tables["bands"]
     bots = meta.get("bots") or ["?", "?"]
     n = len(tables["decks"])
@@ -144,6 +145,7 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime) -> None:
         shown.append(f"  ... and {len(flags) - 8} more on the flags page(s).")
     if flags.empty:
         shown = ["No deck, matchup or seat advantage is significantly outside its band."]
+    watch = [line for s in games.summary() for line in wrap(s, 110)] if games is not None else []
     guide = [
         "Win rates pool both seats and count a draw as half a win; intervals are 95% (Wilson for rates,",
         "bootstrap for ratings). Ratings are Bradley-Terry on the Elo scale: 0 is the pool average, +100 means",
@@ -155,7 +157,8 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime) -> None:
         "Every table of this report is also written as CSV beside the PDF.",
     ]
     guide = wrap(" ".join(guide), 110)
-    text_page(fig, "Balance report", [("", facts), ("Headlines", heads), ("Flags", shown), ("How to read", guide)])
+    blocks = [("", facts), ("Headlines", heads), ("Flags", shown), ("Games", watch), ("How to read", guide)]
+    text_page(fig, "Balance report", [b for b in blocks if b[1]])
     pdf.add(fig, "title")
 
 
@@ -250,13 +253,16 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
         pdf.add(fig, f"flags {k + 1}")
 
 
-def write_balance_report(tables: dict, out: str | Path, when: datetime | None = None) -> list[Path]:
+def write_balance_report(tables: dict, out: str | Path, when: datetime | None = None,
+                         games: GamePages | None = None) -> list[Path]:
     """Write the balance-report PDF and its CSV tables (atomically: all or nothing).
 
     Args:
         tables: :func:`simkit.analysis.analyze` output.
         out: the PDF path (``NAME.pdf``); tables go to ``NAME.<table>.csv`` beside it.
         when: the report's date (default: now, UTC).
+        games: the game pages to add after the flags (:func:`simkit.report.games.plan_game_pages`);
+            ``None``: no game pages and no word about them.
 
     Returns:
         the files written, the PDF first.
@@ -275,19 +281,27 @@ def write_balance_report(tables: dict, out: str | Path, when: datetime | None = 
                        f"{meta.get('scenario_hash')}; rules version {meta.get('rules_version')}",
                        keywords=f"scenario_hash={meta.get('scenario_hash')}; "
                        f"rules_version={meta.get('rules_version')}") as pdf:
-            _title_page(pdf, tables, when)
+            _title_page(pdf, tables, when, games)
             _pages(pdf, tables)
+            if games is not None:
+                write_game_pages(pdf, games)
     return [pdf_path, *csvs.values()]
 
 
-def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 200, seed: int = 0) -> list[Path]:
+def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 200, seed: int = 0,
+                   game_pages: int = 0) -> list[Path]:
     """Analyse a sweep's results folder and write its balance report.
+
+    Every flagged matchup gets a page with one representative game on the board, replayed from
+    its seed (see :mod:`simkit.report.games`).
 
     Args:
         results_dir: a folder written by ``simkit sweep``.
         out: the PDF path (``NAME.pdf``).
         bootstrap: bootstrap replicas of the rating intervals.
         seed: the bootstrap's seed.
+        game_pages: show a game of at least this many matchups: the flagged ones, then the most
+            lopsided others (0: flagged matchups only).
 
     Returns:
         the files written, the PDF first.
@@ -296,5 +310,9 @@ def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 20
         ValueError: bad results folder or output path (one line).
     """
     output_paths(out, [])  # refuse a bad output path before the analysis
-    tables = analyze(load_checked_results(results_dir), bootstrap=bootstrap, seed=seed)
-    return write_balance_report(tables, out)
+    if game_pages < 0:
+        raise ValueError(f"--game-pages must be 0 or more, got {game_pages}")
+    df = load_checked_results(results_dir)
+    tables = analyze(df, bootstrap=bootstrap, seed=seed)
+    games = plan_game_pages(df, tables, results_dir, at_least=game_pages)
+    return write_balance_report(tables, out, games=games)

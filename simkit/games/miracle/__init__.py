@@ -4,12 +4,24 @@ The package is a simkit game: it provides ``build_rules`` and ``deck_pool`` for 
 loading, ``canonical_deck``, the batched engine (``rules``) and the single-match facade.
 """
 
+from typing import TYPE_CHECKING
+
 from simkit.games.miracle.cards import canonical_deck as _canonical_deck
 from simkit.games.miracle.cards import parse_deck
 from simkit.games.miracle.match import Match, replay
 from simkit.games.miracle.narrate import narrate
 from simkit.games.miracle.play import play_batch
 from simkit.games.miracle.tables import Rules, build_rules, deck_pool
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
+def key_turns_figure(*args, **kwargs) -> "Figure":
+    """The board after a few key turns of one game (the report's hook); see ``render_replay``."""
+    from simkit.games.miracle.render_replay import key_turns_figure as draw  # matplotlib only when drawing
+
+    return draw(*args, **kwargs)
 
 
 def canonical_deck(rules: Rules, deck: str) -> str:
@@ -18,5 +30,6 @@ def canonical_deck(rules: Rules, deck: str) -> str:
 
 
 __all__ = [
-    "Match", "Rules", "build_rules", "canonical_deck", "deck_pool", "narrate", "parse_deck", "play_batch", "replay",
+    "Match", "Rules", "build_rules", "canonical_deck", "deck_pool", "key_turns_figure", "narrate", "parse_deck",
+    "play_batch", "replay",
 ]
