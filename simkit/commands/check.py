@@ -1,0 +1,55 @@
+"""``simkit check``: run the rule-invariant suite against a scenario, or replay a recorded failure."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tqdm import tqdm
+
+from simkit.testing.check import format_report, replay_file, run_check
+from simkit.testing.profiles import PROFILES
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check (or replay) and print the report; 0 when every invariant held, 1 otherwise."""
+    if args.replay:
+        report, _ = replay_file(args.scenario, args.replay)
+        print(format_report(report))
+        return 0 if report.passed else 1
+    if args.examples is not None and args.examples < 1:
+        raise ValueError(f"--examples must be at least 1, got {args.examples}")
+    total = args.examples or PROFILES.get(args.profile)
+    with tqdm(total=total, desc="examples", unit="game", file=sys.stderr, disable=None, leave=False) as bar:
+        report = run_check(
+            args.scenario,
+            examples=args.examples,
+            seed=args.seed,
+            profile=args.profile,
+            variants=not args.no_variants,
+            out_dir=args.out,
+            on_example=lambda: bar.update(1),
+        )
+    print(format_report(report))
+    return 0 if report.passed else 1
+
+
+def register(sub) -> None:
+    """Add the ``check`` command."""
+    p = sub.add_parser(
+        "check",
+        help="property-test the rule invariants against a scenario",
+        description="Play random legal games (and variants of the scenario) with hypothesis, checking every rule "
+        "invariant after every action; print a pass summary, or the minimal failing action sequence, the broken "
+        "invariant and a command that replays it. Exit status 1 when an invariant breaks, 2 on bad input.",
+    )
+    p.add_argument("scenario", help="scenario TOML (a designer's patch, for instance)")
+    p.add_argument("--examples", type=int, help="games to play (default: the profile's budget)")
+    p.add_argument("--seed", type=int, default=0, help="hypothesis seed (default 0)")
+    p.add_argument(
+        "--profile", default="thorough", choices=sorted(PROFILES), help="hypothesis profile (default thorough)"
+    )
+    p.add_argument("--no-variants", action="store_true", help="play the scenario only, no patched variants of it")
+    p.add_argument("--out", default="reports/check", help="folder for a failing case (default reports/check)")
+    p.add_argument("--replay", metavar="CASE", help="replay a failing case (JSON written by an earlier check)")
+    p.set_defaults(func=run)
