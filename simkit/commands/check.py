@@ -14,7 +14,7 @@ from simkit.testing.profiles import PROFILES
 def run(args: argparse.Namespace) -> int:
     """Check (or replay) and print the report; 0 when every invariant held, 1 otherwise."""
     if args.replay:
-        report, _ = replay_file(args.scenario, args.replay)
+        report = replay_file(args.scenario, args.replay)
         print(format_report(report))
         return 0 if report.passed else 1
     if args.examples is not None and args.examples < 1:

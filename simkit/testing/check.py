@@ -19,7 +19,16 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis.stateful import run_state_machine_as_test
 
 from simkit.scenario import Scenario, load_scenario
-from simkit.testing.checker import GAME_CHECKS, Case, CheckStats, InvariantBroken, read_case, replay_case, write_case
+from simkit.testing.checker import (
+    GAME_CHECKS,
+    Case,
+    CheckStats,
+    InvalidCase,
+    InvariantBroken,
+    read_case,
+    replay_case,
+    write_case,
+)
 from simkit.testing.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS
 from simkit.testing.machine import match_machine
 from simkit.testing.minimize import minimize_case
@@ -45,6 +54,8 @@ class CheckReport:
         shrink_tries: replays the shrinking took.
         case_path: where the failing case was written.
         replay_command: the shell command that replays it.
+        diverged: for a replay, why the recorded game stopped being legal (then nothing reproduces).
+        note: a remark to print (a replay on a scenario whose numbers changed).
     """
 
     scenario: Scenario
@@ -57,6 +68,8 @@ class CheckReport:
     shrink_tries: int = 0
     case_path: Path | None = None
     replay_command: str | None = None
+    diverged: str | None = None
+    note: str | None = None
 
     @property
     def passed(self) -> bool:
@@ -176,8 +189,11 @@ def run_check(
     return report
 
 
-def replay_file(scenario: str | Path, case_path: str | Path) -> tuple[CheckReport, Case]:
+def replay_file(scenario: str | Path, case_path: str | Path) -> CheckReport:
     """Replay a recorded case on ``scenario`` with every check.
+
+    A case whose steps stop being legal (the rule it caught was fixed, for instance) is reported
+    as not reproducing, with the step where the game diverges in ``diverged``.
 
     Raises:
         FileNotFoundError: no such case file.
@@ -187,8 +203,15 @@ def replay_file(scenario: str | Path, case_path: str | Path) -> tuple[CheckRepor
     case = read_case(case_path)
     stats = CheckStats()
     start = time.perf_counter()
-    failure = replay_case(sc, case, stats)
-    return CheckReport(sc, "replay", None, time.perf_counter() - start, stats, failure), case
+    try:
+        failure, diverged = replay_case(sc, case, stats), None
+    except InvalidCase as exc:
+        failure, diverged = None, str(exc)
+    report = CheckReport(sc, "replay", None, time.perf_counter() - start, stats, failure)
+    report.diverged = diverged
+    if case.scenario_hash != sc.hash:
+        report.note = f"the case was recorded on a scenario with hash {case.scenario_hash}, this one is {sc.hash}"
+    return report
 
 
 # ----------------------------------------------------------------------------------------------
@@ -240,6 +263,11 @@ def format_report(report: CheckReport) -> str:
                      f"{s.ends.get('turn_limit', 0)} by the turn limit; {s.deaths} units died")
     lines.append(f"  checks     {s.invariant_checks} invariant checks ({n_checks} invariants)")
     lines.append(f"  time       {report.seconds:.1f} s")
+    if report.note:
+        lines.append(f"  note       {report.note}")
+    if report.diverged:
+        lines.append(f"the failure no longer reproduces: the recorded game diverges, {report.diverged}")
+        return "\n".join(lines)
     if report.passed:
         lines.append("passed: every invariant held")
         return "\n".join(lines)
