@@ -40,7 +40,7 @@ from simkit.testing.invariants import (
 #: Checks a game runs besides the registered invariants (name: statement).
 GAME_CHECKS = {
     "legal_actions_accepted": "every action legal_actions() lists is accepted",
-    "engine_runs_legal_actions": "the engine performs a legal action without raising",
+    "engine_runs_without_error": "the engine starts games, lists and performs legal actions without raising",
     "illegal_action_refused": "an action not among the legal ones raises IllegalAction",
     "illegal_action_changes_nothing": "a refused action leaves the snapshot, the state and m.actions unchanged",
     "over_means_no_legal_action": "a game that is over has no legal action",
@@ -186,7 +186,7 @@ class CheckedMatch:
     ):
         self.scenario = scenario
         self.rules = scenario.rules
-        self.match = scenario.new_match(first_deck, second_deck, seed=seed)
+        self.decks = (scenario.canonical_deck(first_deck), scenario.canonical_deck(second_deck))
         self.seed = seed
         self.companions = [(scenario.canonical_deck(a), scenario.canonical_deck(b), int(s)) for a, b, s in companions]
         self.patch = patch
@@ -194,6 +194,7 @@ class CheckedMatch:
         self.steps: list[Step] = []
         self.encoded: list[R.Actions] = []
         self.failed = False
+        self.match = self.engine("starting the game", lambda: scenario.new_match(*self.decks, seed=seed))
         self._states: list[tuple[int, State]] = [(-1, self.match.state.copy())]
         self._transitions: list[tuple[int, State, R.Actions, State]] = []
 
@@ -210,7 +211,7 @@ class CheckedMatch:
         return Case(
             scenario=str(self.scenario.path),
             scenario_hash=self.scenario.hash,
-            decks=tuple(self.match.decks),  # type: ignore[arg-type]
+            decks=self.decks,
             seed=self.seed,
             steps=list(steps),
             companions=list(self.companions),
@@ -223,6 +224,20 @@ class CheckedMatch:
         """An :class:`InvariantBroken` for this game (marks the game failed)."""
         self.failed = True
         return InvariantBroken(invariant, message, self.case(upto), also)
+
+    def engine(self, what: str, work: Callable[[], Any]) -> Any:
+        """Run ``work`` (a call into the engine); an exception it raises is a finding.
+
+        Raises:
+            InvariantBroken: ``engine_runs_without_error``, naming ``what`` and the exception.
+            IllegalAction: passed through (the engine's refusal, not a crash).
+        """
+        try:
+            return work()
+        except (InvariantBroken, InvalidCase, IllegalAction):
+            raise
+        except Exception as exc:  # an engine crash is a finding, not an error of the checker
+            raise self.broken("engine_runs_without_error", f"{what} raised {type(exc).__name__}: {exc}") from exc
 
     # -- steps -------------------------------------------------------------------------------
 
@@ -238,17 +253,14 @@ class CheckedMatch:
         before = m.state.copy()
         self.steps.append(Step(action, True))
         try:
-            act = m.encode(action)
+            act = self.engine(f"checking {action!r}", lambda: m.encode(action))
         except IllegalAction as exc:
-            if action in m.legal_actions():
+            if action in self.engine("listing the legal actions", m.legal_actions):
                 message = f"{action!r} is listed as legal but refused: {exc}"
                 raise self.broken("legal_actions_accepted", message) from None
             self.steps.pop()
             raise InvalidCase(f"step {len(self.steps) + 1} {action!r} is not legal here: {exc}") from None
-        try:
-            m.do(action)
-        except Exception as exc:  # an engine crash is a finding, not an error of the checker
-            raise self.broken("engine_runs_legal_actions", f"{action!r} raised {type(exc).__name__}: {exc}") from exc
+        self.engine(f"performing {action!r}", lambda: m.do(action))
         index = len(self.steps) - 1
         after = m.state.copy()
         self.encoded.append(act)
@@ -270,9 +282,9 @@ class CheckedMatch:
         """
         m = self.match
         action = tuple(action)
-        if action in m.legal_actions():
+        if action in self.engine("listing the legal actions", m.legal_actions):
             raise InvalidCase(f"step {len(self.steps) + 1} {action!r} is legal here, not an illegal probe")
-        snapshot, state, n = m.snapshot(), m.state.copy(), len(m.actions)
+        snapshot, state, n = self.engine("taking a snapshot", m.snapshot), m.state.copy(), len(m.actions)
         self.steps.append(Step(action, False))
         try:
             m.do(action)
@@ -286,7 +298,7 @@ class CheckedMatch:
             raise self.broken("illegal_action_refused", f"{action!r} is not among the legal actions but was accepted")
         self.stats.illegal_refused += 1
         self.stats.invariant_checks += 2
-        if m.snapshot() != snapshot or not m.state.equals(state) or len(m.actions) != n:
+        if self.engine("taking a snapshot", m.snapshot) != snapshot or not m.state.equals(state) or len(m.actions) != n:
             raise self.broken(
                 "illegal_action_changes_nothing",
                 f"refused {action!r} changed {_differences(state, m.state) or ['the snapshot']}",
@@ -325,8 +337,10 @@ class CheckedMatch:
             name = next(iter(broken))
             raise self.broken(name, broken[name], first, broken)
         self.stats.invariant_checks += 1
-        if self.over and self.match.legal_actions():
-            raise self.broken("over_means_no_legal_action", f"the game is over but lists {self.match.legal_actions()}")
+        if self.over:
+            listed = self.engine("listing the legal actions", self.match.legal_actions)
+            if listed:
+                raise self.broken("over_means_no_legal_action", f"the game is over but lists {listed}")
 
     def finish(self) -> None:
         """End-of-game checks: replaying ``m.actions`` and running this game in a batch.
@@ -336,7 +350,10 @@ class CheckedMatch:
         """
         self.check()
         m = self.match
-        again = self.scenario.module.replay(self.scenario, *m.decks, m.actions, seed=self.seed)
+        module = self.scenario.module
+        again = self.engine(
+            "replaying m.actions", lambda: module.replay(self.scenario, *m.decks, m.actions, seed=self.seed)
+        )
         self.stats.invariant_checks += 2
         if again.snapshot() != m.snapshot() or not again.state.equals(m.state):
             raise self.broken(
@@ -344,7 +361,7 @@ class CheckedMatch:
                 f"replaying the {len(m.actions)} actions differs in "
                 f"{_differences(m.state, again.state) or ['the snapshot']}",
             )
-        self._check_batch()
+        self.engine("running the game in a batch", self._check_batch)
 
     def _check_batch(self) -> None:
         rules = self.rules
@@ -437,9 +454,10 @@ def replay_case(
         InvalidCase: a step does not apply where it stands.
         ScenarioError: a deck of the case is not legal in ``scenario``.
     """
-    game = CheckedMatch(scenario, *case.decks, seed=case.seed, companions=case.companions, patch=case.patch,
-                        stats=stats)
     try:
+        game = CheckedMatch(
+            scenario, *case.decks, seed=case.seed, companions=case.companions, patch=case.patch, stats=stats
+        )
         try:
             for step in case.steps:
                 if step.legal:

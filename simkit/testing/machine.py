@@ -24,6 +24,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from simkit.scenario import Scenario, load_scenario
 from simkit.testing.checker import CheckedMatch, CheckStats
 from simkit.testing.strategies import (
+    action_groups,
     choose_legal_action,
     deck_pairs,
     decks,
@@ -98,7 +99,8 @@ class MatchMachine(RuleBasedStateMachine):
     def play(self, data) -> None:
         """Play one legal action, biased toward attacks, summons and advancing moves."""
         self.played += 1
-        self.game.play(choose_legal_action(data.draw, self.game.match))
+        groups = self.game.engine("listing the legal actions", lambda: action_groups(self.game.match))
+        self.game.play(choose_legal_action(data.draw, self.game.match, groups))
 
     @precondition(lambda self: self._playing() and self.fast_forwards < self.played // FAST_FORWARD_EVERY)
     @rule(data=st.data())
@@ -117,7 +119,8 @@ class MatchMachine(RuleBasedStateMachine):
     def try_illegal(self, data) -> None:
         """Probe an illegal action (any action once the game is over): it must be refused and change nothing."""
         self.probes += 1
-        self.game.try_illegal(data.draw(illegal_action(self.game.match), label="illegal"))
+        probes = self.game.engine("listing the legal actions", lambda: illegal_action(self.game.match))
+        self.game.try_illegal(data.draw(probes, label="illegal"))
 
     # -- invariants --------------------------------------------------------------------------
 
