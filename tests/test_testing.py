@@ -536,3 +536,21 @@ def test_check_reports_a_failure_and_its_replay_command(monkeypatch, capsys, tmp
     monkeypatch.setattr(R, "summon_mask", original)  # the bug fixed: the recorded summon is refused now
     assert main(replay[1:]) == 0
     assert "no longer reproduces" in capsys.readouterr().out
+
+
+def test_an_engine_crash_is_a_finding_with_its_case(base, monkeypatch):
+    """An exception inside the engine is reported as engine_runs_without_error with the game that leads to it."""
+    end_turn = R._end_turn
+
+    def crashes_on_turn_3(rules, st, b):
+        if (st.turn[b] == 3).any():
+            raise IndexError("cooling histogram too short")
+        end_turn(rules, st, b)
+
+    monkeypatch.setattr(R, "_end_turn", crashes_on_turn_3)
+    game = CheckedMatch(base, PRIEST_DECK, SHIELD_DECK)
+    game.play(("end_turn",))
+    game.play(("end_turn",))
+    with pytest.raises(AssertionError, match="engine_runs_without_error: performing .* raised IndexError") as err:
+        game.play(("end_turn",))
+    assert [s.action for s in err.value.case.steps] == [("end_turn",)] * 3
