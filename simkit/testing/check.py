@@ -50,6 +50,7 @@ class CheckReport:
         seconds: wall time.
         stats: the counters.
         failure: the broken invariant (its ``case`` is the minimal failing game), or None.
+        budget: hypothesis' example budget (it counts valid examples; ``stats.examples`` counts every run).
         found_steps: steps of the failing game as first found, before shrinking.
         shrink_tries: replays the shrinking took.
         case_path: where the failing case was written.
@@ -64,6 +65,7 @@ class CheckReport:
     seconds: float
     stats: CheckStats = field(default_factory=CheckStats)
     failure: InvariantBroken | None = None
+    budget: int = 0
     found_steps: int = 0
     shrink_tries: int = 0
     case_path: Path | None = None
@@ -180,7 +182,7 @@ def run_check(
     run_settings = check_settings(profile, examples, steps)
     start = time.perf_counter()
     failure = run_machine(machine, run_settings, seed)
-    report = CheckReport(sc, profile, seed, 0.0, stats, failure)
+    report = CheckReport(sc, profile, seed, 0.0, stats, failure, budget=run_settings.max_examples)
     if failure is not None:
         report.found_steps = len(failure.case.steps) if failure.case is not None else 0
         report.failure, report.shrink_tries = minimize_case(sc, failure, shrink_seconds)
@@ -255,8 +257,8 @@ def format_report(report: CheckReport) -> str:
         lines.append(f"  replayed   {s.actions} actions, {s.illegal_refused} illegal actions refused")
     else:
         seed = "random" if report.seed is None else report.seed
-        lines.append(f"  examples   {s.examples} ({s.variant_examples} on scenario variants), "
-                     f"profile {report.profile}, seed {seed}")
+        lines.append(f"  examples   {s.examples} state-machine runs, {s.variant_examples} of them on scenario variants "
+                     f"(budget {report.budget} examples: profile {report.profile}, seed {seed})")
         kinds = ", ".join(f"{k} {v}" for k, v in sorted(s.action_kinds.items()))
         lines.append(f"  actions    {s.actions} legal actions ({kinds}); {s.illegal_refused} illegal actions refused")
         lines.append(f"  games      {s.games}: {s.ends.get('miracle', 0)} ended by a fallen miracle, "
