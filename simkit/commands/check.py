@@ -44,7 +44,7 @@ def register(sub) -> None:
         "invariant and a command that replays it. Exit status 1 when an invariant breaks, 2 on bad input.",
     )
     p.add_argument("scenario", help="scenario TOML (a designer's patch, for instance)")
-    p.add_argument("--examples", type=int, help="games to play (default: the profile's budget)")
+    p.add_argument("--examples", type=int, help="hypothesis examples to run (default: the profile's budget)")
     p.add_argument("--seed", type=int, default=0, help="hypothesis seed (default 0)")
     p.add_argument(
         "--profile", default="thorough", choices=sorted(PROFILES), help="hypothesis profile (default thorough)"
