@@ -554,3 +554,13 @@ def test_an_engine_crash_is_a_finding_with_its_case(base, monkeypatch):
     with pytest.raises(AssertionError, match="engine_runs_without_error: performing .* raised IndexError") as err:
         game.play(("end_turn",))
     assert [s.action for s in err.value.case.steps] == [("end_turn",)] * 3
+
+
+@pytest.mark.slow
+def test_thorough_check_passes_on_the_base_scenario(tmp_path):
+    """The thorough profile (what `simkit check` runs by default) finds nothing in the base scenario."""
+    from simkit.testing import run_check
+
+    report = run_check(BASE, profile="thorough", seed=0, out_dir=tmp_path)
+    assert report.passed, str(report.failure)
+    assert report.stats.ends["miracle"] > 0 and report.stats.ends["turn_limit"] > 0
