@@ -1,6 +1,6 @@
 """Rules page section 4, Death: removal, creature-slot cooling, dead stars, recycling."""
 
-from miracle_positions import MELEE, SHIELD, end_turns, place, player, unit
+from miracle_positions import MELEE, SHIELD, end_turns, patch_scenario, place, player, unit
 
 LINE = [(2 + k, -4, 2 - k) for k in range(6)]  # LINE[i] and LINE[j] are |i - j| apart
 
@@ -74,3 +74,20 @@ def test_several_units_can_die_in_one_action(base):
     assert player(m, 1)["dead_stars"] == 1 + 2 + 2
     assert player(m, 1)["cooling"]["Swordsman"] == [2, 2, 2]
     assert player(m, 1)["available"]["Swordsman"] == 3
+
+
+def test_a_zero_cooldown_returns_the_unit_at_once(tmp_path):
+    """With cooldown 0 (a designer's patch) a dead unit is available again immediately, even if no kind cools."""
+    text = "".join(
+        f"[creatures.{k}.L{lv}]\ncooldown = 0\n"
+        for k in ("Swordsman", "Archer", "BlackBat", "Priest", "VolcanoDragon", "FrostDragon")
+        for lv in (1, 2, 3)
+    )
+    m = patch_scenario(tmp_path, text).new_match(MELEE, SHIELD)
+    sword = place(m, "Swordsman", LINE[0])
+    enemy = place(m, "Swordsman", LINE[1], side=1, level=3)
+    m.attack(sword, enemy)
+    assert unit(m, sword) is None
+    assert player(m, 0)["cooling"]["Swordsman"] == [] and player(m, 0)["available"]["Swordsman"] == 6
+    m.end_turn()
+    assert player(m, 0)["available"]["Swordsman"] == 6

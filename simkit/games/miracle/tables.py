@@ -98,7 +98,7 @@ def build_rules(top: Field) -> Rules:
         miracle_hp=miracle_hp,
         full_tie=full_tie,
         side_units=int(final[:3].sum()) + 1,
-        cooling_len=int(cards.cooldown[:-1].max()) + 1,
+        cooling_len=max(2, int(cards.cooldown[:-1].max()) + 1),
     )
 
 
