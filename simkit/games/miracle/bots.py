@@ -122,7 +122,7 @@ class UtilityBot:
         temperature = self.config.temperature
         if temperature > 0:
             word = rng.bits(1)[:, 0]
-            gb, gi = np.nonzero(np.isfinite(scores))
+            gb, gi = np.divmod(np.flatnonzero(np.isfinite(scores)), scores.shape[1])  # 2-D nonzero is slower
             keys = mix64(word[gb] ^ self.tables(rules).action_keys[gi])
             u = (keys >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
             noise = -np.log(-np.log(np.clip(u, 1e-300, 1 - 1e-16)))
