@@ -224,4 +224,8 @@ def load_scenario(path: str | Path) -> Scenario:
         raise top.fail(f"unknown game {game!r}", "game") from None
     rules = module.build_rules(top)
     decks = tuple(module.deck_pool(rules, top))
-    return Scenario(path=path, data=data, game=game, rules=rules, decks=decks)
+    scenario = Scenario(path=path, data=data, game=game, rules=rules, decks=decks)
+    from simkit.sweep import sweep_defaults  # the [sweep] table is checked at load too
+
+    sweep_defaults(scenario)
+    return scenario

@@ -147,6 +147,7 @@ def select_decks(pool: Iterable[str], patterns: Iterable[str] | None) -> tuple[s
 def sweep_defaults(sc: Scenario) -> dict:
     """The scenario's ``[sweep]`` table, checked: games, workers, chunk_size, seed, bots, decks, out."""
     f = Field(str(sc.path), sc.data).table("sweep", required=False)
+    f.reject_unknown(("games", "workers", "chunk_size", "seed", "bots", "decks", "out"))
     bots = f.get("bots", ["balanced", "balanced"])
     if not (isinstance(bots, list) and len(bots) == 2 and all(isinstance(b, str) for b in bots)):
         raise f.fail(f"must be two bot names, got {bots!r}", "bots")

@@ -89,12 +89,12 @@ def test_base_has_the_80_legal_decks_as_canonical_ids(base):
 
 
 def test_priest_patch_overrides_exactly_its_keys(base):
-    """The priest patch changes only its name, Priest L3 cost and HolyLight cooldown; everything else is the base."""
+    """The priest patch changes only its name, Priest L3 cost, HolyLight cooldown and results folder."""
     sc = simkit.load_scenario(PRIEST_PATCH)
     old, new = flatten(base.data), flatten(sc.data)
     assert old.keys() == new.keys()
     changed = {k for k in old if old[k] != new[k]}
-    assert changed == {"name", "creatures.Priest.L3.cost", "artifacts.HolyLight.cooldown"}
+    assert changed == {"name", "creatures.Priest.L3.cost", "artifacts.HolyLight.cooldown", "sweep.out"}
     assert (new["creatures.Priest.L3.cost"], new["artifacts.HolyLight.cooldown"]) == (6, 4)
     priest, holy = sc.rules.cards.kind_index("Priest"), sc.rules.cards.artifacts.index("HolyLight")
     assert sc.rules.cards.cost[priest, 2] == 6 and sc.rules.cards.artifact_cooldown[holy] == 4

@@ -191,3 +191,11 @@ def test_cli_sweep_end_to_end(short_scenario, tmp_path, capsys):
     assert main(["sweep", str(short_scenario), "--games", "1", "--decks", *TWO, "--out", str(out)]) == 0
     assert "results:" in capsys.readouterr().out
     assert len(load_results(out)) == 4
+
+
+def test_a_misspelt_sweep_key_is_refused_at_load(tmp_path):
+    """A typo in [sweep] is an error naming file and key, not a silently ignored default."""
+    path = tmp_path / "typo.toml"
+    path.write_text(f'extends = "{QUICK}"\n[sweep]\ngmaes = 3\n')
+    with pytest.raises(simkit.ScenarioError, match=r"typo.toml: sweep.gmaes: unknown key"):
+        simkit.load_scenario(path)
