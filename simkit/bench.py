@@ -10,6 +10,8 @@ import multiprocessing as mp
 import os
 import resource
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -47,25 +49,29 @@ def _games_run(scenario_path: str, batch: int, games: int, bots: tuple[str, str]
 
 
 def _sweep_run(scenario_path: str, workers: int) -> dict:
-    from simkit.sweep import plan_sweep, run_sweep
-
+    """Time ``simkit sweep`` of the scenario's whole plan as a command, in a fresh results folder."""
     sc = load_scenario(scenario_path)
-    plan = plan_sweep(sc)
-    out = Path(tempfile.mkdtemp(prefix="simkit-bench-"))
+    from simkit.sweep import plan_sweep
+
+    games = plan_sweep(sc).total_games
+    out = Path(tempfile.mkdtemp(prefix="simkit-bench-")) / "results"
+    cmd = [sys.executable, "-m", "simkit", "sweep", scenario_path, "--workers", str(workers), "--out", str(out)]
     try:
         started = time.perf_counter()
-        run_sweep(sc, plan, out, workers=workers, progress=False)
+        done = subprocess.run(cmd, capture_output=True, text=True)
         seconds = time.perf_counter() - started
     finally:
-        shutil.rmtree(out, ignore_errors=True)
+        shutil.rmtree(out.parent, ignore_errors=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"simkit sweep failed: {done.stderr.strip()}")
     return {
         "mode": "sweep",
         "scenario": sc.name,
         "workers": workers,
-        "games": plan.total_games,
+        "games": games,
         "seconds": round(seconds, 3),
-        "games_per_s": round(plan.total_games / seconds, 3),
-        "peak_rss_mb": round(_peak_rss_mb(), 1),
+        "games_per_s": round(games / seconds, 3),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
     }
 
 
