@@ -153,13 +153,6 @@ def summon_mask(rules: Rules, st: State) -> np.ndarray:
     return ok_unit[:, :, :, None] & (layer_free & spawn[:, None, :])[:, :, None, :]
 
 
-def _adjacent(rules: Rules, mask: np.ndarray) -> np.ndarray:
-    """``bool[..., C]`` cells with a neighbour in ``mask``."""
-    nb = rules.board.grid.neighbors
-    padded = np.concatenate([mask, np.zeros(mask.shape[:-1] + (1,), bool)], -1)
-    return padded[..., nb].any(-1)
-
-
 def move_mask(rules: Rules, st: State) -> np.ndarray:
     """``bool[B, U, C]`` cells each unit may move to now (only the current player's ready units).
 
@@ -177,7 +170,6 @@ def move_mask(rules: Rules, st: State) -> np.ndarray:
 def attack_mask(rules: Rules, st: State, atk: np.ndarray | None = None) -> np.ndarray:
     """``bool[B, U, U + 1]`` legal attacks by attacker slot and target slot (last column: the enemy miracle)."""
     cards = rules.cards
-    b = np.arange(st.batch)
     atk = attack_now(rules, st) if atk is None else atk
     lv = st.level - 1
     lo, hi = cards.range_min[st.kind, lv], cards.range_max[st.kind, lv]
@@ -189,7 +181,6 @@ def attack_mask(rules: Rules, st: State, atk: np.ndarray | None = None) -> np.nd
     units = attacker[:, :, None] & in_range & enemy & st.alive[:, None, :] & reachable_layer
     md = rules.board.miracle_distance[1 - st.current[:, None], st.cell]  # (B, U)
     miracle = attacker & (md >= lo) & (md <= hi)
-    del b
     return np.concatenate([units, miracle[:, :, None]], -1)
 
 
