@@ -213,16 +213,21 @@ def _hunt(rules: Rules, sit: Situation, st: State, pb, k, lv, here) -> np.ndarra
     if len(sel) == 0:
         return out
     pb, k, lv, here = pb[sel], k[sel], lv[sel], here[sel]
-    most = int(count[pb].max())
     cards = rules.cards
-    slots = np.argsort(~sit.threatens, axis=1, kind="stable")[pb, :most]  # (P, T) threatening slots first
-    valid = sit.threatens[pb[:, None], slots]
-    valid &= ~cards.flying[st.kind[pb[:, None], slots]] | R.hits_air(rules, k)[:, None]
-    d = rules.board.grid.distance[st.cell[pb[:, None], slots]].astype(np.int32)  # (P, T, C)
-    lo = np.maximum(cards.range_min[k, lv], 1)[:, None, None]
-    hi = cards.range_max[k, lv][:, None, None]
-    off = np.maximum(np.maximum(d - hi, lo - d), 0)
-    off = np.where(valid[:, :, None], off, FAR).min(1).astype(F32)  # (P, C)
+    lo = np.maximum(cards.range_min[k, lv], 1)
+    hi = cards.range_max[k, lv]
+    air = R.hits_air(rules, k)
+    # units of one game with the same range and layer reach share one offset map: compute it once
+    key = np.stack([pb, lo, hi, air], 1)
+    groups, back = np.unique(key, axis=0, return_inverse=True)
+    gb, glo, ghi, gair = groups[:, 0], groups[:, 1], groups[:, 2], groups[:, 3].astype(bool)
+    most = int(count[gb].max())
+    slots = np.argsort(~sit.threatens, axis=1, kind="stable")[gb, :most]  # (Q, T) threatening slots first
+    valid = sit.threatens[gb[:, None], slots]
+    valid &= ~cards.flying[st.kind[gb[:, None], slots]] | gair[:, None]
+    d = rules.board.grid.distance[st.cell[gb[:, None], slots]]  # (Q, T, C)
+    off = np.maximum(np.maximum(d - ghi[:, None, None], glo[:, None, None] - d), 0)
+    off = np.where(valid[:, :, None], off, FAR).min(1).astype(F32)[back.ravel()]  # (P, C)
     p = np.arange(len(pb))
     gain = np.where(off[p, here][:, None] < FAR, off[p, here][:, None] - off, 0)
     out[sel] = gain * sit.own_threat[pb][:, None]
