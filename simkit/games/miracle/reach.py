@@ -23,32 +23,37 @@ def layer_bits(rules: Rules, st: State) -> np.ndarray:
     return bits.reshape(st.batch, 2, 2, -1)
 
 
-def reachable(rules: Rules, st: State, slots: np.ndarray) -> np.ndarray:
-    """``uint64[B, S, R]`` cells each unit in ``slots`` (``int[B, S]``) may move to now (start excluded).
+def reachable(rules: Rules, st: State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cells each unit that may move now can move to (start excluded).
 
-    Units that are dead, not ready, not the current player's, or in finished games reach nothing.
+    Only the current player's alive, ready units in unfinished games move; the work is done for
+    those units alone.
+
+    Returns:
+        ``(games, slots, bits)``: ``int[P]`` game and unit slot of each mover and ``uint64[P, R]``
+        the cells it reaches.
     """
     board, cards = rules.board, rules.cards
     bb = board.bits
-    b = np.arange(st.batch)[:, None]
+    movers = st.alive & st.ready & (st.side == st.current[:, None]) & ~st.over[:, None]
+    games, slots = np.nonzero(movers)
     occ = layer_bits(rules, st)  # (B, layer, side, R)
     any_ground, any_air = occ[:, 0, 0] | occ[:, 0, 1], occ[:, 1, 0] | occ[:, 1, 1]
     enter = np.stack([board.walkable_bits & ~any_ground & bb.valid, ~any_air & bb.valid], 1)  # (B, layer, R)
     enemy_ground, enemy_air = occ[:, 0, ::-1], occ[:, 1, ::-1]  # indexed by the mover's side
     stop = np.stack([bb.adjacent(enemy_ground) | enemy_air, bb.adjacent(enemy_air) | enemy_ground], 1)
 
-    kind, level, side = st.kind[b, slots], st.level[b, slots], st.side[b, slots]
+    kind, level, side = st.kind[games, slots], st.level[games, slots], st.side[games, slots]
     layer = cards.flying[kind].astype(np.int8)
-    movers = st.alive[b, slots] & st.ready[b, slots] & (side == st.current[:, None]) & ~st.over[:, None]
-    steps = np.where(movers, cards.move[kind, level - 1], 0)
-    enter_u = enter[b, layer]  # (B, S, R)
-    stop_u = stop[b, layer, side]
-    start = bb.from_cells(st.cell[b, slots][..., None], movers[..., None])
+    steps = cards.move[kind, level - 1]
+    enter_u = enter[games, layer]  # (P, R)
+    stop_u = stop[games, layer, side]
+    start = bb.from_cells(st.cell[games, slots][:, None], np.ones((len(games), 1), bool))
     reach = start.copy()
     frontier = start
     for k in range(1, int(steps.max(initial=0)) + 1):
         nxt = bb.adjacent(frontier) & enter_u & ~reach
-        nxt = np.where((steps >= k)[..., None], nxt, np.uint64(0))
+        nxt = np.where((steps >= k)[:, None], nxt, np.uint64(0))
         reach |= nxt
         frontier = nxt & ~stop_u
-    return reach & ~start
+    return games, slots, reach & ~start

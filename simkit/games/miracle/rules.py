@@ -161,9 +161,9 @@ def move_mask(rules: Rules, st: State) -> np.ndarray:
     stop next to an enemy flying unit or over an enemy ground unit. The start never stops a unit.
     Computed on row bitboards (``reach.reachable``).
     """
-    slots = _side_slots(rules, st.current)
     out = np.zeros((st.batch, st.alive.shape[1], rules.board.grid.size), bool)
-    out[np.arange(st.batch)[:, None], slots] = rules.board.bits.to_mask(reachable(rules, st, slots))
+    games, slots, bits = reachable(rules, st)
+    out[games, slots] = rules.board.bits.to_mask(bits)
     return out
 
 
