@@ -218,9 +218,10 @@ def _hunt(rules: Rules, sit: Situation, st: State, pb, k, lv, here) -> np.ndarra
     hi = cards.range_max[k, lv]
     air = R.hits_air(rules, k)
     # units of one game with the same range and layer reach share one offset map: compute it once
-    key = np.stack([pb, lo, hi, air], 1)
-    groups, back = np.unique(key, axis=0, return_inverse=True)
-    gb, glo, ghi, gair = groups[:, 0], groups[:, 1], groups[:, 2], groups[:, 3].astype(bool)
+    span = int(cards.range_max.max()) + 1
+    key = ((pb.astype(np.int64) * span + lo) * span + hi) * 2 + air
+    _, first, back = np.unique(key, return_index=True, return_inverse=True)
+    gb, glo, ghi, gair = pb[first], lo[first], hi[first], air[first]
     most = int(count[gb].max())
     slots = np.argsort(~sit.threatens, axis=1, kind="stable")[gb, :most]  # (Q, T) threatening slots first
     valid = sit.threatens[gb[:, None], slots]
