@@ -119,7 +119,7 @@ def score_attacks(rules: Rules, cfg: BotConfig, sit: Situation, st: State, mask:
     g = np.nonzero(mask.any((1, 2)))[0]
     if len(g) == 0:
         return out
-    cards, grid, w = rules.cards, rules.board.grid, cfg.weights
+    cards, w = rules.cards, cfg.weights
     n = np.arange(len(g))[:, None]
     mine = sit.mine[g]  # (n, S) attackers; targets are all U slots
     kind, lv = st.kind[g], st.level[g].astype(np.int64) - 1
@@ -130,7 +130,7 @@ def score_attacks(rules: Rules, cfg: BotConfig, sit: Situation, st: State, mask:
     kill = ~sh_t & (a >= hp_t)
     s = w.damage * dealt + w.kill * kill * value[:, None, :] + w.shield_break * sh_t
     # counter-attack: the attacker within the target's range, target attack > 0, layer reachable
-    dist = grid.distance[cells[n, mine][:, :, None], cells[:, None, :]]  # (n, S, U)
+    dist = R.cell_distance(rules, cells[n, mine][:, :, None], cells[:, None, :])  # (n, S, U)
     lo, hi = cards.range_min[kind, lv], cards.range_max[kind, lv]
     counter = (
         (dist >= lo[:, None, :]) & (dist <= hi[:, None, :]) & (atk[:, None, :] > 0)
@@ -146,7 +146,7 @@ def score_attacks(rules: Rules, cfg: BotConfig, sit: Situation, st: State, mask:
     splash = np.where(st.alive[g], cards.splash[kind, lv], 0)[n, mine]  # (n, S)
     if (splash > 0).any():
         victim = st.alive[g] & (st.side[g] == sit.foe[g][:, None]) & ~fly
-        pair = grid.distance[cells[:, :, None], cells[:, None, :]]
+        pair = R.cell_distance(rules, cells[:, :, None], cells[:, None, :])
         near = ((pair == 1) & victim[:, None, :]).astype(F32)  # (n, target, victim)
         far = ((dist == 2) & victim[:, None, :]).astype(F32)  # (n, attacker, victim)
         for amount in np.unique(splash[splash > 0]):

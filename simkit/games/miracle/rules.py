@@ -86,13 +86,17 @@ def occupancy(rules: Rules, st: State) -> tuple[np.ndarray, np.ndarray]:
     return out[0], out[1]
 
 
+def cell_distance(rules: Rules, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Hex distance between cell indices ``a`` and ``b`` (broadcast), from cube coordinates."""
+    cells = rules.board.grid.cells
+    dx = cells[a, 0] - cells[b, 0]
+    dy = cells[a, 1] - cells[b, 1]
+    return (np.abs(dx) + np.abs(dy) + np.abs(dx + dy)) >> 1
+
+
 def pair_distance(rules: Rules, st: State) -> np.ndarray:
     """``int16[B, U, U]`` distance between the cells of every two unit slots."""
-    cells = rules.board.grid.cells
-    x, y = cells[st.cell, 0], cells[st.cell, 1]
-    dx = x[:, :, None] - x[:, None, :]
-    dy = y[:, :, None] - y[:, None, :]
-    return (np.abs(dx) + np.abs(dy) + np.abs(dx + dy)) >> 1
+    return cell_distance(rules, st.cell[:, :, None], st.cell[:, None, :])
 
 
 def attack_now(rules: Rules, st: State, dist: np.ndarray | None = None) -> np.ndarray:
