@@ -167,8 +167,21 @@ def _list_height(rows: int) -> float:
     return min(0.86, 0.07 + 0.0105 * rows)
 
 
-def _chunks(table: pd.DataFrame, size: int) -> list[pd.DataFrame]:
+def chunks(table: pd.DataFrame, size: int) -> list[pd.DataFrame]:
+    """``table`` in pieces of ``size`` rows (one empty piece for an empty table)."""
     return [table.iloc[i:i + size] for i in range(0, max(len(table), 1), size)]
+
+
+def flag_pages(pdf: ReportPdf, flags: pd.DataFrame, name: str, caption) -> None:
+    """Numbered pages of ``flags`` (at most ``MAX_FLAG_PAGES``); ``caption(fig, k, part, more)`` titles page ``k``."""
+    limit = FLAGS_PER_PAGE * MAX_FLAG_PAGES
+    more = max(len(flags) - limit, 0)
+    for k, part in enumerate(chunks(flags.head(limit), FLAGS_PER_PAGE)):
+        fig = pdf.new_page(PORTRAIT)
+        part = part.assign(number=range(k * FLAGS_PER_PAGE + 1, k * FLAGS_PER_PAGE + len(part) + 1))
+        plot_flags(fig.add_axes([0.04, 0.05, 0.92, 0.86]), part, width=FLAG_WRAP)
+        caption(fig, k, part, more)
+        pdf.add(fig, f"{name} {k + 1}")
 
 
 def _pages(pdf: ReportPdf, tables: dict) -> None:
@@ -184,7 +197,7 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
              va="top")
     pdf.add(fig, "matchups")
 
-    for k, part in enumerate(_chunks(decks, ROWS_PER_PAGE)):
+    for k, part in enumerate(chunks(decks, ROWS_PER_PAGE)):
         fig = pdf.new_page(PORTRAIT)
         h = _list_height(len(part))
         a1 = fig.add_axes([0.42, 0.92 - h, 0.27, h])
@@ -195,7 +208,7 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
         fig.text(0.02, 0.985, f"Deck strength, strongest first{more}", fontsize=12, weight="bold", va="top")
         pdf.add(fig, f"deck strength {k + 1}")
 
-    for k, part in enumerate(_chunks(decks, ROWS_PER_PAGE)):
+    for k, part in enumerate(chunks(decks, ROWS_PER_PAGE)):
         fig = pdf.new_page(PORTRAIT)
         h = _list_height(len(part) + 1)
         ax = fig.add_axes([0.42, 0.92 - h, 0.53, h])
@@ -239,18 +252,16 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     pdf.add(fig, "game shape")
 
     flags = tables["flags"]
-    limit = FLAGS_PER_PAGE * MAX_FLAG_PAGES
-    for k, part in enumerate(_chunks(flags.head(limit), FLAGS_PER_PAGE)):
-        fig = pdf.new_page(PORTRAIT)
-        part = part.assign(number=range(k * FLAGS_PER_PAGE + 1, k * FLAGS_PER_PAGE + len(part) + 1))
-        plot_flags(fig.add_axes([0.04, 0.05, 0.92, 0.86]), part, width=FLAG_WRAP)
+
+    def balance_caption(fig, k: int, part: pd.DataFrame, more: int) -> None:
         fig.text(0.04, 0.935, "value: a deck's win rate; the winning side's rate in a matchup (subject 'winner vs "
                  "loser'); the first seat's score rate for first-player flags.", fontsize=7.5, va="top")
-        note = f"  ({len(flags) - limit} more in the flags CSV)" if len(flags) > limit and k == 0 else ""
+        note = f"  ({more} more in the flags CSV)" if more and k == 0 else ""
         first = k * FLAGS_PER_PAGE + 1
         span = f" {first}-{first + len(part) - 1} of {len(flags)}" if len(flags) > FLAGS_PER_PAGE else ""
         fig.text(0.02, 0.985, f"Flags{span}{note}", fontsize=12, weight="bold", va="top")
-        pdf.add(fig, f"flags {k + 1}")
+
+    flag_pages(pdf, flags, "flags", balance_caption)
 
 
 def write_balance_report(tables: dict, out: str | Path, when: datetime | None = None,

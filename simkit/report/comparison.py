@@ -9,9 +9,9 @@ from textwrap import wrap
 import pandas as pd
 
 from simkit.compare import COMPARE_TABLES, compare_results
-from simkit.report.balance import FLAG_WRAP, FLAGS_PER_PAGE, MAX_FLAG_PAGES, WRAP, load_checked_results
+from simkit.report.balance import WRAP, chunks, flag_pages, load_checked_results
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
-from simkit.report.plots import FULL_LABELS_UP_TO, plot_delta_heatmap, plot_deltas, plot_flags, plot_nash_shift
+from simkit.report.plots import FULL_LABELS_UP_TO, plot_delta_heatmap, plot_deltas, plot_nash_shift
 
 __all__ = ["write_compare_report", "compare_report", "compare_headlines"]
 
@@ -107,10 +107,6 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime) -> None:
     pdf.add(fig, "title")
 
 
-def _chunks(table: pd.DataFrame, size: int) -> list[pd.DataFrame]:
-    return [table.iloc[i:i + size] for i in range(0, max(len(table), 1), size)]
-
-
 def _height(rows: int) -> float:
     return min(0.86, 0.07 + 0.0105 * rows)
 
@@ -127,7 +123,7 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     pdf.add(fig, "matchup changes")
 
     decks = tables["deck_deltas"]
-    for k, part in enumerate(_chunks(decks, ROWS_PER_PAGE)):
+    for k, part in enumerate(chunks(decks, ROWS_PER_PAGE)):
         fig = pdf.new_page(PORTRAIT)
         h = _height(len(part))
         plot_deltas(fig.add_axes([0.42, 0.92 - h, 0.53, h]), part, "deck",
@@ -159,18 +155,16 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     pdf.add(fig, "metagame")
 
     flags = tables["flag_changes"]
-    limit = FLAGS_PER_PAGE * MAX_FLAG_PAGES
-    for k, part in enumerate(_chunks(flags.head(limit), FLAGS_PER_PAGE)):
-        fig = pdf.new_page(PORTRAIT)
-        part = part.assign(number=range(k * FLAGS_PER_PAGE + 1, k * FLAGS_PER_PAGE + len(part) + 1))
-        plot_flags(fig.add_axes([0.04, 0.05, 0.92, 0.86]), part, width=FLAG_WRAP)
-        note = f"  ({len(flags) - limit} more in the flag_changes CSV)" if len(flags) > limit and k == 0 else ""
+
+    def change_caption(fig, k: int, part: pd.DataFrame, more: int) -> None:
+        note = f"  ({more} more in the flag_changes CSV)" if more and k == 0 else ""
         fig.text(0.02, 0.985, f"Flags that appeared, vanished or stayed{note}", fontsize=12, weight="bold", va="top")
         fig.text(0.04, 0.935, "\n".join(wrap(
             "Values are from the patch sweep, except for vanished flags (from the base sweep, where they were "
             "raised). value: a deck's win rate; the winning side's rate in a matchup; the first seat's score rate.",
             WRAP + 20)), fontsize=7.5, va="top")
-        pdf.add(fig, f"flag changes {k + 1}")
+
+    flag_pages(pdf, flags, "flag changes", change_caption)
 
 
 def write_compare_report(tables: dict, out: str | Path, when: datetime | None = None) -> list[Path]:
