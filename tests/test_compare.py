@@ -1,12 +1,10 @@
 """simkit.compare and `simkit compare`: paired deltas on synthetic base/patch sweeps with planted changes."""
 
-import json
-from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 from pypdf import PdfReader
+from results_folders import write_sweep_folder
 
 from simkit.analysis import deck_cards, synthetic_results
 from simkit.cli import main
@@ -21,7 +19,6 @@ from simkit.compare import (
     pair_results,
 )
 from simkit.report.comparison import write_compare_report
-from simkit.sweep import write_chunk
 
 # both artifacts with the same six creature trios, three of them with a Priest: a balanced pool
 TRIOS = ["Archer,BlackBat,Priest", "FrostDragon,Priest,Swordsman", "Priest,Swordsman,VolcanoDragon",
@@ -53,15 +50,6 @@ def base():
 def patch():
     """The same pool after a patch that removes the Priest edge and the seat edge."""
     return sweep(0.0, 0.0, name="patch")
-
-
-def write_sweep_folder(df: pd.DataFrame, folder: Path) -> Path:
-    """Store ``df`` as a finished sweep's results folder (meta.json + one parquet chunk)."""
-    (folder / "chunks").mkdir(parents=True)
-    write_chunk(folder, 0, df)
-    meta = {**df.attrs["meta"], "finished": "2026-01-01T00:00:00+00:00", "plan": {"chunk_count": 1}}
-    (folder / "meta.json").write_text(json.dumps(meta))
-    return folder
 
 
 def test_pairing_refuses_different_pools_and_game_counts(base):

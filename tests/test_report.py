@@ -1,19 +1,18 @@
 """simkit.report and `simkit report`: plots on plain Axes, the PDF's pages and metadata, CSVs, bad input."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 from pypdf import PdfReader
+from results_folders import write_sweep_folder
 
 import simkit.report.balance as balance
 from simkit.analysis import TABLES, analyze, synthetic_results
 from simkit.cli import main
 from simkit.report import plot_deck_ratings, plot_flags, plot_matchup_heatmap, write_balance_report
-from simkit.sweep import write_chunk
 
 A = "HolyLight:Archer,Priest,Swordsman"
 B = "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon"
@@ -36,15 +35,6 @@ def results():
 def tables(results):
     """The analysis of ``results`` with a short bootstrap."""
     return analyze(results, bootstrap=20)
-
-
-def write_sweep_folder(df: pd.DataFrame, folder: Path) -> Path:
-    """Store ``df`` as a finished sweep's results folder (meta.json + one parquet chunk)."""
-    (folder / "chunks").mkdir(parents=True)
-    write_chunk(folder, 0, df)
-    meta = {**df.attrs["meta"], "finished": "2026-01-01T00:00:00+00:00", "plan": {"chunk_count": 1}}
-    (folder / "meta.json").write_text(json.dumps(meta))
-    return folder
 
 
 def test_heatmap_cells_follow_the_given_order(tables):
