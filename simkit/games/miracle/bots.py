@@ -5,7 +5,8 @@ and only ever chooses legal actions (``end_turn`` is always legal while a game i
 
 * ``random`` (:class:`RandomBot`): a uniformly random legal action, ending the turn among them.
 * utility bots (:class:`UtilityBot`): every legal action is scored by weighted features
-  (:mod:`simkit.games.miracle.bots_score`) and the best one is played; ``end_turn`` scores the
+  (:mod:`simkit.games.miracle.bots_score`) and the best one is played (compiled in
+  :mod:`simkit.games.miracle.fast`, which chooses exactly as the numpy scorer); ``end_turn`` scores the
   personality's ``end_turn`` weight, so a bot that finds nothing better ends its turn. With a
   ``temperature`` above 0, Gumbel noise from the game's own random stream is added to the scores.
 
@@ -23,6 +24,7 @@ from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots_config import RANDOM, BotConfig, BotSettings, read_bot_settings
 from simkit.games.miracle.bots_score import score_attacks, score_moves, score_summons, score_uses, situate
 from simkit.games.miracle.bots_tables import BotTables, build_tables
+from simkit.games.miracle.fast.bot import FastScorer
 from simkit.games.miracle.state import State
 from simkit.games.miracle.tables import Rules
 from simkit.rng import GameStreams, mix64
@@ -69,6 +71,7 @@ class UtilityBot:
         self.config = config
         self.name = config.name
         self._tables: tuple[Rules, BotTables] | None = None
+        self._fast: tuple[Rules, FastScorer] | None = None
 
     def tables(self, rules: Rules) -> BotTables:
         """The lookup tables of ``rules`` (built on first use, then kept)."""
@@ -76,6 +79,12 @@ class UtilityBot:
             n = A.layout(rules)["end_turn"][1]
             self._tables = (rules, build_tables(rules, n))
         return self._tables[1]
+
+    def compiled(self, rules: Rules) -> FastScorer:
+        """The compiled scorer of ``rules`` (built on first use, then kept)."""
+        if self._fast is None or self._fast[0] is not rules:
+            self._fast = (rules, FastScorer(rules, self.config, self.tables(rules)))
+        return self._fast[1]
 
     def scores(self, rules: Rules, st: State) -> np.ndarray:
         """``float32[B, N]`` the score of every action in the flat layout of :func:`actions.layout`.
@@ -109,6 +118,8 @@ class UtilityBot:
     def act(self, rules: Rules, st: State, rng: GameStreams) -> R.Actions:
         """The best-scoring legal action per game (noisy when the temperature is above 0).
 
+        Chosen by the compiled scorer; :meth:`reference_act` is the same choice in numpy.
+
         Args:
             rules: the scenario's rules.
             st: the games (not changed).
@@ -118,6 +129,11 @@ class UtilityBot:
         Returns:
             The actions; PASS for games that are over.
         """
+        word = rng.bits(1)[:, 0] if self.config.temperature > 0 else None
+        return A.decode(rules, self.compiled(rules).choose(st, word))
+
+    def reference_act(self, rules: Rules, st: State, rng: GameStreams) -> R.Actions:
+        """:meth:`act` computed with numpy over the whole flat action layout (:meth:`scores`)."""
         scores = self.scores(rules, st)
         temperature = self.config.temperature
         if temperature > 0:

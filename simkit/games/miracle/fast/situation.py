@@ -1,0 +1,137 @@
+"""What the side to act sees in one game, computed into per-game scratch arrays (compiled).
+
+Mirrors :func:`simkit.games.miracle.bots_score.situate` and :func:`simkit.games.miracle.rules.attack_now`
+number for number: the same float32 results, so the compiled bot plays exactly the numpy bot's games.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from simkit.games.miracle.bots_tables import FAR
+
+F32 = np.float32
+
+
+class KSit(NamedTuple):
+    """Scratch arrays for one game at a time (U unit slots, C cells); see ``bots_score.Situation``."""
+
+    atk: np.ndarray  # int32[U] current attack, 0 for empty slots
+    value: np.ndarray  # float32[U]
+    threat: np.ndarray  # float32[2, C] enemy attack reaching each cell next turn, [ground, flying]
+    threatens: np.ndarray  # bool[U] enemy units able to hit the own miracle next turn
+    garrison_goal: np.ndarray  # float32[C]
+    garrison_worth: np.ndarray  # float32[C]
+    ground: np.ndarray  # int32[C] slot of the ground unit on each cell, -1 if none
+    air: np.ndarray  # int32[C] slot of the flying unit on each cell, -1 if none
+    own_threat: np.ndarray  # float32[1] summed attack of the enemy units that threaten the own miracle
+    home_count: np.ndarray  # int64[1] own units within home_radius of the own miracle
+
+
+def new_sit(units: int, cells: int) -> KSit:
+    """Scratch arrays for games with ``units`` slots on ``cells`` cells."""
+    return KSit(
+        atk=np.zeros(units, np.int32), value=np.zeros(units, F32), threat=np.zeros((2, cells), F32),
+        threatens=np.zeros(units, np.bool_), garrison_goal=np.zeros(cells, F32), garrison_worth=np.zeros(cells, F32),
+        ground=np.zeros(cells, np.int32), air=np.zeros(cells, np.int32), own_threat=np.zeros(1, F32),
+        home_count=np.zeros(1, np.int64),
+    )
+
+
+@numba.njit(cache=True)
+def hits_air(R, kind):
+    """Units of ``kind`` may attack flying units."""
+    return R.flying[kind] or R.anti_air[kind]
+
+
+@numba.njit(cache=True)
+def attack_now(S, R, g, out):
+    """``out[u]``: the current attack of every slot of game ``g`` (``rules.attack_now``)."""
+    n = S.alive.shape[1]
+    for u in range(n):
+        out[u] = 0
+    for u in range(n):
+        if not S.alive[g, u]:
+            continue
+        k, lv = S.kind[g, u], S.level[g, u] - 1
+        total = np.int32(R.attack[k, lv])
+        for j in range(n):
+            if j == u or not S.alive[g, j] or S.side[g, j] != S.side[g, u]:
+                continue
+            kj, lj = S.kind[g, j], S.level[g, j] - 1
+            if R.aura[kj, lj] > 0 and R.distance[S.cell[g, u], S.cell[g, j]] <= R.aura_range[kj, lj]:
+                total += R.aura[kj, lj]
+        if S.buff[g, u] > 0:
+            total += R.holy_attack
+        out[u] = total
+
+
+@numba.njit(cache=True)
+def situate(S, R, T, g, sit):
+    """Fill ``sit`` for game ``g`` (``bots_score.situate``)."""
+    w = T.weights
+    n_side = R.side_units
+    cur = np.int64(S.current[g])
+    foe = 1 - cur
+    cells = sit.garrison_goal.shape[0]
+    attack_now(S, R, g, sit.atk)
+    for u in range(S.alive.shape[1]):
+        sit.value[u] = T.value[S.kind[g, u], S.level[g, u] - 1] if S.alive[g, u] else F32(0)
+        sit.threatens[u] = False
+    sit.threat[:] = 0
+    own_threat = F32(0)
+    for i in range(n_side):
+        j = foe * n_side + i
+        a = sit.atk[j]
+        if not S.alive[g, j] or a <= 0:
+            continue
+        k, lv = S.kind[g, j], S.level[g, j] - 1
+        reach = R.move[k, lv] + R.range_max[k, lv]
+        at = F32(a)
+        air = hits_air(R, k)
+        here = S.cell[g, j]
+        for c in range(cells):
+            if R.distance[here, c] <= reach:
+                sit.threat[0, c] += at
+                if air:
+                    sit.threat[1, c] += at
+        if R.miracle_distance[cur, here] <= reach:
+            sit.threatens[j] = True
+            own_threat += at
+    sit.own_threat[0] = own_threat
+
+    count = 0
+    for i in range(n_side):
+        u = cur * n_side + i
+        if S.alive[g, u] and T.miracle_distance[cur, S.cell[g, u]] <= T.home_radius:
+            count += 1
+    sit.home_count[0] = count
+
+    sit.ground[:] = -1
+    sit.air[:] = -1
+    for u in range(S.alive.shape[1]):
+        if S.alive[g, u]:
+            if R.flying[S.kind[g, u]]:
+                sit.air[S.cell[g, u]] = u
+            else:
+                sit.ground[S.cell[g, u]] = u
+
+    sit.garrison_goal[:] = F32(FAR)
+    sit.garrison_worth[:] = 0
+    detour = F32(T.garrison_detour)
+    for gi in range(R.garrisons.shape[0]):
+        gc = R.garrisons[gi]
+        holder = sit.ground[gc]
+        held = holder >= 0 and S.side[g, holder] == cur
+        owner = S.garrison_owner[g, gi]
+        if owner != cur and not held:
+            for c in range(cells):
+                steps = F32(T.garrison_steps[gi, c]) + detour
+                if steps < sit.garrison_goal[c]:
+                    sit.garrison_goal[c] = steps
+        capture = 1.0 if owner != cur else 0.0
+        denial = 1.0 if owner == foe else 0.0
+        sit.garrison_worth[gc] = F32(w.garrison_capture * capture + w.garrison_denial * denial)
