@@ -5,6 +5,10 @@ Mirrors :func:`simkit.games.miracle.rules.attack_mask` and
 float32 and float64 (NEP 50): a weight times a float32 array stays float32, a weight times a bool
 array is float64, and the sum of the unit features is float64 until the final cast. The casts below
 follow it step by step, so the scores are the same float32 bits.
+
+:func:`attacks` runs once per game and unpacks the packed named tuples into the game's rows and the
+weights it needs; the helpers it calls per attacker and target take only arrays and scalars
+(passing a named tuple of arrays costs a reference count per array on every call).
 """
 
 from __future__ import annotations
@@ -12,108 +16,125 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from simkit.games.miracle.fast.choice import emit
-from simkit.games.miracle.fast.situation import hits_air
+from simkit.games.miracle.fast.choice import offer
 
 F32 = np.float32
 F64 = np.float64
 
 
 @numba.njit(cache=True)
-def can_attack(S, R, g, sit, a):
-    """Slot ``a`` of game ``g`` holds a unit of the side to act that may attack now."""
-    return S.alive[g, a] and S.ready[g, a] and sit.atk[a] > 0 and S.side[g, a] == S.current[g] and not S.over[g]
+def any_attacker(alive, ready, side, atk, cur):
+    """Some slot holds a unit of side ``cur`` that may attack now (alive, ready, attack above 0)."""
+    for a in range(alive.shape[0]):
+        if alive[a] and ready[a] and atk[a] > 0 and side[a] == cur:
+            return True
+    return False
 
 
 @numba.njit(cache=True)
-def in_range(R, kind, level0, dist):
-    """``dist`` lies within the attack range of units of ``kind``/``level0``."""
-    return R.range_min[kind, level0] <= dist <= R.range_max[kind, level0]
+def blow(
+    w_damage, w_kill, w_shield_break, w_counter_damage, w_loss, w_defend,
+    atk, value_a, hp_a, shield_a, back, value_t, hp_t, shield_t, threatens_t, counter,
+):
+    """``float64`` score of an attacker (attack ``atk``) hitting a target (attack ``back``) before the
+    splash: damage, kill, shield break, counter-attack, loss and defence, summed in the reference's
+    order and precision. ``counter``: the target may strike back (attacker in its range and layer)."""
+    atk, hp_t = F32(atk), F32(max(hp_t, 1))
+    dealt = F32(0) if shield_t else min(atk, hp_t)
+    kill = not shield_t and atk >= hp_t
+    s = F64(F32(w_damage) * dealt) + w_kill * F64(kill) * F64(value_t) + w_shield_break * F64(shield_t)
 
-
-@numba.njit(cache=True)
-def can_hit(S, R, g, a, t):
-    """The attacker in slot ``a`` may hit the unit in slot ``t`` (alive enemy, in range, reachable layer)."""
-    if not S.alive[g, t] or S.side[g, t] == S.side[g, a]:
-        return False
-    ka = S.kind[g, a]
-    if R.flying[S.kind[g, t]] and not hits_air(R, ka):
-        return False
-    return in_range(R, ka, S.level[g, a] - 1, R.distance[S.cell[g, a], S.cell[g, t]])
-
-
-@numba.njit(cache=True)
-def blow(S, R, T, g, sit, a, t):
-    """``float64`` score of ``a`` hitting ``t`` before the splash: damage, kill, shield break,
-    counter-attack, loss and defence, summed in the reference's order and precision."""
-    w = T.weights
-    atk, hp_t, sh_t = F32(sit.atk[a]), F32(max(S.hp[g, t], 1)), S.shield[g, t]
-    dealt = F32(0) if sh_t else min(atk, hp_t)
-    kill = not sh_t and atk >= hp_t
-    s = F64(F32(w.damage) * dealt) + w.kill * F64(kill) * F64(sit.value[t]) + w.shield_break * F64(sh_t)
-
-    kt, lt = S.kind[g, t], S.level[g, t] - 1
-    back, hp_a = F32(sit.atk[t]), F32(S.hp[g, a])
-    counter = (
-        in_range(R, kt, lt, R.distance[S.cell[g, a], S.cell[g, t]]) and back > 0
-        and (not R.flying[S.kind[g, a]] or hits_air(R, kt))
-    )
-    hurt = counter and not S.shield[g, a]
-    s += F64(F32(w.counter_damage) * (min(back, hp_a) if hurt else F32(0)))
-    s += w.loss * F64(hurt and back >= hp_a) * F64(sit.value[a])
+    back, hp_a = F32(back), F32(hp_a)
+    hurt = counter and back > 0 and not shield_a
+    s += F64(F32(w_counter_damage) * (min(back, hp_a) if hurt else F32(0)))
+    s += w_loss * F64(hurt and back >= hp_a) * F64(value_a)
 
     share = F32(1) if kill else dealt / hp_t
-    s += F64(F32(w.defend) * share * (back * F32(sit.threatens[t])))
+    s += F64(F32(w_defend) * share * (back * F32(threatens_t)))
     return s
 
 
 @numba.njit(cache=True)
-def splash(S, R, T, g, sit, a, t, amount):
-    """``float32`` worth of the splash of ``amount`` when ``a`` hits the ground unit ``t``: damage
-    and kills on the enemy ground units next to ``t`` and 2 from ``a``, summed in float32 by
-    increasing slot (as the reference's matmul does)."""
-    w = T.weights
-    foe = 1 - S.current[g]
-    here, there = S.cell[g, a], S.cell[g, t]
+def splash(alive, side, kind, cell, hp, shield, value, flying, distance, foe, here, there, amount, w_damage, w_kill):
+    """``float32`` worth of the splash of ``amount`` when an attacker on cell ``here`` hits the ground
+    unit on cell ``there``: damage and kills on the enemy (side ``foe``) ground units next to ``there``
+    and 2 from ``here``, summed in float32 by increasing slot (as the reference's matmul does).
+    The unit arrays are the game's rows."""
     gain = F32(0)
-    for v in range(S.alive.shape[1]):
-        if not S.alive[g, v] or S.side[g, v] != foe or R.flying[S.kind[g, v]]:
+    for v in range(alive.shape[0]):
+        if not alive[v] or side[v] != foe:
             continue
-        cv = S.cell[g, v]
-        if R.distance[there, cv] != 1 or R.distance[here, cv] != 2:
+        cv = cell[v]
+        if distance[there, cv] != 1 or distance[here, cv] != 2 or flying[kind[v]]:
             continue
-        hp, shield = F32(S.hp[g, v]), S.shield[g, v]
-        taken = F32(0) if shield else min(F32(amount), hp)
-        killed = sit.value[v] if not shield and amount >= hp else F32(0)
-        gain += F32(w.damage) * taken + F32(w.kill) * killed
+        hp_v, shield_v = F32(hp[v]), shield[v]
+        taken = F32(0) if shield_v else min(F32(amount), hp_v)
+        killed = value[v] if not shield_v and amount >= hp_v else F32(0)
+        gain += F32(w_damage) * taken + F32(w_kill) * killed
     return gain
 
 
 @numba.njit(cache=True)
-def miracle_blow(S, T, g, sit, a):
-    """``float32`` score of ``a`` hitting the enemy miracle (computed in float64, rounded once)."""
-    w = T.weights
-    atk, hp = F32(sit.atk[a]), F32(S.miracle_hp[g, 1 - S.current[g]])
-    return F32(F64(F32(w.miracle_damage) * min(atk, hp)) + w.miracle_kill * F64(atk >= hp))
+def miracle_blow(w_miracle_damage, w_miracle_kill, atk, miracle_hp):
+    """``float32`` score of an attacker (attack ``atk``) hitting the enemy miracle (``miracle_hp`` left),
+    computed in float64 and rounded once."""
+    atk, hp = F32(atk), F32(miracle_hp)
+    return F32(F64(F32(w_miracle_damage) * min(atk, hp)) + w_miracle_kill * F64(atk >= hp))
 
 
 @numba.njit(cache=True)
-def attacks(S, R, T, L, g, sit, out):
-    """Offer every legal attack of game ``g``, attackers by slot, each one's targets by slot, the miracle last."""
-    n = S.alive.shape[1]
-    foe = 1 - S.current[g]
-    for a in range(n):
-        if not can_attack(S, R, g, sit, a):
+def attacks(S, R, T, L, g, sit, cand_index, cand_score, n):
+    """Offer every legal attack of game ``g`` (:func:`.choice.offer`), attackers by slot, each one's
+    targets by slot, the enemy miracle last; returns the new candidate count ``n``."""
+    if S.over[g]:
+        return n
+    alive, ready, side, atk = S.alive[g], S.ready[g], S.side[g], sit.atk
+    cur = S.current[g]
+    units = alive.shape[0]
+    if not any_attacker(alive, ready, side, atk, cur):  # most decisions have no unit left to attack with
+        return n
+
+    kind, level, cell, hp, shield = S.kind[g], S.level[g], S.cell[g], S.hp[g], S.shield[g]
+    value, threatens = sit.value, sit.threatens
+    flying, anti_air, range_min, range_max = R.flying, R.anti_air, R.range_min, R.range_max
+    splash_of, distance, miracle_distance = R.splash, R.distance, R.miracle_distance
+    w = T.weights
+    w_damage, w_kill, w_shield_break = w.damage, w.kill, w.shield_break
+    w_counter_damage, w_loss, w_defend = w.counter_damage, w.loss, w.defend
+    w_miracle_damage, w_miracle_kill = w.miracle_damage, w.miracle_kill
+    foe = 1 - cur
+    miracle_hp = S.miracle_hp[g, foe]
+
+    for a in range(units):
+        if not (alive[a] and ready[a] and atk[a] > 0 and side[a] == cur):
             continue
-        ka, la = S.kind[g, a], S.level[g, a] - 1
-        amount = R.splash[ka, la]
-        first = L.attack + a * (n + 1)
-        for t in range(n):
-            if not can_hit(S, R, g, a, t):
+        ka, la, here = kind[a], level[a] - 1, cell[a]
+        lo, hi, amount = range_min[ka, la], range_max[ka, la], splash_of[ka, la]
+        air_a, hits_air_a = flying[ka], flying[ka] or anti_air[ka]
+        first = L.attack + a * (units + 1)
+        for t in range(units):
+            if not alive[t] or side[t] == side[a]:
                 continue
-            s = blow(S, R, T, g, sit, a, t)
-            if amount > 0 and not R.flying[S.kind[g, t]]:
-                s += F64(splash(S, R, T, g, sit, a, t, amount))
-            emit(out, g, first + t, F32(s))
-        if in_range(R, ka, la, R.miracle_distance[foe, S.cell[g, a]]):
-            emit(out, g, first + n, miracle_blow(S, T, g, sit, a))
+            kt = kind[t]
+            air_t = flying[kt]
+            if air_t and not hits_air_a:
+                continue
+            dist = distance[here, cell[t]]
+            if not lo <= dist <= hi:
+                continue
+            lt = level[t] - 1
+            counter = range_min[kt, lt] <= dist <= range_max[kt, lt] and (not air_a or flying[kt] or anti_air[kt])
+            s = blow(
+                w_damage, w_kill, w_shield_break, w_counter_damage, w_loss, w_defend,
+                atk[a], value[a], hp[a], shield[a], atk[t], value[t], hp[t], shield[t], threatens[t], counter,
+            )
+            if amount > 0 and not air_t:
+                s += F64(splash(
+                    alive, side, kind, cell, hp, shield, value, flying, distance, foe, here, cell[t], amount,
+                    w_damage, w_kill,
+                ))
+            n = offer(cand_index, cand_score, n, first + t, F32(s))
+        if lo <= miracle_distance[foe, here] <= hi:
+            at_miracle = miracle_blow(w_miracle_damage, w_miracle_kill, atk[a], miracle_hp)
+            n = offer(cand_index, cand_score, n, first + units, at_miracle)
+    return n

@@ -7,7 +7,6 @@ import numpy as np
 from simkit.games.miracle import actions as A
 from simkit.games.miracle.bots_config import BotConfig
 from simkit.games.miracle.bots_tables import BotTables
-from simkit.games.miracle.fast.choice import Out
 from simkit.games.miracle.fast.decide import decide
 from simkit.games.miracle.fast.pack import pack_bot, pack_layout, pack_rules, pack_state
 from simkit.games.miracle.fast.situation import new_sit
@@ -37,9 +36,9 @@ class FastScorer:
         b = st.batch
         word = np.zeros(b, np.uint64) if word is None else np.ascontiguousarray(word, dtype=np.uint64)
         temperature = self.k_bot.temperature if dense.shape[0] == 0 else 0.0
-        out = Out(np.empty(b, np.float32), np.empty(b, np.int64), word, self.k_bot.action_keys, temperature, dense)
-        decide(pack_state(st), self.k_rules, self.k_bot, self.layout, self.sit, out)
-        return out.best_index
+        best = np.empty(b, np.int64)
+        decide(pack_state(st), self.k_rules, self.k_bot, self.layout, self.sit, word, temperature, best, dense)
+        return best
 
     def choose(self, st: State, word: np.ndarray | None) -> np.ndarray:
         """``int64[B]`` the flat index of each game's choice (-1 for games that are over).

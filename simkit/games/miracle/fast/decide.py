@@ -1,9 +1,9 @@
 """The compiled utility bot: every legal action of each game scored and the best one chosen.
 
 One pass per game: the situation (:mod:`.situation`), then summons, moves, attacks, artifact uses
-and ending the turn, each part offering its legal actions in flat-layout order to :func:`.choice.emit`.
-The numpy bot (:mod:`simkit.games.miracle.bots_score`) is the reference; this one plays the same
-games, only faster.
+and ending the turn, each part offering its legal actions in flat-layout order (:func:`.choice.offer`),
+then :func:`.choice.choose`. The numpy bot (:mod:`simkit.games.miracle.bots_score`) is the
+reference; this one plays the same games, only faster.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numba
 import numpy as np
 
 from simkit.games.miracle.fast.attacks import attacks
-from simkit.games.miracle.fast.choice import emit
+from simkit.games.miracle.fast.choice import choose, offer
 from simkit.games.miracle.fast.moves import moves
 from simkit.games.miracle.fast.situation import situate
 from simkit.games.miracle.fast.summons import summons
@@ -22,16 +22,25 @@ F32 = np.float32
 
 
 @numba.njit(cache=True)
-def decide(S, R, T, L, sit, out):
-    """Score every legal action of every game of ``S`` into ``out`` (games that are over are skipped)."""
+def decide(S, R, T, L, sit, word, temperature, best, dense):
+    """``best[g]``: the chosen flat action of every game of ``S`` (-1 for games that are over).
+
+    ``word``: ``uint64[B]`` each game's random word; ``dense``: ``float32[B, N]`` filled with every
+    candidate's score before noise (for tests), or an empty array to skip.
+    """
+    cand_index = np.empty(L.size, np.int64)
+    cand_score = np.empty(L.size, F32)
     for g in range(S.turn.shape[0]):
-        out.best[g] = -np.inf
-        out.best_index[g] = -1
+        best[g] = -1
         if S.over[g]:
             continue
         situate(S, R, T, g, sit)
-        summons(S, R, T, L, g, sit, out)
-        moves(S, R, T, L, g, sit, out)
-        attacks(S, R, T, L, g, sit, out)
-        uses(S, R, T, L, g, sit, out)
-        emit(out, g, L.end_turn, F32(T.weights.end_turn))
+        n = summons(S, R, T, L, g, sit, cand_index, cand_score, 0)
+        n = moves(S, R, T, L, g, sit, cand_index, cand_score, n)
+        n = attacks(S, R, T, L, g, sit, cand_index, cand_score, n)
+        n = uses(S, R, T, L, g, sit, cand_index, cand_score, n)
+        n = offer(cand_index, cand_score, n, L.end_turn, F32(T.weights.end_turn))
+        if dense.shape[0] > 0:
+            for i in range(n):
+                dense[g, cand_index[i]] = cand_score[i]
+        best[g] = choose(cand_index, cand_score, n, word[g], T.action_keys, temperature)

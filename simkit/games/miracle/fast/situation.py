@@ -2,6 +2,7 @@
 
 Mirrors :func:`simkit.games.miracle.bots_score.situate` and :func:`simkit.games.miracle.rules.attack_now`
 number for number: the same float32 results, so the compiled bot plays exactly the numpy bot's games.
+Both run once per game and decision; the packed named tuples are passed only at that level.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def situate(S, R, T, g, sit):
         k, lv = S.kind[g, j], S.level[g, j] - 1
         reach = R.move[k, lv] + R.range_max[k, lv]
         at = F32(a)
-        air = hits_air(R, k)
+        air = R.flying[k] or R.anti_air[k]
         here = S.cell[g, j]
         for c in range(cells):
             if R.distance[here, c] <= reach:

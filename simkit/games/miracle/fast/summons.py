@@ -6,23 +6,14 @@ import numba
 import numpy as np
 
 from simkit.games.miracle.bots_tables import FAR
-from simkit.games.miracle.fast.choice import emit
+from simkit.games.miracle.fast.choice import offer
 
 F32 = np.float32
 
 
 @numba.njit(cache=True)
-def spawn_points(S, R, g, cur, out):
-    """``out[c]``: cell ``c`` is a spawn point of side ``cur`` in game ``g`` (its own or its garrisons')."""
-    out[:] = R.spawn[cur]
-    for gi in range(R.garrisons.shape[0]):
-        if S.garrison_owner[g, gi] == cur:
-            out |= R.garrison_spawn[gi]
-
-
-@numba.njit(cache=True)
 def summon_base(R, w, kind, level0):
-    """Weighted stats of a new unit (``bots_score._summon_base``), as float64 of the float32 value."""
+    """Weighted stats of a new unit (``bots_score._summon_base``), float32."""
     support = R.heal[kind, level0] + R.aura[kind, level0] + R.splash[kind, level0]
     stats = (
         w.unit_attack * R.attack[kind, level0] + w.unit_hp * R.hp[kind, level0]
@@ -32,11 +23,12 @@ def summon_base(R, w, kind, level0):
 
 
 @numba.njit(cache=True)
-def goal_steps(R, T, sit, kind, level0, foe, c):
-    """Steps to the goal of a unit of ``kind``/``level0`` standing on cell ``c`` (``bots_score._goal``)."""
-    goal = F32(T.approach[kind, level0, foe, c])
-    if not R.flying[kind]:
-        goal = min(goal, sit.garrison_goal[c])
+def goal_steps(approach, garrison_goal, flying, c):
+    """Steps to the goal from cell ``c`` (``bots_score._goal``): ``approach`` is the unit's row of the
+    bot's approach table; ground units may head for a garrison instead."""
+    goal = F32(approach[c])
+    if not flying:
+        goal = min(goal, garrison_goal[c])
     return goal
 
 
@@ -48,34 +40,40 @@ def risk(value, threat, hp):
 
 
 @numba.njit(cache=True)
-def summons(S, R, T, L, g, sit, out):
-    """Offer every legal summon of game ``g``: by deck slot, level and spawn point."""
+def summons(S, R, T, L, g, sit, cand_index, cand_score, n):
+    """Offer every legal summon of game ``g`` (by deck slot, level and spawn point); returns the count."""
     w = T.weights
     cur = np.int64(S.current[g])
     foe = 1 - cur
     cells = R.distance.shape[0]
     mana = S.mana[g, cur]
-    spawn = np.empty(cells, np.bool_)
-    spawn_points(S, R, g, cur, spawn)
-    advance, exposure = F32(w.advance), F32(w.exposure)
+    spawn = R.spawn[cur].copy()
+    for gi in range(R.garrisons.shape[0]):
+        if S.garrison_owner[g, gi] == cur:
+            spawn |= R.garrison_spawn[gi]
+    advance, exposure, mana_weight = F32(w.advance), F32(w.exposure), w.mana
+    garrison_goal = sit.garrison_goal
     for slot in range(3):
         if S.available[g, cur, slot] <= 0:
             continue
         kind = np.int64(S.deck_kind[g, cur, slot])
-        taken = sit.air if R.flying[kind] else sit.ground
-        layer = 1 if R.flying[kind] else 0
+        flying = R.flying[kind]
+        taken = sit.air if flying else sit.ground
+        threat = sit.threat[1 if flying else 0]
         for level0 in range(3):
             if R.cost[kind, level0] > mana:
                 continue
+            approach = T.approach[kind, level0, foe]
             best = F32(FAR)
             for c in range(cells):
                 if spawn[c] and taken[c] < 0:
-                    best = min(best, goal_steps(R, T, sit, kind, level0, foe, c))
-            base = np.float64(summon_base(R, w, kind, level0)) + w.mana * R.cost[kind, level0]
+                    best = min(best, goal_steps(approach, garrison_goal, flying, c))
+            base = np.float64(summon_base(R, w, kind, level0)) + mana_weight * R.cost[kind, level0]
             value, hp = T.value[kind, level0], R.hp[kind, level0]
             first = L.summon + (slot * 3 + level0) * cells
             for c in range(cells):
                 if spawn[c] and taken[c] < 0:
-                    ahead = advance * (goal_steps(R, T, sit, kind, level0, foe, c) - best)
-                    at_risk = exposure * risk(value, sit.threat[layer, c], hp)
-                    emit(out, g, first + c, F32(base - ahead + at_risk))
+                    ahead = advance * (goal_steps(approach, garrison_goal, flying, c) - best)
+                    at_risk = exposure * risk(value, threat[c], hp)
+                    n = offer(cand_index, cand_score, n, first + c, F32(base - ahead + at_risk))
+    return n

@@ -7,7 +7,7 @@ import numpy as np
 
 from simkit.games.miracle.bots_tables import FAR
 from simkit.games.miracle.cards import HOLY_LIGHT, INFERNO_FLAME, SALAMANDER_SHIELD, WIND_BLESSING
-from simkit.games.miracle.fast.choice import emit
+from simkit.games.miracle.fast.choice import offer
 from simkit.games.miracle.fast.summons import goal_steps, risk, summon_base
 from simkit.games.miracle.state import READY
 
@@ -15,31 +15,35 @@ F32 = np.float32
 
 
 @numba.njit(cache=True)
-def near_sum(S, R, g, slots, x, c, radius):
-    """The float32 sum of ``x[i]`` over the live units of ``slots`` within ``radius`` of cell ``c``."""
-    total = F32(0)
+def near_sums(distance, alive, cell, slots, x, radius, out):
+    """``out[c]``: the float32 sum of ``x[i]`` over the live units of ``slots`` within ``radius`` of each cell.
+
+    Exact: the summed values are whole numbers, so the order does not matter.
+    """
+    out[:] = 0
     for i in range(slots.shape[0]):
         u = slots[i]
-        if S.alive[g, u] and R.distance[S.cell[g, u], c] <= radius:
-            total += x[i]
-    return total
+        if not alive[u]:
+            continue
+        row = distance[cell[u]]
+        for c in range(out.shape[0]):
+            if row[c] <= radius:
+                out[c] += x[i]
 
 
 @numba.njit(cache=True)
-def inferno_target(S, R, g, cur, sit, c):
-    """InfernoFlame may land on cell ``c``: no abyss, no ground unit, near the own miracle or an owned garrison."""
-    if R.abyss[c] or sit.ground[c] >= 0:
-        return False
-    if R.miracle_distance[cur, c] <= R.inferno_miracle_range:
-        return True
+def inferno_targets(S, R, g, cur, sit, out):
+    """``out[c]``: InfernoFlame may land on cell ``c``: no abyss, no ground unit, near the own miracle
+    or an owned garrison."""
+    out[:] = R.miracle_distance[cur] <= R.inferno_miracle_range
     for gi in range(R.garrisons.shape[0]):
-        if S.garrison_owner[g, gi] == cur and R.distance[R.garrisons[gi], c] <= R.inferno_garrison_range:
-            return True
-    return False
+        if S.garrison_owner[g, gi] == cur:
+            out |= R.distance[R.garrisons[gi]] <= R.inferno_garrison_range
+    out &= ~R.abyss & (sit.ground < 0)
 
 
 @numba.njit(cache=True)
-def holy_light(S, R, T, L, g, cur, sit, mana, out):
+def holy_light(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     """HolyLight on any cell: HP restored and attack granted to own units in its radius."""
     w = T.weights
     slots = cur * R.side_units + np.arange(R.side_units)
@@ -49,15 +53,18 @@ def holy_light(S, R, T, L, g, cur, sit, mana, out):
         u = slots[i]
         missing[i] = F32(S.max_hp[g, u] - S.hp[g, u])
         fighters[i] = F32((1 + S.ready[g, u]) if sit.atk[u] > 0 else 0)
+    cells = R.distance.shape[0]
+    restored, granted = np.empty(cells, F32), np.empty(cells, F32)
+    near_sums(R.distance, S.alive[g], S.cell[g], slots, missing, R.holy_radius, restored)
+    near_sums(R.distance, S.alive[g], S.cell[g], slots, fighters, R.holy_radius, granted)
     heal, buff = F32(w.heal), F32(w.buff * R.holy_attack)
-    for c in range(R.distance.shape[0]):
-        restored = near_sum(S, R, g, slots, missing, c, R.holy_radius)
-        granted = near_sum(S, R, g, slots, fighters, c, R.holy_radius)
-        emit(out, g, L.use_cell + c, heal * restored + buff * granted + mana)
+    for c in range(cells):
+        n = offer(cand_index, cand_score, n, L.use_cell + c, heal * restored[c] + buff * granted[c] + mana)
+    return n
 
 
 @numba.njit(cache=True)
-def wind_blessing(S, R, T, L, g, cur, mana, out):
+def wind_blessing(S, R, T, L, g, cur, mana, cand_index, cand_score, n):
     """WindBlessing on any cell: own units in its radius may act again (good for those that acted)."""
     slots = cur * R.side_units + np.arange(R.side_units)
     acted = np.empty(R.side_units, F32)
@@ -65,14 +72,18 @@ def wind_blessing(S, R, T, L, g, cur, mana, out):
     for i in range(R.side_units):
         acted[i] = F32(0) if S.ready[g, slots[i]] else F32(1)
         fresh[i] = F32(1) - acted[i]
+    cells = R.distance.shape[0]
+    again, waiting = np.empty(cells, F32), np.empty(cells, F32)
+    near_sums(R.distance, S.alive[g], S.cell[g], slots, acted, R.wind_radius, again)
+    near_sums(R.distance, S.alive[g], S.cell[g], slots, fresh, R.wind_radius, waiting)
     refresh = F32(T.weights.refresh)
-    for c in range(R.distance.shape[0]):
-        gained = near_sum(S, R, g, slots, acted, c, R.wind_radius) - near_sum(S, R, g, slots, fresh, c, R.wind_radius)
-        emit(out, g, L.use_cell + c, refresh * gained + mana)
+    for c in range(cells):
+        n = offer(cand_index, cand_score, n, L.use_cell + c, refresh * (again[c] - waiting[c]) + mana)
+    return n
 
 
 @numba.njit(cache=True)
-def inferno_flame(S, R, T, L, g, cur, sit, mana, out):
+def inferno_flame(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     """InfernoFlame: damage to enemy units in its radius, plus the Inferno judged as a summon."""
     w = T.weights
     cells = R.distance.shape[0]
@@ -86,26 +97,32 @@ def inferno_flame(S, R, T, L, g, cur, sit, mana, out):
         shielded = S.shield[g, u]
         burn[i] = F32(0) if shielded else min(F32(R.inferno_damage), hp)
         killed[i] = sit.value[u] if (not shielded and R.inferno_damage >= hp) else F32(0)
+    burnt, dead = np.empty(cells, F32), np.empty(cells, F32)
+    near_sums(R.distance, S.alive[g], S.cell[g], slots, burn, R.inferno_radius, burnt)
+    near_sums(R.distance, S.alive[g], S.cell[g], slots, killed, R.inferno_radius, dead)
+    target = np.empty(cells, np.bool_)
+    inferno_targets(S, R, g, cur, sit, target)
     kind = R.inferno
+    approach, flying = T.approach[kind, 0, foe], R.flying[kind]
     best = F32(FAR)
     for c in range(cells):
-        if inferno_target(S, R, g, cur, sit, c):
-            best = min(best, goal_steps(R, T, sit, kind, 0, foe, c))
+        if target[c]:
+            best = min(best, goal_steps(approach, sit.garrison_goal, flying, c))
     damage, kill, advance, exposure = F32(w.damage), F32(w.kill), F32(w.advance), F32(w.exposure)
     base = summon_base(R, w, kind, 0)
     value, hp_i = T.value[kind, 0], F32(R.hp[kind, 0])
     for c in range(cells):
-        if not inferno_target(S, R, g, cur, sit, c):
+        if not target[c]:
             continue
-        s = damage * near_sum(S, R, g, slots, burn, c, R.inferno_radius)
-        s += kill * near_sum(S, R, g, slots, killed, c, R.inferno_radius)
-        s += (base + mana) - advance * (goal_steps(R, T, sit, kind, 0, foe, c) - best)
+        s = damage * burnt[c] + kill * dead[c]
+        s += (base + mana) - advance * (goal_steps(approach, sit.garrison_goal, flying, c) - best)
         s += exposure * risk(value, sit.threat[0, c], hp_i)
-        emit(out, g, L.use_cell + c, s)
+        n = offer(cand_index, cand_score, n, L.use_cell + c, s)
+    return n
 
 
 @numba.njit(cache=True)
-def salamander_shield(S, R, T, L, g, cur, sit, mana, out):
+def salamander_shield(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     """SalamanderShield on an own unit: its value, doubled when enemies can reach it."""
     shield = F32(T.weights.shield)
     for i in range(R.side_units):
@@ -113,23 +130,26 @@ def salamander_shield(S, R, T, L, g, cur, sit, mana, out):
         if not S.alive[g, u]:
             continue
         reached = 1 if sit.threat[1 if R.flying[S.kind[g, u]] else 0, S.cell[g, u]] > 0 else 0
-        emit(out, g, L.use_unit + u, F32(np.float64(shield * sit.value[u]) * (1 + reached) + np.float64(mana)))
+        s = F32(np.float64(shield * sit.value[u]) * (1 + reached) + np.float64(mana))
+        n = offer(cand_index, cand_score, n, L.use_unit + u, s)
+    return n
 
 
 @numba.njit(cache=True)
-def uses(S, R, T, L, g, sit, out):
-    """Offer every legal use of the current player's artifact in game ``g``."""
+def uses(S, R, T, L, g, sit, cand_index, cand_score, n):
+    """Offer every legal use of the current player's artifact in game ``g``; returns the count."""
     cur = np.int64(S.current[g])
     art = S.deck_artifact[g, cur]
     if S.artifact_state[g, cur] != READY or R.artifact_cost[art] > S.mana[g, cur]:
-        return
+        return n
     effect = R.artifact_effect[art]
     mana = F32(T.weights.mana) * F32(R.artifact_cost[art])
     if effect == HOLY_LIGHT:
-        holy_light(S, R, T, L, g, cur, sit, mana, out)
-    elif effect == WIND_BLESSING:
-        wind_blessing(S, R, T, L, g, cur, mana, out)
-    elif effect == INFERNO_FLAME:
-        inferno_flame(S, R, T, L, g, cur, sit, mana, out)
-    elif effect == SALAMANDER_SHIELD:
-        salamander_shield(S, R, T, L, g, cur, sit, mana, out)
+        return holy_light(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n)
+    if effect == WIND_BLESSING:
+        return wind_blessing(S, R, T, L, g, cur, mana, cand_index, cand_score, n)
+    if effect == INFERNO_FLAME:
+        return inferno_flame(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n)
+    if effect == SALAMANDER_SHIELD:
+        return salamander_shield(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n)
+    return n
