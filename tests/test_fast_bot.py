@@ -7,10 +7,13 @@ priests' auras, dragons' splash and the four artifacts.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
 from simkit.games.miracle import actions as A
+from simkit.games.miracle import play
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import RandomBot, UtilityBot, make_bot
 from simkit.games.miracle.cards import parse_deck
@@ -63,11 +66,12 @@ def test_compiled_scores_equal_numpy_scores(base, states, personality, part):
 
 
 @pytest.mark.parametrize("pairing", [("balanced", "rush"), ("control", "balanced")])
-def test_compiled_bots_play_the_numpy_bots_games(base, monkeypatch, pairing):
+def test_compiled_bots_and_rules_play_the_numpy_games(base, monkeypatch, pairing):
     rng = np.random.default_rng(5)
     first, second = (list(rng.choice(base.decks, 8)) for _ in range(2))
     seeds = list(range(100, 108))
     compiled = base.module.play_batch(base, first, second, seeds, pairing, record_actions=True)
     monkeypatch.setattr(UtilityBot, "act", UtilityBot.reference_act)
+    monkeypatch.setattr(play, "FastStep", lambda rules: functools.partial(R.step, rules))
     reference = base.module.play_batch(base, first, second, seeds, pairing, record_actions=True)
     assert compiled == reference

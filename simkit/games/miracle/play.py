@@ -1,8 +1,9 @@
 """Play a batch of Battle of Miracles games between two bots: one tidy record per game.
 
 ``play_batch`` is the game's entry point for :func:`simkit.play_games`. All games of the batch
-advance together, one action per game per step; finished games leave the active set at once so
-they cost nothing. Each game draws its bot randomness from its own stream
+advance together, one action per game per step, applied by the compiled rules
+(:class:`~simkit.games.miracle.fast.step.FastStep`, the numpy ``rules.step`` bit for bit);
+finished games leave the active set at once so they cost nothing. Each game draws its bot randomness from its own stream
 (:class:`simkit.rng.GameStreams`), so a game's record depends only on the scenario, its decks,
 the bots and its seed, never on the batch it was played in.
 """
@@ -16,6 +17,7 @@ import numpy as np
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import bot_settings, make_bot
 from simkit.games.miracle.cards import SALAMANDER_SHIELD, canonical_deck, parse_deck
+from simkit.games.miracle.fast.step import FastStep
 from simkit.games.miracle.state import DRAW, END_REASONS, FIRST, SECOND
 from simkit.rng import GameStreams
 
@@ -115,6 +117,7 @@ def play_batch(
     seeds = np.asarray(seeds, dtype=np.int64)
 
     st = R.new_games(rules, artifact, kinds)
+    step = FastStep(rules)
     streams = GameStreams(seeds)
     ids = np.arange(n)
     in_turn = np.zeros(n, np.int64)
@@ -128,7 +131,7 @@ def play_batch(
         act.kind[forced] = R.END_TURN
         if record_actions:
             log.append((ids.copy(), _record(rules, st, act)))
-        R.step(rules, st, act)
+        step(st, act)
         played[ids] += 1
         in_turn = np.where(act.kind == R.END_TURN, 0, in_turn + 1)
         done = st.over

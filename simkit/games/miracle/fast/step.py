@@ -1,0 +1,390 @@
+"""Applying actions, compiled: :func:`step` is :func:`simkit.games.miracle.rules.step` one game at a time.
+
+The numpy rules stay the reference; this module gives the same state bit for bit. Each function
+names the numpy function it mirrors. ``S`` is a :class:`~.pack.KState`, ``R`` a :class:`~.pack.KRules`
+and ``g`` the game.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from simkit.games.miracle.cards import HOLY_LIGHT, INFERNO_FLAME, SALAMANDER_SHIELD, WIND_BLESSING
+from simkit.games.miracle.fast.pack import KRules, pack_rules, pack_state
+from simkit.games.miracle.fast.situation import attack_now, hits_air
+from simkit.games.miracle.rules import ATTACK, END_TURN, MOVE, PASS, SUMMON, TARGET_MIRACLE, USE, Actions
+from simkit.games.miracle.state import COOLING, FIRST, IN_USE, MIRACLE, READY, SECOND, TURN_LIMIT, State
+from simkit.games.miracle.tables import Rules
+
+# ----------------------------------------------------------------------------------------------
+# units and artifacts
+
+
+@numba.njit(cache=True)
+def hit(S, g, u, dmg):
+    """Deal ``dmg`` to slot ``u``; a holy shield cancels a non-zero hit (``rules._hit``)."""
+    if dmg <= 0:
+        return
+    if S.shield[g, u]:
+        S.shield[g, u] = False
+    else:
+        S.hp[g, u] -= dmg
+
+
+@numba.njit(cache=True)
+def recycle(S, R, g, side):
+    """Send the artifact of ``side`` to cooling, or ready at once if its cooldown is 0 (``rules._recycle``)."""
+    cd = R.artifact_cooldown[S.deck_artifact[g, side]]
+    S.artifact_cooldown[g, side] = cd
+    S.artifact_state[g, side] = COOLING if cd > 0 else READY
+
+
+@numba.njit(cache=True)
+def place_unit(S, R, g, side, kind, level, deck_slot, cell):
+    """Put a new unit with full HP, not ready, in the first free slot of ``side``; returns the slot
+    (``rules._place_unit``; like its ``argmax``, the side's first slot when none is free)."""
+    first = side * R.side_units
+    u = first
+    for s in range(first, first + R.side_units):
+        if not S.alive[g, s]:
+            u = s
+            break
+    hp = R.hp[kind, level - 1]
+    S.alive[g, u] = True
+    S.kind[g, u] = kind
+    S.level[g, u] = level
+    S.deck_slot[g, u] = deck_slot
+    S.cell[g, u] = cell
+    S.hp[g, u] = hp
+    S.max_hp[g, u] = hp
+    S.ready[g, u] = False
+    S.shield[g, u] = False
+    S.equipped[g, u] = False
+    S.buff[g, u] = 0
+    S.uid[g, u] = S.next_uid[g]
+    S.next_uid[g] += 1
+    return u
+
+
+# ----------------------------------------------------------------------------------------------
+# the four actions
+
+
+@numba.njit(cache=True)
+def summon(S, R, g, slot, level, cell):
+    """The side to act summons a unit of deck slot ``slot`` at ``level`` on ``cell`` (``rules._summon``)."""
+    cur = S.current[g]
+    kind = S.deck_kind[g, cur, slot]
+    S.mana[g, cur] -= R.cost[kind, level - 1]
+    S.available[g, cur, slot] -= 1
+    place_unit(S, R, g, cur, kind, level, slot, cell)
+
+
+@numba.njit(cache=True)
+def move(S, g, u, cell):
+    """Unit ``u`` moves to ``cell`` and may not act again (``rules._move``)."""
+    S.cell[g, u] = cell
+    S.ready[g, u] = False
+
+
+@numba.njit(cache=True)
+def counters(S, R, g, u, t, atk):
+    """The target ``t`` strikes back at the attacker ``u``: ``u`` is in its range, ``t`` has attack
+    and reaches ``u``'s layer."""
+    tk, tl = S.kind[g, t], S.level[g, t] - 1
+    d = R.distance[S.cell[g, u], S.cell[g, t]]
+    in_range = R.range_min[tk, tl] <= d <= R.range_max[tk, tl]
+    return in_range and atk[t] > 0 and (not R.flying[S.kind[g, u]] or hits_air(R, tk))
+
+
+@numba.njit(cache=True)
+def splash(S, R, g, u, t, amount):
+    """``amount`` to every enemy ground unit at distance 1 from the target ``t`` and 2 from the attacker ``u``."""
+    here, there = S.cell[g, u], S.cell[g, t]
+    for v in range(S.alive.shape[1]):
+        if not S.alive[g, v] or S.side[g, v] == S.current[g] or R.flying[S.kind[g, v]]:
+            continue
+        if R.distance[S.cell[g, v], there] == 1 and R.distance[S.cell[g, v], here] == 2:
+            hit(S, g, v, amount)
+
+
+@numba.njit(cache=True)
+def attack(S, R, g, u, t, atk):
+    """Unit ``u`` attacks slot ``t`` or the enemy miracle; counter-attack and splash follow (``rules._attack``).
+
+    ``atk``: scratch ``int32[U]``, filled with the attacks before the blow (a target brought to 0 HP
+    still counter-attacks: deaths wait for the end of the action).
+    """
+    attack_now(S, R, g, atk)
+    power = atk[u]
+    S.ready[g, u] = False
+    if t == TARGET_MIRACLE:
+        S.miracle_hp[g, 1 - S.current[g]] -= power
+        return
+    hit(S, g, t, power)
+    if counters(S, R, g, u, t, atk):
+        hit(S, g, u, atk[t])
+    amount = R.splash[S.kind[g, u], S.level[g, u] - 1]
+    if amount > 0 and not R.flying[S.kind[g, t]]:
+        splash(S, R, g, u, t, amount)
+
+
+@numba.njit(cache=True)
+def use(S, R, g, target, cell):
+    """The side to act uses its artifact on unit ``target`` or ``cell``, by its effect (``rules._use``)."""
+    cur = S.current[g]
+    art = S.deck_artifact[g, cur]
+    effect = R.artifact_effect[art]
+    S.mana[g, cur] -= R.artifact_cost[art]
+    n = S.alive.shape[1]
+    if effect == HOLY_LIGHT:
+        for u in range(n):
+            if S.alive[g, u] and S.side[g, u] == cur and R.distance[S.cell[g, u], cell] <= R.holy_radius:
+                S.hp[g, u] = S.max_hp[g, u]
+                S.buff[g, u] = R.holy_duration
+        recycle(S, R, g, cur)
+    elif effect == WIND_BLESSING:
+        for u in range(n):
+            if S.alive[g, u] and S.side[g, u] == cur and R.distance[S.cell[g, u], cell] <= R.wind_radius:
+                S.ready[g, u] = True
+        recycle(S, R, g, cur)
+    elif effect == SALAMANDER_SHIELD:
+        S.max_hp[g, target] += R.shield_hp
+        S.hp[g, target] += R.shield_hp
+        S.shield[g, target] = True
+        S.equipped[g, target] = True
+        S.artifact_state[g, cur] = IN_USE
+    elif effect == INFERNO_FLAME:
+        for u in range(n):
+            if S.alive[g, u] and S.side[g, u] != cur and R.distance[S.cell[g, u], cell] <= R.inferno_radius:
+                hit(S, g, u, R.inferno_damage)
+        place_unit(S, R, g, cur, R.inferno, 1, -1, cell)
+        S.artifact_state[g, cur] = IN_USE
+
+
+# ----------------------------------------------------------------------------------------------
+# after an action: deaths and the end of the game
+
+
+@numba.njit(cache=True)
+def has_dead(S, g):
+    """Game ``g`` has a unit at HP <= 0 still on the board."""
+    for u in range(S.alive.shape[1]):
+        if S.alive[g, u] and S.hp[g, u] <= 0:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def resolve_deaths(S, R, g):
+    """Remove every unit at HP <= 0: its slot cools, its owner's dead stars grow, a bound artifact
+    is recycled (``rules.resolve_deaths``)."""
+    for u in range(S.alive.shape[1]):
+        if not S.alive[g, u] or S.hp[g, u] > 0:
+            continue
+        side, kind, lv, slot = S.side[g, u], S.kind[g, u], S.level[g, u] - 1, S.deck_slot[g, u]
+        S.dead_stars[g, side] += R.stars[kind, lv]
+        if slot >= 0:
+            cd = R.cooldown[kind, lv]
+            if cd > 0:
+                S.cooling[g, side, slot, cd] += 1
+            elif cd == 0:
+                S.available[g, side, slot] += 1
+        if S.equipped[g, u] or kind == R.inferno:
+            recycle(S, R, g, side)
+        S.alive[g, u] = False
+        S.ready[g, u] = False
+        S.shield[g, u] = False
+        S.equipped[g, u] = False
+        S.buff[g, u] = 0
+
+
+@numba.njit(cache=True)
+def decide_winner(S, R, g):
+    """Winner of game ``g``: more miracle HP, then fewer dead stars, then ``full_tie`` (``rules.decide_winner``)."""
+    hp, stars = S.miracle_hp[g], S.dead_stars[g]
+    if hp[0] != hp[1]:
+        return FIRST if hp[0] > hp[1] else SECOND
+    if stars[0] != stars[1]:
+        return FIRST if stars[0] < stars[1] else SECOND
+    return R.full_tie
+
+
+@numba.njit(cache=True)
+def check_miracles(S, R, g):
+    """End the game when a miracle has fallen (``rules._check_miracles``)."""
+    if S.miracle_hp[g, 0] <= 0 or S.miracle_hp[g, 1] <= 0:
+        S.over[g] = True
+        S.end_reason[g] = MIRACLE
+        S.winner[g] = decide_winner(S, R, g)
+
+
+# ----------------------------------------------------------------------------------------------
+# turns
+
+
+@numba.njit(cache=True)
+def has_healer(S, R, g):
+    """A unit of the side to act has a (non-zero) heal."""
+    cur = S.current[g]
+    for u in range(S.alive.shape[1]):
+        if S.alive[g, u] and S.side[g, u] == cur and R.heal[S.kind[g, u], S.level[g, u] - 1] != 0:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def heal(S, R, g):
+    """Priests of the side to act heal every friendly unit within their heal range (themselves
+    included), never above max HP. Every slot is capped at its max HP, as the reference does."""
+    cur = S.current[g]
+    n = S.alive.shape[1]
+    for u in range(n):
+        amount = 0
+        if S.alive[g, u] and S.side[g, u] == cur:
+            for j in range(n):
+                if not S.alive[g, j] or S.side[g, j] != cur:
+                    continue
+                kj, lj = S.kind[g, j], S.level[g, j] - 1
+                if R.heal[kj, lj] > 0 and R.distance[S.cell[g, u], S.cell[g, j]] <= R.heal_range[kj, lj]:
+                    amount += R.heal[kj, lj]
+        S.hp[g, u] = min(np.int64(S.hp[g, u]) + amount, np.int64(S.max_hp[g, u]))
+
+
+@numba.njit(cache=True)
+def capture_garrisons(S, R, g):
+    """A ground unit standing on a garrison claims it for its side (the last such slot, as numpy's occupancy)."""
+    for i in range(R.garrisons.shape[0]):
+        holder = -1
+        for u in range(S.alive.shape[1]):
+            if S.alive[g, u] and not R.flying[S.kind[g, u]] and S.cell[g, u] == R.garrisons[i]:
+                holder = u
+        if holder >= 0:
+            S.garrison_owner[g, i] = S.side[g, holder]
+
+
+@numba.njit(cache=True)
+def cool_down(S, g, cur):
+    """Cooldown phase of ``cur``: cooling units one turn closer (those at 1 become available), the
+    artifact's cooldown down by 1 (ready at 0)."""
+    last = S.cooling.shape[3] - 1
+    for s in range(S.cooling.shape[2]):
+        S.available[g, cur, s] += S.cooling[g, cur, s, 1]
+        for r in range(1, last):
+            S.cooling[g, cur, s, r] = S.cooling[g, cur, s, r + 1]
+        S.cooling[g, cur, s, 0] = 0
+        S.cooling[g, cur, s, last] = 0
+    if S.artifact_state[g, cur] == COOLING:
+        S.artifact_cooldown[g, cur] -= 1
+        if S.artifact_cooldown[g, cur] <= 0:
+            S.artifact_state[g, cur] = READY
+
+
+@numba.njit(cache=True)
+def unit_step(S, R, g, i):
+    """Both sides' unit counts rise from value ``i`` to value ``i + 1`` of each kind's ``units``."""
+    for side in range(2):
+        for s in range(S.deck_kind.shape[2]):
+            k = S.deck_kind[g, side, s]
+            S.available[g, side, s] += R.units[k, i + 1] - R.units[k, i]
+
+
+@numba.njit(cache=True)
+def turn_start(S, R, g):
+    """Turn start of the side to act: mana, garrisons, shields, cooldowns, unit steps, ready (``rules.turn_start``)."""
+    cur = S.current[g]
+    grow = 1 if S.turn[g] % R.mana_period == R.mana_phase[cur] else 0
+    S.max_mana[g, cur] = min(S.max_mana[g, cur] + grow, R.max_mana_cap)
+    S.mana[g, cur] = S.max_mana[g, cur]
+    capture_garrisons(S, R, g)
+    for u in range(S.alive.shape[1]):
+        mine = S.alive[g, u] and S.side[g, u] == cur
+        if mine and S.equipped[g, u]:
+            S.shield[g, u] = True  # the SalamanderShield's holy shield returns
+        # ready is set here already: the cooldown phase and unit steps below never touch units
+        S.ready[g, u] = mine
+    cool_down(S, g, cur)
+    for i in range(R.unit_steps.shape[0]):
+        if S.turn[g] == R.unit_steps[i]:
+            unit_step(S, R, g, i)
+
+
+@numba.njit(cache=True)
+def end_turn(S, R, g, healing):
+    """End the turn: heals (when ``healing``), buffs count down, then the turn limit or the next turn
+    (``rules._end_turn``)."""
+    if healing:
+        heal(S, R, g)
+    for u in range(S.alive.shape[1]):
+        S.buff[g, u] = max(S.buff[g, u] - 1, 0)
+    if S.turn[g] >= R.turn_limit:
+        S.over[g] = True
+        S.end_reason[g] = TURN_LIMIT
+        S.winner[g] = decide_winner(S, R, g)
+        return
+    S.turn[g] += 1
+    S.current[g] = 1 - S.current[g]
+    turn_start(S, R, g)
+
+
+# ----------------------------------------------------------------------------------------------
+# one action per game
+
+
+@numba.njit(cache=True)
+def step(S, R, kind, a, b, c):
+    """Apply one legal action per game in place, then resolve deaths and the end of the game (``rules.step``).
+
+    ``kind, a, b, c``: ``int32[B]`` as in :class:`~simkit.games.miracle.rules.Actions`. Games that
+    are over, or whose action is PASS, are left untouched. The phases run over all games in the
+    reference's order because two of its decisions are taken for the whole batch: deaths are
+    resolved in every game once any game acted, and every ending turn caps HP at max HP once any
+    ending turn heals. In a consistent state both only matter where they must.
+    """
+    n = S.turn.shape[0]
+    atk = np.zeros(S.alive.shape[1], np.int32)
+    acted = False
+    for g in range(n):
+        if S.over[g] or kind[g] == END_TURN or kind[g] == PASS:
+            continue
+        acted = True
+        if kind[g] == SUMMON:
+            summon(S, R, g, a[g], b[g], c[g])
+        elif kind[g] == ATTACK:
+            attack(S, R, g, a[g], b[g], atk)
+        elif kind[g] == USE:
+            use(S, R, g, b[g], c[g])
+        elif kind[g] == MOVE:
+            move(S, g, a[g], c[g])
+    if acted:
+        for g in range(n):
+            if has_dead(S, g):  # a cheap test first: a call with all of S and R costs more than the scan
+                resolve_deaths(S, R, g)
+        for g in range(n):
+            if not S.over[g] and kind[g] != END_TURN and kind[g] != PASS:
+                check_miracles(S, R, g)
+    healing = False
+    for g in range(n):
+        if not S.over[g] and kind[g] == END_TURN and has_healer(S, R, g):
+            healing = True
+    for g in range(n):
+        if not S.over[g] and kind[g] == END_TURN:
+            end_turn(S, R, g, healing)
+
+
+def apply(k_rules: KRules, st: State, act: Actions) -> None:
+    """Apply ``act`` to ``st`` in place with the compiled :func:`step` (``k_rules``: :func:`~.pack.pack_rules`)."""
+    step(pack_state(st), k_rules, *(np.ascontiguousarray(x, dtype=np.int32) for x in act))
+
+
+class FastStep:
+    """``rules.step`` of one scenario, compiled: ``fast_step = FastStep(rules); fast_step(st, act)``."""
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.k_rules = pack_rules(rules)
+
+    def __call__(self, st: State, act: Actions) -> None:
+        """Apply one legal action per game of ``st``, in place."""
+        apply(self.k_rules, st, act)
