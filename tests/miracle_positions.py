@@ -111,3 +111,14 @@ def patch_scenario(tmp_path, text: str):
     path = tmp_path / "patch.toml"
     path.write_text(f'extends = "{BASE.as_posix()}"\n{text}', encoding="utf-8")
     return simkit.load_scenario(path)
+
+
+def random_games(scenario, n: int, rng: np.random.Generator):
+    """``n`` new games of ``scenario`` over decks drawn at random from its pool (a batched ``State``)."""
+    from simkit.games.miracle import rules as R
+    from simkit.games.miracle.cards import parse_deck
+
+    rules = scenario.rules
+    parsed = [parse_deck(rules.cards, scenario.decks[i]) for i in rng.integers(0, len(scenario.decks), 2 * n)]
+    artifact = np.array([p[0] for p in parsed]).reshape(n, 2)
+    return R.new_games(rules, artifact, np.array([p[1] for p in parsed]).reshape(n, 2, 3))

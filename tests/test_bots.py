@@ -6,13 +6,12 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
-from miracle_positions import BASE, DRAGONS, MELEE, SHIELD, WIND, place
+from miracle_positions import BASE, DRAGONS, MELEE, SHIELD, WIND, place, random_games
 
 import simkit
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import RandomBot, UtilityBot, bot_names, bot_settings, make_bot
-from simkit.games.miracle.cards import parse_deck
 from simkit.rng import GameStreams
 
 
@@ -27,9 +26,7 @@ def random_states(base, n: int, steps: int, seed: int = 0) -> R.State:
     """``n`` games over random decks after ``steps`` uniformly random actions each."""
     rules = base.rules
     rng = np.random.default_rng(seed)
-    parsed = [parse_deck(rules.cards, base.decks[i]) for i in rng.integers(0, len(base.decks), 2 * n)]
-    artifact = np.array([p[0] for p in parsed]).reshape(n, 2)
-    st = R.new_games(rules, artifact, np.array([p[1] for p in parsed]).reshape(n, 2, 3))
+    st = random_games(base, n, rng)
     streams = GameStreams(np.arange(n) + 1000 * seed)
     for _ in range(steps):
         R.step(rules, st, RandomBot().act(rules, st, streams))

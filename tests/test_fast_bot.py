@@ -11,12 +11,12 @@ import functools
 
 import numpy as np
 import pytest
+from miracle_positions import random_games
 
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import play
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import RandomBot, UtilityBot, make_bot
-from simkit.games.miracle.cards import parse_deck
 from simkit.games.miracle.fast.bot import FastScorer
 from simkit.games.miracle.play import _choose
 from simkit.rng import GameStreams
@@ -28,9 +28,7 @@ def game_states(base, pairing, n: int = 16, every: int = 5, seed: int = 0) -> li
     """Every ``every``-th state of ``n`` games between the bots of ``pairing`` over random decks."""
     rules = base.rules
     rng = np.random.default_rng(seed)
-    parsed = [parse_deck(rules.cards, base.decks[i]) for i in rng.integers(0, len(base.decks), 2 * n)]
-    artifact = np.array([p[0] for p in parsed]).reshape(n, 2)
-    st = R.new_games(rules, artifact, np.array([p[1] for p in parsed]).reshape(n, 2, 3))
+    st = random_games(base, n, rng)
     streams = GameStreams(np.arange(n) + 7919 * seed)
     bots = tuple(RandomBot() if name == "random" else make_bot(base, name) for name in pairing)
     out, k, in_turn = [], 0, np.zeros(n, np.int64)

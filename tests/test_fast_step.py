@@ -17,12 +17,12 @@ from dataclasses import fields
 
 import numpy as np
 import pytest
-from miracle_positions import DRAGONS, MELEE, SHIELD, place, set_hp
+from miracle_positions import DRAGONS, MELEE, SHIELD, place, random_games, set_hp
 
 import simkit
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import RandomBot, make_bot
-from simkit.games.miracle.cards import ARTIFACT_EFFECTS, parse_deck
+from simkit.games.miracle.cards import ARTIFACT_EFFECTS
 from simkit.games.miracle.fast.step import FastStep
 from simkit.games.miracle.play import _choose
 from simkit.games.miracle.state import COOLING, IN_USE, MIRACLE, READY, TURN_LIMIT
@@ -165,9 +165,7 @@ def play(scenario, pairing, n: int, seed: int) -> tuple[list[str], Counter]:
     rules = scenario.rules
     fast = FastStep(rules)
     rng = np.random.default_rng(seed)
-    parsed = [parse_deck(rules.cards, scenario.decks[i]) for i in rng.integers(0, len(scenario.decks), 2 * n)]
-    artifact = np.array([p[0] for p in parsed]).reshape(n, 2)
-    st = R.new_games(rules, artifact, np.array([p[1] for p in parsed]).reshape(n, 2, 3))
+    st = random_games(scenario, n, rng)
     streams, other = GameStreams(np.arange(n) + 7919 * seed), GameStreams(np.arange(n) + 7919 * seed + 104729)
     bots = tuple(RandomBot() if name == "random" else Reference(make_bot(scenario, name)) for name in pairing)
     bad, seen, k, in_turn = [], Counter(), 0, np.zeros(n, np.int64)
