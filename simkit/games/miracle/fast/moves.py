@@ -18,6 +18,7 @@ import numpy as np
 
 from simkit.games.miracle.bots_tables import FAR
 from simkit.games.miracle.fast.choice import offer
+from simkit.games.miracle.fast.features import goal_steps, risk
 
 F32 = np.float32
 F64 = np.float64
@@ -98,12 +99,6 @@ def _friends_near(distance, friend_slot, friend_cell, n_friends, u, radius, c):
         if friend_slot[i] != u and distance[friend_cell[i], c] <= radius:
             count += 1
     return count
-
-
-@numba.njit(cache=True)
-def _risk(value, threat, hp):
-    """Value at risk on a cell with ``threat`` (``bots_score._risk``; ``hp`` already at least 1)."""
-    return F32(F32(value * min(threat, hp)) / hp)
 
 
 @numba.njit(cache=True)
@@ -201,25 +196,25 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
         aura, radius = R.aura[k, lv], R.aura_range[k, lv]
         counts = aura > 0 and w.support != 0
 
-        goal0 = F32(approach[start]) if fly else min(F32(approach[start]), garrison_goal[start])
+        goal0 = goal_steps(approach, garrison_goal, fly, start)
         own0 = F32(own_distance[start])
         off0 = _hunt_offset(distance, hunted, n_hunted, lo, hi, start)
         count0 = F32(0)
         if counts:
             count0 = F32(_friends_near(distance, friend_slot, friend_cell, n_friends, u, radius, start))
-        here = (goal0, _risk(unit_value, layer_threat[start], hp), garrison_worth[start], own0, off0, count0)
+        here = (goal0, risk(unit_value, layer_threat[start], hp), garrison_worth[start], own0, off0, count0)
         home0 = guards and own0 <= home_radius
         first = L.move + u * cells
         for c in range(lowest, highest + 1):
             if not reached[c] or c == start:
                 continue
-            goal = F32(approach[c]) if fly else min(F32(approach[c]), garrison_goal[c])
+            goal = goal_steps(approach, garrison_goal, fly, c)
             own = F32(own_distance[c])
             off = _hunt_offset(distance, hunted, n_hunted, lo, hi, c) if off0 < FAR else FAR
             count = F32(0)
             if counts:
                 count = F32(_friends_near(distance, friend_slot, friend_cell, n_friends, u, radius, c))
-            there = (goal, _risk(unit_value, layer_threat[c], hp), garrison_worth[c], own, off, count)
+            there = (goal, risk(unit_value, layer_threat[c], hp), garrison_worth[c], own, off, count)
             leaving = home0 and not own <= home_radius
             score = _score(w, fly, aura, danger, own_threat, leaving, here, there)
             n = offer(cand_index, cand_score, n, first + c, score)

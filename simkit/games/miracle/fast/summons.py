@@ -7,36 +7,9 @@ import numpy as np
 
 from simkit.games.miracle.bots_tables import FAR
 from simkit.games.miracle.fast.choice import offer
+from simkit.games.miracle.fast.features import goal_steps, risk, summon_base
 
 F32 = np.float32
-
-
-@numba.njit(cache=True)
-def summon_base(R, w, kind, level0):
-    """Weighted stats of a new unit (``bots_score._summon_base``), float32."""
-    support = R.heal[kind, level0] + R.aura[kind, level0] + R.splash[kind, level0]
-    stats = (
-        w.unit_attack * R.attack[kind, level0] + w.unit_hp * R.hp[kind, level0]
-        + w.unit_support * support + w.unit_move * R.move[kind, level0]
-    )
-    return F32(stats)
-
-
-@numba.njit(cache=True)
-def goal_steps(approach, garrison_goal, flying, c):
-    """Steps to the goal from cell ``c`` (``bots_score._goal``): ``approach`` is the unit's row of the
-    bot's approach table; ground units may head for a garrison instead."""
-    goal = F32(approach[c])
-    if not flying:
-        goal = min(goal, garrison_goal[c])
-    return goal
-
-
-@numba.njit(cache=True)
-def risk(value, threat, hp):
-    """Value at risk (``bots_score._risk``), all float32."""
-    hp = F32(max(hp, 1))
-    return value * min(threat, hp) / hp
 
 
 @numba.njit(cache=True)

@@ -8,7 +8,7 @@ import numpy as np
 from simkit.games.miracle.bots_tables import FAR
 from simkit.games.miracle.cards import HOLY_LIGHT, INFERNO_FLAME, SALAMANDER_SHIELD, WIND_BLESSING
 from simkit.games.miracle.fast.choice import offer
-from simkit.games.miracle.fast.summons import goal_steps, risk, summon_base
+from simkit.games.miracle.fast.features import goal_steps, risk, summon_base
 from simkit.games.miracle.state import READY
 
 F32 = np.float32
