@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from miracle_positions import random_games
 
+import simkit
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import play
 from simkit.games.miracle import rules as R
@@ -73,3 +74,36 @@ def test_compiled_bots_and_rules_play_the_numpy_games(base, monkeypatch, pairing
     monkeypatch.setattr(play, "FastStep", lambda rules: functools.partial(R.step, rules))
     reference = base.module.play_batch(base, first, second, seeds, pairing, record_actions=True)
     assert compiled == reference
+
+
+CAPPED = """
+[rules]
+turn_limit = 30
+
+[bots]
+max_actions_per_turn = 3
+"""
+
+
+@pytest.mark.parametrize("scenario", ["base", "capped"])
+@pytest.mark.parametrize("pairing", [("balanced", "balanced"), ("rush", "control")])
+def test_whole_games_in_compiled_code_play_the_numpy_games(base, tmp_path, monkeypatch, scenario, pairing):
+    """``play_batch`` plays utility bots' games wholly in compiled code (``fast/game.py``); the
+    numpy bots and rules, one batched step at a time, play the same games (a cap of 3 actions a
+    turn forces many turn ends, whose random words must still be drawn)."""
+    if scenario == "capped":
+        path = tmp_path / "capped.toml"
+        path.write_text(f'extends = "{base.path.as_posix()}"\n{CAPPED}', encoding="utf-8")
+        base = simkit.load_scenario(path)
+    rng = np.random.default_rng(11)
+    first, second = (list(rng.choice(base.decks, 6)) for _ in range(2))
+    seeds = list(range(200, 206))
+    compiled = base.module.play_batch(base, first, second, seeds, pairing)
+    monkeypatch.setattr(UtilityBot, "act", UtilityBot.reference_act)
+    monkeypatch.setattr(play, "FastStep", lambda rules: functools.partial(R.step, rules))
+    reference = base.module.play_batch(base, first, second, seeds, pairing, record_actions=True)
+    actions = reference.pop("action_list")
+    assert compiled == reference
+    if scenario == "capped":  # the cap ended turns: runs of 3 actions, never more
+        turns = ["".join("e" if a[0] == "end_turn" else "a" for a in game) for game in actions]
+        assert max(len(run) for t in turns for run in t.split("e")) == 3

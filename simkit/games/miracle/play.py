@@ -1,12 +1,13 @@
 """Play a batch of Battle of Miracles games between two bots: one tidy record per game.
 
-``play_batch`` is the game's entry point for :func:`simkit.play_games`. All games of the batch
-advance together, one action per game per step, applied by the compiled rules
-(:class:`~simkit.games.miracle.fast.step.FastStep`, the numpy ``rules.step`` bit for bit);
-finished games leave the active set at once so they cost nothing. Each game draws its bot randomness from its own stream
-(:class:`simkit.rng.GameStreams`), so a game's record depends only on the scenario, its decks,
-the bots and its seed, never on the batch it was played in.
-"""
+``play_batch`` is the game's entry point for :func:`simkit.play_games`. Games between two utility
+bots are played wholly in compiled code, one game after another (:func:`~simkit.games.miracle.fast.game.play`).
+Otherwise (the random bot, or recorded actions) all games of the batch advance together, one
+action per game per step, applied by the compiled rules (:class:`~simkit.games.miracle.fast.step.FastStep`,
+the numpy ``rules.step`` bit for bit); finished games leave the active set at once so they cost nothing.
+Each game draws its bot randomness from its own stream (:class:`simkit.rng.GameStreams`), so a
+game's record depends only on the scenario, its decks, the bots and its seed, never on the batch
+it was played in or on the path that played it."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from simkit.games.miracle import rules as R
-from simkit.games.miracle.bots import bot_settings, make_bot
+from simkit.games.miracle.bots import UtilityBot, bot_settings, make_bot
 from simkit.games.miracle.cards import SALAMANDER_SHIELD, canonical_deck, parse_deck
+from simkit.games.miracle.fast.game import play as play_games
+from simkit.games.miracle.fast.pack import pack_state
 from simkit.games.miracle.fast.step import FastStep
 from simkit.games.miracle.state import DRAW, END_REASONS, FIRST, SECOND
 from simkit.rng import GameStreams
@@ -74,6 +77,67 @@ def _choose(rules, bots, st, streams: GameStreams) -> R.Actions:
     return out
 
 
+def _results(st) -> dict[str, np.ndarray]:
+    """The result columns of finished games ``st``, by their codes."""
+    return {
+        "winner": st.winner.astype(np.int64),
+        "end_reason": st.end_reason.astype(np.int64),
+        "turns": st.turn.astype(np.int64),
+        "hp0": st.miracle_hp[:, 0].astype(np.int64),
+        "hp1": st.miracle_hp[:, 1].astype(np.int64),
+        "stars0": st.dead_stars[:, 0].astype(np.int64),
+        "stars1": st.dead_stars[:, 1].astype(np.int64),
+    }
+
+
+def _play_compiled(rules, players, st, streams: GameStreams, cap: int) -> dict[str, np.ndarray]:
+    """Play the games of ``st`` between two utility bots to the end, each wholly in compiled code."""
+    first, second = (bot.compiled(rules) for bot in players)
+    played = np.zeros(st.batch, np.int64)
+    play_games(
+        pack_state(st),
+        first.k_rules,
+        first.k_bot,
+        second.k_bot,
+        first.layout,
+        first.sit,
+        streams.keys,
+        streams.counter,
+        cap,
+        played,
+    )
+    return {**_results(st), "played": played}
+
+
+def _play_batched(rules, players, st, streams: GameStreams, cap: int, record_actions: bool):
+    """Play the games of ``st`` all as one batch, one action per game per step, the finished ones
+    leaving the batch; returns the result columns and, when ``record_actions``, the action log."""
+    n = st.batch
+    step = FastStep(rules)
+    ids = np.arange(n)
+    in_turn = np.zeros(n, np.int64)
+    played = np.zeros(n, np.int64)
+    result = {k: np.zeros(n, np.int64) for k in ("winner", "end_reason", "turns", "hp0", "hp1", "stars0", "stars1")}
+    log: list[tuple[np.ndarray, np.ndarray]] = []
+    while len(ids):
+        act = _choose(rules, players, st, streams)
+        forced = in_turn >= cap
+        act.kind[forced] = R.END_TURN
+        if record_actions:
+            log.append((ids.copy(), _record(rules, st, act)))
+        step(st, act)
+        played[ids] += 1
+        in_turn = np.where(act.kind == R.END_TURN, 0, in_turn + 1)
+        done = st.over
+        if done.any():
+            gone = ids[done]
+            for key, column in _results(st.take(done)).items():
+                result[key][gone] = column
+            keep = ~done
+            st, streams, ids, in_turn = st.take(keep), streams.take(keep), ids[keep], in_turn[keep]
+    return {**result, "played": played}, log
+
+
 def play_batch(
     scenario,
     first_decks: Sequence[str],
@@ -117,34 +181,12 @@ def play_batch(
     seeds = np.asarray(seeds, dtype=np.int64)
 
     st = R.new_games(rules, artifact, kinds)
-    step = FastStep(rules)
     streams = GameStreams(seeds)
-    ids = np.arange(n)
-    in_turn = np.zeros(n, np.int64)
-    played = np.zeros(n, np.int64)
-    result = {k: np.zeros(n, np.int64) for k in ("winner", "end_reason", "turns", "hp0", "hp1", "stars0", "stars1")}
-    log: list[tuple[np.ndarray, np.ndarray]] = []
     cap = settings.max_actions_per_turn
-    while len(ids):
-        act = _choose(rules, players, st, streams)
-        forced = in_turn >= cap
-        act.kind[forced] = R.END_TURN
-        if record_actions:
-            log.append((ids.copy(), _record(rules, st, act)))
-        step(st, act)
-        played[ids] += 1
-        in_turn = np.where(act.kind == R.END_TURN, 0, in_turn + 1)
-        done = st.over
-        if done.any():
-            gone = ids[done]
-            result["winner"][gone] = st.winner[done]
-            result["end_reason"][gone] = st.end_reason[done]
-            result["turns"][gone] = st.turn[done]
-            result["hp0"][gone], result["hp1"][gone] = st.miracle_hp[done, 0], st.miracle_hp[done, 1]
-            result["stars0"][gone], result["stars1"][gone] = st.dead_stars[done, 0], st.dead_stars[done, 1]
-            keep = ~done
-            st, streams, ids, in_turn = st.take(keep), streams.take(keep), ids[keep], in_turn[keep]
-
+    if not record_actions and all(isinstance(p, UtilityBot) for p in players):
+        result, log = _play_compiled(rules, players, st, streams, cap), []
+    else:
+        result, log = _play_batched(rules, players, st, streams, cap, record_actions)
     out = {
         "first_deck": decks[0],
         "second_deck": decks[1],
@@ -158,7 +200,7 @@ def play_batch(
         "second_dead_stars": result["stars1"].tolist(),
         "first_bot": [bots[0]] * n,
         "second_bot": [bots[1]] * n,
-        "actions": played.tolist(),
+        "actions": result["played"].tolist(),
     }
     if record_actions:
         games: list[list[tuple]] = [[] for _ in range(n)]

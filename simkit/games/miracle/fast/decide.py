@@ -22,6 +22,22 @@ F32 = np.float32
 
 
 @numba.njit(cache=True)
+def decide_one(S, R, T, L, sit, g, word, temperature, cand_index, cand_score):
+    """The chosen flat action of game ``g`` (not over); ``cand_index``/``cand_score`` are scratch of
+    the layout's size and hold the candidates and their scores before noise afterwards.
+
+    Returns ``(choice, number of candidates)``.
+    """
+    situate(S, R, T, g, sit)
+    n = summons(S, R, T, L, g, sit, cand_index, cand_score, 0)
+    n = moves(S, R, T, L, g, sit, cand_index, cand_score, n)
+    n = attacks(S, R, T, L, g, sit, cand_index, cand_score, n)
+    n = uses(S, R, T, L, g, sit, cand_index, cand_score, n)
+    n = offer(cand_index, cand_score, n, L.end_turn, F32(T.weights.end_turn))
+    return choose(cand_index, cand_score, n, word, T.action_keys, temperature), n
+
+
+@numba.njit(cache=True)
 def decide(S, R, T, L, sit, word, temperature, best, dense):
     """``best[g]``: the chosen flat action of every game of ``S`` (-1 for games that are over).
 
@@ -34,13 +50,7 @@ def decide(S, R, T, L, sit, word, temperature, best, dense):
         best[g] = -1
         if S.over[g]:
             continue
-        situate(S, R, T, g, sit)
-        n = summons(S, R, T, L, g, sit, cand_index, cand_score, 0)
-        n = moves(S, R, T, L, g, sit, cand_index, cand_score, n)
-        n = attacks(S, R, T, L, g, sit, cand_index, cand_score, n)
-        n = uses(S, R, T, L, g, sit, cand_index, cand_score, n)
-        n = offer(cand_index, cand_score, n, L.end_turn, F32(T.weights.end_turn))
+        best[g], n = decide_one(S, R, T, L, sit, g, word[g], temperature, cand_index, cand_score)
         if dense.shape[0] > 0:
             for i in range(n):
                 dense[g, cand_index[i]] = cand_score[i]
-        best[g] = choose(cand_index, cand_score, n, word[g], T.action_keys, temperature)

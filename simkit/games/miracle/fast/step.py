@@ -333,6 +333,37 @@ def end_turn(S, R, g, healing):
 
 
 @numba.njit(cache=True)
+def perform(S, R, g, kind, a, b, c, atk):
+    """Game ``g`` summons, moves, attacks or uses its artifact (deaths not yet resolved)."""
+    if kind == SUMMON:
+        summon(S, R, g, a, b, c)
+    elif kind == ATTACK:
+        attack(S, R, g, a, b, atk)
+    elif kind == USE:
+        use(S, R, g, b, c)
+    elif kind == MOVE:
+        move(S, g, a, c)
+
+
+@numba.njit(cache=True)
+def step_one(S, R, g, kind, a, b, c, atk):
+    """Apply one legal action to game ``g`` alone: :func:`step` on a batch of this one game.
+
+    ``atk``: scratch ``int32[U]``. The two batch-wide decisions of :func:`step` become this game's
+    own, which in a consistent state is what they decide for it anyway.
+    """
+    if S.over[g] or kind == PASS:
+        return
+    if kind == END_TURN:
+        end_turn(S, R, g, has_healer(S, R, g))
+        return
+    perform(S, R, g, kind, a, b, c, atk)
+    if has_dead(S, g):
+        resolve_deaths(S, R, g)
+    check_miracles(S, R, g)
+
+
+@numba.njit(cache=True)
 def step(S, R, kind, a, b, c):
     """Apply one legal action per game in place, then resolve deaths and the end of the game (``rules.step``).
 
@@ -349,14 +380,7 @@ def step(S, R, kind, a, b, c):
         if S.over[g] or kind[g] == END_TURN or kind[g] == PASS:
             continue
         acted = True
-        if kind[g] == SUMMON:
-            summon(S, R, g, a[g], b[g], c[g])
-        elif kind[g] == ATTACK:
-            attack(S, R, g, a[g], b[g], atk)
-        elif kind[g] == USE:
-            use(S, R, g, b[g], c[g])
-        elif kind[g] == MOVE:
-            move(S, g, a[g], c[g])
+        perform(S, R, g, kind[g], a[g], b[g], c[g], atk)
     if acted:
         for g in range(n):
             if has_dead(S, g):  # a cheap test first: a call with all of S and R costs more than the scan

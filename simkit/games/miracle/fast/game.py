@@ -1,0 +1,84 @@
+"""Whole games played inside compiled code: each game from its first decision to its end, one after another.
+
+:func:`play` is the loop of :func:`simkit.games.miracle.play.play_batch` (choose, cap the turn,
+apply) for two utility bots, with no Python between the actions: each game's bot words come from
+its own counter-based stream (:class:`simkit.rng.GameStreams`, drawn here with the same formula),
+so a game plays exactly as it does in the batched loop, whatever games share its call.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from simkit.games.miracle.fast.choice import mix64
+from simkit.games.miracle.fast.decide import decide_one
+from simkit.games.miracle.fast.step import step_one
+from simkit.games.miracle.rules import ATTACK, END_TURN, MOVE, SUMMON, TARGET_MIRACLE, USE
+
+F32 = np.float32
+
+
+@numba.njit(cache=True)
+def draw_word(keys, counter, g):
+    """The next random word of game ``g``'s stream (``GameStreams.bits(1)``), advancing its counter."""
+    word = mix64(keys[g] ^ mix64(counter[g]))
+    counter[g] += np.uint64(1)
+    return word
+
+
+@numba.njit(cache=True)
+def decode_one(L, cells, units, index):
+    """``(kind, a, b, c)`` of flat action ``index`` (``actions.decode`` for one action)."""
+    if index >= L.end_turn:
+        return END_TURN, 0, 0, 0
+    if index >= L.use_unit:
+        return USE, 0, index - L.use_unit, 0
+    if index >= L.use_cell:
+        return USE, 0, 0, index - L.use_cell
+    if index >= L.attack:
+        i = index - L.attack
+        t = i % (units + 1)
+        return ATTACK, i // (units + 1), TARGET_MIRACLE if t == units else t, 0
+    if index >= L.move:
+        i = index - L.move
+        return MOVE, i // cells, 0, i % cells
+    i = index - L.summon
+    return SUMMON, i // (3 * cells), (i // cells) % 3 + 1, i % cells
+
+
+@numba.njit(cache=True)
+def _choice(S, R, T, L, sit, g, keys, counter, forced, cand_index, cand_score):
+    """The flat action the bot ``T`` plays in game ``g``: one word drawn when its temperature is
+    above 0 (also when the turn is ``forced`` to end, as the batched loop draws it)."""
+    word = draw_word(keys, counter, g) if T.temperature > 0 else np.uint64(0)
+    if forced:
+        return L.end_turn
+    choice, _ = decide_one(S, R, T, L, sit, g, word, T.temperature, cand_index, cand_score)
+    return choice
+
+
+@numba.njit(cache=True)
+def play(S, R, first_bot, second_bot, L, sit, keys, counter, cap, played):
+    """Play every game of ``S`` to its end in place, ``first_bot`` (a :class:`~.pack.KBot`) for the
+    first player and ``second_bot`` for the second.
+
+    ``keys``, ``counter``: each game's stream (``GameStreams.keys``/``counter``, advanced in place);
+    ``cap``: a turn reaching this many actions is ended for the bot; ``played[g]``: actions played.
+    """
+    cells, units = R.distance.shape[0], S.alive.shape[1]
+    cand_index = np.empty(L.size, np.int64)
+    cand_score = np.empty(L.size, F32)
+    atk = np.zeros(units, np.int32)
+    for g in range(S.turn.shape[0]):
+        in_turn = 0
+        while not S.over[g]:
+            forced = in_turn >= cap
+            if S.current[g] == 0:
+                index = _choice(S, R, first_bot, L, sit, g, keys, counter, forced, cand_index, cand_score)
+            else:
+                index = _choice(S, R, second_bot, L, sit, g, keys, counter, forced, cand_index, cand_score)
+            kind, a, b, c = decode_one(L, cells, units, index)
+            step_one(S, R, g, kind, a, b, c, atk)
+            played[g] += 1
+            in_turn = 0 if kind == END_TURN else in_turn + 1
