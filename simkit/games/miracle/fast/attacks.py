@@ -82,7 +82,7 @@ def miracle_blow(w_miracle_damage, w_miracle_kill, atk, miracle_hp):
     return F32(F64(F32(w_miracle_damage) * min(atk, hp)) + w_miracle_kill * F64(atk >= hp))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def attacks(S, R, T, L, g, sit, cand_index, cand_score, n):
     """Offer every legal attack of game ``g`` (:func:`.choice.offer`), attackers by slot, each one's
     targets by slot, the enemy miracle last; returns the new candidate count ``n``."""

@@ -6,7 +6,10 @@ action's key, scaled by the temperature, added in float32) and keeps the first o
 best scores, as ``argmax`` does in the numpy bot.
 
 Hot helpers take arrays, never the packed named tuples: numba passes a tuple of arrays by value
-with a reference count per array, about 300 ns a call against 10 ns for a few arrays.
+with a reference count per array, about 300 ns a call against 10 ns for a few arrays. For the same
+reason every function of ``fast/`` that takes a packed tuple is inlined into its caller
+(``inline="always"``, numba's own inlining) except the entry points: ``decide_one``, ``step_one``
+and the batch loops.
 """
 
 from __future__ import annotations

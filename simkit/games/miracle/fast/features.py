@@ -11,7 +11,7 @@ import numpy as np
 F32 = np.float32
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def summon_base(R, w, kind, level0):
     """Weighted stats of a new unit (``bots_score._summon_base``), float32."""
     support = R.heal[kind, level0] + R.aura[kind, level0] + R.splash[kind, level0]

@@ -101,7 +101,7 @@ def _friends_near(distance, friend_slot, friend_cell, n_friends, u, radius, c):
     return count
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _score(w, fly, aura, danger, own_threat, leaving, here, there):
     """Score of moving a unit from features ``here`` to features ``there`` (``score_moves``).
 
@@ -125,7 +125,7 @@ def _score(w, fly, aura, danger, own_threat, leaving, here, there):
     return s
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
     """Offer every legal move of game ``g``, by unit slot then target cell; returns the new candidate count."""
     if S.over[g]:
@@ -145,13 +145,16 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
     danger = min(F32(own_threat / miracle_hp), F32(1))
     guards = sit.home_count[0] <= T.home_guard
 
-    stops = np.empty((2, cells), np.bool_)
+    stops = sit.stops
     _stop_cells(alive, side, kind, cell, flying, neighbors, cur, stops)
     # enemies threatening the own miracle (cell, flying) and the own units (slot, cell)
-    threat_cell = np.empty(slots, np.int64)
-    threat_flying = np.empty(slots, np.bool_)
-    friend_slot = np.empty(slots, np.int64)
-    friend_cell = np.empty(slots, np.int64)
+    threat_cell, friend_slot, friend_cell, hunted = (
+        sit.unit_cell[0],
+        sit.unit_cell[1],
+        sit.unit_cell[2],
+        sit.unit_cell[3],
+    )
+    threat_flying = sit.threat_flying
     n_threats = n_friends = 0
     for j in range(slots):
         if sit.threatens[j]:
@@ -164,10 +167,7 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
             friend_slot[n_friends] = j
             friend_cell[n_friends] = cell[j]
             n_friends += 1
-    hunted = np.empty(slots, np.int64)
-    reached = np.empty(cells, np.bool_)
-    frontier = np.empty(cells, np.int64)
-    grown = np.empty(cells, np.int64)
+    reached, frontier, grown = sit.reached, sit.frontier[0], sit.frontier[1]
 
     for u in range(slots):
         if not (alive[u] and ready[u] and side[u] == cur):

@@ -30,25 +30,42 @@ class KSit(NamedTuple):
     air: np.ndarray  # int32[C] slot of the flying unit on each cell, -1 if none
     own_threat: np.ndarray  # float32[1] summed attack of the enemy units that threaten the own miracle
     home_count: np.ndarray  # int64[1] own units within home_radius of the own miracle
+    # scratch of the move scorer (fast/moves.py), kept here so that no decision allocates
+    stops: np.ndarray  # bool[2, C]
+    unit_cell: np.ndarray  # int64[4, U] threatening enemies' cells, own units' slots and cells, hunted cells
+    threat_flying: np.ndarray  # bool[U]
+    reached: np.ndarray  # bool[C]
+    frontier: np.ndarray  # int64[2, C]
 
 
 def new_sit(units: int, cells: int) -> KSit:
     """Scratch arrays for games with ``units`` slots on ``cells`` cells."""
     return KSit(
-        atk=np.zeros(units, np.int32), value=np.zeros(units, F32), threat=np.zeros((2, cells), F32),
-        threatens=np.zeros(units, np.bool_), garrison_goal=np.zeros(cells, F32), garrison_worth=np.zeros(cells, F32),
-        ground=np.zeros(cells, np.int32), air=np.zeros(cells, np.int32), own_threat=np.zeros(1, F32),
+        atk=np.zeros(units, np.int32),
+        value=np.zeros(units, F32),
+        threat=np.zeros((2, cells), F32),
+        threatens=np.zeros(units, np.bool_),
+        garrison_goal=np.zeros(cells, F32),
+        garrison_worth=np.zeros(cells, F32),
+        ground=np.zeros(cells, np.int32),
+        air=np.zeros(cells, np.int32),
+        own_threat=np.zeros(1, F32),
         home_count=np.zeros(1, np.int64),
+        stops=np.zeros((2, cells), np.bool_),
+        unit_cell=np.zeros((4, units), np.int64),
+        threat_flying=np.zeros(units, np.bool_),
+        reached=np.zeros(cells, np.bool_),
+        frontier=np.zeros((2, cells), np.int64),
     )
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def hits_air(R, kind):
     """Units of ``kind`` may attack flying units."""
     return R.flying[kind] or R.anti_air[kind]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def attack_now(S, R, g, out):
     """``out[u]``: the current attack of every slot of game ``g`` (``rules.attack_now``)."""
     n = S.alive.shape[1]
@@ -70,7 +87,7 @@ def attack_now(S, R, g, out):
         out[u] = total
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def situate(S, R, T, g, sit):
     """Fill ``sit`` for game ``g`` (``bots_score.situate``)."""
     w = T.weights

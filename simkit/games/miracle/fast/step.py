@@ -21,7 +21,7 @@ from simkit.games.miracle.tables import Rules
 # units and artifacts
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def hit(S, g, u, dmg):
     """Deal ``dmg`` to slot ``u``; a holy shield cancels a non-zero hit (``rules._hit``)."""
     if dmg <= 0:
@@ -32,7 +32,7 @@ def hit(S, g, u, dmg):
         S.hp[g, u] -= dmg
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def recycle(S, R, g, side):
     """Send the artifact of ``side`` to cooling, or ready at once if its cooldown is 0 (``rules._recycle``)."""
     cd = R.artifact_cooldown[S.deck_artifact[g, side]]
@@ -40,7 +40,7 @@ def recycle(S, R, g, side):
     S.artifact_state[g, side] = COOLING if cd > 0 else READY
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def place_unit(S, R, g, side, kind, level, deck_slot, cell):
     """Put a new unit with full HP, not ready, in the first free slot of ``side``; returns the slot
     (``rules._place_unit``; like its ``argmax``, the side's first slot when none is free)."""
@@ -71,7 +71,7 @@ def place_unit(S, R, g, side, kind, level, deck_slot, cell):
 # the four actions
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def summon(S, R, g, slot, level, cell):
     """The side to act summons a unit of deck slot ``slot`` at ``level`` on ``cell`` (``rules._summon``)."""
     cur = S.current[g]
@@ -81,14 +81,14 @@ def summon(S, R, g, slot, level, cell):
     place_unit(S, R, g, cur, kind, level, slot, cell)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def move(S, g, u, cell):
     """Unit ``u`` moves to ``cell`` and may not act again (``rules._move``)."""
     S.cell[g, u] = cell
     S.ready[g, u] = False
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def counters(S, R, g, u, t, atk):
     """The target ``t`` strikes back at the attacker ``u``: ``u`` is in its range, ``t`` has attack
     and reaches ``u``'s layer."""
@@ -98,7 +98,7 @@ def counters(S, R, g, u, t, atk):
     return in_range and atk[t] > 0 and (not R.flying[S.kind[g, u]] or hits_air(R, tk))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def splash(S, R, g, u, t, amount):
     """``amount`` to every enemy ground unit at distance 1 from the target ``t`` and 2 from the attacker ``u``."""
     here, there = S.cell[g, u], S.cell[g, t]
@@ -109,7 +109,7 @@ def splash(S, R, g, u, t, amount):
             hit(S, g, v, amount)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def attack(S, R, g, u, t, atk):
     """Unit ``u`` attacks slot ``t`` or the enemy miracle; counter-attack and splash follow (``rules._attack``).
 
@@ -130,7 +130,7 @@ def attack(S, R, g, u, t, atk):
         splash(S, R, g, u, t, amount)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def use(S, R, g, target, cell):
     """The side to act uses its artifact on unit ``target`` or ``cell``, by its effect (``rules._use``)."""
     cur = S.current[g]
@@ -167,7 +167,7 @@ def use(S, R, g, target, cell):
 # after an action: deaths and the end of the game
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def has_dead(S, g):
     """Game ``g`` has a unit at HP <= 0 still on the board."""
     for u in range(S.alive.shape[1]):
@@ -176,7 +176,7 @@ def has_dead(S, g):
     return False
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def resolve_deaths(S, R, g):
     """Remove every unit at HP <= 0: its slot cools, its owner's dead stars grow, a bound artifact
     is recycled (``rules.resolve_deaths``)."""
@@ -200,7 +200,7 @@ def resolve_deaths(S, R, g):
         S.buff[g, u] = 0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def decide_winner(S, R, g):
     """Winner of game ``g``: more miracle HP, then fewer dead stars, then ``full_tie`` (``rules.decide_winner``)."""
     hp, stars = S.miracle_hp[g], S.dead_stars[g]
@@ -211,7 +211,7 @@ def decide_winner(S, R, g):
     return R.full_tie
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def check_miracles(S, R, g):
     """End the game when a miracle has fallen (``rules._check_miracles``)."""
     if S.miracle_hp[g, 0] <= 0 or S.miracle_hp[g, 1] <= 0:
@@ -224,7 +224,7 @@ def check_miracles(S, R, g):
 # turns
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def has_healer(S, R, g):
     """A unit of the side to act has a (non-zero) heal."""
     cur = S.current[g]
@@ -234,7 +234,7 @@ def has_healer(S, R, g):
     return False
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def heal(S, R, g):
     """Priests of the side to act heal every friendly unit within their heal range (themselves
     included), never above max HP. Every slot is capped at its max HP, as the reference does."""
@@ -252,7 +252,7 @@ def heal(S, R, g):
         S.hp[g, u] = min(np.int64(S.hp[g, u]) + amount, np.int64(S.max_hp[g, u]))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def capture_garrisons(S, R, g):
     """A ground unit standing on a garrison claims it for its side (the last such slot, as numpy's occupancy)."""
     for i in range(R.garrisons.shape[0]):
@@ -264,7 +264,7 @@ def capture_garrisons(S, R, g):
             S.garrison_owner[g, i] = S.side[g, holder]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def cool_down(S, g, cur):
     """Cooldown phase of ``cur``: cooling units one turn closer (those at 1 become available), the
     artifact's cooldown down by 1 (ready at 0)."""
@@ -281,7 +281,7 @@ def cool_down(S, g, cur):
             S.artifact_state[g, cur] = READY
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def unit_step(S, R, g, i):
     """Both sides' unit counts rise from value ``i`` to value ``i + 1`` of each kind's ``units``."""
     for side in range(2):
@@ -290,7 +290,7 @@ def unit_step(S, R, g, i):
             S.available[g, side, s] += R.units[k, i + 1] - R.units[k, i]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def turn_start(S, R, g):
     """Turn start of the side to act: mana, garrisons, shields, cooldowns, unit steps, ready (``rules.turn_start``)."""
     cur = S.current[g]
@@ -310,7 +310,7 @@ def turn_start(S, R, g):
             unit_step(S, R, g, i)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def end_turn(S, R, g, healing):
     """End the turn: heals (when ``healing``), buffs count down, then the turn limit or the next turn
     (``rules._end_turn``)."""
@@ -332,7 +332,7 @@ def end_turn(S, R, g, healing):
 # one action per game
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def perform(S, R, g, kind, a, b, c, atk):
     """Game ``g`` summons, moves, attacks or uses its artifact (deaths not yet resolved)."""
     if kind == SUMMON:

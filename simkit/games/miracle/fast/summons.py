@@ -12,7 +12,7 @@ from simkit.games.miracle.fast.features import goal_steps, risk, summon_base
 F32 = np.float32
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def summons(S, R, T, L, g, sit, cand_index, cand_score, n):
     """Offer every legal summon of game ``g`` (by deck slot, level and spawn point); returns the count."""
     w = T.weights

@@ -31,7 +31,7 @@ def near_sums(distance, alive, cell, slots, x, radius, out):
                 out[c] += x[i]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def inferno_targets(S, R, g, cur, sit, out):
     """``out[c]``: InfernoFlame may land on cell ``c``: no abyss, no ground unit, near the own miracle
     or an owned garrison."""
@@ -42,7 +42,7 @@ def inferno_targets(S, R, g, cur, sit, out):
     out &= ~R.abyss & (sit.ground < 0)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def holy_light(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     """HolyLight on any cell: HP restored and attack granted to own units in its radius."""
     w = T.weights
@@ -63,7 +63,7 @@ def holy_light(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     return n
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def wind_blessing(S, R, T, L, g, cur, mana, cand_index, cand_score, n):
     """WindBlessing on any cell: own units in its radius may act again (good for those that acted)."""
     slots = cur * R.side_units + np.arange(R.side_units)
@@ -82,7 +82,7 @@ def wind_blessing(S, R, T, L, g, cur, mana, cand_index, cand_score, n):
     return n
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def inferno_flame(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     """InfernoFlame: damage to enemy units in its radius, plus the Inferno judged as a summon."""
     w = T.weights
@@ -121,7 +121,7 @@ def inferno_flame(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     return n
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def salamander_shield(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     """SalamanderShield on an own unit: its value, doubled when enemies can reach it."""
     shield = F32(T.weights.shield)
@@ -135,7 +135,7 @@ def salamander_shield(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     return n
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def uses(S, R, T, L, g, sit, cand_index, cand_score, n):
     """Offer every legal use of the current player's artifact in game ``g``; returns the count."""
     cur = np.int64(S.current[g])
