@@ -40,16 +40,62 @@ def offer(cand_index, cand_score, n, index, score):
     return n + 1
 
 
+def _gumbel_bounds(buckets: int) -> tuple[np.ndarray, np.ndarray]:
+    """The Gumbel noise at the low and high end of each of ``buckets`` equal slices of [0, 1), as
+    clipped by the numpy bot: noise is increasing in the uniform, so these bound every draw of a slice."""
+    edges = np.arange(buckets + 1, dtype=np.float64) / buckets
+    u = np.clip(edges, 1e-300, 1 - 1e-16)
+    noise = -np.log(-np.log(u))
+    return noise[:-1].copy(), noise[1:].copy()
+
+
+_BUCKET_SHIFT = np.uint64(52)  # a word's top 12 bits: its slice of [0, 1) among 4096
+_NOISE_LOW, _NOISE_HIGH = _gumbel_bounds(4096)
+_SLACK = 1e-4  # far above float32 rounding of the sums compared: a bound is never too tight
+
+
+@numba.njit(cache=True)
+def _noisy(score, word, key, temperature):
+    """``score`` plus the Gumbel noise of ``word`` and the action's ``key``, in float32 as numpy adds it."""
+    u = np.float64(mix64(word ^ key) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    u = min(max(u, 1e-300), 1 - 1e-16)
+    return score + F32(temperature * -np.log(-np.log(u)))
+
+
 @numba.njit(cache=True)
 def choose(cand_index, cand_score, n, word, keys, temperature):
-    """The flat index of the best of ``n`` candidates once noise is added (-1 when there are none)."""
+    """The flat index of the best of ``n`` candidates once noise is added (-1 when there are none).
+
+    Exact but lazy: a first pass picks the candidate whose score plus the lowest noise of its
+    word's slice is highest and computes its noisy score, a floor under the best. The noise (two
+    logarithms) is then computed only for candidates whose score plus the highest noise of their
+    slice reaches that floor; the others score strictly less than the best, and dropping a value
+    below the maximum never changes the first index that reaches it.
+    """
+    if temperature <= 0:
+        best, best_index = F32(-np.inf), -1
+        for i in range(n):
+            if cand_score[i] > best:
+                best, best_index = cand_score[i], cand_index[i]
+        return best_index
+    low, pick = -np.inf, -1
+    for i in range(n):
+        bucket = mix64(word ^ keys[cand_index[i]]) >> _BUCKET_SHIFT
+        bound = np.float64(cand_score[i]) + temperature * _NOISE_LOW[bucket]
+        if bound > low:
+            low, pick = bound, i
+    floor = -np.inf
+    if pick >= 0:
+        floor = np.float64(_noisy(cand_score[pick], word, keys[cand_index[pick]], temperature))
+        floor -= _SLACK * (1.0 + abs(floor))
     best, best_index = F32(-np.inf), -1
     for i in range(n):
         index, score = cand_index[i], cand_score[i]
-        if temperature > 0:
-            u = np.float64(mix64(word ^ keys[index]) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-            u = min(max(u, 1e-300), 1 - 1e-16)
-            score = score + F32(temperature * -np.log(-np.log(u)))
+        key = keys[index]
+        bucket = mix64(word ^ key) >> _BUCKET_SHIFT
+        if np.float64(score) + temperature * _NOISE_HIGH[bucket] < floor:
+            continue
+        score = _noisy(score, word, key, temperature)
         if score > best:
             best, best_index = score, index
     return best_index
