@@ -67,24 +67,24 @@ def hits_air(R, kind):
 
 @numba.njit(cache=True, inline="always")
 def attack_now(S, R, g, out):
-    """``out[u]``: the current attack of every slot of game ``g`` (``rules.attack_now``)."""
+    """``out[u]``: the current attack of every slot of game ``g`` (``rules.attack_now``): its own,
+    the HolyLight buff, then the aura of every friendly aura bearer in range (few units bear one,
+    so they are found once rather than sought around every unit)."""
     n = S.alive.shape[1]
+    alive, kind, level, side, cell = S.alive[g], S.kind[g], S.level[g], S.side[g], S.cell[g]
     for u in range(n):
         out[u] = 0
-    for u in range(n):
-        if not S.alive[g, u]:
+        if alive[u]:
+            out[u] = R.attack[kind[u], level[u] - 1] + (R.holy_attack if S.buff[g, u] > 0 else 0)
+    for j in range(n):
+        if not alive[j]:
             continue
-        k, lv = S.kind[g, u], S.level[g, u] - 1
-        total = np.int32(R.attack[k, lv])
-        for j in range(n):
-            if j == u or not S.alive[g, j] or S.side[g, j] != S.side[g, u]:
-                continue
-            kj, lj = S.kind[g, j], S.level[g, j] - 1
-            if R.aura[kj, lj] > 0 and R.distance[S.cell[g, u], S.cell[g, j]] <= R.aura_range[kj, lj]:
-                total += R.aura[kj, lj]
-        if S.buff[g, u] > 0:
-            total += R.holy_attack
-        out[u] = total
+        aura, radius = R.aura[kind[j], level[j] - 1], R.aura_range[kind[j], level[j] - 1]
+        if aura <= 0:
+            continue
+        for u in range(n):
+            if u != j and alive[u] and side[u] == side[j] and R.distance[cell[u], cell[j]] <= radius:
+                out[u] += aura
 
 
 @numba.njit(cache=True, inline="always")
