@@ -21,7 +21,7 @@ from simkit.games.miracle.fast.uses import uses
 F32 = np.float32
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def decide_one(S, R, T, L, sit, g, word, temperature, cand_index, cand_score):
     """The chosen flat action of game ``g`` (not over); ``cand_index``/``cand_score`` are scratch of
     the layout's size and hold the candidates and their scores before noise afterwards.

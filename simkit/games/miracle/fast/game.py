@@ -47,7 +47,7 @@ def decode_one(L, cells, units, index):
     return SUMMON, i // (3 * cells), (i // cells) % 3 + 1, i % cells
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _choice(S, R, T, L, sit, g, keys, counter, forced, cand_index, cand_score):
     """The flat action the bot ``T`` plays in game ``g``: one word drawn when its temperature is
     above 0 (also when the turn is ``forced`` to end, as the batched loop draws it)."""
@@ -74,10 +74,8 @@ def play(S, R, first_bot, second_bot, L, sit, keys, counter, cap, played):
         in_turn = 0
         while not S.over[g]:
             forced = in_turn >= cap
-            if S.current[g] == 0:
-                index = _choice(S, R, first_bot, L, sit, g, keys, counter, forced, cand_index, cand_score)
-            else:
-                index = _choice(S, R, second_bot, L, sit, g, keys, counter, forced, cand_index, cand_score)
+            bot = first_bot if S.current[g] == 0 else second_bot
+            index = _choice(S, R, bot, L, sit, g, keys, counter, forced, cand_index, cand_score)
             kind, a, b, c = decode_one(L, cells, units, index)
             step_one(S, R, g, kind, a, b, c, atk)
             played[g] += 1

@@ -345,7 +345,7 @@ def perform(S, R, g, kind, a, b, c, atk):
         move(S, g, a, c)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def step_one(S, R, g, kind, a, b, c, atk):
     """Apply one legal action to game ``g`` alone: :func:`step` on a batch of this one game.
 
