@@ -73,6 +73,8 @@ class KRules(NamedTuple):
     miracle_hp: int
     full_tie: int  # winner code of a full tie: DRAW, or SECOND when ``full_tie = "second"``
     cooling_len: int
+    spawn_cells: np.ndarray  # int16[2 + G, C] spawn points of each side, then of each garrison, by cell
+    spawn_count: np.ndarray  # int32[2 + G] how many of each row are spawn points
 
 
 class KBot(NamedTuple):
@@ -128,8 +130,18 @@ def pack_rules(rules: Rules) -> KRules:
         max_mana_cap=int(rules.max_mana_cap), mana_period=int(rules.mana_period),
         mana_phase=np.array(rules.mana_phase, np.int64), unit_steps=np.array(rules.unit_steps, np.int64),
         miracle_hp=int(rules.miracle_hp), full_tie=SECOND if rules.full_tie == "second" else DRAW,
-        cooling_len=int(rules.cooling_len),
+        cooling_len=int(rules.cooling_len), **_spawn_lists(board.spawn, board.garrison_spawn),
     )
+
+
+def _spawn_lists(spawn: np.ndarray, garrison_spawn: np.ndarray) -> dict[str, np.ndarray]:
+    """``spawn_cells`` and ``spawn_count`` of :class:`KRules`: the cells of each spawn mask, in order."""
+    masks = np.concatenate([spawn, garrison_spawn])
+    cells = np.zeros(masks.shape, np.int16)
+    count = masks.sum(1).astype(np.int32)
+    for row, mask in enumerate(masks):
+        cells[row, : count[row]] = np.flatnonzero(mask)
+    return {"spawn_cells": cells, "spawn_count": count}
 
 
 def pack_bot(config: BotConfig, tables: BotTables) -> KBot:

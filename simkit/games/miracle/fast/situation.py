@@ -36,6 +36,7 @@ class KSit(NamedTuple):
     threat_flying: np.ndarray  # bool[U]
     reached: np.ndarray  # bool[C]
     frontier: np.ndarray  # int64[2, C]
+    spawn_cells: np.ndarray  # int64[C] the summoner's spawn points (fast/summons.py)
 
 
 def new_sit(units: int, cells: int) -> KSit:
@@ -56,6 +57,7 @@ def new_sit(units: int, cells: int) -> KSit:
         threat_flying=np.zeros(units, np.bool_),
         reached=np.zeros(cells, np.bool_),
         frontier=np.zeros((2, cells), np.int64),
+        spawn_cells=np.zeros(cells, np.int64),
     )
 
 

@@ -12,6 +12,27 @@ from simkit.games.miracle.fast.features import goal_steps, risk, summon_base
 F32 = np.float32
 
 
+@numba.njit(cache=True)
+def spawn_points(spawn_cells, spawn_count, garrison_owner, cur, out):
+    """Write the spawn points of side ``cur`` in increasing order to ``out``: its own and those of the
+    garrisons it owns (rows ``cur`` and ``2 + garrison`` of :attr:`KRules.spawn_cells`); returns how many."""
+    n = 0
+    for row in range(spawn_count.shape[0]):
+        if row == cur or (row >= 2 and garrison_owner[row - 2] == cur):
+            for i in range(spawn_count[row]):
+                c = np.int64(spawn_cells[row, i])
+                at = n  # insertion sort: a handful of cells, most already in order
+                while at > 0 and out[at - 1] > c:
+                    at -= 1
+                if at > 0 and out[at - 1] == c:
+                    continue
+                for j in range(n, at, -1):
+                    out[j] = out[j - 1]
+                out[at] = c
+                n += 1
+    return n
+
+
 @numba.njit(cache=True, inline="always")
 def summons(S, R, T, L, g, sit, cand_index, cand_score, n):
     """Offer every legal summon of game ``g`` (by deck slot, level and spawn point); returns the count."""
@@ -20,10 +41,8 @@ def summons(S, R, T, L, g, sit, cand_index, cand_score, n):
     foe = 1 - cur
     cells = R.distance.shape[0]
     mana = S.mana[g, cur]
-    spawn = R.spawn[cur].copy()
-    for gi in range(R.garrisons.shape[0]):
-        if S.garrison_owner[g, gi] == cur:
-            spawn |= R.garrison_spawn[gi]
+    n_spawn = spawn_points(R.spawn_cells, R.spawn_count, S.garrison_owner[g], cur, sit.spawn_cells)
+    spawn_cells = sit.spawn_cells
     advance, exposure, mana_weight = F32(w.advance), F32(w.exposure), w.mana
     garrison_goal = sit.garrison_goal
     for slot in range(3):
@@ -38,14 +57,16 @@ def summons(S, R, T, L, g, sit, cand_index, cand_score, n):
                 continue
             approach = T.approach[kind, level0, foe]
             best = F32(FAR)
-            for c in range(cells):
-                if spawn[c] and taken[c] < 0:
+            for i in range(n_spawn):
+                c = spawn_cells[i]
+                if taken[c] < 0:
                     best = min(best, goal_steps(approach, garrison_goal, flying, c))
             base = np.float64(summon_base(R, w, kind, level0)) + mana_weight * R.cost[kind, level0]
             value, hp = T.value[kind, level0], R.hp[kind, level0]
             first = L.summon + (slot * 3 + level0) * cells
-            for c in range(cells):
-                if spawn[c] and taken[c] < 0:
+            for i in range(n_spawn):
+                c = spawn_cells[i]
+                if taken[c] < 0:
                     ahead = advance * (goal_steps(approach, garrison_goal, flying, c) - best)
                     at_risk = exposure * risk(value, threat[c], hp)
                     n = offer(cand_index, cand_score, n, first + c, F32(base - ahead + at_risk))
