@@ -37,10 +37,14 @@ class KSit(NamedTuple):
     reached: np.ndarray  # bool[C]
     frontier: np.ndarray  # int64[2, C]
     spawn_cells: np.ndarray  # int64[C] the summoner's spawn points (fast/summons.py)
+    unit_x: np.ndarray  # float32[2, side units] and
+    cell_x: np.ndarray  # float32[2, C] per-unit values and their sums near each cell (fast/uses.py)
+    target: np.ndarray  # bool[C] the InfernoFlame's targets (fast/uses.py)
 
 
 def new_sit(units: int, cells: int) -> KSit:
-    """Scratch arrays for games with ``units`` slots on ``cells`` cells."""
+    """Scratch arrays for games with ``units`` slots (two sides' worth) on ``cells`` cells."""
+    side_units = units // 2
     return KSit(
         atk=np.zeros(units, np.int32),
         value=np.zeros(units, F32),
@@ -57,7 +61,8 @@ def new_sit(units: int, cells: int) -> KSit:
         threat_flying=np.zeros(units, np.bool_),
         reached=np.zeros(cells, np.bool_),
         frontier=np.zeros((2, cells), np.int64),
-        spawn_cells=np.zeros(cells, np.int64),
+        spawn_cells=np.zeros(cells, np.int64), unit_x=np.zeros((2, side_units), F32),
+        cell_x=np.zeros((2, cells), F32), target=np.zeros(cells, np.bool_),
     )
 
 

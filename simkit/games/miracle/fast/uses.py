@@ -15,14 +15,15 @@ F32 = np.float32
 
 
 @numba.njit(cache=True)
-def near_sums(distance, alive, cell, slots, x, radius, out):
-    """``out[c]``: the float32 sum of ``x[i]`` over the live units of ``slots`` within ``radius`` of each cell.
+def near_sums(distance, alive, cell, first, x, radius, out):
+    """``out[c]``: the float32 sum of ``x[i]`` over the live units of slots ``first + i`` within ``radius``
+    of each cell.
 
     Exact: the summed values are whole numbers, so the order does not matter.
     """
     out[:] = 0
-    for i in range(slots.shape[0]):
-        u = slots[i]
+    for i in range(x.shape[0]):
+        u = first + i
         if not alive[u]:
             continue
         row = distance[cell[u]]
@@ -46,17 +47,16 @@ def inferno_targets(S, R, g, cur, sit, out):
 def holy_light(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     """HolyLight on any cell: HP restored and attack granted to own units in its radius."""
     w = T.weights
-    slots = cur * R.side_units + np.arange(R.side_units)
-    missing = np.empty(R.side_units, F32)
-    fighters = np.empty(R.side_units, F32)
+    first = cur * R.side_units
+    missing, fighters = sit.unit_x[0], sit.unit_x[1]
     for i in range(R.side_units):
-        u = slots[i]
+        u = first + i
         missing[i] = F32(S.max_hp[g, u] - S.hp[g, u])
         fighters[i] = F32((1 + S.ready[g, u]) if sit.atk[u] > 0 else 0)
     cells = R.distance.shape[0]
-    restored, granted = np.empty(cells, F32), np.empty(cells, F32)
-    near_sums(R.distance, S.alive[g], S.cell[g], slots, missing, R.holy_radius, restored)
-    near_sums(R.distance, S.alive[g], S.cell[g], slots, fighters, R.holy_radius, granted)
+    restored, granted = sit.cell_x[0], sit.cell_x[1]
+    near_sums(R.distance, S.alive[g], S.cell[g], first, missing, R.holy_radius, restored)
+    near_sums(R.distance, S.alive[g], S.cell[g], first, fighters, R.holy_radius, granted)
     heal, buff = F32(w.heal), F32(w.buff * R.holy_attack)
     for c in range(cells):
         n = offer(cand_index, cand_score, n, L.use_cell + c, heal * restored[c] + buff * granted[c] + mana)
@@ -64,18 +64,17 @@ def holy_light(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
 
 
 @numba.njit(cache=True, inline="always")
-def wind_blessing(S, R, T, L, g, cur, mana, cand_index, cand_score, n):
+def wind_blessing(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     """WindBlessing on any cell: own units in its radius may act again (good for those that acted)."""
-    slots = cur * R.side_units + np.arange(R.side_units)
-    acted = np.empty(R.side_units, F32)
-    fresh = np.empty(R.side_units, F32)
+    first = cur * R.side_units
+    acted, fresh = sit.unit_x[0], sit.unit_x[1]
     for i in range(R.side_units):
-        acted[i] = F32(0) if S.ready[g, slots[i]] else F32(1)
+        acted[i] = F32(0) if S.ready[g, first + i] else F32(1)
         fresh[i] = F32(1) - acted[i]
     cells = R.distance.shape[0]
-    again, waiting = np.empty(cells, F32), np.empty(cells, F32)
-    near_sums(R.distance, S.alive[g], S.cell[g], slots, acted, R.wind_radius, again)
-    near_sums(R.distance, S.alive[g], S.cell[g], slots, fresh, R.wind_radius, waiting)
+    again, waiting = sit.cell_x[0], sit.cell_x[1]
+    near_sums(R.distance, S.alive[g], S.cell[g], first, acted, R.wind_radius, again)
+    near_sums(R.distance, S.alive[g], S.cell[g], first, fresh, R.wind_radius, waiting)
     refresh = F32(T.weights.refresh)
     for c in range(cells):
         n = offer(cand_index, cand_score, n, L.use_cell + c, refresh * (again[c] - waiting[c]) + mana)
@@ -88,19 +87,18 @@ def inferno_flame(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     w = T.weights
     cells = R.distance.shape[0]
     foe = 1 - cur
-    slots = foe * R.side_units + np.arange(R.side_units)
-    burn = np.empty(R.side_units, F32)
-    killed = np.empty(R.side_units, F32)
+    first = foe * R.side_units
+    burn, killed = sit.unit_x[0], sit.unit_x[1]
     for i in range(R.side_units):
-        u = slots[i]
+        u = first + i
         hp = F32(S.hp[g, u])
         shielded = S.shield[g, u]
         burn[i] = F32(0) if shielded else min(F32(R.inferno_damage), hp)
         killed[i] = sit.value[u] if (not shielded and R.inferno_damage >= hp) else F32(0)
-    burnt, dead = np.empty(cells, F32), np.empty(cells, F32)
-    near_sums(R.distance, S.alive[g], S.cell[g], slots, burn, R.inferno_radius, burnt)
-    near_sums(R.distance, S.alive[g], S.cell[g], slots, killed, R.inferno_radius, dead)
-    target = np.empty(cells, np.bool_)
+    burnt, dead = sit.cell_x[0], sit.cell_x[1]
+    near_sums(R.distance, S.alive[g], S.cell[g], first, burn, R.inferno_radius, burnt)
+    near_sums(R.distance, S.alive[g], S.cell[g], first, killed, R.inferno_radius, dead)
+    target = sit.target
     inferno_targets(S, R, g, cur, sit, target)
     kind = R.inferno
     approach, flying = T.approach[kind, 0, foe], R.flying[kind]
@@ -147,7 +145,7 @@ def uses(S, R, T, L, g, sit, cand_index, cand_score, n):
     if effect == HOLY_LIGHT:
         return holy_light(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n)
     if effect == WIND_BLESSING:
-        return wind_blessing(S, R, T, L, g, cur, mana, cand_index, cand_score, n)
+        return wind_blessing(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n)
     if effect == INFERNO_FLAME:
         return inferno_flame(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n)
     if effect == SALAMANDER_SHIELD:
