@@ -8,8 +8,7 @@ from simkit.games.miracle import actions as A
 from simkit.games.miracle.bots_config import BotConfig
 from simkit.games.miracle.bots_tables import BotTables
 from simkit.games.miracle.fast.decide import decide
-from simkit.games.miracle.fast.pack import pack_bot, pack_layout, pack_rules, pack_state
-from simkit.games.miracle.fast.situation import new_sit
+from simkit.games.miracle.fast.pack import new_sit, pack_bot, pack_layout, pack_rules, pack_state
 from simkit.games.miracle.state import State
 from simkit.games.miracle.tables import Rules
 
@@ -29,13 +28,14 @@ class FastScorer:
         self.rules = rules
         self.layout = pack_layout(A.layout(rules))
         self.k_rules = pack_rules(rules)
+        self.temperature = float(config.temperature)
         self.k_bot = pack_bot(config, tables)
         self.sit = new_sit(rules.unit_slots, rules.board.grid.size)
 
     def _run(self, st: State, word: np.ndarray | None, dense: np.ndarray) -> np.ndarray:
         b = st.batch
         word = np.zeros(b, np.uint64) if word is None else np.ascontiguousarray(word, dtype=np.uint64)
-        temperature = self.k_bot.temperature if dense.shape[0] == 0 else 0.0
+        temperature = self.temperature if dense.shape[0] == 0 else 0.0
         best = np.empty(b, np.int64)
         decide(pack_state(st), self.k_rules, self.k_bot, self.layout, self.sit, word, temperature, best, dense)
         return best

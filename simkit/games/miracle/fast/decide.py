@@ -14,6 +14,7 @@ import numpy as np
 from simkit.games.miracle.fast.attacks import attacks
 from simkit.games.miracle.fast.choice import choose, offer
 from simkit.games.miracle.fast.moves import moves
+from simkit.games.miracle.fast.pack import KBotRef, KRulesRef, KSitRef, KStateRef
 from simkit.games.miracle.fast.situation import situate
 from simkit.games.miracle.fast.summons import summons
 from simkit.games.miracle.fast.uses import uses
@@ -38,12 +39,15 @@ def decide_one(S, R, T, L, sit, g, word, temperature, cand_index, cand_score):
 
 
 @numba.njit(cache=True)
-def decide(S, R, T, L, sit, word, temperature, best, dense):
-    """``best[g]``: the chosen flat action of every game of ``S`` (-1 for games that are over).
+def decide(state, rules, bot, L, scratch, word, temperature, best, dense):
+    """``best[g]``: the chosen flat action of every game of ``state`` (-1 for games that are over).
 
+    ``state``, ``rules``, ``bot``, ``scratch``: the packed :class:`~.pack.KState`, :class:`~.pack.KRules`,
+    :class:`~.pack.KBot` and :class:`~.pack.KSit`; ``L``: the :class:`~.pack.Layout`.
     ``word``: ``uint64[B]`` each game's random word; ``dense``: ``float32[B, N]`` filled with every
     candidate's score before noise (for tests), or an empty array to skip.
     """
+    S, R, T, sit = KStateRef(*state), KRulesRef(*rules), KBotRef(*bot), KSitRef(*scratch)
     cand_index = np.empty(L.size, np.int64)
     cand_score = np.empty(L.size, F32)
     for g in range(S.turn.shape[0]):

@@ -13,6 +13,7 @@ import numpy as np
 
 from simkit.games.miracle.fast.choice import mix64
 from simkit.games.miracle.fast.decide import decide_one
+from simkit.games.miracle.fast.pack import KBotRef, KRulesRef, KSitRef, KStateRef
 from simkit.games.miracle.fast.step import step_one
 from simkit.games.miracle.rules import ATTACK, END_TURN, MOVE, SUMMON, TARGET_MIRACLE, USE
 
@@ -59,13 +60,18 @@ def _choice(S, R, T, L, sit, g, keys, counter, forced, cand_index, cand_score):
 
 
 @numba.njit(cache=True)
-def play(S, R, first_bot, second_bot, L, sit, keys, counter, cap, played):
-    """Play every game of ``S`` to its end in place, ``first_bot`` (a :class:`~.pack.KBot`) for the
-    first player and ``second_bot`` for the second.
+def play(state, rules, first, second, L, scratch, keys, counter, cap, played):
+    """Play every game of ``state`` to its end in place, the bot ``first`` for the first player and
+    ``second`` for the second.
 
+    ``state``, ``rules``, ``first``, ``second``, ``scratch``: the packed :class:`~.pack.KState`,
+    :class:`~.pack.KRules`, :class:`~.pack.KBot` (twice) and :class:`~.pack.KSit`; ``L``: the
+    :class:`~.pack.Layout`.
     ``keys``, ``counter``: each game's stream (``GameStreams.keys``/``counter``, advanced in place);
     ``cap``: a turn reaching this many actions is ended for the bot; ``played[g]``: actions played.
     """
+    S, R, sit = KStateRef(*state), KRulesRef(*rules), KSitRef(*scratch)
+    first_bot, second_bot = KBotRef(*first), KBotRef(*second)
     cells, units = R.distance.shape[0], S.alive.shape[1]
     cand_index = np.empty(L.size, np.int64)
     cand_score = np.empty(L.size, F32)

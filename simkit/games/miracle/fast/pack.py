@@ -1,8 +1,16 @@
-"""The arrays the compiled bot kernels read, packed as named tuples numba can take as arguments.
+"""The arrays the compiled kernels read, packed as one reference each: state, rules, bot and scratch.
 
 ``pack_rules`` and ``pack_bot`` are built once per scenario and personality; ``pack_state`` wraps
 a :class:`~simkit.games.miracle.state.State`'s arrays without copying them. Field names follow
 the numpy objects they come from (``Cards``, ``Board``, ``BotTables``, ``BotConfig``).
+
+Each group is described by a named tuple (its fields and what they hold) and handed to the kernels
+from Python as that named tuple. Each entry kernel turns it into a numba ``StructRef`` with the same
+fields (``S = KStateRef(*state)``) before calling the helpers: a named tuple of arrays costs a
+reference count per array at every call that takes it, inlined or not (about 270 ns for the state
+and the rules together, paid by every helper of every action), while a StructRef is one reference
+and is read with the same ``S.hp`` syntax. Built inside the cached kernels, the StructRefs cost no
+compilation when a process starts.
 """
 
 from __future__ import annotations
@@ -11,12 +19,15 @@ from dataclasses import astuple, fields
 from typing import NamedTuple
 
 import numpy as np
+from numba.core import types
+from numba.experimental import structref
 
 from simkit.games.miracle.bots_config import BotConfig, Weights
 from simkit.games.miracle.bots_tables import BotTables
 from simkit.games.miracle.state import DRAW, SECOND, State
 from simkit.games.miracle.tables import Rules
 
+F32 = np.float32
 KState = NamedTuple("KState", [(f.name, np.ndarray) for f in fields(State)])
 KState.__doc__ = "The arrays of a :class:`State`, same names, batch on axis 0."
 KWeights = NamedTuple("KWeights", [(f.name, float) for f in fields(Weights)])
@@ -92,6 +103,57 @@ class KBot(NamedTuple):
     action_keys: np.ndarray  # uint64[N]
 
 
+class KSit(NamedTuple):
+    """Scratch arrays for one game at a time (U unit slots, C cells); see ``bots_score.Situation``."""
+
+    atk: np.ndarray  # int32[U] current attack, 0 for empty slots
+    value: np.ndarray  # float32[U]
+    threat: np.ndarray  # float32[2, C] enemy attack reaching each cell next turn, [ground, flying]
+    threatens: np.ndarray  # bool[U] enemy units able to hit the own miracle next turn
+    garrison_goal: np.ndarray  # float32[C]
+    garrison_worth: np.ndarray  # float32[C]
+    ground: np.ndarray  # int32[C] slot of the ground unit on each cell, -1 if none
+    air: np.ndarray  # int32[C] slot of the flying unit on each cell, -1 if none
+    own_threat: np.ndarray  # float32[1] summed attack of the enemy units that threaten the own miracle
+    home_count: np.ndarray  # int64[1] own units within home_radius of the own miracle
+    # scratch of the move scorer (fast/moves.py), kept here so that no decision allocates
+    stops: np.ndarray  # bool[2, C]
+    unit_cell: np.ndarray  # int64[4, U] threatening enemies' cells, own units' slots and cells, hunted cells
+    threat_flying: np.ndarray  # bool[U]
+    reached: np.ndarray  # bool[C]
+    frontier: np.ndarray  # int64[2, C]
+    spawn_cells: np.ndarray  # int64[C] the summoner's spawn points (fast/summons.py)
+    unit_x: np.ndarray  # float32[2, side units] and
+    cell_x: np.ndarray  # float32[2, C] per-unit values and their sums near each cell (fast/uses.py)
+    target: np.ndarray  # bool[C] the InfernoFlame's targets (fast/uses.py)
+
+
+def new_sit(units: int, cells: int) -> KSit:
+    """Scratch arrays for games with ``units`` slots (two sides' worth) on ``cells`` cells."""
+    side_units = units // 2
+    return KSit(
+        atk=np.zeros(units, np.int32),
+        value=np.zeros(units, F32),
+        threat=np.zeros((2, cells), F32),
+        threatens=np.zeros(units, np.bool_),
+        garrison_goal=np.zeros(cells, F32),
+        garrison_worth=np.zeros(cells, F32),
+        ground=np.zeros(cells, np.int32),
+        air=np.zeros(cells, np.int32),
+        own_threat=np.zeros(1, F32),
+        home_count=np.zeros(1, np.int64),
+        stops=np.zeros((2, cells), np.bool_),
+        unit_cell=np.zeros((4, units), np.int64),
+        threat_flying=np.zeros(units, np.bool_),
+        reached=np.zeros(cells, np.bool_),
+        frontier=np.zeros((2, cells), np.int64),
+        spawn_cells=np.zeros(cells, np.int64),
+        unit_x=np.zeros((2, side_units), F32),
+        cell_x=np.zeros((2, cells), F32),
+        target=np.zeros(cells, np.bool_),
+    )
+
+
 class Layout(NamedTuple):
     """Start of each part of the flat action layout (:func:`simkit.games.miracle.actions.layout`)."""
 
@@ -104,6 +166,55 @@ class Layout(NamedTuple):
     size: int
 
 
+class Packed(types.StructRef):
+    """The numba type of a packed group: its fields' types, literals widened."""
+
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+@structref.register
+class KStateType(Packed):
+    """The numba type of a packed :class:`KState`."""
+
+
+@structref.register
+class KRulesType(Packed):
+    """The numba type of a packed :class:`KRules`."""
+
+
+@structref.register
+class KBotType(Packed):
+    """The numba type of a packed :class:`KBot`."""
+
+
+@structref.register
+class KSitType(Packed):
+    """The numba type of a packed :class:`KSit`."""
+
+
+class KStateRef(structref.StructRefProxy):
+    """A :class:`KState` as one reference."""
+
+
+class KRulesRef(structref.StructRefProxy):
+    """A :class:`KRules` as one reference."""
+
+
+class KBotRef(structref.StructRefProxy):
+    """A :class:`KBot` as one reference."""
+
+
+class KSitRef(structref.StructRefProxy):
+    """A :class:`KSit` as one reference."""
+
+
+structref.define_proxy(KStateRef, KStateType, list(KState._fields))
+structref.define_proxy(KRulesRef, KRulesType, list(KRules._fields))
+structref.define_proxy(KBotRef, KBotType, list(KBot._fields))
+structref.define_proxy(KSitRef, KSitType, list(KSit._fields))
+
+
 def pack_rules(rules: Rules) -> KRules:
     """The :class:`KRules` of ``rules``."""
     cards, board = rules.cards, rules.board
@@ -112,25 +223,53 @@ def pack_rules(rules: Rules) -> KRules:
     fire, shield = eff.get("InfernoFlame", {}), eff.get("SalamanderShield", {})
     c = np.ascontiguousarray
     return KRules(
-        flying=c(cards.flying), anti_air=c(cards.anti_air), attack=c(cards.attack), hp=c(cards.hp),
-        cost=c(cards.cost), move=c(cards.move), range_min=c(cards.range_min), range_max=c(cards.range_max),
-        splash=c(cards.splash), heal=c(cards.heal), aura=c(cards.aura), aura_range=c(cards.aura_range),
-        artifact_effect=c(cards.artifact_effect), artifact_cost=c(cards.artifact_cost),
-        distance=c(board.grid.distance), neighbors=c(board.grid.neighbors.astype(np.int16)),
-        miracle_distance=c(board.miracle_distance), abyss=c(board.abyss), spawn=c(board.spawn),
-        garrisons=c(board.garrisons.astype(np.int16)), garrison_spawn=c(board.garrison_spawn),
-        side_units=int(rules.side_units), inferno=int(cards.inferno),
-        holy_radius=int(holy.get("radius", 0)), holy_attack=int(holy.get("attack", 0)),
-        wind_radius=int(wind.get("radius", 0)), inferno_radius=int(fire.get("radius", 0)),
-        inferno_damage=int(fire.get("damage", 0)), inferno_miracle_range=int(fire.get("miracle_range", 0)),
-        inferno_garrison_range=int(fire.get("garrison_range", 0)), shield_hp=int(shield.get("hp", 0)),
-        units=c(cards.units), stars=c(cards.stars), cooldown=c(cards.cooldown), heal_range=c(cards.heal_range),
-        artifact_cooldown=c(cards.artifact_cooldown), holy_duration=int(holy.get("duration", 0)),
-        turn_limit=int(rules.turn_limit), start_max_mana=np.array(rules.start_max_mana, np.int64),
-        max_mana_cap=int(rules.max_mana_cap), mana_period=int(rules.mana_period),
-        mana_phase=np.array(rules.mana_phase, np.int64), unit_steps=np.array(rules.unit_steps, np.int64),
-        miracle_hp=int(rules.miracle_hp), full_tie=SECOND if rules.full_tie == "second" else DRAW,
-        cooling_len=int(rules.cooling_len), **_spawn_lists(board.spawn, board.garrison_spawn),
+        flying=c(cards.flying),
+        anti_air=c(cards.anti_air),
+        attack=c(cards.attack),
+        hp=c(cards.hp),
+        cost=c(cards.cost),
+        move=c(cards.move),
+        range_min=c(cards.range_min),
+        range_max=c(cards.range_max),
+        splash=c(cards.splash),
+        heal=c(cards.heal),
+        aura=c(cards.aura),
+        aura_range=c(cards.aura_range),
+        artifact_effect=c(cards.artifact_effect),
+        artifact_cost=c(cards.artifact_cost),
+        distance=c(board.grid.distance),
+        neighbors=c(board.grid.neighbors.astype(np.int16)),
+        miracle_distance=c(board.miracle_distance),
+        abyss=c(board.abyss),
+        spawn=c(board.spawn),
+        garrisons=c(board.garrisons.astype(np.int16)),
+        garrison_spawn=c(board.garrison_spawn),
+        side_units=int(rules.side_units),
+        inferno=int(cards.inferno),
+        holy_radius=int(holy.get("radius", 0)),
+        holy_attack=int(holy.get("attack", 0)),
+        wind_radius=int(wind.get("radius", 0)),
+        inferno_radius=int(fire.get("radius", 0)),
+        inferno_damage=int(fire.get("damage", 0)),
+        inferno_miracle_range=int(fire.get("miracle_range", 0)),
+        inferno_garrison_range=int(fire.get("garrison_range", 0)),
+        shield_hp=int(shield.get("hp", 0)),
+        units=c(cards.units),
+        stars=c(cards.stars),
+        cooldown=c(cards.cooldown),
+        heal_range=c(cards.heal_range),
+        artifact_cooldown=c(cards.artifact_cooldown),
+        holy_duration=int(holy.get("duration", 0)),
+        turn_limit=int(rules.turn_limit),
+        start_max_mana=np.array(rules.start_max_mana, np.int64),
+        max_mana_cap=int(rules.max_mana_cap),
+        mana_period=int(rules.mana_period),
+        mana_phase=np.array(rules.mana_phase, np.int64),
+        unit_steps=np.array(rules.unit_steps, np.int64),
+        miracle_hp=int(rules.miracle_hp),
+        full_tie=SECOND if rules.full_tie == "second" else DRAW,
+        cooling_len=int(rules.cooling_len),
+        **_spawn_lists(board.spawn, board.garrison_spawn),
     )
 
 
@@ -148,9 +287,12 @@ def pack_bot(config: BotConfig, tables: BotTables) -> KBot:
     """The :class:`KBot` of a personality and its tables."""
     return KBot(
         weights=KWeights(*(float(v) for v in astuple(config.weights))),
-        temperature=float(config.temperature), garrison_detour=int(config.garrison_detour),
-        home_radius=int(config.home_radius), home_guard=int(config.home_guard),
-        value=np.ascontiguousarray(tables.value), approach=np.ascontiguousarray(tables.approach),
+        temperature=float(config.temperature),
+        garrison_detour=int(config.garrison_detour),
+        home_radius=int(config.home_radius),
+        home_guard=int(config.home_guard),
+        value=np.ascontiguousarray(tables.value),
+        approach=np.ascontiguousarray(tables.approach),
         garrison_steps=np.ascontiguousarray(tables.garrison_steps),
         miracle_distance=np.ascontiguousarray(tables.miracle_distance),
         action_keys=np.ascontiguousarray(tables.action_keys),

@@ -11,7 +11,7 @@ import numba
 import numpy as np
 
 from simkit.games.miracle.cards import HOLY_LIGHT, INFERNO_FLAME, SALAMANDER_SHIELD, WIND_BLESSING
-from simkit.games.miracle.fast.pack import KRules, pack_rules, pack_state
+from simkit.games.miracle.fast.pack import KRules, KRulesRef, KStateRef, pack_rules, pack_state
 from simkit.games.miracle.fast.situation import attack_now, hits_air
 from simkit.games.miracle.rules import ATTACK, END_TURN, MOVE, PASS, SUMMON, TARGET_MIRACLE, USE, Actions
 from simkit.games.miracle.state import COOLING, FIRST, IN_USE, MIRACLE, READY, SECOND, TURN_LIMIT, State
@@ -364,8 +364,9 @@ def step_one(S, R, g, kind, a, b, c, atk):
 
 
 @numba.njit(cache=True)
-def step(S, R, kind, a, b, c):
-    """Apply one legal action per game in place, then resolve deaths and the end of the game (``rules.step``).
+def step(state, rules, kind, a, b, c):
+    """Apply one legal action per game of ``state`` (a :class:`~.pack.KState`; ``rules``: a
+    :class:`~.pack.KRules`) in place, then resolve deaths and the end of the game (``rules.step``).
 
     ``kind, a, b, c``: ``int32[B]`` as in :class:`~simkit.games.miracle.rules.Actions`. Games that
     are over, or whose action is PASS, are left untouched. The phases run over all games in the
@@ -373,6 +374,7 @@ def step(S, R, kind, a, b, c):
     resolved in every game once any game acted, and every ending turn caps HP at max HP once any
     ending turn heals. In a consistent state both only matter where they must.
     """
+    S, R = KStateRef(*state), KRulesRef(*rules)
     n = S.turn.shape[0]
     atk = np.zeros(S.alive.shape[1], np.int32)
     acted = False
