@@ -34,6 +34,9 @@ def _games_run(scenario_path: str, batch: int, games: int, bots: tuple[str, str]
     first = [sc.decks[i] for i in pick[:games]]
     second = [sc.decks[i] for i in pick[games:]]
     seeds = [derive_seed(seed, "game", i) for i in range(games)]
+    started = time.perf_counter()  # the first game loads (or compiles) the kernels: timed apart
+    play_games(sc, first[:1], second[:1], bots=bots, seeds=[derive_seed(seed, "warm-up")], batch_size=1)
+    warm_up = time.perf_counter() - started
     started = time.perf_counter()
     df = play_games(sc, first, second, bots=bots, seeds=seeds, batch_size=batch)
     seconds = time.perf_counter() - started
@@ -41,6 +44,7 @@ def _games_run(scenario_path: str, batch: int, games: int, bots: tuple[str, str]
         "mode": "games",
         "batch": batch,
         "games": games,
+        "warm_up_s": round(warm_up, 3),
         "seconds": round(seconds, 3),
         "games_per_s": round(games / seconds, 3),
         "actions_per_game": round(float(df["actions"].mean()), 1) if "actions" in df else None,
@@ -85,6 +89,9 @@ def _in_child(func, *args) -> dict:
 def bench_games(scenario_path: str, batches=(1, 64, 512, 4096), games: int | None = None,
                 bots=("balanced", "balanced"), seed: int = 0) -> list[dict]:
     """Full games per second at each batch size (``games`` per run; default: the batch size, at least 8).
+
+    Each run first plays one game untimed but for ``warm_up_s``: the process loads the compiled
+    kernels from numba's cache then (about 0.5 s), or compiles them after an install or a change.
 
     Args:
         scenario_path: the scenario file.
