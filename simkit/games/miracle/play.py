@@ -77,6 +77,22 @@ def _choose(rules, bots, st, streams: GameStreams) -> R.Actions:
     return out
 
 
+_made: dict[str, object] = {}  # the bots of the scenario last played, tables and kernels built
+_made_for: list = [None]
+
+
+def _bot(scenario, name: str, settings):
+    """The bot ``name`` of ``scenario``, kept between calls for the same scenario object (a sweep
+    worker plays chunk after chunk of one scenario; its utility bots build tables once). Sharing is
+    safe: a bot's scratch carries nothing from one call to the next, and its kernels hold the GIL."""
+    if _made_for[0] is not scenario:
+        _made.clear()
+        _made_for[0] = scenario
+    if name not in _made:
+        _made[name] = make_bot(scenario, name, settings)
+    return _made[name]
+
+
 def _results(st) -> dict[str, np.ndarray]:
     """The result columns of finished games ``st``, by their codes."""
     return {
@@ -172,8 +188,7 @@ def play_batch(
     if len(bots) != 2:
         raise ValueError(f"need two bots (first player's, second player's), got {list(bots)}")
     settings = bot_settings(scenario)
-    made = {name: make_bot(scenario, name, settings) for name in dict.fromkeys(bots)}
-    players = (made[bots[0]], made[bots[1]])
+    players = (_bot(scenario, bots[0], settings), _bot(scenario, bots[1], settings))
     decks = [[canonical_deck(rules.cards, d) for d in ds] for ds in (first_decks, second_decks)]
     parsed = [[parse_deck(rules.cards, d) for d in ds] for ds in decks]
     artifact = np.array([[a for a, _ in pair] for pair in zip(*parsed)], np.int16).reshape(n, 2)
