@@ -5,10 +5,20 @@ table instead of row bitboards) and :func:`simkit.games.miracle.bots_score.score
 number: every intermediate is rounded to the dtype numpy gives it, in numpy's order, so the scores
 are the numpy bot's bit for bit.
 
-:func:`moves` unpacks the packed named tuples once per game; everything it calls per unit, cell or
-neighbour takes arrays and scalars only (see :mod:`.choice` for why). What all units of the side to
-act share is worked out once per game: where a mover of each layer must stop, the own units (for
-auras) and the enemies threatening the own miracle (for the hunt).
+What all units of the side to act share is worked out once per decision: a code per cell telling
+which movers may not enter it and which stop there, the own units (for auras) and the enemies
+threatening the own miracle (for the hunt). Then, unit by unit, the search marks the cells the
+unit enters, a scan of the marked span lists them in increasing order, and the moves are offered
+and scored in three passes, one per group of terms of the score, each added in numpy's order.
+
+Shaped for numba, every rule measured: :func:`moves` is inlined into its caller and must not make
+numba keep a reference to each array of the packed tuples for the whole call (an atomic increment
+and decrement per array of S, R, T and sit, about 0.5 us a decision). Numba does so as soon as the
+function has an early ``return``, a ``break``, an array ``view``, ``reshape`` or allocation, or calls
+inside a loop a compiled function that takes arrays and is not inlined (``features.goal_steps`` is
+one, hence :func:`_goal`). Helpers are therefore inlined (``inline="always"``) or take scalars only,
+and the loops run to their end. Indices known to be non-negative are ``uint64``, which spares numba
+its check for negative indices in the search.
 """
 
 from __future__ import annotations
@@ -17,205 +27,187 @@ import numba
 import numpy as np
 
 from simkit.games.miracle.bots_tables import FAR
-from simkit.games.miracle.fast.choice import offer
-from simkit.games.miracle.fast.features import goal_steps, risk
+from simkit.games.miracle.fast.features import risk
 
 F32 = np.float32
 F64 = np.float64
+U64 = np.uint64
 
-
-@numba.njit(cache=True)
-def _stop_cells(alive, side, kind, cell, flying, neighbors, cur, stops):
-    """``stops[layer, c]``: a mover of side ``cur`` entering ``c`` on ``layer`` (0 ground, 1 flying) stops there.
-
-    Ground movers stop next to an enemy ground unit or under an enemy flying unit; flying movers
-    next to an enemy flying unit or over an enemy ground unit (the neighbour table is symmetric,
-    so marking each enemy's neighbours marks the cells next to it).
-    """
-    stops[:] = False
-    for j in range(alive.shape[0]):
-        if not alive[j] or side[j] == cur:
-            continue
-        layer = 1 if flying[kind[j]] else 0
-        at = cell[j]
-        stops[1 - layer, at] = True
-        for i in range(6):
-            n = neighbors[at, i]
-            if n >= 0:
-                stops[layer, n] = True
-
-
-@numba.njit(cache=True)
-def _reach(neighbors, abyss, occupant, stops, fly, steps, start, reached, frontier, grown):
-    """Mark in ``reached`` (bool[C]) the cells a mover on ``start`` reaches in ``steps`` steps, start included.
-
-    ``occupant``: the slot on each cell of the mover's layer (-1 if none); ``stops``: the cells the
-    mover stops on; ``abyss`` bars ground movers. ``frontier`` and ``grown`` are int scratch arrays
-    of C cells. Each step expands the cells entered on the previous step except those the mover
-    stops on (the start always expands). Returns the lowest and highest reached cell.
-    """
-    reached[:] = False
-    reached[start] = True
-    lowest, highest = start, start
-    frontier[0] = start
-    width = 1
-    for _ in range(steps):
-        m = 0
-        for i in range(width):
-            c = frontier[i]
-            for j in range(6):
-                n = neighbors[c, j]
-                if n < 0 or reached[n] or occupant[n] >= 0 or (not fly and abyss[n]):
-                    continue
-                reached[n] = True
-                lowest, highest = min(lowest, n), max(highest, n)
-                if not stops[n]:
-                    grown[m] = n
-                    m += 1
-        frontier, grown = grown, frontier
-        width = m
-        if width == 0:
-            break
-    return lowest, highest
-
-
-@numba.njit(cache=True)
-def _hunt_offset(distance, hunted, n_hunted, lo, hi, c):
-    """Steps from ``c`` out of or into attacking range (``lo``..``hi``) of the nearest of the first
-    ``n_hunted`` cells of ``hunted`` (FAR when there are none)."""
-    best = FAR
-    for i in range(n_hunted):
-        d = np.int64(distance[hunted[i], c])
-        best = min(best, max(d - hi, lo - d, 0))
-    return best
-
-
-@numba.njit(cache=True)
-def _friends_near(distance, friend_slot, friend_cell, n_friends, u, radius, c):
-    """Own live units other than ``u`` (of the first ``n_friends`` in ``friend_slot``/``friend_cell``)
-    within ``radius`` of ``c``."""
-    count = 0
-    for i in range(n_friends):
-        if friend_slot[i] != u and distance[friend_cell[i], c] <= radius:
-            count += 1
-    return count
+# Bits of a cell's code (kept in sit.frontier[1] for the decision at hand); BARRED and STOP are
+# shifted left by the mover's layer (0 ground, 1 flying).
+BARRED = 1  # the mover may not enter: a unit of its layer stands there (or abyss, for ground movers)
+STOP = 4  # the mover stops on entering: next to an enemy of its layer, or under/over one of the other
+ENTERED = 16  # the unit being searched enters the cell (cleared once its moves are listed)
 
 
 @numba.njit(cache=True, inline="always")
-def _score(w, fly, aura, danger, own_threat, leaving, here, there):
-    """Score of moving a unit from features ``here`` to features ``there`` (``score_moves``).
+def _reach(neighbors, code, queue, layer, steps, start):
+    """Mark ``ENTERED`` in ``code`` the cells a mover of ``layer`` on ``start`` reaches in ``steps`` steps.
 
-    Features: (goal steps, value at risk, garrison worth, distance to the own miracle, hunt offset,
-    friends in aura range). ``w``: the personality's weights; ``fly``: the unit flies; ``aura``: its
-    aura; ``danger``: the share of the own miracle's HP under threat; ``own_threat``: the summed attack
-    threatening the own miracle; ``leaving``: the move takes one of too few defenders out of the home.
+    Each step expands the cells entered on the previous step except those the mover stops on (the
+    start always expands). ``queue`` (int[C]) receives the start then the entered cells. Returns
+    the lowest and highest entered cell (both ``start`` when none).
     """
-    goal0, risk0, worth0, own0, off0, count0 = here
-    goal, risk, worth, own, off, count = there
-    s = F32(w.advance) * F32(goal0 - goal)
-    s = F32(s - F32(F32(w.exposure) * F32(risk0 - risk)))
-    s = F32(s - (F32(0) if fly else F32(worth0 - worth)))
-    s = F32(F64(s) + w.keep_defender * (1.0 if leaving else 0.0))
-    s = F32(s + F32(F32(F32(w.home_return) * danger) * F32(own0 - own)))
-    hunt = F32(F32(off0 - off) * own_threat) if off0 < FAR else F32(0)
-    s = F32(s + F32(F32(w.defend) * hunt))
-    if aura > 0 and w.support != 0:
-        # numpy: weight * int16 aura is float64, so the count change joins in float64
-        s = F32(F64(s) + (w.support * F64(aura)) * F64(F32(count - count0)))
-    return s
+    closed, stop = (BARRED << layer) | ENTERED, STOP << layer
+    queue[0] = start
+    begin, end, step = 0, 1, 0
+    while step < steps and begin < end:
+        width = U64(end)
+        for i in range(begin, end):
+            c = U64(queue[i])
+            if i > 0 and code[c] & stop:
+                continue
+            for j in range(6):
+                n = np.int64(neighbors[c, U64(j)])
+                at = U64(max(n, 0))  # off the board (-1): looks at cell 0 and does not enter
+                enter = (n >= 0) & ((code[at] & closed) == 0)
+                code[at] |= ENTERED * enter
+                queue[width] = at
+                width += U64(enter)
+        begin, end, step = end, np.int64(width), step + 1
+    lowest, highest = start, start
+    for i in range(1, end):
+        lowest, highest = min(lowest, queue[i]), max(highest, queue[i])
+    return lowest, highest
+
+
+@numba.njit(cache=True, inline="always")
+def _entered_cells(code, lowest, highest, cells):
+    """List in ``cells`` the cells from ``lowest`` to ``highest`` marked ``ENTERED``, in increasing
+    order, and clear the marks; returns how many."""
+    m = U64(0)
+    for c in range(U64(lowest), U64(highest) + U64(1)):
+        mark = code[c]
+        cells[m] = c
+        m += U64((mark & ENTERED) != 0)
+        code[c] = mark & ~ENTERED
+    return np.int64(m)
+
+
+@numba.njit(cache=True)
+def _goal(approach_steps, garrison_steps, fly):
+    """Steps to the goal from one cell (``features.goal_steps`` on the cell's two entries)."""
+    goal = F32(approach_steps)
+    if not fly:
+        goal = min(goal, garrison_steps)
+    return goal
 
 
 @numba.njit(cache=True, inline="always")
 def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
     """Offer every legal move of game ``g``, by unit slot then target cell; returns the new candidate count."""
-    if S.over[g]:
-        return n
-    alive, ready, side, kind, level = S.alive[g], S.ready[g], S.side[g], S.kind[g], S.level[g]
-    cell, hp_now = S.cell[g], S.hp[g]
-    flying, neighbors, distance, abyss = R.flying, R.neighbors, R.distance, R.abyss
     w = T.weights
-    value, threat, garrison_goal, garrison_worth = sit.value, sit.threat, sit.garrison_goal, sit.garrison_worth
-    cells, slots = distance.shape[0], alive.shape[0]
+    cells, slots = R.distance.shape[0], S.alive.shape[1]
     cur = np.int64(S.current[g])
     foe = 1 - cur
-    own_distance = T.miracle_distance[cur]
-    home_radius = T.home_radius
     own_threat = sit.own_threat[0]
-    miracle_hp = F32(max(S.miracle_hp[g, cur], 1))
-    danger = min(F32(own_threat / miracle_hp), F32(1))
+    danger = min(F32(own_threat / F32(max(S.miracle_hp[g, cur], 1))), F32(1))
     guards = sit.home_count[0] <= T.home_guard
+    advance, exposure, defend = F32(w.advance), F32(w.exposure), F32(w.defend)
+    home_pull = F32(F32(w.home_return) * danger)
+    code, targets = sit.frontier[1], sit.frontier[0]  # the targets list reuses the search queue
+    # rows of sit.unit_cell: the threatening enemies' cells, the own units' slots and cells, and
+    # the cells of the units a mover looks at (the enemies it may hunt, then the own units near it)
+    threat_cell, friend_slot, friend_cell, listed = 0, 1, 2, 3
 
-    stops = sit.stops
-    _stop_cells(alive, side, kind, cell, flying, neighbors, cur, stops)
-    # enemies threatening the own miracle (cell, flying) and the own units (slot, cell)
-    threat_cell, friend_slot, friend_cell, hunted = (
-        sit.unit_cell[0],
-        sit.unit_cell[1],
-        sit.unit_cell[2],
-        sit.unit_cell[3],
-    )
-    threat_flying = sit.threat_flying
+    for c in range(cells):
+        code[c] = BARRED * R.abyss[c]
     n_threats = n_friends = 0
     for j in range(slots):
-        if sit.threatens[j]:
-            threat_cell[n_threats] = cell[j]
-            threat_flying[n_threats] = flying[kind[j]]
-            n_threats += 1
-    for i in range(R.side_units):
-        j = cur * R.side_units + i
-        if alive[j]:
-            friend_slot[n_friends] = j
-            friend_cell[n_friends] = cell[j]
+        if not S.alive[g, j]:
+            continue
+        layer = 1 if R.flying[S.kind[g, j]] else 0
+        at = np.int64(S.cell[g, j])
+        code[at] |= BARRED << layer
+        if S.side[g, j] == cur:
+            sit.unit_cell[friend_slot, n_friends] = j
+            sit.unit_cell[friend_cell, n_friends] = at
             n_friends += 1
-    reached, frontier, grown = sit.reached, sit.frontier[0], sit.frontier[1]
+            continue
+        code[at] |= STOP << (1 - layer)
+        for i in range(6):
+            nb = R.neighbors[at, i]
+            if nb >= 0:
+                code[nb] |= STOP << layer
+        if sit.threatens[j]:
+            sit.unit_cell[threat_cell, n_threats] = at
+            sit.threat_flying[n_threats] = layer == 1
+            n_threats += 1
 
     for u in range(slots):
-        if not (alive[u] and ready[u] and side[u] == cur):
+        if S.over[g] or not (S.alive[g, u] and S.ready[g, u] and S.side[g, u] == cur):
             continue
-        k, lv = kind[u], np.int64(level[u]) - 1
-        fly = flying[k]
+        k, lv = S.kind[g, u], np.int64(S.level[g, u]) - 1
+        fly = R.flying[k]
         layer = 1 if fly else 0
-        start = cell[u]
-        occupant = sit.air if fly else sit.ground
+        start = np.int64(S.cell[g, u])
         steps = R.move[k, lv]
-        lowest, highest = _reach(neighbors, abyss, occupant, stops[layer], fly, steps, start, reached, frontier, grown)
-        if lowest == highest:
-            continue
-        # what stays the same for every target cell of this unit
-        approach = T.approach[k, lv, foe]
-        layer_threat = threat[layer]
-        unit_value = value[u]
-        hp = F32(max(hp_now[u], 1))
+        lowest, highest = _reach(R.neighbors, code, targets, layer, steps, start)
+        m = _entered_cells(code, lowest, highest, targets)
+        first = L.move + u * cells
+
+        # the terms of every move: goal steps, value at risk, garrison worth, leaving the home, home return
+        unit_value = sit.value[u]
+        hp = F32(max(S.hp[g, u], 1))
+        goal0 = _goal(T.approach[k, lv, foe, start], sit.garrison_goal[start], fly)
+        risk0 = risk(unit_value, sit.threat[layer, start], hp)
+        worth0 = sit.garrison_worth[start]
+        own0 = F32(T.miracle_distance[cur, start])
+        home0 = guards and own0 <= T.home_radius
+        for i in range(m):
+            c = U64(targets[U64(i)])
+            goal = _goal(T.approach[k, lv, foe, c], sit.garrison_goal[c], fly)
+            own = F32(T.miracle_distance[cur, c])
+            leaving = home0 and not own <= T.home_radius
+            s = advance * F32(goal0 - goal)
+            s = F32(s - F32(exposure * F32(risk0 - risk(unit_value, sit.threat[layer, c], hp))))
+            s = F32(s - (F32(0) if fly else F32(worth0 - sit.garrison_worth[c])))
+            s = F32(F64(s) + w.keep_defender * (1.0 if leaving else 0.0))
+            cand_index[n + i] = first + np.int64(c)
+            cand_score[n + i] = F32(s + F32(home_pull * F32(own0 - own)))
+
+        # the hunt: steps gained toward attacking range of the nearest threatening enemy it can hit
         lo, hi = max(np.int64(R.range_min[k, lv]), 1), np.int64(R.range_max[k, lv])
         air = fly or R.anti_air[k]
         n_hunted = 0
         for i in range(n_threats):
-            if air or not threat_flying[i]:
-                hunted[n_hunted] = threat_cell[i]
+            if air or not sit.threat_flying[i]:
+                sit.unit_cell[listed, n_hunted] = sit.unit_cell[threat_cell, i]
                 n_hunted += 1
-        aura, radius = R.aura[k, lv], R.aura_range[k, lv]
-        counts = aura > 0 and w.support != 0
+        off0 = FAR
+        for h in range(n_hunted):
+            d = np.int64(R.distance[sit.unit_cell[listed, h], start])
+            off0 = min(off0, max(d - hi, lo - d, 0))
+        if off0 < FAR:
+            for i in range(m):
+                off = FAR
+                for h in range(n_hunted):
+                    d = np.int64(R.distance[sit.unit_cell[listed, h], targets[i]])
+                    off = min(off, max(d - hi, lo - d, 0))
+                hunt = F32(F32(off0 - off) * own_threat)
+                cand_score[n + i] = F32(cand_score[n + i] + F32(defend * hunt))
+        else:
+            for i in range(m):
+                cand_score[n + i] = F32(cand_score[n + i] + F32(defend * F32(0)))
 
-        goal0 = goal_steps(approach, garrison_goal, fly, start)
-        own0 = F32(own_distance[start])
-        off0 = _hunt_offset(distance, hunted, n_hunted, lo, hi, start)
-        count0 = F32(0)
-        if counts:
-            count0 = F32(_friends_near(distance, friend_slot, friend_cell, n_friends, u, radius, start))
-        here = (goal0, risk(unit_value, layer_threat[start], hp), garrison_worth[start], own0, off0, count0)
-        home0 = guards and own0 <= home_radius
-        first = L.move + u * cells
-        for c in range(lowest, highest + 1):
-            if not reached[c] or c == start:
-                continue
-            goal = goal_steps(approach, garrison_goal, fly, c)
-            own = F32(own_distance[c])
-            off = _hunt_offset(distance, hunted, n_hunted, lo, hi, c) if off0 < FAR else FAR
-            count = F32(0)
-            if counts:
-                count = F32(_friends_near(distance, friend_slot, friend_cell, n_friends, u, radius, c))
-            there = (goal, risk(unit_value, layer_threat[c], hp), garrison_worth[c], own, off, count)
-            leaving = home0 and not own <= home_radius
-            score = _score(w, fly, aura, danger, own_threat, leaving, here, there)
-            n = offer(cand_index, cand_score, n, first + c, score)
+        # the support: own units brought into or out of the unit's aura
+        aura, radius = R.aura[k, lv], R.aura_range[k, lv]
+        if aura > 0 and w.support != 0:
+            support = w.support * F64(aura)  # numpy: weight * int16 aura is float64
+            # only own units within radius + move of the start can be in range of a target
+            n_near = 0
+            for f in range(n_friends):
+                at = sit.unit_cell[friend_cell, f]
+                if sit.unit_cell[friend_slot, f] != u and R.distance[at, start] <= radius + steps:
+                    sit.unit_cell[listed, n_near] = at
+                    n_near += 1
+            count0 = 0
+            for f in range(n_near):
+                count0 += R.distance[sit.unit_cell[listed, f], start] <= radius
+            for i in range(m):
+                count = 0
+                for f in range(n_near):
+                    count += R.distance[sit.unit_cell[listed, f], targets[i]] <= radius
+                cand_score[n + i] = F32(F64(cand_score[n + i]) + support * F64(F32(F32(count) - F32(count0))))
+        n += m
     return n
