@@ -9,7 +9,7 @@ What all units of the side to act share is worked out once per decision: a code 
 which movers may not enter it and which stop there, the own units (for auras) and the enemies
 threatening the own miracle (for the hunt). Then, unit by unit, the search marks the cells the
 unit enters, a scan of the marked span lists them in increasing order, and the moves are offered
-and scored in three passes, one per group of terms of the score, each added in numpy's order.
+with every term of their score but the support, which a second pass adds for units with an aura.
 
 Shaped for numba, every rule measured: :func:`moves` is inlined into its caller and must not make
 numba keep a reference to each array of the packed tuples for the whole call (an atomic increment
@@ -146,7 +146,7 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
         m = _entered_cells(code, lowest, highest, targets)
         first = L.move + u * cells
 
-        # the terms of every move: goal steps, value at risk, garrison worth, leaving the home, home return
+        # the unit's features on its own cell
         unit_value = sit.value[u]
         hp = F32(max(S.hp[g, u], 1))
         goal0 = _goal(T.approach[k, lv, foe, start], sit.garrison_goal[start], fly)
@@ -154,19 +154,6 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
         worth0 = sit.garrison_worth[start]
         own0 = F32(T.miracle_distance[cur, start])
         home0 = guards and own0 <= T.home_radius
-        for i in range(m):
-            c = U64(targets[U64(i)])
-            goal = _goal(T.approach[k, lv, foe, c], sit.garrison_goal[c], fly)
-            own = F32(T.miracle_distance[cur, c])
-            leaving = home0 and not own <= T.home_radius
-            s = advance * F32(goal0 - goal)
-            s = F32(s - F32(exposure * F32(risk0 - risk(unit_value, sit.threat[layer, c], hp))))
-            s = F32(s - (F32(0) if fly else F32(worth0 - sit.garrison_worth[c])))
-            s = F32(F64(s) + w.keep_defender * (1.0 if leaving else 0.0))
-            cand_index[n + i] = first + np.int64(c)
-            cand_score[n + i] = F32(s + F32(home_pull * F32(own0 - own)))
-
-        # the hunt: steps gained toward attacking range of the nearest threatening enemy it can hit
         lo, hi = max(np.int64(R.range_min[k, lv]), 1), np.int64(R.range_max[k, lv])
         air = fly or R.anti_air[k]
         n_hunted = 0
@@ -178,17 +165,26 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
         for h in range(n_hunted):
             d = np.int64(R.distance[sit.unit_cell[listed, h], start])
             off0 = min(off0, max(d - hi, lo - d, 0))
-        if off0 < FAR:
-            for i in range(m):
-                off = FAR
-                for h in range(n_hunted):
-                    d = np.int64(R.distance[sit.unit_cell[listed, h], targets[i]])
-                    off = min(off, max(d - hi, lo - d, 0))
-                hunt = F32(F32(off0 - off) * own_threat)
-                cand_score[n + i] = F32(cand_score[n + i] + F32(defend * hunt))
-        else:
-            for i in range(m):
-                cand_score[n + i] = F32(cand_score[n + i] + F32(defend * F32(0)))
+
+        # every term but the support, in numpy's order
+        for i in range(m):
+            c = U64(targets[U64(i)])
+            goal = _goal(T.approach[k, lv, foe, c], sit.garrison_goal[c], fly)
+            own = F32(T.miracle_distance[cur, c])
+            leaving = home0 and not own <= T.home_radius
+            s = advance * F32(goal0 - goal)
+            s = F32(s - F32(exposure * F32(risk0 - risk(unit_value, sit.threat[layer, c], hp))))
+            s = F32(s - (F32(0) if fly else F32(worth0 - sit.garrison_worth[c])))
+            s = F32(F64(s) + w.keep_defender * (1.0 if leaving else 0.0))
+            s = F32(s + F32(home_pull * F32(own0 - own)))
+            # the hunt: steps gained toward attacking range of the nearest threatening enemy it can hit
+            off = FAR
+            for h in range(n_hunted):
+                d = np.int64(R.distance[sit.unit_cell[listed, h], c])
+                off = min(off, max(d - hi, lo - d, 0))
+            hunt = F32(F32(off0 - off) * own_threat) if off0 < FAR else F32(0)
+            cand_index[n + i] = first + np.int64(c)
+            cand_score[n + i] = F32(s + F32(defend * hunt))
 
         # the support: own units brought into or out of the unit's aura
         aura, radius = R.aura[k, lv], R.aura_range[k, lv]
