@@ -33,7 +33,7 @@ F32 = np.float32
 F64 = np.float64
 U64 = np.uint64
 
-# Bits of a cell's code (kept in sit.frontier[1] for the decision at hand); BARRED and STOP are
+# Bits of a cell's code (kept in sit.cell_code for the decision at hand); BARRED and STOP are
 # shifted left by the mover's layer (0 ground, 1 flying).
 BARRED = 1  # the mover may not enter: a unit of its layer stands there (or abyss, for ground movers)
 STOP = 4  # the mover stops on entering: next to an enemy of its layer, or under/over one of the other
@@ -105,7 +105,7 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
     guards = sit.home_count[0] <= T.home_guard
     advance, exposure, defend = F32(w.advance), F32(w.exposure), F32(w.defend)
     home_pull = F32(F32(w.home_return) * danger)
-    code, targets = sit.frontier[1], sit.frontier[0]  # the targets list reuses the search queue
+    code, targets = sit.cell_code, sit.move_cells  # the search queue, then the unit's target cells
     # rows of sit.unit_cell: the threatening enemies' cells, the own units' slots and cells, and
     # the cells of the units a mover looks at (the enemies it may hunt, then the own units near it)
     threat_cell, friend_slot, friend_cell, listed = 0, 1, 2, 3

@@ -117,11 +117,10 @@ class KSit(NamedTuple):
     own_threat: np.ndarray  # float32[1] summed attack of the enemy units that threaten the own miracle
     home_count: np.ndarray  # int64[1] own units within home_radius of the own miracle
     # scratch of the move scorer (fast/moves.py), kept here so that no decision allocates
-    stops: np.ndarray  # bool[2, C]
+    cell_code: np.ndarray  # int64[C] what movers may do on each cell (fast/moves.py)
     unit_cell: np.ndarray  # int64[4, U] threatening enemies' cells, own units' slots and cells, hunted cells
     threat_flying: np.ndarray  # bool[U]
-    reached: np.ndarray  # bool[C]
-    frontier: np.ndarray  # int64[2, C]
+    move_cells: np.ndarray  # int64[C] the search queue, then a unit's target cells (fast/moves.py)
     spawn_cells: np.ndarray  # int64[C] the summoner's spawn points (fast/summons.py)
     unit_x: np.ndarray  # float32[2, side units] and
     cell_x: np.ndarray  # float32[2, C] per-unit values and their sums near each cell (fast/uses.py)
@@ -142,11 +141,10 @@ def new_sit(units: int, cells: int) -> KSit:
         air=np.zeros(cells, np.int32),
         own_threat=np.zeros(1, F32),
         home_count=np.zeros(1, np.int64),
-        stops=np.zeros((2, cells), np.bool_),
+        cell_code=np.zeros(cells, np.int64),
         unit_cell=np.zeros((4, units), np.int64),
         threat_flying=np.zeros(units, np.bool_),
-        reached=np.zeros(cells, np.bool_),
-        frontier=np.zeros((2, cells), np.int64),
+        move_cells=np.zeros(cells, np.int64),
         spawn_cells=np.zeros(cells, np.int64),
         unit_x=np.zeros((2, side_units), F32),
         cell_x=np.zeros((2, cells), F32),
