@@ -7,6 +7,8 @@ chunking or worker count. Built on the splitmix64 mixer, vectorised over uint64 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -24,16 +26,31 @@ def mix64(x: np.ndarray) -> np.ndarray:
         return z ^ (z >> np.uint64(31))
 
 
+_MASK = (1 << 64) - 1
+
+
+def _mix_int(x: int) -> int:
+    """:func:`mix64` on one Python int (modulo 2**64): no numpy scalars, so about 20 times faster."""
+    z = (x + 0x9E3779B97F4A7C15) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+@functools.lru_cache(maxsize=65536)
+def _fold_text(h: int, text: str) -> int:
+    """The hash ``h`` after folding in each byte of ``text`` (kept: a sweep repeats its deck ids)."""
+    for ch in text.encode():
+        h = _mix_int(h ^ ch)
+    return h
+
+
 def derive_seed(*parts: int | str) -> int:
     """A 63-bit seed from integers and strings (stable across runs and machines)."""
-    h = np.uint64(0x243F6A8885A308D3)
+    h = 0x243F6A8885A308D3
     for p in parts:
-        if isinstance(p, str):
-            for ch in p.encode():
-                h = mix64(h ^ np.uint64(ch))
-        else:
-            h = mix64(h ^ np.uint64(int(p) & 0xFFFFFFFFFFFFFFFF))
-    return int(h) & 0x7FFFFFFFFFFFFFFF
+        h = _fold_text(h, p) if isinstance(p, str) else _mix_int(h ^ (int(p) & _MASK))
+    return h & 0x7FFFFFFFFFFFFFFF
 
 
 class GameStreams:
