@@ -5,7 +5,7 @@ Usage (from a checkout):
     PYTHONPATH=. python scripts/profile_parts.py [GAMES]
 
 Plays GAMES balanced mirrors (default 128, fixed random decks and seeds) with the same loop as
-``fast/game.py``, once as is and once per part with that part run two more times per decision
+``fast/game.py``, once as is and once per part with that part run four more times per decision
 (its results thrown away); the difference over the actions played is the part's cost per
 action, with the caches and branch predictors of a real game. Prints one JSON line.
 """
@@ -74,7 +74,7 @@ def play(state, rules, bot, L, scratch, keys, counter, cap, part, extra):
 
 
 def main(games: int) -> dict:
-    """Per-action microseconds of the whole loop and of each part, best of two runs each."""
+    """Per-action microseconds of the whole loop and of each part, best of three runs each."""
     sc = simkit.load_scenario("scenarios/miracle/base.toml")
     rules = sc.rules
     pick = [derive_seed(0, "deck", i) % len(sc.decks) for i in range(2 * games)]
@@ -92,11 +92,11 @@ def main(games: int) -> dict:
         return time.perf_counter() - started, actions
 
     run(0, 1)  # compile
-    base, actions = min(run(0, 0) for _ in range(2))
+    base, actions = min(run(0, 0) for _ in range(3))
     out = {"games": games, "actions": actions, "us_per_action": round(base / actions * 1e6, 2)}
     for part, name in enumerate(PARTS):
-        seconds = min(run(part, 2)[0] for _ in range(2))
-        out[name] = round((seconds - base) / 2 / actions * 1e6, 2)
+        seconds = min(run(part, 4)[0] for _ in range(3))
+        out[name] = round((seconds - base) / 4 / actions * 1e6, 2)
     out["rules_step_and_loop"] = round(out["us_per_action"] - sum(out[name] for name in PARTS), 2)
     return out
 
