@@ -98,6 +98,7 @@ def measure_speed(sc, batch: int = 256, seed: int = 0) -> dict:
 
     out = {}
     first, second = random_pairings(sc, batch, seed)
+    simkit.play_games(sc, first[:1], second[:1], bots="balanced", seeds=[seed])  # loads the kernels
     t = time.perf_counter()
     df = simkit.play_games(sc, first, second, bots="balanced", seeds=game_seeds(seed, batch), batch_size=batch)
     elapsed = time.perf_counter() - t
