@@ -1,19 +1,26 @@
-"""``simkit bench``: measure games per second by batch size, or whole quick sweeps by worker count."""
+"""``simkit bench``: measure games per second by batch size, whole quick sweeps by worker count, or
+the throughput targets (a full sweep on every core)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 
-from simkit.bench import bench_games, bench_sweep, speedup
+from simkit.bench import bench_games, bench_sweep, speedup, targets
+
+DEFAULT_BATCHES = "1,64,512,4096"
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the chosen measurements, printing one JSON line per run and a summary."""
     if args.games is not None and args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
+    if args.games_per_pair < 1:
+        raise ValueError(f"--games-per-pair must be at least 1, got {args.games_per_pair}")
     runs = []
-    if args.mode in ("games", "all"):
+    if args.mode == "targets":  # batch 1 against one batch, then a whole sweep on every core
+        args.batches = args.batches if args.batches != DEFAULT_BATCHES else "1,512"
+    if args.mode in ("games", "all", "targets"):
         batches = [int(b) for b in args.batches.split(",")]
         if any(b < 1 for b in batches):
             raise ValueError(f"--batches must be positive integers, got {args.batches}")
@@ -29,15 +36,26 @@ def run(args: argparse.Namespace) -> int:
         for w in (1, None):
             r = bench_sweep(args.sweep_scenario, workers=(w,))[0]
             print(json.dumps(r), flush=True)
+    if args.mode == "targets":
+        sweep = bench_sweep(args.scenario, workers=(None,), games_per_pair=args.games_per_pair)[0]
+        print(json.dumps(sweep), flush=True)
+        print(json.dumps(targets(runs, sweep)), flush=True)
     return 0
+
 
 
 def register(sub) -> None:
     """Add the ``bench`` command."""
-    p = sub.add_parser("bench", help="measure throughput: games/s by batch size, quick sweep by workers")
-    p.add_argument("mode", nargs="?", choices=("games", "sweep", "all"), default="games")
+    p = sub.add_parser(
+        "bench", help="measure throughput: games/s by batch size, quick sweep by workers, or the targets"
+    )
+    p.add_argument(
+        "mode", nargs="?", choices=("games", "sweep", "all", "targets"), default="games",
+        help="targets: batches 1 and 512, then a full sweep of --scenario on every core, and each target met or not",
+    )
     p.add_argument("--scenario", default="scenarios/miracle/base.toml", help="scenario for the games mode")
-    p.add_argument("--batches", default="1,64,512,4096", help="comma-separated batch sizes")
+    p.add_argument("--batches", default=DEFAULT_BATCHES, help="comma-separated batch sizes")
+    p.add_argument("--games-per-pair", type=int, default=1, help="targets: games per ordered pair of the full sweep")
     p.add_argument("--games", type=int, help="games per run (default: the batch size, at least 8)")
     p.add_argument("--bots", default="balanced,balanced", help="first and second seat bots")
     p.add_argument("--sweep-scenario", default="scenarios/miracle/quick.toml", help="scenario for the sweep mode")
