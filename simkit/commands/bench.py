@@ -8,7 +8,7 @@ import json
 
 from simkit.bench import bench_games, bench_sweep, speedup, targets
 
-DEFAULT_BATCHES = "1,64,512,4096"
+DEFAULT_BATCHES = {"targets": "1,512"}  # batch 1 against one batch, then a whole sweep on every core
 
 
 def run(args: argparse.Namespace) -> int:
@@ -18,12 +18,11 @@ def run(args: argparse.Namespace) -> int:
     if args.games_per_pair < 1:
         raise ValueError(f"--games-per-pair must be at least 1, got {args.games_per_pair}")
     runs = []
-    if args.mode == "targets":  # batch 1 against one batch, then a whole sweep on every core
-        args.batches = args.batches if args.batches != DEFAULT_BATCHES else "1,512"
     if args.mode in ("games", "all", "targets"):
-        batches = [int(b) for b in args.batches.split(",")]
+        spelled = args.batches or DEFAULT_BATCHES.get(args.mode, "1,64,512,4096")
+        batches = [int(b) for b in spelled.split(",")]
         if any(b < 1 for b in batches):
-            raise ValueError(f"--batches must be positive integers, got {args.batches}")
+            raise ValueError(f"--batches must be positive integers, got {spelled}")
         bots = tuple(args.bots.split(","))
         for b in batches:
             r = bench_games(args.scenario, batches=(b,), games=args.games, bots=bots)[0]
@@ -54,7 +53,7 @@ def register(sub) -> None:
         help="targets: batches 1 and 512, then a full sweep of --scenario on every core, and each target met or not",
     )
     p.add_argument("--scenario", default="scenarios/miracle/base.toml", help="scenario for the games mode")
-    p.add_argument("--batches", default=DEFAULT_BATCHES, help="comma-separated batch sizes")
+    p.add_argument("--batches", help="comma-separated batch sizes (default 1,64,512,4096; targets: 1,512)")
     p.add_argument("--games-per-pair", type=int, default=1, help="targets: games per ordered pair of the full sweep")
     p.add_argument("--games", type=int, help="games per run (default: the batch size, at least 8)")
     p.add_argument("--bots", default="balanced,balanced", help="first and second seat bots")

@@ -77,20 +77,19 @@ def _choose(rules, bots, st, streams: GameStreams) -> R.Actions:
     return out
 
 
-_made: dict[str, object] = {}  # the bots of the scenario last played, tables and kernels built
-_made_for: list = [None]
+_last_bots: list = [None, {}]  # the scenario last played and its bots by name, tables built
 
 
 def _bot(scenario, name: str, settings):
     """The bot ``name`` of ``scenario``, kept between calls for the same scenario object (a sweep
     worker plays chunk after chunk of one scenario; its utility bots build tables once). Sharing is
     safe: a bot's scratch carries nothing from one call to the next, and its kernels hold the GIL."""
-    if _made_for[0] is not scenario:
-        _made.clear()
-        _made_for[0] = scenario
-    if name not in _made:
-        _made[name] = make_bot(scenario, name, settings)
-    return _made[name]
+    if _last_bots[0] is not scenario:
+        _last_bots[:] = [scenario, {}]
+    made = _last_bots[1]
+    if name not in made:
+        made[name] = make_bot(scenario, name, settings)
+    return made[name]
 
 
 def _results(st) -> dict[str, np.ndarray]:

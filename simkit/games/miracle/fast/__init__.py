@@ -1,8 +1,9 @@
-"""The utility bots compiled with numba: the same choices as the numpy bots, far fewer passes.
+"""The utility bots and the rules compiled with numba: the same choices and states as the numpy code.
 
-:func:`.decide.decide` scores each game's legal actions one game at a time in compiled loops;
-:class:`simkit.games.miracle.bots.UtilityBot` uses it, and the numpy scorer
-(:mod:`simkit.games.miracle.bots_score`) stays the reference it is tested against.
+:func:`.game.play` plays whole games between two utility bots (``play_batch`` uses it);
+:func:`.decide.decide` scores each game's legal actions for :class:`simkit.games.miracle.bots.UtilityBot`
+and :func:`.step.step` applies a batch's actions. The numpy scorer
+(:mod:`simkit.games.miracle.bots_score`) and ``rules.step`` stay the reference they are tested against.
 
 Compiled code is cached beside these modules. Numba checks only the file of each cached function,
 not the files of the functions it calls, so the cache is dropped here whenever any module of the

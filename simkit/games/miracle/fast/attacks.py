@@ -6,9 +6,8 @@ float32 and float64 (NEP 50): a weight times a float32 array stays float32, a we
 array is float64, and the sum of the unit features is float64 until the final cast. The casts below
 follow it step by step, so the scores are the same float32 bits.
 
-:func:`attacks` runs once per game and unpacks the packed named tuples into the game's rows and the
-weights it needs; the helpers it calls per attacker and target take only arrays and scalars
-(passing a named tuple of arrays costs a reference count per array on every call).
+:func:`attacks` runs once per decision and takes the game's rows and the weights it needs from the
+packed groups; the helpers it calls per attacker and target take only arrays and scalars.
 """
 
 from __future__ import annotations

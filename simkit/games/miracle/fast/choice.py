@@ -5,11 +5,10 @@ buffers; :func:`choose` then adds each candidate's Gumbel noise (from the game's
 action's key, scaled by the temperature, added in float32) and keeps the first of equal
 best scores, as ``argmax`` does in the numpy bot.
 
-Hot helpers take arrays, never the packed named tuples: numba passes a tuple of arrays by value
-with a reference count per array, about 300 ns a call against 10 ns for a few arrays. For the same
-reason every function of ``fast/`` that takes a packed tuple is inlined into its caller
-(``inline="always"``, numba's own inlining) except the entry points: ``decide_one``, ``step_one``
-and the batch loops.
+Hot helpers take arrays and scalars. The packed groups (state, rules, bot, scratch) reach the
+helpers as StructRefs built by the entry kernels (``decide``, ``step``, ``game.play``; see
+:mod:`.pack`), and every function of ``fast/`` that takes them is inlined into its caller
+(``inline="always"``, numba's own inlining), so no call copies them.
 """
 
 from __future__ import annotations

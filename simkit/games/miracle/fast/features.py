@@ -22,13 +22,15 @@ def summon_base(R, w, kind, level0):
     return F32(stats)
 
 
-@numba.njit(cache=True)
-def goal_steps(approach, garrison_goal, flying, c):
-    """Steps to the goal from cell ``c`` (``bots_score._goal``): ``approach`` is the unit's row of the
-    bot's approach table; ground units may head for a garrison instead."""
-    goal = F32(approach[c])
+@numba.njit(cache=True, inline="always")
+def goal_steps(approach_steps, garrison_steps, flying):
+    """Steps to the goal from one cell (``bots_score._goal``): ``approach_steps`` is the unit's entry
+    of the bot's approach table for the cell, ``garrison_steps`` the cell's garrison goal; ground
+    units may head for a garrison instead. Scalars only: called per cell in the scorers' loops,
+    where a compiled call taking arrays would cost reference counts."""
+    goal = F32(approach_steps)
     if not flying:
-        goal = min(goal, garrison_goal[c])
+        goal = min(goal, garrison_steps)
     return goal
 
 

@@ -11,13 +11,13 @@ threatening the own miracle (for the hunt). Then, unit by unit, the search marks
 unit enters, a scan of the marked span lists them in increasing order, and the moves are offered
 with every term of their score but the support, which a second pass adds for units with an aura.
 
-Shaped for numba, every rule measured: :func:`moves` is inlined into its caller and must not make
-numba keep a reference to each array of the packed tuples for the whole call (an atomic increment
-and decrement per array of S, R, T and sit, about 0.5 us a decision). Numba does so as soon as the
+Shaped for numba, every rule measured: :func:`moves` is inlined into its caller and avoids making
+numba hold references for the whole call (atomic increments and decrements; about 0.5 us a decision
+when S, R, T and sit were named tuples of arrays, one per array). Numba holds them as soon as the
 function has an early ``return``, a ``break``, an array ``view``, ``reshape`` or allocation, or calls
-inside a loop a compiled function that takes arrays and is not inlined (``features.goal_steps`` is
-one, hence :func:`_goal`). Helpers are therefore inlined (``inline="always"``) or take scalars only,
-and the loops run to their end. Indices known to be non-negative are ``uint64``, which spares numba
+inside a loop a compiled function that takes arrays and is not inlined (hence
+``features.goal_steps`` takes scalars). Helpers are therefore inlined (``inline="always"``) or take
+scalars only, and the loops run to their end. Indices known to be non-negative are ``uint64``, which spares numba
 its check for negative indices in the search.
 """
 
@@ -27,7 +27,7 @@ import numba
 import numpy as np
 
 from simkit.games.miracle.bots_tables import FAR
-from simkit.games.miracle.fast.features import risk
+from simkit.games.miracle.fast.features import goal_steps, risk
 
 F32 = np.float32
 F64 = np.float64
@@ -82,15 +82,6 @@ def _entered_cells(code, lowest, highest, cells):
         m += U64((mark & ENTERED) != 0)
         code[c] = mark & ~ENTERED
     return np.int64(m)
-
-
-@numba.njit(cache=True)
-def _goal(approach_steps, garrison_steps, fly):
-    """Steps to the goal from one cell (``features.goal_steps`` on the cell's two entries)."""
-    goal = F32(approach_steps)
-    if not fly:
-        goal = min(goal, garrison_steps)
-    return goal
 
 
 @numba.njit(cache=True, inline="always")
@@ -149,7 +140,7 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
         # the unit's features on its own cell
         unit_value = sit.value[u]
         hp = F32(max(S.hp[g, u], 1))
-        goal0 = _goal(T.approach[k, lv, foe, start], sit.garrison_goal[start], fly)
+        goal0 = goal_steps(T.approach[k, lv, foe, start], sit.garrison_goal[start], fly)
         risk0 = risk(unit_value, sit.threat[layer, start], hp)
         worth0 = sit.garrison_worth[start]
         own0 = F32(T.miracle_distance[cur, start])
@@ -169,7 +160,7 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
         # every term but the support, in numpy's order
         for i in range(m):
             c = U64(targets[U64(i)])
-            goal = _goal(T.approach[k, lv, foe, c], sit.garrison_goal[c], fly)
+            goal = goal_steps(T.approach[k, lv, foe, c], sit.garrison_goal[c], fly)
             own = F32(T.miracle_distance[cur, c])
             leaving = home0 and not own <= T.home_radius
             s = advance * F32(goal0 - goal)

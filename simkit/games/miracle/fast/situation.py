@@ -2,7 +2,7 @@
 
 Mirrors :func:`simkit.games.miracle.bots_score.situate` and :func:`simkit.games.miracle.rules.attack_now`
 number for number: the same float32 results, so the compiled bot plays exactly the numpy bot's games.
-Both run once per game and decision; the packed named tuples are passed only at that level.
+Both run once per game and decision and read the game's rows into locals before their loops.
 """
 
 from __future__ import annotations

@@ -60,14 +60,14 @@ def summons(S, R, T, L, g, sit, cand_index, cand_score, n):
             for i in range(n_spawn):
                 c = spawn_cells[i]
                 if taken[c] < 0:
-                    best = min(best, goal_steps(approach, garrison_goal, flying, c))
+                    best = min(best, goal_steps(approach[c], garrison_goal[c], flying))
             base = np.float64(summon_base(R, w, kind, level0)) + mana_weight * R.cost[kind, level0]
             value, hp = T.value[kind, level0], R.hp[kind, level0]
             first = L.summon + (slot * 3 + level0) * cells
             for i in range(n_spawn):
                 c = spawn_cells[i]
                 if taken[c] < 0:
-                    ahead = advance * (goal_steps(approach, garrison_goal, flying, c) - best)
+                    ahead = advance * (goal_steps(approach[c], garrison_goal[c], flying) - best)
                     at_risk = exposure * risk(value, threat[c], hp)
                     n = offer(cand_index, cand_score, n, first + c, F32(base - ahead + at_risk))
     return n

@@ -105,7 +105,7 @@ def inferno_flame(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     best = F32(FAR)
     for c in range(cells):
         if target[c]:
-            best = min(best, goal_steps(approach, sit.garrison_goal, flying, c))
+            best = min(best, goal_steps(approach[c], sit.garrison_goal[c], flying))
     damage, kill, advance, exposure = F32(w.damage), F32(w.kill), F32(w.advance), F32(w.exposure)
     base = summon_base(R, w, kind, 0)
     value, hp_i = T.value[kind, 0], F32(R.hp[kind, 0])
@@ -113,7 +113,7 @@ def inferno_flame(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
         if not target[c]:
             continue
         s = damage * burnt[c] + kill * dead[c]
-        s += (base + mana) - advance * (goal_steps(approach, sit.garrison_goal, flying, c) - best)
+        s += (base + mana) - advance * (goal_steps(approach[c], sit.garrison_goal[c], flying) - best)
         s += exposure * risk(value, sit.threat[0, c], hp_i)
         n = offer(cand_index, cand_score, n, L.use_cell + c, s)
     return n
