@@ -123,21 +123,27 @@ def test_resume_plays_only_missing_chunks(reference, quick, tmp_path):
 
 
 def test_sigkill_then_resume_gives_exactly_n_games_per_pair(quick, reference, short_scenario, tmp_path):
-    """A sweep killed with SIGKILL mid-run leaves only whole chunks; --resume completes it without duplicates."""
+    """A sweep killed with SIGKILL mid-run leaves only whole chunks; --resume completes it without duplicates.
+
+    100 one-game chunks, so that the kill lands mid-run however fast the games are played."""
     out = tmp_path / "killed"
-    cmd = [sys.executable, "-m", "simkit", "sweep", str(short_scenario), "--games", "2", "--chunk-size", "1",
+    cmd = [sys.executable, "-m", "simkit", "sweep", str(short_scenario), "--games", "25", "--chunk-size", "1",
            "--workers", "1", "--out", str(out), "--decks", *TWO]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.time() + 120
     while time.time() < deadline and len(done_chunks(out)) < 2 and proc.poll() is None:
-        time.sleep(0.05)
+        time.sleep(0.01)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    assert len(done_chunks(out)) < 8, "the sweep finished before it could be killed"
+    assert len(done_chunks(out)) < 100, "the sweep finished before it could be killed"
     assert main(cmd[3:] + ["--resume"]) == 0
     df = load_results(out)
     assert not df.duplicated(KEY).any()
-    pd.testing.assert_frame_equal(df, reference)
+    unbroken = tmp_path / "unbroken"
+    run_sweep(quick, small_plan(quick, games=25, chunk_size=1), unbroken, workers=1)
+    pd.testing.assert_frame_equal(df, load_results(unbroken))
+    first_two = df[df["game"] < 2].reset_index(drop=True)
+    pd.testing.assert_frame_equal(first_two, reference.reset_index(drop=True), check_like=True)
 
 
 def test_a_folder_of_another_scenario_is_refused(quick, tmp_path):
