@@ -84,16 +84,39 @@ turn_limit = 30
 max_actions_per_turn = 3
 """
 
+# A narrower, wider map than the base one (11 rows of up to 19 cells), its miracles and abyss
+# splitting rows: the compiled move search's row bitboards must follow any board.
+ODD_MAP = """
+[map]
+bounds = [5, 9, 11]
+miracles = [[-4, 6, -2], [4, -6, 2]]
+spawn_points = [
+  [[-5, 6, -1], [-3, 6, -3], [-4, 5, -1], [-4, 7, -3], [-5, 7, -2]],
+  [[5, -6, 1], [3, -6, 3], [4, -5, 1], [4, -7, 3], [5, -7, 2]],
+]
+abyss = [[0, 0, 0], [0, 1, -1], [1, -1, 0], [-2, 3, -1], [2, -3, 1], [-1, -8, 9], [1, 8, -9]]
 
-@pytest.mark.parametrize("scenario", ["base", "capped"])
+[[map.garrisons]]
+cell = [0, -4, 4]
+spawn_points = [[1, -4, 3], [-1, -4, 5]]
+
+[[map.garrisons]]
+cell = [0, 4, -4]
+spawn_points = [[-1, 4, -3], [1, 4, -5]]
+"""
+PATCHES = {"capped": CAPPED, "odd_map": ODD_MAP}
+
+
+@pytest.mark.parametrize("scenario", ["base", "capped", "odd_map"])
 @pytest.mark.parametrize("pairing", [("balanced", "balanced"), ("rush", "control")])
 def test_whole_games_in_compiled_code_play_the_numpy_games(base, tmp_path, monkeypatch, scenario, pairing):
     """``play_batch`` plays utility bots' games wholly in compiled code (``fast/game.py``); the
     numpy bots and rules, one batched step at a time, play the same games (a cap of 3 actions a
-    turn forces many turn ends, whose random words must still be drawn)."""
-    if scenario == "capped":
-        path = tmp_path / "capped.toml"
-        path.write_text(f'extends = "{base.path.as_posix()}"\n{CAPPED}', encoding="utf-8")
+    turn forces many turn ends, whose random words must still be drawn; an odd map, other board
+    geometry)."""
+    if scenario in PATCHES:
+        path = tmp_path / f"{scenario}.toml"
+        path.write_text(f'extends = "{base.path.as_posix()}"\n{PATCHES[scenario]}', encoding="utf-8")
         base = simkit.load_scenario(path)
     rng = np.random.default_rng(11)
     first, second = (list(rng.choice(base.decks, 6)) for _ in range(2))

@@ -1,15 +1,16 @@
 """Compiled scores of the legal moves.
 
-Mirrors :func:`simkit.games.miracle.rules.move_mask` (a breadth-first search over the neighbour
-table instead of row bitboards) and :func:`simkit.games.miracle.bots_score.score_moves` number for
-number: every intermediate is rounded to the dtype numpy gives it, in numpy's order, so the scores
-are the numpy bot's bit for bit.
+Mirrors :func:`simkit.games.miracle.rules.move_mask` (the same row-bitboard search as
+:func:`simkit.games.miracle.reach.reachable`, one unit at a time over the rows it can reach) and
+:func:`simkit.games.miracle.bots_score.score_moves` number for number: every intermediate is
+rounded to the dtype numpy gives it, in numpy's order, so the scores are the numpy bot's bit for bit.
 
-What all units of the side to act share is worked out once per decision: a code per cell telling
-which movers may not enter it and which stop there, the own units (for auras) and the enemies
-threatening the own miracle (for the hunt). Then, unit by unit, the search marks the cells the
-unit enters, a scan of the marked span lists them in increasing order, and the moves are offered
-with every term of their score but the support, which a second pass adds for units with an aura.
+What all units of the side to act share is worked out once per decision: the row bitboards of the
+cells each layer may enter and stops on, the own units (for auras) and the enemies threatening the
+own miracle (for the hunt). Then, unit by unit, the search marks the cells the unit reaches, they
+are listed in increasing order (rows follow the cell order, bits the order within a row), and the
+moves are offered with every term of their score but the support, which a second pass adds for
+units with an aura.
 
 Shaped for numba, every rule measured: :func:`moves` is inlined into its caller and avoids making
 numba hold references for the whole call (atomic increments and decrements; about 0.5 us a decision
@@ -17,14 +18,15 @@ when S, R, T and sit were named tuples of arrays, one per array). Numba holds th
 function has an early ``return``, a ``break``, an array ``view``, ``reshape`` or allocation, or calls
 inside a loop a compiled function that takes arrays and is not inlined (hence
 ``features.goal_steps`` takes scalars). Helpers are therefore inlined (``inline="always"``) or take
-scalars only, and the loops run to their end. Indices known to be non-negative are ``uint64``, which spares numba
-its check for negative indices in the search.
+scalars only, and the loops run to their end. Bitboard words are ``uint64`` throughout (numba turns
+``uint64`` mixed with ``int64`` into ``float64``).
 """
 
 from __future__ import annotations
 
 import numba
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.games.miracle.bots_tables import FAR
 from simkit.games.miracle.fast.features import goal_steps, risk
@@ -33,55 +35,70 @@ F32 = np.float32
 F64 = np.float64
 U64 = np.uint64
 
-# Bits of a cell's code (kept in sit.cell_code for the decision at hand); BARRED and STOP are
-# shifted left by the mover's layer (0 ground, 1 flying).
-BARRED = 1  # the mover may not enter: a unit of its layer stands there (or abyss, for ground movers)
-STOP = 4  # the mover stops on entering: next to an enemy of its layer, or under/over one of the other
-ENTERED = 16  # the unit being searched enters the cell (cleared once its moves are listed)
+# Rows of sit.bits (one uint64 word per padded board row, see KRules.bit_row)
+ENTER = 0  # + layer: cells a mover of the layer may enter (no unit of its layer, no abyss for ground)
+STOP = 2  # + layer: cells a mover of the layer stops on entering (next to an enemy of its layer,
+# or under/over an enemy of the other layer)
+ENEMY = 4  # + layer: the enemies' cells
+REACH, FRONT, NEXT = 6, 7, 8  # the unit being searched: cells entered, cells to expand from, new cells
+ONE = U64(1)
 
 
 @numba.njit(cache=True, inline="always")
-def _reach(neighbors, code, queue, layer, steps, start):
-    """Mark ``ENTERED`` in ``code`` the cells a mover of ``layer`` on ``start`` reaches in ``steps`` steps.
+def _board_bits(S, R, g, cur, bits):
+    """Fill rows ``ENTER``, ``STOP`` and ``ENEMY`` of ``bits`` for the side ``cur`` of game ``g``."""
+    rows = bits.shape[1]
+    for r in range(rows):
+        bits[ENTER, r] = bits[ENTER + 1, r] = bits[ENEMY, r] = bits[ENEMY + 1, r] = 0
+    for j in range(S.alive.shape[1]):
+        if S.alive[g, j]:
+            layer = 1 if R.flying[S.kind[g, j]] else 0
+            at = S.cell[g, j]
+            r, bit = R.bit_row[at], ONE << R.bit_index[at]
+            bits[ENTER + layer, r] |= bit  # occupied, inverted below
+            if S.side[g, j] != cur:
+                bits[ENEMY + layer, r] |= bit
+    for r in range(1, rows - 1):
+        bits[ENTER, r] = R.walkable_bits[r] & ~bits[ENTER, r]
+        bits[ENTER + 1, r] = R.valid_bits[r] & ~bits[ENTER + 1, r]
+        for layer in range(2):
+            e, up, down = bits[ENEMY + layer, r], bits[ENEMY + layer, r + 1], bits[ENEMY + layer, r - 1]
+            near = (e << ONE) | (e >> ONE) | (up << ONE) | up | (down >> ONE) | down
+            bits[STOP + layer, r] = near | bits[ENEMY + 1 - layer, r]
+
+
+@numba.njit(cache=True, inline="always")
+def _reach(R, bits, layer, steps, start, targets):
+    """List in ``targets``, in increasing order, the cells a mover of ``layer`` on ``start`` reaches
+    in ``steps`` steps (rows ``ENTER``/``STOP`` of ``bits`` filled); returns how many.
 
     Each step expands the cells entered on the previous step except those the mover stops on (the
-    start always expands). ``queue`` (int[C]) receives the start then the entered cells. Returns
-    the lowest and highest entered cell (both ``start`` when none).
+    start always expands), over the rows the unit can reach only.
     """
-    closed, stop = (BARRED << layer) | ENTERED, STOP << layer
-    queue[0] = start
-    begin, end, step = 0, 1, 0
-    while step < steps and begin < end:
-        width = U64(end)
-        for i in range(begin, end):
-            c = U64(queue[i])
-            if i > 0 and code[c] & stop:
-                continue
-            for j in range(6):
-                n = np.int64(neighbors[c, U64(j)])
-                at = U64(max(n, 0))  # off the board (-1): looks at cell 0 and does not enter
-                enter = (n >= 0) & ((code[at] & closed) == 0)
-                code[at] |= ENTERED * enter
-                queue[width] = at
-                width += U64(enter)
-        begin, end, step = end, np.int64(width), step + 1
-    lowest, highest = start, start
-    for i in range(1, end):
-        lowest, highest = min(lowest, queue[i]), max(highest, queue[i])
-    return lowest, highest
-
-
-@numba.njit(cache=True, inline="always")
-def _entered_cells(code, lowest, highest, cells):
-    """List in ``cells`` the cells from ``lowest`` to ``highest`` marked ``ENTERED``, in increasing
-    order, and clear the marks; returns how many."""
-    m = U64(0)
-    for c in range(U64(lowest), U64(highest) + U64(1)):
-        mark = code[c]
-        cells[m] = c
-        m += U64((mark & ENTERED) != 0)
-        code[c] = mark & ~ENTERED
-    return np.int64(m)
+    r0 = np.int64(R.bit_row[start])
+    top = bits.shape[1] - 2
+    lo, hi = max(r0 - steps, 1), min(r0 + steps, top)
+    for r in range(lo - 1, hi + 2):
+        bits[REACH, r] = bits[FRONT, r] = 0
+    bits[FRONT, r0] = ONE << R.bit_index[start]
+    enter, stop = ENTER + layer, STOP + layer
+    for _ in range(steps):
+        for r in range(lo, hi + 1):
+            f, up, down = bits[FRONT, r], bits[FRONT, r + 1], bits[FRONT, r - 1]
+            near = (f << ONE) | (f >> ONE) | (up << ONE) | up | (down >> ONE) | down
+            bits[NEXT, r] = near & bits[enter, r] & ~bits[REACH, r]
+        for r in range(lo, hi + 1):
+            new = bits[NEXT, r]
+            bits[REACH, r] |= new
+            bits[FRONT, r] = new & ~bits[stop, r]
+    m = 0
+    for r in range(lo, hi + 1):
+        word = bits[REACH, r]
+        while word:
+            targets[m] = R.bit_cell[r, trailing_zeros(word)]
+            m += 1
+            word &= word - ONE
+    return m
 
 
 @numba.njit(cache=True, inline="always")
@@ -96,33 +113,24 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
     guards = sit.home_count[0] <= T.home_guard
     advance, exposure, defend = F32(w.advance), F32(w.exposure), F32(w.defend)
     home_pull = F32(F32(w.home_return) * danger)
-    code, targets = sit.cell_code, sit.move_cells  # the search queue, then the unit's target cells
+    targets = sit.move_cells  # the unit's target cells
     # rows of sit.unit_cell: the threatening enemies' cells, the own units' slots and cells, and
     # the cells of the units a mover looks at (the enemies it may hunt, then the own units near it)
     threat_cell, friend_slot, friend_cell, listed = 0, 1, 2, 3
 
-    for c in range(cells):
-        code[c] = BARRED * R.abyss[c]
+    _board_bits(S, R, g, cur, sit.bits)
     n_threats = n_friends = 0
     for j in range(slots):
         if not S.alive[g, j]:
             continue
-        layer = 1 if R.flying[S.kind[g, j]] else 0
         at = np.int64(S.cell[g, j])
-        code[at] |= BARRED << layer
         if S.side[g, j] == cur:
             sit.unit_cell[friend_slot, n_friends] = j
             sit.unit_cell[friend_cell, n_friends] = at
             n_friends += 1
-            continue
-        code[at] |= STOP << (1 - layer)
-        for i in range(6):
-            nb = R.neighbors[at, i]
-            if nb >= 0:
-                code[nb] |= STOP << layer
-        if sit.threatens[j]:
+        elif sit.threatens[j]:
             sit.unit_cell[threat_cell, n_threats] = at
-            sit.threat_flying[n_threats] = layer == 1
+            sit.threat_flying[n_threats] = R.flying[S.kind[g, j]]
             n_threats += 1
 
     for u in range(slots):
@@ -132,9 +140,8 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
         fly = R.flying[k]
         layer = 1 if fly else 0
         start = np.int64(S.cell[g, u])
-        steps = R.move[k, lv]
-        lowest, highest = _reach(R.neighbors, code, targets, layer, steps, start)
-        m = _entered_cells(code, lowest, highest, targets)
+        steps = np.int64(R.move[k, lv])
+        m = _reach(R, sit.bits, layer, steps, start, targets)
         first = L.move + u * cells
 
         # the unit's features on its own cell

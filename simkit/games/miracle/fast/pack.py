@@ -22,6 +22,7 @@ import numpy as np
 from numba.core import types
 from numba.experimental import structref
 
+from simkit.games.miracle.board import Board
 from simkit.games.miracle.bots_config import BotConfig, Weights
 from simkit.games.miracle.bots_tables import BotTables
 from simkit.games.miracle.state import DRAW, SECOND, State
@@ -86,6 +87,12 @@ class KRules(NamedTuple):
     cooling_len: int
     spawn_cells: np.ndarray  # int16[2 + G, C] spawn points of each side, then of each garrison, by cell
     spawn_count: np.ndarray  # int32[2 + G] how many of each row are spawn points
+    # row bitboards (simkit.bitboard), padded with an empty row above and below: row r + 1 holds row r
+    bit_row: np.ndarray  # int64[C] padded row of each cell
+    bit_index: np.ndarray  # uint64[C] bit of each cell in its row
+    bit_cell: np.ndarray  # int16[R + 2, 64] cell of each row and bit, -1 for none
+    valid_bits: np.ndarray  # uint64[R + 2] the board's cells
+    walkable_bits: np.ndarray  # uint64[R + 2] the cells that are not abyss
 
 
 class KBot(NamedTuple):
@@ -117,18 +124,19 @@ class KSit(NamedTuple):
     own_threat: np.ndarray  # float32[1] summed attack of the enemy units that threaten the own miracle
     home_count: np.ndarray  # int64[1] own units within home_radius of the own miracle
     # scratch of the move scorer (fast/moves.py), kept here so that no decision allocates
-    cell_code: np.ndarray  # int64[C] what movers may do on each cell (fast/moves.py)
+    bits: np.ndarray  # uint64[9, R + 2] the move search's row bitboards (fast/moves.py)
     unit_cell: np.ndarray  # int64[4, U] threatening enemies' cells, own units' slots and cells, hunted cells
     threat_flying: np.ndarray  # bool[U]
-    move_cells: np.ndarray  # int64[C] the search queue, then a unit's target cells (fast/moves.py)
+    move_cells: np.ndarray  # int64[C] a unit's target cells (fast/moves.py)
     spawn_cells: np.ndarray  # int64[C] the summoner's spawn points (fast/summons.py)
     unit_x: np.ndarray  # float32[2, side units] and
     cell_x: np.ndarray  # float32[2, C] per-unit values and their sums near each cell (fast/uses.py)
     target: np.ndarray  # bool[C] the InfernoFlame's targets (fast/uses.py)
 
 
-def new_sit(units: int, cells: int) -> KSit:
-    """Scratch arrays for games with ``units`` slots (two sides' worth) on ``cells`` cells."""
+def new_sit(units: int, cells: int, rows: int) -> KSit:
+    """Scratch arrays for games with ``units`` slots (two sides' worth) on ``cells`` cells in ``rows``
+    bitboard rows."""
     side_units = units // 2
     return KSit(
         atk=np.zeros(units, np.int32),
@@ -141,7 +149,7 @@ def new_sit(units: int, cells: int) -> KSit:
         air=np.zeros(cells, np.int32),
         own_threat=np.zeros(1, F32),
         home_count=np.zeros(1, np.int64),
-        cell_code=np.zeros(cells, np.int64),
+        bits=np.zeros((9, rows + 2), np.uint64),
         unit_cell=np.zeros((4, units), np.int64),
         threat_flying=np.zeros(units, np.bool_),
         move_cells=np.zeros(cells, np.int64),
@@ -268,7 +276,27 @@ def pack_rules(rules: Rules) -> KRules:
         full_tie=SECOND if rules.full_tie == "second" else DRAW,
         cooling_len=int(rules.cooling_len),
         **_spawn_lists(board.spawn, board.garrison_spawn),
+        **_row_bits(board),
     )
+
+
+def _row_bits(board: Board) -> dict[str, np.ndarray]:
+    """The row-bitboard fields of :class:`KRules`, rows padded by one empty row on each side."""
+    bb = board.bits
+    cells = np.arange(board.grid.size)
+    bit_cell = np.full((bb.rows + 2, 64), -1, np.int16)
+    bit_cell[bb.cell_row + 1, bb.cell_bit.astype(np.int64)] = cells
+
+    def padded(words: np.ndarray) -> np.ndarray:
+        return np.concatenate([[0], words, [0]]).astype(np.uint64)
+
+    return {
+        "bit_row": (bb.cell_row + 1).astype(np.int64),
+        "bit_index": bb.cell_bit.astype(np.uint64),
+        "bit_cell": bit_cell,
+        "valid_bits": padded(bb.valid),
+        "walkable_bits": padded(board.walkable_bits),
+    }
 
 
 def _spawn_lists(spawn: np.ndarray, garrison_spawn: np.ndarray) -> dict[str, np.ndarray]:
