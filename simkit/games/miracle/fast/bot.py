@@ -30,7 +30,9 @@ class FastScorer:
         self.k_rules = pack_rules(rules)
         self.temperature = float(config.temperature)
         self.k_bot = pack_bot(config, tables)
-        self.sit = new_sit(rules.unit_slots, rules.board.grid.size, rules.board.bits.rows)
+        self.sit = new_sit(
+            rules.unit_slots, rules.board.grid.size, rules.board.bits.rows, len(rules.board.garrisons)
+        )
 
     def _run(self, st: State, word: np.ndarray | None, dense: np.ndarray) -> np.ndarray:
         b = st.batch

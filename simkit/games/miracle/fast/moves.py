@@ -147,8 +147,8 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
         # the unit's features on its own cell
         unit_value = sit.value[u]
         hp = F32(max(S.hp[g, u], 1))
-        goal0 = goal_steps(T.approach[k, lv, foe, start], sit.garrison_goal[start], fly)
-        risk0 = risk(unit_value, sit.threat[layer, start], hp)
+        goal0 = goal_steps(T.approach[k, lv, foe, start], sit.garrison_goal[cur, start], fly)
+        risk0 = risk(unit_value, sit.threat[cur, layer, start], hp)
         worth0 = sit.garrison_worth[start]
         own0 = F32(T.miracle_distance[cur, start])
         home0 = guards and own0 <= T.home_radius
@@ -167,11 +167,11 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
         # every term but the support, in numpy's order
         for i in range(m):
             c = U64(targets[U64(i)])
-            goal = goal_steps(T.approach[k, lv, foe, c], sit.garrison_goal[c], fly)
+            goal = goal_steps(T.approach[k, lv, foe, c], sit.garrison_goal[cur, c], fly)
             own = F32(T.miracle_distance[cur, c])
             leaving = home0 and not own <= T.home_radius
             s = advance * F32(goal0 - goal)
-            s = F32(s - F32(exposure * F32(risk0 - risk(unit_value, sit.threat[layer, c], hp))))
+            s = F32(s - F32(exposure * F32(risk0 - risk(unit_value, sit.threat[cur, layer, c], hp))))
             s = F32(s - (F32(0) if fly else F32(worth0 - sit.garrison_worth[c])))
             s = F32(F64(s) + w.keep_defender * (1.0 if leaving else 0.0))
             s = F32(s + F32(home_pull * F32(own0 - own)))

@@ -115,9 +115,11 @@ class KSit(NamedTuple):
 
     atk: np.ndarray  # int32[U] current attack, 0 for empty slots
     value: np.ndarray  # float32[U]
-    threat: np.ndarray  # float32[2, C] enemy attack reaching each cell next turn, [ground, flying]
+    threat: np.ndarray  # float32[2, 2, C] by side to act: enemy attack reaching each cell next turn, [ground, flying]
+    threat_key: np.ndarray  # int64[2, side units, 4] by side: what its threat maps were made of (fast/situation.py)
     threatens: np.ndarray  # bool[U] enemy units able to hit the own miracle next turn
-    garrison_goal: np.ndarray  # float32[C]
+    garrison_goal: np.ndarray  # float32[2, C] by side to act
+    garrison_key: np.ndarray  # int64[2, 1 + G] by side: what its garrison goals were made of (fast/situation.py)
     garrison_worth: np.ndarray  # float32[C]
     ground: np.ndarray  # int32[C] slot of the ground unit on each cell, -1 if none
     air: np.ndarray  # int32[C] slot of the flying unit on each cell, -1 if none
@@ -134,16 +136,18 @@ class KSit(NamedTuple):
     target: np.ndarray  # bool[C] the InfernoFlame's targets (fast/uses.py)
 
 
-def new_sit(units: int, cells: int, rows: int) -> KSit:
+def new_sit(units: int, cells: int, rows: int, garrisons: int) -> KSit:
     """Scratch arrays for games with ``units`` slots (two sides' worth) on ``cells`` cells in ``rows``
-    bitboard rows."""
+    bitboard rows with ``garrisons`` garrisons."""
     side_units = units // 2
     return KSit(
         atk=np.zeros(units, np.int32),
         value=np.zeros(units, F32),
-        threat=np.zeros((2, cells), F32),
+        threat=np.zeros((2, 2, cells), F32),
+        threat_key=np.full((2, side_units, 4), -2, np.int64),  # matches no units: the first maps are made
         threatens=np.zeros(units, np.bool_),
-        garrison_goal=np.zeros(cells, F32),
+        garrison_goal=np.zeros((2, cells), F32),
+        garrison_key=np.full((2, 1 + garrisons), -2, np.int64),
         garrison_worth=np.zeros(cells, F32),
         ground=np.zeros(cells, np.int32),
         air=np.zeros(cells, np.int32),

@@ -44,14 +44,14 @@ def summons(S, R, T, L, g, sit, cand_index, cand_score, n):
     n_spawn = spawn_points(R.spawn_cells, R.spawn_count, S.garrison_owner[g], cur, sit.spawn_cells)
     spawn_cells = sit.spawn_cells
     advance, exposure, mana_weight = F32(w.advance), F32(w.exposure), w.mana
-    garrison_goal = sit.garrison_goal
+    garrison_goal = sit.garrison_goal[cur]
     for slot in range(3):
         if S.available[g, cur, slot] <= 0:
             continue
         kind = np.int64(S.deck_kind[g, cur, slot])
         flying = R.flying[kind]
         taken = sit.air if flying else sit.ground
-        threat = sit.threat[1 if flying else 0]
+        threat = sit.threat[cur, 1 if flying else 0]
         for level0 in range(3):
             if R.cost[kind, level0] > mana:
                 continue

@@ -105,7 +105,7 @@ def inferno_flame(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     best = F32(FAR)
     for c in range(cells):
         if target[c]:
-            best = min(best, goal_steps(approach[c], sit.garrison_goal[c], flying))
+            best = min(best, goal_steps(approach[c], sit.garrison_goal[cur, c], flying))
     damage, kill, advance, exposure = F32(w.damage), F32(w.kill), F32(w.advance), F32(w.exposure)
     base = summon_base(R, w, kind, 0)
     value, hp_i = T.value[kind, 0], F32(R.hp[kind, 0])
@@ -113,8 +113,8 @@ def inferno_flame(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
         if not target[c]:
             continue
         s = damage * burnt[c] + kill * dead[c]
-        s += (base + mana) - advance * (goal_steps(approach[c], sit.garrison_goal[c], flying) - best)
-        s += exposure * risk(value, sit.threat[0, c], hp_i)
+        s += (base + mana) - advance * (goal_steps(approach[c], sit.garrison_goal[cur, c], flying) - best)
+        s += exposure * risk(value, sit.threat[cur, 0, c], hp_i)
         n = offer(cand_index, cand_score, n, L.use_cell + c, s)
     return n
 
@@ -127,7 +127,7 @@ def salamander_shield(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
         u = cur * R.side_units + i
         if not S.alive[g, u]:
             continue
-        reached = 1 if sit.threat[1 if R.flying[S.kind[g, u]] else 0, S.cell[g, u]] > 0 else 0
+        reached = 1 if sit.threat[cur, 1 if R.flying[S.kind[g, u]] else 0, S.cell[g, u]] > 0 else 0
         s = F32(np.float64(shield * sit.value[u]) * (1 + reached) + np.float64(mana))
         n = offer(cand_index, cand_score, n, L.use_unit + u, s)
     return n
