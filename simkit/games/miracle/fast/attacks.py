@@ -15,6 +15,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from simkit.games.miracle.fast.borrow import borrow
 from simkit.games.miracle.fast.choice import offer
 
 F32 = np.float32
@@ -87,13 +88,14 @@ def attacks(S, R, T, L, g, sit, cand_index, cand_score, n):
     targets by slot, the enemy miracle last; returns the new candidate count ``n``."""
     if S.over[g]:
         return n
-    alive, ready, side, atk = S.alive[g], S.ready[g], S.side[g], sit.atk
+    alive, ready, side, atk = borrow(S.alive, g), borrow(S.ready, g), borrow(S.side, g), sit.atk
     cur = S.current[g]
     units = alive.shape[0]
     if not any_attacker(alive, ready, side, atk, cur):  # most decisions have no unit left to attack with
         return n
 
-    kind, level, cell, hp, shield = S.kind[g], S.level[g], S.cell[g], S.hp[g], S.shield[g]
+    kind, level, cell = borrow(S.kind, g), borrow(S.level, g), borrow(S.cell, g)
+    hp, shield = borrow(S.hp, g), borrow(S.shield, g)
     value, threatens = sit.value, sit.threatens
     flying, anti_air, range_min, range_max = R.flying, R.anti_air, R.range_min, R.range_max
     splash_of, distance, miracle_distance = R.splash, R.distance, R.miracle_distance

@@ -11,6 +11,7 @@ import numba
 import numpy as np
 
 from simkit.games.miracle.bots_tables import FAR
+from simkit.games.miracle.fast.borrow import borrow
 
 F32 = np.float32
 
@@ -27,8 +28,9 @@ def attack_now(S, R, g, out):
     the HolyLight buff, then the aura of every friendly aura bearer in range (few units bear one,
     so they are found once rather than sought around every unit)."""
     n = S.alive.shape[1]
-    alive, kind, level, side, cell = S.alive[g], S.kind[g], S.level[g], S.side[g], S.cell[g]
-    buff, attack, holy_attack = S.buff[g], R.attack, R.holy_attack
+    alive, kind, level = borrow(S.alive, g), borrow(S.kind, g), borrow(S.level, g)
+    side, cell = borrow(S.side, g), borrow(S.cell, g)
+    buff, attack, holy_attack = borrow(S.buff, g), R.attack, R.holy_attack
     auras, aura_range, distance = R.aura, R.aura_range, R.distance
     for u in range(n):
         out[u] = 0
@@ -56,7 +58,8 @@ def _threat_maps(S, R, g, cur, sit):
     """
     n_side = R.side_units
     foe = 1 - cur
-    alive, kind, level, cell, atk = S.alive[g], S.kind[g], S.level[g], S.cell[g], sit.atk
+    alive, kind, level = borrow(S.alive, g), borrow(S.kind, g), borrow(S.level, g)
+    cell, atk = borrow(S.cell, g), sit.atk
     key = sit.threat_key
     own_threat = F32(0)
     changed = False
@@ -84,9 +87,9 @@ def _threat_maps(S, R, g, cur, sit):
             if here < 0:
                 continue
             at, reach, air = F32(key[cur, i, 1]), key[cur, i, 2], key[cur, i, 3]
-            row = distance[here]
-            for c in range(row.shape[0]):
-                if row[c] <= reach:
+            near = distance[here]
+            for c in range(near.shape[0]):
+                if near[c] <= reach:
                     ground_threat[c] += at
                     if air:
                         air_threat[c] += at
@@ -134,7 +137,7 @@ def situate(S, R, T, g, sit):
     and ``garrison_goal``, are its rows of them."""
     cur = np.int64(S.current[g])
     attack_now(S, R, g, sit.atk)
-    alive, kind, level, cell = S.alive[g], S.kind[g], S.level[g], S.cell[g]
+    alive, kind, level, cell = borrow(S.alive, g), borrow(S.kind, g), borrow(S.level, g), borrow(S.cell, g)
     value, threatens, bot_value = sit.value, sit.threatens, T.value
     for u in range(alive.shape[0]):
         value[u] = bot_value[kind[u], level[u] - 1] if alive[u] else F32(0)
@@ -142,7 +145,7 @@ def situate(S, R, T, g, sit):
     _threat_maps(S, R, g, cur, sit)
 
     count = 0
-    own_distance, home_radius = T.miracle_distance[cur], T.home_radius
+    own_distance, home_radius = borrow(T.miracle_distance, cur), T.home_radius
     for i in range(R.side_units):
         u = cur * R.side_units + i
         if alive[u] and own_distance[cell[u]] <= home_radius:

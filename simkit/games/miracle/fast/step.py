@@ -11,6 +11,7 @@ import numba
 import numpy as np
 
 from simkit.games.miracle.cards import HOLY_LIGHT, INFERNO_FLAME, SALAMANDER_SHIELD, WIND_BLESSING
+from simkit.games.miracle.fast.borrow import borrow
 from simkit.games.miracle.fast.pack import KRules, KRulesRef, KStateRef, pack_rules, pack_state
 from simkit.games.miracle.fast.situation import attack_now, hits_air
 from simkit.games.miracle.rules import ATTACK, END_TURN, MOVE, PASS, SUMMON, TARGET_MIRACLE, USE, Actions
@@ -203,7 +204,7 @@ def resolve_deaths(S, R, g):
 @numba.njit(cache=True, inline="always")
 def decide_winner(S, R, g):
     """Winner of game ``g``: more miracle HP, then fewer dead stars, then ``full_tie`` (``rules.decide_winner``)."""
-    hp, stars = S.miracle_hp[g], S.dead_stars[g]
+    hp, stars = borrow(S.miracle_hp, g), borrow(S.dead_stars, g)
     if hp[0] != hp[1]:
         return FIRST if hp[0] > hp[1] else SECOND
     if stars[0] != stars[1]:

@@ -6,6 +6,7 @@ import numba
 import numpy as np
 
 from simkit.games.miracle.bots_tables import FAR
+from simkit.games.miracle.fast.borrow import borrow
 from simkit.games.miracle.fast.choice import offer
 from simkit.games.miracle.fast.features import goal_steps, risk, summon_base
 
@@ -41,21 +42,21 @@ def summons(S, R, T, L, g, sit, cand_index, cand_score, n):
     foe = 1 - cur
     cells = R.distance.shape[0]
     mana = S.mana[g, cur]
-    n_spawn = spawn_points(R.spawn_cells, R.spawn_count, S.garrison_owner[g], cur, sit.spawn_cells)
+    n_spawn = spawn_points(R.spawn_cells, R.spawn_count, borrow(S.garrison_owner, g), cur, sit.spawn_cells)
     spawn_cells = sit.spawn_cells
     advance, exposure, mana_weight = F32(w.advance), F32(w.exposure), w.mana
-    garrison_goal = sit.garrison_goal[cur]
+    garrison_goal = borrow(sit.garrison_goal, cur)
     for slot in range(3):
         if S.available[g, cur, slot] <= 0:
             continue
         kind = np.int64(S.deck_kind[g, cur, slot])
         flying = R.flying[kind]
         taken = sit.air if flying else sit.ground
-        threat = sit.threat[cur, 1 if flying else 0]
+        threat = borrow(borrow(sit.threat, cur), 1 if flying else 0)
         for level0 in range(3):
             if R.cost[kind, level0] > mana:
                 continue
-            approach = T.approach[kind, level0, foe]
+            approach = borrow(borrow(borrow(T.approach, kind), level0), foe)
             best = F32(FAR)
             for i in range(n_spawn):
                 c = spawn_cells[i]

@@ -7,6 +7,7 @@ import numpy as np
 
 from simkit.games.miracle.bots_tables import FAR
 from simkit.games.miracle.cards import HOLY_LIGHT, INFERNO_FLAME, SALAMANDER_SHIELD, WIND_BLESSING
+from simkit.games.miracle.fast.borrow import borrow
 from simkit.games.miracle.fast.choice import offer
 from simkit.games.miracle.fast.features import goal_steps, risk, summon_base
 from simkit.games.miracle.state import READY
@@ -48,15 +49,15 @@ def holy_light(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     """HolyLight on any cell: HP restored and attack granted to own units in its radius."""
     w = T.weights
     first = cur * R.side_units
-    missing, fighters = sit.unit_x[0], sit.unit_x[1]
+    missing, fighters = borrow(sit.unit_x, 0), borrow(sit.unit_x, 1)
     for i in range(R.side_units):
         u = first + i
         missing[i] = F32(S.max_hp[g, u] - S.hp[g, u])
         fighters[i] = F32((1 + S.ready[g, u]) if sit.atk[u] > 0 else 0)
     cells = R.distance.shape[0]
-    restored, granted = sit.cell_x[0], sit.cell_x[1]
-    near_sums(R.distance, S.alive[g], S.cell[g], first, missing, R.holy_radius, restored)
-    near_sums(R.distance, S.alive[g], S.cell[g], first, fighters, R.holy_radius, granted)
+    restored, granted = borrow(sit.cell_x, 0), borrow(sit.cell_x, 1)
+    near_sums(R.distance, borrow(S.alive, g), borrow(S.cell, g), first, missing, R.holy_radius, restored)
+    near_sums(R.distance, borrow(S.alive, g), borrow(S.cell, g), first, fighters, R.holy_radius, granted)
     heal, buff = F32(w.heal), F32(w.buff * R.holy_attack)
     for c in range(cells):
         n = offer(cand_index, cand_score, n, L.use_cell + c, heal * restored[c] + buff * granted[c] + mana)
@@ -67,14 +68,14 @@ def holy_light(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
 def wind_blessing(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     """WindBlessing on any cell: own units in its radius may act again (good for those that acted)."""
     first = cur * R.side_units
-    acted, fresh = sit.unit_x[0], sit.unit_x[1]
+    acted, fresh = borrow(sit.unit_x, 0), borrow(sit.unit_x, 1)
     for i in range(R.side_units):
         acted[i] = F32(0) if S.ready[g, first + i] else F32(1)
         fresh[i] = F32(1) - acted[i]
     cells = R.distance.shape[0]
-    again, waiting = sit.cell_x[0], sit.cell_x[1]
-    near_sums(R.distance, S.alive[g], S.cell[g], first, acted, R.wind_radius, again)
-    near_sums(R.distance, S.alive[g], S.cell[g], first, fresh, R.wind_radius, waiting)
+    again, waiting = borrow(sit.cell_x, 0), borrow(sit.cell_x, 1)
+    near_sums(R.distance, borrow(S.alive, g), borrow(S.cell, g), first, acted, R.wind_radius, again)
+    near_sums(R.distance, borrow(S.alive, g), borrow(S.cell, g), first, fresh, R.wind_radius, waiting)
     refresh = F32(T.weights.refresh)
     for c in range(cells):
         n = offer(cand_index, cand_score, n, L.use_cell + c, refresh * (again[c] - waiting[c]) + mana)
@@ -88,20 +89,20 @@ def inferno_flame(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
     cells = R.distance.shape[0]
     foe = 1 - cur
     first = foe * R.side_units
-    burn, killed = sit.unit_x[0], sit.unit_x[1]
+    burn, killed = borrow(sit.unit_x, 0), borrow(sit.unit_x, 1)
     for i in range(R.side_units):
         u = first + i
         hp = F32(S.hp[g, u])
         shielded = S.shield[g, u]
         burn[i] = F32(0) if shielded else min(F32(R.inferno_damage), hp)
         killed[i] = sit.value[u] if (not shielded and R.inferno_damage >= hp) else F32(0)
-    burnt, dead = sit.cell_x[0], sit.cell_x[1]
-    near_sums(R.distance, S.alive[g], S.cell[g], first, burn, R.inferno_radius, burnt)
-    near_sums(R.distance, S.alive[g], S.cell[g], first, killed, R.inferno_radius, dead)
+    burnt, dead = borrow(sit.cell_x, 0), borrow(sit.cell_x, 1)
+    near_sums(R.distance, borrow(S.alive, g), borrow(S.cell, g), first, burn, R.inferno_radius, burnt)
+    near_sums(R.distance, borrow(S.alive, g), borrow(S.cell, g), first, killed, R.inferno_radius, dead)
     target = sit.target
     inferno_targets(S, R, g, cur, sit, target)
     kind = R.inferno
-    approach, flying = T.approach[kind, 0, foe], R.flying[kind]
+    approach, flying = borrow(borrow(borrow(T.approach, kind), 0), foe), R.flying[kind]
     best = F32(FAR)
     for c in range(cells):
         if target[c]:

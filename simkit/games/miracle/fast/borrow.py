@@ -1,0 +1,47 @@
+"""Rows of arrays that hold no reference: read a game's row into a local without reference counting.
+
+``S.alive[g]`` in compiled code makes a view that holds a reference to ``S.alive``'s memory: an
+atomic increment when it is made and a decrement when it is dropped. The kernels make a dozen such
+views per decision, and these atomic operations were about a twelfth of a game's time. :func:`borrow`
+makes the same view with no reference (a null ``meminfo``, as for an array made by ``carray``):
+numba skips the counting for it. The view must not outlive its array, which holds for the scorers:
+their views live for one call, while the state, rules and scratch live for the whole kernel.
+"""
+
+from __future__ import annotations
+
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
+
+
+@intrinsic
+def borrow(typingctx, array, index):
+    """``array[index]`` (``index`` >= 0 and in bounds) of a C-contiguous array of 2 or more
+    dimensions, as a view that holds no reference to the array's memory."""
+    if not isinstance(array, types.Array) or array.ndim < 2 or array.layout != "C":
+        return None
+    if not isinstance(index, types.Integer):
+        return None
+    out_type = array.copy(ndim=array.ndim - 1, layout="C")
+
+    def codegen(context, builder, sig, args):
+        in_type = sig.args[0]
+        src = make_array(in_type)(context, builder, args[0])
+        shape = cgutils.unpack_tuple(builder, src.shape)
+        strides = cgutils.unpack_tuple(builder, src.strides)
+        at = context.cast(builder, args[1], sig.args[1], types.intp)
+        raw = builder.bitcast(src.data, cgutils.voidptr_t)
+        start = builder.gep(raw, [builder.mul(at, strides[0])])
+        out = make_array(sig.return_type)(context, builder)
+        populate_array(
+            out,
+            data=builder.bitcast(start, src.data.type),
+            shape=cgutils.pack_array(builder, shape[1:]),
+            strides=cgutils.pack_array(builder, strides[1:]),
+            itemsize=src.itemsize,
+            meminfo=None,
+        )
+        return out._getvalue()
+
+    return out_type(array, index), codegen
