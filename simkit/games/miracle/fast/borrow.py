@@ -45,3 +45,20 @@ def borrow(typingctx, array, index):
         return out._getvalue()
 
     return out_type(array, index), codegen
+
+
+@intrinsic
+def unowned(typingctx, array):
+    """``array`` itself (any C-contiguous array) as a view that holds no reference to its memory:
+    kept in a local before a loop, its data pointer and shape stay in registers, where reading
+    ``sit.x[c]`` inside the loop reloads them after every store the compiler cannot tell apart."""
+    if not isinstance(array, types.Array) or array.layout != "C":
+        return None
+
+    def codegen(context, builder, sig, args):
+        src = make_array(sig.args[0])(context, builder, args[0])
+        out = make_array(sig.return_type)(context, builder)
+        populate_array(out, data=src.data, shape=src.shape, strides=src.strides, itemsize=src.itemsize, meminfo=None)
+        return out._getvalue()
+
+    return array(array), codegen

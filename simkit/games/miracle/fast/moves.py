@@ -29,6 +29,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.games.miracle.bots_tables import FAR
+from simkit.games.miracle.fast.borrow import borrow, unowned
 from simkit.games.miracle.fast.features import goal_steps, risk
 
 F32 = np.float32
@@ -113,7 +114,7 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
     guards = sit.home_count[0] <= T.home_guard
     advance, exposure, defend = F32(w.advance), F32(w.exposure), F32(w.defend)
     home_pull = F32(F32(w.home_return) * danger)
-    targets = sit.move_cells  # the unit's target cells
+    targets = unowned(sit.move_cells)  # the unit's target cells
     # rows of sit.unit_cell: the threatening enemies' cells, the own units' slots and cells, and
     # the cells of the units a mover looks at (the enemies it may hunt, then the own units near it)
     threat_cell, friend_slot, friend_cell, listed = 0, 1, 2, 3
@@ -164,21 +165,26 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
             d = np.int64(R.distance[sit.unit_cell[listed, h], start])
             off0 = min(off0, max(d - hi, lo - d, 0))
 
-        # every term but the support, in numpy's order
+        # every term but the support, in numpy's order; the rows read per target cell kept in locals
+        approach = borrow(borrow(borrow(T.approach, k), lv), foe)
+        garrison_goal, threat = borrow(sit.garrison_goal, cur), borrow(borrow(sit.threat, cur), layer)
+        own_distance, worth = borrow(T.miracle_distance, cur), unowned(sit.garrison_worth)
+        hunted, distance, home_radius = borrow(sit.unit_cell, listed), unowned(R.distance), T.home_radius
+        keep_defender = w.keep_defender
         for i in range(m):
             c = U64(targets[U64(i)])
-            goal = goal_steps(T.approach[k, lv, foe, c], sit.garrison_goal[cur, c], fly)
-            own = F32(T.miracle_distance[cur, c])
-            leaving = home0 and not own <= T.home_radius
+            goal = goal_steps(approach[c], garrison_goal[c], fly)
+            own = F32(own_distance[c])
+            leaving = home0 and not own <= home_radius
             s = advance * F32(goal0 - goal)
-            s = F32(s - F32(exposure * F32(risk0 - risk(unit_value, sit.threat[cur, layer, c], hp))))
-            s = F32(s - (F32(0) if fly else F32(worth0 - sit.garrison_worth[c])))
-            s = F32(F64(s) + w.keep_defender * (1.0 if leaving else 0.0))
+            s = F32(s - F32(exposure * F32(risk0 - risk(unit_value, threat[c], hp))))
+            s = F32(s - (F32(0) if fly else F32(worth0 - worth[c])))
+            s = F32(F64(s) + keep_defender * (1.0 if leaving else 0.0))
             s = F32(s + F32(home_pull * F32(own0 - own)))
             # the hunt: steps gained toward attacking range of the nearest threatening enemy it can hit
             off = FAR
             for h in range(n_hunted):
-                d = np.int64(R.distance[sit.unit_cell[listed, h], c])
+                d = np.int64(distance[U64(hunted[h]), c])
                 off = min(off, max(d - hi, lo - d, 0))
             hunt = F32(F32(off0 - off) * own_threat) if off0 < FAR else F32(0)
             cand_index[n + i] = first + np.int64(c)
