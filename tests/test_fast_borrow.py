@@ -1,10 +1,10 @@
-"""``borrow``: a row of an array read in compiled code without reference counting is that row."""
+"""``borrow`` and ``unowned``: arrays read in compiled code without reference counting are those arrays."""
 
 import numba
 import numpy as np
 import pytest
 
-from simkit.games.miracle.fast.borrow import borrow
+from simkit.games.miracle.fast.borrow import borrow, unowned
 
 
 @numba.njit
@@ -37,3 +37,16 @@ def test_only_c_contiguous_arrays_of_two_or_more_dimensions_are_borrowed():
         _cell(np.zeros(4), 0, 0, 0)
     with pytest.raises(numba.TypingError):
         _row_sum_and_mark(np.zeros((4, 4))[:, ::2], 0)
+
+
+@numba.njit
+def _total_and_mark(a):
+    whole = unowned(a)
+    whole[-1] = 0
+    return whole.sum()
+
+
+def test_an_unowned_array_is_the_array():
+    a = np.arange(5, dtype=np.int64)
+    assert _total_and_mark(a) == 0 + 1 + 2 + 3
+    assert a.tolist() == [0, 1, 2, 3, 0]

@@ -83,6 +83,7 @@ def _reach(R, bits, layer, steps, start, targets):
         bits[REACH, r] = bits[FRONT, r] = 0
     bits[FRONT, r0] = ONE << R.bit_index[start]
     enter, stop = ENTER + layer, STOP + layer
+    cell_of = unowned(R.bit_cell)
     for _ in range(steps):
         for r in range(lo, hi + 1):
             f, up, down = bits[FRONT, r], bits[FRONT, r + 1], bits[FRONT, r - 1]
@@ -96,7 +97,7 @@ def _reach(R, bits, layer, steps, start, targets):
     for r in range(lo, hi + 1):
         word = bits[REACH, r]
         while word:
-            targets[m] = R.bit_cell[r, trailing_zeros(word)]
+            targets[m] = cell_of[r, trailing_zeros(word)]
             m += 1
             word &= word - ONE
     return m
@@ -119,7 +120,8 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
     # the cells of the units a mover looks at (the enemies it may hunt, then the own units near it)
     threat_cell, friend_slot, friend_cell, listed = 0, 1, 2, 3
 
-    _board_bits(S, R, g, cur, sit.bits)
+    bits = unowned(sit.bits)
+    _board_bits(S, R, g, cur, bits)
     n_threats = n_friends = 0
     for j in range(slots):
         if not S.alive[g, j]:
@@ -142,7 +144,7 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
         layer = 1 if fly else 0
         start = np.int64(S.cell[g, u])
         steps = np.int64(R.move[k, lv])
-        m = _reach(R, sit.bits, layer, steps, start, targets)
+        m = _reach(R, bits, layer, steps, start, targets)
         first = L.move + u * cells
 
         # the unit's features on its own cell
