@@ -44,6 +44,7 @@ def play(state, rules, bot, L, scratch, keys, counter, cap, part, extra):
     cells, units = R.distance.shape[0], S.alive.shape[1]
     cand_index, cand_score = np.empty(L.size, np.int64), np.empty(L.size, np.float32)
     spare_index, spare_score = np.empty(L.size, np.int64), np.empty(L.size, np.float32)
+    cand_high = np.empty(L.size, np.float64)
     atk = np.zeros(units, np.int32)
     actions = kept = 0
     for g in range(S.turn.shape[0]):
@@ -52,7 +53,7 @@ def play(state, rules, bot, L, scratch, keys, counter, cap, part, extra):
             word = draw_word(keys, counter, g)
             index = L.end_turn
             if in_turn < cap:
-                index, n = decide_one(S, R, T, L, sit, g, word, T.temperature, cand_index, cand_score)
+                index, n = decide_one(S, R, T, L, sit, g, word, T.temperature, cand_index, cand_score, cand_high)
                 for _ in range(extra):
                     if part == 0:
                         situate(S, R, T, g, sit)
@@ -65,7 +66,7 @@ def play(state, rules, bot, L, scratch, keys, counter, cap, part, extra):
                     elif part == 4:
                         kept += uses(S, R, T, L, g, sit, spare_index, spare_score, 0)
                     else:
-                        kept += choose(cand_index, cand_score, n, word, T.action_keys, T.temperature)
+                        kept += choose(cand_index, cand_score, n, word, T.action_keys, T.temperature, cand_high)
             kind, a, b, c = decode_one(L, cells, units, index)
             step_one(S, R, g, kind, a, b, c, atk)
             in_turn = 0 if kind == END_TURN else in_turn + 1

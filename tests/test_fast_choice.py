@@ -36,7 +36,7 @@ def test_lazy_noise_chooses_as_noise_on_every_candidate(values, word, temperatur
     keys = mix64(np.arange(200, dtype=np.uint64) + np.uint64(key_seed))
     index = np.sort(np.random.default_rng(key_seed).choice(200, n, replace=False)).astype(np.int64)
     score = np.array(values, np.float32)
-    got = choose(index, score, n, np.uint64(word), keys, temperature)
+    got = choose(index, score, n, np.uint64(word), keys, temperature, np.empty(n))
     assert got == every_noise_choice(index, score, word, keys, temperature)
 
 
@@ -47,5 +47,5 @@ def test_a_clear_best_is_chosen_whatever_the_words():
     score = np.full(100, -10.0, np.float32)
     score[37] = 10.0
     for word in range(50):
-        assert choose(index, score, 100, np.uint64(word), keys, 0.3) == 37
+        assert choose(index, score, 100, np.uint64(word), keys, 0.3, np.empty(100)) == 37
         assert every_noise_choice(index, score, word, keys, 0.3) == 37

@@ -62,13 +62,14 @@ def _noisy(score, word, key, temperature):
 
 
 @numba.njit(cache=True)
-def choose(cand_index, cand_score, n, word, keys, temperature):
+def choose(cand_index, cand_score, n, word, keys, temperature, high):
     """The flat index of the best of ``n`` candidates once noise is added (-1 when there are none).
 
-    Exact but lazy: a first pass picks the candidate whose score plus the lowest noise of its
-    word's slice is highest and computes its noisy score, a floor under the best. The noise (two
-    logarithms) is then computed only for candidates whose score plus the highest noise of their
-    slice reaches that floor; the others score strictly less than the best, and dropping a value
+    Exact but lazy: a first pass bounds each candidate's noisy score by the lowest and highest
+    noise of its word's slice (keeping the upper bounds in ``high``, float64 scratch of at least
+    ``n``), and computes the noisy score of the candidate with the highest lower bound, a floor
+    under the best. The noise (two logarithms) is then computed only for candidates whose upper
+    bound reaches that floor; the others score strictly less than the best, and dropping a value
     below the maximum never changes the first index that reaches it.
     """
     if temperature <= 0:
@@ -80,7 +81,9 @@ def choose(cand_index, cand_score, n, word, keys, temperature):
     low, pick = -np.inf, -1
     for i in range(n):
         bucket = mix64(word ^ keys[cand_index[i]]) >> _BUCKET_SHIFT
-        bound = np.float64(cand_score[i]) + temperature * _NOISE_LOW[bucket]
+        score = np.float64(cand_score[i])
+        bound = score + temperature * _NOISE_LOW[bucket]
+        high[i] = score + temperature * _NOISE_HIGH[bucket]
         if bound > low:
             low, pick = bound, i
     floor = -np.inf
@@ -89,12 +92,10 @@ def choose(cand_index, cand_score, n, word, keys, temperature):
         floor -= _SLACK * (1.0 + abs(floor))
     best, best_index = F32(-np.inf), -1
     for i in range(n):
-        index, score = cand_index[i], cand_score[i]
-        key = keys[index]
-        bucket = mix64(word ^ key) >> _BUCKET_SHIFT
-        if np.float64(score) + temperature * _NOISE_HIGH[bucket] < floor:
+        if high[i] < floor:
             continue
-        score = _noisy(score, word, key, temperature)
+        index = cand_index[i]
+        score = _noisy(cand_score[i], word, keys[index], temperature)
         if score > best:
             best, best_index = score, index
     return best_index

@@ -23,9 +23,10 @@ F32 = np.float32
 
 
 @numba.njit(cache=True, inline="always")
-def decide_one(S, R, T, L, sit, g, word, temperature, cand_index, cand_score):
-    """The chosen flat action of game ``g`` (not over); ``cand_index``/``cand_score`` are scratch of
-    the layout's size and hold the candidates and their scores before noise afterwards.
+def decide_one(S, R, T, L, sit, g, word, temperature, cand_index, cand_score, cand_high):
+    """The chosen flat action of game ``g`` (not over); ``cand_index``/``cand_score``/``cand_high``
+    are scratch of the layout's size (int64, float32, float64) and the first two hold the
+    candidates and their scores before noise afterwards.
 
     Returns ``(choice, number of candidates)``.
     """
@@ -35,7 +36,7 @@ def decide_one(S, R, T, L, sit, g, word, temperature, cand_index, cand_score):
     n = attacks(S, R, T, L, g, sit, cand_index, cand_score, n)
     n = uses(S, R, T, L, g, sit, cand_index, cand_score, n)
     n = offer(cand_index, cand_score, n, L.end_turn, F32(T.weights.end_turn))
-    return choose(cand_index, cand_score, n, word, T.action_keys, temperature), n
+    return choose(cand_index, cand_score, n, word, T.action_keys, temperature, cand_high), n
 
 
 @numba.njit(cache=True)
@@ -50,11 +51,12 @@ def decide(state, rules, bot, L, scratch, word, temperature, best, dense):
     S, R, T, sit = KStateRef(*state), KRulesRef(*rules), KBotRef(*bot), KSitRef(*scratch)
     cand_index = np.empty(L.size, np.int64)
     cand_score = np.empty(L.size, F32)
+    cand_high = np.empty(L.size, np.float64)
     for g in range(S.turn.shape[0]):
         best[g] = -1
         if S.over[g]:
             continue
-        best[g], n = decide_one(S, R, T, L, sit, g, word[g], temperature, cand_index, cand_score)
+        best[g], n = decide_one(S, R, T, L, sit, g, word[g], temperature, cand_index, cand_score, cand_high)
         if dense.shape[0] > 0:
             for i in range(n):
                 dense[g, cand_index[i]] = cand_score[i]

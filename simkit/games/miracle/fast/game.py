@@ -49,13 +49,13 @@ def decode_one(L, cells, units, index):
 
 
 @numba.njit(cache=True, inline="always")
-def _choice(S, R, T, L, sit, g, keys, counter, forced, cand_index, cand_score):
+def _choice(S, R, T, L, sit, g, keys, counter, forced, cand_index, cand_score, cand_high):
     """The flat action the bot ``T`` plays in game ``g``: one word drawn when its temperature is
     above 0 (also when the turn is ``forced`` to end, as the batched loop draws it)."""
     word = draw_word(keys, counter, g) if T.temperature > 0 else np.uint64(0)
     if forced:
         return L.end_turn
-    choice, _ = decide_one(S, R, T, L, sit, g, word, T.temperature, cand_index, cand_score)
+    choice, _ = decide_one(S, R, T, L, sit, g, word, T.temperature, cand_index, cand_score, cand_high)
     return choice
 
 
@@ -75,13 +75,14 @@ def play(state, rules, first, second, L, scratch, keys, counter, cap, played):
     cells, units = R.distance.shape[0], S.alive.shape[1]
     cand_index = np.empty(L.size, np.int64)
     cand_score = np.empty(L.size, F32)
+    cand_high = np.empty(L.size, np.float64)
     atk = np.zeros(units, np.int32)
     for g in range(S.turn.shape[0]):
         in_turn = 0
         while not S.over[g]:
             forced = in_turn >= cap
             bot = first_bot if S.current[g] == 0 else second_bot
-            index = _choice(S, R, bot, L, sit, g, keys, counter, forced, cand_index, cand_score)
+            index = _choice(S, R, bot, L, sit, g, keys, counter, forced, cand_index, cand_score, cand_high)
             kind, a, b, c = decode_one(L, cells, units, index)
             step_one(S, R, g, kind, a, b, c, atk)
             played[g] += 1
