@@ -15,7 +15,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from simkit.games.miracle.fast.borrow import borrow
+from simkit.games.miracle.fast.borrow import borrow, unowned
 from simkit.games.miracle.fast.choice import offer
 
 F32 = np.float32
@@ -88,7 +88,7 @@ def attacks(S, R, T, L, g, sit, cand_index, cand_score, n):
     targets by slot, the enemy miracle last; returns the new candidate count ``n``."""
     if S.over[g]:
         return n
-    alive, ready, side, atk = borrow(S.alive, g), borrow(S.ready, g), borrow(S.side, g), sit.atk
+    alive, ready, side, atk = borrow(S.alive, g), borrow(S.ready, g), borrow(S.side, g), unowned(sit.atk)
     cur = S.current[g]
     units = alive.shape[0]
     if not any_attacker(alive, ready, side, atk, cur):  # most decisions have no unit left to attack with
@@ -96,9 +96,10 @@ def attacks(S, R, T, L, g, sit, cand_index, cand_score, n):
 
     kind, level, cell = borrow(S.kind, g), borrow(S.level, g), borrow(S.cell, g)
     hp, shield = borrow(S.hp, g), borrow(S.shield, g)
-    value, threatens = sit.value, sit.threatens
-    flying, anti_air, range_min, range_max = R.flying, R.anti_air, R.range_min, R.range_max
-    splash_of, distance, miracle_distance = R.splash, R.distance, R.miracle_distance
+    value, threatens = unowned(sit.value), unowned(sit.threatens)
+    flying, anti_air = unowned(R.flying), unowned(R.anti_air)
+    range_min, range_max, splash_of = unowned(R.range_min), unowned(R.range_max), unowned(R.splash)
+    distance, miracle_distance = unowned(R.distance), unowned(R.miracle_distance)
     w = T.weights
     w_damage, w_kill, w_shield_break = w.damage, w.kill, w.shield_break
     w_counter_damage, w_loss, w_defend = w.counter_damage, w.loss, w.defend
@@ -106,15 +107,16 @@ def attacks(S, R, T, L, g, sit, cand_index, cand_score, n):
     foe = 1 - cur
     miracle_hp = S.miracle_hp[g, foe]
 
-    for a in range(units):
-        if not (alive[a] and ready[a] and atk[a] > 0 and side[a] == cur):
+    mine, theirs, n_side = cur * R.side_units, foe * R.side_units, R.side_units  # slots grouped by side
+    for a in range(mine, mine + n_side):
+        if not (alive[a] and ready[a] and atk[a] > 0):
             continue
         ka, la, here = kind[a], level[a] - 1, cell[a]
         lo, hi, amount = range_min[ka, la], range_max[ka, la], splash_of[ka, la]
         air_a, hits_air_a = flying[ka], flying[ka] or anti_air[ka]
         first = L.attack + a * (units + 1)
-        for t in range(units):
-            if not alive[t] or side[t] == side[a]:
+        for t in range(theirs, theirs + n_side):
+            if not alive[t]:
                 continue
             kt = kind[t]
             air_t = flying[kt]

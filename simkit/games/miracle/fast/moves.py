@@ -136,8 +136,9 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
             sit.threat_flying[n_threats] = R.flying[S.kind[g, j]]
             n_threats += 1
 
-    for u in range(slots):
-        if S.over[g] or not (S.alive[g, u] and S.ready[g, u] and S.side[g, u] == cur):
+    mine = cur * R.side_units  # the side's slots (state.py: slots are grouped by side)
+    for u in range(mine, mine + R.side_units):
+        if S.over[g] or not (S.alive[g, u] and S.ready[g, u]):
             continue
         k, lv = S.kind[g, u], np.int64(S.level[g, u]) - 1
         fly = R.flying[k]

@@ -11,7 +11,7 @@ import numba
 import numpy as np
 
 from simkit.games.miracle.bots_tables import FAR
-from simkit.games.miracle.fast.borrow import borrow
+from simkit.games.miracle.fast.borrow import borrow, unowned
 
 F32 = np.float32
 
@@ -30,8 +30,8 @@ def attack_now(S, R, g, out):
     n = S.alive.shape[1]
     alive, kind, level = borrow(S.alive, g), borrow(S.kind, g), borrow(S.level, g)
     side, cell = borrow(S.side, g), borrow(S.cell, g)
-    buff, attack, holy_attack = borrow(S.buff, g), R.attack, R.holy_attack
-    auras, aura_range, distance = R.aura, R.aura_range, R.distance
+    buff, attack, holy_attack = borrow(S.buff, g), unowned(R.attack), R.holy_attack
+    auras, aura_range, distance = unowned(R.aura), unowned(R.aura_range), unowned(R.distance)
     for u in range(n):
         out[u] = 0
         if alive[u]:
@@ -59,8 +59,8 @@ def _threat_maps(S, R, g, cur, sit):
     n_side = R.side_units
     foe = 1 - cur
     alive, kind, level = borrow(S.alive, g), borrow(S.kind, g), borrow(S.level, g)
-    cell, atk = borrow(S.cell, g), sit.atk
-    key = sit.threat_key
+    cell, atk = borrow(S.cell, g), unowned(sit.atk)
+    key = unowned(sit.threat_key)
     own_threat = F32(0)
     changed = False
     for i in range(n_side):
@@ -79,7 +79,8 @@ def _threat_maps(S, R, g, cur, sit):
             key[cur, i, 0], key[cur, i, 1], key[cur, i, 2], key[cur, i, 3] = here, a, reach, air
     sit.own_threat[0] = own_threat
     if changed:
-        ground_threat, air_threat, distance = sit.threat[cur, 0], sit.threat[cur, 1], R.distance
+        threat = borrow(sit.threat, cur)
+        ground_threat, air_threat, distance = borrow(threat, 0), borrow(threat, 1), unowned(R.distance)
         ground_threat[:] = 0
         air_threat[:] = 0
         for i in range(n_side):
@@ -87,7 +88,7 @@ def _threat_maps(S, R, g, cur, sit):
             if here < 0:
                 continue
             at, reach, air = F32(key[cur, i, 1]), key[cur, i, 2], key[cur, i, 3]
-            near = distance[here]
+            near = borrow(distance, here)
             for c in range(near.shape[0]):
                 if near[c] <= reach:
                     ground_threat[c] += at
@@ -105,7 +106,7 @@ def _garrison_goals(S, R, T, g, cur, sit):
     """
     w = T.weights
     foe = 1 - cur
-    key = sit.garrison_key
+    key = unowned(sit.garrison_key)
     changed = key[cur, 0] != T.garrison_detour
     key[cur, 0] = T.garrison_detour
     for gi in range(R.garrisons.shape[0]):
@@ -120,11 +121,11 @@ def _garrison_goals(S, R, T, g, cur, sit):
         denial = 1.0 if owner == foe else 0.0
         sit.garrison_worth[gc] = F32(w.garrison_capture * capture + w.garrison_denial * denial)
     if changed:
-        goal, detour = sit.garrison_goal[cur], F32(T.garrison_detour)
+        goal, detour = borrow(sit.garrison_goal, cur), F32(T.garrison_detour)
         goal[:] = F32(FAR)
         for gi in range(R.garrisons.shape[0]):
             if key[cur, 1 + gi]:
-                steps_row = T.garrison_steps[gi]
+                steps_row = borrow(T.garrison_steps, gi)
                 for c in range(goal.shape[0]):
                     steps = F32(steps_row[c]) + detour
                     if steps < goal[c]:
@@ -138,7 +139,7 @@ def situate(S, R, T, g, sit):
     cur = np.int64(S.current[g])
     attack_now(S, R, g, sit.atk)
     alive, kind, level, cell = borrow(S.alive, g), borrow(S.kind, g), borrow(S.level, g), borrow(S.cell, g)
-    value, threatens, bot_value = sit.value, sit.threatens, T.value
+    value, threatens, bot_value = unowned(sit.value), unowned(sit.threatens), unowned(T.value)
     for u in range(alive.shape[0]):
         value[u] = bot_value[kind[u], level[u] - 1] if alive[u] else F32(0)
         threatens[u] = False
@@ -152,7 +153,7 @@ def situate(S, R, T, g, sit):
             count += 1
     sit.home_count[0] = count
 
-    ground, air, flying = sit.ground, sit.air, R.flying
+    ground, air, flying = unowned(sit.ground), unowned(sit.air), unowned(R.flying)
     ground[:] = -1
     air[:] = -1
     for u in range(alive.shape[0]):
