@@ -74,8 +74,9 @@ def play(state, rules, bot, L, scratch, keys, counter, cap, part, extra):
     return actions, kept
 
 
-def main(games: int) -> dict:
-    """Per-action microseconds of the whole loop and of each part, best of three runs each."""
+def mirror_games(games: int):
+    """The base scenario's rules, the compiled balanced bot, and a maker of the same ``games`` new
+    games (fixed random decks) with their streams (fixed seeds): ``(rules, fast, new)``."""
     sc = simkit.load_scenario("scenarios/miracle/base.toml")
     rules = sc.rules
     pick = [derive_seed(0, "deck", i) % len(sc.decks) for i in range(2 * games)]
@@ -83,10 +84,19 @@ def main(games: int) -> dict:
     artifact = np.array([p[0] for p in parsed], np.int16).reshape(2, games).T.copy()
     kinds = np.array([p[1] for p in parsed], np.int16).reshape(2, games, 3).transpose(1, 0, 2).copy()
     seeds = [derive_seed(0, "game", i) for i in range(games)]
-    fast = make_bot(sc, "balanced").compiled(rules)
+
+    def new() -> tuple[R.State, GameStreams]:
+        return R.new_games(rules, artifact, kinds), GameStreams(seeds)
+
+    return rules, make_bot(sc, "balanced").compiled(rules), new
+
+
+def main(games: int) -> dict:
+    """Per-action microseconds of the whole loop and of each part, best of three runs each."""
+    _, fast, new = mirror_games(games)
 
     def run(part: int, extra: int) -> tuple[float, int]:
-        st, streams = R.new_games(rules, artifact, kinds), GameStreams(seeds)
+        st, streams = new()
         started = time.perf_counter()
         actions, _ = play(pack_state(st), fast.k_rules, fast.k_bot, fast.layout, fast.sit, streams.keys,
                           streams.counter, 80, part, extra)

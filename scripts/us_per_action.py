@@ -4,11 +4,11 @@ Usage (from a checkout; to compare two, run it on each in turn, several times, a
 
     PYTHONPATH=. python scripts/us_per_action.py [GAMES] [RUNS]
 
-Plays the same GAMES balanced mirrors (default 256, fixed random decks and seeds) RUNS times
-(default 7) with ``fast.game.play`` after one untimed run, and prints one JSON line: the fastest
-and the median run in microseconds per action, and the actions played (which must not change
-between versions that play the same games). On this shared 2-core machine single runs vary by
-about 5%; the fastest of several is the steadiest figure.
+Plays the same GAMES balanced mirrors as ``profile_parts.py`` (default 256, fixed random decks
+and seeds) RUNS times (default 7) with ``fast.game.play`` after one untimed run, and prints one
+JSON line: the fastest and the median run in microseconds per action, and the actions played
+(which must not change between versions that play the same games). On this shared 2-core machine
+single runs vary by about 5%; the fastest of several is the steadiest figure.
 """
 
 import json
@@ -16,29 +16,18 @@ import sys
 import time
 
 import numpy as np
+from profile_parts import mirror_games  # scripts/ is on the path of a script run from it
 
-import simkit
-from simkit.games.miracle import rules as R
-from simkit.games.miracle.bots import make_bot
-from simkit.games.miracle.cards import parse_deck
 from simkit.games.miracle.fast.game import play
 from simkit.games.miracle.fast.pack import pack_state
-from simkit.rng import GameStreams, derive_seed
 
 
 def main(games: int = 256, runs: int = 7) -> dict:
     """The fastest and median of ``runs`` timed runs of ``games`` mirrors, in us per action."""
-    sc = simkit.load_scenario("scenarios/miracle/base.toml")
-    rules = sc.rules
-    pick = [derive_seed(0, "deck", i) % len(sc.decks) for i in range(2 * games)]
-    parsed = [parse_deck(rules.cards, sc.decks[i]) for i in pick]
-    artifact = np.array([p[0] for p in parsed], np.int16).reshape(2, games).T.copy()
-    kinds = np.array([p[1] for p in parsed], np.int16).reshape(2, games, 3).transpose(1, 0, 2).copy()
-    seeds = [derive_seed(0, "game", i) for i in range(games)]
-    fast = make_bot(sc, "balanced").compiled(rules)
+    _, fast, new = mirror_games(games)
 
     def run() -> tuple[float, int]:
-        st, streams = R.new_games(rules, artifact, kinds), GameStreams(seeds)
+        st, streams = new()
         played = np.zeros(games, np.int64)
         started = time.perf_counter()
         play(pack_state(st), fast.k_rules, fast.k_bot, fast.k_bot, fast.layout, fast.sit, streams.keys,
