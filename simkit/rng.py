@@ -11,29 +11,31 @@ import functools
 
 import numpy as np
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
+#: splitmix64's constants (also used by the compiled bots' copy of :func:`mix64`)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
 
 
 def mix64(x: np.ndarray) -> np.ndarray:
     """The splitmix64 finaliser applied elementwise to ``uint64`` values."""
     x = np.asarray(x, dtype=np.uint64)
     with np.errstate(over="ignore"):
-        z = x + _GOLDEN
-        z = (z ^ (z >> np.uint64(30))) * _M1
-        z = (z ^ (z >> np.uint64(27))) * _M2
+        z = x + GOLDEN
+        z = (z ^ (z >> np.uint64(30))) * MIX1
+        z = (z ^ (z >> np.uint64(27))) * MIX2
         return z ^ (z >> np.uint64(31))
 
 
 _MASK = (1 << 64) - 1
+_GOLDEN_INT, _MIX1_INT, _MIX2_INT = int(GOLDEN), int(MIX1), int(MIX2)
 
 
 def _mix_int(x: int) -> int:
     """:func:`mix64` on one Python int (modulo 2**64): no numpy scalars, so about 20 times faster."""
-    z = (x + 0x9E3779B97F4A7C15) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    z = (x + _GOLDEN_INT) & _MASK
+    z = ((z ^ (z >> 30)) * _MIX1_INT) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX2_INT) & _MASK
     return z ^ (z >> 31)
 
 

@@ -42,7 +42,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-
 def register(sub) -> None:
     """Add the ``bench`` command."""
     p = sub.add_parser(

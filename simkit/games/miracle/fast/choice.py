@@ -16,18 +16,17 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from simkit.rng import GOLDEN, MIX1, MIX2
+
 F32 = np.float32
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
 
 
 @numba.njit(cache=True)
 def mix64(x):
     """The splitmix64 finaliser (``simkit.rng.mix64``) on one ``uint64``."""
-    z = x + _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
+    z = x + GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
     return z ^ (z >> np.uint64(31))
 
 

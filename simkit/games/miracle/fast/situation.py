@@ -70,7 +70,7 @@ def _threat_maps(S, R, g, cur, sit):
         if alive[j] and a > 0:
             k, lv = kind[j], level[j] - 1
             here, reach = np.int64(cell[j]), np.int64(R.move[k, lv] + R.range_max[k, lv])
-            air = 1 if R.flying[k] or R.anti_air[k] else 0
+            air = 1 if hits_air(R, k) else 0
             if R.miracle_distance[cur, here] <= reach:
                 sit.threatens[j] = True
                 own_threat += F32(a)
