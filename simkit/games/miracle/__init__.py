@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from simkit.games.miracle.cards import canonical_deck as _canonical_deck
 from simkit.games.miracle.cards import parse_deck
+from simkit.games.miracle.game import Miracle
 from simkit.games.miracle.match import Match, replay
 from simkit.games.miracle.narrate import narrate
 from simkit.games.miracle.play import play_batch
@@ -15,6 +16,8 @@ from simkit.games.miracle.tables import Rules, build_rules, deck_pool
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+
+GAME = Miracle()  # the game interface (simkit.games.Game) the generic layers use
 
 
 def key_turns_figure(*args, **kwargs) -> "Figure":
@@ -30,6 +33,6 @@ def canonical_deck(rules: Rules, deck: str) -> str:
 
 
 __all__ = [
-    "Match", "Rules", "build_rules", "canonical_deck", "deck_pool", "key_turns_figure", "narrate", "parse_deck",
+    "GAME", "Match", "Rules", "build_rules", "canonical_deck", "deck_pool", "key_turns_figure", "narrate", "parse_deck",
     "play_batch", "replay",
 ]
