@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any
 
 from simkit.errors import ScenarioError
+from simkit.games import Game, get_game
 
 __all__ = ["Scenario", "load_scenario", "Field"]
 
@@ -193,13 +194,18 @@ class Scenario:
         """The game's package (``simkit.games.<game>``)."""
         return importlib.import_module(f"simkit.games.{self.game}")
 
+    @property
+    def plugin(self) -> Game:
+        """The game, through the game interface (:class:`simkit.games.Game`)."""
+        return get_game(self.game)
+
     def canonical_deck(self, deck: str) -> str:
         """The canonical id of ``deck``; raises :class:`ScenarioError` naming an illegal deck."""
-        return self.module.canonical_deck(self.rules, deck)
+        return self.plugin.canonical_deck(self.rules, deck)
 
     def new_match(self, first_deck: str, second_deck: str, seed: int = 0):
         """A single game between two decks (the first deck moves first), as the game's ``Match``."""
-        return self.module.Match(self, first_deck, second_deck, seed=seed)
+        return self.plugin.new_match(self, first_deck, second_deck, seed=seed)
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -219,11 +225,11 @@ def load_scenario(path: str | Path) -> Scenario:
     top = Field(str(path), data)
     game = top.str("game")
     try:
-        module = importlib.import_module(f"simkit.games.{game}")
-    except ModuleNotFoundError:
-        raise top.fail(f"unknown game {game!r}", "game") from None
-    rules = module.build_rules(top)
-    decks = tuple(module.deck_pool(rules, top))
+        plugin = get_game(game)
+    except LookupError as exc:
+        raise top.fail(str(exc), "game") from None
+    rules = plugin.build_rules(top)
+    decks = tuple(plugin.deck_pool(rules, top))
     scenario = Scenario(path=path, data=data, game=game, rules=rules, decks=decks)
     from simkit.sweep import sweep_defaults  # the [sweep] table is checked at load too
 

@@ -3,43 +3,38 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
+from simkit.records import write_game_record
 from simkit.runner import play_games
 from simkit.scenario import load_scenario
+
+_NOT_RESULT = ("action_list", "first_deck", "second_deck", "seed", "first_bot", "second_bot")
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the game, print its log and result, and write the JSON record when asked."""
     sc = load_scenario(args.scenario)
+    game = sc.plugin
+    if args.render and Path(args.render).suffix.lower() not in game.picture_suffixes:
+        kinds = ", ".join(game.picture_suffixes) or "none: use `simkit replay GAME.json -o game.txt` for a text log"
+        raise ValueError(f"--render {args.render}: {game.title} draws {kinds}")
     bots = [b.strip() for b in args.bots.split(",")]
     row = play_games(sc, args.first_deck, args.second_deck, bots=bots, seeds=[args.seed], record_actions=True).iloc[0]
     actions = row["action_list"]
     pair = (row["first_bot"], row["second_bot"])
     print(f"{sc.name}: {row['first_deck']} (first, {pair[0]}) vs {row['second_deck']} (second, {pair[1]}),"
           f" seed {args.seed}")
-    for line in sc.module.narrate(sc, row["first_deck"], row["second_deck"], actions, bots=pair, seed=args.seed):
+    log = game.narrate(sc, row["first_deck"], row["second_deck"], actions, bots=pair, seed=args.seed)
+    for line in log if log is not None else (repr(a) for a in actions):
         print(line)
     if args.json:
-        record = {
-            "scenario": str(args.scenario),
-            "decks": [row["first_deck"], row["second_deck"]],
-            "seed": args.seed,
-            "bots": list(pair),
-            "actions": [list(a) for a in actions],
-            "result": {
-                k: (v.item() if hasattr(v, "item") else v)
-                for k, v in row.items()
-                if k not in ("action_list", "first_deck", "second_deck", "seed", "first_bot", "second_bot")
-            },
-        }
-        Path(args.json).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        result = {k: (v.item() if hasattr(v, "item") else v) for k, v in row.items() if k not in _NOT_RESULT}
+        write_game_record(args.json, str(args.scenario), (row["first_deck"], row["second_deck"]), args.seed, pair,
+                          actions, result)
         print(f"actions written to {args.json}")
     if args.render:
-        from simkit.games.miracle.render_replay import render_game  # matplotlib only when drawing
-
-        n = render_game(sc, row["first_deck"], row["second_deck"], actions, args.render, seed=args.seed)
+        n = game.render_game(sc, row["first_deck"], row["second_deck"], actions, args.render, seed=args.seed)
         print(f"board drawn to {args.render} ({n} frame{'s' if n != 1 else ''})")
     return 0
 
@@ -57,6 +52,6 @@ def register(sub) -> None:
     p.add_argument("--bots", default="balanced,random", help="first,second bot names (default: balanced,random)")
     p.add_argument("--seed", type=int, default=0, help="the game's seed (default: 0)")
     p.add_argument("--json", metavar="FILE", help="write the game's actions (replayable) as JSON to FILE")
-    p.add_argument("--render", metavar="FILE", help="draw the game: .gif (one frame per turn), .html (turn slider) "
-                   "or .png (final board); more options with `simkit replay`")
+    p.add_argument("--render", metavar="FILE", help="draw the game (games that draw pictures): .gif (one frame per "
+                   "turn), .html (turn slider) or .png (final board); more options with `simkit replay`")
     p.set_defaults(func=run)

@@ -1,4 +1,4 @@
-"""``simkit replay``: draw a recorded game (ACTIONS_JSON) as an animated GIF, an HTML page or a PNG."""
+"""``simkit replay``: a recorded game as a text log, or drawn as the game's pictures (GIF, HTML, PNG)."""
 
 from __future__ import annotations
 
@@ -8,24 +8,41 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from simkit.games.miracle.render_replay import FRAME_SECONDS, PER, SUFFIXES, read_game_record, render_game
+from simkit.records import read_game_record
 from simkit.scenario import load_scenario
+
+#: What a frame stands for: one per turn or one per action.
+PER = ("turn", "action")
+TEXT = ".txt"
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read the record, replay it and write the picture; print what was written."""
+    """Read the record, replay it and write the log or picture; print what was written."""
     out = Path(args.output)
-    if out.suffix.lower() not in SUFFIXES:
-        raise ValueError(f"{out}: output must end in {', '.join(SUFFIXES)}")
     record = read_game_record(args.actions_json)
     sc = load_scenario(args.scenario or record.scenario)
-    label = f"frames per {args.per}" if out.suffix.lower() != ".png" else "final board"
+    game = sc.plugin
+    suffix = out.suffix.lower()
+    if suffix not in (TEXT, *game.picture_suffixes):
+        raise ValueError(f"{out}: output must end in {', '.join((TEXT, *game.picture_suffixes))} for {game.title}")
+    if suffix == TEXT:
+        match = game.replay(sc, record.first_deck, record.second_deck, record.actions, seed=record.seed)
+        lines = game.narrate(sc, record.first_deck, record.second_deck, record.actions,
+                             bots=record.bots or ("?", "?"), seed=record.seed)
+        if lines is None:
+            lines = [repr(a) for a in record.actions]
+        out.write_text("\n".join([*lines, f"result: {match.winner or 'unfinished'}"]) + "\n", encoding="utf-8")
+        print(f"wrote {out}: {len(lines)} lines, {len(record.actions)} actions, "
+              f"{record.first_deck} vs {record.second_deck}, seed {record.seed}")
+        return 0
+    label = f"frames per {args.per}" if suffix != ".png" else "final board"
 
     def progress(frames):
         return tqdm(frames, desc=f"drawing {out.name}", unit="frame", disable=args.quiet, file=sys.stderr)
 
-    n = render_game(sc, record.first_deck, record.second_deck, record.actions, out, per=args.per, seed=record.seed,
-                    fps=args.fps, max_frames=args.max_frames, coordinates=args.coords, progress=progress)
+    n = game.render_game(sc, record.first_deck, record.second_deck, record.actions, out, per=args.per,
+                         seed=record.seed, fps=args.fps, max_frames=args.max_frames, coordinates=args.coords,
+                         progress=progress)
     print(f"wrote {out}: {n} frame{'s' if n != 1 else ''} ({label}), {len(record.actions)} actions, "
           f"{record.first_deck} vs {record.second_deck}, seed {record.seed}")
     return 0
@@ -35,18 +52,19 @@ def register(sub) -> None:
     """Add the ``replay`` command."""
     p = sub.add_parser(
         "replay",
-        help="draw a recorded game as an animated GIF, a self-contained HTML page or the final board as PNG",
-        description="Replay ACTIONS_JSON (written by `simkit play`) and draw it. The output's suffix picks the "
-        "kind: .gif (animation), .html (page with a turn slider, opens without network), .png (final board).",
+        help="replay a recorded game as a text log (.txt) or, for games that draw, a GIF, HTML page or PNG",
+        description="Replay ACTIONS_JSON (written by `simkit play --json`). The output's suffix picks the kind: "
+        ".txt (the game told action by action, every game), and for games that draw pictures (Battle of "
+        "Miracles): .gif (animation), .html (page with a turn slider, opens without network), .png (final board).",
     )
     p.add_argument("actions_json", metavar="ACTIONS_JSON", help="recorded game: scenario, decks, seed, actions")
-    p.add_argument("-o", "--output", required=True, metavar="OUT", help="out.gif, out.html or out.png")
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="out.txt, or out.gif, out.html, out.png")
     p.add_argument("--per", choices=PER, default="turn", help="one frame per turn (default) or per action")
-    p.add_argument("--fps", type=float, help=f"frames per second of the animation (default "
-                   f"{1 / FRAME_SECONDS['turn']:.3g} per turn, {1 / FRAME_SECONDS['action']:.3g} per action)")
+    p.add_argument("--fps", type=float, help="frames per second of the animation (default: the game's, about "
+                   "1.25 per turn and 3.3 per action)")
     p.add_argument("--max-frames", type=int, metavar="N",
                    help="draw at most N frames, evenly spread, first and last kept")
     p.add_argument("--scenario", help="scenario TOML to replay under (default: the one the record names)")
-    p.add_argument("--coords", action="store_true", help="print cube coordinates in every cell")
+    p.add_argument("--coords", action="store_true", help="print cell coordinates on the board")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)

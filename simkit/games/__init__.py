@@ -201,9 +201,17 @@ class Game(ABC):
         """The report's game page: a figure of a game at key turns (``None``: the game has none)."""
         return None
 
-    def render_replay(self, record: Mapping, path: str, per: str = "turn", **options) -> bool:
-        """Draw a recorded game (``play --json`` output) to ``path``; ``False``: the game has no renderer."""
-        return False
+    #: Picture kinds :meth:`render_game` writes, by file suffix (``()``: the game draws no pictures).
+    picture_suffixes: tuple[str, ...] = ()
+
+    def render_game(self, scenario: Scenario, first_deck: str, second_deck: str, actions: Iterable[tuple],
+                    out_path: str, per: str = "turn", seed: int | None = None, **options) -> int:
+        """Draw a game to ``out_path`` (a suffix of :attr:`picture_suffixes`); returns the frames drawn.
+
+        ``per`` is ``"turn"`` or ``"action"`` (what one frame stands for); ``options`` may hold
+        ``fps``, ``max_frames``, ``coordinates`` and ``progress`` (wraps the frame iterator).
+        """
+        raise NotImplementedError(f"{self.title} draws no pictures")
 
     def check_spec(self, scenario: Scenario) -> Any:
         """What ``simkit check`` and :mod:`simkit.testing` need of the game (``None``: not provided)."""

@@ -71,3 +71,10 @@ class Miracle(Game):
         from simkit.games.miracle.render_replay import key_turns_figure
 
         return key_turns_figure(*args, **kwargs)
+
+    picture_suffixes = (".gif", ".html", ".png")
+
+    def render_game(self, scenario, first_deck, second_deck, actions, out_path, per="turn", seed=None, **options):
+        from simkit.games.miracle.render_replay import render_game
+
+        return render_game(scenario, first_deck, second_deck, actions, out_path, per=per, seed=seed, **options)

@@ -62,6 +62,19 @@ class Match:
         """The side to act: 0 first player, 1 second."""
         return int(self.state.current[0])
 
+    @property
+    def to_act(self) -> int:
+        """The seat whose decision is owed (in this game always the side whose turn it is)."""
+        return self.current
+
+    @property
+    def winner(self) -> str | None:
+        """``"first"``, ``"second"`` or ``"draw"`` once the game is over, else ``None``."""
+        if not self.over:
+            return None
+        w = int(self.state.winner[0])
+        return "draw" if w == DRAW else ("first", "second")[w]
+
     def _cell(self, cell: Any) -> int:
         if not isinstance(cell, (tuple, list)) or not all(_is_int(v) for v in cell):
             raise IllegalAction(f"{cell!r} is not a cell (x, y, z) of integers")
