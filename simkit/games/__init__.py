@@ -192,6 +192,10 @@ class Game(ABC):
 
     # -- optional hooks ----------------------------------------------------------------------------
 
+    def turn_limit(self, rules: Any) -> int | None:
+        """The last turn a game can reach (its ``turns`` never exceed it), or ``None`` if unbounded."""
+        return None
+
     def narrate(self, scenario: Scenario, first_deck: str, second_deck: str, actions: Iterable[tuple],
                 bots: Sequence[str] = ("?", "?"), seed: int = 0) -> list[str] | None:
         """A readable text log of a game, one line per event (``None``: the game has none)."""

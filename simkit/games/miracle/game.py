@@ -42,6 +42,9 @@ class Miracle(Game):
         """Every legal deck of the scenario's cards (the pool when ``[decks] pool`` is not given)."""
         return all_decks(rules.cards)
 
+    def turn_limit(self, rules) -> int:
+        return rules.turn_limit
+
     def bot_names(self, scenario) -> tuple[str, ...]:
         from simkit.games.miracle.bots import bot_names
 
