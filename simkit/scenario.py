@@ -16,6 +16,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+
 from simkit.errors import ScenarioError
 from simkit.games import Game, get_game
 
@@ -40,6 +42,9 @@ def _read_toml(path: Path, chain: tuple[Path, ...] = ()) -> dict:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ScenarioError(f"{path}: file not found") from None
+    except UnicodeDecodeError as exc:
+        where = f"byte 0x{exc.object[exc.start]:02x} at offset {exc.start}"
+        raise ScenarioError(f"{path}: not UTF-8 text ({where}); save it as UTF-8") from None
     except OSError as exc:
         raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
     try:
@@ -108,17 +113,24 @@ class Field:
             return default
         return self.data[key]
 
-    def int(self, key: str, default: Any = ..., minimum: int | None = 0) -> int:
-        """An integer value, at least ``minimum`` (non-negative by default)."""
+    def int(self, key: str, default: Any = ..., minimum: int | None = 0, dtype: Any = None) -> int:
+        """An integer value, at least ``minimum`` (non-negative by default) and, when ``dtype`` is given,
+        within the range of that numpy integer type (the type the engine stores the value in)."""
         value = self.get(key, default)
-        return self.check_int(value, key, minimum)
+        return self.check_int(value, key, minimum, dtype)
 
-    def check_int(self, value: Any, key: str, minimum: int | None = 0) -> int:
-        """Check that ``value`` (found at ``key``) is an integer >= ``minimum``."""
+    def check_int(self, value: Any, key: str, minimum: int | None = 0, dtype: Any = None) -> int:
+        """Check that ``value`` (found at ``key``) is an integer >= ``minimum`` that ``dtype`` can hold."""
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(f"must be an integer, got {value!r}", key)
         if minimum is not None and value < minimum:
             raise self.fail(f"must be at least {minimum}, got {value}", key)
+        if dtype is not None:
+            info = np.iinfo(dtype)
+            if not info.min <= value <= info.max:
+                edge = "at most" if value > info.max else "at least"
+                bound = info.max if value > info.max else info.min
+                raise self.fail(f"must be {edge} {bound}, the engine holds it as {info.dtype}, got {value}", key)
         return value
 
     def bool(self, key: str, default: Any = ...) -> bool:
@@ -137,14 +149,16 @@ class Field:
             raise self.fail(f"must be one of {', '.join(map(repr, choices))}, got {value!r}", key)
         return value
 
-    def int_list(self, key: str, length: int | None = None, default: Any = ..., minimum: int | None = 0) -> list[int]:
-        """A list of integers (of ``length`` items when given)."""
+    def int_list(
+        self, key: str, length: int | None = None, default: Any = ..., minimum: int | None = 0, dtype: Any = None
+    ) -> list[int]:
+        """A list of integers (of ``length`` items when given), each checked as :meth:`check_int` does."""
         value = self.get(key, default)
         if not isinstance(value, list):
             raise self.fail(f"must be a list of integers, got {value!r}", key)
         if length is not None and len(value) != length:
             raise self.fail(f"must have {length} items, got {len(value)}", key)
-        return [self.check_int(v, key, minimum) for v in value]
+        return [self.check_int(v, key, minimum, dtype) for v in value]
 
 
 def _canonical(data: Any) -> str:

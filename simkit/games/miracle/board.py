@@ -50,11 +50,37 @@ def _cells(f: Field, value, key: str) -> list[Cell]:
     return [_cell(f, v, f"{key}[{i}]") for i, v in enumerate(value)]
 
 
+def _word_bits() -> int:
+    """Bits of a row bitboard word (the dtype ``HexBitboard`` builds its rows with)."""
+    return np.iinfo(HexBitboard.from_grid(HexGrid.from_cells([(0, 0, 0)])).valid.dtype).bits
+
+
+def _max_cells() -> int:
+    """The most cells a grid can index (``HexGrid`` stores cell indices as its ``neighbors`` dtype)."""
+    return int(np.iinfo(HexGrid.from_cells([(0, 0, 0)]).neighbors.dtype).max)
+
+
+def _region(f: Field) -> list[Cell]:
+    """The cells ``[map] bounds`` describe, refused before they are listed when the engine cannot hold them:
+    a row (cells of one x) must fit one bitboard word, a cell index the grid's index type."""
+    bx, by, bz = f.int_list("bounds", length=3, minimum=1)
+    # |x| <= |y| + |x + y| and so on: each bound is also capped by the other two (same region, fewer loops)
+    bx, by, bz = min(bx, by + bz), min(by, bx + bz), min(bz, bx + by)
+    word, index = _word_bits(), _max_cells()
+    if 2 * by + 1 > word:
+        raise f.fail(f"the board is {2 * by + 1} cells wide (y from {-by} to {by}); the engine's row bitboards "
+                     f"hold at most {word}", "bounds")
+    rows = 2 * bx + 1  # every row x holds at least one cell
+    if rows - 2 > index:
+        raise f.fail(f"the board has {rows} rows (x from {-bx} to {bx}), more cells than the {index} the engine's "
+                     "cell index holds", "bounds")
+    return hexagon_cells((bx, by, bz))
+
+
 def build_board(top: Field) -> Board:
     """Read and validate ``[map]``; every problem is reported with its key."""
     f = top.table("map")
-    bounds = f.int_list("bounds", length=3, minimum=1)
-    region = hexagon_cells(tuple(bounds))  # type: ignore[arg-type]
+    region = _region(f)
     region_set = set(region)
     miracles = _cells(f, f.get("miracles"), "miracles")
     if len(miracles) != 2:
@@ -64,7 +90,11 @@ def build_board(top: Field) -> Board:
             raise f.fail(f"cell {c} is off the board", f"miracles[{i}]")
     if miracles[0] == miracles[1]:
         raise f.fail("both miracles are on the same cell", "miracles")
-    grid = HexGrid.from_cells(c for c in region if c not in miracles)
+    cells = [c for c in region if c not in miracles]
+    if len(cells) > _max_cells():
+        raise f.fail(f"the board has {len(cells)} cells, more than the {_max_cells()} the engine's cell index holds",
+                     "bounds")
+    grid = HexGrid.from_cells(cells)
 
     def on_board(c: Cell, key: str) -> int:
         i = grid.index(c)

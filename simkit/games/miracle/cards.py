@@ -1,7 +1,8 @@
 """Creature kinds, artifacts and decks, read from ``[creatures]`` and ``[artifacts]``.
 
 Kinds are indexed in file order; the Inferno (InfernoFlame's creature) is one extra kind at
-index ``K``. Per-level stats are ``int16[K + 1, 3]`` tables indexed ``[kind, level - 1]``.
+index ``K``. Per-level stats are ``int16[K + 1, 3]`` tables indexed ``[kind, level - 1]``; a number
+too large for its table is refused at load (``TABLE_DTYPE``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ ARTIFACT_EFFECTS: dict[str, tuple[str, ...]] = {
 HOLY_LIGHT, INFERNO_FLAME, SALAMANDER_SHIELD, WIND_BLESSING = range(4)
 EFFECT_CODES = {name: i for i, name in enumerate(ARTIFACT_EFFECTS)}
 INFERNO = "Inferno"
+#: The integer type of every stat table (and so the range of every stat a scenario may give).
+TABLE_DTYPE = np.int16
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,7 @@ class Cards:
 
 
 def _range(f: Field, key: str = "range") -> tuple[int, int]:
-    lo, hi = f.int_list(key, length=2)
+    lo, hi = f.int_list(key, length=2, dtype=TABLE_DTYPE)
     if lo > hi:
         raise f.fail(f"minimum {lo} is above maximum {hi}", key)
     return lo, hi
@@ -103,13 +106,13 @@ def build_cards(top: Field, steps: int) -> Cards:
     if INFERNO in kinds:
         raise cf.fail(f"{INFERNO!r} is InfernoFlame's creature, not a kind of its own", INFERNO)
     n = len(kinds) + 1
-    t = {k: np.zeros((n, 3), dtype=np.int16) for k in (*STATS, "range_min", "range_max", "stars", *EXTRAS)}
+    t = {k: np.zeros((n, 3), dtype=TABLE_DTYPE) for k in (*STATS, "range_min", "range_max", "stars", *EXTRAS)}
     flying = np.zeros(n, dtype=bool)
     anti_air = np.zeros(n, dtype=bool)
-    units = np.zeros((len(kinds), steps), dtype=np.int16)
+    units = np.zeros((len(kinds), steps), dtype=TABLE_DTYPE)
     for k, name in enumerate(kinds):
         kf = cf.table(name)
-        counts = kf.int_list("units", length=steps)
+        counts = kf.int_list("units", length=steps, dtype=TABLE_DTYPE)
         if any(b < a for a, b in zip(counts, counts[1:])):
             raise kf.fail(f"unit counts must not fall, got {counts}", "units")
         units[k] = counts
@@ -118,11 +121,11 @@ def build_cards(top: Field, steps: int) -> Cards:
         for lv, level in enumerate(LEVELS):
             lf = kf.table(level)
             for stat in STATS:
-                t[stat][k, lv] = lf.int(stat)
+                t[stat][k, lv] = lf.int(stat, dtype=TABLE_DTYPE)
             t["range_min"][k, lv], t["range_max"][k, lv] = _range(lf)
             t["stars"][k, lv] = lv + 1
             for extra in EXTRAS:
-                t[extra][k, lv] = lf.int(extra, 0)
+                t[extra][k, lv] = lf.int(extra, 0, dtype=TABLE_DTYPE)
             lf.reject_unknown((*STATS, "range", *EXTRAS))
         kf.reject_unknown(("units", "flying", "anti_air", *LEVELS))
 
@@ -136,17 +139,19 @@ def build_cards(top: Field, steps: int) -> Cards:
             raise af.fail(f"unknown artifact (known: {', '.join(ARTIFACT_EFFECTS)})", name)
         a = af.table(name)
         keys = ("cost", "cooldown", *ARTIFACT_EFFECTS[name])
-        effect[name] = {key: a.int(key) for key in keys}
+        # cost and cooldown go into the int16 artifact tables; the effect numbers are checked with the
+        # sums the rules make of them (capacity.py)
+        effect[name] = {key: a.int(key, dtype=TABLE_DTYPE if key in ("cost", "cooldown") else None) for key in keys}
         a.reject_unknown(keys + (("inferno",) if name == "InfernoFlame" else ()))
         if name == "InfernoFlame":
             inf = a.table("inferno")
             i = n - 1
             t["cost"][i] = 0
-            t["attack"][i] = inf.int("attack")
-            t["hp"][i] = inf.int("hp", minimum=1)
+            t["attack"][i] = inf.int("attack", dtype=TABLE_DTYPE)
+            t["hp"][i] = inf.int("hp", minimum=1, dtype=TABLE_DTYPE)
             t["range_min"][i], t["range_max"][i] = _range(inf)
-            t["move"][i] = inf.int("move")
-            t["stars"][i] = inf.int("stars")
+            t["move"][i] = inf.int("move", dtype=TABLE_DTYPE)
+            t["stars"][i] = inf.int("stars", dtype=TABLE_DTYPE)
             anti_air[i] = inf.bool("anti_air", False)
             flying[i] = False
             inf.reject_unknown(("attack", "hp", "range", "move", "anti_air", "stars"))
@@ -161,9 +166,9 @@ def build_cards(top: Field, steps: int) -> Cards:
         flying=flying,
         anti_air=anti_air,
         artifacts=artifacts,
-        artifact_cost=np.array([effect[a]["cost"] for a in artifacts], dtype=np.int16),
-        artifact_cooldown=np.array([effect[a]["cooldown"] for a in artifacts], dtype=np.int16),
-        artifact_effect=np.array([EFFECT_CODES[a] for a in artifacts], dtype=np.int16),
+        artifact_cost=np.array([effect[a]["cost"] for a in artifacts], dtype=TABLE_DTYPE),
+        artifact_cooldown=np.array([effect[a]["cooldown"] for a in artifacts], dtype=TABLE_DTYPE),
+        artifact_effect=np.array([EFFECT_CODES[a] for a in artifacts], dtype=TABLE_DTYPE),
         effect=effect,
     )
 

@@ -79,14 +79,20 @@ def build_rules(top: Field) -> Rules:
             raise r.fail(f"{v} is above max_mana_cap {cap}", key)
     period = r.int("mana_period", minimum=1)
     phase = r.int_list("mana_phase", length=2)
+    for who, p in zip(("first", "second"), phase):
+        if p >= period:
+            raise r.fail(
+                f"the {who} player's phase {p} is never reached (turn % mana_period is 0..{period - 1}): "
+                "that player would never gain max mana", "mana_phase",
+            )
     full_tie = r.str("full_tie", "draw", choices=("draw", "second"))
     miracle_hp = r.int("miracle_hp", minimum=1)
     r.reject_unknown(RULES_KEYS)
-    read_bot_settings(top.source, top.data)  # a bad [bots] table is refused at load, not mid-sweep
+    bots = read_bot_settings(top.source, top.data)  # a bad [bots] table is refused at load, not mid-sweep
     board = build_board(top)
     cards = build_cards(top, steps=len(steps) + 1)
     final = np.sort(cards.units[:, -1])[::-1]
-    return Rules(
+    rules = Rules(
         board=board,
         cards=cards,
         turn_limit=turn_limit,
@@ -100,11 +106,16 @@ def build_rules(top: Field) -> Rules:
         side_units=int(final[:3].sum()) + 1,
         cooling_len=max(2, int(cards.cooldown[:-1].max()) + 1),
     )
+    from simkit.games.miracle.capacity import check_capacity  # imports state.py, which imports this module
+
+    check_capacity(top, rules, bots.max_actions_per_turn)
+    return rules
 
 
 def deck_pool(rules: Rules, top: Field) -> list[str]:
     """The scenario's deck pool: ``[decks] pool`` if given (each deck checked), else every legal deck."""
     d = top.table("decks", required=False)
+    d.reject_unknown(("pool",))
     if not d.has("pool"):
         return all_decks(rules.cards)
     pool = d.get("pool")
