@@ -3,6 +3,7 @@
 import dataclasses
 import re
 import shutil
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -154,7 +155,39 @@ BAD_PATCHES = [
     ("[[map.garrisons]]\ncell = [0, 5, -5]\nspawn_points = []\nowner = 0\n", "map.garrisons[0].owner", "unknown key"),
     ("[artifacts.HolyLight]\nduraton = 3\n", "artifacts.HolyLight.duraton", "unknown key"),
     ("[artifacts.InfernoFlame.inferno]\nhitpoints = 3\n", "artifacts.InfernoFlame.inferno.hitpoints", "unknown key"),
+    ('[decks]\npools = ["HolyLight:Archer,Priest,Swordsman"]\n', "decks.pools", "unknown key (known: pool)"),
+    ("[rules]\nmana_phase = [1, 4]\n", "rules.mana_phase", "the second player's phase 4 is never reached"),
+    ("[rules]\nmana_period = 2\nmana_phase = [2, 1]\n", "rules.mana_phase", "the first player's phase 2 is never"),
+    # a stat beyond its int16 table is refused by name (it used to be a bare OverflowError)
+    ("[creatures.Archer.L1]\nattack = 40000\n", "creatures.Archer.L1.attack", "must be at most 32767"),
+    ("[creatures.Archer.L1]\nrange = [3, 40000]\n", "creatures.Archer.L1.range", "must be at most 32767"),
+    ("[creatures.Priest.L2]\nheal = 40000\n", "creatures.Priest.L2.heal", "must be at most 32767"),
+    ("[creatures.Archer]\nunits = [3, 4, 40000]\n", "creatures.Archer.units", "must be at most 32767"),
+    ("[artifacts.WindBlessing]\ncooldown = 40000\n", "artifacts.WindBlessing.cooldown", "must be at most 32767"),
+    ("[artifacts.InfernoFlame.inferno]\nstars = 40000\n", "artifacts.InfernoFlame.inferno.stars", "at most 32767"),
 ]
+
+
+def tables(data, prefix=""):
+    """The dotted names of every table of ``data`` (the top level as ``""``)."""
+    yield prefix
+    for k, v in data.items():
+        if isinstance(v, dict):
+            yield from tables(v, f"{prefix}.{k}" if prefix else k)
+
+
+def test_an_unknown_key_in_any_table_is_refused(tmp_path):
+    """A misspelt key is refused by name in every table the loader reads: each of the base's, and [decks]."""
+    with BASE.open("rb") as f:
+        names = [*tables(tomllib.load(f)), "decks"]
+    some = {"", "rules", "map", "creatures.Priest.L3", "artifacts.InfernoFlame.inferno", "bots.rush", "sweep"}
+    assert some < set(names)
+    for name in names:
+        path = patch(tmp_path, (f"[{name}]\n" if name else "") + "zzz_unknown = 1\n")
+        with pytest.raises(ScenarioError) as err:
+            simkit.load_scenario(path)
+        key = f"{name}.zzz_unknown" if name else "zzz_unknown"
+        assert str(err.value).startswith(f"{path}: {key}: "), name
 
 
 @pytest.mark.parametrize("text, key, problem", BAD_PATCHES)
@@ -190,6 +223,16 @@ def test_bad_toml_is_named(tmp_path):
     path = write(tmp_path / "broken.toml", 'game = "miracle"\n[rules\nturn_limit = 100\n')
     with pytest.raises(ScenarioError, match=re.escape(f"{path}: not valid TOML")):
         simkit.load_scenario(path)
+
+
+def test_non_utf8_file_is_named(tmp_path):
+    """A scenario saved in another encoding (here Latin-1) is refused in one line naming the file and the byte."""
+    path = tmp_path / "latin1.toml"
+    path.write_bytes(f'extends = "{BASE.as_posix()}"\nname = "Priester-Änderung"\n'.encode("latin-1"))
+    with pytest.raises(ScenarioError) as err:
+        simkit.load_scenario(path)
+    assert str(err.value).startswith(f"{path}: not UTF-8 text (byte 0xc4 at offset ")
+    assert "\n" not in str(err.value)
 
 
 def test_missing_file_is_named(tmp_path):
