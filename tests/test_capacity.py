@@ -61,6 +61,24 @@ def test_limits_follow_the_dtypes_empty_state_builds(base):
     assert state_dtypes(base.rules)["turn"] == np.int16 and state_dtypes(base.rules)["buff"] == np.int8
 
 
+@pytest.mark.parametrize("field, text, key", [
+    ("available", "[creatures.Swordsman]\nunits = [6, 7, 200]\n", "creatures.Swordsman.units"),
+    ("artifact_cooldown", "[artifacts.WindBlessing]\ncooldown = 200\n", "artifacts.WindBlessing.cooldown"),
+    ("cell", "", "map.bounds"),  # 275 cells
+    ("miracle_hp", "[creatures.Swordsman.L3]\nattack = 200\n", "creatures.Swordsman.L3.attack"),
+])
+def test_a_narrower_state_dtype_narrows_the_limit(tmp_path, monkeypatch, field, text, key):
+    """Were a state field int8 instead of int16, a number beyond 127 would be refused at its key: the limits are
+    read off the state's dtypes, not written down a second time."""
+    import simkit.games.miracle.capacity as capacity
+
+    assert loads(tmp_path, text)
+    real = capacity.state_dtypes
+    monkeypatch.setattr(capacity, "state_dtypes", lambda rules: {**real(rules), field: np.dtype(np.int8)})
+    problem = refused(tmp_path, text, key)
+    assert "127, the most the engine's int8 holds" in problem
+
+
 def test_a_turn_limit_beyond_the_turn_counter_is_refused(tmp_path):
     """turn_limit = 40000 (the int16 turn counter would wrap and the game never end) is refused."""
     problem = refused(tmp_path, "[rules]\nturn_limit = 40000\n", "rules.turn_limit")
