@@ -84,7 +84,8 @@ def _largest_hit(cards: Cards) -> tuple[int, str, str]:
     splash = cards.splash.astype(np.int64)
     if splash.max() > best[0]:
         kind, level = np.unravel_index(int(np.argmax(splash)), splash.shape)
-        best = (int(splash.max()), _stat_key(cards, int(kind), int(level) + 1, "splash"), "a splash")
+        best = (int(splash.max()), _stat_key(cards, int(kind), int(level) + 1, "splash"),
+                f"{cards.kind_name(int(kind))} {LEVELS[int(level)]} splashes {splash.max()}")
     burn = int(cards.effect.get("InfernoFlame", {}).get("damage", 0))
     if burn > best[0]:
         best = (burn, "artifacts.InfernoFlame.damage", "InfernoFlame's burn")
