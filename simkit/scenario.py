@@ -128,9 +128,9 @@ class Field:
         if dtype is not None:
             info = np.iinfo(dtype)
             if not info.min <= value <= info.max:
-                edge = "at most" if value > info.max else "at least"
-                bound = info.max if value > info.max else info.min
-                raise self.fail(f"must be {edge} {bound}, the engine holds it as {info.dtype}, got {value}", key)
+                above = value > info.max
+                edge, bound, most = ("at most", info.max, "most") if above else ("at least", info.min, "least")
+                raise self.fail(f"must be {edge} {bound}, the {most} the engine's {info.dtype} holds, got {value}", key)
         return value
 
     def bool(self, key: str, default: Any = ...) -> bool:
