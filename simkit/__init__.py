@@ -3,7 +3,10 @@
 from simkit.errors import IllegalAction, ScenarioError
 from simkit.runner import play_games
 from simkit.scenario import Scenario, load_scenario
+from simkit.sweep import load_results
 
 __version__ = "0.1.0"
 
-__all__ = ["IllegalAction", "Scenario", "ScenarioError", "__version__", "load_scenario", "play_games"]
+__all__ = [
+    "IllegalAction", "Scenario", "ScenarioError", "__version__", "load_results", "load_scenario", "play_games",
+]

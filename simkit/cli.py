@@ -2,7 +2,8 @@
 
 A command module defines ``register(subparsers)`` which adds its parser and sets
 ``func(args) -> int``. Bad input (a ``ValueError`` such as ScenarioError or IllegalAction, or a
-missing file) ends with one line on stderr and exit status 2.
+missing file) ends with one line on stderr and exit status 2. A results folder's warnings (a
+stray file ignored, a chunk played again) print as one line each.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import argparse
 import importlib
 import pkgutil
 import sys
+import warnings
 
 import simkit.commands
 
@@ -29,8 +31,20 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one command; returns the exit status."""
     args = build_parser().parse_args(argv)
+    from simkit.sweep import ResultsFolderWarning
+
+    show = warnings.showwarning
+
+    def one_line(message, category, *rest, **kw):
+        if issubclass(category, ResultsFolderWarning):
+            print(f"simkit {args.command}: warning: {message}", file=sys.stderr)
+        else:
+            show(message, category, *rest, **kw)
+
     try:
-        return int(args.func(args) or 0)
+        with warnings.catch_warnings():
+            warnings.showwarning = one_line
+            return int(args.func(args) or 0)
     except (ValueError, FileNotFoundError, PermissionError, NotADirectoryError, IsADirectoryError) as exc:
         print(f"simkit {args.command}: error: {exc}", file=sys.stderr)
         return 2

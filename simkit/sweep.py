@@ -5,6 +5,14 @@ Game-agnostic. A sweep is planned (pairs, seeds, chunks), its chunks are played 
 chunk is written atomically as ``DIR/chunks/chunk-XXXXX.parquet``; ``DIR/meta.json`` holds the
 plan and provenance. A killed sweep resumes by playing only the chunks not on disk.
 
+The folder's guarantee: :func:`load_results` returns exactly the planned games on disk, each
+once, with its planned seed. Only the plan's chunk names are read (any other file in
+``DIR/chunks`` is ignored with a :class:`ResultsFolderWarning` naming it; hidden files are
+skipped silently), and every chunk read must hold exactly its planned rows (decks, game
+indices, seeds, bots, scenario hash), else the load is refused naming the file. One sweep
+writes to a folder at a time (``DIR/.sweep.lock``, an ``flock`` released when its process
+dies); a resumed sweep checks the chunks it keeps and plays again any that are not whole.
+
 Seeds: game ``g`` of the ordered pair ``(A, B)`` plays with seed
 ``derive_seed(sweep_seed, A, B, g)``, where ``sweep_seed`` is the scenario's ``[sweep] seed``.
 The seed does not depend on the scenario's other numbers, so a base scenario and a patch of it
@@ -17,10 +25,13 @@ import fnmatch
 import json
 import logging
 import os
+import secrets
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,6 +47,19 @@ log = logging.getLogger("simkit.sweep")
 META = "meta.json"
 CHUNKS = "chunks"
 LOG = "sweep.log"
+LOCK = ".sweep.lock"
+
+#: the sweep seed's range: TOML's signed 64-bit integers that are not negative; every one folds
+#: into :func:`derive_seed` as a distinct value (it reduces modulo 2**64, so -1 would play 2**64 - 1)
+SEED_MAX = 2**63 - 1
+#: workers allowed per core (``0`` means one per core)
+WORKERS_PER_CORE = 4
+#: the keys of ``meta.json``'s plan
+PLAN_KEYS = ("scenario_hash", "decks", "games", "bots", "seed", "chunk_size", "chunk_count")
+
+
+class ResultsFolderWarning(UserWarning):
+    """A results folder holds something that is not part of its plan (ignored), or a chunk played again."""
 
 
 @dataclass(frozen=True)
@@ -155,15 +179,55 @@ def sweep_defaults(sc: Scenario) -> dict:
     if not (isinstance(decks, list) and all(isinstance(d, str) for d in decks)):
         raise f.fail(f"must be a list of deck patterns, got {decks!r}", "decks")
     workers = f.get("workers", 0)
+    seed = f.int("seed", 0)
+    if seed > SEED_MAX:
+        raise f.fail(f"must be at most {SEED_MAX} (2**63 - 1), got {seed}", "seed")
     return {
         "games": f.int("games", 10, minimum=1),
         "workers": f.check_int(workers, "workers", minimum=0),
         "chunk_size": f.int("chunk_size", 256, minimum=1),
-        "seed": f.int("seed", 0),
+        "seed": seed,
         "bots": tuple(bots),
         "decks": decks,
         "out": f.str("out", f"results/{sc.path.stem}"),
     }
+
+
+def max_workers() -> int:
+    """The most local worker processes a sweep may ask for: four per core."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+def check_workers(workers: int | None, where: str = "workers") -> int:
+    """The number of local worker processes to start for ``workers`` (``None`` or 0: one per core).
+
+    Args:
+        workers: the number asked for.
+        where: what asked, for the message (``--workers``, ``FILE: sweep.workers``).
+
+    Raises:
+        ValueError: ``workers`` is not an integer from 0 to :func:`max_workers`.
+    """
+    cores = os.cpu_count() or 1
+    if workers is None:
+        return cores
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 0 <= workers <= max_workers():
+        raise ValueError(
+            f"{where}: must be from 0 (one per core) to {max_workers()} ({WORKERS_PER_CORE} x {cores} cores), "
+            f"got {workers!r}"
+        )
+    return workers or cores
+
+
+def check_seed(seed: int, where: str = "seed") -> int:
+    """``seed`` if it is a sweep seed (0 to 2**63 - 1), never wrapped into range.
+
+    Raises:
+        ValueError: naming ``where``, for a non-integer or out-of-range seed.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise ValueError(f"{where}: must be an integer from 0 to {SEED_MAX} (2**63 - 1), got {seed!r}")
+    return seed
 
 
 def plan_sweep(
@@ -177,7 +241,8 @@ def plan_sweep(
     """Plan a sweep of ``sc``; arguments left ``None`` come from the scenario's ``[sweep]`` table.
 
     Raises:
-        ValueError: games < 1, chunk size < 1, a deck pattern matching nothing, or an unknown bot.
+        ValueError: games < 1, chunk size < 1, a seed out of range, a deck pattern matching
+            nothing, or a bot the scenario's game does not know (its ``bot_names(scenario)``).
     """
     d = sweep_defaults(sc)
     games = d["games"] if games is None else games
@@ -189,7 +254,8 @@ def plan_sweep(
     bots = tuple(bots) if bots else d["bots"]
     if len(bots) != 2:
         raise ValueError(f"--bots takes two bot names (first seat, second seat), got {','.join(bots)}")
-    known = sc.module.bot_names(sc) if hasattr(sc.module, "bot_names") else None
+    bot_names = getattr(sc.module, "bot_names", None)  # a game without the hook: its workers check
+    known = tuple(bot_names(sc)) if bot_names is not None else None
     if known is not None:
         for b in bots:
             if b not in known:
@@ -201,7 +267,7 @@ def plan_sweep(
         decks=chosen,
         games=games,
         bots=(bots[0], bots[1]),
-        seed=d["seed"] if seed is None else seed,
+        seed=d["seed"] if seed is None else check_seed(seed),
         chunk_size=chunk_size,
     )
 
@@ -211,14 +277,18 @@ def plan_sweep(
 
 
 def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
-    """Write through a temporary file in the same folder, then rename over ``path``."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
+    """Write through a temporary file in the same folder, then rename over ``path``.
+
+    The temporary file is created with mode 0666 less the user's umask (as ``open`` would), so
+    the file renamed into place has the permissions any other file the user writes has.
+    """
+    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
     try:
-        write(Path(tmp))
+        write(tmp)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 
@@ -231,12 +301,26 @@ def chunk_path(out: Path, k: int) -> Path:
     return out / CHUNKS / f"chunk-{k:05d}.parquet"
 
 
+def _chunk_number(name: str) -> int | None:
+    """``k`` when ``name`` is exactly chunk ``k``'s file name, else None."""
+    stem, dot, ext = name.partition(".")
+    prefix, dash, digits = stem.partition("-")
+    if prefix != "chunk" or not dash or ext != "parquet" or not (digits.isascii() and digits.isdigit()):
+        return None
+    k = int(digits)
+    return k if name == f"chunk-{k:05d}.parquet" else None
+
+
 def done_chunks(out: Path) -> set[int]:
-    """Chunks already on disk (complete files only: they are renamed into place when written)."""
-    folder = out / CHUNKS
+    """Chunks whose files are on disk, by name (files are renamed into place whole when written).
+
+    Any other name (``chunk-00003 (1).parquet``, a temporary file) is not a chunk. The contents are
+    not checked here; :func:`load_results` and a resumed sweep check them against the plan.
+    """
+    folder = Path(out) / CHUNKS
     if not folder.is_dir():
         return set()
-    return {int(p.stem.split("-")[1]) for p in folder.glob("chunk-*.parquet")}
+    return {k for p in folder.iterdir() if (k := _chunk_number(p.name)) is not None}
 
 
 def read_meta(out: Path) -> dict:
@@ -249,43 +333,219 @@ def read_meta(out: Path) -> dict:
     if not out.is_dir():
         raise ValueError(f"{out}: no such results folder")
     try:
-        return json.loads((out / META).read_text(encoding="utf-8"))
+        meta = json.loads((out / META).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ValueError(f"{out}: not a simkit results folder (no {META})") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{out}/{META}: unreadable: {exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{out / META}: unreadable: {exc}") from None
+    if not isinstance(meta, dict):
+        raise ValueError(f"{out / META}: unreadable: not a JSON object")
+    return meta
 
 
-def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set[int]:
-    """Create or check the results folder; returns the chunks already done.
+def plan_dict(plan: SweepPlan) -> dict:
+    """The plan as ``meta.json`` stores it (without the scenario's path, with the chunk count)."""
+    d = asdict(plan)
+    d.pop("scenario_path")
+    d["decks"], d["bots"] = list(plan.decks), list(plan.bots)
+    d["chunk_count"] = plan.chunk_count
+    return d
+
+
+def plan_of(out: str | Path, meta: dict | None = None) -> SweepPlan:
+    """The plan a results folder was written for, read from its ``meta.json`` and checked.
+
+    Args:
+        out: the results folder.
+        meta: its ``meta.json`` when already read.
 
     Raises:
-        ValueError: DIR is not writable, holds another scenario's results, holds a different plan,
-            or already holds results and ``resume`` is false.
+        ValueError: ``DIR/meta.json: plan: problem`` when the plan is missing, incomplete or
+            inconsistent (e.g. a chunk count that does not fit its games and chunk size).
     """
     out = Path(out)
+    meta = read_meta(out) if meta is None else meta
+    where = f"{out / META}: plan"
+    d = meta.get("plan")
+    if not isinstance(d, dict):
+        raise ValueError(f"{where}: missing (not a folder written by simkit sweep)")
+    missing = [k for k in PLAN_KEYS if k not in d]
+    if missing:
+        raise ValueError(f"{where}: missing {', '.join(missing)} (not a folder written by simkit sweep)")
+    ints = {k: d[k] for k in ("games", "seed", "chunk_size", "chunk_count")}
+    bad = [k for k, v in ints.items() if isinstance(v, bool) or not isinstance(v, int)]
+    if bad or not isinstance(d["decks"], list) or not isinstance(d["bots"], list):
+        raise ValueError(f"{where}: malformed ({', '.join(bad) or 'decks, bots'})")
+    plan = SweepPlan(
+        scenario_path=str(meta.get("scenario_path", "")),
+        scenario_hash=str(d["scenario_hash"]),
+        decks=tuple(map(str, d["decks"])),
+        games=ints["games"],
+        bots=tuple(map(str, d["bots"])),  # type: ignore[arg-type]
+        seed=ints["seed"],
+        chunk_size=ints["chunk_size"],
+    )
+    if not plan.decks or plan.games < 1 or plan.chunk_size < 1 or len(plan.bots) != 2:
+        raise ValueError(f"{where}: malformed (decks, games, chunk_size or bots)")
+    if ints["chunk_count"] != plan.chunk_count:
+        raise ValueError(
+            f"{where}: chunk_count is {ints['chunk_count']}, but {plan.total_games} games in chunks of "
+            f"{plan.chunk_size} make {plan.chunk_count}"
+        )
+    if meta.get("scenario_hash", plan.scenario_hash) != plan.scenario_hash:
+        raise ValueError(f"{where}: scenario_hash {plan.scenario_hash} differs from the folder's "
+                         f"{meta.get('scenario_hash')}")
+    return plan
+
+
+def check_chunk(plan: SweepPlan, k: int, df: pd.DataFrame) -> str | None:
+    """How chunk ``k``'s rows differ from the plan, or None when they are exactly its games.
+
+    The rows must be the chunk's games in plan order: first and second deck, game index and seed
+    of each, and (where the columns exist) the plan's bots and scenario hash.
+    """
+    c = plan.chunk(k)
+    missing = [col for col in ("first_deck", "second_deck", "game", "seed") if col not in df.columns]
+    if missing:
+        return f"missing column(s) {', '.join(missing)}"
+    if len(df) != len(c.games):
+        return f"holds {len(df)} games where the plan puts {len(c.games)}"
+    cols = ("first_deck", "second_deck", "game", "seed")
+    got = list(zip(*(df[col].tolist() for col in cols)))
+    want = list(zip(c.first_decks, c.second_decks, c.games, c.seeds))
+    if got != want:
+        i = next(i for i, (g, w) in enumerate(zip(got, want)) if g != w)
+        j = next(j for j in range(len(cols)) if got[i][j] != want[i][j])
+        return f"row {i}: {cols[j]} is {got[i][j]!r} where the plan has {want[i][j]!r}"
+    expected = {"first_bot": plan.bots[0], "second_bot": plan.bots[1], "scenario_hash": plan.scenario_hash}
+    for col, want in expected.items():
+        if col in df.columns and not (df[col] == want).all():
+            got = df.loc[df[col] != want, col].iloc[0]
+            return f"{col} is {got!r} where the plan has {want!r}"
+    return None
+
+
+def read_chunk(plan: SweepPlan, k: int, path: Path) -> tuple[pd.DataFrame | None, str | None]:
+    """Chunk ``k``'s rows from ``path`` and ``None``, or ``None`` and what is wrong with the file."""
+    try:
+        df = pd.read_parquet(path)
+    except Exception as exc:  # a truncated or foreign file: pyarrow raises several kinds
+        first = str(exc).strip().splitlines()
+        return None, f"unreadable ({first[0] if first else type(exc).__name__})"
+    problem = check_chunk(plan, k, df)
+    return (None, problem) if problem else (df, None)
+
+
+def scan_chunks(out: Path, plan: SweepPlan) -> tuple[dict[int, Path], list[Path]]:
+    """The plan's chunk files present in ``DIR/chunks``, and every other entry there (not hidden).
+
+    Returns:
+        ``({k: path}, strays)``: a stray is anything but a file named as one of the plan's chunks.
+    """
+    folder = Path(out) / CHUNKS
+    found: dict[int, Path] = {}
+    strays: list[Path] = []
+    if not folder.is_dir():
+        return found, strays
+    for p in sorted(folder.iterdir()):
+        if p.name.startswith("."):  # hidden: a chunk being written, or a desktop's own file
+            continue
+        k = _chunk_number(p.name)
+        if k is None or k >= plan.chunk_count or not p.is_file():
+            strays.append(p)
+        else:
+            found[k] = p
+    return found, strays
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, ResultsFolderWarning, stacklevel=3)
+
+
+def _visible_entries(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if not p.name.startswith(".")) if folder.is_dir() else []
+
+
+def _make_folder(out: Path) -> None:
+    """Create DIR and DIR/chunks and check that DIR is writable."""
     try:
         (out / CHUNKS).mkdir(parents=True, exist_ok=True)
         probe = tempfile.NamedTemporaryFile(dir=out, prefix=".probe", delete=True)
         probe.close()
     except OSError as exc:
         raise ValueError(f"{out}: results folder is not writable ({exc.strerror})") from None
-    plan_dict = _plan_dict(plan)
-    if (out / META).exists():
+
+
+@contextmanager
+def folder_lock(out: str | Path) -> Iterator[int]:
+    """Hold the results folder's writer lock: one sweep writes to a folder at a time.
+
+    An ``flock`` on ``DIR/.sweep.lock``: the kernel releases it when the holder's process ends,
+    however it ends (SIGKILL included), so a killed sweep never leaves the folder locked. Yields
+    the lock file's descriptor (forked workers close their copy, see :func:`_local_results`).
+
+    Raises:
+        ValueError: another process holds the lock (the message gives its pid).
+    """
+    import fcntl
+
+    path = Path(out) / LOCK
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            raise ValueError(
+                f"{out}: another sweep (pid {holder}) is writing to this folder: wait for it to end, "
+                "or choose another --out"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield fd
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set[int]:
+    """Create or check the results folder; returns the chunks already done (checked, when resuming).
+
+    Call it holding :func:`folder_lock`. A new folder gets its ``meta.json``; an existing one must
+    hold this very plan. When resuming, every chunk on disk is read and checked against the plan
+    (:func:`check_chunk`); a truncated, unreadable or foreign chunk is not done and will be played
+    again (a :class:`ResultsFolderWarning` names it), and any other file in ``DIR/chunks`` is
+    ignored with a warning naming it.
+
+    Raises:
+        ValueError: DIR is not writable; holds chunks but no ``meta.json``; holds another
+            scenario's results or a different plan; or already holds results and ``resume`` is false.
+    """
+    out = Path(out)
+    _make_folder(out)
+    plan_d = plan_dict(plan)
+    if not (out / META).exists():
+        leftovers = _visible_entries(out / CHUNKS)
+        if leftovers:
+            raise ValueError(
+                f"{out}: {CHUNKS}/ holds {len(leftovers)} file(s) (e.g. {leftovers[0].name}) but there is no "
+                f"{META} saying which sweep they belong to: choose another --out"
+            )
+    else:
         meta = read_meta(out)
         if meta.get("scenario_hash") != sc.hash:
             raise ValueError(
                 f"{out} holds results of another scenario ({meta.get('scenario_name')!r}, hash "
                 f"{meta.get('scenario_hash')}); this one is {sc.name!r} (hash {sc.hash}): choose another --out"
             )
-        if meta.get("plan") != plan_dict:
-            diff = [k for k in plan_dict if meta.get("plan", {}).get(k) != plan_dict[k]]
+        if meta.get("plan") != plan_d:
+            old = meta.get("plan") if isinstance(meta.get("plan"), dict) else {}
+            diff = [k for k in plan_d if old.get(k) != plan_d[k]]
             raise ValueError(f"{out} holds a sweep with a different plan ({', '.join(diff)}): choose another --out")
-        done = done_chunks(out)
-        if done and not resume:
-            state = "complete" if len(done) >= plan.chunk_count else f"{len(done)}/{plan.chunk_count} chunks done"
+        named = done_chunks(out)
+        if named and not resume:
+            state = "complete" if len(named) >= plan.chunk_count else f"{len(named)}/{plan.chunk_count} chunks done"
             raise ValueError(f"{out} already holds this sweep ({state}): pass --resume to finish it, or another --out")
-        return done
+        return _verified_chunks(out, plan)
     meta = {
         "scenario_name": sc.name,
         "scenario_path": str(sc.path),
@@ -298,18 +558,27 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set
         "games_per_pair": plan.games,
         "decks": list(plan.decks),
         "bots": list(plan.bots),
-        "plan": plan_dict,
+        "plan": plan_d,
     }
     _write_meta(out, meta)
     return set()
 
 
-def _plan_dict(plan: SweepPlan) -> dict:
-    d = asdict(plan)
-    d.pop("scenario_path")
-    d["decks"], d["bots"] = list(plan.decks), list(plan.bots)
-    d["chunk_count"] = plan.chunk_count
-    return d
+def _verified_chunks(out: Path, plan: SweepPlan) -> set[int]:
+    """The chunks on disk that hold exactly their planned games; warns about every other file."""
+    for tmp in (out / CHUNKS).glob(".chunk-*.tmp"):  # a write cut short; no one else writes (locked)
+        tmp.unlink(missing_ok=True)
+    found, strays = scan_chunks(out, plan)
+    for p in strays:
+        _warn(f"{p}: not a chunk of this sweep's plan, ignored")
+    done = set()
+    for k, p in found.items():
+        _, problem = read_chunk(plan, k, p)
+        if problem:
+            _warn(f"{p}: {problem}: it will be played again")
+        else:
+            done.add(k)
+    return done
 
 
 def write_chunk(out: Path, k: int, df: pd.DataFrame) -> None:
@@ -320,20 +589,44 @@ def write_chunk(out: Path, k: int, df: pd.DataFrame) -> None:
 def load_results(out: str | Path) -> pd.DataFrame:
     """All games of a results folder, one row each, sorted by (first_deck, second_deck, game).
 
+    Exactly the planned games on disk, each once with its planned seed: only the plan's chunk
+    names are read, any other file in ``DIR/chunks`` is ignored with a
+    :class:`ResultsFolderWarning` naming it, and every chunk must hold exactly its planned rows
+    (see :func:`check_chunk`). An unfinished sweep gives the games of its finished chunks.
+
     ``df.attrs["meta"]`` holds the sweep's metadata (scenario name, path, hash and text, rules
-    version, simkit version, started/finished, games per pair, decks, bots, plan).
+    version, simkit version, started/finished, games per pair, decks, bots, plan), plus
+    ``complete`` (every planned chunk is on disk), ``missing_chunks`` and ``ignored_files``.
 
     Raises:
-        ValueError: the folder is missing, holds no sweep, or no games yet.
+        ValueError: one line: the folder is missing, holds no sweep or no games yet, its plan is
+            malformed, or a chunk is unreadable or does not hold its planned games (naming the
+            file; ``simkit sweep --resume`` plays it again).
     """
     out = Path(out)
     meta = read_meta(out)
-    files = sorted((out / CHUNKS).glob("chunk-*.parquet"))
-    if not files:
+    if not _visible_entries(out / CHUNKS):
         raise ValueError(f"{out}: the sweep has no finished games yet")
-    df = pd.concat([pd.read_parquet(p) for p in files], ignore_index=True)
+    plan = plan_of(out, meta)
+    found, strays = scan_chunks(out, plan)
+    for p in strays:
+        _warn(f"{p}: not a chunk of this sweep's plan, ignored")
+    if not found:
+        raise ValueError(f"{out}: the sweep has no finished games yet")
+    frames = []
+    for k, p in sorted(found.items()):
+        df, problem = read_chunk(plan, k, p)
+        if problem:
+            raise ValueError(f"{p}: {problem}: run simkit sweep with --resume on this folder to play it again")
+        frames.append(df)
+    df = pd.concat(frames, ignore_index=True)
     df = df.sort_values(["first_deck", "second_deck", "game"], kind="stable").reset_index(drop=True)
-    meta["complete"] = len(files) >= meta["plan"]["chunk_count"]
+    per_pair = df.groupby(["first_deck", "second_deck"], sort=False).size()
+    if (per_pair > plan.games).any() or (len(found) == plan.chunk_count and len(df) != plan.total_games):
+        raise ValueError(f"{out}: games per pair differ from the plan's {plan.games}")  # impossible by the checks
+    meta["complete"] = len(found) == plan.chunk_count
+    meta["missing_chunks"] = plan.chunk_count - len(found)
+    meta["ignored_files"] = [p.name for p in strays]
     df.attrs["meta"] = meta
     return df
 
@@ -342,7 +635,13 @@ def load_results(out: str | Path) -> pd.DataFrame:
 # executors
 
 
-def _local_results(chunks: list[Chunk], workers: int) -> Iterator[pd.DataFrame]:
+def _close_in_worker(fd: int | None) -> None:
+    """Close a forked worker's copy of the folder lock, so the lock ends with the sweep's process."""
+    if fd is not None:
+        os.close(fd)
+
+
+def _local_results(chunks: list[Chunk], workers: int, lock_fd: int | None = None) -> Iterator[pd.DataFrame]:
     if workers <= 1:
         for c in chunks:
             yield play_chunk(c)
@@ -351,7 +650,8 @@ def _local_results(chunks: list[Chunk], workers: int) -> Iterator[pd.DataFrame]:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     ctx = mp.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_close_in_worker,
+                             initargs=(lock_fd,)) as pool:
         pending = set()
         todo = iter(chunks)
         for c in todo:
@@ -395,8 +695,10 @@ def run_sweep(
         sc: the scenario (its hash must match ``plan``).
         plan: from :func:`plan_sweep`.
         out: the results folder.
-        workers: local worker processes (default: all cores); ignored with ``scheduler``.
-        resume: continue a sweep whose folder already holds chunks.
+        workers: local worker processes, 1 to :func:`max_workers` (``None`` or 0: one per core);
+            not used with ``scheduler``.
+        resume: continue a sweep whose folder already holds chunks (the chunks kept are checked
+            first; a truncated or corrupt one is played again).
         scheduler: a Dask scheduler address ``tcp://HOST:PORT`` to play the chunks on a cluster.
         progress: show a progress bar (default: only when stderr is a terminal).
 
@@ -404,20 +706,25 @@ def run_sweep(
         The results folder.
 
     Raises:
-        ValueError: see :func:`prepare_store`; an unreachable scheduler.
+        ValueError: workers out of range; another sweep writing to ``out`` (see
+            :func:`folder_lock`); see :func:`prepare_store`; an unreachable scheduler; a played
+            chunk that is not its planned games (e.g. the scenario file changed mid-sweep).
     """
     out = Path(out)
-    done = prepare_store(out, plan, sc, resume)
-    if not workers or workers <= 0:
-        workers = os.cpu_count() or 1
-    handler = _start_logging(out)
-    try:
-        return _play(sc, plan, out, workers, scheduler, progress, done)
-    finally:
-        _stop_logging(handler)
+    workers = check_workers(workers)
+    if sc.hash != plan.scenario_hash:
+        raise ValueError(f"the plan is for scenario hash {plan.scenario_hash}, not {sc.name!r} ({sc.hash})")
+    _make_folder(out)
+    with folder_lock(out) as lock_fd:
+        done = prepare_store(out, plan, sc, resume)
+        handler = _start_logging(out)
+        try:
+            return _play(sc, plan, out, workers, scheduler, progress, done, lock_fd)
+        finally:
+            _stop_logging(handler)
 
 
-def _play(sc, plan, out, workers, scheduler, progress, done) -> Path:
+def _play(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:
     todo = [plan.chunk(k) for k in range(plan.chunk_count) if k not in done]
     total_todo = sum(len(c.games) for c in todo)
     log.info(
@@ -430,10 +737,13 @@ def _play(sc, plan, out, workers, scheduler, progress, done) -> Path:
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=total_todo, unit="game", disable=not show, smoothing=0.1, desc="sweep")
     started = time.perf_counter()
-    results = _dask_results(todo, scheduler) if scheduler else _local_results(todo, workers)
+    results = _dask_results(todo, scheduler) if scheduler else _local_results(todo, workers, lock_fd)
     try:
         for df in results:
             k = _chunk_index(plan, df)
+            problem = check_chunk(plan, k, df)
+            if problem:  # never on disk: e.g. a worker loaded the scenario file after it was edited
+                raise ValueError(f"chunk {k} as played is not the planned games: {problem}")
             write_chunk(out, k, df)
             bar.update(len(df))
     finally:

@@ -5,13 +5,25 @@ from pathlib import Path
 
 import pandas as pd
 
-from simkit.sweep import write_chunk
+from simkit.sweep import SweepPlan, plan_dict, write_chunk
 
 
 def write_sweep_folder(df: pd.DataFrame, folder: Path) -> Path:
-    """Store ``df`` as a finished sweep's results folder (meta.json + one parquet chunk)."""
+    """Store ``df`` as the folder ``simkit sweep`` would write for it: ``meta.json`` with a plan of
+    one chunk per ordered pair of ``meta["decks"]`` (sweep seed 0), each game given its planned seed.
+
+    A pair absent from ``df`` leaves its chunk missing, as in an unfinished sweep.
+    """
+    meta = df.attrs["meta"]
+    games = int(meta["games_per_pair"])
+    plan = SweepPlan(scenario_path="", scenario_hash=meta["scenario_hash"], decks=tuple(meta["decks"]), games=games,
+                     bots=tuple(meta["bots"]), seed=0, chunk_size=games)
     (folder / "chunks").mkdir(parents=True)
-    write_chunk(folder, 0, df)
-    meta = {**df.attrs["meta"], "finished": "2026-01-01T00:00:00+00:00", "plan": {"chunk_count": 1}}
+    for k in range(plan.chunk_count):
+        c = plan.chunk(k)
+        rows = df[(df["first_deck"] == c.first_decks[0]) & (df["second_deck"] == c.second_decks[0])]
+        if len(rows):
+            write_chunk(folder, k, rows.sort_values("game").assign(seed=list(c.seeds)).reset_index(drop=True))
+    meta = {**meta, "finished": "2026-01-01T00:00:00+00:00", "plan": plan_dict(plan)}
     (folder / "meta.json").write_text(json.dumps(meta))
     return folder

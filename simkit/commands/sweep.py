@@ -5,17 +5,25 @@ from __future__ import annotations
 import argparse
 
 from simkit.scenario import load_scenario
-from simkit.sweep import plan_sweep, run_sweep, sweep_defaults
+from simkit.sweep import check_seed, check_workers, plan_sweep, run_sweep, sweep_defaults
 
 
 def run(args: argparse.Namespace) -> int:
-    """Plan and play the sweep; print where the results are."""
+    """Plan and play the sweep; print where the results are.
+
+    Every input is checked before anything is written: the scenario, the plan (games, chunk
+    size, seed, deck patterns, bots) and the worker count.
+    """
     sc = load_scenario(args.scenario)
-    bots = tuple(b.strip() for b in args.bots.split(",")) if args.bots else None
-    plan = plan_sweep(sc, games=args.games, decks=args.decks, bots=bots, chunk_size=args.chunk_size)
     defaults = sweep_defaults(sc)
+    if args.workers is not None:
+        workers = check_workers(args.workers, "--workers")
+    else:
+        workers = check_workers(defaults["workers"], f"{sc.path}: sweep.workers")
+    seed = check_seed(args.seed, "--seed") if args.seed is not None else None
+    bots = tuple(b.strip() for b in args.bots.split(",")) if args.bots else None
+    plan = plan_sweep(sc, games=args.games, decks=args.decks, bots=bots, chunk_size=args.chunk_size, seed=seed)
     out = args.out or defaults["out"]
-    workers = args.workers if args.workers is not None else defaults["workers"]
     print(
         f"sweep {sc.name}: {len(plan.decks)} decks, {len(plan.decks) ** 2} ordered pairs x {plan.games} games "
         f"= {plan.total_games} games, bots {plan.bots[0]} (first) vs {plan.bots[1]} (second)"
@@ -36,12 +44,13 @@ def register(sub) -> None:
     p.add_argument("scenario", help="scenario TOML")
     p.add_argument("--games", type=int, help="games per ordered pair")
     p.add_argument("--out", help="results folder (default: [sweep] out, else results/<scenario>)")
-    p.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    p.add_argument("--workers", type=int, help="worker processes, up to 4 per core (default: 0, one per core)")
     p.add_argument(
         "--decks", nargs="+", metavar="PATTERN", help="only decks matching these patterns, e.g. 'HolyLight:*'"
     )
     p.add_argument("--bots", help="two bots, first seat and second seat, e.g. balanced,rush")
     p.add_argument("--chunk-size", type=int, help="games per chunk (one parquet file each)")
+    p.add_argument("--seed", type=int, help="the sweep seed, 0 to 2**63 - 1 (default: [sweep] seed, else 0)")
     p.add_argument("--resume", action="store_true", help="finish a sweep that was interrupted")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="play on an existing Dask cluster")
     p.set_defaults(func=run)
