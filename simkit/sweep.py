@@ -242,7 +242,7 @@ def plan_sweep(
 
     Raises:
         ValueError: games < 1, chunk size < 1, a seed out of range, a deck pattern matching
-            nothing, or a bot the scenario's game does not know (its ``bot_names(scenario)``).
+            nothing, or a bot the scenario's game does not know (its ``bot_names`` hook).
     """
     d = sweep_defaults(sc)
     games = d["games"] if games is None else games
@@ -254,12 +254,10 @@ def plan_sweep(
     bots = tuple(bots) if bots else d["bots"]
     if len(bots) != 2:
         raise ValueError(f"--bots takes two bot names (first seat, second seat), got {','.join(bots)}")
-    bot_names = getattr(sc.module, "bot_names", None)  # a game without the hook: its workers check
-    known = tuple(bot_names(sc)) if bot_names is not None else None
-    if known is not None:
-        for b in bots:
-            if b not in known:
-                raise ValueError(f"unknown bot {b!r} (the scenario knows: {', '.join(known)})")
+    known = tuple(sc.plugin.bot_names(sc))  # checked here, before anything is written
+    for b in bots:
+        if b not in known:
+            raise ValueError(f"unknown bot {b!r} (the scenario knows: {', '.join(known)})")
     chosen = select_decks(sc.decks, list(decks) if decks else d["decks"])
     return SweepPlan(
         scenario_path=str(sc.path.resolve()),
