@@ -36,6 +36,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 import simkit
@@ -408,18 +409,22 @@ def check_chunk(plan: SweepPlan, k: int, df: pd.DataFrame) -> str | None:
         return f"missing column(s) {', '.join(missing)}"
     if len(df) != len(c.games):
         return f"holds {len(df)} games where the plan puts {len(c.games)}"
-    cols = ("first_deck", "second_deck", "game", "seed")
-    got = list(zip(*(df[col].tolist() for col in cols)))
-    want = list(zip(c.first_decks, c.second_decks, c.games, c.seeds))
-    if got != want:
-        i = next(i for i, (g, w) in enumerate(zip(got, want)) if g != w)
-        j = next(j for j in range(len(cols)) if got[i][j] != want[i][j])
-        return f"row {i}: {cols[j]} is {got[i][j]!r} where the plan has {want[i][j]!r}"
+    planned = {"first_deck": c.first_decks, "second_deck": c.second_decks, "game": c.games, "seed": c.seeds}
+    first_bad = None  # (row, column, found, planned) of the earliest row that differs
+    for col, want in planned.items():
+        got = df[col].to_numpy()
+        differs = np.flatnonzero(got != np.asarray(want, dtype=object if got.dtype == object else None))
+        if len(differs) and (first_bad is None or differs[0] < first_bad[0]):
+            i = int(differs[0])
+            first_bad = (i, col, got[i].item() if hasattr(got[i], "item") else got[i], want[i])
+    if first_bad is not None:
+        i, col, found, plan_value = first_bad
+        return f"row {i}: {col} is {found!r} where the plan has {plan_value!r}"
     expected = {"first_bot": plan.bots[0], "second_bot": plan.bots[1], "scenario_hash": plan.scenario_hash}
     for col, want in expected.items():
-        if col in df.columns and not (df[col] == want).all():
-            got = df.loc[df[col] != want, col].iloc[0]
-            return f"{col} is {got!r} where the plan has {want!r}"
+        values = df[col].to_numpy() if col in df.columns else None
+        if values is not None and (values != want).any():
+            return f"{col} is {values[values != want][0]!r} where the plan has {want!r}"
     return None
 
 
