@@ -488,7 +488,8 @@ def folder_lock(out: str | Path) -> Iterator[int]:
     the lock file's descriptor (forked workers close their copy, see :func:`_local_results`).
 
     Raises:
-        ValueError: another process holds the lock (the message gives its pid).
+        ValueError: another process holds the lock (the message gives its pid), or the file
+            system cannot lock.
     """
     import fcntl
 
@@ -503,6 +504,8 @@ def folder_lock(out: str | Path) -> Iterator[int]:
                 f"{out}: another sweep (pid {holder}) is writing to this folder: wait for it to end, "
                 "or choose another --out"
             ) from None
+        except OSError as exc:  # a file system without locks: refuse rather than risk two writers
+            raise ValueError(f"{path}: cannot lock the results folder ({exc.strerror})") from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         yield fd

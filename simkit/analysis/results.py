@@ -1,6 +1,6 @@
 """The results contract: one row per game, checked once, seen from either seat or from each deck.
 
-A results DataFrame (what ``simkit.sweep.load_results`` returns) has one row per game with
+A results DataFrame (what ``simkit.load_results`` returns) has one row per game with
 ``first_deck, second_deck, game, seed, winner ("first"/"second"/"draw"), end_reason
 ("miracle"/"turn_limit"), turns``, both miracle HPs and dead-star sums, both bots, the scenario
 hash and rules version; ``df.attrs["meta"]`` describes the sweep. Deck ids are canonical
