@@ -302,7 +302,7 @@ def chunk_path(out: Path, k: int) -> Path:
 
 def _chunk_number(name: str) -> int | None:
     """``k`` when ``name`` is exactly chunk ``k``'s file name, else None."""
-    stem, dot, ext = name.partition(".")
+    stem, _, ext = name.partition(".")
     prefix, dash, digits = stem.partition("-")
     if prefix != "chunk" or not dash or ext != "parquet" or not (digits.isascii() and digits.isdigit()):
         return None
