@@ -15,6 +15,9 @@ import numpy as np
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
+#: the sweep seed's range: TOML's signed 64-bit integers that are not negative; every one folds
+#: into :func:`derive_seed` as a distinct value (it reduces modulo 2**64, so -1 would play 2**64 - 1)
+SEED_MAX = 2**63 - 1
 
 
 def mix64(x: np.ndarray) -> np.ndarray:

@@ -20,8 +20,9 @@ import numpy as np
 
 from simkit.errors import ScenarioError
 from simkit.games import Game, get_game
+from simkit.rng import SEED_MAX
 
-__all__ = ["Scenario", "load_scenario", "Field"]
+__all__ = ["Scenario", "load_scenario", "Field", "sweep_settings"]
 
 
 def _merge(base: dict, patch: dict) -> dict:
@@ -245,7 +246,32 @@ def load_scenario(path: str | Path) -> Scenario:
     rules = plugin.build_rules(top)
     decks = tuple(plugin.deck_pool(rules, top))
     scenario = Scenario(path=path, data=data, game=game, rules=rules, decks=decks)
-    from simkit.sweep import sweep_defaults  # the [sweep] table is checked at load too
-
-    sweep_defaults(scenario)
+    sweep_settings(scenario)  # the core's [sweep] table is checked at load too
     return scenario
+
+
+def sweep_settings(sc: Scenario) -> dict:
+    """The scenario's ``[sweep]`` table, checked (the core's own table): games, workers, chunk_size, seed,
+    bots, decks, out; missing keys take their defaults."""
+    f = Field(str(sc.path), sc.data).table("sweep", required=False)
+    f.reject_unknown(("games", "workers", "chunk_size", "seed", "bots", "decks", "out"))
+    bots = f.get("bots", ["balanced", "balanced"])
+    if not (isinstance(bots, list) and len(bots) == 2 and all(isinstance(b, str) for b in bots)):
+        raise f.fail(f"must be two bot names, got {bots!r}", "bots")
+    decks = f.get("decks", [])
+    if not (isinstance(decks, list) and all(isinstance(d, str) for d in decks)):
+        raise f.fail(f"must be a list of deck patterns, got {decks!r}", "decks")
+    workers = f.get("workers", 0)
+    seed = f.int("seed", 0)
+    if seed > SEED_MAX:
+        raise f.fail(f"must be at most {SEED_MAX} (2**63 - 1), got {seed}", "seed")
+    return {
+        "games": f.int("games", 10, minimum=1),
+        "workers": f.check_int(workers, "workers", minimum=0),
+        "chunk_size": f.int("chunk_size", 256, minimum=1),
+        "seed": seed,
+        "bots": tuple(bots),
+        "decks": decks,
+        "out": f.str("out", f"results/{sc.path.stem}"),
+    }
+

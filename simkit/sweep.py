@@ -40,8 +40,9 @@ import numpy as np
 import pandas as pd
 
 import simkit
-from simkit.rng import derive_seed
-from simkit.scenario import Field, Scenario, load_scenario
+from simkit.rng import SEED_MAX, derive_seed
+from simkit.scenario import Scenario, load_scenario
+from simkit.scenario import sweep_settings as sweep_defaults
 
 log = logging.getLogger("simkit.sweep")
 
@@ -50,9 +51,6 @@ CHUNKS = "chunks"
 LOG = "sweep.log"
 LOCK = ".sweep.lock"
 
-#: the sweep seed's range: TOML's signed 64-bit integers that are not negative; every one folds
-#: into :func:`derive_seed` as a distinct value (it reduces modulo 2**64, so -1 would play 2**64 - 1)
-SEED_MAX = 2**63 - 1
 #: workers allowed per core (``0`` means one per core)
 WORKERS_PER_CORE = 4
 #: the keys of ``meta.json``'s plan
@@ -167,31 +165,6 @@ def select_decks(pool: Iterable[str], patterns: Iterable[str] | None) -> tuple[s
             raise ValueError(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(pool)} decks)")
         chosen.update(hits)
     return tuple(d for d in pool if d in chosen)
-
-
-def sweep_defaults(sc: Scenario) -> dict:
-    """The scenario's ``[sweep]`` table, checked: games, workers, chunk_size, seed, bots, decks, out."""
-    f = Field(str(sc.path), sc.data).table("sweep", required=False)
-    f.reject_unknown(("games", "workers", "chunk_size", "seed", "bots", "decks", "out"))
-    bots = f.get("bots", ["balanced", "balanced"])
-    if not (isinstance(bots, list) and len(bots) == 2 and all(isinstance(b, str) for b in bots)):
-        raise f.fail(f"must be two bot names, got {bots!r}", "bots")
-    decks = f.get("decks", [])
-    if not (isinstance(decks, list) and all(isinstance(d, str) for d in decks)):
-        raise f.fail(f"must be a list of deck patterns, got {decks!r}", "decks")
-    workers = f.get("workers", 0)
-    seed = f.int("seed", 0)
-    if seed > SEED_MAX:
-        raise f.fail(f"must be at most {SEED_MAX} (2**63 - 1), got {seed}", "seed")
-    return {
-        "games": f.int("games", 10, minimum=1),
-        "workers": f.check_int(workers, "workers", minimum=0),
-        "chunk_size": f.int("chunk_size", 256, minimum=1),
-        "seed": seed,
-        "bots": tuple(bots),
-        "decks": decks,
-        "out": f.str("out", f"results/{sc.path.stem}"),
-    }
 
 
 def max_workers() -> int:
@@ -565,6 +538,9 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set
         "decks": list(plan.decks),
         "bots": list(plan.bots),
         "plan": plan_d,
+        "game": sc.game,
+        "schema": sc.plugin.schema.as_meta(),
+        "deck_cards": {d: {k: list(v) for k, v in sc.plugin.deck_cards(sc.rules, d).items()} for d in plan.decks},
     }
     _write_meta(out, meta)
     return set()
