@@ -252,12 +252,15 @@ def load_scenario(path: str | Path) -> Scenario:
 
 def sweep_settings(sc: Scenario) -> dict:
     """The scenario's ``[sweep]`` table, checked (the core's own table): games, workers, chunk_size, seed,
-    bots, decks, out; missing keys take their defaults."""
+    bots, panel, decks, out; missing keys take their defaults."""
     f = Field(str(sc.path), sc.data).table("sweep", required=False)
-    f.reject_unknown(("games", "workers", "chunk_size", "seed", "bots", "decks", "out"))
+    f.reject_unknown(("games", "workers", "chunk_size", "seed", "bots", "panel", "decks", "out"))
     bots = f.get("bots", ["balanced", "balanced"])
     if not (isinstance(bots, list) and len(bots) == 2 and all(isinstance(b, str) for b in bots)):
         raise f.fail(f"must be two bot names, got {bots!r}", "bots")
+    panel = f.get("panel", [])
+    if not (isinstance(panel, list) and all(isinstance(b, str) and b for b in panel)):
+        raise f.fail(f"must be a list of bot names, got {panel!r}", "panel")
     decks = f.get("decks", [])
     if not (isinstance(decks, list) and all(isinstance(d, str) for d in decks)):
         raise f.fail(f"must be a list of deck patterns, got {decks!r}", "decks")
@@ -271,6 +274,7 @@ def sweep_settings(sc: Scenario) -> dict:
         "chunk_size": f.int("chunk_size", 256, minimum=1),
         "seed": seed,
         "bots": tuple(bots),
+        "panel": tuple(panel),
         "decks": decks,
         "out": f.str("out", f"results/{sc.path.stem}"),
     }

@@ -73,6 +73,8 @@ class SweepPlan:
         bots: the two bots, (first seat, second seat).
         seed: the sweep seed from which every game's seed derives.
         chunk_size: games per chunk.
+        panel: a bot panel: every pairing is played under each of these bots, the same bot in both
+            seats, on the same seeds (``()``: no panel, ``bots`` play every game).
     """
 
     scenario_path: str
@@ -82,6 +84,22 @@ class SweepPlan:
     bots: tuple[str, str]
     seed: int
     chunk_size: int
+    panel: tuple[str, ...] = ()
+
+    @property
+    def bot_pairs(self) -> tuple[tuple[str, str], ...]:
+        """The (first seat, second seat) bots of each block of the plan: one per panel bot, else ``bots``."""
+        return tuple((b, b) for b in self.panel) if self.panel else (self.bots,)
+
+    @property
+    def block_games(self) -> int:
+        """Games of one bot pair (every ordered pair of decks, ``games`` each)."""
+        return len(self.decks) ** 2 * self.games
+
+    @property
+    def block_chunks(self) -> int:
+        """Chunks of one bot pair (a chunk never mixes two bot pairs)."""
+        return -(-self.block_games // self.chunk_size)
 
     @property
     def pairs(self) -> list[tuple[str, str]]:
@@ -91,17 +109,18 @@ class SweepPlan:
     @property
     def total_games(self) -> int:
         """Games in the whole sweep."""
-        return len(self.decks) ** 2 * self.games
+        return len(self.bot_pairs) * self.block_games
 
     @property
     def chunk_count(self) -> int:
         """Number of chunks."""
-        return -(-self.total_games // self.chunk_size)
+        return len(self.bot_pairs) * self.block_chunks
 
     def chunk(self, k: int) -> Chunk:
-        """The games of chunk ``k``: a contiguous slice of (pair, game) in plan order."""
+        """The games of chunk ``k``: a contiguous slice of (pair, game) in plan order, within one bot pair."""
         n = len(self.decks)
-        lo, hi = k * self.chunk_size, min((k + 1) * self.chunk_size, self.total_games)
+        block, k_in = divmod(k, self.block_chunks)
+        lo, hi = k_in * self.chunk_size, min((k_in + 1) * self.chunk_size, self.block_games)
         first, second, games, seeds = [], [], [], []
         for i in range(lo, hi):
             pair, g = divmod(i, self.games)
@@ -110,7 +129,8 @@ class SweepPlan:
             second.append(b)
             games.append(g)
             seeds.append(derive_seed(self.seed, a, b, g))
-        return Chunk(k, self.scenario_path, self.bots, tuple(first), tuple(second), tuple(games), tuple(seeds))
+        return Chunk(k, self.scenario_path, self.bot_pairs[block], tuple(first), tuple(second), tuple(games),
+                     tuple(seeds))
 
 
 @dataclass(frozen=True)
@@ -211,12 +231,17 @@ def plan_sweep(
     bots: tuple[str, str] | None = None,
     chunk_size: int | None = None,
     seed: int | None = None,
+    panel: Iterable[str] | None = None,
 ) -> SweepPlan:
     """Plan a sweep of ``sc``; arguments left ``None`` come from the scenario's ``[sweep]`` table.
 
+    With a ``panel`` (here or ``[sweep] panel``), every pairing is played under each panel bot in
+    both seats, on the same seeds, and ``bots`` is not used.
+
     Raises:
         ValueError: games < 1, chunk size < 1, a seed out of range, a deck pattern matching
-            nothing, or a bot the scenario's game does not know (its ``bot_names`` hook).
+            nothing, a panel naming a bot twice, or a bot the scenario's game does not know (its
+            ``bot_names`` hook).
     """
     d = sweep_defaults(sc)
     games = d["games"] if games is None else games
@@ -228,8 +253,13 @@ def plan_sweep(
     bots = tuple(bots) if bots else d["bots"]
     if len(bots) != 2:
         raise ValueError(f"--bots takes two bot names (first seat, second seat), got {','.join(bots)}")
+    panel = tuple(panel) if panel else tuple(d["panel"])
+    if len(set(panel)) != len(panel):
+        raise ValueError(f"--panel names a bot twice: {','.join(panel)}")
+    if panel:
+        bots = (panel[0], panel[0])
     known = tuple(sc.plugin.bot_names(sc))  # checked here, before anything is written
-    for b in bots:
+    for b in (*bots, *panel):
         if b not in known:
             raise ValueError(f"unknown bot {b!r} (the scenario knows: {', '.join(known)})")
     chosen = select_decks(sc.decks, list(decks) if decks else d["decks"])
@@ -241,6 +271,7 @@ def plan_sweep(
         bots=(bots[0], bots[1]),
         seed=d["seed"] if seed is None else check_seed(seed),
         chunk_size=chunk_size,
+        panel=panel,
     )
 
 
@@ -320,6 +351,10 @@ def plan_dict(plan: SweepPlan) -> dict:
     d = asdict(plan)
     d.pop("scenario_path")
     d["decks"], d["bots"] = list(plan.decks), list(plan.bots)
+    if plan.panel:
+        d["panel"] = list(plan.panel)
+    else:
+        d.pop("panel")  # a plan without a panel is stored as before panels existed
     d["chunk_count"] = plan.chunk_count
     return d
 
@@ -346,8 +381,9 @@ def plan_of(out: str | Path, meta: dict | None = None) -> SweepPlan:
         raise ValueError(f"{where}: missing {', '.join(missing)} (not a folder written by simkit sweep)")
     ints = {k: d[k] for k in ("games", "seed", "chunk_size", "chunk_count")}
     bad = [k for k, v in ints.items() if isinstance(v, bool) or not isinstance(v, int)]
-    if bad or not isinstance(d["decks"], list) or not isinstance(d["bots"], list):
-        raise ValueError(f"{where}: malformed ({', '.join(bad) or 'decks, bots'})")
+    panel = d.get("panel", [])
+    if bad or not isinstance(d["decks"], list) or not isinstance(d["bots"], list) or not isinstance(panel, list):
+        raise ValueError(f"{where}: malformed ({', '.join(bad) or 'decks, bots, panel'})")
     plan = SweepPlan(
         scenario_path=str(meta.get("scenario_path", "")),
         scenario_hash=str(d["scenario_hash"]),
@@ -356,6 +392,7 @@ def plan_of(out: str | Path, meta: dict | None = None) -> SweepPlan:
         bots=tuple(map(str, d["bots"])),  # type: ignore[arg-type]
         seed=ints["seed"],
         chunk_size=ints["chunk_size"],
+        panel=tuple(map(str, panel)),
     )
     if not plan.decks or plan.games < 1 or plan.chunk_size < 1 or len(plan.bots) != 2:
         raise ValueError(f"{where}: malformed (decks, games, chunk_size or bots)")
@@ -393,7 +430,7 @@ def check_chunk(plan: SweepPlan, k: int, df: pd.DataFrame) -> str | None:
     if first_bad is not None:
         i, col, found, plan_value = first_bad
         return f"row {i}: {col} is {found!r} where the plan has {plan_value!r}"
-    expected = {"first_bot": plan.bots[0], "second_bot": plan.bots[1], "scenario_hash": plan.scenario_hash}
+    expected = {"first_bot": c.bots[0], "second_bot": c.bots[1], "scenario_hash": plan.scenario_hash}
     for col, want in expected.items():
         values = df[col].to_numpy() if col in df.columns else None
         if values is not None and (values != want).any():
@@ -537,6 +574,7 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set
         "games_per_pair": plan.games,
         "decks": list(plan.decks),
         "bots": list(plan.bots),
+        "panel": list(plan.panel),
         "plan": plan_d,
         "game": sc.game,
         "schema": sc.plugin.schema.as_meta(),
@@ -602,8 +640,14 @@ def load_results(out: str | Path) -> pd.DataFrame:
             raise ValueError(f"{p}: {problem}: run simkit sweep with --resume on this folder to play it again")
         frames.append(df)
     df = pd.concat(frames, ignore_index=True)
-    df = df.sort_values(["first_deck", "second_deck", "game"], kind="stable").reset_index(drop=True)
-    per_pair = df.groupby(["first_deck", "second_deck"], sort=False).size()
+    if plan.panel:  # panel order, then pairs and games
+        rank = {b: i for i, b in enumerate(plan.panel)}
+        df = df.sort_values(["first_bot", "first_deck", "second_deck", "game"], kind="stable",
+                            key=lambda col: col.map(rank) if col.name == "first_bot" else col)
+    else:
+        df = df.sort_values(["first_deck", "second_deck", "game"], kind="stable")
+    df = df.reset_index(drop=True)
+    per_pair = df.groupby(["first_bot", "second_bot", "first_deck", "second_deck"], sort=False).size()
     if (per_pair > plan.games).any() or (len(found) == plan.chunk_count and len(df) != plan.total_games):
         raise ValueError(f"{out}: games per pair differ from the plan's {plan.games}")  # impossible by the checks
     meta["complete"] = len(found) == plan.chunk_count
@@ -744,8 +788,9 @@ def _play(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:
 
 def _chunk_index(plan: SweepPlan, df: pd.DataFrame) -> int:
     first = df.iloc[0]
+    block = plan.bot_pairs.index((first["first_bot"], first["second_bot"]))
     pair = plan.decks.index(first["first_deck"]) * len(plan.decks) + plan.decks.index(first["second_deck"])
-    return (pair * plan.games + int(first["game"])) // plan.chunk_size
+    return block * plan.block_chunks + (pair * plan.games + int(first["game"])) // plan.chunk_size
 
 
 def _start_logging(out: Path) -> logging.Handler:

@@ -22,11 +22,17 @@ def run(args: argparse.Namespace) -> int:
         workers = check_workers(defaults["workers"], f"{sc.path}: sweep.workers")
     seed = check_seed(args.seed, "--seed") if args.seed is not None else None
     bots = tuple(b.strip() for b in args.bots.split(",")) if args.bots else None
-    plan = plan_sweep(sc, games=args.games, decks=args.decks, bots=bots, chunk_size=args.chunk_size, seed=seed)
+    panel = [b.strip() for b in args.panel.split(",") if b.strip()] if args.panel else None
+    if args.panel is not None and args.bots:
+        raise ValueError("--bots and --panel: give one (a panel plays each of its bots in both seats)")
+    plan = plan_sweep(sc, games=args.games, decks=args.decks, bots=bots, chunk_size=args.chunk_size, seed=seed,
+                      panel=panel)
     out = args.out or defaults["out"]
+    who = (f"under each bot of the panel {', '.join(plan.panel)} (the same bot in both seats)" if plan.panel
+           else f"bots {plan.bots[0]} (first) vs {plan.bots[1]} (second)")
     print(
         f"sweep {sc.name}: {len(plan.decks)} decks, {len(plan.decks) ** 2} ordered pairs x {plan.games} games "
-        f"= {plan.total_games} games, bots {plan.bots[0]} (first) vs {plan.bots[1]} (second)"
+        f"x {len(plan.bot_pairs)} bot pairing(s) = {plan.total_games} games, {who}"
     )
     run_sweep(sc, plan, out, workers=workers, resume=args.resume, scheduler=args.scheduler)
     print(f"results: {out}  (log: {out}/sweep.log)")
@@ -49,6 +55,8 @@ def register(sub) -> None:
         "--decks", nargs="+", metavar="PATTERN", help="only decks matching these patterns, e.g. 'HolyLight:*'"
     )
     p.add_argument("--bots", help="two bots, first seat and second seat, e.g. balanced,rush")
+    p.add_argument("--panel", metavar="BOT,BOT,...", help="a bot panel: every pairing played under each bot, the "
+                   "same bot in both seats (default: [sweep] panel); the report then shows whether the player matters")
     p.add_argument("--chunk-size", type=int, help="games per chunk (one parquet file each)")
     p.add_argument("--seed", type=int, help="the sweep seed, 0 to 2**63 - 1 (default: [sweep] seed, else 0)")
     p.add_argument("--resume", action="store_true", help="finish a sweep that was interrupted")
