@@ -44,6 +44,15 @@ KEYS = ["first_deck", "second_deck", "game"]
 COMPARE_TABLES = ("deck_deltas", "card_deltas", "first_player_deltas", "matchup_deltas", "nash_shift", "flag_changes")
 
 
+def _bots(df: pd.DataFrame) -> str:
+    """The bots of a sweep in words (``"balanced vs rush"``), read from the rows, else from the meta."""
+    if {"first_bot", "second_bot"} <= set(df.columns):
+        pairs = df[["first_bot", "second_bot"]].astype(str).drop_duplicates().sort_values(["first_bot", "second_bot"])
+        return ", ".join(f"{a} vs {b}" for a, b in pairs.itertuples(index=False))
+    bots = (df.attrs.get("meta") or {}).get("bots") or ["?", "?"]
+    return " vs ".join(map(str, bots))
+
+
 def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
     """Pair the games of two sweeps on ``(first_deck, second_deck, game)``.
 
@@ -56,8 +65,9 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
         player's points: 1 win, 1/2 draw, 0 loss), ``same_seed`` (both games had the same seed).
 
     Raises:
-        ValueError: (one line) when the deck pools differ, the games per pairing differ, or the
-            games cannot all be paired.
+        ValueError: (one line) when the deck pools differ, the bots differ (a change of bots
+            would be read as the patch's doing), the games per pairing differ, or the games cannot
+            all be paired.
     """
     check_results(base, "base")
     check_results(patch, "patch")
@@ -71,6 +81,10 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
             what.append(f"{len(only_b)} only in patch (e.g. {only_b[0]})")
         raise ValueError(f"base and patch sweeps have different deck pools ({len(a)} vs {len(b)} decks; "
                          f"{'; '.join(what)}): compare needs the same pool")
+    bots_a, bots_b = _bots(base), _bots(patch)
+    if bots_a != bots_b:
+        raise ValueError(f"base and patch sweeps were played by different bots (base: {bots_a}; patch: {bots_b}): "
+                         "a change would mix the patch with the bots' play; sweep both with the same --bots")
     na = base.groupby(KEYS[:2]).size()
     nb = patch.groupby(KEYS[:2]).size().reindex(na.index)
     if not na.equals(nb):

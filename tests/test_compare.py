@@ -35,9 +35,9 @@ def priest_edge(edge: float):
     return rate
 
 
-def sweep(edge: float, seat: float, games: int = 40, decks=POOL, name: str = "base"):
+def sweep(edge: float, seat: float, games: int = 40, decks=POOL, name: str = "base", bots=("balanced", "balanced")):
     return synthetic_results(decks, games, priest_edge(edge), first_advantage=seat, seed=5,
-                             scenario_name=name, scenario_hash=name)
+                             scenario_name=name, scenario_hash=name, bots=bots)
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +60,19 @@ def test_pairing_refuses_different_pools_and_game_counts(base):
         pair_results(base, sweep(0.0, 0.0, games=30))
     paired = pair_results(base, base)
     assert len(paired) == len(base) and paired["same_seed"].all()
+
+
+def test_sweeps_of_different_bots_are_refused(base, tmp_path, capsys):
+    """A patch swept by other bots is refused in one line naming both bots, not read as the patch's effect."""
+    rush = sweep(0.10, -0.36, name="patch", bots=("rush", "rush"))  # same rules, other bots: a big seat swing
+    with pytest.raises(ValueError, match="different bots"):
+        pair_results(base, rush)
+    b = write_sweep_folder(base, tmp_path / "base")
+    p = write_sweep_folder(rush, tmp_path / "rush")
+    assert main(["compare", str(b), str(p), "-o", str(tmp_path / "ab.pdf")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "balanced vs balanced" in err and "rush vs rush" in err
+    assert not (tmp_path / "ab.pdf").exists()
 
 
 def test_identical_sweeps_change_nothing(base):
