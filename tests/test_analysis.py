@@ -210,6 +210,54 @@ def test_nash_mix_of_weighted_rock_paper_scissors():
     np.testing.assert_allclose(nash_mix(rates).to_numpy(), [0.2, 0.6, 0.2], atol=1e-6)
 
 
+def _table(names, rows):
+    return pd.DataFrame(rows, index=names, columns=names, dtype=float)
+
+
+RPS = [[0.5, 0.4, 0.8], [0.6, 0.5, 0.4], [0.2, 0.6, 0.5]]
+
+
+def test_nash_mix_is_the_maximum_entropy_equilibrium():
+    """Two copies of rock share rock's 20% evenly (10% each), whichever comes first in the table."""
+    names = ["rock", "paper", "scissors", "rock2"]
+    rows = [r + [r[0]] for r in RPS] + [RPS[0] + [0.5]]
+    np.testing.assert_allclose(nash_mix(_table(names, rows)).to_numpy(), [0.1, 0.6, 0.2, 0.1], atol=1e-6)
+    order = [3, 1, 2, 0]
+    shuffled = _table([names[i] for i in order], [[rows[i][j] for j in order] for i in order])
+    np.testing.assert_allclose(nash_mix(shuffled)[names].to_numpy(), [0.1, 0.6, 0.2, 0.1], atol=1e-6)
+
+
+def test_nash_mix_of_equal_decks_is_uniform_and_said_so():
+    """When every matchup is even the mix is uniform (not 100% of the first deck) and all_even is set."""
+    names = ["a", "b", "c", "d"]
+    even = _table(names, [[0.5] * 4] * 4)
+    np.testing.assert_allclose(nash_mix(even).to_numpy(), [0.25] * 4)
+    matchups = pd.DataFrame([(x, y, 0.5, x == y) for x in names for y in names],
+                            columns=["deck", "opponent", "win_rate", "mirror"])
+    meta = metagame(matchups)
+    assert meta["all_even"].all() and meta["in_support"].all() and not meta["dominated"].any()
+    assert not metagame(matchup_matrix(synthetic_results([A, B], 50, {(A, B): 0.7}, seed=1)))["all_even"].any()
+
+
+def test_a_deck_of_the_mix_is_never_listed_as_dominated():
+    """A copy of rock that does worse only against a deck nobody plays is in the mix, so not dominated."""
+    names = ["rock", "paper", "scissors", "weak", "rock2"]
+    rows = [
+        [0.5, 0.4, 0.8, 0.6, 0.5],
+        [0.6, 0.5, 0.4, 0.6, 0.6],
+        [0.2, 0.6, 0.5, 0.7, 0.2],
+        [0.4, 0.4, 0.3, 0.5, 0.45],
+        [0.5, 0.4, 0.8, 0.55, 0.5],   # rock2: rock, but only 55% against weak
+    ]
+    matchups = _table(names, rows).stack().rename("win_rate").rename_axis(["deck", "opponent"]).reset_index()
+    matchups["mirror"] = matchups["deck"] == matchups["opponent"]
+    meta = metagame(matchups).set_index("deck")
+    assert meta.loc["rock2", "in_support"] and meta.loc["rock2", "weight"] == pytest.approx(0.1, abs=1e-6)
+    assert not meta.loc["rock2", "dominated"]
+    assert meta.loc["weak", "dominated"] and not meta.loc["weak", "in_support"]
+    assert not meta.loc[meta["in_support"], "dominated"].any()
+
+
 def test_metagame_of_synthetic_rock_paper_scissors_and_a_dominated_deck():
     """Synthetic RPS decks form the support near (0.2, 0.6, 0.2); a deck losing to all is dominated."""
     planted = {(ROCK, PAPER): 0.4, (ROCK, SCISSORS): 0.8, (PAPER, SCISSORS): 0.4,

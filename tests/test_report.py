@@ -134,3 +134,33 @@ def test_report_command_refuses_bad_input(results, tmp_path, capsys, case):
     err = capsys.readouterr().err.strip()
     assert expect in err and len(err.splitlines()) == 1
     assert not out.exists()
+
+
+def _pdf_text(path) -> list[str]:
+    return [page.extract_text() for page in PdfReader(path).pages]
+
+
+def test_one_game_folder_reports_without_nan(tmp_path):
+    """A sweep of one game (one deck, its mirror) gives a report whose pages never print NaN."""
+    one = synthetic_results([A], 1, seed=2, scenario_name="one game")
+    folder = write_sweep_folder(one, tmp_path / "one")
+    out = tmp_path / "one.pdf"
+    assert main(["report", str(folder), "-o", str(out), "--bootstrap", "5"]) == 0
+    pages = _pdf_text(out)
+    assert all("nan" not in p.lower() for p in pages)
+    title = " ".join(pages[0].split())
+    assert "one deck" in title and "HolyLight only" in title and "best HolyLight" not in title
+
+
+def test_title_page_never_names_a_lone_card_best_and_worst():
+    """With one artifact in the pool the headline says 'HolyLight only', not 'best HolyLight, worst HolyLight'."""
+    holy = [A, "HolyLight:BlackBat,FrostDragon,VolcanoDragon", "HolyLight:Archer,BlackBat,Priest"]
+    words = " ".join(balance.headlines(analyze(synthetic_results(holy, 6, seed=3), bootstrap=5)))
+    assert "artifacts: HolyLight only" in words and "worst HolyLight" not in words
+    assert "Creature kinds: best" in words
+
+
+def test_all_even_pool_says_so_instead_of_a_single_deck_mix():
+    """A pool where every game is drawn: the metagame is said to be even, not '100% of' the first deck."""
+    words = " ".join(balance.headlines(analyze(synthetic_results(DECKS, 4, draw_rate=1.0, seed=3), bootstrap=5)))
+    assert "every matchup is even" in words and "100.0%" not in words.split("Metagame")[1].split(".")[0]

@@ -9,23 +9,45 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import linprog
+from scipy.linalg import null_space
+from scipy.optimize import linprog, minimize
 
 from simkit.analysis.matchups import win_rate_table
 
 __all__ = ["nash_mix", "metagame"]
 
+_CAP = 1e3  # largest scaled weight in the support LP (see nash_mix)
 
-def nash_mix(rates: pd.DataFrame) -> pd.Series:
-    """An equilibrium mix of the symmetric zero-sum game given by a square win-rate table.
 
-    Solved by linear programming (scipy HiGHS): maximise v subject to
-    ``sum_i x_i (rate[i, j] - 1/2) >= v`` for every deck j, ``x >= 0``, ``sum x = 1``.
-    When several equilibria exist, one of them (a vertex) is returned.
+def _payoffs(rates: pd.DataFrame) -> np.ndarray:
+    """The zero-sum payoff table ``rate - 1/2`` (mirrors 0), after checking the table is whole."""
+    if list(rates.index) != list(rates.columns):
+        raise ValueError("metagame: the win-rate table must have the same decks as rows and columns")
+    a = rates.to_numpy(float) - 0.5
+    np.fill_diagonal(a, 0.0)  # a mirror is even whether or not it was played
+    if np.isnan(a).any():
+        i, j = np.argwhere(np.isnan(a))[0]
+        raise ValueError(f"metagame: no result for {rates.index[i]} against {rates.columns[j]}")
+    return a
+
+
+def nash_mix(rates: pd.DataFrame, tol: float = 1e-9) -> pd.Series:
+    """The maximum-entropy equilibrium mix of the symmetric zero-sum game of a square win-rate table.
+
+    A game can have many equilibria (a whole face of mixes); the one returned is the unique mix
+    of greatest entropy among them, as in Nash averaging (Balduzzi et al. 2018, "Re-evaluating
+    evaluation"): it gives every deck that can be part of some equilibrium a share, spreads
+    weight as evenly as the equilibrium allows, and so does not depend on the order of the decks
+    (a pool of equal decks gets the uniform mix, not 100% of the first one). Three steps, all
+    with scipy: the game's value ``v`` by linear programming (HiGHS); for each deck, the
+    decks that have a share in some equilibrium (one LP over the cone of scaled equilibria,
+    which also gives an equilibrium where every one of them has a share); the entropy maximised
+    over the equilibrium mixes of those decks (SLSQP, started from that interior equilibrium).
 
     Args:
         rates: square table, rows and columns the same decks, ``rates[i, j]`` = how often deck i
-            beats deck j (draws half).
+            beats deck j (draws half); the diagonal is ignored (a mirror is even).
+        tol: slack allowed on the equilibrium constraints (win-rate units).
 
     Returns:
         Series of weights indexed by deck, summing to 1.
@@ -33,31 +55,80 @@ def nash_mix(rates: pd.DataFrame) -> pd.Series:
     Raises:
         ValueError: when the table is not square or has a missing matchup.
     """
-    if list(rates.index) != list(rates.columns):
-        raise ValueError("metagame: the win-rate table must have the same decks as rows and columns")
-    if rates.isna().to_numpy().any():
-        i, j = np.argwhere(rates.isna().to_numpy())[0]
-        raise ValueError(f"metagame: no result for {rates.index[i]} against {rates.columns[j]}")
-    a = rates.to_numpy(float) - 0.5
-    np.fill_diagonal(a, 0.0)
+    a = _payoffs(rates)
     d = len(a)
-    c = np.zeros(d + 1)
-    c[-1] = -1.0                                          # maximise v
-    a_ub = np.hstack([-a.T, np.ones((d, 1))])             # v - sum_i x_i a[i, j] <= 0
-    a_eq = np.append(np.ones(d), 0.0)[None]
-    res = linprog(c, A_ub=a_ub, b_ub=np.zeros(d), A_eq=a_eq, b_eq=[1.0],
-                  bounds=[(0, None)] * d + [(None, None)], method="highs")
+    # value: max v s.t. x.A[:, j] >= v for all j; variables (x, v)
+    res = linprog(np.append(np.zeros(d), -1.0), A_ub=np.hstack([-a.T, np.ones((d, 1))]), b_ub=np.zeros(d),
+                  A_eq=np.append(np.ones(d), 0.0)[None], b_eq=[1.0], bounds=[(0, None)] * d + [(None, None)],
+                  method="highs")
     if not res.success:  # pragma: no cover - a finite zero-sum game always has an equilibrium
         raise ValueError(f"metagame: linear program failed: {res.message}")
-    x = np.clip(res.x[:d], 0.0, None)
-    return pd.Series(x / x.sum(), index=rates.index, name="weight")
+    v = res.x[-1]
+    # decks of some equilibrium, in one LP over the cone of scaled equilibria y (x = y / sum y):
+    # max sum z, z_i <= y_i, z_i <= 1, y.(A[:, j] - v) >= 0, y <= CAP; z_i = 1 where x_i can be > 0
+    # (unless its largest share is below 1/CAP of the others': measured rates cannot tell that from 0)
+    shifted = a - v
+    eye = np.eye(d)
+    res = linprog(np.append(np.zeros(d), -np.ones(d)),
+                  A_ub=np.vstack([np.hstack([-shifted.T, np.zeros((d, d))]), np.hstack([-eye, eye])]),
+                  b_ub=np.zeros(2 * d), bounds=[(0, _CAP)] * d + [(0, 1)] * d, method="highs")
+    if not res.success:  # pragma: no cover - the cone always holds the equilibria found above
+        raise ValueError(f"metagame: linear program failed: {res.message}")
+    support = np.flatnonzero(res.x[d:] > 0.5)
+    start = np.clip(res.x[:d][support], 0.0, None)
+    start = start / start.sum()
+    x = np.zeros(d)
+    x[support] = _max_entropy(a[support], support, start, v, tol)
+    return pd.Series(x, index=rates.index, name="weight")
+
+
+def _neg_entropy(x: np.ndarray) -> float:
+    x = np.clip(x, 1e-300, None)
+    return float(np.sum(x * np.log(x)))
+
+
+def _max_entropy(rows: np.ndarray, support: np.ndarray, start: np.ndarray, v: float, tol: float) -> np.ndarray:
+    """The mix of greatest entropy over the equilibria with the given support.
+
+    Every deck of some equilibrium scores exactly ``v`` against every equilibrium, so the
+    equilibria lie on the affine set ``x . rows[:, support] = v``, ``sum x = 1``; the search
+    runs over that set's own coordinates (usually few or none), with ``x >= 0`` and the decks
+    outside the support held to at least ``v``.
+    """
+    k = len(support)
+    uniform = np.full(k, 1.0 / k)
+    if (uniform @ rows).min() >= v - tol:
+        return uniform  # the uniform mix of the support is an equilibrium: nothing has more entropy
+    basis = null_space(np.vstack([rows[:, support].T, np.ones(k)]), rcond=1e-9)
+    if basis.shape[1] == 0:
+        return start  # a single equilibrium on this support
+    off = np.setdiff1d(np.arange(rows.shape[1]), support)
+    outside = rows[:, off]
+
+    def mix(z):
+        return start + basis @ z
+
+    best = minimize(lambda z: _neg_entropy(mix(z)), np.zeros(basis.shape[1]),
+                    jac=lambda z: basis.T @ (np.log(np.clip(mix(z), 1e-300, None)) + 1.0), method="SLSQP",
+                    constraints=[{"type": "ineq", "fun": mix, "jac": lambda z: basis},
+                                 {"type": "ineq", "fun": lambda z: mix(z) @ outside - v + tol,
+                                  "jac": lambda z: outside.T @ basis}],
+                    options={"ftol": 1e-12, "maxiter": 300})
+    x = np.clip(mix(best.x), 0.0, None)
+    x = x / x.sum()
+    if (x @ rows).min() < v - 10 * tol or _neg_entropy(x) > _neg_entropy(start):
+        return start  # the optimiser strayed: keep the interior equilibrium it started from
+    return x
 
 
 def metagame(matchups: pd.DataFrame, support_tol: float = 1e-6, max_listed: int = 3) -> pd.DataFrame:
     """The Nash mix of the deck pool, each deck's score against it, and the dominated decks.
 
     A deck is dominated when another deck scores at least as well against every opponent
-    (itself and the other included) and better against at least one.
+    (itself and the other included) and better against at least one, and the deck has no share
+    in the mix: a weakly dominated deck can still be part of an equilibrium (its dominator does
+    better only against decks nobody plays), and the report never calls a deck of the mix
+    dominated. When every matchup is even, the mix is uniform and ``all_even`` says so.
 
     Args:
         matchups: the tidy matchup matrix (:func:`simkit.analysis.matchup_matrix`).
@@ -65,7 +136,7 @@ def metagame(matchups: pd.DataFrame, support_tol: float = 1e-6, max_listed: int 
         max_listed: how many dominating decks to name per dominated deck (strongest first).
 
     Returns:
-        DataFrame ``deck, weight, in_support, vs_mix, dominated, dominated_by`` where ``vs_mix``
+        DataFrame ``deck, weight, in_support, vs_mix, dominated, dominated_by, all_even`` where ``vs_mix``
         is the deck's expected win rate against the mix (1/2 for every deck in the support) and
         ``dominated_by`` names dominating decks; sorted by weight, then ``vs_mix``.
 
@@ -81,6 +152,7 @@ def metagame(matchups: pd.DataFrame, support_tol: float = 1e-6, max_listed: int 
     gt = (a[:, None, :] > a[None, :, :] + 1e-12).any(-1)
     dom = ge & gt
     np.fill_diagonal(dom, False)
+    dom[:, weight.to_numpy() > support_tol] = False  # a deck of the mix is never called dominated
     strength = a.sum(1)
     by = [
         ", ".join(decks[k] for k in sorted(np.flatnonzero(dom[:, i]), key=lambda k: -strength[k])[:max_listed])
@@ -93,5 +165,6 @@ def metagame(matchups: pd.DataFrame, support_tol: float = 1e-6, max_listed: int 
         "vs_mix": 0.5 + a @ weight.to_numpy(),
         "dominated": dom.any(0),
         "dominated_by": by,
+        "all_even": bool(np.all(np.abs(a) < 1e-12)),
     })
     return out.sort_values(["weight", "vs_mix", "deck"], ascending=[False, False, True], ignore_index=True)

@@ -70,6 +70,44 @@ def _p(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _best_worst(cards: pd.DataFrame, label: str) -> str:
+    """Best and worst card of one category in words; a lone card, or no rate at all, said as such."""
+    if cards.empty:
+        return ""
+    if len(cards) == 1:
+        c = cards.iloc[0]
+        return f"{label}: {c['card']} only (every deck holds it, so it cannot be compared with another)"
+    rated = cards[cards["games"] > 0]
+    if rated.empty:
+        return f"{label}: no games against another deck, so no card rates"
+    best, worst = rated.iloc[0], rated.iloc[-1]
+    return (f"{label}: best {best['card']} ({_pct(best['win_rate'])}), worst {worst['card']} "
+            f"({_pct(worst['win_rate'])})")
+
+
+def _metagame_words(mix: pd.DataFrame) -> str:
+    """The metagame in one sentence; an all-even pool is said in words, not as a list of shares."""
+    if len(mix) == 1:
+        return "Metagame: the pool has one deck, so there is no choice to make."
+    if len(mix) and bool(mix["all_even"].iloc[0]):
+        return (f"Metagame: every matchup is even (50%), so no deck is a better pick than another; the "
+                f"equilibrium spreads evenly over all {len(mix)} decks.")
+    support = mix[mix["in_support"]]
+    names = ", ".join(f"{d} ({_pct(w)})" for d, w in zip(support["deck"][:3], support["weight"][:3]))
+    return (f"Metagame: the maximum-entropy Nash equilibrium mixes {len(support)} of {len(mix)} decks; heaviest: "
+            f"{names}. {_count(int(mix['dominated'].sum()), 'deck')} outside the mix "
+            f"{'is' if int(mix['dominated'].sum()) == 1 else 'are'} dominated by another deck.")
+
+
 def headlines(tables: dict) -> list[str]:
     """The report's headline numbers in words, one sentence each.
 
@@ -80,33 +118,34 @@ def headlines(tables: dict) -> list[str]:
         sentences (unwrapped).
     """
     decks, fp, meta = tables["decks"], tables["first_player"], tables["meta"]
-    top, low = decks.iloc[0], decks.iloc[-1]
-    out = [
-        f"Strongest deck: {top['deck']}, winning {_pct(top['win_rate'])} of its games "
-        f"(95% CI {_pct(top['low'])}-{_pct(top['high'])}), rating {top['rating']:+.0f}.",
-        f"Weakest deck: {low['deck']}, winning {_pct(low['win_rate'])} "
-        f"(95% CI {_pct(low['low'])}-{_pct(low['high'])}), rating {low['rating']:+.0f}.",
-    ]
-    spread, band = decks["win_rate"], tables["bands"].deck
-    out.append(f"Deck win rates range from {_pct(spread.min())} to {_pct(spread.max())}; "
-               f"{int(((spread < band[0]) | (spread > band[1])).sum())} of {len(decks)} decks lie outside "
-               f"{100 * band[0]:g}-{100 * band[1]:g}%.")
+    rated = decks[decks["games"] > 0]
+    out = []
+    if len(rated) < 2:
+        out.append("The pool has one deck: it played only mirror games, so it has no win rate against another deck."
+                   if len(decks) == 1 else f"Only {len(rated)} of {len(decks)} decks played another deck: no deck "
+                   "can be ranked against the others.")
+    else:
+        top, low = rated.iloc[0], rated.iloc[-1]
+        out += [
+            f"Strongest deck: {top['deck']}, winning {_pct(top['win_rate'])} of its games "
+            f"(95% CI {_pct(top['low'])}-{_pct(top['high'])}), rating {top['rating']:+.0f}.",
+            f"Weakest deck: {low['deck']}, winning {_pct(low['win_rate'])} "
+            f"(95% CI {_pct(low['low'])}-{_pct(low['high'])}), rating {low['rating']:+.0f}.",
+        ]
+        spread, band = rated["win_rate"], tables["bands"].deck
+        out.append(f"Deck win rates range from {_pct(spread.min())} to {_pct(spread.max())}; "
+                   f"{int(((spread < band[0]) | (spread > band[1])).sum())} of {len(rated)} decks lie outside "
+                   f"{100 * band[0]:g}-{100 * band[1]:g}%.")
     o = fp[fp["scope"] == "overall"].iloc[0]
     out.append(f"Going first is worth {100 * o['advantage']:+.1f} points: the first player scores "
                f"{_pct(o['first_rate'])} (95% CI {_pct(o['low'] + 0.5)}-{_pct(o['high'] + 0.5)}, "
-               f"sign test {_p(o['p_value'])}, {int(o['games'])} games).")
-    mix = tables["metagame"]
-    support = mix[mix["in_support"]]
-    names = ", ".join(f"{d} ({_pct(w)})" for d, w in zip(support["deck"][:3], support["weight"][:3]))
-    out.append(f"Metagame: the Nash equilibrium mixes {len(support)} of {len(mix)} decks; heaviest: {names}. "
-               f"{int(mix['dominated'].sum())} decks are dominated by another deck.")
+               f"sign test {_p(o['p_value'])}, {_count(int(o['games']), 'game')}).")
+    out.append(_metagame_words(tables["metagame"]))
     cards = tables["cards"]
-    creatures, arts = cards[cards["kind"] == "creature"], cards[cards["kind"] == "artifact"]
-    if len(creatures):
-        out.append(f"Creature kinds: best {creatures.iloc[0]['card']} ({_pct(creatures.iloc[0]['win_rate'])}), "
-                   f"worst {creatures.iloc[-1]['card']} ({_pct(creatures.iloc[-1]['win_rate'])}); artifacts: best "
-                   f"{arts.iloc[0]['card']} ({_pct(arts.iloc[0]['win_rate'])}), worst {arts.iloc[-1]['card']} "
-                   f"({_pct(arts.iloc[-1]['win_rate'])}).")
+    words = [w for kind, label in (("creature", "creature kinds"), ("artifact", "artifacts"))
+             if (w := _best_worst(cards[cards["kind"] == kind], label))]
+    if words:
+        out.append(_cap("; ".join(words)) + ".")
     shape = tables["game_shape"].set_index("end_reason")
     allg = shape.loc["all"]
     out.append(f"Games last {allg['mean_turns']:.0f} turns on average (median {allg['median_turns']:.0f}); "
@@ -230,10 +269,14 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     lines = [line for d, by in zip(dominated["deck"], dominated["dominated_by"])
              for line in wrap(f"- {d}   (by {by})", WRAP, subsequent_indent="    ")]
     shown = lines
-    fig.text(0.07, 0.385, "The mix is computed from measured win rates: decks of nearly equal strength swap in and out "
-             "of it with sampling noise,\nso read it as a shortlist of what a field would converge to, not as exact "
-             "shares.", fontsize=8, style="italic", va="top")
-    why = "Another deck scores at least as well against every deck (the dominating decks in brackets):"
+    fig.text(0.07, 0.385, "\n".join(wrap(
+        _metagame_words(mix) + " Of all equilibria this is the one of greatest entropy (as in Nash averaging): every "
+        "deck that can be part of an equilibrium has a share, spread as evenly as the equilibrium allows. It is "
+        "computed from measured win rates: decks of nearly equal strength swap in and out of it with sampling "
+        "noise, so read it as a shortlist of what a field would converge to, not as exact shares.", 125)),
+        fontsize=8, style="italic", va="top")
+    why = ("Decks outside the mix that another deck matches or beats against every deck "
+           "(the dominating decks in brackets):")
     text_page(fig, "", [(f"Dominated decks ({len(dominated)})", [why, *shown] if shown else ["none"])], top=0.32,
               overflow="... (every dominated deck is in the metagame CSV)")
     fig.text(0.02, 0.985, "Metagame: what a field of perfect adapters would play", fontsize=12, weight="bold",
@@ -244,8 +287,9 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     plot_game_length(fig.add_axes([0.1, 0.56, 0.85, 0.36]), tables["turns"])
     plot_end_reasons(fig.add_axes([0.25, 0.3, 0.68, 0.17]), tables["game_shape"])
     shape = tables["game_shape"]
-    lines = [f"{r.end_reason:<11} {r.games:>8} games  {100 * r.share:5.1f}%   turns: mean {r.mean_turns:5.1f}, "
-             f"median {r.median_turns:5.1f}, 10-90% {r.p10_turns:.0f}-{r.p90_turns:.0f}   draws {r.draws}"
+    lines = [f"{r.end_reason:<11} {r.games:>8} games  {100 * r.share:5.1f}%   " + (
+             f"turns: mean {r.mean_turns:5.1f}, median {r.median_turns:5.1f}, "
+             f"10-90% {r.p10_turns:.0f}-{r.p90_turns:.0f}   draws {r.draws}" if r.games else "no game ended this way")
              for r in shape.itertuples()]
     text_page(fig, "", [("Game shape", lines)], top=0.22)
     fig.text(0.02, 0.985, "Game shape", fontsize=12, weight="bold", va="top")

@@ -274,6 +274,11 @@ def plot_pair_synergy(ax: Axes, card_pairs: pd.DataFrame, colorbar: bool = True)
         the image.
     """
     kinds = sorted(set(card_pairs["creature_a"]) | set(card_pairs["creature_b"]))
+    if not kinds:
+        ax.axis("off")
+        ax.text(0.5, 0.5, "Creature pairs: no deck played another deck, so no pair has a win rate.", ha="center",
+                va="center", fontsize=9, transform=ax.transAxes)
+        return None
     grid = pd.DataFrame(np.nan, index=kinds, columns=kinds)
     decks = pd.DataFrame(0, index=kinds, columns=kinds)
     for a, b, s, n in zip(card_pairs["creature_a"], card_pairs["creature_b"], card_pairs["synergy"] * 100,
