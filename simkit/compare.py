@@ -238,12 +238,13 @@ def matchup_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.D
     Returns:
         DataFrame ``deck, opponent, games, base_rate, patch_rate, delta, low, high, p_value,
         p_adjusted, significant`` for every ordered pair of different decks; (A, B) and (B, A)
-        mirror each other and the correction counts each pairing once.
+        mirror each other and the correction (``bands.matchup_method``, Benjamini-Hochberg by
+        default, as for the matchup flags) counts each pairing once.
     """
     bands = bands or FlagBands()
     t = _sums(_deck_view(paired), ["deck", "opponent"]).reset_index()
     once = (t["deck"] < t["opponent"]).to_numpy()
-    t = _finish(t, bands.method, bands.alpha, family=once)
+    t = _finish(t, bands.matchup_method, bands.alpha, family=once)
     adj = dict(zip(zip(t["deck"], t["opponent"]), t["p_adjusted"]))
     t["p_adjusted"] = [adj[(a, b)] if a < b else adj[(b, a)] for a, b in zip(t["deck"], t["opponent"])]
     t["significant"] = t["p_adjusted"] < bands.alpha

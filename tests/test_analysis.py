@@ -19,10 +19,13 @@ from simkit.analysis import (
     deck_strength,
     first_player_advantage,
     game_shape,
+    matchup_flag_reach,
     matchup_matrix,
     metagame,
+    min_games_to_flag,
     nash_mix,
     p_beyond,
+    p_beyond_exact,
     paired_delta,
     rate_matrix,
     sign_test,
@@ -80,6 +83,14 @@ def test_sign_test_and_band_test():
     assert sign_test([0], [0])[0] == 1.0
     p = p_beyond([0.50, 0.60, 0.40, 0.56], [1000, 1000, 1000, 100], 0.45, 0.55)
     assert p[0] > 0.5 and p[1] < 0.001 and p[2] < 0.001 and p[3] > 0.05
+
+
+def test_exact_band_test_is_binomial_and_conservative_with_draws():
+    """12-0 against a 70/30 edge has p = 0.7**12; draws count against the side being tested."""
+    p = p_beyond_exact([12, 0, 10, 10], [0, 0, 0, 2], [12, 12, 12, 12], 0.3, 0.7)
+    assert p[0] == pytest.approx(0.7 ** 12) and p[1] == pytest.approx(0.7 ** 12)
+    assert p[3] == pytest.approx(p[2])  # 10 wins and 2 draws tests as 10 wins and 2 losses
+    assert np.isnan(p_beyond_exact([0], [0], [0], 0.3, 0.7)[0])
 
 
 def test_paired_delta_handles_constant_differences():
@@ -352,6 +363,49 @@ def test_flags_need_significance_after_correction():
     assert ("deck", A) not in set(zip(quiet["kind"], quiet["subject"]))
     flagged = balance_flags(many)
     assert ("deck", A) in set(zip(flagged["kind"], flagged["subject"]))
+
+
+def test_min_games_to_flag_follows_the_number_of_matchups():
+    """A lone clean sweep needs 0.7**(2g) < 0.05/m: 8 games per pair for 15 matchups, 16 for 80 decks' 3160."""
+    assert min_games_to_flag(15) == 8 and 0.7 ** 16 < 0.05 / 15 < 0.7 ** 14
+    assert min_games_to_flag(3160) == 16 and 0.7 ** 32 < 0.05 / 3160 < 0.7 ** 30
+    assert min_games_to_flag(3160, FlagBands(matchup=0.8)) == 25 and 0.8 ** 50 < 0.05 / 3160 < 0.8 ** 48
+    assert min_games_to_flag(0) is None and min_games_to_flag(5, FlagBands(matchup=1.0)) is None
+
+
+def test_many_clean_sweeps_are_flagged_among_thousands_of_matchups():
+    """80 decks at 6 games per pair: the 1600 matchups Priest decks win 12-0 are flagged (BH); Holm flags none."""
+    decks = pool(ARTIFACTS)
+
+    def priest_wins(a, b):
+        return 0.5 + 0.5 * ("Priest" in deck_cards(a)[1]) - 0.5 * ("Priest" in deck_cards(b)[1])
+
+    df = synthetic_results(decks, 6, priest_wins, seed=4)
+    m = matchup_matrix(df)
+    flags = balance_flags(df, matchups=m)
+    lopsided = flags[flags["kind"] == "matchup"]
+    priest = [d for d in decks if "Priest" in d]
+    planted = {f"{a} vs {b}" for a in priest for b in decks if "Priest" not in b}
+    assert len(planted) == 1600 and planted <= set(lopsided["subject"])
+    # an even matchup also goes 12-0 now and then (p = 1/2048 each): BH lets at most about 5% of flags be such
+    assert len(lopsided) - len(planted) <= 0.05 * len(lopsided)
+    assert (lopsided["games"] == 12).all()
+    holm = balance_flags(df, FlagBands(matchup_method="holm"), matchups=m)
+    assert not (holm["kind"] == "matchup").any()
+    reach = matchup_flag_reach(m)
+    assert reach["matchups"] == 3160 and reach["games_per_pair"] == 6 and reach["min_games_per_pair"] == 16
+    assert not reach["enough"] and reach["power"] == 0.0
+
+
+def test_matchup_flag_reach_states_power_when_the_sweep_is_big_enough():
+    """Six matchups at 30 games per pair can flag from 7; a true 90/10 matchup is flagged about 93% of the time."""
+    reach = matchup_flag_reach(matchup_matrix(synthetic_results([A, B, C, WEAK], 30, seed=2)))
+    assert reach["min_games_per_pair"] == 7 and reach["games_per_pair"] == 30 and reach["enough"]
+    from scipy import stats
+
+    # a lone flag needs p < 0.05/6: 51 or more of 60 games against a 70% edge
+    assert stats.binom.sf(50, 60, 0.7) < 0.05 / 6 < stats.binom.sf(49, 60, 0.7)
+    assert reach["power"] == pytest.approx(stats.binom.sf(50, 60, 0.9))
 
 
 def test_analyze_returns_every_table():

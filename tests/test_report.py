@@ -164,3 +164,17 @@ def test_all_even_pool_says_so_instead_of_a_single_deck_mix():
     """A pool where every game is drawn: the metagame is said to be even, not '100% of' the first deck."""
     words = " ".join(balance.headlines(analyze(synthetic_results(DECKS, 4, draw_rate=1.0, seed=3), bootstrap=5)))
     assert "every matchup is even" in words and "100.0%" not in words.split("Metagame")[1].split(".")[0]
+
+
+def test_title_and_flags_pages_state_the_games_a_matchup_flag_needs(tables, tmp_path):
+    """At 30 games per pair the title and flags pages say flags are possible from 7; at 3 they warn."""
+    ok = _pdf_text(write_balance_report(tables, tmp_path / "ok.pdf")[0])
+    for page in (ok[0], ok[-1]):
+        text = " ".join(page.split())
+        assert "beyond 70/30 from 7 games per pair" in text and "WARNING" not in text
+    small = analyze(synthetic_results(DECKS, 3, PLANTED, seed=11), bootstrap=5)
+    pages = _pdf_text(write_balance_report(small, tmp_path / "small.pdf")[0])
+    for page in (pages[0], pages[-1]):
+        text = " ".join(page.split())
+        assert "WARNING: this sweep has 3 games per pair, too few to flag any matchup" in text
+        assert "from 7 games per pair" in text

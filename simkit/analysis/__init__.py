@@ -14,7 +14,7 @@ import pandas as pd
 
 from simkit.analysis.cards import card_win_rates, creature_pair_synergy
 from simkit.analysis.first_player import first_player_advantage
-from simkit.analysis.flags import FLAG_COLUMNS, FlagBands, balance_flags
+from simkit.analysis.flags import FLAG_COLUMNS, FlagBands, balance_flags, matchup_flag_reach, min_games_to_flag
 from simkit.analysis.matchups import matchup_matrix, win_rate_table
 from simkit.analysis.metagame import metagame, nash_mix
 from simkit.analysis.results import (
@@ -27,7 +27,7 @@ from simkit.analysis.results import (
     meta_of,
 )
 from simkit.analysis.shape import game_shape, turn_counts
-from simkit.analysis.stats import adjust_p, p_beyond, paired_delta, sign_test, wilson_interval
+from simkit.analysis.stats import adjust_p, p_beyond, p_beyond_exact, paired_delta, sign_test, wilson_interval
 from simkit.analysis.strength import bradley_terry, deck_strength
 from simkit.analysis.synthetic import rate_matrix, synthetic_results
 
@@ -50,11 +50,14 @@ __all__ = [
     "first_player_advantage",
     "first_score",
     "game_shape",
+    "matchup_flag_reach",
     "matchup_matrix",
     "meta_of",
     "metagame",
+    "min_games_to_flag",
     "nash_mix",
     "p_beyond",
+    "p_beyond_exact",
     "paired_delta",
     "rate_matrix",
     "sign_test",
@@ -78,7 +81,9 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
 
     Returns:
         dict with the tables named in :data:`TABLES` (``decks`` strongest first, the order the
-        report uses), ``meta`` (:func:`meta_of`) and ``bands`` (the :class:`FlagBands` used).
+        report uses), ``flag_reach`` (:func:`matchup_flag_reach`: how many games a matchup
+        needs before it can be flagged), ``meta`` (:func:`meta_of`) and ``bands`` (the
+        :class:`FlagBands` used).
 
     Raises:
         ValueError: when the results break the contract (see :func:`check_results`).
@@ -97,6 +102,7 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
         "game_shape": game_shape(df),
         "turns": turn_counts(df),
         "flags": balance_flags(df, bands, matchups=matchups, first_player=first_player),
+        "flag_reach": matchup_flag_reach(matchups, bands),
         "meta": meta_of(df),
         "bands": bands,
     }

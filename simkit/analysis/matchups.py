@@ -22,17 +22,22 @@ def matchup_matrix(df: pd.DataFrame) -> pd.DataFrame:
 
     Returns:
         tidy DataFrame, one row per ordered (deck, opponent): ``deck, opponent, games, points,
-        win_rate, low, high, mirror``. ``games`` counts the games the two decks played
-        (both seats); (deck, opponent) and (opponent, deck) are complementary.
+        wins, draws, win_rate, low, high, mirror``. ``games`` counts the games the two decks
+        played (both seats); (deck, opponent) and (opponent, deck) are complementary. A mirror's
+        ``wins`` is half its decisive games.
     """
     view = deck_games(df, mirrors=True)
-    out = view.groupby(["deck", "opponent"], sort=True).agg(games=("row", "size"), points=("points", "sum"))
+    view = view.assign(win=(view["points"] == 1.0).astype(int), draw=(view["points"] == 0.5).astype(int))
+    out = view.groupby(["deck", "opponent"], sort=True).agg(games=("row", "size"), points=("points", "sum"),
+                                                            wins=("win", "sum"), draws=("draw", "sum"))
     out = out.reset_index()
     mirror = (out["deck"] == out["opponent"]).to_numpy()
     games = out["games"].to_numpy(dtype=float)
     # a mirror game shows up twice in the deck view (once per seat); count it once
     out["games"] = np.where(mirror, games / 2, games).astype(int)
     out["points"] = np.where(mirror, out["games"] / 2, out["points"])
+    out["draws"] = np.where(mirror, out["draws"] // 2, out["draws"])
+    out["wins"] = np.where(mirror, (out["games"] - out["draws"]) / 2, out["wins"])  # a mirror is even
     out["win_rate"] = out["points"] / out["games"]
     low, high = wilson_interval(out["points"], out["games"])
     out["low"] = np.where(mirror, 0.5, low)

@@ -13,6 +13,7 @@ __all__ = [
     "Z95",
     "wilson_interval",
     "p_beyond",
+    "p_beyond_exact",
     "sign_test",
     "paired_delta",
     "adjust_p",
@@ -66,6 +67,34 @@ def p_beyond(rate, games, low: float, high: float) -> np.ndarray:
     return np.where(n > 0, out, np.nan)
 
 
+def p_beyond_exact(wins, draws, games, low: float, high: float) -> np.ndarray:
+    """Exact p-value that a true score rate lies outside ``[low, high]`` (null: it lies inside).
+
+    Two one-sided binomial tests, the smaller p kept as in :func:`p_beyond`: above ``high``,
+    ``P(Binomial(games, high) >= wins)`` counting a draw as a loss; below ``low``,
+    ``P(Binomial(games, low) <= wins + draws)`` counting a draw as a win. A score rate above
+    ``high`` needs a win rate above ``high`` or draws, so moving each draw to the null's side
+    keeps both tests valid (conservative with draws) at any sample size, where the normal
+    approximation of :func:`p_beyond` is too generous for a dozen games.
+
+    Args:
+        wins: games won, integer array-like.
+        draws: games drawn.
+        games: games played (wins + draws + losses).
+        low: lower bound of the acceptable band.
+        high: upper bound of the acceptable band.
+
+    Returns:
+        float array of p-values in [0, 1]; NaN where ``games`` is 0.
+    """
+    w = np.asarray(wins, dtype=float)
+    d = np.asarray(draws, dtype=float)
+    n = np.asarray(games, dtype=float)
+    p_high = stats.binom.sf(w - 1, n, high)
+    p_low = stats.binom.cdf(w + d, n, low)
+    return np.where(n > 0, np.minimum(p_high, p_low), np.nan)
+
+
 def sign_test(wins, losses) -> np.ndarray:
     """Exact two-sided binomial test of ``wins`` against ``losses`` at 1/2 (draws left out).
 
@@ -116,7 +145,7 @@ def adjust_p(p_values, method: str = "holm") -> np.ndarray:
     Args:
         p_values: raw p-values (NaN ones are left out and stay NaN).
         method: ``"holm"`` (family-wise error, Holm-Bonferroni) or ``"bh"``
-            (false discovery rate, Benjamini-Hochberg).
+            (false discovery rate, Benjamini-Hochberg, by ``scipy.stats.false_discovery_control``).
 
     Returns:
         float array of adjusted p-values, in the input order.
@@ -132,13 +161,10 @@ def adjust_p(p_values, method: str = "holm") -> np.ndarray:
     m = len(ok)
     if m == 0:
         return out
+    if method == "bh":
+        out[ok] = stats.false_discovery_control(p[ok], method="bh")
+        return out
     order = ok[np.argsort(p[ok], kind="stable")]
-    ranked = p[order]
     i = np.arange(1, m + 1)
-    if method == "holm":
-        adj = np.maximum.accumulate(np.minimum(1.0, (m - i + 1) * ranked))
-    else:
-        adj = np.minimum.accumulate((m * ranked / i)[::-1])[::-1]
-        adj = np.minimum(adj, 1.0)
-    out[order] = adj
+    out[order] = np.maximum.accumulate(np.minimum(1.0, (m - i + 1) * p[order]))
     return out

@@ -26,8 +26,8 @@ from simkit.report.plots import (
     plot_pair_synergy,
 )
 
-__all__ = ["load_checked_results", "write_balance_report", "balance_report", "headlines", "ROWS_PER_PAGE",
-           "FLAGS_PER_PAGE", "MAX_FLAG_PAGES"]
+__all__ = ["load_checked_results", "write_balance_report", "balance_report", "headlines", "reach_words",
+           "ROWS_PER_PAGE", "FLAGS_PER_PAGE", "MAX_FLAG_PAGES"]
 
 ROWS_PER_PAGE = 80     # deck lists longer than this continue on another page
 FLAGS_PER_PAGE = 40
@@ -92,6 +92,37 @@ def _best_worst(cards: pd.DataFrame, label: str) -> str:
     best, worst = rated.iloc[0], rated.iloc[-1]
     return (f"{label}: best {best['card']} ({_pct(best['win_rate'])}), worst {worst['card']} "
             f"({_pct(worst['win_rate'])})")
+
+
+def _method(method: str) -> str:
+    return {"holm": "Holm (family-wise error)", "bh": "Benjamini-Hochberg (false discovery rate)"}[method]
+
+
+def reach_words(tables: dict) -> list[str]:
+    """What the matchup flags can see at this sweep's size, in words (a warning when too small).
+
+    Args:
+        tables: :func:`simkit.analysis.analyze` output.
+
+    Returns:
+        sentences (unwrapped); the first starts with ``WARNING`` when no matchup can be flagged.
+    """
+    r, b = tables["flag_reach"], tables["bands"]
+    edge = f"{100 * b.matchup:g}/{100 - 100 * b.matchup:g}"
+    if not r["matchups"]:
+        return ["There is no matchup of two different decks to flag."]
+    if r["min_games_per_pair"] is None:
+        return [f"No matchup can ever be flagged beyond {edge}: the band leaves no room."]
+    need, have = r["min_games_per_pair"], r["games_per_pair"]
+    how = (f"with {r['matchups']} matchups and the {_method(b.matchup_method).split(' (')[0]} correction "
+           f"(alpha {b.alpha:g}), a matchup can be flagged beyond {edge} from {need} games per pair "
+           f"(each seating; {2 * need} games, all won by one deck)")
+    if not r["enough"]:
+        return [f"WARNING: this sweep has {have} games per pair, too few to flag any matchup, however lopsided: {how}. "
+                f"Sweep at least {need} games per pair (or fewer decks) before reading the absence of matchup flags."]
+    return [_cap(how) + f"; this sweep has {have}, and flags a matchup truly at "
+            f"{100 * r['true_rate']:g}/{100 - 100 * r['true_rate']:g} with probability at least "
+            f"{100 * r['power']:.0f}%."]
 
 
 def _metagame_words(mix: pd.DataFrame) -> str:
@@ -184,15 +215,17 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages |
         shown.append(f"  ... and {len(flags) - 8} more on the flags page(s).")
     if flags.empty:
         shown = ["No deck, matchup or seat advantage is significantly outside its band."]
+    shown = [line for r in reach_words(tables) for line in wrap(r, 110, subsequent_indent="  ")] + shown
     watch = [line for s in games.summary() for line in wrap(s, 110)] if games is not None else []
     guide = [
         "Win rates pool both seats and count a draw as half a win; intervals are 95% (Wilson for rates,",
         "bootstrap for ratings). Ratings are Bradley-Terry on the Elo scale: 0 is the pool average, +100 means",
         "an expected 64% score against a 0-rated deck. Advantages and changes are in points (1 point = 1% of",
-        "games). A flag needs its estimate outside the band AND a test that stays significant after a",
-        f"{'Holm' if b.method == 'holm' else 'Benjamini-Hochberg'} correction (alpha {b.alpha:g}): decks outside "
-        f"{100 * b.deck[0]:g}-{100 * b.deck[1]:g}%, matchups beyond {100 * b.matchup:g}/{100 - 100 * b.matchup:g}, "
-        f"seat advantage beyond +-{100 * b.first_player:g} points.",
+        "games). A flag needs its estimate outside the band AND an exact binomial test that stays significant",
+        f"(alpha {b.alpha:g}) after a correction within its family: {_method(b.method)} for decks outside "
+        f"{100 * b.deck[0]:g}-{100 * b.deck[1]:g}% and for the seat advantage overall and per deck; "
+        f"{_method(b.matchup_method)} for matchups beyond {100 * b.matchup:g}/{100 - 100 * b.matchup:g} and the seat "
+        f"advantage per matchup. Seat advantage flags: beyond +-{100 * b.first_player:g} points.",
         "Every table of this report is also written as CSV beside the PDF.",
     ]
     guide = wrap(" ".join(guide), 110)
@@ -298,7 +331,9 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     flags = tables["flags"]
 
     def balance_caption(fig, k: int, part: pd.DataFrame, more: int) -> None:
-        fig.text(0.04, 0.935, "value: a deck's win rate; the winning side's rate in a matchup (subject 'winner vs "
+        fig.text(0.04, 0.962, "\n".join(line for r in reach_words(tables) for line in wrap(r, 150)), fontsize=7.5,
+                 va="top", color="#b03a2e" if not tables["flag_reach"]["enough"] else "black")
+        fig.text(0.04, 0.928, "value: a deck's win rate; the winning side's rate in a matchup (subject 'winner vs "
                  "loser'); the first seat's score rate for first-player flags.", fontsize=7.5, va="top")
         note = f"  ({more} more in the flags CSV)" if more and k == 0 else ""
         first = k * FLAGS_PER_PAGE + 1

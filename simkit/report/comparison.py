@@ -22,6 +22,10 @@ def _pts(x: float) -> str:
     return f"{100 * x:+.1f}"
 
 
+def _name(method: str) -> str:
+    return "Holm" if method == "holm" else "Benjamini-Hochberg"
+
+
 def _movers(t: pd.DataFrame, label: str, n: int = 3) -> list[str]:
     sig = t[t["significant"]]
     up = sig[sig["delta"] > 0].sort_values("delta", ascending=False).head(n)
@@ -100,8 +104,8 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime) -> None:
         "(same seed). A change is the mean of the paired differences, patch minus base, in points (1 point = 1%",
         "of games), with a 95% interval; 'significant' means a paired t-test stays below "
         f"{bands.alpha:g} after a",
-        f"{'Holm' if bands.method == 'holm' else 'Benjamini-Hochberg'} correction within its family "
-        "(decks, cards, first player, matchups). Every table is also written as CSV beside the PDF.",
+        f"correction within its family: {_name(bands.method)} for decks, cards and the first player, "
+        f"{_name(bands.matchup_method)} for matchups. Every table is also written as CSV beside the PDF.",
     ]
     text_page(fig, "Patch comparison", [("", facts), ("Headlines", heads), ("How to read", wrap(" ".join(guide), 110))])
     pdf.add(fig, "title")
