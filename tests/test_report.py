@@ -20,8 +20,9 @@ C = "SalamanderShield:Archer,FrostDragon,Swordsman"
 D = "WindBlessing:BlackBat,Priest,VolcanoDragon"
 DECKS = [A, B, C, D]
 PLANTED = {(A, B): 0.8, (A, C): 0.75, (A, D): 0.8}
-# title, matchups, deck strength, first player, cards, metagame, game shape, flags
-PAGES = ["title", "matchups", "deck strength 1", "first player 1", "cards", "metagame", "game shape", "flags 1"]
+# title, matchups, deck strength, first player (per deck, per matchup), cards, metagame, game shape, flags
+PAGES = ["title", "matchups", "deck strength 1", "first player 1", "first player per matchup", "cards", "metagame",
+         "game shape", "flags 1"]
 
 
 @pytest.fixture(scope="module")
@@ -178,3 +179,62 @@ def test_title_and_flags_pages_state_the_games_a_matchup_flag_needs(tables, tmp_
         text = " ".join(page.split())
         assert "WARNING: this sweep has 3 games per pair, too few to flag any matchup" in text
         assert "from 7 games per pair" in text
+
+
+class _Pages:
+    """Stands in for ReportPdf: keeps the pages instead of writing them."""
+
+    def __init__(self):
+        self.figs = {}
+
+    def new_page(self, size):
+        return Figure(figsize=size)
+
+    def add(self, fig, title):
+        self.figs[title] = fig
+
+
+@pytest.fixture(scope="module")
+def eighty():
+    """All 80 decks of the base pool, 2 games per pair, Priest decks planted strong."""
+    from itertools import combinations
+
+    kinds = ["Archer", "BlackBat", "FrostDragon", "Priest", "Swordsman", "VolcanoDragon"]
+    decks = [f"{a}:{','.join(c)}" for a in ("HolyLight", "InfernoFlame", "SalamanderShield", "WindBlessing")
+             for c in combinations(kinds, 3)]
+
+    def rate(a, b):
+        return 0.5 + 0.2 * ("Priest" in a) - 0.2 * ("Priest" in b)
+
+    return analyze(synthetic_results(decks, 2, rate, seed=5), bootstrap=0)
+
+
+def test_heatmap_of_80_decks_names_every_deck_legibly_and_states_games_per_cell(eighty):
+    """At 80 decks every row names its deck in 7 pt or more, and the page says each cell is 4 games."""
+    pages = _Pages()
+    balance.matchup_page(pages, eighty)
+    fig = pages.figs["matchups"]
+    ax = fig.axes[0]
+    labels = ax.get_yticklabels()
+    assert [t.get_text().rsplit("  ", 1)[0] for t in labels] == list(eighty["decks"]["deck"])
+    assert min(t.get_fontsize() for t in labels) >= 7 and min(t.get_fontsize() for t in ax.get_xticklabels()) >= 7
+    words = " ".join(t.get_text() for t in fig.texts)
+    assert "Each cell: 4 games (both seatings pooled)" in words and "from 16 games per pair" in words
+
+
+def test_first_player_per_matchup_is_a_page_of_the_pdf(tables, tmp_path):
+    """The per-matchup seat advantage is a PDF page: cell (A, B) = cell (B, A) = the table's; mirrors diagonal."""
+    pages = _Pages()
+    balance.seat_matchup_page(pages, tables)
+    fig = pages.figs["first player per matchup"]
+    cells = fig.axes[0].images[0].get_array()
+    order = list(tables["decks"]["deck"])
+    fp = tables["first_player"]
+    fp = fp[fp["scope"] == "matchup"].set_index(["deck", "opponent"])["advantage"]
+    i, j = order.index(A), order.index(B)
+    assert cells[i, j] == cells[j, i] == pytest.approx(100 * fp[(A, B)])
+    assert cells[i, i] == pytest.approx(100 * fp[(A, A)])
+    assert "60 games (both seatings pooled), a mirror 30 games" in " ".join(t.get_text() for t in fig.texts)
+    reader = PdfReader(write_balance_report(tables, tmp_path / "seat.pdf")[0])
+    page = reader.pages[PAGES.index("first player per matchup")]
+    assert "First-player advantage in each matchup" in page.extract_text()

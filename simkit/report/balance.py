@@ -7,9 +7,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from textwrap import wrap
 
+import numpy as np
 import pandas as pd
 
 from simkit.analysis import TABLES, analyze, check_results
+from simkit.analysis.stats import Z95
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
 from simkit.report.games import GamePages, plan_game_pages, write_game_pages
 from simkit.report.plots import (
@@ -19,6 +21,7 @@ from simkit.report.plots import (
     plot_deck_win_rates,
     plot_end_reasons,
     plot_first_player,
+    plot_first_player_matchups,
     plot_flags,
     plot_game_length,
     plot_matchup_heatmap,
@@ -27,7 +30,7 @@ from simkit.report.plots import (
 )
 
 __all__ = ["load_checked_results", "write_balance_report", "balance_report", "headlines", "reach_words",
-           "ROWS_PER_PAGE", "FLAGS_PER_PAGE", "MAX_FLAG_PAGES"]
+           "matchup_page", "seat_matchup_page", "ROWS_PER_PAGE", "FLAGS_PER_PAGE", "MAX_FLAG_PAGES"]
 
 ROWS_PER_PAGE = 80     # deck lists longer than this continue on another page
 FLAGS_PER_PAGE = 40
@@ -256,18 +259,71 @@ def flag_pages(pdf: ReportPdf, flags: pd.DataFrame, name: str, caption) -> None:
         pdf.add(fig, f"{name} {k + 1}")
 
 
+def _span(games: pd.Series) -> str:
+    lo, hi = int(games.min()), int(games.max())
+    return f"{lo}" if lo == hi else f"{lo}-{hi}"
+
+
+def _cell_games(matchups: pd.DataFrame) -> str:
+    """How many games each cell of a deck-by-deck heatmap pools, in words."""
+    m = matchups[~matchups["mirror"]]
+    if m.empty:
+        return "no games between two different decks"
+    return f"{_span(m['games'])} games (both seatings pooled)"
+
+
+def _big_page(pdf: ReportPdf, n: int):
+    """A landscape page that grows with the pool, so 80 rows of labels stay legible (7 pt or more)."""
+    side = max(8.27, min(16.5, 8.27 * n / 50))
+    fig = pdf.new_page((side * 1.41, side))
+    ax = fig.add_axes([0.27, 0.1, 0.62, 0.78] if n > FULL_LABELS_UP_TO else [0.3, 0.3, 0.55, 0.58])
+    return fig, ax
+
+
+def matchup_page(pdf: ReportPdf, tables: dict) -> None:
+    """The matchup heatmap, strongest deck first, with the games behind each cell stated on the page."""
+    order = list(tables["decks"]["deck"])
+    fig, ax = _big_page(pdf, len(order))
+    plot_matchup_heatmap(ax, tables["matchups"], order)
+    fig.text(0.02, 0.975, "Matchups, strongest deck first (top rows, left columns)", fontsize=12, weight="bold",
+             va="top")
+    m = tables["matchups"]
+    m = m[~m["mirror"]]
+    half = ""
+    if len(m):
+        n = int(m["games"].min())
+        half = (f"; at 50% a cell's 95% interval spans about +-{100 * Z95 * 0.5 / np.sqrt(n):.0f} points, so pale "
+                "cells are within noise") if n else ""
+    fig.text(0.02, 0.945, f"Each cell: {_cell_games(tables['matchups'])}{half}. "
+             + reach_words(tables)[0], fontsize=8.5, va="top", wrap=True)
+    pdf.add(fig, "matchups")
+
+
+def seat_matchup_page(pdf: ReportPdf, tables: dict) -> None:
+    """The first-player advantage in every matchup (mirrors included) as a heatmap, decks strongest first."""
+    order = list(tables["decks"]["deck"])
+    fig, ax = _big_page(pdf, len(order))
+    plot_first_player_matchups(ax, tables["first_player"], order)
+    fp = tables["first_player"]
+    fp = fp[fp["scope"] == "matchup"]
+    fig.text(0.02, 0.975, "First-player advantage in each matchup", fontsize=12, weight="bold", va="top")
+    mirror = (fp["deck"] == fp["opponent"]).to_numpy()
+    pairs, mirrors = fp.loc[~mirror, "games"], fp.loc[mirror, "games"]
+    n = int(pairs.min()) if len(pairs) else 0
+    noise = f"; at even odds a cell's 95% interval spans about +-{100 * Z95 * 0.5 / np.sqrt(n):.0f} points" if n else ""
+    counts = _cell_games(tables["matchups"]) + (f", a mirror {_span(mirrors)} games" if len(mirrors) else "")
+    fig.text(0.02, 0.945, f"Each cell: the first seat's score rate minus 50% over the games of the two decks, "
+             f"both seatings pooled; {counts}{noise}. Significant cells are in the flags (first player, 'A vs B').",
+             fontsize=8.5, va="top", wrap=True)
+    pdf.add(fig, "first player per matchup")
+
+
 def _pages(pdf: ReportPdf, tables: dict) -> None:
     decks = tables["decks"]
     order = list(decks["deck"])
     n = len(order)
 
-    side = max(8.27, min(16.5, 8.27 * n / 50))  # big pools get a bigger page, so labels stay legible
-    fig = pdf.new_page((side * 1.41, side))
-    ax = fig.add_axes([0.27, 0.1, 0.62, 0.8] if n > FULL_LABELS_UP_TO else [0.3, 0.3, 0.55, 0.6])
-    plot_matchup_heatmap(ax, tables["matchups"], order)
-    fig.text(0.02, 0.975, "Matchups, strongest deck first (top rows, left columns)", fontsize=12, weight="bold",
-             va="top")
-    pdf.add(fig, "matchups")
+    matchup_page(pdf, tables)
 
     for k, part in enumerate(chunks(decks, ROWS_PER_PAGE)):
         fig = pdf.new_page(PORTRAIT)
@@ -288,6 +344,8 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
         fig.text(0.02, 0.985, "First-player advantage, overall and per deck (decks strongest first)", fontsize=12,
                  weight="bold", va="top")
         pdf.add(fig, f"first player {k + 1}")
+
+    seat_matchup_page(pdf, tables)
 
     fig = pdf.new_page(PORTRAIT)
     plot_card_win_rates(fig.add_axes([0.36, 0.6, 0.58, 0.33]), tables["cards"])
@@ -331,9 +389,11 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     flags = tables["flags"]
 
     def balance_caption(fig, k: int, part: pd.DataFrame, more: int) -> None:
-        fig.text(0.04, 0.962, "\n".join(line for r in reach_words(tables) for line in wrap(r, 150)), fontsize=7.5,
-                 va="top", color="#b03a2e" if not tables["flag_reach"]["enough"] else "black")
-        fig.text(0.04, 0.928, "value: a deck's win rate; the winning side's rate in a matchup (subject 'winner vs "
+        reach = [line for r in reach_words(tables) for line in wrap(r, 130)][:3]
+        fig.text(0.04, 0.962, "\n".join(reach), fontsize=7.5, va="top",
+                 color="#b03a2e" if not tables["flag_reach"]["enough"] else "black")
+        fig.text(0.04, 0.962 - 0.0112 * len(reach) - 0.002,
+                 "value: a deck's win rate; the winning side's rate in a matchup (subject 'winner vs "
                  "loser'); the first seat's score rate for first-player flags.", fontsize=7.5, va="top")
         note = f"  ({more} more in the flags CSV)" if more and k == 0 else ""
         first = k * FLAGS_PER_PAGE + 1

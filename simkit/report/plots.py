@@ -31,6 +31,7 @@ __all__ = [
     "plot_deck_win_rates",
     "plot_deck_ratings",
     "plot_first_player",
+    "plot_first_player_matchups",
     "plot_card_win_rates",
     "plot_pair_synergy",
     "plot_nash_mix",
@@ -244,6 +245,34 @@ def plot_first_player(ax: Axes, first_player: pd.DataFrame, order: Sequence[str]
     _forest(ax, labels, rows["advantage"] * 100, rows["low"] * 100, rows["high"] * 100, colours,
             xlabel=f"points above 50% for the player moving first (95% CI; shaded: +-{limit * 100:g} points)",
             title="First-player advantage", band=(-limit * 100, limit * 100), centre=0, show_labels=show_labels)
+
+
+def plot_first_player_matchups(ax: Axes, first_player: pd.DataFrame, order: Sequence[str] | None = None,
+                               colorbar: bool = True):
+    """First-player advantage in each matchup, in points, as a symmetric deck-by-deck heatmap.
+
+    Cell (A, B) and cell (B, A) are the same number: the first seat's score rate minus 50% over
+    the games of A and B in both seatings; the diagonal holds the mirrors.
+
+    Args:
+        ax: where to draw.
+        first_player: :func:`simkit.analysis.first_player_advantage` (its ``matchup`` rows).
+        order: decks in display order, strongest first (default: alphabetical).
+        colorbar: add a colour bar beside the Axes.
+
+    Returns:
+        the image.
+    """
+    rows = first_player[first_player["scope"] == "matchup"]
+    both = pd.concat([rows, rows.rename(columns={"deck": "opponent", "opponent": "deck"})])
+    both = both.drop_duplicates(["deck", "opponent"])
+    table = win_rate_table(both, order, value="advantage") * 100
+    half = _symmetric_limit(table.to_numpy(float), 5.0, 5.0)
+    norm = TwoSlopeNorm(vcenter=0.0, vmin=-half, vmax=half)
+    im = _square(ax, table, norm, True, "First-player advantage in the matchup of the row and column decks\n"
+                 "(points above 50% for the player moving first; both seatings pooled; diagonal: mirrors)",
+                 "points for the first player", colorbar, "{:+.0f}")
+    return im
 
 
 def plot_card_win_rates(ax: Axes, cards: pd.DataFrame) -> None:
