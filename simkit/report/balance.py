@@ -276,8 +276,14 @@ def _big_page(pdf: ReportPdf, n: int):
     """A landscape page that grows with the pool, so 80 rows of labels stay legible (7 pt or more)."""
     side = max(8.27, min(16.5, 8.27 * n / 50))
     fig = pdf.new_page((side * 1.41, side))
-    ax = fig.add_axes([0.27, 0.1, 0.62, 0.78] if n > FULL_LABELS_UP_TO else [0.3, 0.3, 0.55, 0.58])
+    ax = fig.add_axes([0.27, 0.08, 0.62, 0.77] if n > FULL_LABELS_UP_TO else [0.3, 0.27, 0.55, 0.55])
     return fig, ax
+
+
+def _caption(fig, text: str) -> None:
+    """Running text under a big page's title, wrapped to the page's width."""
+    width = int(180 * fig.get_figwidth() / 11.66)
+    fig.text(0.02, 0.945, "\n".join(wrap(text, width)), fontsize=8.5, va="top")
 
 
 def matchup_page(pdf: ReportPdf, tables: dict) -> None:
@@ -294,8 +300,7 @@ def matchup_page(pdf: ReportPdf, tables: dict) -> None:
         n = int(m["games"].min())
         half = (f"; at 50% a cell's 95% interval spans about +-{100 * Z95 * 0.5 / np.sqrt(n):.0f} points, so pale "
                 "cells are within noise") if n else ""
-    fig.text(0.02, 0.945, f"Each cell: {_cell_games(tables['matchups'])}{half}. "
-             + reach_words(tables)[0], fontsize=8.5, va="top", wrap=True)
+    _caption(fig, f"Each cell: {_cell_games(tables['matchups'])}{half}. " + reach_words(tables)[0])
     pdf.add(fig, "matchups")
 
 
@@ -312,9 +317,8 @@ def seat_matchup_page(pdf: ReportPdf, tables: dict) -> None:
     n = int(pairs.min()) if len(pairs) else 0
     noise = f"; at even odds a cell's 95% interval spans about +-{100 * Z95 * 0.5 / np.sqrt(n):.0f} points" if n else ""
     counts = _cell_games(tables["matchups"]) + (f", a mirror {_span(mirrors)} games" if len(mirrors) else "")
-    fig.text(0.02, 0.945, f"Each cell: the first seat's score rate minus 50% over the games of the two decks, "
-             f"both seatings pooled; {counts}{noise}. Significant cells are in the flags (first player, 'A vs B').",
-             fontsize=8.5, va="top", wrap=True)
+    _caption(fig, f"Each cell: the first seat's score rate minus 50% over the games of the two decks; {counts}"
+             f"{noise}. Significant cells are in the flags (first player, 'A vs B').")
     pdf.add(fig, "first player per matchup")
 
 
