@@ -408,6 +408,22 @@ def test_matchup_flag_reach_states_power_when_the_sweep_is_big_enough():
     assert reach["power"] == pytest.approx(stats.binom.sf(50, 60, 0.9))
 
 
+def test_seat_flags_correct_overall_and_decks_by_holm_and_matchups_by_bh():
+    """Seat flags: overall and per deck corrected together by Holm, the per-matchup ones apart by BH."""
+    df = synthetic_results([A, B, C, WEAK], 20, first_advantage=0.3, seed=6)
+    fp = first_player_advantage(df)
+    flags = balance_flags(df, first_player=fp)
+    seat = flags[flags["kind"] == "first_player"].set_index("subject")["p_adjusted"]
+    for scopes, method in ((["overall", "deck"], "holm"), (["matchup"], "bh")):
+        rows = fp[fp["scope"].isin(scopes)]
+        p = p_beyond_exact(rows["first_wins"], rows["draws"], rows["games"], 0.45, 0.55)
+        expected = pd.Series(adjust_p(p, method), index=rows["subject"])
+        shown = seat.index.intersection(expected.index)
+        assert len(shown) >= 4
+        np.testing.assert_allclose(seat[shown], expected[shown])
+    assert f"{A} vs {B}" in seat.index and "all games" in seat.index
+
+
 def test_analyze_returns_every_table():
     """analyze() returns every named table, decks strongest first, and the meta."""
     tables = analyze(synthetic_results([A, B, C], 20, {(A, B): 0.7}, seed=1), bootstrap=20)
