@@ -9,6 +9,7 @@ holds in the same direction under every bot (``robust``) or not (``bot-dependent
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 
 import numpy as np
@@ -132,8 +133,7 @@ def flag_robustness(df: pd.DataFrame, bands: FlagBands | None = None) -> pd.Data
     parts = _by_bot(df)
     flags = {b: balance_flags(p, bands) for b, p in parts.items()}
     # every estimate (flagged or not) under each bot, to judge the direction where a bot did not flag
-    loose = FlagBands(deck=bands.deck, matchup=bands.matchup, first_player=bands.first_player, alpha=1.0 + 1e-9,
-                      method=bands.method)
+    loose = replace(bands, alpha=1.0 + 1e-9)
     values = {b: balance_flags(p, loose) for b, p in parts.items()}
     keys = list(dict.fromkeys((r.kind, r.subject) for f in flags.values() for r in f.itertuples()))
     rows = []
