@@ -39,10 +39,11 @@ def nash_mix(rates: pd.DataFrame, tol: float = 1e-9) -> pd.Series:
     evaluation"): it gives every deck that can be part of some equilibrium a share, spreads
     weight as evenly as the equilibrium allows, and so does not depend on the order of the decks
     (a pool of equal decks gets the uniform mix, not 100% of the first one). Three steps, all
-    with scipy: the game's value ``v`` by linear programming (HiGHS); for each deck, the
-    decks that have a share in some equilibrium (one LP over the cone of scaled equilibria,
-    which also gives an equilibrium where every one of them has a share); the entropy maximised
-    over the equilibrium mixes of those decks (SLSQP, started from that interior equilibrium).
+    with scipy: the game's value ``v`` by linear programming (HiGHS); the decks that have a
+    share in some equilibrium (one LP over the cone of scaled equilibria, which also gives an
+    equilibrium where every one of them has a share); the entropy maximised over the
+    equilibrium mixes of those decks (SLSQP on the affine set they span, started from that
+    interior equilibrium, which is kept if the optimiser fails).
 
     Args:
         rates: square table, rows and columns the same decks, ``rates[i, j]`` = how often deck i

@@ -204,8 +204,8 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages |
         f"Scenario: {meta.get('scenario_name')}   ({meta.get('scenario_path') or 'path not recorded'})",
         f"Scenario hash: {meta.get('scenario_hash')}     Rules version: {meta.get('rules_version')}",
         f"Bots: {bots[0]} (first seat) vs {bots[1]} (second seat)",
-        f"Games: {meta['games']} = {n} decks x {n} decks (both seatings, mirrors included) x "
-        f"{meta.get('games_per_pair')} games per pairing",
+        f"Games: {meta['games']} = {_count(n, 'deck')} x {_count(n, 'deck')} (both seatings, mirrors included) x "
+        f"{_count(meta.get('games_per_pair'), 'game')} per pairing",
         f"Sweep: started {meta.get('started') or '?'}, finished {meta.get('finished') or 'not finished'}; "
         f"simkit {meta.get('simkit_version', '?')}",
         f"Report made {when.strftime('%Y-%m-%d %H:%M UTC')}",
