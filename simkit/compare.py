@@ -60,9 +60,13 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
         base: the base sweep's results.
         patch: the patch sweep's results.
 
+    A sweep of a bot panel plays each game once per panel bot; its games pair up on their bots
+    too (the two sweeps must have the same bots, see below).
+
     Returns:
-        one row per paired game: the keys, ``base_points`` and ``patch_points`` (the first
-        player's points: 1 win, 1/2 draw, 0 loss), ``same_seed`` (both games had the same seed).
+        one row per paired game: the keys (and both bots, when the results name them),
+        ``base_points`` and ``patch_points`` (the first player's points: 1 win, 1/2 draw, 0
+        loss), ``same_seed`` (both games had the same seed).
 
     Raises:
         ValueError: (one line) when the deck pools differ, the bots differ (a change of bots
@@ -91,19 +95,27 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
         ga, gb = sorted(set(na)), sorted(set(nb))
         raise ValueError(f"base and patch sweeps play different game counts per pairing (base {ga}, patch {gb}): "
                          "compare needs the same games per pair")
+    # a bot panel plays every pairing once per bot: its games are told apart by their bots too
+    bots = ["first_bot", "second_bot"] if {"first_bot", "second_bot"} <= set(base.columns) & set(patch.columns) else []
+    keys = KEYS + bots
     for name, df in (("base", base), ("patch", patch)):
-        if df.duplicated(KEYS).any():
-            k = df[df.duplicated(KEYS)].iloc[0]
+        if df.duplicated(keys).any():
+            k = df[df.duplicated(keys)].iloc[0]
             raise ValueError(f"{name} sweep has game {k['game']} of {k['first_deck']} vs {k['second_deck']} twice")
     codes = {d: i for i, d in enumerate(a)}
     width = int(max(base["game"].max(), patch["game"].max())) + 1
+    pairs = {p: i for i, p in enumerate(sorted(set(zip(*(base[c].astype(str) for c in bots)))))} if bots else {}
 
-    def key(df: pd.DataFrame) -> np.ndarray:  # one integer per (first_deck, second_deck, game)
+    def key(df: pd.DataFrame) -> np.ndarray:  # one integer per (first_deck, second_deck, game[, bots])
         first = df["first_deck"].map(codes).to_numpy(np.int64)
         second = df["second_deck"].map(codes).to_numpy(np.int64)
-        return (first * len(a) + second) * width + df["game"].to_numpy(np.int64)
+        k = (first * len(a) + second) * width + df["game"].to_numpy(np.int64)
+        if bots:
+            bot = np.array([pairs[p] for p in zip(*(df[c].astype(str) for c in bots))], dtype=np.int64)
+            k = k * len(pairs) + bot
+        return k
 
-    left = base[KEYS].assign(key=key(base), base_points=first_score(base),
+    left = base[keys].assign(key=key(base), base_points=first_score(base),
                              base_seed=base["seed"] if "seed" in base else -1)
     right = pd.DataFrame({"key": key(patch), "patch_points": first_score(patch),
                           "patch_seed": patch["seed"] if "seed" in patch else -2})
@@ -112,7 +124,7 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
         raise ValueError(f"only {len(paired)} of {len(base)} games pair up on (first_deck, second_deck, game): "
                          "the sweeps number their games differently")
     paired["same_seed"] = paired.pop("base_seed").to_numpy() == paired.pop("patch_seed").to_numpy()
-    return paired.sort_values(KEYS, ignore_index=True)
+    return paired.sort_values(keys, ignore_index=True)
 
 
 def _deck_view(paired: pd.DataFrame) -> pd.DataFrame:

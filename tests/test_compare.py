@@ -75,6 +75,24 @@ def test_sweeps_of_different_bots_are_refused(base, tmp_path, capsys):
     assert not (tmp_path / "ab.pdf").exists()
 
 
+def test_bot_panel_sweeps_pair_game_by_game_and_bot_by_bot(base, patch):
+    """Panel sweeps (each game once per bot) pair on their bots too: twice the games, same changes per bot."""
+    import pandas as pd
+
+    def panel(df, edge, seat, name):
+        rush = sweep(edge, seat, name=name, bots=("rush", "rush"))
+        out = pd.concat([df, rush], ignore_index=True)
+        out.attrs = df.attrs
+        return out
+
+    paired = pair_results(panel(base, 0.10, 0.08, "base"), panel(patch, 0.0, 0.0, "patch"))
+    assert len(paired) == 2 * len(base) and paired["same_seed"].all()
+    assert set(zip(paired["first_bot"], paired["second_bot"])) == {("balanced", "balanced"), ("rush", "rush")}
+    one = first_player_deltas(pair_results(base, patch)).iloc[0]
+    two = first_player_deltas(paired).iloc[0]
+    assert two["delta"] == pytest.approx(one["delta"]) and two["games"] == 2 * one["games"]
+
+
 def test_identical_sweeps_change_nothing(base):
     """A sweep compared with itself has zero deltas, nothing significant, and every flag stays."""
     tables = compare_results(base, base)
