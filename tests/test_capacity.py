@@ -197,7 +197,7 @@ def test_free_units_count_dead_stars_by_the_bots_action_cap(tmp_path):
 
 @pytest.mark.parametrize("bounds, problem", [
     ("[8, 40, 40]", "the board is 81 cells wide (y from -40 to 40); the engine's row bitboards hold at most 64"),
-    ("[2000, 8, 2000]", "the board has 67943 cells, more than the 32767 the engine's cell index holds"),
+    ("[2000, 8, 2000]", "the board has 67937 cells, more than the 32767 the engine's cell index holds"),
     ("[1000000000, 8, 1000000000]", "the board has 2000000001 rows (x from -1000000000 to 1000000000), more cells"),
 ])
 def test_a_board_the_engine_cannot_index_is_refused_before_it_is_built(tmp_path, bounds, problem):

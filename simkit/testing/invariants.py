@@ -203,7 +203,7 @@ def current_attack(rules: Rules, st: State) -> np.ndarray:
     return np.where(st.alive, attack + np.where(st.buff > 0, bonus, 0), 0)
 
 
-def reaches_air(rules: Rules, kind: np.ndarray) -> np.ndarray:
+def hits_air(rules: Rules, kind: np.ndarray) -> np.ndarray:
     """Units of ``kind`` can attack (and counter) flying units: they fly or are anti-air."""
     return rules.cards.flying[kind] | rules.cards.anti_air[kind]
 
@@ -730,7 +730,7 @@ def _attack_damage(rules: Rules, before: State, act: Actions, after: State) -> F
     tk, tl = bf.kind[rows, tt], bf.level[rows, tt] - 1
     counter = (
         ~at_miracle & (d >= cards.range_min[tk, tl]) & (d <= cards.range_max[tk, tl]) & (atk[n, tt] > 0)
-        & (~cards.flying[bf.kind[rows, u]] | reaches_air(rules, tk))
+        & (~cards.flying[bf.kind[rows, u]] | hits_air(rules, tk))
     )
     dmg[n, u] += np.where(counter, atk[n, tt], 0)
     ak, al = bf.kind[rows, u], bf.level[rows, u] - 1

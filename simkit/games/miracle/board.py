@@ -16,7 +16,7 @@ class Board:
     """Cells and terrain of one map.
 
     Attributes:
-        grid: the board cells (miracle cells excluded) and their geometry tables.
+        grid: the board cells (miracle and off-board cells excluded) and their geometry tables.
         abyss: ``bool[C]`` only flying units may enter or stop there.
         miracles: the two miracle cells, first player's then second's (not board cells).
         miracle_distance: ``int16[2, C]`` distance of every cell to each side's miracle.
@@ -90,7 +90,17 @@ def build_board(top: Field) -> Board:
             raise f.fail(f"cell {c} is off the board", f"miracles[{i}]")
     if miracles[0] == miracles[1]:
         raise f.fail("both miracles are on the same cell", "miracles")
-    cells = [c for c in region if c not in miracles]
+    off_board: set[Cell] = set()
+    for i, c in enumerate(_cells(f, f.get("off_board", []), "off_board")):
+        key = f"off_board[{i}]"
+        if c not in region_set:
+            raise f.fail(f"cell {c} is already outside the bounds", key)
+        if c in miracles:
+            raise f.fail(f"cell {c} is a miracle cell (never a board cell)", key)
+        if c in off_board:
+            raise f.fail(f"cell {c} is listed twice", key)
+        off_board.add(c)
+    cells = [c for c in region if c not in miracles and c not in off_board]
     if len(cells) > _max_cells():
         raise f.fail(f"the board has {len(cells)} cells, more than the {_max_cells()} the engine's cell index holds",
                      "bounds")
@@ -99,7 +109,7 @@ def build_board(top: Field) -> Board:
     def on_board(c: Cell, key: str) -> int:
         i = grid.index(c)
         if i < 0:
-            what = "a miracle cell" if c in miracles else "off the board"
+            what = "a miracle cell" if c in miracles else "off the board"  # off_board cells included
             raise f.fail(f"cell {c} is {what}", key)
         return i
 
@@ -141,7 +151,7 @@ def build_board(top: Field) -> Board:
         cells = _cells(gf, gf.get("spawn_points"), "spawn_points")
         garrison_spawn.append(spawn_mask(cells, f"garrisons[{g}].spawn_points"))
         gf.reject_unknown(("cell", "spawn_points"))
-    f.reject_unknown(("bounds", "miracles", "spawn_points", "abyss", "garrisons"))
+    f.reject_unknown(("bounds", "miracles", "off_board", "spawn_points", "abyss", "garrisons"))
     return Board(
         grid=grid,
         abyss=abyss,
