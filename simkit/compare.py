@@ -15,8 +15,8 @@ import pandas as pd
 from simkit.analysis import (
     FlagBands,
     balance_flags,
-    card_membership,
     check_results,
+    deck_membership,
     deck_pool,
     deck_strength,
     first_player_advantage,
@@ -124,7 +124,9 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
         raise ValueError(f"only {len(paired)} of {len(base)} games pair up on (first_deck, second_deck, game): "
                          "the sweeps number their games differently")
     paired["same_seed"] = paired.pop("base_seed").to_numpy() == paired.pop("patch_seed").to_numpy()
-    return paired.sort_values(keys, ignore_index=True)
+    paired = paired.sort_values(keys, ignore_index=True)
+    paired.attrs["meta"] = dict(base.attrs.get("meta") or {})  # the game's schema and deck cards
+    return paired
 
 
 def _deck_view(paired: pd.DataFrame) -> pd.DataFrame:
@@ -180,7 +182,7 @@ def deck_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.Data
 
 
 def card_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.DataFrame:
-    """Change of the win rate of the decks holding each artifact and creature kind (paired).
+    """Change of the win rate of the decks holding each card (paired), by the game's card categories.
 
     Args:
         paired: :func:`pair_results`.
@@ -188,11 +190,14 @@ def card_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.Data
 
     Returns:
         DataFrame ``card, kind, decks, games, base_rate, patch_rate, delta, low, high, p_value,
-        p_adjusted, significant``, artifacts first, each group by ``delta``.
+        p_adjusted, significant``, by category in the game's order, each group by ``delta``.
     """
     bands = bands or FlagBands()
     per_deck = _sums(_deck_view(paired), "deck")
-    member = card_membership(list(per_deck.index))
+    member = deck_membership(paired)
+    kind = member.attrs["kind"]
+    member = member.reindex(per_deck.index)
+    member.attrs["kind"] = kind
     m = member.to_numpy(float)
     t = pd.DataFrame(m.T @ per_deck.to_numpy(float), columns=per_deck.columns)
     t.insert(0, "card", member.columns)
@@ -200,7 +205,7 @@ def card_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.Data
     t.insert(2, "decks", m.sum(0).astype(int))
     t["games"] = t["games"].astype(int)
     t = _finish(t, bands.method, bands.alpha)
-    t["group"] = (t["kind"] == "creature").astype(int)
+    t["group"] = t["kind"].map({k: i for i, k in enumerate(dict.fromkeys(kind.values()))})
     t = t.sort_values(["group", "delta", "card"], ascending=[True, False, True], ignore_index=True)
     return t.drop(columns="group")
 

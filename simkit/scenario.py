@@ -22,7 +22,7 @@ from simkit.errors import ScenarioError
 from simkit.games import Game, get_game
 from simkit.rng import SEED_MAX
 
-__all__ = ["Scenario", "load_scenario", "Field", "sweep_settings"]
+__all__ = ["Scenario", "load_scenario", "scenario_from_data", "Field", "sweep_settings"]
 
 
 def _merge(base: dict, patch: dict) -> dict:
@@ -236,7 +236,19 @@ def load_scenario(path: str | Path) -> Scenario:
         ScenarioError: one message naming the file, the key and the problem.
     """
     path = Path(path)
-    data = _read_toml(path)
+    return _build(path, _read_toml(path))
+
+
+def scenario_from_data(data: dict, source: str = "scenario") -> Scenario:
+    """A scenario from its merged data (``extends`` already resolved), as a results folder keeps it.
+
+    Raises:
+        ScenarioError: as :func:`load_scenario`, naming ``source``.
+    """
+    return _build(Path(source), dict(data))
+
+
+def _build(path: Path, data: dict) -> Scenario:
     top = Field(str(path), data)
     game = top.str("game")
     try:

@@ -2,17 +2,18 @@
 
 Each table answers one designer question: who beats whom (:func:`matchup_matrix`), how much going
 first is worth (:func:`first_player_advantage`), how strong each deck is (:func:`deck_strength`),
-which cards carry their decks (:func:`card_win_rates`, :func:`creature_pair_synergy`), what a field
+which cards carry their decks (:func:`card_win_rates`, :func:`card_pair_synergy`), what a field
 of perfect adapters would play (:func:`metagame`), how games go (:func:`game_shape`,
 :func:`turn_counts`) and what needs a look first (:func:`balance_flags`). :func:`analyze` computes
-them all. No game package is imported: deck cards are read from the deck ids.
+them all. No game package is imported: end reasons, per-side columns and deck cards are read from the
+results' metadata (the game's result schema and deck cards, recorded by the sweep).
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-from simkit.analysis.cards import card_win_rates, creature_pair_synergy
+from simkit.analysis.cards import card_pair_synergy, card_win_rates, deck_membership
 from simkit.analysis.first_player import first_player_advantage
 from simkit.analysis.flags import FLAG_COLUMNS, FlagBands, balance_flags, matchup_flag_reach, min_games_to_flag
 from simkit.analysis.matchups import matchup_matrix, win_rate_table
@@ -20,16 +21,17 @@ from simkit.analysis.metagame import metagame, nash_mix
 from simkit.analysis.results import (
     card_membership,
     check_results,
-    deck_cards,
+    deck_card_table,
     deck_games,
     deck_pool,
     first_score,
     meta_of,
+    results_schema,
 )
 from simkit.analysis.shape import game_shape, turn_counts
 from simkit.analysis.stats import adjust_p, p_beyond, p_beyond_exact, paired_delta, sign_test, wilson_interval
 from simkit.analysis.strength import bradley_terry, deck_strength
-from simkit.analysis.synthetic import rate_matrix, synthetic_results
+from simkit.analysis.synthetic import rate_matrix, synthetic_deck_cards, synthetic_results
 
 __all__ = [
     "FLAG_COLUMNS",
@@ -42,8 +44,9 @@ __all__ = [
     "card_membership",
     "card_win_rates",
     "check_results",
-    "creature_pair_synergy",
-    "deck_cards",
+    "card_pair_synergy",
+    "deck_card_table",
+    "deck_membership",
     "deck_games",
     "deck_pool",
     "deck_strength",
@@ -53,6 +56,7 @@ __all__ = [
     "matchup_flag_reach",
     "matchup_matrix",
     "meta_of",
+    "results_schema",
     "metagame",
     "min_games_to_flag",
     "nash_mix",
@@ -61,6 +65,7 @@ __all__ = [
     "paired_delta",
     "rate_matrix",
     "sign_test",
+    "synthetic_deck_cards",
     "synthetic_results",
     "turn_counts",
     "wilson_interval",
@@ -97,7 +102,7 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
         "matchups": matchups,
         "first_player": first_player,
         "cards": card_win_rates(df),
-        "card_pairs": creature_pair_synergy(df),
+        "card_pairs": card_pair_synergy(df),
         "metagame": metagame(matchups),
         "game_shape": game_shape(df),
         "turns": turn_counts(df),

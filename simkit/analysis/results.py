@@ -1,24 +1,31 @@
 """The results contract: one row per game, checked once, seen from either seat or from each deck.
 
-A results DataFrame (what ``simkit.load_results`` returns) has one row per game with
-``first_deck, second_deck, game, seed, winner ("first"/"second"/"draw"), end_reason
-("miracle"/"turn_limit"), turns``, both miracle HPs and dead-star sums, both bots, the scenario
-hash and rules version; ``df.attrs["meta"]`` describes the sweep. Deck ids are canonical
-``Artifact:CreatureA,CreatureB,CreatureC``; their cards are read from the id string alone, so
-analysis never needs a game package.
+A results DataFrame (what :func:`simkit.load_results` returns) has one row per game with the core
+columns (``first_deck, second_deck, game, seed, winner ("first"/"second"/"draw"), end_reason,
+turns``, both bots, the scenario hash and rules version) plus the game's declared per-side columns;
+``df.attrs["meta"]`` describes the sweep, including the game's result schema (end reasons and
+their words, per-side columns, card categories) and the cards of each deck by category. Analysis
+reads all of it from there, so it never imports a game package: for a folder written before the
+schema was recorded, the game is reached through the game interface from the scenario text the
+folder keeps.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping, Sequence
+
 import numpy as np
 import pandas as pd
+
+from simkit.games import CORE_COLUMNS, WINNERS, ResultSchema
 
 __all__ = [
     "RESULT_COLUMNS",
     "WINNERS",
-    "END_REASONS",
     "check_results",
-    "deck_cards",
+    "results_schema",
+    "deck_card_table",
     "deck_pool",
     "card_membership",
     "first_score",
@@ -26,16 +33,53 @@ __all__ = [
     "meta_of",
 ]
 
-RESULT_COLUMNS = (
-    "first_deck", "second_deck", "game", "seed", "winner", "end_reason", "turns",
-    "first_miracle_hp", "second_miracle_hp", "first_dead_stars", "second_dead_stars",
-    "first_bot", "second_bot", "scenario_hash", "rules_version",
-)
+RESULT_COLUMNS = CORE_COLUMNS
 # columns every analysis needs (the rest are carried for reports and checks)
 _NEEDED = ("first_deck", "second_deck", "game", "winner", "end_reason", "turns")
-WINNERS = ("first", "second", "draw")
-END_REASONS = ("miracle", "turn_limit")
 _FIRST_POINTS = {"first": 1.0, "second": 0.0, "draw": 0.5}
+
+
+def _scenario_of(meta: Mapping):
+    """The scenario a results folder keeps as text (merged data), rebuilt through the game interface."""
+    text = meta.get("scenario_text")
+    if not text:
+        return None
+    from simkit.scenario import scenario_from_data
+
+    try:
+        return scenario_from_data(json.loads(text), str(meta.get("scenario_path") or "results"))
+    except Exception:  # an old or foreign scenario text: the caller falls back to what the rows show
+        return None
+
+
+def results_schema(df: pd.DataFrame) -> ResultSchema:
+    """The game's result schema for ``df``: recorded in ``meta["schema"]``, else the kept scenario's
+    game's, else inferred from the rows (every end reason seen, named by its code)."""
+    meta = df.attrs.get("meta") or {}
+    if isinstance(meta.get("schema"), Mapping):
+        return ResultSchema.from_meta(meta["schema"])
+    sc = _scenario_of(meta)
+    if sc is not None:
+        return sc.plugin.schema
+    reasons = sorted(map(str, df["end_reason"].unique())) if "end_reason" in df.columns else []
+    return ResultSchema(end_reasons={r: r.replace("_", " ") for r in reasons})
+
+
+def deck_card_table(df: pd.DataFrame) -> dict[str, dict[str, tuple[str, ...]]]:
+    """The cards of every deck of ``df`` by category: ``meta["deck_cards"]``, else asked of the kept
+    scenario's game; a deck nothing is known of counts as one card of its own (category ``deck``)."""
+    meta = df.attrs.get("meta") or {}
+    decks = deck_pool(df)
+    known = meta.get("deck_cards")
+    if isinstance(known, Mapping) and all(d in known for d in decks):
+        return {d: {k: tuple(v) for k, v in known[d].items()} for d in decks}
+    sc = _scenario_of(meta)
+    if sc is not None:
+        try:
+            return {d: {k: tuple(v) for k, v in sc.plugin.deck_cards(sc.rules, d).items()} for d in decks}
+        except Exception:  # a deck the kept scenario does not know
+            pass
+    return {d: {"deck": (d,)} for d in decks}
 
 
 def check_results(df: pd.DataFrame, source: str = "results") -> pd.DataFrame:
@@ -50,7 +94,7 @@ def check_results(df: pd.DataFrame, source: str = "results") -> pd.DataFrame:
 
     Raises:
         ValueError: one line naming ``source`` and the first problem (empty dataset, missing
-            column, unknown winner or end reason, malformed deck id, a deck pairing missing).
+            column, unknown winner or end reason, a deck pairing missing).
     """
     if len(df) == 0:
         raise ValueError(f"{source}: the dataset holds no games")
@@ -60,12 +104,11 @@ def check_results(df: pd.DataFrame, source: str = "results") -> pd.DataFrame:
     bad = ~df["winner"].isin(WINNERS)
     if bad.any():
         raise ValueError(f"{source}: winner must be one of {WINNERS}, got {df['winner'][bad].iloc[0]!r}")
-    bad = ~df["end_reason"].isin(END_REASONS)
+    reasons = tuple(results_schema(df).end_reasons)
+    bad = ~df["end_reason"].isin(reasons)
     if bad.any():
-        raise ValueError(f"{source}: end_reason must be one of {END_REASONS}, got {df['end_reason'][bad].iloc[0]!r}")
+        raise ValueError(f"{source}: end_reason must be one of {reasons}, got {df['end_reason'][bad].iloc[0]!r}")
     decks = deck_pool(df)
-    for deck in decks:
-        deck_cards(deck)
     pairs = df.groupby(["first_deck", "second_deck"], observed=True).size()
     if len(pairs) != len(decks) ** 2:
         have = set(pairs.index)
@@ -76,47 +119,33 @@ def check_results(df: pd.DataFrame, source: str = "results") -> pd.DataFrame:
     return df
 
 
-def deck_cards(deck: str) -> tuple[str, tuple[str, ...]]:
-    """The artifact and creature kinds of a canonical deck id.
-
-    Args:
-        deck: ``"Artifact:CreatureA,CreatureB,CreatureC"``.
-
-    Returns:
-        ``(artifact, (creature, ...))``.
-
-    Raises:
-        ValueError: when the id is not of that form.
-    """
-    artifact, sep, rest = str(deck).partition(":")
-    creatures = tuple(c.strip() for c in rest.split(",")) if rest else ()
-    if not sep or not artifact.strip() or not creatures or any(not c for c in creatures):
-        raise ValueError(f"deck id {deck!r} is not of the form Artifact:CreatureA,CreatureB,CreatureC")
-    return artifact.strip(), creatures
-
-
 def deck_pool(df: pd.DataFrame) -> list[str]:
     """Every deck of the results, sorted (the sweep's ``meta["decks"]`` order is not assumed)."""
     return sorted(set(df["first_deck"].astype(str)) | set(df["second_deck"].astype(str)))
 
 
-def card_membership(decks: list[str]) -> pd.DataFrame:
+def card_membership(cards: Mapping[str, Mapping[str, Sequence[str]]],
+                    categories: Sequence[str] = ()) -> pd.DataFrame:
     """Which cards each deck holds.
 
     Args:
-        decks: canonical deck ids.
+        cards: each deck's cards by category (:func:`deck_card_table`).
+        categories: the order of the categories (the schema's); others follow alphabetically.
 
     Returns:
-        bool DataFrame, one row per deck, one column per card (artifacts first, then creature
-        kinds, each alphabetical); ``df.attrs["kind"]`` maps a card to ``"artifact"`` or ``"creature"``.
+        bool DataFrame, one row per deck, one column per card (by category, each alphabetical);
+        ``df.attrs["kind"]`` maps a card to its category.
     """
-    parsed = {d: deck_cards(d) for d in decks}
-    artifacts = sorted({a for a, _ in parsed.values()})
-    creatures = sorted({c for _, cs in parsed.values() for c in cs})
-    member = pd.DataFrame(False, index=pd.Index(decks, name="deck"), columns=artifacts + creatures)
-    for d, (a, cs) in parsed.items():
-        member.loc[d, [a, *cs]] = True
-    member.attrs["kind"] = {**{a: "artifact" for a in artifacts}, **{c: "creature" for c in creatures}}
+    seen = {k for cs in cards.values() for k in cs}
+    order = [c for c in categories if c in seen] + sorted(seen - set(categories))
+    kind: dict[str, str] = {}
+    for k in order:
+        for card in sorted({c for cs in cards.values() for c in cs.get(k, ())}):
+            kind.setdefault(card, k)
+    member = pd.DataFrame(False, index=pd.Index(list(cards), name="deck"), columns=list(kind))
+    for d, cs in cards.items():
+        member.loc[d, [c for k in cs for c in cs[k]]] = True
+    member.attrs["kind"] = kind
     return member
 
 

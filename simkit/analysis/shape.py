@@ -1,10 +1,10 @@
-"""Game shape: how long games last, how they end (a destroyed miracle or the turn limit), draws."""
+"""Game shape: how long games last, how they end (each of the game's end reasons), draws."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from simkit.analysis.results import END_REASONS
+from simkit.analysis.results import results_schema
 
 __all__ = ["game_shape", "turn_counts"]
 
@@ -16,16 +16,19 @@ def game_shape(df: pd.DataFrame) -> pd.DataFrame:
         df: the results, one row per game.
 
     Returns:
-        DataFrame, one row per end reason (``miracle``, ``turn_limit``) and one ``all``:
-        ``end_reason, games, share, draws, draw_share, first_wins, second_wins, mean_turns,
-        median_turns, p10_turns, p90_turns, min_turns, max_turns``.
+        DataFrame, one row per end reason of the game's schema (in its order) and one ``all``:
+        ``end_reason, label (the schema's words), games, share, draws, draw_share, first_wins,
+        second_wins, mean_turns, median_turns, p10_turns, p90_turns, min_turns, max_turns``.
     """
+    schema = results_schema(df)
+    reasons = list(schema.end_reasons) + sorted(set(map(str, df["end_reason"].unique())) - set(schema.end_reasons))
     rows = []
-    for reason, part in [(r, df[df["end_reason"] == r]) for r in END_REASONS] + [("all", df)]:
+    for reason, part in [(r, df[df["end_reason"] == r]) for r in reasons] + [("all", df)]:
         t = part["turns"]
         n = len(part)
         rows.append({
             "end_reason": reason,
+            "label": "all games" if reason == "all" else schema.end_reasons.get(reason, reason),
             "games": n,
             "share": n / len(df),
             "draws": int((part["winner"] == "draw").sum()),
@@ -49,8 +52,11 @@ def turn_counts(df: pd.DataFrame) -> pd.DataFrame:
         df: the results, one row per game.
 
     Returns:
-        DataFrame ``turns, end_reason, games`` (only turns with games), sorted by turns.
+        DataFrame ``turns, end_reason, label (the schema's words), games`` (only turns with games),
+        sorted by turns.
     """
+    words = results_schema(df).end_reasons
     out = df.groupby(["turns", "end_reason"], sort=True).size().rename("games").reset_index()
     out["turns"] = out["turns"].astype(int)
+    out.insert(2, "label", [words.get(r, r) for r in out["end_reason"]])
     return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simkit.analysis.results import deck_cards, deck_games, deck_pool
+from simkit.analysis.results import deck_card_table, deck_games, deck_pool, results_schema
 from simkit.analysis.stats import wilson_interval
 
 __all__ = ["ELO_SCALE", "deck_strength", "bradley_terry"]
@@ -95,8 +95,10 @@ def deck_strength(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, prior_g
         prior_games: virtual half-won games per deck that keep ratings finite (see :func:`bradley_terry`).
 
     Returns:
-        DataFrame sorted strongest first: ``rank, deck, artifact, creatures, games, points,
-        win_rate, low, high, rating, rating_low, rating_high``.
+        DataFrame sorted strongest first: ``rank, deck``, one column per card category of the game
+        (its cards in the deck, e.g. ``artifact``, ``creature``), ``group`` (the first category's
+        cards, what plots colour decks by), ``games, points, win_rate, low, high, rating,
+        rating_low, rating_high``.
     """
     decks = deck_pool(df)
     view = deck_games(df, mirrors=False)
@@ -114,11 +116,13 @@ def deck_strength(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, prior_g
         b_points, _ = _pooled(fi, si, draws, d)
         reps = bradley_terry(b_points, games, prior_games) * ELO_SCALE
         low, high = np.percentile(reps, [2.5, 97.5], axis=0)
-    parsed = [deck_cards(x) for x in decks]
+    table = deck_card_table(df)
+    categories = [c for c in results_schema(df).card_categories if any(c in table[d] for d in decks)] or ["deck"]
+    cards = {c: [", ".join(table[d].get(c, ())) for d in decks] for c in categories}
     out = pd.DataFrame({
         "deck": decks,
-        "artifact": [a for a, _ in parsed],
-        "creatures": [", ".join(cs) for _, cs in parsed],
+        **cards,
+        "group": cards[categories[0]],
         "games": agg["games"].to_numpy(int),
         "points": agg["points"].to_numpy(float),
     })
@@ -127,4 +131,5 @@ def deck_strength(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, prior_g
     out["rating"], out["rating_low"], out["rating_high"] = rating, low, high
     out = out.sort_values(["rating", "win_rate", "deck"], ascending=[False, False, True], ignore_index=True)
     out.insert(0, "rank", np.arange(1, d + 1))
+    out.attrs["group_title"] = results_schema(df).card_categories.get(categories[0], categories[0])
     return out

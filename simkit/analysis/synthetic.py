@@ -1,5 +1,10 @@
 """Synthetic results with planted answers, in the exact schema of a sweep (for tests and notebooks).
 
+They are shaped like Battle of Miracles' results (:data:`SYNTHETIC_SCHEMA`: a deck id
+``Lead:CardA,CardB,CardC`` holds one "artifact" and its "creature" cards; games end by a fallen
+miracle or the turn limit), and record that schema and each deck's cards in their metadata as a
+sweep does, so every analysis reads them as it reads a real folder.
+
 Outcomes are drawn from per-game counter-based streams keyed by (pool seed, pairing, game), so two
 synthetic sweeps of the same pool and seed play "the same games": their outcomes differ only where
 the planted rates differ, like a base and a patched sweep sharing seeds.
@@ -12,10 +17,31 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from simkit.analysis.results import deck_cards
+from simkit.games import ResultSchema
 from simkit.rng import GameStreams, derive_seed, mix64
 
-__all__ = ["synthetic_results", "rate_matrix"]
+__all__ = ["SYNTHETIC_SCHEMA", "synthetic_deck_cards", "synthetic_results", "rate_matrix"]
+
+#: The result schema synthetic results declare.
+SYNTHETIC_SCHEMA = ResultSchema(
+    end_reasons={"miracle": "a miracle fell", "turn_limit": "turn limit reached"},
+    cap_reason="turn_limit",
+    side_columns={"miracle_hp": "miracle HP at the end", "dead_stars": "stars of own units killed"},
+    card_categories={"artifact": "artifact", "creature": "creature kind"},
+)
+
+
+def synthetic_deck_cards(deck: str) -> dict[str, tuple[str, ...]]:
+    """The cards of a synthetic deck id ``Lead:CardA,CardB,...``: ``{"artifact": (Lead,), "creature": (...)}``.
+
+    Raises:
+        ValueError: when the id is not of that form.
+    """
+    lead, sep, rest = str(deck).partition(":")
+    cards = tuple(c.strip() for c in rest.split(",")) if rest else ()
+    if not sep or not lead.strip() or not cards or any(not c for c in cards):
+        raise ValueError(f"deck id {deck!r} is not of the form Artifact:CreatureA,CreatureB,CreatureC")
+    return {"artifact": (lead.strip(),), "creature": cards}
 
 RateSpec = Callable[[str, str], float] | Mapping[tuple[str, str], float] | pd.DataFrame | None
 
@@ -105,8 +131,7 @@ def synthetic_results(
         raise ValueError("synthetic results: the deck pool is empty")
     if games_per_pair < 1:
         raise ValueError(f"synthetic results: games_per_pair must be at least 1, got {games_per_pair}")
-    for deck in decks:
-        deck_cards(deck)
+    cards = {deck: synthetic_deck_cards(deck) for deck in decks}
     m = rate_matrix(list(decks), win_rate)
     d, n = len(decks), games_per_pair
     fi, si, game = (a.ravel() for a in np.meshgrid(np.arange(d), np.arange(d), np.arange(n), indexing="ij"))
@@ -147,5 +172,7 @@ def synthetic_results(
         "scenario_name": scenario_name, "scenario_path": "", "scenario_hash": scenario_hash,
         "rules_version": rules_version, "scenario_text": "", "simkit_version": "synthetic",
         "started": "", "finished": "", "games_per_pair": n, "decks": list(decks), "bots": list(bots),
+        "game": "synthetic", "schema": SYNTHETIC_SCHEMA.as_meta(),
+        "deck_cards": {d: {k: list(v) for k, v in c.items()} for d, c in cards.items()},
     }
     return out

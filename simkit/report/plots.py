@@ -21,11 +21,10 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.lines import Line2D
 
 from simkit.analysis.matchups import win_rate_table
-from simkit.analysis.results import deck_cards
 
 __all__ = [
     "FULL_LABELS_UP_TO",
-    "artifact_colours",
+    "group_colours",
     "plot_matchup_heatmap",
     "plot_delta_heatmap",
     "plot_deck_win_rates",
@@ -53,18 +52,21 @@ def _rows_font(ax: Axes, n: int, largest: float = 9.0, smallest: float = 3.5) ->
     return float(np.clip(0.78 * height_pt / max(n, 1), smallest, largest))
 
 
-def artifact_colours(decks: Sequence[str]) -> dict[str, tuple]:
-    """A colour per artifact of ``decks`` (tab10 in alphabetical order), for consistent legends."""
+def group_colours(groups: Sequence[str]) -> dict[str, tuple]:
+    """A colour per deck group (the cards of a deck's first category, e.g. its artifact): tab10 in
+    alphabetical order, for consistent legends."""
     from matplotlib import colormaps
 
-    arts = sorted({deck_cards(d)[0] for d in decks})
     cmap = colormaps["tab10"]
-    return {a: cmap(i % 10) for i, a in enumerate(arts)}
+    return {g: cmap(i % 10) for i, g in enumerate(sorted(set(groups)))}
 
 
-def _artifact_legend(ax: Axes, colours: dict, fontsize: float = 7, loc: str = "lower right") -> None:
+def _group_legend(ax: Axes, colours: dict, title: str, fontsize: float = 7, loc: str = "lower right") -> None:
+    if len(colours) > 12:  # a legend longer than the plot helps no one
+        return
     handles = [Line2D([], [], marker="o", ls="", color=c, label=a) for a, c in colours.items()]
-    ax.legend(handles=handles, fontsize=fontsize, loc=loc, title="artifact", title_fontsize=fontsize, framealpha=0.9)
+    ax.legend(handles=handles, fontsize=fontsize, loc=loc, title=title or None, title_fontsize=fontsize,
+              framealpha=0.9)
 
 
 def _square(ax: Axes, values: pd.DataFrame, norm, ranked_labels: bool, title: str, cbar_label: str,
@@ -200,9 +202,9 @@ def plot_deck_win_rates(ax: Axes, decks: pd.DataFrame, band: tuple[float, float]
         band: the balanced band, shaded.
         show_labels: name the decks on the y axis.
     """
-    colours = artifact_colours(decks["deck"])
+    colours = group_colours(decks["group"])
     _forest(ax, decks["deck"], decks["win_rate"] * 100, decks["low"] * 100, decks["high"] * 100,
-            [colours[a] for a in decks["artifact"]], xlabel="win rate, % (95% CI)",
+            [colours[g] for g in decks["group"]], xlabel="win rate, % (95% CI)",
             title=f"Win rate against the pool\n(shaded: the {band[0] * 100:g}-{band[1] * 100:g}% band)",
             band=(band[0] * 100, band[1] * 100), centre=50,
             show_labels=show_labels)
@@ -216,13 +218,13 @@ def plot_deck_ratings(ax: Axes, decks: pd.DataFrame, show_labels: bool = True) -
         decks: :func:`simkit.analysis.deck_strength` (or a slice of it).
         show_labels: name the decks on the y axis.
     """
-    colours = artifact_colours(decks["deck"])
+    colours = group_colours(decks["group"])
     low = decks["rating_low"].fillna(decks["rating"])
     high = decks["rating_high"].fillna(decks["rating"])
-    _forest(ax, decks["deck"], decks["rating"], low, high, [colours[a] for a in decks["artifact"]],
+    _forest(ax, decks["deck"], decks["rating"], low, high, [colours[g] for g in decks["group"]],
             xlabel="rating, Elo points (95% bootstrap CI)",
             title="Bradley-Terry rating\n(0: pool average; +100: 64% vs a 0)", centre=0, show_labels=show_labels)
-    _artifact_legend(ax, colours, fontsize=6)
+    _group_legend(ax, colours, decks.attrs.get("group_title", ""), fontsize=6)
 
 
 def plot_first_player(ax: Axes, first_player: pd.DataFrame, order: Sequence[str] | None = None,
@@ -275,42 +277,52 @@ def plot_first_player_matchups(ax: Axes, first_player: pd.DataFrame, order: Sequ
     return im
 
 
-def plot_card_win_rates(ax: Axes, cards: pd.DataFrame) -> None:
-    """Win rate of the decks holding each artifact and each creature kind, with 95% intervals.
+def plot_card_win_rates(ax: Axes, cards: pd.DataFrame, words: dict[str, str] | None = None) -> None:
+    """Win rate of the decks holding each card, by category, with 95% intervals.
 
     Args:
         ax: where to draw.
         cards: :func:`simkit.analysis.card_win_rates`.
+        words: each category's words (the game's ``card_categories``), for labels and title.
     """
-    colours = ["#8e44ad" if k == "artifact" else "#1f4e79" for k in cards["kind"]]
-    labels = [f"{c}  ({k}, {d} decks)" for c, k, d in zip(cards["card"], cards["kind"], cards["decks"])]
+    words = words or {}
+    palette = ["#8e44ad", "#1f4e79", "#1e8449", "#b9770e", "#7b241c"]
+    order = list(dict.fromkeys(cards["kind"]))
+    colours = [palette[order.index(k) % len(palette)] for k in cards["kind"]]
+    labels = [f"{c}  ({words.get(k, k)}, {d} decks)" for c, k, d in zip(cards["card"], cards["kind"], cards["decks"])]
+    names = " and ".join(f"{words.get(k, k)}s" for k in order)
     _forest(ax, labels, cards["win_rate"] * 100, cards["low"] * 100, cards["high"] * 100, colours,
-            xlabel="win rate of decks holding the card, % (95% CI)", title="Cards: artifacts and creature kinds",
-            centre=50)
+            xlabel="win rate of decks holding the card, % (95% CI)", title=f"Cards: {names}", centre=50)
     for y, v in enumerate(cards["win_rate"] * 100):
         ax.annotate(f"{v:.1f}%", (v, y), xytext=(0, 4), textcoords="offset points", ha="center", fontsize=6)
 
 
-def plot_pair_synergy(ax: Axes, card_pairs: pd.DataFrame, colorbar: bool = True):
-    """Synergy of each pair of creature kinds (points beyond what the two alone predict).
+def plot_pair_synergy(ax: Axes, card_pairs: pd.DataFrame, colorbar: bool = True, category: str | None = None,
+                      word: str = ""):
+    """Synergy of each pair of cards of one category (points beyond what the two alone predict).
 
     Args:
         ax: where to draw.
-        card_pairs: :func:`simkit.analysis.creature_pair_synergy`.
+        card_pairs: :func:`simkit.analysis.card_pair_synergy`.
         colorbar: add a colour bar beside the Axes.
+        category: the category drawn (default: the first in the table).
+        word: the category's words for the title (e.g. "creature kind").
 
     Returns:
         the image.
     """
-    kinds = sorted(set(card_pairs["creature_a"]) | set(card_pairs["creature_b"]))
+    if category is None and len(card_pairs):
+        category = card_pairs["category"].iloc[0]
+    card_pairs = card_pairs[card_pairs["category"] == category]
+    kinds = sorted(set(card_pairs["card_a"]) | set(card_pairs["card_b"]))
     if not kinds:
         ax.axis("off")
-        ax.text(0.5, 0.5, "Creature pairs: no deck played another deck, so no pair has a win rate.", ha="center",
+        ax.text(0.5, 0.5, "Card pairs: no deck played another deck, so no pair has a win rate.", ha="center",
                 va="center", fontsize=9, transform=ax.transAxes)
         return None
     grid = pd.DataFrame(np.nan, index=kinds, columns=kinds)
     decks = pd.DataFrame(0, index=kinds, columns=kinds)
-    for a, b, s, n in zip(card_pairs["creature_a"], card_pairs["creature_b"], card_pairs["synergy"] * 100,
+    for a, b, s, n in zip(card_pairs["card_a"], card_pairs["card_b"], card_pairs["synergy"] * 100,
                           card_pairs["decks"]):
         grid.loc[a, b] = grid.loc[b, a] = s if abs(s) >= 0.05 else 0.0  # no "-0.0"
         decks.loc[a, b] = decks.loc[b, a] = n
@@ -327,7 +339,7 @@ def plot_pair_synergy(ax: Axes, card_pairs: pd.DataFrame, colorbar: bool = True)
             n = decks.iloc[i, j]
             ax.text(j, i, f"{v:+.1f}\n{n} deck{'s' if n != 1 else ''}", ha="center", va="center", fontsize=6.5,
                     color=_ink(norm, v))
-    ax.set_title("Creature pairs: synergy, points (grey: no deck holds the pair)\n"
+    ax.set_title(f"Pairs of {word or category}s: synergy, points (grey: no deck holds the pair)\n"
                  "the pair's decks' win rate minus an additive model of their cards", fontsize=9)
     if colorbar:
         cb = ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.03)
@@ -336,18 +348,22 @@ def plot_pair_synergy(ax: Axes, card_pairs: pd.DataFrame, colorbar: bool = True)
     return im
 
 
-def plot_nash_mix(ax: Axes, metagame: pd.DataFrame, max_rows: int = 30) -> None:
+def plot_nash_mix(ax: Axes, metagame: pd.DataFrame, max_rows: int = 30, groups: dict[str, str] | None = None,
+                  group_title: str = "") -> None:
     """The decks of the Nash equilibrium mix and their weights.
 
     Args:
         ax: where to draw.
         metagame: :func:`simkit.analysis.metagame`.
         max_rows: most decks shown (the heaviest).
+        groups: each deck's group (``deck_strength``'s ``group``), for the colours (default: one colour).
+        group_title: what the groups are, for the legend.
     """
     mix = metagame[metagame["in_support"]].sort_values("weight", ascending=False).head(max_rows)
-    colours = artifact_colours(metagame["deck"])
+    groups = groups or {d: "" for d in metagame["deck"]}
+    colours = group_colours([groups[d] for d in metagame["deck"]])
     y = np.arange(len(mix))
-    ax.barh(y, mix["weight"] * 100, color=[colours[deck_cards(d)[0]] for d in mix["deck"]], height=0.7)
+    ax.barh(y, mix["weight"] * 100, color=[colours[groups[d]] for d in mix["deck"]], height=0.7)
     size = _rows_font(ax, max(len(mix), 12), largest=7.5)
     ax.set_yticks(y, list(mix["deck"]), fontsize=size)
     ax.set_ylim(max(len(mix), 12) - 0.5, -0.5)
@@ -357,7 +373,8 @@ def plot_nash_mix(ax: Axes, metagame: pd.DataFrame, max_rows: int = 30) -> None:
     ax.tick_params(axis="x", labelsize=7)
     ax.set_xlim(0, max(5.0, float(mix["weight"].max() * 100 * 1.18)) if len(mix) else 1)
     ax.set_title(f"Nash equilibrium mix: {len(mix)} of {len(metagame)} decks", fontsize=9)
-    _artifact_legend(ax, colours, fontsize=6)
+    if group_title:
+        _group_legend(ax, colours, group_title, fontsize=6)
 
 
 def plot_nash_shift(ax: Axes, nash: pd.DataFrame, max_rows: int = 30) -> None:
@@ -393,13 +410,13 @@ def plot_game_length(ax: Axes, turns: pd.DataFrame, bins: int = 25) -> None:
     """
     hi = int(turns["turns"].max()) if len(turns) else 1
     edges = np.linspace(0.5, hi + 0.5, min(bins, hi) + 1)
-    colours = {"miracle": "#1f4e79", "turn_limit": "#c0392b"}
-    words = {"miracle": "a miracle fell", "turn_limit": "turn limit reached"}
+    palette = ["#1f4e79", "#c0392b", "#1e8449", "#b9770e", "#7d3c98"]
     bottom = np.zeros(len(edges) - 1)
-    for reason, part in turns.groupby("end_reason", sort=True):
+    for i, (reason, part) in enumerate(turns.groupby("end_reason", sort=False)):
         counts, _ = np.histogram(part["turns"], bins=edges, weights=part["games"])
+        label = part["label"].iloc[0] if "label" in part.columns else reason
         ax.bar(edges[:-1], counts, width=np.diff(edges), bottom=bottom, align="edge",
-               color=colours.get(reason, "#777777"), label=words.get(reason, reason), edgecolor="white", lw=0.3)
+               color=palette[i % len(palette)], label=label, edgecolor="white", lw=0.3)
         bottom += counts
     ax.set_xlabel("turns played", fontsize=8)
     ax.set_ylabel("games", fontsize=8)
@@ -409,7 +426,7 @@ def plot_game_length(ax: Axes, turns: pd.DataFrame, bins: int = 25) -> None:
 
 
 def plot_end_reasons(ax: Axes, game_shape: pd.DataFrame) -> None:
-    """How games end: share by a destroyed miracle, by the turn limit, and the drawn share.
+    """How games end: the share of each end reason of the game, decided and drawn apart.
 
     Args:
         ax: where to draw.
@@ -417,21 +434,24 @@ def plot_end_reasons(ax: Axes, game_shape: pd.DataFrame) -> None:
     """
     shape = game_shape.set_index("end_reason")
     total = shape.loc["all", "games"]
-    labels = ["a miracle fell", "turn limit, decided", "turn limit, draw"]
-    tl = shape.loc["turn_limit"] if "turn_limit" in shape.index else None
-    counts = [
-        shape.loc["miracle", "games"] if "miracle" in shape.index else 0,
-        (tl["games"] - tl["draws"]) if tl is not None else 0,
-        tl["draws"] if tl is not None else 0,
-    ]
+    labels, counts = [], []
+    for reason, row in shape.drop(index="all").iterrows():
+        label = row["label"] if "label" in row.index else reason
+        if row["draws"]:
+            labels += [f"{label}, decided", f"{label}, draw"]
+            counts += [row["games"] - row["draws"], row["draws"]]
+        else:
+            labels.append(label)
+            counts.append(row["games"])
     shares = np.asarray(counts, dtype=float) / max(total, 1) * 100
-    y = np.arange(3)
-    ax.barh(y, shares, color=["#1f4e79", "#c0392b", "#e6a23c"], height=0.6)
+    y = np.arange(len(labels))
+    palette = ["#1f4e79", "#c0392b", "#e6a23c", "#1e8449", "#7d3c98", "#b9770e"]
+    ax.barh(y, shares, color=[palette[i % len(palette)] for i in y], height=0.6)
     for yy, s, c in zip(y, shares, counts):
         ax.annotate(f"{s:.1f}%  ({int(c)} games)", (s, yy), xytext=(3, 0), textcoords="offset points",
                     va="center", fontsize=7)
     ax.set_yticks(y, labels, fontsize=8)
-    ax.set_ylim(2.5, -0.5)
+    ax.set_ylim(len(labels) - 0.5, -0.5)
     ax.set_xlim(0, 118)
     ax.set_xlabel("share of games, %", fontsize=8)
     ax.tick_params(axis="x", labelsize=7)
