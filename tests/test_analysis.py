@@ -12,10 +12,10 @@ from simkit.analysis import (
     analyze,
     balance_flags,
     bradley_terry,
+    card_pair_synergy,
     card_win_rates,
     check_results,
-    creature_pair_synergy,
-    deck_cards,
+    deck_card_table,
     deck_strength,
     first_player_advantage,
     game_shape,
@@ -29,6 +29,7 @@ from simkit.analysis import (
     paired_delta,
     rate_matrix,
     sign_test,
+    synthetic_deck_cards,
     synthetic_results,
     turn_counts,
     wilson_interval,
@@ -104,11 +105,15 @@ def test_paired_delta_handles_constant_differences():
 # results contract
 
 
-def test_deck_cards_parse_and_reject():
-    """Deck ids give artifact and creatures; a malformed id is refused with its text."""
-    assert deck_cards(A) == ("HolyLight", ("Archer", "Priest", "Swordsman"))
+def test_deck_cards_come_from_the_results_metadata():
+    """A deck's cards by category are read from the results' metadata; a deck nothing is known of is its own card."""
+    df = synthetic_results([A, B], 1)
+    assert deck_card_table(df)[A] == {"artifact": ("HolyLight",), "creature": ("Archer", "Priest", "Swordsman")}
     with pytest.raises(ValueError, match="NoColon"):
-        deck_cards("NoColon")
+        synthetic_deck_cards("NoColon")
+    bare = df.copy()
+    bare.attrs = {}
+    assert deck_card_table(bare)[A] == {"deck": (A,)}
 
 
 def test_synthetic_results_follow_the_contract():
@@ -288,7 +293,7 @@ def test_metagame_of_synthetic_rock_paper_scissors_and_a_dominated_deck():
 
 def _priest_swordsman(bonus: float, synergy: float):
     def strength(deck):
-        _, kinds = deck_cards(deck)
+        kinds = synthetic_deck_cards(deck)["creature"]
         return bonus * ("Priest" in kinds) + synergy * ("Priest" in kinds and "Swordsman" in kinds)
 
     return lambda a, b: 0.5 + strength(a) - strength(b)
@@ -305,11 +310,11 @@ def test_card_win_rates_find_a_strong_creature():
 
 def test_pair_synergy_finds_the_planted_pair_only():
     """A planted Priest+Swordsman bonus is the top synergy; a main effect alone makes no synergy."""
-    synergy = creature_pair_synergy(synthetic_results(pool(), 4, _priest_swordsman(0.0, 0.15), seed=3))
+    synergy = card_pair_synergy(synthetic_results(pool(), 4, _priest_swordsman(0.0, 0.15), seed=3))
     top = synergy.iloc[0]
-    assert {top["creature_a"], top["creature_b"]} == {"Priest", "Swordsman"} and top["synergy_low"] > 0
-    assert len(synergy) == 15
-    plain = creature_pair_synergy(synthetic_results(pool(), 4, _priest_swordsman(0.1, 0.0), seed=3))
+    assert {top["card_a"], top["card_b"]} == {"Priest", "Swordsman"} and top["synergy_low"] > 0
+    assert len(synergy) == 15 and set(synergy["category"]) == {"creature"}
+    plain = card_pair_synergy(synthetic_results(pool(), 4, _priest_swordsman(0.1, 0.0), seed=3))
     assert plain["synergy"].abs().max() < 0.02
 
 

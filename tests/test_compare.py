@@ -6,7 +6,7 @@ import pytest
 from pypdf import PdfReader
 from results_folders import write_sweep_folder
 
-from simkit.analysis import deck_cards, synthetic_results
+from simkit.analysis import synthetic_deck_cards, synthetic_results
 from simkit.cli import main
 from simkit.compare import (
     COMPARE_TABLES,
@@ -30,7 +30,8 @@ def priest_edge(edge: float):
     """Pooled rates where every Priest deck has ``edge`` over every other deck."""
 
     def rate(a, b):
-        return 0.5 + edge * ("Priest" in deck_cards(a)[1]) - edge * ("Priest" in deck_cards(b)[1])
+        return (0.5 + edge * ("Priest" in synthetic_deck_cards(a)["creature"])
+                - edge * ("Priest" in synthetic_deck_cards(b)["creature"]))
 
     return rate
 
