@@ -28,7 +28,7 @@ from simkit.analysis.results import (
     meta_of,
     results_schema,
 )
-from simkit.analysis.shape import game_shape, turn_counts
+from simkit.analysis.shape import game_shape, side_numbers, turn_counts
 from simkit.analysis.stats import adjust_p, p_beyond, p_beyond_exact, paired_delta, sign_test, wilson_interval
 from simkit.analysis.strength import bradley_terry, deck_strength
 from simkit.analysis.synthetic import rate_matrix, synthetic_deck_cards, synthetic_results
@@ -64,6 +64,7 @@ __all__ = [
     "p_beyond_exact",
     "paired_delta",
     "rate_matrix",
+    "side_numbers",
     "sign_test",
     "synthetic_deck_cards",
     "synthetic_results",
@@ -72,7 +73,8 @@ __all__ = [
     "win_rate_table",
 ]
 
-TABLES = ("decks", "matchups", "first_player", "cards", "card_pairs", "metagame", "game_shape", "turns", "flags")
+TABLES = ("decks", "matchups", "first_player", "cards", "card_pairs", "metagame", "game_shape", "turns", "side_numbers",
+          "flags")
 
 
 def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBands | None = None) -> dict:
@@ -87,8 +89,8 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
     Returns:
         dict with the tables named in :data:`TABLES` (``decks`` strongest first, the order the
         report uses), ``flag_reach`` (:func:`matchup_flag_reach`: how many games a matchup
-        needs before it can be flagged), ``meta`` (:func:`meta_of`) and ``bands`` (the
-        :class:`FlagBands` used).
+        needs before it can be flagged), ``meta`` (:func:`meta_of`), ``bands`` (the
+        :class:`FlagBands` used) and ``schema`` (the game's :class:`~simkit.games.ResultSchema`).
 
     Raises:
         ValueError: when the results break the contract (see :func:`check_results`).
@@ -108,6 +110,8 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
         "turns": turn_counts(df),
         "flags": balance_flags(df, bands, matchups=matchups, first_player=first_player),
         "flag_reach": matchup_flag_reach(matchups, bands),
+        "side_numbers": side_numbers(df),
         "meta": meta_of(df),
         "bands": bands,
+        "schema": results_schema(df),
     }

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from simkit.analysis.results import results_schema
 
-__all__ = ["game_shape", "turn_counts"]
+__all__ = ["game_shape", "side_numbers", "turn_counts"]
 
 
 def game_shape(df: pd.DataFrame) -> pd.DataFrame:
@@ -60,3 +61,32 @@ def turn_counts(df: pd.DataFrame) -> pd.DataFrame:
     out["turns"] = out["turns"].astype(int)
     out.insert(2, "label", [words.get(r, r) for r in out["end_reason"]])
     return out
+
+
+def side_numbers(df: pd.DataFrame) -> pd.DataFrame:
+    """The game's per-side numbers (its schema's ``side_columns``) for the winners, the losers and all.
+
+    Each game gives two sides: the first seat's ``first_<name>`` and the second's ``second_<name>``.
+    Drawn games count in ``all`` only.
+
+    Returns:
+        DataFrame ``name, label, winners, losers, all, difference (winners - losers)``, one row per
+        declared column present in ``df`` (empty when the game declares none).
+    """
+    schema = results_schema(df)
+    first_won = (df["winner"] == "first").to_numpy()
+    second_won = (df["winner"] == "second").to_numpy()
+    rows = []
+    for name, label in schema.side_columns.items():
+        cols = (f"first_{name}", f"second_{name}")
+        if not all(c in df.columns for c in cols):
+            continue
+        first, second = (df[c].to_numpy(float) for c in cols)
+        won = np.concatenate([first[first_won], second[second_won]])
+        lost = np.concatenate([second[first_won], first[second_won]])
+        every = np.concatenate([first, second])
+        winners = won.mean() if len(won) else float("nan")
+        losers = lost.mean() if len(lost) else float("nan")
+        rows.append({"name": name, "label": label, "winners": winners, "losers": losers,
+                     "all": every.mean() if len(every) else float("nan"), "difference": winners - losers})
+    return pd.DataFrame(rows, columns=["name", "label", "winners", "losers", "all", "difference"])

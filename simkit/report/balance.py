@@ -175,16 +175,17 @@ def headlines(tables: dict) -> list[str]:
                f"{_pct(o['first_rate'])} (95% CI {_pct(o['low'] + 0.5)}-{_pct(o['high'] + 0.5)}, "
                f"sign test {_p(o['p_value'])}, {_count(int(o['games']), 'game')}).")
     out.append(_metagame_words(tables["metagame"]))
-    cards = tables["cards"]
-    words = [w for kind, label in (("creature", "creature kinds"), ("artifact", "artifacts"))
-             if (w := _best_worst(cards[cards["kind"] == kind], label))]
+    cards, schema = tables["cards"], tables["schema"]
+    words = [w for kind in dict.fromkeys(cards["kind"])
+             if (w := _best_worst(cards[cards["kind"] == kind], f"{schema.card_categories.get(kind, kind)}s"))]
     if words:
         out.append(_cap("; ".join(words)) + ".")
     shape = tables["game_shape"].set_index("end_reason")
     allg = shape.loc["all"]
-    out.append(f"Games last {allg['mean_turns']:.0f} turns on average (median {allg['median_turns']:.0f}); "
-               f"{_pct(shape.loc['miracle', 'share'])} end with a destroyed miracle, "
-               f"{_pct(shape.loc['turn_limit', 'share'])} at the turn limit; {_pct(allg['draw_share'])} are draws.")
+    ends = ", ".join(f"{_pct(r['share'])} {r['label']}" for reason, r in shape.drop(index="all").iterrows()
+                     if r["games"])
+    out.append(f"Games last {allg['mean_turns']:.0f} {schema.turn_words}s on average (median "
+               f"{allg['median_turns']:.0f}); how they end: {ends}; {_pct(allg['draw_share'])} are draws.")
     flags = tables["flags"]
     counts = flags["kind"].value_counts()
     words = {"deck": "deck", "matchup": "matchup", "first_player": "first-player"}
@@ -352,14 +353,21 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     seat_matchup_page(pdf, tables)
 
     fig = pdf.new_page(PORTRAIT)
-    plot_card_win_rates(fig.add_axes([0.36, 0.6, 0.58, 0.33]), tables["cards"])
-    plot_pair_synergy(fig.add_axes([0.2, 0.08, 0.6, 0.42]), tables["card_pairs"])
+    words = dict(tables["schema"].card_categories)
+    plot_card_win_rates(fig.add_axes([0.36, 0.6, 0.58, 0.33]), tables["cards"], words)
+    pairs = tables["card_pairs"]
+    kinds = list(dict.fromkeys(pairs["category"]))[:2] or [None]
+    for i, kind in enumerate(kinds):
+        box = [0.2, 0.08, 0.6, 0.42] if len(kinds) == 1 else [0.06 + 0.5 * i, 0.12, 0.38, 0.34]
+        plot_pair_synergy(fig.add_axes(box), pairs, category=kind, word=words.get(kind, kind or "card"))
     fig.text(0.02, 0.985, "Cards", fontsize=12, weight="bold", va="top")
     pdf.add(fig, "cards")
 
     fig = pdf.new_page(PORTRAIT)
     mix = tables["metagame"]
-    plot_nash_mix(fig.add_axes([0.42, 0.45, 0.5, 0.47]), mix)
+    groups = dict(zip(tables["decks"]["deck"], tables["decks"]["group"]))
+    plot_nash_mix(fig.add_axes([0.42, 0.45, 0.5, 0.47]), mix, groups=groups,
+                  group_title=tables["decks"].attrs.get("group_title", ""))
     dominated = mix[mix["dominated"]]
     lines = [line for d, by in zip(dominated["deck"], dominated["dominated_by"])
              for line in wrap(f"- {d}   (by {by})", WRAP, subsequent_indent="    ")]
@@ -382,11 +390,14 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     plot_game_length(fig.add_axes([0.1, 0.56, 0.85, 0.36]), tables["turns"])
     plot_end_reasons(fig.add_axes([0.25, 0.3, 0.68, 0.17]), tables["game_shape"])
     shape = tables["game_shape"]
-    lines = [f"{r.end_reason:<11} {r.games:>8} games  {100 * r.share:5.1f}%   " + (
+    lines = [f"{r.label[:24]:<25} {r.games:>8} games  {100 * r.share:5.1f}%   " + (
              f"turns: mean {r.mean_turns:5.1f}, median {r.median_turns:5.1f}, "
              f"10-90% {r.p10_turns:.0f}-{r.p90_turns:.0f}   draws {r.draws}" if r.games else "no game ended this way")
              for r in shape.itertuples()]
-    text_page(fig, "", [("Game shape", lines)], top=0.22)
+    side = [f"{r.label[:40]:<41} winners {r.winners:9.2f}   losers {r.losers:9.2f}   every side {r.all:9.2f}"
+            for r in tables["side_numbers"].itertuples()]
+    text_page(fig, "", [("Game shape", lines)] + ([("The game's own numbers per side at the end (drawn games "
+                                                     "count only in 'every side')", side)] if side else []), top=0.22)
     fig.text(0.02, 0.985, "Game shape", fontsize=12, weight="bold", va="top")
     pdf.add(fig, "game shape")
 
