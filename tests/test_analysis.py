@@ -383,7 +383,8 @@ def test_many_clean_sweeps_are_flagged_among_thousands_of_matchups():
     decks = pool(ARTIFACTS)
 
     def priest_wins(a, b):
-        return 0.5 + 0.5 * ("Priest" in deck_cards(a)[1]) - 0.5 * ("Priest" in deck_cards(b)[1])
+        return (0.5 + 0.5 * ("Priest" in synthetic_deck_cards(a)["creature"])
+                - 0.5 * ("Priest" in synthetic_deck_cards(b)["creature"]))
 
     df = synthetic_results(decks, 6, priest_wins, seed=4)
     m = matchup_matrix(df)

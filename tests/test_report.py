@@ -97,7 +97,7 @@ def test_many_flags_spread_over_several_pages(tables, tmp_path, monkeypatch):
 def test_a_failing_page_leaves_no_file(tables, tmp_path, monkeypatch):
     """If a page fails, neither the PDF nor any CSV nor a temporary file is left behind."""
 
-    def broken(ax, table):
+    def broken(ax, table, **options):
         raise RuntimeError("plot failed")
 
     monkeypatch.setattr(balance, "plot_nash_mix", broken)
@@ -157,8 +157,8 @@ def test_title_page_never_names_a_lone_card_best_and_worst():
     """With one artifact in the pool the headline says 'HolyLight only', not 'best HolyLight, worst HolyLight'."""
     holy = [A, "HolyLight:BlackBat,FrostDragon,VolcanoDragon", "HolyLight:Archer,BlackBat,Priest"]
     words = " ".join(balance.headlines(analyze(synthetic_results(holy, 6, seed=3), bootstrap=5)))
-    assert "artifacts: HolyLight only" in words and "worst HolyLight" not in words
-    assert "Creature kinds: best" in words
+    assert "Artifacts: HolyLight only" in words and "worst HolyLight" not in words
+    assert "creature kinds: best" in words
 
 
 def test_all_even_pool_says_so_instead_of_a_single_deck_mix():
