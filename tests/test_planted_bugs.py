@@ -268,7 +268,7 @@ TEN_CAUGHT = 8
 #: bug -> the invariants that may report it (several can break at the same step).
 BUGS = {
     heal_past_max: {"units_alive_hp", "priests_heal_at_turn_end"},
-    summon_onto_occupied_cell: {"one_unit_per_cell_and_layer"},
+    summon_onto_occupied_cell: {"one_unit_per_cell_and_layer", "legal_targets_follow_the_rules"},
     mana_not_capped: {"max_mana_capped", "max_mana_follows_schedule"},
     dead_unit_left_on_board: {"units_alive_hp", "attack_damage_and_counter"},
     cooldown_never_ends: {"cooldowns_tick_at_turn_start"},

@@ -2,9 +2,12 @@
 
 :class:`CheckedMatch` wraps a :class:`Match` (the single-match API): it plays legal actions,
 probes illegal ones, keeps the states and engine actions it saw, and checks the state and
-transition invariants of :mod:`simkit.testing.invariants` on them (as one batch). At the end of
-a game it replays ``m.actions`` and runs the game in a batch with shifted copies of itself and
-companion games, which must give exactly the states each game reaches alone.
+transition invariants of :mod:`simkit.testing.invariants` and the game's own (its check hooks,
+``scenario.module.check_hooks(scenario)``) on them (as one batch). Every action is also applied to
+a twin of the game by the game's compiled engine (the one the sweeps play), which must reach the
+same state, and the compiled bots must offer exactly the legal actions. At the end of a game it
+replays ``m.actions`` and runs the game in a batch with shifted copies of itself and companion
+games, which must give exactly the states each game reaches alone.
 
 A broken invariant raises :class:`InvariantBroken` carrying a :class:`Case`: the scenario
 (and patch), decks, seed and the steps up to the failure, which :func:`replay_case` re-runs.

@@ -1,10 +1,12 @@
 """A hypothesis ``RuleBasedStateMachine`` playing random legal games through the single-match API.
 
 Each example picks the scenario or, half of the time, a variant of it (a short turn limit,
-changed numbers) and starts a match; its rules play biased legal actions, fast-forward several
-turns, probe illegal actions, and start a rematch once a game is over. After every rule the
-``@invariant`` checks every position reached and every action played against
-:mod:`simkit.testing.invariants`; at the end of each game it is replayed and run in a batch with
+changed numbers) and starts a match; its rules play biased legal actions, let one of the
+scenario's utility bots (the sweeps' players) play a stretch, fast-forward several turns, probe
+illegal actions, and start a rematch once a game is over. After every rule the ``@invariant``
+checks every position reached and every action played against :mod:`simkit.testing.invariants`
+and the game's own invariants, and compares the compiled engine's twin of the game with it (see
+:mod:`simkit.testing.checker`); at the end of each game it is replayed and run in a batch with
 companions. Hypothesis shrinks any failure to a minimal sequence of steps (``simkit check``
 shrinks the failing game with :mod:`simkit.testing.minimize` instead, which is much faster).
 
