@@ -14,6 +14,7 @@ with a fixed hypothesis seed so the result is deterministic.
 """
 
 import dataclasses
+import functools
 import importlib.util
 import sys
 from pathlib import Path
@@ -221,8 +222,10 @@ def compiled_step_module(folder: Path, name: str):
     return sys.modules[module_name]
 
 
+@functools.cache
 def compiled_bug(name: str):
-    """A planter of compiled bug ``name``: the checker's twin engine becomes the buggy ``FastStep``."""
+    """The planter of compiled bug ``name`` (one per name): the checker's twin engine becomes the buggy
+    ``FastStep``."""
 
     def plant(monkeypatch, folder: Path):
         module = compiled_step_module(folder, name)
