@@ -39,9 +39,11 @@ def register(sub) -> None:
     p = sub.add_parser(
         "check",
         help="property-test the rule invariants against a scenario",
-        description="Play random legal games (and variants of the scenario) with hypothesis, checking every rule "
-        "invariant after every action; print a pass summary, or the minimal failing action sequence, the broken "
-        "invariant and a command that replays it. Exit status 1 when an invariant breaks, 2 on bad input.",
+        description="Play legal games (random actions and stretches played by the scenario's bots, on the scenario "
+        "and variants of it) with hypothesis, checking every rule invariant after every action and stepping the "
+        "compiled engine the sweeps play beside the reference one; print a pass summary, or the minimal failing "
+        "action sequence, the broken invariant and a command that replays it. Exit status 1 when an invariant "
+        "breaks, 2 on bad input.",
     )
     p.add_argument("scenario", help="scenario TOML (a designer's patch, for instance)")
     p.add_argument("--examples", type=int, help="hypothesis examples to run (default: the profile's budget)")

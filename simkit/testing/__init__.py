@@ -2,7 +2,8 @@
 
 * :mod:`~simkit.testing.strategies`: hypothesis strategies for decks, seeds, scenario variants,
   legal and illegal actions and played games;
-* :mod:`~simkit.testing.invariants`: the rule invariants, checked over whole batches;
+* :mod:`~simkit.testing.invariants`: the rule invariants, checked over whole batches (a game adds its
+  own, its compiled engine and its bots through ``check_hooks(scenario)`` of its package);
 * :mod:`~simkit.testing.checker`: one game under watch (:class:`CheckedMatch`), cases and replays;
 * :mod:`~simkit.testing.machine`: :func:`match_machine`, a ``RuleBasedStateMachine`` per scenario;
 * :mod:`~simkit.testing.check`: :func:`run_check`, what ``simkit check`` runs;

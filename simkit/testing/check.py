@@ -20,16 +20,15 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from simkit.scenario import Scenario, load_scenario
 from simkit.testing.checker import (
-    GAME_CHECKS,
     Case,
     CheckStats,
     InvalidCase,
     InvariantBroken,
+    invariant_count,
     read_case,
     replay_case,
     write_case,
 )
-from simkit.testing.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS
 from simkit.testing.machine import match_machine
 from simkit.testing.minimize import minimize_case
 from simkit.testing.profiles import profile as get_profile
@@ -251,7 +250,7 @@ def format_case(case: Case) -> list[str]:
 def format_report(report: CheckReport) -> str:
     """A short text report: pass summary, or the broken invariant, the failing sequence and the replay command."""
     sc, s = report.scenario, report.stats
-    n_checks = len(STATE_INVARIANTS) + len(TRANSITION_INVARIANTS) + len(GAME_CHECKS)
+    n_checks = invariant_count(sc)
     lines = [f"simkit check: {sc.name}", f"  scenario   {sc.path} (hash {sc.hash}, rules {sc.rules_version})"]
     if report.profile == "replay":
         lines.append(f"  replayed   {s.actions} actions, {s.illegal_refused} illegal actions refused")

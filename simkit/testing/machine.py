@@ -1,10 +1,12 @@
 """A hypothesis ``RuleBasedStateMachine`` playing random legal games through the single-match API.
 
 Each example picks the scenario or, half of the time, a variant of it (a short turn limit,
-changed numbers) and starts a match; its rules play biased legal actions, fast-forward several
-turns, probe illegal actions, and start a rematch once a game is over. After every rule the
-``@invariant`` checks every position reached and every action played against
-:mod:`simkit.testing.invariants`; at the end of each game it is replayed and run in a batch with
+changed numbers) and starts a match; its rules play biased legal actions, let one of the
+scenario's utility bots (the sweeps' players) play a stretch, fast-forward several turns, probe
+illegal actions, and start a rematch once a game is over. After every rule the ``@invariant``
+checks every position reached and every action played against :mod:`simkit.testing.invariants`
+and the game's own invariants, and compares the compiled engine's twin of the game with it (see
+:mod:`simkit.testing.checker`); at the end of each game it is replayed and run in a batch with
 companions. Hypothesis shrinks any failure to a minimal sequence of steps (``simkit check``
 shrinks the failing game with :mod:`simkit.testing.minimize` instead, which is much faster).
 
@@ -22,7 +24,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from simkit.scenario import Scenario, load_scenario
-from simkit.testing.checker import CheckedMatch, CheckStats
+from simkit.testing.checker import CheckedMatch, CheckStats, InvalidCase
 from simkit.testing.strategies import (
     action_groups,
     choose_legal_action,
@@ -38,6 +40,8 @@ from simkit.testing.strategies import (
 ILLEGAL_EVERY = 8
 #: At most one fast-forward per this many played actions.
 FAST_FORWARD_EVERY = 30
+#: Most actions one turn of the sweeps' bots plays in a row.
+BOT_ACTIONS = 12
 
 
 class MatchMachine(RuleBasedStateMachine):
@@ -101,6 +105,27 @@ class MatchMachine(RuleBasedStateMachine):
         self.played += 1
         groups = self.game.engine("listing the legal actions", lambda: action_groups(self.game.match))
         self.game.play(choose_legal_action(data.draw, self.game.match, groups))
+
+    @precondition(lambda self: self._playing() and bool(self.game.hooks.bots))
+    @rule(data=st.data())
+    def bot_plays(self, data) -> None:
+        """Let one of the scenario's utility bots (the sweeps' players) play a stretch of the game: real games
+        reach the fights, artifact uses and garrisons that random play rarely does."""
+        game = self.game
+        bots = game.hooks.bots
+        bot = bots[data.draw(st.integers(0, len(bots) - 1), label="bot")]
+        actions = data.draw(st.integers(1, BOT_ACTIONS), label="bot actions")
+        word = data.draw(st.integers(0, 2**64 - 1), label="bot word")
+        for i in range(actions):
+            if game.over:
+                break
+            w = (word + i * 0x9E3779B97F4A7C15) % 2**64
+            action = game.engine("choosing a bot action", lambda w=w: game.hooks.bot_action(game.match, bot, w))
+            try:
+                game.play(action)
+            except InvalidCase:  # not legal by the numpy rules: compiled_legal_actions_agree reports it
+                break
+            self.played += 1
 
     @precondition(lambda self: self._playing() and self.fast_forwards < self.played // FAST_FORWARD_EVERY)
     @rule(data=st.data())

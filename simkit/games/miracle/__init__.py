@@ -32,7 +32,16 @@ def canonical_deck(rules: Rules, deck: str) -> str:
     return _canonical_deck(rules.cards, deck)
 
 
+def check_hooks(scenario):
+    """The game's hooks for ``simkit check`` (:class:`~simkit.games.miracle.checks.MiracleChecks`): its own
+    invariants, the compiled engine stepped beside the numpy one, and the sweeps' bots as players."""
+    from simkit.games.miracle.checks import MiracleChecks  # the testing layer only when checking
+
+    return MiracleChecks(scenario)
+
+
 __all__ = [
-    "GAME", "Match", "Rules", "build_rules", "canonical_deck", "deck_pool", "key_turns_figure", "narrate", "parse_deck",
-    "play_batch", "replay",
+    "GAME", "Match", "Rules", "build_rules", "canonical_deck", "check_hooks", "deck_pool", "key_turns_figure",
+    "narrate", "parse_deck", "play_batch", "replay",
 ]
+

@@ -1,0 +1,114 @@
+"""What ``simkit check`` needs of Battle of Miracles beyond the single-match API.
+
+:class:`MiracleChecks` is reached through the game package (``scenario.module.check_hooks(scenario)``)
+so the generic checker never imports this game:
+
+* the game's own invariants (:mod:`simkit.games.miracle.invariants`);
+* the compiled engine the sweeps play (:class:`~.fast.step.FastStep`), stepped beside the numpy one
+  on a twin state, and the compiled bots' legal actions (every action they score), compared
+  with the numpy masks;
+* the sweeps' own players: a utility bot's choice as an action tuple, so checked games reach the
+  fights, artifact uses and garrisons of real games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import numpy as np
+
+from simkit.games.miracle import actions as A
+from simkit.games.miracle.bots import UtilityBot, bot_settings
+from simkit.games.miracle.fast.bot import FastScorer
+from simkit.games.miracle.fast.step import FastStep
+from simkit.games.miracle.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS
+from simkit.games.miracle.rules import ATTACK, MOVE, SUMMON, TARGET_MIRACLE, USE, Actions
+from simkit.games.miracle.state import State
+
+#: Checks of the compiled engine (name: statement).
+COMPILED_CHECKS = {
+    "compiled_step_agrees": "the compiled engine the sweeps play reaches the numpy engine's state after every action",
+    "compiled_legal_actions_agree": "the compiled bots score exactly the actions the numpy masks list as legal",
+}
+
+
+def state_differences(a: State, b: State) -> list[str]:
+    """The fields of two one-game states that differ."""
+    return [f.name for f in fields(State) if not np.array_equal(getattr(a, f.name), getattr(b, f.name))]
+
+
+class MiracleChecks:
+    """The game hooks of one scenario (compiled tables packed once).
+
+    Args:
+        scenario: a loaded Battle of Miracles scenario (or variant).
+    """
+
+    state_invariants = STATE_INVARIANTS
+    transition_invariants = TRANSITION_INVARIANTS
+    compiled_checks = COMPILED_CHECKS
+
+    def __init__(self, scenario):
+        self.scenario = scenario
+        self.rules = scenario.rules
+        self.fast_step = FastStep(self.rules)
+        settings = bot_settings(scenario)
+        self.bots = tuple(settings.personalities)
+        self._configs = settings.personalities
+        self._scorers: dict[str, FastScorer] = {}
+
+    def scorer(self, name: str | None = None) -> FastScorer:
+        """The compiled scorer of personality ``name`` (default: the first one)."""
+        name = self.bots[0] if name is None else name
+        if name not in self._scorers:
+            self._scorers[name] = UtilityBot(self._configs[name]).compiled(self.rules)
+        return self._scorers[name]
+
+    # -- the compiled engine ---------------------------------------------------------------
+
+    def step_compiled(self, st: State, act: Actions) -> None:
+        """Apply ``act`` to ``st`` in place with the compiled engine."""
+        self.fast_step(st, act)
+
+    def compiled_legal(self, st: State) -> np.ndarray:
+        """``bool[B, N]`` the actions the compiled bot offers in each game (its finite scores)."""
+        return np.isfinite(self.scorer().scores(st))
+
+    def legal_differences(self, st: State) -> list[tuple[int, str]]:
+        """``(game, message)`` for each game where the compiled bots' legal actions differ from the numpy masks."""
+        want, got = A.legal_mask(self.rules, st), self.compiled_legal(st)
+        out = []
+        for g in np.nonzero((want != got).any(1))[0]:
+            extra = np.nonzero(got[g] & ~want[g])[0][:3]
+            missing = np.nonzero(want[g] & ~got[g])[0][:3]
+            out.append((int(g), f"turn {st.turn[g]}: the compiled bots offer {self.describe(extra)} the numpy masks "
+                                f"refuse, and miss {self.describe(missing)} they allow"))
+        return out
+
+    def describe(self, flat: np.ndarray) -> str:
+        """Flat action indices as engine actions ``(kind, a, b, c)``."""
+        if len(flat) == 0:
+            return "nothing"
+        act = A.decode(self.rules, np.asarray(flat))
+        names = ("end_turn", "summon", "move", "attack", "use", "pass")
+        return ", ".join(f"{names[k]}({a}, {b}, {c})" for k, a, b, c in zip(*act))
+
+    # -- the sweeps' players -------------------------------------------------------------------
+
+    def bot_action(self, match, bot: str, word: int) -> tuple:
+        """The action tuple the utility bot ``bot`` chooses in ``match`` with random word ``word``
+        (not checked: ``Match.do`` refuses it if the numpy rules do not allow it)."""
+        rules, st = self.rules, match.state
+        choice = int(self.scorer(bot).choose(st, np.array([word], np.uint64))[0])
+        parts = A.layout(rules)
+        kind, a, b, c = (int(x[0]) for x in A.decode(rules, np.array([choice])))
+        grid, uid = rules.board.grid, st.uid[0]
+        if kind == SUMMON:
+            return ("summon", rules.cards.kinds[st.deck_kind[0, st.current[0], a]], b, grid.cell(c))
+        if kind == MOVE:
+            return ("move", int(uid[a]), grid.cell(c))
+        if kind == ATTACK:
+            return ("attack", int(uid[a]), "miracle" if b == TARGET_MIRACLE else int(uid[b]))
+        if kind == USE:
+            return ("use", int(uid[b])) if choice >= parts["use_unit"][0] else ("use", grid.cell(c))
+        return ("end_turn",)
