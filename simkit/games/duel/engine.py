@@ -248,19 +248,6 @@ def move(s, p, i, zone):
 
 
 @njit(cache=True)
-def leave_equipment(s, p, i, zone):
-    """A card leaves the equipment zone; a weapon's attachments go to the discard pile with it
-    ([ruling] section 5.5; nothing in the pool removes a weapon)."""
-    b = base(p)
-    if s[b + A_ZONE + i] == Z_EQUIP:
-        for j in range(s[G_N]):
-            if s[b + A_ZONE + j] == Z_EQUIP and s[b + A_ATT + j] == i:
-                s[b + A_ATT + j] = -1
-                move(s, p, j, Z_DISC)
-    move(s, p, i, zone)
-
-
-@njit(cache=True)
 def shuffle_discard_into_source(s, p):
     """The whole discard pile, shuffled with the game's stream, becomes the source pile."""
     b = base(p)
@@ -348,9 +335,10 @@ def push_triggers(s, src, tgt, lost, void, frames, nf, cd):
             order[c + 1] = order[c]
             c -= 1
         order[c + 1] = x
+    for a in range(m):
+        move(s, tgt, order[a], Z_DISC)  # the oldest triggers first, so it is discarded first
     for a in range(m - 1, -1, -1):
         i = order[a]
-        move(s, tgt, i, Z_DISC)
         frames[nf, 0] = tgt
         frames[nf, 1] = s[b + A_CARD + i]
         frames[nf, 2] = SLOT_USE

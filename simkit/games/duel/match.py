@@ -191,6 +191,14 @@ class Match:
         cards = self.lists[self.to_act]
         return [action_tuple(self.rules, cards, int(k), int(x), int(y)) for k, x, y in out[:n]]
 
+    def copy(self) -> Match:
+        """An independent copy of the game (state and action list)."""
+        other = Match.__new__(Match)
+        other.__dict__.update(self.__dict__)
+        other.state = self.state.copy()
+        other.actions = list(self.actions)
+        return other
+
     # -- looking at the game -----------------------------------------------------------------------------
 
     def view(self, seat: int) -> np.ndarray:
