@@ -31,6 +31,7 @@ from simkit.games.duel.tables import (
 BOT_RANDOM, BOT_UTILITY = 0, 1
 
 _W_TEMP, _W_END, _W_DAMAGE, _W_HP = W["temperature"], W["end_turn"], W["damage"], W["hp"]
+_W_SHIELD_CAP = W["shield_cap"]
 _W_SHIELD, _W_ESHIELD, _W_POISON, _W_OPOISON = W["shield"], W["enemy_shield"], W["poison"], W["own_poison"]
 _W_SLOW, _W_REGEN, _W_STRENGTH, _W_WEAPON = W["slow"], W["regeneration"], W["strength"], W["weapon"]
 _W_ATTACH, _W_PERSIST, _W_TRAP, _W_CHARGE = W["attachment"], W["persistent"], W["trap"], W["charge"]
@@ -44,16 +45,16 @@ def utility(v, p, w, cd):
     b, o = E.base(p), E.base(1 - p)
     dist = v[E.G_DIST]
     u = w[_W_HP] * v[b + E.P_HP] - w[_W_DAMAGE] * v[o + E.P_HP]
-    u += w[_W_SHIELD] * v[b + E.P_ST + SHIELD] + w[_W_ESHIELD] * v[o + E.P_ST + SHIELD]
+    u += w[_W_SHIELD] * min(v[b + E.P_ST + SHIELD], w[_W_SHIELD_CAP]) + w[_W_ESHIELD] * v[o + E.P_ST + SHIELD]
     u += w[_W_POISON] * v[o + E.P_ST + POISON] + w[_W_OPOISON] * v[b + E.P_ST + POISON]
     u += w[_W_SLOW] * v[o + E.P_ST + SLOW] + w[_W_REGEN] * v[b + E.P_ST + REGENERATION]
     u += w[_W_STRENGTH] * v[b + E.P_ST + STRENGTH]
     u += w[_W_TRAP] * v[b + E.P_NTRAP] + w[_W_CARD] * v[b + E.P_NHAND]
-    u += w[_W_DIST] * abs(dist - w[_W_PREFER])
     if v[o + E.P_HP] <= 0:
         u += w[_W_WIN]
     seen = np.zeros(cd.shape[0], np.bool_)
     distinct = 0
+    longest = -1  # the longest range among own equipped weapons
     for i in range(v[E.G_N]):
         z = v[b + E.A_ZONE + i]
         c = v[b + E.A_CARD + i]
@@ -65,6 +66,7 @@ def utility(v, p, w, cd):
             t = cd[c, F_TYPE]
             if t == T_WEAPON:
                 u += w[_W_WEAPON] + w[_W_CHARGE] * v[b + E.A_CHARGE + i]
+                longest = max(longest, cd[c, F_RANGE])
                 if cd[c, F_RANGE] >= dist:
                     u += w[_W_REACH]
             elif t == T_ATTACHMENT:
@@ -74,6 +76,8 @@ def utility(v, p, w, cd):
         c = v[o + E.A_CARD + i]
         if v[o + E.A_ZONE + i] == E.Z_EQUIP and cd[c, F_TYPE] == T_WEAPON and cd[c, F_RANGE] >= dist:
             u += w[_W_THREAT]
+    prefer = w[_W_PREFER] if longest < 0 else min(w[_W_PREFER], longest)
+    u += w[_W_DIST] * abs(dist - prefer)
     return u + w[_W_VARIETY] * distinct
 
 

@@ -23,7 +23,8 @@ WEIGHTS = (
     ("end_turn", "score of ending the play phase or the turn: an action is played only when it scores more"),
     ("damage", "per HP the opponent has lost"),
     ("hp", "per own HP"),
-    ("shield", "per own Shield level"),
+    ("shield", "per own Shield level, up to shield_cap"),
+    ("shield_cap", "own Shield above this many levels is worth nothing more"),
     ("enemy_shield", "per opponent Shield level"),
     ("poison", "per Poison level on the opponent"),
     ("own_poison", "per Poison level on oneself"),
@@ -39,7 +40,7 @@ WEIGHTS = (
     ("variety", "per distinct card in hand"),
     ("reach", "per own weapon whose range reaches the distance"),
     ("threat", "per opponent weapon whose range reaches the distance"),
-    ("prefer_distance", "the distance the bot likes"),
+    ("prefer_distance", "the distance the bot likes (never beyond the longest range of its own weapons)"),
     ("distance", "per step between the distance and prefer_distance"),
     ("win", "the opponent's HP is at 0"),
 )
