@@ -100,7 +100,7 @@ def full_sweep(games: int, workers: int) -> None:
                "--out", str(out)]
         print(f"## full sweep: {len(sc.decks)} decks, {len(sc.decks) ** 2} ordered pairs x {games} = {n} games, "
               f"{workers} workers, bots {sc.data['sweep']['bots']}")
-        print(f"- command: PYTHONPATH=$PWD {' '.join(cmd[1:]).replace(str(ROOT) + '/', '')}")
+        print(f"- command: PYTHONPATH=$PWD python {' '.join(cmd[1:]).replace(str(ROOT) + '/', '')}")
         load = os.getloadavg()
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
