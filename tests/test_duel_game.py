@@ -407,3 +407,18 @@ def test_game_seeds_are_derived_per_purpose():
     """Randomness: a game's shuffle and bot streams are two different seeds derived from its own."""
     a, b = game_seeds(7)
     assert a != b and game_seeds(7) == (a, b) and game_seeds(8)[0] != a
+
+
+@pytest.mark.parametrize("bots", [("random", "random"), ("aggro", "control")])
+def test_duel_passes_api_test(bots):
+    """The game interface's contract (simkit.testing.api_test) holds for the duel, random and utility bots."""
+    from simkit.testing.api import api_test
+
+    done = api_test(duel(), games=4, bots=bots)
+    assert done["games"] == 4 and done["actions"] > 0 and done["illegal_probes"] > 0
+
+
+def test_turn_limit_hook_reads_the_scenario(tmp_path):
+    """The interface's turn_limit is the scenario's [rules] turn_limit."""
+    assert get_game("duel").turn_limit(duel().rules) == 60
+    assert get_game("duel").turn_limit(patched(tmp_path, "[rules]\nturn_limit = 12\n").rules) == 12

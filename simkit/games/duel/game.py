@@ -58,6 +58,9 @@ class Duel(Game):
 
         return replay(scenario, first_deck, second_deck, actions, seed=seed)
 
+    def turn_limit(self, rules) -> int:
+        return int(rules.settings[tables.S_TURN_LIMIT])
+
     def narrate(self, scenario, first_deck, second_deck, actions, bots=("?", "?"), seed=0):
         from simkit.games.duel.narrate import narrate
 
