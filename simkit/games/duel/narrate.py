@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from simkit.games.duel.match import Match
-from simkit.games.duel.tables import STATUSES
+from simkit.games.duel.tables import F_RANGE, S_MELEE, STATUSES
 
 SEATS = ("first", "second")
 
 
-def _what(action: tuple) -> str:
+def _what(action: tuple, rules=None) -> str:
     verb, args = action[0], action[1:]
+    if verb == "equip" and rules is not None:
+        card = rules.card_id(args[0])
+        melee = rules.cards[card, F_RANGE] <= rules.settings[S_MELEE]
+        return f"equips {args[0]} ({'melee' if melee else 'ranged'}, range {rules.cards[card, F_RANGE]})"
     if verb == "play":
         return f"plays {args[0]}" + (f" [{args[1]:+d}]" if len(args) > 1 else "")
     if verb == "attach":
@@ -66,15 +70,15 @@ def narrate(scenario, first_deck: str, second_deck: str, actions: Iterable[tuple
         m.do(action)
         after = m.snapshot()
         changes = _changes(before, after)
+        said = f"turn {turn} · {SEATS[seat]}: {_what(action, scenario.rules)}"
         if m.turn != turn and not m.over:
-            lines.append(f"turn {turn} · {SEATS[seat]}: {_what(action)}")
+            lines.append(said)
             p = after["players"][m.to_act]
             statuses = ", ".join(f"{k} {v}" for k, v in p["statuses"].items() if v)
             lines.append(f"turn {m.turn} · {SEATS[m.to_act]} begins: HP {p['hp']}, hand {p['counts']['hand']}"
                          + (f", {statuses}" if statuses else "") + (f" ({'; '.join(changes)})" if changes else ""))
         else:
-            lines.append(f"turn {turn} · {SEATS[seat]}: {_what(action)}" + (f" — {'; '.join(changes)}" if changes
-                                                                                 else ""))
+            lines.append(said + (f" — {'; '.join(changes)}" if changes else ""))
     if m.over:
         how = {"hp_zero": "HP reached 0", "turn_limit": "turn limit reached"}[m.end_reason]
         result = "a draw" if m.winner == "draw" else f"{m.winner} wins"
