@@ -422,3 +422,25 @@ def test_turn_limit_hook_reads_the_scenario(tmp_path):
     """The interface's turn_limit is the scenario's [rules] turn_limit."""
     assert get_game("duel").turn_limit(duel().rules) == 60
     assert get_game("duel").turn_limit(patched(tmp_path, "[rules]\nturn_limit = 12\n").rules) == 12
+
+
+def test_search_hooks_play_the_same_game_as_the_match():
+    """search_hooks: copy/legal/step/over/value follow the engine; a search starts from the view."""
+    sc = duel()
+    hooks = get_game("duel").search_hooks(sc)
+    res = play_batch(sc, [A], [B], [6], ("aggro", "control"), record_actions=True)
+    m = Match(sc, A, B, seed=6)
+    state = m.state.copy()
+    for action in res["action_list"][0]:
+        k, x, y = m.encode(action)
+        assert [k, x, y] in hooks.legal(state).tolist()
+        before = hooks.copy(state)
+        hooks.step(state, (k, x, y))
+        assert not np.array_equal(before, state) or action[0] == "end_play"
+        m.do(action)
+        assert np.array_equal(state, m.state)
+    assert hooks.over(state)
+    winner = ("first", "second").index(res["winner"][0])
+    assert hooks.value(state, winner) == 1.0 and hooks.value(state, 1 - winner) == -1.0
+    root = hooks.root(Match(sc, A, B, seed=6).state, 0)
+    assert int(root[E.G_VIEW]) == 0 and int(root[E.G_SEED]) == 0

@@ -70,3 +70,8 @@ class Duel(Game):
         from simkit.games.duel.invariants import DuelInvariants
 
         return DuelInvariants(scenario)
+
+    def search_hooks(self, scenario):
+        from simkit.games.duel.search import DuelSearch
+
+        return DuelSearch(scenario)
