@@ -1,0 +1,19 @@
+"""Card Duel: two players, 25 HP, a shared distance 0..9, decks of 20 cards over seven card types.
+
+The rules are ``shared/rules/card-duel.md`` (from the designer's note); every number and card is
+scenario data (``scenarios/duel/base.toml``). The rules live once, in :mod:`.engine` (compiled by
+numba); :mod:`.bots` holds the bots, :mod:`.match` the single-game facade, :mod:`.game` the
+:class:`~simkit.games.Game` the generic layers use.
+"""
+
+from simkit.games.duel.game import Duel
+from simkit.games.duel.match import Match, replay
+from simkit.games.duel.play import bot_names, play_batch
+from simkit.games.duel.tables import Rules, build_rules, canonical_deck, deck_pool, parse_deck
+
+GAME = Duel()  # the game interface (simkit.games.Game) the generic layers use
+
+__all__ = [
+    "GAME", "Match", "Rules", "bot_names", "build_rules", "canonical_deck", "deck_pool", "parse_deck", "play_batch",
+    "replay",
+]

@@ -1,0 +1,109 @@
+"""Duel bot personalities as data: the scenario's ``[bots]`` table.
+
+One sub-table per personality, ``[bots.<name>]``, holding a ``temperature`` and one weight per
+feature of :data:`WEIGHTS`; ``like = "<other>"`` starts from another personality's numbers and
+overrides only some. ``random`` (a uniformly random legal action) is built in and needs no table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simkit.scenario import Field
+
+RANDOM = "random"
+
+#: The features a utility bot weighs, in the order of the compiled weight vector. Each is read from
+#: the bot's own view (rules page section 12): the score of an action is the change it makes to
+#: ``sum(weight * feature)``, ending the play phase (or the turn) scores ``end_turn``.
+WEIGHTS = (
+    ("temperature", "scale of the Gumbel noise added to every score (0: always the best action)"),
+    ("end_turn", "score of ending the play phase or the turn: an action is played only when it scores more"),
+    ("damage", "per HP the opponent has lost"),
+    ("hp", "per own HP"),
+    ("shield", "per own Shield level, up to shield_cap"),
+    ("shield_cap", "own Shield above this many levels is worth nothing more"),
+    ("enemy_shield", "per opponent Shield level"),
+    ("poison", "per Poison level on the opponent"),
+    ("own_poison", "per Poison level on oneself"),
+    ("slow", "per Slow level on the opponent"),
+    ("regeneration", "per own Regeneration level"),
+    ("strength", "per own Strength level"),
+    ("weapon", "per own equipped weapon"),
+    ("attachment", "per attachment card on an own weapon"),
+    ("persistent", "per own persistent magic card in play"),
+    ("trap", "per own set counter card"),
+    ("charge", "per stored Charge point on own weapons"),
+    ("card", "per card in hand"),
+    ("variety", "per distinct card in hand"),
+    ("reach", "per own weapon whose range reaches the distance"),
+    ("threat", "per opponent weapon whose range reaches the distance"),
+    ("prefer_distance", "the distance the bot likes (never beyond the longest range of its own weapons)"),
+    ("distance", "per step between the distance and prefer_distance"),
+    ("win", "the opponent's HP is at 0"),
+)
+WEIGHT_NAMES = tuple(name for name, _ in WEIGHTS)
+W = {name: i for i, name in enumerate(WEIGHT_NAMES)}
+
+
+@dataclass(frozen=True)
+class BotSettings:
+    """Everything ``[bots]`` says: the utility personalities by name, in file order, each as a
+    ``float64[len(WEIGHTS)]`` vector."""
+
+    personalities: dict[str, np.ndarray]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every known bot: ``random`` then the personalities."""
+        return (RANDOM, *self.personalities)
+
+
+def _number(f: Field, key: str) -> float:
+    value = f.get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise f.fail(f"must be a number, got {value!r}", key)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise f.fail(f"must be a finite number, got {value!r}", key)
+    if key == "temperature" and value < 0:
+        raise f.fail(f"must be at least 0, got {value!r}", key)
+    return float(value)
+
+
+def _resolve(f: Field, name: str, chain: tuple[str, ...] = ()) -> dict:
+    """The personality's keys with its ``like`` chain merged in (its own keys win)."""
+    table = f.table(name)
+    if name in chain:
+        raise table.fail(f"circular 'like' chain: {' -> '.join((*chain, name))}")
+    own = dict(table.data)
+    parent = own.pop("like", None)
+    if parent is None:
+        return own
+    if not isinstance(parent, str) or parent == RANDOM or not isinstance(f.data.get(parent), dict):
+        known = ", ".join(k for k, v in f.data.items() if isinstance(v, dict))
+        raise table.fail(f"must name another bot table (known: {known}), got {parent!r}", "like")
+    return {**_resolve(f, parent, (*chain, name)), **own}
+
+
+def read_bot_settings(source: str, data: dict) -> BotSettings:
+    """Validate a duel scenario's ``[bots]`` table (every weight of a personality must be given,
+    directly or through ``like``).
+
+    Raises:
+        ScenarioError: naming the file, the key and the problem.
+    """
+    f = Field(source, data).table("bots")
+    out: dict[str, np.ndarray] = {}
+    for name in f.keys():
+        if not isinstance(f.get(name), dict):
+            raise f.fail("unknown key (expected a [bots.<name>] table)", name)
+        if name == RANDOM:
+            raise f.fail("'random' is the built-in uniformly random bot; give the table another name", name)
+        merged = Field(source, _resolve(f, name), f"bots.{name}")
+        merged.reject_unknown(WEIGHT_NAMES)
+        out[name] = np.array([_number(merged, key) for key in WEIGHT_NAMES], np.float64)
+    if not out:
+        raise f.fail("defines no bot; add a [bots.<name>] table")
+    return BotSettings(personalities=out)

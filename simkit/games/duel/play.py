@@ -1,0 +1,147 @@
+"""Play batches of Card Duel games between two bots: one tidy record per game.
+
+Every game is played wholly in compiled code (:func:`simkit.games.duel.bots.play_many`), one after
+another; its shuffles come from ``derive_seed(seed, "shuffle")`` and its bots' noise from
+``derive_seed(seed, "bots")``, so a game's record depends only on the scenario, its decks, the bots
+and its seed, never on the batch it was played in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from simkit.games.duel import bots as B
+from simkit.games.duel import engine as E
+from simkit.games.duel.bots_config import RANDOM, WEIGHT_NAMES, read_bot_settings
+from simkit.games.duel.tables import canonical_deck, deck_list
+from simkit.rng import derive_seed
+
+WINNERS = ("first", "second", "draw")
+END_REASONS = ("none", "hp_zero", "turn_limit")
+#: most actions of one game (the rules bound a game far below this; reaching it is a bug)
+ACTION_CAP = 20000
+
+
+def game_seeds(seed: int) -> tuple[int, int]:
+    """``(shuffle seed, bot seed)`` of the game with seed ``seed``."""
+    return derive_seed(seed, "shuffle"), derive_seed(seed, "bots")
+
+
+_settings: list = [None, None]  # the scenario last read and its bot settings
+
+
+def bot_settings(scenario):
+    """The scenario's :class:`~simkit.games.duel.bots_config.BotSettings` (kept for the last scenario)."""
+    if _settings[0] is not scenario:
+        _settings[:] = [scenario, read_bot_settings(str(scenario.path), scenario.data)]
+    return _settings[1]
+
+
+def bot_names(scenario) -> tuple[str, ...]:
+    """``random`` and the scenario's personalities."""
+    return bot_settings(scenario).names
+
+
+def bot_tables(scenario, bots: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """``(kinds int64[2], weights float64[2, W])`` of the two seats' bots.
+
+    Raises:
+        ValueError: an unknown bot (the message lists the known ones).
+    """
+    if len(bots) != 2:
+        raise ValueError(f"need two bots (first player's, second player's), got {list(bots)}")
+    settings = bot_settings(scenario)
+    kinds = np.zeros(2, np.int64)
+    weights = np.zeros((2, len(WEIGHT_NAMES)), np.float64)
+    for seat, name in enumerate(bots):
+        if name == RANDOM:
+            kinds[seat] = B.BOT_RANDOM
+        elif name in settings.personalities:
+            kinds[seat] = B.BOT_UTILITY
+            weights[seat] = settings.personalities[name]
+        else:
+            raise ValueError(f"unknown bot {name!r} (the scenario knows: {', '.join(settings.names)})")
+    return kinds, weights
+
+
+def play_batch(
+    scenario,
+    first_decks: Sequence[str],
+    second_decks: Sequence[str],
+    seeds: Sequence[int],
+    bots: Sequence[str] = ("aggro", "random"),
+    record_actions: bool = False,
+) -> dict[str, list]:
+    """Play one game per (first deck, second deck, seed) to the end.
+
+    Args:
+        scenario: a loaded Card Duel scenario.
+        first_decks, second_decks: deck ids, one per game; the first deck moves first (seat 0).
+        seeds: one seed per game.
+        bots: ``(first player's bot, second player's bot)``.
+        record_actions: also return each game's actions as :class:`~simkit.games.duel.match.Match`
+            tuples (column ``action_list``).
+
+    Returns:
+        Columns: first_deck, second_deck, seed, winner, end_reason, turns, first_bot, second_bot,
+        actions, first_hp, second_hp (final HP).
+
+    Raises:
+        ValueError: lengths differ, an unknown bot, or an illegal deck (ScenarioError).
+    """
+    rules = scenario.rules
+    n = len(first_decks)
+    if len(second_decks) != n or len(seeds) != n:
+        raise ValueError(
+            f"got {n} first decks, {len(second_decks)} second decks and {len(seeds)} seeds; need one of each per game"
+        )
+    kinds, weights = bot_tables(scenario, bots)
+    decks = [[canonical_deck(rules, d) for d in ds] for ds in (first_decks, second_decks)]
+    lists = {d: deck_list(rules, d) for d in set(decks[0]) | set(decks[1])}
+    size = rules.deck_size
+    d0 = np.array([lists[d] for d in decks[0]], np.int64).reshape(n, size)
+    d1 = np.array([lists[d] for d in decks[1]], np.int64).reshape(n, size)
+    pairs = [game_seeds(int(s)) for s in seeds]
+    shuffle = np.array([a for a, _ in pairs], np.int64)
+    bot = np.array([b for _, b in pairs], np.int64)
+    result = np.zeros((n, 6), np.int64)
+    action_list = None
+    if not record_actions:
+        B.play_many(d0, d1, shuffle, bot, kinds, weights, rules.settings, rules.cards, rules.effects, result,
+                    ACTION_CAP)
+    else:
+        from simkit.games.duel.match import action_tuple
+
+        action_list = []
+        s = np.zeros(E.STATE_SIZE, np.int64)
+        log = np.zeros((ACTION_CAP, 3), np.int64)
+        for g in range(n):
+            played = B.play_one(s, d0[g], d1[g], shuffle[g], bot[g], kinds, weights, rules.settings, rules.cards,
+                                rules.effects, log, ACTION_CAP)
+            result[g] = (s[E.G_WINNER], s[E.G_REASON], s[E.G_TURN], s[E.base(0) + E.P_HP], s[E.base(1) + E.P_HP],
+                         played)
+            seat_lists = (d0[g], d1[g])
+            actions, replay = [], np.zeros(E.STATE_SIZE, np.int64)
+            E.setup(replay, d0[g], d1[g], shuffle[g], rules.settings, rules.cards, rules.effects)
+            for k, x, y in log[:played]:
+                actions.append(action_tuple(rules, seat_lists[replay[E.G_CUR]], int(k), int(x), int(y)))
+                E.step(replay, k, x, y, rules.settings, rules.cards, rules.effects)
+            action_list.append(actions)
+    out = {
+        "first_deck": decks[0],
+        "second_deck": decks[1],
+        "seed": [int(s) for s in seeds],
+        "winner": [WINNERS[w] for w in result[:, 0].tolist()],
+        "end_reason": [END_REASONS[r] for r in result[:, 1].tolist()],
+        "turns": result[:, 2].tolist(),
+        "first_bot": [bots[0]] * n,
+        "second_bot": [bots[1]] * n,
+        "actions": result[:, 5].tolist(),
+        "first_hp": result[:, 3].tolist(),
+        "second_hp": result[:, 4].tolist(),
+    }
+    if action_list is not None:
+        out["action_list"] = action_list
+    return out
