@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from miracle_positions import DRAGONS, MELEE, SHIELD, WIND, cell_of, place
 
-from simkit.games.miracle import invariants as MI
 from simkit.games.miracle import rules as R
-from simkit.games.miracle.checks import MiracleChecks
-from simkit.testing.checker import CheckedMatch, InvariantBroken, game_hooks
-from simkit.testing.invariants import check_states, check_transitions
+from simkit.games.miracle.checking import rule_invariants as MI
+from simkit.games.miracle.checking.checker import CheckedMatch, InvariantBroken, game_hooks
+from simkit.games.miracle.checking.hooks import MiracleChecks
+from simkit.games.miracle.checking.invariants import check_states, check_transitions
 
 
 def broken_by(m, action, mistake=None):

@@ -22,12 +22,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import simkit.games.miracle.checks as game_checks
-import simkit.testing.checker as checker
+import simkit.games.miracle.checking.checker as checker
+import simkit.games.miracle.checking.hooks as game_checks
 from simkit.games.miracle import rules as R
+from simkit.games.miracle.checking.check import check_settings, run_check, run_machine
+from simkit.games.miracle.checking.machine import match_machine
 from simkit.games.miracle.fast import step as fast_step
-from simkit.testing.check import check_settings, run_check, run_machine
-from simkit.testing.machine import match_machine
 from simkit.testing.profiles import PROFILES
 
 HUNT_SEED = 0

@@ -12,10 +12,9 @@ from hypothesis import strategies as st
 import simkit
 from simkit.cli import main
 from simkit.games.miracle import rules as R
-from simkit.games.miracle.state import COOLING, DRAW, FIRST, IN_USE, SECOND, TURN_LIMIT
-from simkit.testing import match_machine
-from simkit.testing import strategies as sks
-from simkit.testing.checker import (
+from simkit.games.miracle.checking import match_machine
+from simkit.games.miracle.checking import strategies as sks
+from simkit.games.miracle.checking.checker import (
     Case,
     CheckedMatch,
     InvalidCase,
@@ -26,13 +25,14 @@ from simkit.testing.checker import (
     run_batch,
     write_case,
 )
-from simkit.testing.invariants import (
+from simkit.games.miracle.checking.invariants import (
     STATE_INVARIANTS,
     TRANSITION_INVARIANTS,
     check_states,
     check_transitions,
     scheduled_max_mana,
 )
+from simkit.games.miracle.state import COOLING, DRAW, FIRST, IN_USE, SECOND, TURN_LIMIT
 from simkit.testing.profiles import PROFILES, register_profiles
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -215,7 +215,7 @@ def test_every_state_invariant_has_a_breaking_test():
 
 def test_state_invariants_run_over_a_whole_batch(base):
     """Violations name the game of the batch they occur in."""
-    from simkit.testing.invariants import stack_states
+    from simkit.games.miracle.checking.invariants import stack_states
 
     good, bad = skirmish(base), skirmish(base)
     _hp_above_max(bad)
@@ -225,7 +225,7 @@ def test_state_invariants_run_over_a_whole_batch(base):
 
 def test_winner_follows_the_tie_break_rules(base):
     """More miracle HP wins; then fewer dead stars; then a draw, or the second player with full_tie = second."""
-    from simkit.testing.invariants import expected_winner
+    from simkit.games.miracle.checking.invariants import expected_winner
 
     st = skirmish(base).state
     cases = [((30, 20), (0, 0), FIRST), ((10, 20), (0, 0), SECOND), ((30, 30), (1, 4), FIRST),
@@ -559,7 +559,7 @@ def test_an_engine_crash_is_a_finding_with_its_case(base, monkeypatch):
 @pytest.mark.slow
 def test_thorough_check_passes_on_the_base_scenario(tmp_path):
     """The thorough profile (what `simkit check` runs by default) finds nothing in the base scenario."""
-    from simkit.testing import run_check
+    from simkit.games.miracle.checking import run_check
 
     report = run_check(BASE, profile="thorough", seed=0, out_dir=tmp_path)
     assert report.passed, str(report.failure)

@@ -20,7 +20,7 @@ def run(args: argparse.Namespace) -> int:
     if args.examples is not None and args.examples < 1:
         raise ValueError(f"--examples must be at least 1, got {args.examples}")
     # a counter, not a bar: hypothesis runs more examples than its budget counts
-    with tqdm(desc="state-machine runs", unit="run", file=sys.stderr, disable=None, leave=False) as bar:
+    with tqdm(desc="games checked", unit="game", file=sys.stderr, disable=None, leave=False) as bar:
         report = run_check(
             args.scenario,
             examples=args.examples,

@@ -339,8 +339,8 @@ def plot_pair_synergy(ax: Axes, card_pairs: pd.DataFrame, colorbar: bool = True,
             n = decks.iloc[i, j]
             ax.text(j, i, f"{v:+.1f}\n{n} deck{'s' if n != 1 else ''}", ha="center", va="center", fontsize=6.5,
                     color=_ink(norm, v))
-    ax.set_title(f"Pairs of {word or category}s: synergy, points (grey: no deck holds the pair)\n"
-                 "the pair's decks' win rate minus an additive model of their cards", fontsize=9)
+    ax.set_title(f"Pairs of {word or category}s: synergy, points\n(grey: no deck holds the pair)\n"
+                 "the pair's decks' win rate minus an additive model of their cards", fontsize=8)
     if colorbar:
         cb = ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.03)
         cb.set_label("points", fontsize=7)

@@ -1,283 +1,209 @@
-"""Run the whole invariant suite against a scenario, or replay a recorded failure (``simkit check``).
+"""``simkit check`` for any game: the game's invariants after every action of many legal games.
 
-:func:`run_check` runs the :class:`~simkit.testing.machine.MatchMachine` of a scenario under a
-hypothesis profile and returns a :class:`CheckReport`: counts of examples, actions and checks,
-or the minimal failing case (written as JSON, with its variant file when a variant failed) and
-the command that replays it. :func:`replay_file` re-runs such a case.
+A game answers :meth:`simkit.games.Game.check_spec` with an object that either runs its own check
+(a ``run_check(...)`` method returning a report with ``passed`` and ``format()``, as Battle of
+Miracles does with its hypothesis state machine, scenario variants and compiled-engine twin), or
+simply declares its invariants: ``names`` and ``invariants(before, action, after)`` returning
+the names of those a step broke, over :meth:`~simkit.games.Match.snapshot` values. For the latter,
+:func:`run_invariant_games` plays games here: random legal actions and games played by the
+scenario's bots, each action checked; illegal actions probed (refused, nothing changed); and the
+game interface's own contract (:func:`~simkit.testing.api.api_test`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import shlex
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hypothesis import HealthCheck, Phase, Verbosity, settings
-from hypothesis import seed as hypothesis_seed
-from hypothesis.stateful import run_state_machine_as_test
+import numpy as np
 
+from simkit.errors import IllegalAction
+from simkit.runner import game_seeds
 from simkit.scenario import Scenario, load_scenario
-from simkit.testing.checker import (
-    Case,
-    CheckStats,
-    InvalidCase,
-    InvariantBroken,
-    invariant_count,
-    read_case,
-    replay_case,
-    write_case,
-)
-from simkit.testing.machine import match_machine
-from simkit.testing.minimize import minimize_case
-from simkit.testing.profiles import profile as get_profile
-from simkit.testing.strategies import load_variant
+from simkit.testing.api import APITestFailure, api_test
+from simkit.testing.profiles import PROFILES
 
-#: Rules a machine runs per example at most (hypothesis' ``stateful_step_count``).
-STEPS = 100
+__all__ = ["InvariantReport", "format_report", "replay_file", "run_check", "run_invariant_games"]
 
 
 @dataclass
-class CheckReport:
-    """The outcome of a check or a replay.
+class InvariantReport:
+    """The outcome of :func:`run_invariant_games`.
 
     Attributes:
         scenario: the scenario checked.
-        profile: the hypothesis profile (``"replay"`` for a replay).
-        seed: the hypothesis seed (None: random).
+        profile: the profile that set the budget.
+        seed: the seed of the games.
         seconds: wall time.
-        stats: the counters.
-        failure: the broken invariant (its ``case`` is the minimal failing game), or None.
-        budget: hypothesis' example budget (it counts valid examples; ``stats.examples`` counts every run).
-        found_steps: steps of the failing game as first found, before shrinking.
-        shrink_tries: replays the shrinking took.
-        case_path: where the failing case was written.
-        replay_command: the shell command that replays it.
-        diverged: for a replay, why the recorded game stopped being legal (then nothing reproduces).
-        note: a remark to print (a replay on a scenario whose numbers changed).
+        games: games played (random and bot games).
+        actions: actions checked.
+        illegal_refused: illegal actions tried and refused.
+        failure: what broke (the invariant, the game and the actions up to it), or None.
     """
 
     scenario: Scenario
     profile: str
-    seed: int | None
-    seconds: float
-    stats: CheckStats = field(default_factory=CheckStats)
-    failure: InvariantBroken | None = None
-    budget: int = 0
-    found_steps: int = 0
-    shrink_tries: int = 0
-    case_path: Path | None = None
-    replay_command: str | None = None
-    diverged: str | None = None
-    note: str | None = None
+    seed: int
+    seconds: float = 0.0
+    games: int = 0
+    actions: int = 0
+    illegal_refused: int = 0
+    failure: str | None = None
+    invariants: tuple[str, ...] = field(default_factory=tuple)
 
     @property
     def passed(self) -> bool:
         """True when no invariant broke."""
         return self.failure is None
 
+    def format(self) -> str:
+        """A short text report."""
+        sc = self.scenario
+        lines = [f"simkit check: {sc.name}", f"  scenario   {sc.path} (hash {sc.hash}, rules {sc.rules_version})",
+                 f"  games      {self.games} ({self.actions} actions checked, {self.illegal_refused} illegal actions "
+                 f"refused; profile {self.profile}, seed {self.seed})",
+                 f"  invariants {len(self.invariants)}: {', '.join(self.invariants)}, and the game interface's "
+                 "contract (api_test)"]
+        if self.passed:
+            lines.append(f"PASSED in {self.seconds:.1f} s")
+        else:
+            lines += ["FAILED", *("  " + line for line in self.failure.splitlines())]
+        return "\n".join(lines)
 
-def _find_broken(exc: BaseException) -> InvariantBroken | None:
-    if isinstance(exc, InvariantBroken):
-        return exc
-    for inner in getattr(exc, "exceptions", ()):
-        found = _find_broken(inner)
-        if found is not None:
-            return found
+
+def _check_step(spec, before: dict, action, after: dict, where: str, history: list) -> str | None:
+    broken = spec.invariants(before, action, after)
+    if broken:
+        steps = "\n".join(f"  {i + 1:4}. {a!r}" for i, a in enumerate(history[-30:]))
+        return (f"broken: {', '.join(broken)}\n{where}, after action {len(history)} {action!r}\n"
+                f"the last actions:\n{steps}")
     return None
 
 
-def check_settings(profile: str = "thorough", examples: int | None = None, steps: int = STEPS) -> settings:
-    """Settings for a check run: the profile's example budget, no database, quiet, and no hypothesis
-    shrinking (the failing case is shrunk by :func:`~simkit.testing.minimize.minimize_case` instead).
+def run_invariant_games(sc: Scenario, spec, games: int, seed: int = 0, on_example=None,
+                        profile: str = "custom") -> InvariantReport:
+    """Play ``games`` games of ``sc`` checking ``spec``'s invariants after every action.
 
-    Raises:
-        ValueError: unknown profile or a non-positive example count.
+    Half the games take uniformly random legal actions (drawn from ``seed``), half replay games
+    the scenario's first two bots played (so checked games reach what real games reach). At a few
+    moments of each game an action legal at some other moment but not now is tried: it must raise
+    :class:`simkit.IllegalAction` and change nothing.
     """
-    base = get_profile(profile)
-    if examples is not None and examples < 1:
-        raise ValueError(f"--examples must be at least 1, got {examples}")
-    return settings(
-        base,
-        max_examples=examples if examples is not None else base.max_examples,
-        stateful_step_count=steps,
-        database=None,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-        report_multiple_bugs=False,
-        verbosity=Verbosity.quiet,
-        print_blob=False,
-        phases=[Phase.explicit, Phase.generate],
-    )
-
-
-def run_machine(machine, run_settings: settings, seed: int | None = None) -> InvariantBroken | None:
-    """Run a machine class under ``run_settings`` (and hypothesis ``seed``); returns the minimal failure or None.
-
-    Exceptions other than :class:`InvariantBroken` (errors of the checker itself) propagate.
-    """
-    if seed is not None:
-        machine = hypothesis_seed(seed)(machine)
-    try:
-        run_state_machine_as_test(machine, settings=run_settings)
-    except BaseException as exc:
-        found = _find_broken(exc)
-        if found is None:
-            raise
-        return found
-    return None
-
-
-def _save_failure(report: CheckReport, base: Scenario, out_dir: Path) -> None:
-    case = report.failure.case
-    if case is None:
-        return
-    stem = Path(base.path).stem
-    scenario_file = Path(base.path)
-    if case.patch is not None:
-        scenario_file = Path(load_variant(base, case.patch, folder=out_dir).path)
-        case.scenario = str(scenario_file)
-    digest = hashlib.sha256(case.to_json().encode()).hexdigest()[:8]
-    path = write_case(case, out_dir / f"{stem}-{report.failure.invariant}-{digest}.json")
-    report.case_path = path
-    report.replay_command = f"simkit check {shlex.quote(str(scenario_file))} --replay {shlex.quote(str(path))}"
-
-
-def run_check(
-    scenario: str | Path,
-    examples: int | None = None,
-    seed: int | None = 0,
-    profile: str = "thorough",
-    variants: bool = True,
-    out_dir: str | Path = "reports/check",
-    steps: int = STEPS,
-    shrink_seconds: float = 60.0,
-    on_example=None,
-) -> CheckReport:
-    """Run the invariant suite on a scenario.
-
-    Args:
-        scenario: the scenario file (a designer's patch, for instance).
-        examples: games to play (default: the profile's ``max_examples``).
-        seed: hypothesis seed (None: random).
-        profile: hypothesis profile name (``ci``, ``dev``, ``thorough``).
-        variants: also play variants of the scenario.
-        out_dir: where a failing case (and its variant file) is written.
-        steps: rules per example at most.
-        shrink_seconds: time budget for shrinking a failing case.
-        on_example: called once per example played (progress bars).
-
-    Returns:
-        The :class:`CheckReport`.
-
-    Raises:
-        ScenarioError: the scenario is invalid.
-        ValueError: bad arguments or not a Battle of Miracles scenario.
-    """
-    sc = load_scenario(scenario)
-    stats = CheckStats(on_example=on_example)
-    machine = match_machine(sc, variants=variants, stats=stats)
-    run_settings = check_settings(profile, examples, steps)
+    game = sc.plugin
+    report = InvariantReport(sc, profile, seed, invariants=tuple(getattr(spec, "names", ())))
     start = time.perf_counter()
-    failure = run_machine(machine, run_settings, seed)
-    report = CheckReport(sc, profile, seed, 0.0, stats, failure, budget=run_settings.max_examples)
-    if failure is not None:
-        report.found_steps = len(failure.case.steps) if failure.case is not None else 0
-        report.failure, report.shrink_tries = minimize_case(sc, failure, shrink_seconds)
-        _save_failure(report, sc, Path(out_dir))
+    rng = np.random.default_rng(seed)
+    seeds = game_seeds(seed, games)
+    bots = [b for b in game.bot_names(sc) if b != "random"][:2] or ["random"]
+    bot_games = games // 2
+    firsts = [sc.decks[int(i)] for i in rng.integers(0, len(sc.decks), games)]
+    seconds = [sc.decks[int(i)] for i in rng.integers(0, len(sc.decks), games)]
+    played = game.play_batch(sc, firsts[:bot_games], seconds[:bot_games], seeds[:bot_games],
+                             (bots[0], bots[-1]), record_actions=True) if bot_games else {"action_list": []}
+    seen: dict[str, tuple] = {}
+    for g in range(games):
+        m = game.new_match(sc, firsts[g], seconds[g], seed=seeds[g])
+        script = list(played["action_list"][g]) if g < bot_games else None
+        where = (f"game {g} ({firsts[g]} vs {seconds[g]}, seed {seeds[g]}, "
+                 f"{'bots ' + bots[0] + ',' + bots[-1] if script is not None else 'random legal actions'})")
+        history: list = []
+        before = m.snapshot()
+        while not m.over:
+            legal = m.legal_actions()
+            for a in legal[:8]:
+                seen.setdefault(repr(a), a)
+            if len(history) % 11 == 5:
+                keys = set(map(repr, legal))
+                for probe in [a for k, a in list(seen.items())[-40:] if k not in keys][:2]:
+                    try:
+                        m.do(probe)
+                    except IllegalAction:
+                        report.illegal_refused += 1
+                    else:
+                        report.failure = f"illegal action {probe!r} accepted\n{where}, after action {len(history)}"
+                        break
+                    if m.snapshot() != before:
+                        report.failure = f"the refused action {probe!r} changed the game\n{where}"
+                        break
+                if report.failure:
+                    break
+            if script is not None:
+                if len(history) >= len(script):
+                    report.failure = f"{where}: the bots' recorded game ended but the match is not over"
+                    break
+                action = script[len(history)]
+            else:
+                action = legal[int(rng.integers(len(legal)))]
+            m.do(action)
+            history.append(action)
+            after = m.snapshot()
+            report.actions += 1
+            report.failure = _check_step(spec, before, action, after, where, history)
+            if report.failure:
+                break
+            before = after
+        report.games += 1
+        if on_example is not None:
+            on_example()
+        if report.failure:
+            break
+    if report.passed:
+        try:
+            api_test(sc, games=min(6, max(2, games // 5)), seed=seed)
+        except APITestFailure as exc:
+            report.failure = f"game interface contract: {exc}"
     report.seconds = time.perf_counter() - start
     return report
 
 
-def replay_file(scenario: str | Path, case_path: str | Path) -> CheckReport:
-    """Replay a recorded case on ``scenario`` with every check.
+def run_check(scenario: str | Path, examples: int | None = None, seed: int | None = 0, profile: str = "thorough",
+              variants: bool = True, out_dir: str | Path = "reports/check", on_example=None, **options):
+    """Check a scenario's rules through its game's :meth:`~simkit.games.Game.check_spec`.
 
-    A case whose steps stop being legal (the rule it caught was fixed, for instance) is reported
-    as not reproducing, with the step where the game diverges in ``diverged``.
+    Args:
+        scenario: the scenario file (a designer's patch, for instance).
+        examples: games (or state-machine runs) to play (default: the profile's budget).
+        seed: the seed (None: random, where the game's check supports it).
+        profile: ``ci``, ``dev`` or ``thorough``: the budget.
+        variants: also play variants of the scenario (games whose check supports it).
+        out_dir: where a failing case is written (games whose check writes cases).
+        on_example: called once per game played (progress).
+
+    Returns:
+        A report with ``passed`` and ``format()``.
 
     Raises:
-        FileNotFoundError: no such case file.
-        ValueError: the file is not a case, or a deck of it is not legal in the scenario.
+        ScenarioError: the scenario is invalid.
+        ValueError: bad arguments, or the game declares no checks.
     """
     sc = load_scenario(scenario)
-    case = read_case(case_path)
-    stats = CheckStats()
-    start = time.perf_counter()
-    try:
-        failure, diverged = replay_case(sc, case, stats), None
-    except InvalidCase as exc:
-        failure, diverged = None, str(exc)
-    report = CheckReport(sc, "replay", None, time.perf_counter() - start, stats, failure)
-    report.diverged = diverged
-    if case.scenario_hash != sc.hash:
-        report.note = f"the case was recorded on a scenario with hash {case.scenario_hash}, this one is {sc.hash}"
-    return report
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r} (simkit registers: {', '.join(PROFILES)})")
+    spec = sc.plugin.check_spec(sc)
+    if spec is None:
+        raise ValueError(f"{sc.path}: {sc.plugin.title} declares no invariants (its check_spec hook)")
+    if hasattr(spec, "run_check"):
+        return spec.run_check(examples=examples, seed=seed, profile=profile, variants=variants, out_dir=out_dir,
+                              on_example=on_example, **options)
+    budget = examples if examples is not None else max(10, PROFILES[profile] // 5)
+    return run_invariant_games(sc, spec, budget, seed=0 if seed is None else seed, on_example=on_example,
+                               profile=profile)
 
 
-# ----------------------------------------------------------------------------------------------
-# text
+def replay_file(scenario: str | Path, case_path: str | Path):
+    """Replay a failing case written by an earlier check (games whose check writes cases).
+
+    Raises:
+        ValueError: the game's check does not record cases.
+    """
+    sc = load_scenario(scenario)
+    spec = sc.plugin.check_spec(sc)
+    if spec is None or not hasattr(spec, "replay_file"):
+        raise ValueError(f"{sc.plugin.title}: its check records no cases to replay")
+    return spec.replay_file(case_path)
 
 
-def format_action(action: tuple) -> str:
-    """An action tuple as Python literal text."""
-    return repr(tuple(action))
-
-
-def format_case(case: Case) -> list[str]:
-    """The lines describing a case: decks, seed, numbered steps."""
-    lines = [f"  decks: first {case.decks[0]}, second {case.decks[1]}; seed {case.seed}"]
-    if case.patch:
-        lines.append(f"  scenario variant: {case.scenario}")
-    legal = sum(s.legal for s in case.steps)
-    lines.append(f"  minimal failing sequence ({legal} actions, {len(case.steps) - legal} illegal probes):")
-    i = 0
-    while i < len(case.steps):
-        step = case.steps[i]
-        run = 1
-        while i + run < len(case.steps) and case.steps[i + run] == step:
-            run += 1
-        note = "" if step.legal else "   # illegal: must be refused"
-        if run > 2:
-            lines.append(f"    {i + 1:3}-{i + run}. {format_action(step.action)} x {run}{note}")
-        else:
-            run = 1
-            lines.append(f"    {i + 1:3}. {format_action(step.action)}{note}")
-        i += run
-    return lines
-
-
-def format_report(report: CheckReport) -> str:
-    """A short text report: pass summary, or the broken invariant, the failing sequence and the replay command."""
-    sc, s = report.scenario, report.stats
-    n_checks = invariant_count(sc)
-    lines = [f"simkit check: {sc.name}", f"  scenario   {sc.path} (hash {sc.hash}, rules {sc.rules_version})"]
-    if report.profile == "replay":
-        lines.append(f"  replayed   {s.actions} actions, {s.illegal_refused} illegal actions refused")
-    else:
-        seed = "random" if report.seed is None else report.seed
-        lines.append(f"  examples   {s.examples} state-machine runs, {s.variant_examples} of them on scenario variants "
-                     f"(budget {report.budget} examples: profile {report.profile}, seed {seed})")
-        kinds = ", ".join(f"{k} {v}" for k, v in sorted(s.action_kinds.items()))
-        lines.append(f"  actions    {s.actions} legal actions ({kinds}); {s.illegal_refused} illegal actions refused")
-        lines.append(f"  games      {s.games}: {s.ends.get('miracle', 0)} ended by a fallen miracle, "
-                     f"{s.ends.get('turn_limit', 0)} by the turn limit; {s.deaths} units died")
-    lines.append(f"  checks     {s.invariant_checks} invariant checks ({n_checks} invariants)")
-    lines.append(f"  time       {report.seconds:.1f} s")
-    if report.note:
-        lines.append(f"  note       {report.note}")
-    if report.diverged:
-        lines.append(f"the failure no longer reproduces: the recorded game diverges, {report.diverged}")
-        return "\n".join(lines)
-    if report.passed:
-        lines.append("passed: every invariant held")
-        return "\n".join(lines)
-    f = report.failure
-    lines.append(f"FAILED: invariant {f.invariant} broken: {f.message}")
-    if f.case is not None:
-        lines += format_case(f.case)
-        if report.found_steps:
-            lines.append(f"  (shrunk from {report.found_steps} steps in {report.shrink_tries} replays)")
-    if report.replay_command:
-        lines.append(f"  replay: {report.replay_command}")
-    return "\n".join(lines)
+def format_report(report) -> str:
+    """The report as text (each game's report formats itself)."""
+    return report.format()

@@ -33,9 +33,9 @@ def canonical_deck(rules: Rules, deck: str) -> str:
 
 
 def check_hooks(scenario):
-    """The game's hooks for ``simkit check`` (:class:`~simkit.games.miracle.checks.MiracleChecks`): its own
+    """The game's hooks for ``simkit check`` (:class:`~simkit.games.miracle.checking.hooks.MiracleChecks`): its own
     invariants, the compiled engine stepped beside the numpy one, and the sweeps' bots as players."""
-    from simkit.games.miracle.checks import MiracleChecks  # the testing layer only when checking
+    from simkit.games.miracle.checking.hooks import MiracleChecks  # the testing layer only when checking
 
     return MiracleChecks(scenario)
 

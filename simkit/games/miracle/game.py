@@ -75,9 +75,31 @@ class Miracle(Game):
 
         return key_turns_figure(*args, **kwargs)
 
+    def check_spec(self, scenario):
+        return MiracleCheck(scenario)
+
     picture_suffixes = (".gif", ".html", ".png")
 
     def render_game(self, scenario, first_deck, second_deck, actions, out_path, per="turn", seed=None, **options):
         from simkit.games.miracle.render_replay import render_game
 
         return render_game(scenario, first_deck, second_deck, actions, out_path, per=per, seed=seed, **options)
+
+
+class MiracleCheck:
+    """``simkit check`` for Battle of Miracles: the hypothesis state machine over the scenario and its
+    variants, every invariant and the compiled engine's twin after every action, shrinking and replay
+    files (:mod:`simkit.games.miracle.checking`)."""
+
+    def __init__(self, scenario):
+        self.scenario = scenario
+
+    def run_check(self, **options):
+        from simkit.games.miracle.checking.check import run_check
+
+        return run_check(self.scenario.path, **options)
+
+    def replay_file(self, case_path):
+        from simkit.games.miracle.checking.check import replay_file
+
+        return replay_file(self.scenario.path, case_path)

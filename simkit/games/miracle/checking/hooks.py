@@ -3,7 +3,7 @@
 :class:`MiracleChecks` is reached through the game package (``scenario.module.check_hooks(scenario)``)
 so the generic checker never imports this game:
 
-* the game's own invariants (:mod:`simkit.games.miracle.invariants`);
+* the game's own invariants (:mod:`simkit.games.miracle.checking.rule_invariants`);
 * the compiled engine the sweeps play (:class:`~.fast.step.FastStep`), stepped beside the numpy one
   on a twin state, and the compiled bots' legal actions (every action they score), compared
   with the numpy masks;
@@ -19,9 +19,9 @@ import numpy as np
 
 from simkit.games.miracle import actions as A
 from simkit.games.miracle.bots import UtilityBot, bot_settings
+from simkit.games.miracle.checking.rule_invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS
 from simkit.games.miracle.fast.bot import FastScorer
 from simkit.games.miracle.fast.step import FastStep
-from simkit.games.miracle.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS
 from simkit.games.miracle.rules import ATTACK, MOVE, SUMMON, TARGET_MIRACLE, USE, Actions
 from simkit.games.miracle.state import State
 

@@ -1,6 +1,6 @@
 """Battle of Miracles' own invariants for ``simkit check``: artifact effects, garrisons, legal targets.
 
-The generic suite (:mod:`simkit.testing.invariants`) states the turn, mana, combat and death
+The generic suite (:mod:`simkit.games.miracle.checking.invariants`) states the turn, mana, combat and death
 rules; this module adds the clauses a sweep's engine got wrong without the suite noticing:
 
 * what each artifact does to whom, and for how long (transition invariant ``artifact_effects``);
@@ -12,7 +12,7 @@ rules; this module adds the clauses a sweep's engine got wrong without the suite
 Like the generic ones they work on whole batches with masks, take their numbers from the
 scenario's ``Rules`` and recompute the expected values from the rules text, never from the
 engine's helpers (a distance here is ``(|dx| + |dy| + |dz|) / 2`` of the cube coordinates).
-:mod:`simkit.games.miracle.checks` hands them to the checker.
+:mod:`simkit.games.miracle.checking.hooks` hands them to the checker.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import numpy as np
 
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.cards import HOLY_LIGHT, INFERNO_FLAME, SALAMANDER_SHIELD, WIND_BLESSING
+from simkit.games.miracle.checking.invariants import SIDES, Found, Invariant, current_attack, describe_unit
 from simkit.games.miracle.rules import END_TURN, USE, Actions
 from simkit.games.miracle.state import COOLING, IN_USE, READY, State
 from simkit.games.miracle.tables import Rules
-from simkit.testing.invariants import SIDES, Found, Invariant, current_attack, describe_unit
 
 STATE_INVARIANTS: list[Invariant] = []
 TRANSITION_INVARIANTS: list[Invariant] = []

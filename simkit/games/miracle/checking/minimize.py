@@ -2,7 +2,7 @@
 
 Hypothesis' own shrinker works on its choice sequence and needs hundreds of whole runs of the
 state machine here (minutes per failure); this one works on what a designer reads, the steps of
-a :class:`~simkit.testing.checker.Case`: it drops the scenario patch (or keys of it) and the
+a :class:`~simkit.games.miracle.checking.checker.Case`: it drops the scenario patch (or keys of it) and the
 companion games when the failure survives without them, then deletes chunks of steps, halving the chunk size, keeping
 every deletion after which the game still replays (each step legal where it stands) and still
 breaks the same invariant. ``simkit check`` uses it on the first failure hypothesis finds.
@@ -14,9 +14,9 @@ import time
 from dataclasses import replace
 
 from simkit.errors import ScenarioError
+from simkit.games.miracle.checking.checker import Case, InvalidCase, InvariantBroken, replay_case
+from simkit.games.miracle.checking.strategies import load_variant
 from simkit.scenario import Scenario
-from simkit.testing.checker import Case, InvalidCase, InvariantBroken, replay_case
-from simkit.testing.strategies import load_variant
 
 #: Invariants only the end-of-game checks find.
 END_OF_GAME = ("replay_reproduces_game", "batch_equals_alone")

@@ -3,7 +3,7 @@
 Importable from a designer's own pytest files::
 
     from hypothesis import given
-    from simkit.testing import strategies as sks
+    from simkit.games.miracle.checking import strategies as sks
 
     @given(sks.played_games(scenario))
     def test_my_rule(game): ...

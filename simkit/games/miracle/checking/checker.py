@@ -2,7 +2,7 @@
 
 :class:`CheckedMatch` wraps a :class:`Match` (the single-match API): it plays legal actions,
 probes illegal ones, keeps the states and engine actions it saw, and checks the state and
-transition invariants of :mod:`simkit.testing.invariants` and the game's own (its check hooks,
+transition invariants of :mod:`simkit.games.miracle.checking.invariants` and the game's own (its check hooks,
 ``scenario.module.check_hooks(scenario)``) on them (as one batch). Every action is also applied to
 a twin of the game by the game's compiled engine (the one the sweeps play), which must reach the
 same state, and the compiled bots must offer exactly the legal actions. At the end of a game it
@@ -28,10 +28,7 @@ from simkit.errors import IllegalAction
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.cards import parse_deck
-from simkit.games.miracle.state import END_REASONS, State
-from simkit.rng import GameStreams
-from simkit.scenario import Scenario
-from simkit.testing.invariants import (
+from simkit.games.miracle.checking.invariants import (
     STATE_INVARIANTS,
     TRANSITION_INVARIANTS,
     check_states,
@@ -39,6 +36,9 @@ from simkit.testing.invariants import (
     stack_actions,
     stack_states,
 )
+from simkit.games.miracle.state import END_REASONS, State
+from simkit.rng import GameStreams
+from simkit.scenario import Scenario
 
 #: Checks a game runs besides the registered invariants (name: statement).
 GAME_CHECKS = {

@@ -4,15 +4,15 @@ Each example picks the scenario or, half of the time, a variant of it (a short t
 changed numbers) and starts a match; its rules play biased legal actions, let one of the
 scenario's utility bots (the sweeps' players) play a stretch, fast-forward several turns, probe
 illegal actions, and start a rematch once a game is over. After every rule the ``@invariant``
-checks every position reached and every action played against :mod:`simkit.testing.invariants`
+checks every position reached and every action played against :mod:`simkit.games.miracle.checking.invariants`
 and the game's own invariants, and compares the compiled engine's twin of the game with it (see
-:mod:`simkit.testing.checker`); at the end of each game it is replayed and run in a batch with
+:mod:`simkit.games.miracle.checking.checker`); at the end of each game it is replayed and run in a batch with
 companions. Hypothesis shrinks any failure to a minimal sequence of steps (``simkit check``
-shrinks the failing game with :mod:`simkit.testing.minimize` instead, which is much faster).
+shrinks the failing game with :mod:`simkit.games.miracle.checking.minimize` instead, which is much faster).
 
 In a designer's pytest file::
 
-    from simkit.testing import match_machine
+    from simkit.games.miracle.checking import match_machine
     TestMyPatch = match_machine("scenarios/miracle/my-patch.toml").TestCase
 """
 
@@ -23,9 +23,8 @@ from pathlib import Path
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from simkit.scenario import Scenario, load_scenario
-from simkit.testing.checker import CheckedMatch, CheckStats, InvalidCase
-from simkit.testing.strategies import (
+from simkit.games.miracle.checking.checker import CheckedMatch, CheckStats, InvalidCase
+from simkit.games.miracle.checking.strategies import (
     action_groups,
     choose_legal_action,
     deck_pairs,
@@ -35,6 +34,7 @@ from simkit.testing.strategies import (
     scenario_patches,
     seeds,
 )
+from simkit.scenario import Scenario, load_scenario
 
 #: At most one illegal probe per this many played actions (plus one).
 ILLEGAL_EVERY = 8
@@ -181,7 +181,8 @@ def match_machine(
     """
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     if sc.game != "miracle":
-        raise ValueError(f"{sc.path}: simkit.testing checks Battle of Miracles scenarios, this one is {sc.game!r}")
+        raise ValueError(f"{sc.path}: simkit.games.miracle.checking checks Battle of Miracles scenarios, "
+                         f"this one is {sc.game!r}")
     name = "".join(p.capitalize() for p in Path(sc.path).stem.replace("-", "_").split("_") if p) or "Scenario"
     attrs = {"scenario": sc, "variants": variants, "stats": stats if stats is not None else CheckStats()}
     return type(f"{name}Machine", (MatchMachine,), attrs)

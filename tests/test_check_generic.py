@@ -1,0 +1,44 @@
+"""`simkit check` for any game: a game's declared invariants after every action, through the interface."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import simkit
+from simkit.cli import main
+from simkit.testing.check import run_check, run_invariant_games
+
+ROOT = Path(__file__).resolve().parents[1]
+DUEL = ROOT / "scenarios" / "duel" / "quick.toml"
+
+
+def test_simkit_check_runs_the_duels_invariants_end_to_end(capsys):
+    """`simkit check` on a duel scenario plays games, checks its six invariants and passes (exit 0)."""
+    assert main(["check", str(DUEL), "--profile", "ci", "--examples", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "PASSED" in out and "hp_bounds" in out and "hidden_information" in out and "illegal actions refused" in out
+
+
+class _BrokenSpec:
+    """The duel's invariants plus one that a real game breaks: distance never changes."""
+
+    names = ("distance_never_changes",)
+
+    def invariants(self, before, action, after):
+        return ["distance_never_changes"] if before["distance"] != after["distance"] else []
+
+
+def test_a_broken_invariant_is_reported_with_the_game_and_the_actions():
+    """An invariant the games break is reported: its name, the game (decks, seed) and the actions before it."""
+    sc = simkit.load_scenario(DUEL)
+    report = run_invariant_games(sc, _BrokenSpec(), games=6, seed=1)
+    assert not report.passed
+    assert "distance_never_changes" in report.failure and "seed" in report.failure and "after action" in report.failure
+    assert "FAILED" in report.format()
+
+
+def test_miracle_check_goes_through_the_interface(tmp_path):
+    """Battle of Miracles' own hypothesis check answers the same call (its report has passed and format())."""
+    report = run_check(ROOT / "scenarios" / "miracle" / "quick.toml", examples=2, profile="ci", variants=False,
+                       out_dir=tmp_path)
+    assert report.passed and "every invariant held" in report.format()

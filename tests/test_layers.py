@@ -1,0 +1,52 @@
+"""The generic layers reach games only through the game interface: none imports a game package."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1] / "simkit"
+GENERIC = ["scenario.py", "runner.py", "sweep.py", "compare.py", "records.py", "analysis", "report", "testing",
+           "commands", "cli.py", "tune.py", "bench.py"]
+
+
+def _modules():
+    for name in GENERIC:
+        path = ROOT / name
+        yield from sorted(path.rglob("*.py")) if path.is_dir() else ([path] if path.exists() else [])
+
+
+def _imports(path: Path) -> list[str]:
+    """Every module ``path`` imports (at any depth, local imports included)."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.append(node.module)
+            if node.module == "simkit.games":
+                out += [f"simkit.games.{a.name}" for a in node.names if (ROOT / "games" / a.name).is_dir()]
+    return out
+
+
+@pytest.mark.parametrize("path", list(_modules()), ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_generic_module_imports_no_game(path):
+    """No generic module imports simkit.games.<a game>: games are reached through simkit.games alone."""
+    games = [m for m in _imports(path) if m.startswith("simkit.games.")]
+    assert not games, f"{path.relative_to(ROOT)} imports {games}"
+
+
+def test_the_scenario_loader_does_not_import_the_sweep():
+    """The core validates its own [sweep] table: scenario.py imports nothing from sweep.py (no import circle)."""
+    assert not [m for m in _imports(ROOT / "scenario.py") if m.startswith("simkit.sweep")]
+
+
+def test_the_check_would_catch_a_game_import(tmp_path):
+    """The import scan sees a game imported inside a function, as a plain import and from simkit.games."""
+    src = tmp_path / "m.py"
+    src.write_text("def f():\n    from simkit.games.miracle import rules\n    import simkit.games.duel\n"
+                   "from simkit.games import miracle, Game\n")
+    found = [m for m in _imports(src) if m.startswith("simkit.games.")]
+    assert sorted(found) == ["simkit.games.duel", "simkit.games.miracle", "simkit.games.miracle"]
