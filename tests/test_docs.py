@@ -137,3 +137,13 @@ def test_every_quoted_line_is_real_code():
     assert len(quoted) >= 40
     stale = [line for line in quoted if line not in known]
     assert not stale, f"docs/adding-a-game.md quotes lines found in no source file: {stale}"
+
+
+def test_every_test_named_exists():
+    """Every test function the page names in inline code (`` `test_...` ``) is defined in tests/."""
+    named = {span for span in _INLINE.findall(_prose(PAGE.read_text(encoding="utf-8")))
+             if re.fullmatch(r"test_\w+", span)}
+    defined = {m.group(1) for path in (ROOT / "tests").glob("test_*.py")
+               for m in re.finditer(r"^def (test_\w+)", path.read_text(encoding="utf-8"), re.M)}
+    assert len(named) >= 5
+    assert named <= defined, f"unknown tests: {sorted(named - defined)}"
