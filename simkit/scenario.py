@@ -22,6 +22,9 @@ from simkit.errors import ScenarioError
 from simkit.games import Game, get_game
 from simkit.rng import SEED_MAX
 
+#: The top-level keys the core owns; a game declares its own (:attr:`simkit.games.Game.tables`).
+CORE_KEYS = ("game", "name", "description", "rules_version", "sweep")
+
 __all__ = ["Scenario", "load_scenario", "scenario_from_data", "Field", "sweep_settings"]
 
 
@@ -255,6 +258,10 @@ def _build(path: Path, data: dict) -> Scenario:
         plugin = get_game(game)
     except LookupError as exc:
         raise top.fail(str(exc), "game") from None
+    known = CORE_KEYS + tuple(plugin.tables)
+    for key in top.keys():  # a misspelt table is an error, not ignored
+        if key not in known:
+            raise top.fail(f"unknown top-level key (known: {', '.join(known)})", key)
     rules = plugin.build_rules(top)
     decks = tuple(plugin.deck_pool(rules, top))
     scenario = Scenario(path=path, data=data, game=game, rules=rules, decks=decks)
@@ -262,12 +269,19 @@ def _build(path: Path, data: dict) -> Scenario:
     return scenario
 
 
+def default_bot(sc: Scenario) -> str:
+    """The scenario's first bot that is not ``random`` (its first utility personality), else ``random``."""
+    return next((b for b in sc.plugin.bot_names(sc) if b != "random"), "random")
+
+
 def sweep_settings(sc: Scenario) -> dict:
     """The scenario's ``[sweep]`` table, checked (the core's own table): games, workers, chunk_size, seed,
     bots, panel, decks, out; missing keys take their defaults."""
     f = Field(str(sc.path), sc.data).table("sweep", required=False)
     f.reject_unknown(("games", "workers", "chunk_size", "seed", "bots", "panel", "decks", "out"))
-    bots = f.get("bots", ["balanced", "balanced"])
+    bots = f.get("bots", None)
+    if bots is None:  # the game's first personality in both seats
+        bots = [default_bot(sc)] * 2
     if not (isinstance(bots, list) and len(bots) == 2 and all(isinstance(b, str) for b in bots)):
         raise f.fail(f"must be two bot names, got {bots!r}", "bots")
     panel = f.get("panel", [])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from simkit.records import write_game_record
 from simkit.runner import play_games
-from simkit.scenario import load_scenario
+from simkit.scenario import default_bot, load_scenario
 
 _NOT_RESULT = ("action_list", "first_deck", "second_deck", "seed", "first_bot", "second_bot")
 
@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
     if args.render and Path(args.render).suffix.lower() not in game.picture_suffixes:
         kinds = ", ".join(game.picture_suffixes) or "none: use `simkit replay GAME.json -o game.txt` for a text log"
         raise ValueError(f"--render {args.render}: {game.title} draws {kinds}")
-    bots = [b.strip() for b in args.bots.split(",")]
+    bots = [b.strip() for b in args.bots.split(",")] if args.bots else [default_bot(sc), "random"]
     row = play_games(sc, args.first_deck, args.second_deck, bots=bots, seeds=[args.seed], record_actions=True).iloc[0]
     actions = row["action_list"]
     pair = (row["first_bot"], row["second_bot"])
@@ -49,7 +49,7 @@ def register(sub) -> None:
     p.add_argument("scenario", help="scenario TOML")
     p.add_argument("first_deck", help="the first player's deck, e.g. 'HolyLight:Archer,Priest,Swordsman'")
     p.add_argument("second_deck", help="the second player's deck")
-    p.add_argument("--bots", default="balanced,random", help="first,second bot names (default: balanced,random)")
+    p.add_argument("--bots", help="first,second bot names (default: the scenario's first personality against random)")
     p.add_argument("--seed", type=int, default=0, help="the game's seed (default: 0)")
     p.add_argument("--json", metavar="FILE", help="write the game's actions (replayable) as JSON to FILE")
     p.add_argument("--render", metavar="FILE", help="draw the game (games that draw pictures): .gif (one frame per "

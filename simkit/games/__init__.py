@@ -126,8 +126,9 @@ class Game(ABC):
         name: the scenario's ``game`` key (the sub-package name).
         title: the game's name in prose.
         schema: its :class:`ResultSchema`.
-        tables: the top-level scenario keys the game owns and validates (the core owns
-            ``game``, ``name``, ``description``, ``rules_version``, ``extends``, ``sweep``).
+        tables: the top-level scenario keys the game owns and validates; any other key but the
+            core's (``game``, ``name``, ``description``, ``rules_version``, ``sweep``; ``extends``
+            is resolved before) is refused at load, naming the key.
     """
 
     name: str = ""

@@ -67,9 +67,6 @@ DECK_KEYS = (
     "deck_size", "core", "weapons", "weapons_per_deck", "weapon_copies", "spells", "spells_per_deck", "spell_copies",
     "pool",
 )
-TOP_LEVEL_KEYS = (
-    "game", "name", "description", "rules_version", "rules", "statuses", "cards", "decks", "bots", "sweep",
-)
 
 
 @dataclass(frozen=True)
@@ -221,9 +218,6 @@ def build_rules(top: Field) -> Rules:
     Raises:
         ScenarioError: ``file: key: problem`` for the first thing wrong.
     """
-    for key in top.keys():
-        if key not in TOP_LEVEL_KEYS:
-            raise top.fail(f"unknown top-level key (known: {', '.join(TOP_LEVEL_KEYS)})", key)
     r = top.table("rules")
     r.reject_unknown(RULES_KEYS)
     st = np.zeros(N_SETTINGS, np.int64)

@@ -56,17 +56,10 @@ RULES_KEYS = (
     "unit_steps", "miracle_hp", "full_tie",
 )
 
-#: Top-level keys a Battle of Miracles scenario may have (a misspelt table is an error, not ignored).
-TOP_LEVEL_KEYS = (
-    "game", "name", "description", "rules_version", "rules", "map", "creatures", "artifacts", "decks", "bots", "sweep",
-)
 
 
 def build_rules(top: Field) -> Rules:
     """Validate a scenario's ``[rules]``, ``[map]``, ``[creatures]`` and ``[artifacts]`` tables."""
-    for key in top.keys():
-        if key not in TOP_LEVEL_KEYS:
-            raise top.fail(f"unknown top-level key (known: {', '.join(TOP_LEVEL_KEYS)})", key)
     r = top.table("rules")
     turn_limit = r.int("turn_limit", minimum=1)
     steps = r.int_list("unit_steps", minimum=1)
