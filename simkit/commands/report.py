@@ -11,7 +11,8 @@ from simkit.report import balance_report
 def run(args: argparse.Namespace) -> int:
     """Analyse the results folder and write the report; print what was written."""
     out = args.out or f"reports/{Path(args.results).resolve().name}.pdf"
-    files = balance_report(args.results, out, bootstrap=args.bootstrap, seed=args.seed, game_pages=args.game_pages)
+    files = balance_report(args.results, out, bootstrap=args.bootstrap, seed=args.seed, game_pages=args.game_pages,
+                           bot=args.bot)
     print(f"report: {files[0]}")
     print(f"tables: {len(files) - 1} CSV files beside it ({files[1].name}, ...)")
     return 0
@@ -25,7 +26,9 @@ def register(sub) -> None:
         description="Analyse a sweep (matchups, first-player advantage, deck ratings, cards, Nash metagame, "
         "game shape, flags) and write a multi-page PDF; the same tables go to NAME.<table>.csv beside it. "
         "Each flagged matchup gets a page with one representative game on the board, its seed and the "
-        "command that replays it (the sweep's scenario file must be unchanged).",
+        "command that replays it (the sweep's scenario file must be unchanged). "
+        "A folder holding a bot panel is described under one bot (--bot), with pages on how far the "
+        "panel's bots agree.",
     )
     p.add_argument("results", metavar="RESULTS_DIR", help="a folder written by simkit sweep")
     p.add_argument("-o", "--out", metavar="NAME.pdf", help="the PDF to write (default: reports/<RESULTS_DIR name>.pdf)")
@@ -34,4 +37,8 @@ def register(sub) -> None:
     p.add_argument("--game-pages", type=int, default=0, metavar="N",
                    help="show a game of at least N matchups: the flagged ones, then the most lopsided others "
                    "(default 0: flagged matchups only; at most 12 pages)")
+    p.add_argument("--bot", metavar="NAME",
+                   help="for a folder holding a bot panel (simkit sweep --panel): the bot whose games the report "
+                   "describes (default: the panel's last bot); the others are compared on the 'Does the player "
+                   "matter?' pages")
     p.set_defaults(func=run)

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from simkit.analysis import TABLES, analyze, check_results
+from simkit.analysis.robustness import panel_bots
 from simkit.analysis.stats import Z95
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
 from simkit.report.games import GamePages, plan_game_pages, write_game_pages
@@ -27,6 +28,14 @@ from simkit.report.plots import (
     plot_matchup_heatmap,
     plot_nash_mix,
     plot_pair_synergy,
+)
+from simkit.report.robustness_page import (
+    ROBUST_TABLES,
+    agreement_words,
+    panel_tables,
+    reference_bot,
+    reference_view,
+    robustness_pages,
 )
 
 __all__ = ["load_checked_results", "write_balance_report", "balance_report", "headlines", "reach_words",
@@ -204,7 +213,11 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages |
     facts = [
         f"Scenario: {meta.get('scenario_name')}   ({meta.get('scenario_path') or 'path not recorded'})",
         f"Scenario hash: {meta.get('scenario_hash')}     Rules version: {meta.get('rules_version')}",
-        f"Bots: {bots[0]} (first seat) vs {bots[1]} (second seat)",
+        f"Bots: {bots[0]} (first seat) vs {bots[1]} (second seat)" if "robustness" not in tables else
+        f"Bots: a panel of {len(tables['robustness']['bots'])} ({', '.join(tables['robustness']['bots'])}), each in "
+        f"both seats; every number below describes {bots[0]}'s games only (the reference bot"
+        f"{'' if bots[0] != tables['robustness']['bots'][-1] else ', the last of the panel'}; --bot chooses "
+        "another); the other bots are on the 'Does the player matter?' pages",
         f"Games: {meta['games']} = {_count(n, 'deck')} x {_count(n, 'deck')} (both seatings, mirrors included) x "
         f"{_count(meta.get('games_per_pair'), 'game')} per pairing",
         f"Sweep: started {meta.get('started') or '?'}, finished {meta.get('finished') or 'not finished'}; "
@@ -233,7 +246,10 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages |
         "Every table of this report is also written as CSV beside the PDF.",
     ]
     guide = wrap(" ".join(guide), 110)
-    blocks = [("", facts), ("Headlines", heads), ("Flags", shown), ("Games", watch), ("How to read", guide)]
+    player = [line for s in agreement_words(tables["robustness"]) for line in wrap(s, 110)] \
+        if "robustness" in tables else []
+    blocks = [("", facts), ("Does the player matter?", player), ("Headlines", heads), ("Flags", shown),
+              ("Games", watch), ("How to read", guide)]
     text_page(fig, "Balance report", [b for b in blocks if b[1]])
     pdf.add(fig, "title")
 
@@ -423,7 +439,8 @@ def write_balance_report(tables: dict, out: str | Path, when: datetime | None = 
     """Write the balance-report PDF and its CSV tables (atomically: all or nothing).
 
     Args:
-        tables: :func:`simkit.analysis.analyze` output.
+        tables: :func:`simkit.analysis.analyze` output; with a ``robustness`` entry
+            (:func:`simkit.report.robustness_page.panel_tables`), the panel's pages and tables too.
         out: the PDF path (``NAME.pdf``); tables go to ``NAME.<table>.csv`` beside it.
         when: the report's date (default: now, UTC).
         games: the game pages to add after the flags (:func:`simkit.report.games.plan_game_pages`);
@@ -436,10 +453,11 @@ def write_balance_report(tables: dict, out: str | Path, when: datetime | None = 
         ValueError: when ``out`` is not a ``.pdf`` path.
     """
     when = when or datetime.now(UTC)
-    pdf_path, csvs = output_paths(out, list(TABLES))
+    robust = tables.get("robustness")
+    pdf_path, csvs = output_paths(out, list(TABLES) + (list(ROBUST_TABLES) if robust else []))
     meta = tables["meta"]
     with atomic_outputs([pdf_path, *csvs.values()]) as temps:
-        write_csvs(tables, {t: temps[p] for t, p in csvs.items()})
+        write_csvs({**tables, **(robust["csv"] if robust else {})}, {t: temps[p] for t, p in csvs.items()})
         footer = f"{meta.get('scenario_name')}  |  hash {meta.get('scenario_hash')}  |  {meta.get('rules_version')}"
         with ReportPdf(temps[pdf_path], title=f"Balance report: {meta.get('scenario_name')}", footer=footer,
                        subject=f"simkit balance report; scenario {meta.get('scenario_name')}; scenario hash "
@@ -447,6 +465,8 @@ def write_balance_report(tables: dict, out: str | Path, when: datetime | None = 
                        keywords=f"scenario_hash={meta.get('scenario_hash')}; "
                        f"rules_version={meta.get('rules_version')}") as pdf:
             _title_page(pdf, tables, when, games)
+            if robust:
+                robustness_pages(pdf, robust)
             _pages(pdf, tables)
             if games is not None:
                 write_game_pages(pdf, games)
@@ -454,7 +474,7 @@ def write_balance_report(tables: dict, out: str | Path, when: datetime | None = 
 
 
 def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 200, seed: int = 0,
-                   game_pages: int = 0) -> list[Path]:
+                   game_pages: int = 0, bot: str | None = None) -> list[Path]:
     """Analyse a sweep's results folder and write its balance report.
 
     Every flagged matchup gets a page with one representative game on the board, replayed from
@@ -467,6 +487,8 @@ def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 20
         seed: the bootstrap's seed.
         game_pages: show a game of at least this many matchups: the flagged ones, then the most
             lopsided others (0: flagged matchups only).
+        bot: the bot whose games the report describes, when the folder holds a panel (default:
+            the panel's last bot); the other bots are compared on the "Does the player matter?" pages.
 
     Returns:
         the files written, the PDF first.
@@ -478,6 +500,13 @@ def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 20
     if game_pages < 0:
         raise ValueError(f"--game-pages must be 0 or more, got {game_pages}")
     df = load_checked_results(results_dir)
+    ref = reference_bot(df, bot)
+    robust = None
+    if ref is not None:
+        robust = panel_tables(df, ref, bootstrap=bootstrap, seed=seed) if len(panel_bots(df)) >= 2 else None
+        df = reference_view(df, ref)
     tables = analyze(df, bootstrap=bootstrap, seed=seed)
+    if robust is not None:
+        tables["robustness"] = robust
     games = plan_game_pages(df, tables, results_dir, at_least=game_pages)
     return write_balance_report(tables, out, games=games)

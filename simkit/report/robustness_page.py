@@ -1,0 +1,396 @@
+"""The report's "Does the player matter?" pages: how far the bots of a panel agree on the balance.
+
+A panel sweep plays every pairing under each bot of the panel, the same bot in both seats. The
+report's main pages describe one bot, the panel's *reference* bot (by default the last of the
+panel: a designer orders a panel weakest to strongest); these pages set the other bots beside it:
+
+- per-deck win rates under each bot, decks ordered by the reference bot (:func:`plot_bot_rates`);
+- the rank correlations between every two bots with their bootstrap intervals, and the top-k
+  overlap (:func:`plot_rank_agreement`);
+- every flag raised under some bot, labelled ``robust`` (same side of its band under every bot)
+  or ``bot-dependent`` (:func:`plot_robust_flags`);
+- the pilot view: each deck's win rate under each bot with the bot that wins most with it marked
+  (:func:`plot_pilots`).
+
+The ``plot_x(ax, table)`` functions draw the tables of :func:`simkit.analysis.robustness.robustness`
+on a given Axes, like :mod:`simkit.report.plots`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from textwrap import wrap
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.colors import TwoSlopeNorm
+
+from simkit.analysis.robustness import panel_bots, robustness
+
+__all__ = [
+    "ROBUST_TABLES",
+    "reference_bot",
+    "reference_view",
+    "panel_tables",
+    "agreement_words",
+    "plot_bot_rates",
+    "plot_rank_agreement",
+    "plot_robust_flags",
+    "plot_pilots",
+    "robustness_pages",
+    "robustness_csvs",
+]
+
+# CSV tables beside the PDF: NAME.<name>.csv
+ROBUST_TABLES = ("robust_deck_rates", "robust_agreement", "robust_flags", "pilots")
+_BOT_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
+
+
+def _order(df: pd.DataFrame) -> list[str]:
+    """The panel bots of ``df`` in the panel's order (``meta["panel"]`` where recorded)."""
+    found = panel_bots(df)
+    declared = [b for b in (df.attrs.get("meta") or {}).get("panel") or [] if b in found]
+    return declared + [b for b in found if b not in declared]
+
+
+def reference_bot(df: pd.DataFrame, bot: str | None = None) -> str | None:
+    """The bot whose games the report's main pages describe.
+
+    Args:
+        df: the results of a sweep (a panel or not).
+        bot: the bot asked for (``--bot``); ``None``: the last bot of the panel.
+
+    Returns:
+        the bot's name, or ``None`` when ``df`` is not a panel (fewer than two bots each playing
+        both seats) and no bot was asked for.
+
+    Raises:
+        ValueError: ``bot`` played no game of ``df`` in both seats (one line naming the bots that did).
+    """
+    bots = _order(df)
+    if bot is None:
+        return bots[-1] if len(bots) >= 2 else None
+    if bot not in bots:
+        have = ", ".join(bots) or "none (every game has two different bots)"
+        raise ValueError(f"--bot {bot}: no games of this bot in both seats in these results; bots: {have}")
+    return bot
+
+
+def reference_view(df: pd.DataFrame, bot: str) -> pd.DataFrame:
+    """The games of ``df`` that ``bot`` played in both seats, with the metadata saying so."""
+    part = df[(df["first_bot"] == bot) & (df["second_bot"] == bot)].reset_index(drop=True)
+    part.attrs["meta"] = {**(df.attrs.get("meta") or {}), "bots": [bot, bot]}
+    return part
+
+
+def panel_tables(df: pd.DataFrame, reference: str, bootstrap: int = 200, seed: int = 0) -> dict:
+    """:func:`~simkit.analysis.robustness.robustness` of ``df``, keyed for the report.
+
+    Returns:
+        the robustness tables plus ``reference`` (the reference bot), ``bots`` in panel order, and
+        the CSV tables of :data:`ROBUST_TABLES`.
+    """
+    r = robustness(df, bootstrap=bootstrap, seed=seed)
+    bots = [b for b in _order(df) if b in r["bots"]]
+    rates = r["deck_rates"][bots]
+    rates = rates.loc[rates[reference].sort_values(ascending=False, kind="stable").index]
+    pilots = r["pilots"].set_index("deck").loc[rates.index].reset_index()
+    return {
+        **r, "bots": bots, "reference": reference, "deck_rates": rates, "pilots": pilots,
+        "csv": {
+            "robust_deck_rates": rates.reset_index(),
+            "robust_agreement": r["agreement"],
+            "robust_flags": r["flags"],
+            "pilots": pilots,
+        },
+    }
+
+
+def _range(values: pd.Series) -> str:
+    lo, hi = float(values.min()), float(values.max())
+    return f"{lo:.2f}" if abs(hi - lo) < 0.005 else f"{lo:.2f} to {hi:.2f}"
+
+
+def agreement_words(robust: dict) -> list[str]:
+    """How far the panel's bots agree, in words: the title page's sentence, then the robust conclusions.
+
+    Args:
+        robust: :func:`panel_tables` output.
+
+    Returns:
+        sentences (unwrapped); the first says the correlations and how many flags hold under every bot.
+    """
+    agree, flags, bots = robust["agreement"], robust["flags"], robust["bots"]
+    ok = agree.dropna(subset=["spearman"])
+    if ok.empty:
+        corr = "the bots' deck rankings cannot be correlated (too few decks or no spread)"
+    else:
+        corr = (f"Spearman {_range(ok['spearman'])} between bots (Kendall {_range(ok['kendall'])}), "
+                f"top-{int(ok['top_k'].iloc[0])} overlap {_range(ok['top_overlap'] * 100).replace('.00', '')}%")
+    held = int(flags["robust"].sum())
+    first = (f"The {len(bots)} bots of the panel ({', '.join(bots)}): {corr}; {held} of {len(flags)} "
+             f"flag{'' if len(flags) == 1 else 's'} hold under every bot.")
+    out = [first]
+    if len(flags):
+        kinds = {"deck": "deck", "matchup": "matchup", "first_player": "first player"}
+        shown = flags[flags["robust"]]
+        names = "; ".join(f"{kinds.get(k, k)} {s}" for k, s in zip(shown["kind"][:6], shown["subject"][:6]))
+        more = f" and {held - 6} more" if held > 6 else ""
+        out.append(f"Robust (the same side of its band under every bot): {names}{more}." if held else
+                   "No flag holds under every bot: each describes the bot that raised it as much as the game.")
+        ref = robust["reference"]
+        own = flags[flags["flagged_by"].str.split(", ").apply(lambda bs: ref in bs)]
+        out.append(f"Of the {len(own)} flags of the reference bot {ref}, {int(own['robust'].sum())} are robust; "
+                   "the others may describe the bot more than the game.")
+    return out
+
+
+def _bot_colours(bots: Sequence[str]) -> dict[str, str]:
+    return {b: _BOT_COLOURS[i % len(_BOT_COLOURS)] for i, b in enumerate(bots)}
+
+
+def _deck_axis(ax: Axes, decks: Sequence[str], show_labels: bool = True) -> float:
+    from simkit.report.plots import _rows_font
+
+    n = len(decks)
+    size = _rows_font(ax, n, largest=7.5)
+    ax.set_yticks(range(n), list(decks) if show_labels else [""] * n, fontsize=size)
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.tick_params(axis="y", length=0)
+    return size
+
+
+def plot_bot_rates(ax: Axes, deck_rates: pd.DataFrame, reference: str | None = None) -> None:
+    """Each deck's win rate under each bot, one dot per bot on the deck's row, in the table's order.
+
+    Args:
+        ax: where to draw.
+        deck_rates: decks (index) by bots (columns), win rates 0-1 (``robustness(df)["deck_rates"]``).
+        reference: the reference bot, drawn larger and joined by a line (default: the last column).
+    """
+    reference = reference or deck_rates.columns[-1]
+    colours = _bot_colours(list(deck_rates.columns))
+    y = np.arange(len(deck_rates))
+    values = deck_rates.to_numpy(float) * 100
+    ax.hlines(y, np.nanmin(values, axis=1), np.nanmax(values, axis=1), colors="#bbbbbb", lw=0.8, zorder=1)
+    ax.axvline(50, color="#555555", lw=0.8, zorder=0)
+    for b in deck_rates.columns:
+        ref = b == reference
+        ax.plot(deck_rates[b] * 100, y, "o", ms=4.2 if ref else 3, color=colours[b], mfc=colours[b] if ref else "white",
+                zorder=3 if ref else 2, label=f"{b} (reference)" if ref else b)
+    _deck_axis(ax, deck_rates.index)
+    ax.tick_params(axis="x", labelsize=7)
+    ax.grid(axis="x", color="#dddddd", lw=0.5)
+    ax.set_axisbelow(True)
+    ax.set_xlabel("win rate against the pool, % (non-mirror games, both seats)", fontsize=8)
+    ax.set_title(f"Win rate of each deck under each bot (decks ordered by {reference};\n"
+                 "grey line: the spread between bots)", fontsize=9)
+    ax.legend(fontsize=7, loc="lower left", framealpha=0.9, title="bot (both seats)", title_fontsize=7)
+
+
+def _pair_matrix(agreement: pd.DataFrame, bots: Sequence[str], col: str) -> np.ndarray:
+    m = np.full((len(bots), len(bots)), np.nan)
+    idx = {b: i for i, b in enumerate(bots)}
+    for r in agreement.itertuples():
+        if r.bot_a in idx and r.bot_b in idx:
+            m[idx[r.bot_a], idx[r.bot_b]] = m[idx[r.bot_b], idx[r.bot_a]] = getattr(r, col)
+    return m
+
+
+def plot_rank_agreement(ax: Axes, agreement: pd.DataFrame, bots: Sequence[str] | None = None,
+                        measure: str = "spearman") -> None:
+    """The rank correlation of deck win rates between every two bots, each cell with its 95% interval.
+
+    Args:
+        ax: where to draw.
+        agreement: :func:`simkit.analysis.robustness.rank_agreement`.
+        bots: the bots in display order (default: as they first appear in ``agreement``).
+        measure: ``spearman`` or ``kendall``.
+    """
+    from matplotlib import colormaps
+
+    bots = list(bots or dict.fromkeys([*agreement["bot_a"], *agreement["bot_b"]]))
+    value = _pair_matrix(agreement, bots, measure)
+    low, high = _pair_matrix(agreement, bots, f"{measure}_low"), _pair_matrix(agreement, bots, f"{measure}_high")
+    np.fill_diagonal(value, 1.0)
+    norm = TwoSlopeNorm(vcenter=0.0, vmin=-1.0, vmax=1.0)
+    ax.imshow(np.ma.masked_invalid(value), cmap=colormaps["RdBu"].with_extremes(bad="#d9d9d9"), norm=norm)
+    n = len(bots)
+    font = 8 if n <= 4 else 6.5
+    for (i, j), v in np.ndenumerate(value):
+        if i == j:
+            text = "1"
+        elif np.isfinite(v):
+            ci = f"\n[{low[i, j]:.2f}, {high[i, j]:.2f}]" if np.isfinite(low[i, j]) else ""
+            text = f"{v:.2f}{ci}"
+        else:
+            text = "n/a"
+        ax.text(j, i, text, ha="center", va="center", fontsize=font,
+                color="white" if np.isfinite(v) and abs(v) > 0.66 else "black")
+    ax.set_xticks(range(n), bots, fontsize=8, rotation=30, ha="right", rotation_mode="anchor")
+    ax.set_yticks(range(n), bots, fontsize=8)
+    ax.tick_params(length=0)
+    ax.set_title(f"{measure.capitalize()} rank correlation of deck win rates\n(95% bootstrap interval)", fontsize=9)
+
+
+def plot_top_overlap(ax: Axes, agreement: pd.DataFrame, bots: Sequence[str] | None = None) -> None:
+    """The share of one bot's top-k decks also in the other's top-k, for every two bots.
+
+    Args:
+        ax: where to draw.
+        agreement: :func:`simkit.analysis.robustness.rank_agreement`.
+        bots: the bots in display order.
+    """
+    from matplotlib import colormaps
+
+    bots = list(bots or dict.fromkeys([*agreement["bot_a"], *agreement["bot_b"]]))
+    value = _pair_matrix(agreement, bots, "top_overlap")
+    np.fill_diagonal(value, 1.0)
+    ax.imshow(value, cmap=colormaps["Greens"], vmin=0, vmax=1)
+    for (i, j), v in np.ndenumerate(value):
+        ax.text(j, i, f"{100 * v:.0f}%" if np.isfinite(v) else "n/a", ha="center", va="center", fontsize=8,
+                color="white" if np.isfinite(v) and v > 0.6 else "black")
+    n = len(bots)
+    ax.set_xticks(range(n), bots, fontsize=8, rotation=30, ha="right", rotation_mode="anchor")
+    ax.set_yticks(range(n), bots, fontsize=8)
+    ax.tick_params(length=0)
+    k = int(agreement["top_k"].iloc[0]) if len(agreement) else 0
+    ax.set_title(f"Top-{k} overlap: share of the top {k} decks\nthe two bots have in common", fontsize=9)
+
+
+def plot_robust_flags(ax: Axes, flags: pd.DataFrame, bots: Sequence[str], width: int = 128) -> None:
+    """Every flag raised under some bot, with its label and its value under each bot, as a text table.
+
+    Args:
+        ax: where to draw.
+        flags: :func:`simkit.analysis.robustness.flag_robustness` (or a slice of it).
+        bots: the bots whose ``value_<bot>`` columns are shown.
+        width: characters per line before the subject wraps.
+    """
+    ax.axis("off")
+    if flags.empty:
+        ax.text(0, 1, "No flags under any bot: nothing is significantly outside its band.", va="top", fontsize=9,
+                transform=ax.transAxes)
+        return
+    kinds = {"deck": "deck", "matchup": "matchup", "first_player": "first player"}
+    cols = "".join(f"{b[:9]:>10}" for b in bots)
+    head = f"{'label':<14}{'kind':<13}{cols}  subject (flagged by)"
+    indent = len(head) - len("subject (flagged by)")
+    lines = [head, "-" * min(width, indent + 40)]
+    for r in flags.itertuples():
+        vals = "".join(f"{100 * v:>9.1f}%" if np.isfinite(v) else f"{'-':>10}"
+                       for v in (getattr(r, f"value_{b}", np.nan) for b in bots))
+        body = wrap(f"{r.subject}  ({r.flagged_by})", max(20, width - indent)) or [""]
+        lines.append(f"{r.label:<14}{kinds.get(r.kind, r.kind):<13}{vals}  {body[0]}")
+        lines.extend(" " * indent + more for more in body[1:])
+    ax.text(0, 1, "\n".join(lines), va="top", ha="left", fontsize=7, family="monospace", transform=ax.transAxes,
+            linespacing=1.35)
+
+
+def plot_pilots(ax: Axes, pilots: pd.DataFrame, bots: Sequence[str], colorbar: bool = True) -> None:
+    """Each deck's win rate under each bot as a deck-by-bot heatmap, the deck's best pilot boxed.
+
+    Args:
+        ax: where to draw.
+        pilots: :func:`simkit.analysis.robustness.best_pilot` (``deck, pilot, win_rate,
+            win_rate_<bot>``), rows in display order.
+        bots: the bots (columns), in display order.
+        colorbar: add a colour bar beside the Axes.
+    """
+    from matplotlib import colormaps
+    from matplotlib.patches import Rectangle
+
+    values = pilots[[f"win_rate_{b}" for b in bots]].to_numpy(float)
+    half = max(0.1, float(np.ceil(np.nanmax(np.abs(values - 0.5), initial=0.1) / 0.05) * 0.05))
+    norm = TwoSlopeNorm(vcenter=0.5, vmin=max(0.0, 0.5 - half), vmax=min(1.0, 0.5 + half))
+    im = ax.imshow(np.ma.masked_invalid(values), cmap=colormaps["RdBu"].with_extremes(bad="#d9d9d9"), norm=norm,
+                   aspect="auto", interpolation="nearest")
+    size = _deck_axis(ax, pilots["deck"])
+    col = {b: j for j, b in enumerate(bots)}
+    for i, p in enumerate(pilots["pilot"]):
+        if p in col:
+            ax.add_patch(Rectangle((col[p] - 0.45, i - 0.45), 0.9, 0.9, fill=False, lw=1.6, ec="black"))
+            if len(pilots) > 40:  # no numbers in the cells: a star marks the pilot
+                ax.plot(col[p], i, marker="*", ms=min(5, size), color="black")
+    if len(pilots) <= 40:
+        for (i, j), v in np.ndenumerate(values):
+            if np.isfinite(v):
+                ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=min(7, size),
+                        color="white" if abs(float(norm(v)) - 0.5) > 0.33 else "black")
+    ax.set_xticks(range(len(bots)), list(bots), fontsize=8)
+    ax.xaxis.tick_top()
+    ax.tick_params(axis="x", length=0)
+    mark = "boxed" if len(pilots) <= 40 else "boxed, *"
+    ax.set_title(f"Win rate of each deck under each bot (%); {mark}: the deck's best pilot", fontsize=9, pad=18)
+    if colorbar:
+        cb = ax.figure.colorbar(im, ax=ax, fraction=0.05, pad=0.02)
+        cb.ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+        cb.ax.tick_params(labelsize=7)
+
+
+FLAGS_SHOWN = 30
+
+
+def robustness_pages(pdf, robust: dict) -> None:
+    """Add the "Does the player matter?" pages to a report being written.
+
+    Args:
+        pdf: the :class:`~simkit.report.document.ReportPdf`.
+        robust: :func:`panel_tables` output.
+    """
+    from simkit.report.document import PORTRAIT
+
+    bots, ref, rates = robust["bots"], robust["reference"], robust["deck_rates"]
+    n = len(rates)
+    tall = (8.27, max(11.69, 0.16 * n + 2.5))
+
+    fig = pdf.new_page(tall)
+    top = 1 - 1.3 / tall[1]
+    plot_bot_rates(fig.add_axes([0.42, 0.5 / tall[1], 0.54, top - 0.9 / tall[1]]), rates, ref)
+    fig.text(0.02, 1 - 0.2 / tall[1], "Does the player matter? Deck win rates under each bot", fontsize=12,
+             weight="bold", va="top")
+    fig.text(0.02, 1 - 0.5 / tall[1], "\n".join(wrap(
+        f"Every pairing was played under each bot of the panel, the same bot in both seats. The other pages of "
+        f"this report describe {ref}'s games only. A deck whose dots spread widely is strong or weak because of "
+        "how it is played, not only because of its cards.", 130)), fontsize=8, va="top")
+    pdf.add(fig, "player: deck rates")
+
+    fig = pdf.new_page(PORTRAIT)
+    side = 0.36 if len(bots) <= 4 else 0.42
+    plot_rank_agreement(fig.add_axes([0.08, 0.64, side, side * 0.7]), robust["agreement"], bots)
+    plot_top_overlap(fig.add_axes([0.56, 0.64, side * 0.9, side * 0.63]), robust["agreement"], bots)
+    fig.text(0.02, 0.985, "Does the player matter? Agreement between bots and robust flags", fontsize=12,
+             weight="bold", va="top")
+    words = " ".join(agreement_words(robust))
+    fig.text(0.04, 0.955, "\n".join(wrap(words, 128)), fontsize=8, va="top")
+    flags = robust["flags"].sort_values("robust", ascending=False, kind="stable")
+    more = max(len(flags) - FLAGS_SHOWN, 0)
+    fig.text(0.04, 0.585, "\n".join(wrap(
+        "Flags under any bot (value: the deck's win rate, the winning side's rate in a matchup, or the first "
+        "seat's score rate, under each bot). robust: beyond the same edge of its band under every bot; "
+        "bot-dependent: some bot sees it inside the band or beyond the other edge. Intervals of the correlations "
+        "resample games; they say nothing of bots outside the panel." + (
+            f" {more} more flags in the robust_flags CSV." if more else ""), 128)), fontsize=8, va="top",
+        style="italic")
+    plot_robust_flags(fig.add_axes([0.04, 0.03, 0.92, 0.5]), flags.head(FLAGS_SHOWN), bots)
+    pdf.add(fig, "player: agreement")
+
+    fig = pdf.new_page(tall)
+    width = min(0.4, 0.1 * len(bots) + 0.05)
+    plot_pilots(fig.add_axes([0.42, 0.5 / tall[1], width, top - 1.2 / tall[1]]), robust["pilots"], bots)
+    fig.text(0.02, 1 - 0.2 / tall[1], "Best pilot: each deck with the bot that wins most with it", fontsize=12,
+             weight="bold", va="top")
+    counts = robust["pilots"]["pilot"].value_counts()
+    says = ", ".join(f"{b} pilots {counts.get(b, 0)}" for b in bots)
+    fig.text(0.02, 1 - 0.5 / tall[1], "\n".join(wrap(
+        f"Of {n} decks: {says}. Each cell is the deck's win rate against the pool when both seats are played by "
+        "that bot. A panel sweep has one bot in both seats of every game, so the metagame of decks each played by "
+        "its best pilot (pilot against pilot) is not measured here: it needs games between different bots. The "
+        "table is also in the pilots CSV.", 130)), fontsize=8, va="top")
+    pdf.add(fig, "player: pilots")
+
+
+def robustness_csvs(robust: dict) -> dict[str, pd.DataFrame]:
+    """The tables of :data:`ROBUST_TABLES` to write beside the PDF."""
+    return robust["csv"]

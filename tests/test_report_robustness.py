@@ -1,0 +1,178 @@
+"""The report of a bot-panel folder: main pages under one reference bot, "Does the player matter?" pages."""
+
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+from pypdf import PdfReader
+from results_folders import write_sweep_folder
+
+from simkit.analysis.synthetic import synthetic_results
+from simkit.cli import main
+from simkit.report.robustness_page import (
+    ROBUST_TABLES,
+    panel_tables,
+    plot_bot_rates,
+    plot_pilots,
+    robustness_pages,
+)
+
+DECKS = [f"HolyLight:Archer,Priest,{k}" for k in ("Swordsman", "BlackBat", "FrostDragon", "VolcanoDragon")] + [
+    f"InfernoFlame:Archer,Priest,{k}" for k in ("Swordsman", "BlackBat", "FrostDragon", "VolcanoDragon")]
+# weak and mid rank the decks in list order; strong in reverse order
+ORDERS = {"weak": DECKS, "mid": DECKS, "strong": DECKS[::-1]}
+PLAYER_PAGES = ["player: deck rates", "player: agreement", "player: pilots"]
+
+
+def _strength(order):
+    """Deck i beats deck j at 1/2 + 0.4 (rank_j - rank_i) / decks, ranks from ``order`` (0.05 a rank for 8)."""
+    rank = {d: r for r, d in enumerate(order)}
+    return lambda a, b: 0.5 + 0.4 * (rank[b] - rank[a]) / len(order)
+
+
+def _panel(orders: dict, decks=DECKS, games: int = 20) -> pd.DataFrame:
+    """A panel sweep's results: each bot in both seats, ranking the decks as ``orders`` says."""
+    parts = [synthetic_results(decks, games, _strength(o), seed=i, bots=(b, b))
+             for i, (b, o) in enumerate(orders.items())]
+    df = pd.concat(parts, ignore_index=True)
+    df.attrs["meta"] = {**parts[0].attrs["meta"], "bots": [next(iter(orders))] * 2, "panel": list(orders)}
+    return df
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """A finished panel sweep's results folder of three bots over eight decks."""
+    return write_sweep_folder(_panel(ORDERS), tmp_path_factory.mktemp("panel") / "results")
+
+
+def _report(folder, out, *extra) -> list[str]:
+    assert main(["report", str(folder), "-o", str(out), "--bootstrap", "10", *extra]) == 0
+    return [" ".join(p.extract_text().split()) for p in PdfReader(out).pages]
+
+
+@pytest.fixture(scope="module")
+def report(folder, tmp_path_factory):
+    """The panel folder's report (default reference bot): the PDF's path and the text of each page."""
+    out = tmp_path_factory.mktemp("out") / "panel.pdf"
+    return out, _report(folder, out)
+
+
+@pytest.fixture(scope="module")
+def pages(report):
+    """The text of each page of the panel folder's report."""
+    return report[1]
+
+
+def test_panel_report_has_the_three_player_pages_after_the_title(pages):
+    """The pages after the title are the deck rates, the agreement and the pilots of the panel."""
+    footers = [next((t for t in PLAYER_PAGES if f"| {t} |" in p), None) for p in pages]
+    assert footers[1:4] == PLAYER_PAGES
+    assert "Does the player matter? Deck win rates under each bot" in pages[1]
+    assert "Best pilot" in pages[3] and "not measured here" in pages[3]
+
+
+def test_main_pages_describe_the_last_bot_of_the_panel_by_default(pages):
+    """The reference bot is `strong` (the panel's last): its top deck heads the report, its games only."""
+    title = pages[0]
+    assert "every number below describes strong's games only" in title and "the last of the panel" in title
+    assert f"Strongest deck: {DECKS[-1]}" in title
+    assert "Games: 1280 = 8 decks x 8 decks" in title  # one bot's games, not the 3840 of the panel
+
+
+def test_title_page_says_how_far_the_bots_agree(report, pages):
+    """The title's sentence gives the Spearman range of the agreement CSV and the flags held by every bot."""
+    out = report[0]
+    agree = pd.read_csv(out.with_name("panel.robust_agreement.csv"))
+    flags = pd.read_csv(out.with_name("panel.robust_flags.csv"))
+    lo, hi = agree["spearman"].min(), agree["spearman"].max()
+    assert lo < 0 < hi  # weak/mid agree, strong reverses them
+    title = pages[0]
+    assert f"Spearman {lo:.2f} to {hi:.2f} between bots" in title
+    assert f"{int(flags['robust'].sum())} of {len(flags)} flags hold under every bot" in title
+
+
+def test_bot_option_chooses_the_reference_bot(folder, tmp_path):
+    """`--bot weak` makes the main pages describe weak's games: its strongest deck heads the title."""
+    title = _report(folder, tmp_path / "weak.pdf", "--bot", "weak")[0]
+    assert "every number below describes weak's games only" in title and "the last of the panel" not in title
+    assert f"Strongest deck: {DECKS[0]}" in title
+    rates = pd.read_csv(tmp_path / "weak.robust_deck_rates.csv")
+    assert list(rates.columns) == ["deck", "weak", "mid", "strong"]
+    assert rates["weak"].is_monotonic_decreasing  # ordered by the reference bot
+
+
+def test_unknown_bot_is_refused_with_one_line(folder, tmp_path, capsys):
+    """`--bot nobody` exits 2 with one line naming the panel's bots, and writes nothing."""
+    out = tmp_path / "nobody.pdf"
+    assert main(["report", str(folder), "-o", str(out), "--bot", "nobody"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--bot nobody" in err and "weak, mid, strong" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_panel_tables_are_written_as_csv_beside_the_pdf(report):
+    """Deck rates, agreement (one row per two bots), flags and pilots (one row per deck) are CSVs."""
+    out = report[0]
+    for name in ROBUST_TABLES:
+        assert out.with_name(f"panel.{name}.csv").exists()
+    assert len(pd.read_csv(out.with_name("panel.robust_agreement.csv"))) == 3
+    pilots = pd.read_csv(out.with_name("panel.pilots.csv")).set_index("deck")
+    assert len(pilots) == len(DECKS)
+    assert pilots.loc[DECKS[-1], "pilot"] == "strong" and pilots.loc[DECKS[0], "pilot"] in ("weak", "mid")
+
+
+def test_single_bot_folder_has_no_player_pages(tmp_path):
+    """A sweep of one bot pairing is reported as before: no player pages, no robustness CSVs."""
+    one = synthetic_results(DECKS, 4, _strength(DECKS), seed=3, bots=("balanced", "balanced"))
+    folder = write_sweep_folder(one, tmp_path / "results")
+    pages = _report(folder, tmp_path / "one.pdf")
+    assert not any("player:" in p for p in pages) and "Does the player matter" not in pages[0]
+    assert "Bots: balanced (first seat) vs balanced (second seat)" in pages[0]
+    assert not list(tmp_path.glob("one.robust_*.csv")) and not (tmp_path / "one.pilots.csv").exists()
+
+
+def test_pilot_heatmap_boxes_each_decks_best_pilot():
+    """The pilot heatmap's cell (deck, bot) is the deck's rate under the bot; the box sits on its pilot."""
+    robust = panel_tables(_panel(ORDERS), "strong", bootstrap=0)
+    pilots, bots = robust["pilots"], robust["bots"]
+    ax = Figure(figsize=(6, 8)).add_axes([0.4, 0.1, 0.4, 0.8])
+    plot_pilots(ax, pilots, bots)
+    cells = ax.images[0].get_array()
+    assert cells[0, 2] == pytest.approx(pilots["win_rate_strong"].iloc[0])
+    boxed = [(round(p.get_x() + 0.45), round(p.get_y() + 0.45)) for p in ax.patches]
+    assert boxed == [(bots.index(p), i) for i, p in enumerate(pilots["pilot"])]
+
+
+def test_eighty_decks_stay_legible_on_the_player_pages():
+    """With 80 decks every deck is named on the rates and pilot pages in 6 pt or more."""
+    kinds = ["Archer", "BlackBat", "FrostDragon", "Priest", "Swordsman", "VolcanoDragon"]
+    decks = [f"{a}:{','.join(c)}" for a in ("HolyLight", "InfernoFlame", "SalamanderShield", "WindBlessing")
+             for c in combinations(kinds, 3)]
+    robust = panel_tables(_panel({"a": decks, "b": decks[::-1]}, decks, games=1), "b", bootstrap=0)
+
+    class Pages:
+        figs = {}
+
+        def new_page(self, size):
+            return Figure(figsize=size)
+
+        def add(self, fig, title):
+            self.figs[title] = fig
+
+    pages = Pages()
+    robustness_pages(pages, robust)
+    for title in ("player: deck rates", "player: pilots"):
+        labels = pages.figs[title].axes[0].get_yticklabels()
+        assert [t.get_text() for t in labels] == list(robust["deck_rates"].index)
+        assert min(t.get_fontsize() for t in labels) >= 6
+
+
+def test_bot_rates_rows_follow_the_reference_order():
+    """The dot plot has a row per deck in the table's order and a dot series per bot."""
+    rates = panel_tables(_panel(ORDERS), "weak", bootstrap=0)["deck_rates"]
+    ax = Figure(figsize=(6, 8)).add_axes([0.4, 0.1, 0.5, 0.8])
+    plot_bot_rates(ax, rates, "weak")
+    assert [t.get_text() for t in ax.get_yticklabels()] == DECKS
+    assert np.allclose(ax.lines[-3].get_xdata(), rates["weak"] * 100)  # ax.lines: axvline, weak, mid, strong
