@@ -90,7 +90,8 @@ def test_title_page_says_how_far_the_bots_agree(report, pages):
     assert lo < 0 < hi  # weak/mid agree, strong reverses them
     title = pages[0]
     assert f"Spearman {lo:.2f} to {hi:.2f} between bots" in title
-    assert f"{int(flags['robust'].sum())} of {len(flags)} flags hold under every bot" in title
+    held = int(flags["robust"].sum())
+    assert f"{held} of {len(flags)} flags {'holds' if held == 1 else 'hold'} under every bot" in title
 
 
 def test_bot_option_chooses_the_reference_bot(folder, tmp_path):

@@ -96,6 +96,12 @@ def panel_tables(df: pd.DataFrame, reference: str, bootstrap: int = 200, seed: i
     rates = r["deck_rates"][bots]
     rates = rates.loc[rates[reference].sort_values(ascending=False, kind="stable").index]
     pilots = r["pilots"].set_index("deck").loc[rates.index].reset_index()
+    flags = r["flags"].copy()
+    decks = flags["kind"] == "deck"
+    for b in bots:  # a deck inside its band under a bot has no flag value there: its win rate is the same number
+        col = f"value_{b}"
+        flags.loc[decks, col] = flags.loc[decks, col].fillna(flags.loc[decks, "subject"].map(rates[b]))
+    r["flags"] = flags
     return {
         **r, "bots": bots, "reference": reference, "deck_rates": rates, "pilots": pilots,
         "csv": {
@@ -130,7 +136,7 @@ def agreement_words(robust: dict) -> list[str]:
                 f"top-{int(ok['top_k'].iloc[0])} overlap {_range(ok['top_overlap'] * 100).replace('.00', '')}%")
     held = int(flags["robust"].sum())
     first = (f"The {len(bots)} bots of the panel ({', '.join(bots)}): {corr}; {held} of {len(flags)} "
-             f"flag{'' if len(flags) == 1 else 's'} hold under every bot.")
+             f"flag{'' if len(flags) == 1 else 's'} {'holds' if held == 1 else 'hold'} under every bot.")
     out = [first]
     if len(flags):
         kinds = {"deck": "deck", "matchup": "matchup", "first_player": "first player"}
@@ -141,8 +147,9 @@ def agreement_words(robust: dict) -> list[str]:
                    "No flag holds under every bot: each describes the bot that raised it as much as the game.")
         ref = robust["reference"]
         own = flags[flags["flagged_by"].str.split(", ").apply(lambda bs: ref in bs)]
-        out.append(f"Of the {len(own)} flags of the reference bot {ref}, {int(own['robust'].sum())} are robust; "
-                   "the others may describe the bot more than the game.")
+        held_own = int(own["robust"].sum())
+        out.append(f"Of the {len(own)} flag{'' if len(own) == 1 else 's'} of the reference bot {ref}, {held_own} "
+                   f"{'is' if held_own == 1 else 'are'} robust; the others may describe the bot more than the game.")
     return out
 
 
@@ -347,7 +354,7 @@ def robustness_pages(pdf, robust: dict) -> None:
 
     fig = pdf.new_page(tall)
     top = 1 - 1.3 / tall[1]
-    plot_bot_rates(fig.add_axes([0.42, 0.5 / tall[1], 0.54, top - 0.9 / tall[1]]), rates, ref)
+    plot_bot_rates(fig.add_axes([0.42, 0.75 / tall[1], 0.54, top - 1.15 / tall[1]]), rates, ref)
     fig.text(0.02, 1 - 0.2 / tall[1], "Does the player matter? Deck win rates under each bot", fontsize=12,
              weight="bold", va="top")
     fig.text(0.02, 1 - 0.5 / tall[1], "\n".join(wrap(
@@ -358,27 +365,28 @@ def robustness_pages(pdf, robust: dict) -> None:
 
     fig = pdf.new_page(PORTRAIT)
     side = 0.36 if len(bots) <= 4 else 0.42
-    plot_rank_agreement(fig.add_axes([0.08, 0.64, side, side * 0.7]), robust["agreement"], bots)
-    plot_top_overlap(fig.add_axes([0.56, 0.64, side * 0.9, side * 0.63]), robust["agreement"], bots)
+    plot_rank_agreement(fig.add_axes([0.08, 0.56, side, side * 0.7]), robust["agreement"], bots)
+    plot_top_overlap(fig.add_axes([0.56, 0.56, side * 0.9, side * 0.63]), robust["agreement"], bots)
     fig.text(0.02, 0.985, "Does the player matter? Agreement between bots and robust flags", fontsize=12,
              weight="bold", va="top")
     words = " ".join(agreement_words(robust))
     fig.text(0.04, 0.955, "\n".join(wrap(words, 128)), fontsize=8, va="top")
     flags = robust["flags"].sort_values("robust", ascending=False, kind="stable")
     more = max(len(flags) - FLAGS_SHOWN, 0)
-    fig.text(0.04, 0.585, "\n".join(wrap(
+    fig.text(0.04, 0.5, "\n".join(wrap(
         "Flags under any bot (value: the deck's win rate, the winning side's rate in a matchup, or the first "
-        "seat's score rate, under each bot). robust: beyond the same edge of its band under every bot; "
+        "seat's score rate, under each bot; -: inside its band under that bot). "
+        "robust: beyond the same edge of its band under every bot; "
         "bot-dependent: some bot sees it inside the band or beyond the other edge. Intervals of the correlations "
         "resample games; they say nothing of bots outside the panel." + (
             f" {more} more flags in the robust_flags CSV." if more else ""), 128)), fontsize=8, va="top",
         style="italic")
-    plot_robust_flags(fig.add_axes([0.04, 0.03, 0.92, 0.5]), flags.head(FLAGS_SHOWN), bots)
+    plot_robust_flags(fig.add_axes([0.04, 0.03, 0.92, 0.41]), flags.head(FLAGS_SHOWN), bots)
     pdf.add(fig, "player: agreement")
 
     fig = pdf.new_page(tall)
     width = min(0.4, 0.1 * len(bots) + 0.05)
-    plot_pilots(fig.add_axes([0.42, 0.5 / tall[1], width, top - 1.2 / tall[1]]), robust["pilots"], bots)
+    plot_pilots(fig.add_axes([0.42, 0.4 / tall[1], width, top - 1.1 / tall[1]]), robust["pilots"], bots)
     fig.text(0.02, 1 - 0.2 / tall[1], "Best pilot: each deck with the bot that wins most with it", fontsize=12,
              weight="bold", va="top")
     counts = robust["pilots"]["pilot"].value_counts()
