@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 import simkit
+from simkit.games.miracle.bots import bot_names
 from simkit.runner import game_seeds
 
 BASE = Path(__file__).resolve().parents[1] / "scenarios" / "miracle" / "base.toml"
@@ -123,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     rungs = [r.strip() for r in args.rungs.split(",") if r.strip()]
     sc = simkit.load_scenario(args.scenario)
-    known = sc.module.bot_names(sc)
+    known = bot_names(sc)
     for r in rungs:
         if r not in known:
             p.error(f"--rungs: unknown bot {r!r} (known: {', '.join(known)})")
