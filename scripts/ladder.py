@@ -8,8 +8,9 @@ Each rung plays the rung below it ``--games`` games over random decks (drawn uni
 scenario's pool), half of them in each seat, and the top rung plays the bottom one as many games.
 A rung "beats" the one below when it wins at least 60% of their games (draws count as not won);
 the figures are printed with a 95% Wilson interval. With ``--cost-games``, each rung also plays that
-many mirror games alone to give its cost per decision (action) and per game, and the cost of a full
-80-deck sweep at one game per ordered pair (6,400 games) on ``--workers`` cores.
+many mirror games in the main process (after two warm-up games, so no compilation is counted) to
+give its cost per decision (action) and per game, and the cost of a full 80-deck sweep at one game
+per ordered pair (6,400 games) on ``--workers`` cores.
 
 Every game is played from its own seed, so the results never depend on ``--workers`` or chunking;
 wall times do depend on what else the machine runs (CPU seconds are printed beside them).
@@ -92,13 +93,18 @@ def match(pool, scenario, decks, upper: str, lower: str, games: int, seed: int) 
     }
 
 
-def cost(pool, scenario, decks, rung: str, games: int, seed: int, workers: int) -> dict:
-    """Mirror games of ``rung`` over random decks: seconds per game and per decision."""
+def cost(scenario, decks, rung: str, games: int, seed: int, workers: int) -> dict:
+    """Mirror games of ``rung`` over random decks, in this process after two warm-up games (so no
+    compilation is counted): CPU seconds per game and per decision (action played)."""
+    sc = simkit.load_scenario(scenario)
     rng = np.random.default_rng(seed)
-    pick = rng.integers(0, len(decks), (2, games))
-    df, wall, cpu = play_many(
-        pool, scenario, [decks[i] for i in pick[0]], [decks[i] for i in pick[1]], (rung, rung), game_seeds(seed, games)
-    )
+    pick = rng.integers(0, len(decks), (2, games + 2))
+    first, second = [decks[i] for i in pick[0]], [decks[i] for i in pick[1]]
+    seeds = game_seeds(seed, games + 2)
+    simkit.play_games(sc, first[:2], second[:2], bots=(rung, rung), seeds=seeds[:2])
+    wall, cpu = time.perf_counter(), time.process_time()
+    df = simkit.play_games(sc, first[2:], second[2:], bots=(rung, rung), seeds=seeds[2:], batch_size=CHUNK)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     actions = int(df.actions.sum())
     per_game = cpu / games
     return {
@@ -143,16 +149,15 @@ def main(argv: list[str] | None = None) -> int:
                 f"{row['wall_s']:.0f} s wall, {row['cpu_s']:.0f} CPU s",
                 flush=True,
             )
-        if args.cost_games:
-            for rung in rungs:
-                c = cost(pool, args.scenario, decks, rung, args.cost_games, args.seed + 7, args.workers)
-                print(
-                    f"{rung:>10}: {c['cpu_s_per_game'] * 1000:8.1f} CPU ms/game, "
-                    f"{c['cpu_ms_per_decision']:7.3f} CPU ms/"
-                    f"decision ({c['actions_per_game']:.0f} actions/game); 6,400-game sweep on {args.workers} cores "
-                    f"~{c['sweep_6400_minutes']:.1f} min",
-                    flush=True,
-                )
+    if args.cost_games:
+        for rung in rungs:
+            c = cost(args.scenario, decks, rung, args.cost_games, args.seed + 7, args.workers)
+            print(
+                f"{rung:>10}: {c['cpu_s_per_game'] * 1000:8.1f} CPU ms/game, {c['cpu_ms_per_decision']:7.3f} CPU ms/"
+                f"decision ({c['actions_per_game']:.0f} actions/game, both seats); 6,400-game sweep on "
+                f"{args.workers} cores ~{c['sweep_6400_minutes']:.1f} min",
+                flush=True,
+            )
     return 0
 
 
