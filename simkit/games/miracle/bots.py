@@ -10,6 +10,9 @@ and only ever chooses legal actions (``end_turn`` is always legal while a game i
   personality's ``end_turn`` weight, so a bot that finds nothing better ends its turn. With a
   ``temperature`` above 0, Gumbel noise from the game's own random stream is added to the scores.
 
+* search bots (:class:`simkit.games.miracle.search.SearchBot`): plan each turn by simulating
+  candidate turns of a utility bot and valuing where they lead; their budget is data.
+
 Personalities are the scenario's ``[bots.<name>]`` tables (:mod:`simkit.games.miracle.bots_config`).
 """
 
@@ -166,7 +169,7 @@ def make_bot(scenario, name: str, settings: BotSettings | None = None) -> Bot:
 
     Args:
         scenario: a loaded Battle of Miracles scenario.
-        name: ``random`` or one of its ``[bots.<name>]`` personalities.
+        name: ``random``, one of its ``[bots.<name>]`` personalities or search bots.
         settings: the scenario's bot settings, when already read.
 
     Raises:
@@ -176,6 +179,13 @@ def make_bot(scenario, name: str, settings: BotSettings | None = None) -> Bot:
     settings = bot_settings(scenario) if settings is None else settings
     if name == RANDOM:
         return RandomBot()
+    if name in settings.searches:
+        from simkit.games.miracle.search import SearchBot  # imports this module
+
+        cfg = settings.searches[name]
+        policy = UtilityBot(settings.personalities[cfg.policy])
+        reply = UtilityBot(settings.personalities[cfg.reply])
+        return SearchBot(cfg, policy, reply, settings.max_actions_per_turn)
     if name not in settings.personalities:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(settings.names)})")
     return UtilityBot(settings.personalities[name])

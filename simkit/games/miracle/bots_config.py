@@ -4,11 +4,16 @@
 personality, ``[bots.<name>]``, with a ``temperature`` and one weight per feature of
 :class:`Weights`. A personality may say ``like = "<other>"`` to start from another one's numbers
 and override only some. ``random`` is built in and needs no table.
+
+A table with a ``policy`` key is a search bot (:class:`SearchConfig`): it plans each turn by playing
+candidate turns with the utility bot ``policy`` and valuing where they lead. Its budget (``plans``,
+``depth``) and value weights (``value_*``) are data, so ``search-1``, ``search-2``, ... are entries of
+the scenario; ``like`` works between search tables too.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from simkit.scenario import Field
@@ -111,21 +116,82 @@ class BotConfig:
 
 
 @dataclass(frozen=True)
+class SearchValue:
+    """How a search bot values a position, each feature counted as its own side's minus the enemy's.
+
+    ``miracle`` per HP of miracle; ``units`` per mana of value of units on the board (the Inferno:
+    its artifact's cost); ``unit_hp`` per HP of units; ``reach`` per attack point of units that can
+    reach a cell from which to hit the enemy miracle next turn; ``garrisons`` per garrison owned;
+    ``stars`` per dead star; ``win`` a finished game won (lost: minus it, drawn: 0), to which the
+    miracle term is added.
+    """
+
+    miracle: float
+    units: float
+    unit_hp: float
+    reach: float
+    garrisons: float
+    stars: float
+    win: float
+
+
+VALUE_NAMES = tuple(f"value_{f.name}" for f in fields(SearchValue))
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """A search bot: plans each turn over simulated turns (:mod:`simkit.games.miracle.fast.search`).
+
+    Attributes:
+        name: its name in ``[bots.<name>]``.
+        policy: the utility personality that plays the candidate turns (and the bot's own later
+            turns in the look-ahead).
+        reply: the utility personality that plays the opponent's turns in the look-ahead.
+        plans: candidate turns sampled per turn (1: the policy's own turn, no search).
+        depth: turns played after each candidate before its position is valued (0: none).
+        temperature: the Gumbel noise of the candidates (the first is drawn as the policy would).
+        reply_temperature: the noise of the look-ahead turns.
+        value: the value weights.
+    """
+
+    name: str
+    policy: str
+    reply: str
+    plans: int
+    depth: int
+    temperature: float
+    reply_temperature: float
+    value: SearchValue
+
+
+#: keys of a search table that are numbers: (name, kind, minimum)
+SEARCH_NUMBERS: tuple[tuple[str, type, float], ...] = (
+    ("plans", int, 1),
+    ("depth", int, 0),
+    ("temperature", float, 0.0),
+    ("reply_temperature", float, 0.0),
+)
+SEARCH_KEYS = ("policy", "reply", *(t[0] for t in SEARCH_NUMBERS), *VALUE_NAMES)
+
+
+@dataclass(frozen=True)
 class BotSettings:
     """Everything ``[bots]`` says.
 
     Attributes:
         max_actions_per_turn: safety cap; a game that reaches it has its turn ended for it.
         personalities: the utility bots by name, in file order.
+        searches: the search bots by name, in file order.
     """
 
     max_actions_per_turn: int
     personalities: dict[str, BotConfig]
+    searches: dict[str, SearchConfig] = field(default_factory=dict)
 
     @property
     def names(self) -> tuple[str, ...]:
-        """Every known bot name: ``random`` then the personalities."""
-        return (RANDOM, *self.personalities)
+        """Every known bot name: ``random``, the personalities, then the search bots."""
+        return (RANDOM, *self.personalities, *self.searches)
 
 
 def _number(f: Field, key: str, kind: type, minimum: float | None) -> Any:
@@ -173,6 +239,7 @@ def read_bot_settings(source: str, data: dict) -> BotSettings:
     cap = f.int("max_actions_per_turn", minimum=1)
     known = {"max_actions_per_turn"}
     personalities: dict[str, BotConfig] = {}
+    searches: dict[str, Field] = {}
     for name in f.keys():
         if name in known:
             continue
@@ -181,6 +248,9 @@ def read_bot_settings(source: str, data: dict) -> BotSettings:
         if name == RANDOM:
             raise f.fail("'random' is the built-in uniformly random bot; give the table another name", name)
         merged = Field(source, _resolve(f, name), f"bots.{name}")
+        if merged.has("policy"):
+            searches[name] = merged
+            continue
         for key in merged.keys():
             if key not in WEIGHT_NAMES and key not in (t[0] for t in TUNABLES):
                 raise merged.fail(f"unknown key (known: {', '.join((*(t[0] for t in TUNABLES), *WEIGHT_NAMES))})", key)
@@ -189,4 +259,22 @@ def read_bot_settings(source: str, data: dict) -> BotSettings:
         personalities[name] = BotConfig(name=name, weights=weights, **tunables)
     if not personalities:
         raise f.fail("defines no bot; add a [bots.<name>] table")
-    return BotSettings(max_actions_per_turn=cap, personalities=personalities)
+    return BotSettings(
+        max_actions_per_turn=cap,
+        personalities=personalities,
+        searches={name: _search(merged, name, personalities) for name, merged in searches.items()},
+    )
+
+
+def _search(f: Field, name: str, personalities: dict[str, BotConfig]) -> SearchConfig:
+    """The :class:`SearchConfig` of the merged search table ``f``."""
+    f.reject_unknown(SEARCH_KEYS)
+    known = ", ".join(personalities)
+    bots = {}
+    for key in ("policy", "reply"):
+        bots[key] = f.str(key)
+        if bots[key] not in personalities:
+            raise f.fail(f"must name a utility personality (known: {known}), got {bots[key]!r}", key)
+    numbers = {key: _number(f, key, kind, minimum) for key, kind, minimum in SEARCH_NUMBERS}
+    value = SearchValue(**{key[len("value_") :]: _number(f, key, float, None) for key in VALUE_NAMES})
+    return SearchConfig(name=name, value=value, **bots, **numbers)

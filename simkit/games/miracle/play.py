@@ -21,6 +21,8 @@ from simkit.games.miracle.cards import SALAMANDER_SHIELD, canonical_deck, parse_
 from simkit.games.miracle.fast.game import play as play_games
 from simkit.games.miracle.fast.pack import pack_state
 from simkit.games.miracle.fast.step import FastStep
+from simkit.games.miracle.fast_search.play import play as play_searches
+from simkit.games.miracle.search import SearchBot, utility_player
 from simkit.games.miracle.state import DRAW, END_REASONS, FIRST, SECOND
 from simkit.rng import GameStreams
 
@@ -124,6 +126,28 @@ def _play_compiled(rules, players, st, streams: GameStreams, cap: int) -> dict[s
     return {**_results(st), "played": played}
 
 
+def _play_searches(rules, players, st, streams: GameStreams, cap: int) -> dict[str, np.ndarray]:
+    """Play the games of ``st`` between utility and search bots to the end, each wholly in compiled code."""
+    seats = [p.player(rules) if isinstance(p, SearchBot) else utility_player(p, rules) for p in players]
+    fast = next(p.policy if isinstance(p, SearchBot) else p for p in players).compiled(rules)
+    played = np.zeros(st.batch, np.int64)
+    if st.batch:
+        play_searches(
+            pack_state(st),
+            fast.k_rules,
+            pack_state(st.take([0])),
+            fast.sit,
+            fast.layout,
+            streams.keys,
+            streams.counter,
+            cap,
+            played,
+            seats[0],
+            seats[1],
+        )
+    return {**_results(st), "played": played}
+
+
 def _play_batched(rules, players, st, streams: GameStreams, cap: int, record_actions: bool):
     """Play the games of ``st`` all as one batch, one action per game per step, the finished ones
     leaving the batch; returns the result columns and, when ``record_actions``, the action log."""
@@ -199,6 +223,8 @@ def play_batch(
     cap = settings.max_actions_per_turn
     if not record_actions and all(isinstance(p, UtilityBot) for p in players):
         result, log = _play_compiled(rules, players, st, streams, cap), []
+    elif not record_actions and all(isinstance(p, (UtilityBot, SearchBot)) for p in players):
+        result, log = _play_searches(rules, players, st, streams, cap), []
     else:
         result, log = _play_batched(rules, players, st, streams, cap, record_actions)
     out = {

@@ -1,0 +1,72 @@
+"""Whole games with search bots, compiled: :func:`simkit.games.miracle.fast.game.play` where a seat may plan its turns.
+
+Each seat is a *player* ``(policy, reply, params, weights)``: two packed :class:`~simkit.games.miracle.fast.pack.KBot`,
+the search budget (``float64[search.PARAMS]``) and the value weights. Every seat plans each of its
+turns at the turn's first decision (:func:`.search.search_turn`) and then plays the plan. A utility
+bot is the player with one candidate, no depth and its own temperature: its one candidate is drawn
+word for word as :func:`~simkit.games.miracle.fast.game.play` draws its decisions, so it plays the
+same games.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from simkit.games.miracle.fast.pack import KBotRef, KRulesRef, KSitRef, KStateRef
+from simkit.games.miracle.fast_search.hooks import apply
+from simkit.games.miracle.fast_search.search import PLANS, search_turn
+
+F32 = np.float32
+
+
+@numba.njit(cache=True)
+def _context(state, rules, work, scratch, L):
+    """The hooks' context (see :mod:`.hooks`) with fresh decision scratch."""
+    S, R, W, sit = KStateRef(*state), KRulesRef(*rules), KStateRef(*work), KSitRef(*scratch)
+    cand_index = np.empty(L.size, np.int64)
+    cand_score = np.empty(L.size, F32)
+    cand_high = np.empty(L.size, np.float64)
+    atk = np.zeros(S.alive.shape[1], np.int32)
+    return (S, R, W, sit, L, cand_index, cand_score, cand_high, atk)
+
+
+@numba.njit(cache=True)
+def play(state, rules, work, scratch, L, keys, counter, cap, played, first, second):
+    """Play every game of ``state`` to its end in place.
+
+    ``state``, ``rules``, ``scratch``: the packed games, rules and bot scratch; ``work``: a packed
+    one-game state the searches simulate on; ``L``: the layout; ``keys``, ``counter``: each game's
+    stream (advanced in place); ``cap``: a turn reaching this many actions is ended for the bot;
+    ``played[g]``: actions played. ``first``/``second``: the players.
+    """
+    ctx = _context(state, rules, work, scratch, L)
+    S = ctx[0]
+    policies = (KBotRef(*first[0]), KBotRef(*second[0]))
+    replies = (KBotRef(*first[1]), KBotRef(*second[1]))
+    best = np.empty(cap + 1, np.int64)
+    plan = np.empty(cap + 1, np.int64)
+    seen = np.empty(max(int(first[2][PLANS]), int(second[2][PLANS]), 1), np.uint64)
+    for g in range(S.turn.shape[0]):
+        while not S.over[g]:
+            seat = S.current[g]
+            params = first[2] if seat == 0 else second[2]
+            weights = first[3] if seat == 0 else second[3]
+            n = search_turn(
+                ctx, g, policies[seat], replies[seat], params, weights, keys, counter, cap, plan, best, seen
+            )
+            for i in range(n):
+                played[g] += 1
+                if apply(ctx, g, best[i]) or S.over[g]:
+                    break
+
+
+@numba.njit(cache=True)
+def plan(state, rules, work, scratch, L, keys, counter, cap, g, player, out):
+    """The turn a ``player`` plans for game ``g`` from its current position to the end of its
+    turn: ``out[:n]`` its flat actions; returns ``n``. Advances ``counter[g]`` as :func:`play` does."""
+    ctx = _context(state, rules, work, scratch, L)
+    policy, reply = KBotRef(*player[0]), KBotRef(*player[1])
+    scratch_plan = np.empty(cap + 1, np.int64)
+    seen = np.empty(max(int(player[2][PLANS]), 1), np.uint64)
+    return search_turn(ctx, g, policy, reply, player[2], player[3], keys, counter, cap, scratch_plan, out, seen)
