@@ -61,6 +61,7 @@ __all__ = [
 STUDY = "study.db"
 STUDY_NAME = "tune"
 NO_CHANGE = "-"
+STARTUP_TRIALS = 10  # random candidates before TPE models the results (fixed: a resumed study samples alike)
 FRESH_SEED_OFFSET = 1_000_003  # the check's sweep seed: the search seed plus this, unless given
 
 
@@ -648,6 +649,7 @@ def tune(
         "search_seed": search_seed, "sampler_seed": seed, "weights": asdict(weights),
         "bands": asdict(bands), "check_games": check_games, "check_seed": check_seed,
     }
+    settings = json.loads(json.dumps(settings))  # as stored: tuples become lists
     study = _open_study(out, settings, resume)
     _close_interrupted(study)
     if not study.get_trials(deepcopy=False):
@@ -666,11 +668,12 @@ def tune(
             bar.set_postfix_str(f"best {b.value:.4f} ({b.user_attrs.get('n_changes', 0)} changes)")
 
     postfix()
-    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
-    try:
+    with bar, warnings.catch_warnings():
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)  # multivariate TPE
+        warnings.filterwarnings("ignore", message="Fixed parameter")  # the base's value outside a knob's range
         while done < trials:
             study.sampler = optuna.samplers.TPESampler(
-                seed=_seed_for(seed, done), n_startup_trials=max(3, min(10, trials // 4)),
+                seed=_seed_for(seed, done), n_startup_trials=STARTUP_TRIALS,
                 multivariate=True, group=True)
             trial = study.ask()
             changes = _suggest(trial, knob_list, max_changes)
@@ -690,8 +693,6 @@ def tune(
             done += 1
             bar.update(1)
             postfix()
-    finally:
-        bar.close()
     search_seconds = time.perf_counter() - started
     table = _trial_table(study, knob_list)
     _write_text(out / "trials.csv", table.to_csv(index=False))
