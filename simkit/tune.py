@@ -61,6 +61,7 @@ __all__ = [
 STUDY = "study.db"
 STUDY_NAME = "tune"
 NO_CHANGE = "-"
+MAX_ASKS = 10  # a candidate proposed again costs no budget; the sampler may ask at most this many times the budget
 STARTUP_TRIALS = 10  # random candidates before TPE models the results (fixed: a resumed study samples alike)
 FRESH_SEED_OFFSET = 1_000_003  # the check's sweep seed: the search seed plus this, unless given
 
@@ -534,17 +535,26 @@ def _counted(study) -> list:
             if t.state in (TrialState.COMPLETE, TrialState.FAIL) and not t.user_attrs.get("interrupted")]
 
 
+def _progress(study) -> tuple[int, int]:
+    """Trials asked so far (the interrupted left out) and distinct candidates among them (the budget)."""
+    counted = _counted(study)
+    return len(counted), len({t.user_attrs.get("candidate") for t in counted})
+
+
 def _trial_table(study, knobs: list[Knob]) -> pd.DataFrame:
     from optuna.trial import TrialState
 
-    rows = []
+    rows, seen = [], set()
     for t in study.get_trials(deepcopy=False):
         a = t.user_attrs
+        repeat = a.get("candidate") in seen and not a.get("interrupted")
+        if not a.get("interrupted"):
+            seen.add(a.get("candidate"))
         state = "interrupted" if a.get("interrupted") else t.state.name.lower()
         if t.state == TrialState.FAIL and not a.get("interrupted"):
             state = "invalid"
         row = {"trial": t.number, "state": state, "objective": t.value if t.state == TrialState.COMPLETE else np.nan,
-               "changes": a.get("changes", ""), "n_changes": a.get("n_changes", np.nan)}
+               "changes": a.get("changes", ""), "n_changes": a.get("n_changes", np.nan), "repeat": repeat}
         for k in ("balance", "change_cost", "spread", "band", "matchup", "first_player", "worst_deck",
                   "decks_outside", "worst_bots", "candidate", "games_played", "seconds", "error"):
             row[k] = a.get(k, np.nan if k not in ("worst_bots", "candidate", "error") else "")
@@ -590,8 +600,9 @@ def tune(
     Args:
         scenario: the base scenario file (a patch of another is fine).
         knobs: knob specs, see :func:`parse_knobs` (``'creatures.*.L*.cost'``, ``'artifacts.HolyLight.cost=4..8'``).
-        trials: the budget: candidates evaluated in the whole study (the base itself is the first);
-            with ``resume`` the study continues up to this many.
+        trials: the budget: distinct candidates evaluated in the whole study (the base itself is the
+            first; a candidate the sampler proposes again is looked up, not played, and costs nothing,
+            up to 10 asks per candidate of budget); with ``resume`` the study continues up to this many.
         max_changes: at most this many numbers change.
         decks: deck patterns, as for ``simkit sweep --decks`` (default: the scenario's ``[sweep] decks``).
         bots: bot pairings, each ``'first,second'``; with several (a panel) a candidate counts by its
@@ -659,8 +670,8 @@ def tune(
     from tqdm import tqdm
 
     show = sys.stderr.isatty() if progress is None else progress
-    done = len(_counted(study))
-    bar = tqdm(total=max(trials, done), initial=done, unit="trial", desc="tune", disable=not show)
+    asked, done = _progress(study)
+    bar = tqdm(total=max(trials, done), initial=done, unit="candidate", desc="tune", disable=not show)
 
     def postfix() -> None:
         b = _best(study)
@@ -671,9 +682,9 @@ def tune(
     with bar, warnings.catch_warnings():
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)  # multivariate TPE
         warnings.filterwarnings("ignore", message="Fixed parameter")  # the base's value outside a knob's range
-        while done < trials:
+        while done < trials and asked < MAX_ASKS * trials:
             study.sampler = optuna.samplers.TPESampler(
-                seed=_seed_for(seed, done), n_startup_trials=STARTUP_TRIALS,
+                seed=_seed_for(seed, asked), n_startup_trials=STARTUP_TRIALS,
                 multivariate=True, group=True)
             trial = study.ask()
             changes = _suggest(trial, knob_list, max_changes)
@@ -690,8 +701,9 @@ def tune(
                 for k, v in result.items():
                     trial.set_user_attr(k, v)
                 study.tell(trial, result["objective"])
-            done += 1
-            bar.update(1)
+            asked, now = _progress(study)
+            bar.update(now - done)
+            done = now
             postfix()
     search_seconds = time.perf_counter() - started
     table = _trial_table(study, knob_list)
@@ -709,7 +721,7 @@ def _finish(study, sc, base_path, knob_list, table, ev, out, settings, search_se
     base_trial = next((t for t in study.get_trials(deepcopy=False) if t.number == 0), None)
     changes = {k: (b, a) for k, b, a in best.user_attrs.get("change_list", [])} if best is not None else {}
     summary = {
-        "base": str(base_path), "trials": int(len(_counted(study))),
+        "base": str(base_path), "trials": _progress(study)[1], "asked": _progress(study)[0],
         "search": {"decks": len(settings["decks"]), "games_per_pair": settings["games"],
                    "seed": settings["search_seed"], "bots": settings["bots"],
                    "base_objective": base_trial.value if base_trial is not None and base_trial.value is not None

@@ -164,7 +164,7 @@ def test_patch_text_round_trips_through_load_scenario(tmp_path):
 
 def _cli_tune(out: Path, trials: int, *extra: str) -> int:
     return main(["tune", str(PLANTED), "--knob", "creatures.Priest.L1.aura=0..2", "--knob",
-                 "creatures.Priest.L1.cost", "--max-changes", "1", "--decks", *DECKS, "--games", "1",
+                 "creatures.Priest.L1.cost=1..4", "--max-changes", "1", "--decks", *DECKS, "--games", "1",
                  "--trials", str(trials), "--workers", "1", "--out", str(out), *extra])
 
 
@@ -177,10 +177,12 @@ def small_tune(tmp_path_factory):
 
 
 def test_a_small_tune_leaves_the_evidence_in_its_folder(small_tune, capsys):
-    """trials.csv has one row per trial (the base first), the study and summary are there, and a
-    proposed patch (if any beat the base) loads, extends the base and comes with compare.pdf and flags.csv."""
+    """trials.csv has one row per trial (the base first, 4 distinct candidates in all), the study and summary
+    are there, and a proposed patch (if any beat the base) loads, extends the base and comes with
+    compare.pdf and flags.csv."""
     trials = pd.read_csv(small_tune / "trials.csv")
-    assert list(trials["trial"]) == [0, 1, 2, 3]
+    assert list(trials["trial"]) == list(range(len(trials)))
+    assert trials["candidate"].nunique() == 4 and (~trials["repeat"]).sum() == 4
     assert trials.loc[0, "changes"] == "(no change)" and trials.loc[0, "n_changes"] == 0
     assert (trials["n_changes"] <= 1).all()
     assert set(trials["state"]) <= {"complete", "invalid"}
@@ -232,7 +234,8 @@ def test_a_second_tune_into_the_same_folder_needs_resume(small_tune, capsys):
 
 def test_resume_with_other_settings_is_refused(small_tune, capsys):
     """--resume with another games-per-pair names the setting that differs."""
-    rc = main(["tune", str(PLANTED), "--knob", "creatures.Priest.L1.aura=0..2", "--knob", "creatures.Priest.L1.cost",
+    rc = main(["tune", str(PLANTED), "--knob", "creatures.Priest.L1.aura=0..2", "--knob",
+               "creatures.Priest.L1.cost=1..4",
                "--max-changes", "1", "--decks", *DECKS, "--games", "2", "--trials", "5", "--workers", "1",
                "--out", str(small_tune), "--resume"])
     assert rc == 2 and "different settings (games" in capsys.readouterr().err
@@ -259,7 +262,8 @@ def test_an_interrupted_tune_resumes_to_the_same_study(small_tune, tmp_path, mon
     assert _cli_tune(out, 4, "--resume") == 0
     straight = pd.read_csv(small_tune / "trials.csv")
     resumed = pd.read_csv(out / "trials.csv")
-    assert list(resumed["state"]) == ["complete", "complete", "interrupted", "complete", "complete"]
+    assert list(resumed["state"][:3]) == ["complete", "complete", "interrupted"]
+    assert list(resumed["state"][3:]) == ["complete"] * (len(resumed) - 3)
     kept = resumed[resumed["state"] != "interrupted"].reset_index(drop=True)
     cols = ["changes", "n_changes", "objective", "candidate"]
     pd.testing.assert_frame_equal(kept[cols], straight[cols])
@@ -268,7 +272,9 @@ def test_an_interrupted_tune_resumes_to_the_same_study(small_tune, tmp_path, mon
 
 def test_simkit_tune_is_the_python_function_behind_the_command(small_tune):
     """simkit.tune resumes the CLI's study with no new trials and hands back the table and the patch text."""
-    result = simkit.tune(PLANTED, ["creatures.Priest.L1.aura=0..2", "creatures.Priest.L1.cost"], trials=4,
+    before = pd.read_csv(small_tune / "trials.csv")
+    result = simkit.tune(PLANTED, ["creatures.Priest.L1.aura=0..2", "creatures.Priest.L1.cost=1..4"], trials=4,
                          max_changes=1, decks=DECKS, games=1, workers=1, out=small_tune, resume=True)
-    assert isinstance(result.trials, pd.DataFrame) and len(result.trials) == 4
+    assert isinstance(result.trials, pd.DataFrame)
+    assert list(result.trials["candidate"]) == list(before["candidate"])  # the budget was spent: nothing new
     assert result.patch == ((small_tune / "patch.toml").read_text() if (small_tune / "patch.toml").exists() else "")
