@@ -278,3 +278,22 @@ def test_simkit_tune_is_the_python_function_behind_the_command(small_tune):
     assert isinstance(result.trials, pd.DataFrame)
     assert list(result.trials["candidate"]) == list(before["candidate"])  # the budget was spent: nothing new
     assert result.patch == ((small_tune / "patch.toml").read_text() if (small_tune / "patch.toml").exists() else "")
+
+
+def test_with_a_bot_panel_a_candidate_counts_by_its_worst_pairing(tmp_path):
+    """Two bot pairings: every trial's balance score is the larger of the two pairings' scores, each
+    recomputed here from that pairing's own sweep on the search seeds."""
+    from simkit.sweep import load_results
+    from simkit.tune import score
+
+    out = tmp_path / "panel"
+    result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..3"], trials=2, decks=DECKS[:2], games=1,
+                         bots=["balanced,balanced", "rush,control"], workers=1, out=out)
+    assert len(result.trials) >= 2
+    for _, row in result.trials.iterrows():
+        folder = out / "candidates" / row["candidate"]
+        scores = {b: score(balance_terms(load_results(folder / f"sweep-{i}-{b.replace(',', '-')}")), TuneWeights())
+                  for i, b in enumerate(["balanced,balanced", "rush,control"])}
+        assert row["balance"] == pytest.approx(max(scores.values()))
+        assert scores[row["worst_bots"]] == max(scores.values())
+        assert load_results(folder / "sweep-1-rush-control")["first_bot"].eq("rush").all()
