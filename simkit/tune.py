@@ -25,6 +25,7 @@ tables as CSV beside it), ``OUT/flags.csv`` (flags that vanished, appeared or st
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import hashlib
 import json
@@ -181,8 +182,9 @@ def parse_knobs(data: dict, specs: Sequence[str]) -> list[Knob]:
             raise ValueError(f"--knob {spec!r}: sweep settings are not balance numbers and cannot be tuned")
         hits = [k for k in numbers if _match(pattern, k)]
         if not hits:
-            example = next(iter(numbers), "creatures.Priest.L3.cost")
-            raise ValueError(f"--knob {spec!r}: matches no number of the scenario (keys look like {example!r})")
+            close = difflib.get_close_matches(pattern, list(numbers), n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"keys look like {next(iter(numbers), 'a.b')!r}"
+            raise ValueError(f"--knob {spec!r}: matches no number of the scenario ({hint})")
         bounds = None
         if rng:
             m = _RANGE.match(rng)

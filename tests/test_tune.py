@@ -297,3 +297,46 @@ def test_with_a_bot_panel_a_candidate_counts_by_its_worst_pairing(tmp_path):
         assert row["balance"] == pytest.approx(max(scores.values()))
         assert scores[row["worst_bots"]] == max(scores.values())
         assert load_results(folder / "sweep-1-rush-control")["first_bot"].eq("rush").all()
+
+
+@pytest.mark.slow
+def test_a_tune_killed_with_sigkill_resumes_and_finishes_its_budget(tmp_path):
+    """`simkit tune` killed (SIGKILL) once two trials are stored resumes with --resume: the stored
+    trials are kept as they were, a trial cut mid-way (if any) shows as interrupted, and the budget completes."""
+    import os
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "killed"
+    args = [sys.executable, "-m", "simkit", "tune", str(PLANTED), "--knob", "creatures.Priest.L1.aura=0..2",
+            "--knob", "creatures.Priest.L1.cost=1..4", "--max-changes", "1", "--decks", *DECKS, "--games", "1",
+            "--trials", "5", "--workers", "1", "--out", str(out)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 300
+    finished = 0
+    while time.time() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+        try:
+            with sqlite3.connect(out / "study.db") as db:
+                finished = db.execute("select count(*) from trials where state = 'COMPLETE'").fetchone()[0]
+        except sqlite3.Error:
+            continue
+        if finished >= 2:
+            break
+    assert proc.poll() is None, "the tune ended before it could be killed"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    with sqlite3.connect(out / "study.db") as db:
+        kept = db.execute("select number, value from trials t join trial_values v using (trial_id) "
+                          "order by number").fetchall()
+    assert not (out / "trials.csv").exists()
+    assert subprocess.run([*args, "--resume"], env=env, cwd=ROOT, capture_output=True).returncode == 0
+    trials = pd.read_csv(out / "trials.csv")
+    assert trials.loc[~trials["repeat"] & (trials["state"] != "interrupted"), "candidate"].nunique() == 5
+    for number, value in kept:
+        assert trials.loc[number, "objective"] == pytest.approx(value)
+    assert set(trials["state"]) <= {"complete", "invalid", "interrupted"}

@@ -16,7 +16,8 @@ def run(args: argparse.Namespace) -> int:
     )
     s = result.summary
     search = s["search"]
-    print(f"tune: {s['trials']} trials on {search['decks']} decks x {search['games_per_pair']} games per pair "
+    print(f"tune: {s['trials']} candidates ({s['asked']} trials) on {search['decks']} decks x "
+          f"{search['games_per_pair']} games per pair "
           f"(seed {search['seed']}); {s['games_played']} games played in {s['seconds']['search']:.0f} s "
           f"+ {s['seconds']['check']:.0f} s check")
     if not result.patch:
@@ -52,8 +53,8 @@ def register(sub) -> None:
                    help="a scenario number to tune, '*' matching within one key: 'creatures.*.L*.cost', "
                    "'creatures.Priest.L3.cost=5..8' (default range: a quarter of today's value either side, "
                    "at least 1); repeat for more")
-    p.add_argument("--trials", type=int, default=30, help="trial budget of the whole study, the base included "
-                   "(default 30)")
+    p.add_argument("--trials", type=int, default=30, help="budget: distinct candidates in the whole study, the "
+                   "base included; a candidate proposed again is looked up, not replayed (default 30)")
     p.add_argument("--max-changes", type=int, default=3, help="at most this many numbers change (default 3)")
     p.add_argument("--decks", nargs="+", metavar="PATTERN", help="only decks matching these patterns")
     p.add_argument("--bots", nargs="+", metavar="FIRST,SECOND",
