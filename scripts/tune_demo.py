@@ -100,7 +100,7 @@ def planted(args) -> bool:
         return False
     # the base game's own spread on the same decks and fresh seeds
     base = load_scenario(MIRACLE / "base.toml")
-    folder = args.out / "planted" / "check" / "unplanted-base"
+    folder = args.out / "planted" / "fresh" / "unplanted-base"
     plan = plan_sweep(base, games=args.check_games or args.games, decks=MIDDLE, seed=result.summary["check"]["seed"])
     run_sweep(base, plan, folder, workers=args.workers, resume=True, progress=False)
     own = balance_terms(load_results(folder), FlagBands())

@@ -461,7 +461,11 @@ class _Evaluator:
             tmp = folder / ".patch.toml.tmp"
             tmp.write_text(text, encoding="utf-8")
             os.replace(tmp, patch)
-        sc = load_scenario(patch)
+        return self.sweep_file(patch, folder, seed, games)
+
+    def sweep_file(self, path: Path, folder: Path, seed: int, games: int) -> list[pd.DataFrame]:
+        """Sweep the scenario file ``path`` into ``folder`` once per bot pairing."""
+        sc = load_scenario(path)
         frames = []
         for i, bots in enumerate(self.pairs):
             plan = plan_sweep(sc, games=games, decks=self.decks, bots=bots, seed=seed)
@@ -655,6 +659,8 @@ def tune(
         raise ValueError(f"--check-games must be at least 1, got {check_games}")
     workers = defaults["workers"] if workers is None else workers
     out = Path(out or f"results/tune-{sc.path.stem}")
+    if resume and not (out / STUDY).exists():
+        raise ValueError(f"{out}: no tune to resume (no {STUDY})")
     out.mkdir(parents=True, exist_ok=True)
     settings = {
         "base": str(base_path), "base_hash": sc.hash, "knobs": [asdict(k) for k in knob_list],
@@ -746,9 +752,11 @@ def _finish(study, sc, base_path, knob_list, table, ev, out, settings, search_se
                     f"Checked on fresh seeds (sweep seed {settings['check_seed']}): see compare.pdf and summary.json."])
         _write_text(out / "patch.toml", patch_text)
         files.append(out / "patch.toml")
-        check = out / "check"
-        base_frames = ev.sweep({}, check / "base", settings["check_seed"], settings["check_games"])
-        patch_frames = ev.sweep(changes, check / "patch", settings["check_seed"], settings["check_games"])
+        # the evidence is about the very files: the base as given, and OUT/patch.toml as written
+        fresh = out / "fresh"
+        seed_games = (settings["check_seed"], settings["check_games"])
+        base_frames = ev.sweep_file(base_path, fresh / "base", *seed_games)
+        patch_frames = ev.sweep_file(out / "patch.toml", fresh / f"patch-{_candidate_id(changes)}", *seed_games)
         before = [balance_terms(df, bands) for df in base_frames]
         after = [balance_terms(df, bands) for df in patch_frames]
         per_pair = []

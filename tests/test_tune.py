@@ -340,3 +340,10 @@ def test_a_tune_killed_with_sigkill_resumes_and_finishes_its_budget(tmp_path):
     for number, value in kept:
         assert trials.loc[number, "objective"] == pytest.approx(value)
     assert set(trials["state"]) <= {"complete", "invalid", "interrupted"}
+
+
+def test_resume_without_a_stored_tune_is_refused_and_creates_nothing(tmp_path, capsys):
+    """--resume into a folder with no study says so in one line and leaves no folder behind."""
+    assert _cli_tune(tmp_path / "none", 2, "--resume") == 2
+    assert "no tune to resume" in capsys.readouterr().err
+    assert not (tmp_path / "none").exists()
