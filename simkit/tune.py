@@ -18,9 +18,10 @@ and a sweep cut short by a kill is finished rather than restarted.
 
 When the budget is spent, the best candidate is written as ``OUT/patch.toml`` (``extends`` the
 base, only the changed keys, a comment per change with before/after) and checked against the
-base on fresh seeds (another sweep seed than the search used): ``OUT/compare.pdf`` (with its
-tables as CSV beside it), ``OUT/flags.csv`` (flags that vanished, appeared or stayed) and
-``OUT/summary.json``. ``OUT/trials.csv`` is the trial table.
+base on fresh seeds (another sweep seed than the search used; the sweeps of the base file and of
+``OUT/patch.toml`` itself, in ``OUT/fresh/``): ``OUT/compare.pdf`` (with its tables as CSV beside
+it), ``OUT/flags.csv`` (flags that vanished, appeared or stayed) and ``OUT/summary.json``.
+``OUT/trials.csv`` is the trial table.
 """
 
 from __future__ import annotations
