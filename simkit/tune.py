@@ -740,7 +740,7 @@ def _finish(study, sc, base_path, knob_list, table, ev, out, settings, search_se
         "changes": {k: {"before": b, "after": a} for k, (b, a) in changes.items()},
     }
     files: list[Path] = [out / "trials.csv"]
-    patch_text = ""
+    patch_text, check_games = "", 0
     if not changes:
         (out / "patch.toml").unlink(missing_ok=True)
         summary["verdict"] = "no candidate beat the base on the search seeds: no patch proposed"
@@ -748,7 +748,7 @@ def _finish(study, sc, base_path, knob_list, table, ev, out, settings, search_se
         rel = os.path.relpath(base_path, out.resolve())
         patch_text = candidate_patch(
             rel, changes, name=f"{sc.name} — tune proposal",
-            header=[f"Proposed by simkit tune: trial {best.number} of {summary['trials']}, objective "
+            header=[f"Proposed by simkit tune: trial {best.number} ({summary['trials']} candidates), objective "
                     f"{best.value:.4f} (base {summary['search']['base_objective']:.4f}) on the search seeds.",
                     f"Checked on fresh seeds (sweep seed {settings['check_seed']}): see compare.pdf and summary.json."])
         _write_text(out / "patch.toml", patch_text)
@@ -758,6 +758,7 @@ def _finish(study, sc, base_path, knob_list, table, ev, out, settings, search_se
         seed_games = (settings["check_seed"], settings["check_games"])
         base_frames = ev.sweep_file(base_path, fresh / "base", *seed_games)
         patch_frames = ev.sweep_file(out / "patch.toml", fresh / f"patch-{_candidate_id(changes)}", *seed_games)
+        check_games = sum(len(df) for df in base_frames + patch_frames)
         before = [balance_terms(df, bands) for df in base_frames]
         after = [balance_terms(df, bands) for df in patch_frames]
         per_pair = []
@@ -794,8 +795,12 @@ def _finish(study, sc, base_path, knob_list, table, ev, out, settings, search_se
             f"{100 * worst['spread_before']:.1f} -> {100 * worst['spread_after']:.1f} points, decks outside the band "
             f"{worst['decks_outside_before']} -> {worst['decks_outside_after']}, flags vanished "
             f"{vanished}, appeared {appeared}")
-    summary["games_played"] = int(ev.games_played)
-    summary["seconds"] = {"search": round(search_seconds, 1), "check": round(time.perf_counter() - started, 1)}
+    search_games = int(pd.to_numeric(table["games_played"], errors="coerce").fillna(0).sum())
+    summary["games"] = {"search": search_games, "check": check_games, "total": search_games + check_games,
+                        "played_this_run": int(ev.games_played)}
+    summary["seconds"] = {"search_this_run": round(search_seconds, 1),
+                          "check_this_run": round(time.perf_counter() - started, 1),
+                          "trials_total": round(float(pd.to_numeric(table["seconds"], errors="coerce").sum()), 1)}
     _write_text(out / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False, default=_json_default))
     files.append(out / "summary.json")
     return TuneResult(trials=table, patch=patch_text, summary=summary, out=out, files=files)

@@ -191,6 +191,9 @@ def test_a_small_tune_leaves_the_evidence_in_its_folder(small_tune, capsys):
     assert summary["trials"] == 4 and summary["search"]["decks"] == 3
     done = trials[trials["state"] == "complete"]
     assert summary["search"]["best_objective"] == pytest.approx(done["objective"].min())
+    # 3 decks: 9 ordered pairs x 1 game per new candidate, nothing for a candidate proposed again
+    assert list(done["games_played"]) == [0 if r else 9 for r in done["repeat"]]
+    assert summary["games"]["search"] == 9 * 4
     if summary["changes"]:
         patch = (small_tune / "patch.toml").read_text()
         assert tomllib.loads(patch)["extends"].endswith("planted-strong-priest.toml")

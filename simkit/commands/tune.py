@@ -18,8 +18,8 @@ def run(args: argparse.Namespace) -> int:
     search = s["search"]
     print(f"tune: {s['trials']} candidates ({s['asked']} trials) on {search['decks']} decks x "
           f"{search['games_per_pair']} games per pair "
-          f"(seed {search['seed']}); {s['games_played']} games played in {s['seconds']['search']:.0f} s "
-          f"+ {s['seconds']['check']:.0f} s check")
+          f"(seed {search['seed']}); {s['games']['total']:,} games ({s['games']['played_this_run']:,} played now in "
+          f"{s['seconds']['search_this_run']:.0f} s + {s['seconds']['check_this_run']:.0f} s check)")
     if not result.patch:
         print(f"no patch: {s['verdict']}")
     else:
