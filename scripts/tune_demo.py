@@ -54,12 +54,6 @@ DECKS = [
 ]
 
 
-# Every creature level's cost over a wide range (with the default ranges, a quarter either side, the best
-# patch of a 100-candidate tune put all three of its changes at a range's edge), and every artifact's cooldown.
-KNOBS_BASE = ["creatures.*.L1.cost=1..7", "creatures.*.L2.cost=2..9", "creatures.*.L3.cost=3..12",
-              "artifacts.*.cooldown"]
-
-
 def _pts(x: float) -> str:
     return f"{100 * x:.1f}"
 
@@ -128,11 +122,10 @@ def planted(args) -> bool:
 def base_game(args) -> bool:
     """Halve the spread of the base game's deck win rates with at most 3 changes."""
     started = time.perf_counter()
-    knobs = ["creatures.*.L*.cost", "artifacts.*.cooldown"] if args.default_ranges else KNOBS_BASE
-    out = args.out / ("base-default-ranges" if args.default_ranges else "base")
     result = tune(
-        MIRACLE / "base.toml", knobs, trials=args.trials or 60, max_changes=3, decks=DECKS, games=args.games,
-        workers=args.workers, out=out, resume=args.resume, seed=args.seed, check_games=args.check_games,
+        MIRACLE / "base.toml", ["creatures.*.L*.cost", "artifacts.*.cooldown"], trials=args.trials or 60,
+        max_changes=3, decks=DECKS, games=args.games, workers=args.workers, out=args.out / "base",
+        resume=args.resume, seed=args.seed, check_games=args.check_games,
         progress=True,
     )
     p = _show("the base game, at most 3 changes", result, time.perf_counter() - started)
@@ -154,7 +147,6 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "tune-demo")
     ap.add_argument("--resume", action="store_true")
-    ap.add_argument("--default-ranges", action="store_true", help="base demo: the knobs' default ranges")
     args = ap.parse_args()
     results = {}
     if args.only in (None, "planted"):
