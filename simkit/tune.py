@@ -445,16 +445,18 @@ def _base_params(knobs: list[Knob], max_changes: int) -> dict:
 
 
 class _Evaluator:
-    """Plays candidates: one sweep per bot pairing on the search seeds, cached by candidate."""
+    """Plays candidates on the search seeds, cached by candidate: one sweep per bot pairing, or one
+    sweep of the whole bot panel (each panel bot in both seats), split by bot."""
 
-    def __init__(self, base_path: Path, out: Path, decks, games, pairs, seed, workers, weights, bands):
+    def __init__(self, base_path: Path, out: Path, decks, games, pairs, panel, seed, workers, weights, bands):
         self.base_path, self.out = base_path, out
-        self.decks, self.games, self.pairs, self.seed = decks, games, pairs, seed
+        self.decks, self.games, self.pairs, self.panel, self.seed = decks, games, pairs, panel, seed
         self.workers, self.weights, self.bands = workers, weights, bands
         self.games_played = 0
+        self.last_sweeps: list[tuple[str, pd.DataFrame]] = []
 
     def sweep(self, changes: dict[str, tuple], folder: Path, seed: int, games: int) -> list[pd.DataFrame]:
-        """Sweep the candidate (base + changes) once per bot pairing; raises ScenarioError if invalid."""
+        """Sweep the candidate (base + changes); raises ScenarioError if invalid. See :meth:`sweep_file`."""
         folder.mkdir(parents=True, exist_ok=True)
         patch = folder / "patch.toml"
         text = candidate_patch(str(self.base_path), changes, header=[f"tune candidate: {_describe(changes)}"])
@@ -465,18 +467,28 @@ class _Evaluator:
         return self.sweep_file(patch, folder, seed, games)
 
     def sweep_file(self, path: Path, folder: Path, seed: int, games: int) -> list[pd.DataFrame]:
-        """Sweep the scenario file ``path`` into ``folder`` once per bot pairing."""
+        """Sweep the scenario file ``path`` into ``folder``; returns the games of each bot pairing, in
+        ``self.pairs`` order (``self.last_sweeps`` keeps each whole sweep with its label, for compare)."""
         sc = load_scenario(path)
-        frames = []
-        for i, bots in enumerate(self.pairs):
-            plan = plan_sweep(sc, games=games, decks=self.decks, bots=bots, seed=seed)
-            where = folder / f"sweep-{i}-{bots[0]}-{bots[1]}"
+        runs = []
+        if self.panel:
+            runs.append(("panel " + ",".join(self.panel), folder / "sweep-panel",
+                         plan_sweep(sc, games=games, decks=self.decks, seed=seed, panel=self.panel)))
+        else:
+            for i, bots in enumerate(self.pairs):
+                runs.append((",".join(bots), folder / f"sweep-{i}-{bots[0]}-{bots[1]}",
+                             plan_sweep(sc, games=games, decks=self.decks, bots=bots, seed=seed)))
+        self.last_sweeps = []
+        for label, where, plan in runs:
             before = _games_on_disk(where)
             run_sweep(sc, plan, where, workers=self.workers, resume=True, progress=False)
             df = load_results(where)
             self.games_played += len(df) - before
-            frames.append(df)
-        return frames
+            self.last_sweeps.append((label, df))
+        if self.panel:
+            df = self.last_sweeps[0][1]
+            return [df[(df["first_bot"] == b) & (df["second_bot"] == b)].reset_index(drop=True) for b in self.panel]
+        return [df for _, df in self.last_sweeps]
 
     def evaluate(self, changes: dict[str, tuple]) -> dict:
         """Objective and terms of a candidate (its worst bot pairing)."""
@@ -591,6 +603,7 @@ def tune(
     max_changes: int = 3,
     decks: Iterable[str] | None = None,
     bots: Iterable[str] | Iterable[Sequence[str]] | None = None,
+    panel: Iterable[str] | None = None,
     games: int | None = None,
     workers: int | None = None,
     out: str | Path | None = None,
@@ -614,6 +627,8 @@ def tune(
         decks: deck patterns, as for ``simkit sweep --decks`` (default: the scenario's ``[sweep] decks``).
         bots: bot pairings, each ``'first,second'``; with several (a panel) a candidate counts by its
             worst pairing (default: the scenario's ``[sweep] bots``).
+        panel: a bot panel (default: the scenario's ``[sweep] panel``): each bot plays every pairing in
+            both seats, one sweep per candidate, and a candidate counts by its worst bot.
         games: games per ordered pair in each trial's sweep (default: the scenario's ``[sweep] games``).
         workers: worker processes per sweep (default: the scenario's, 0 = all cores).
         out: the output folder (default ``results/tune-<scenario stem>``).
@@ -646,8 +661,18 @@ def tune(
     weights = parse_weights(weights) if weights is None or isinstance(weights, str) else weights
     bands = bands or FlagBands()
     defaults = sweep_defaults(sc)
-    pairs = _bot_pairs(bots, sc)
-    plans = [plan_sweep(sc, games=games, decks=decks, bots=p) for p in pairs]  # checks decks, bots, games
+    if bots and panel:
+        raise ValueError("--bots and --panel: give one (a panel plays each of its bots in both seats)")
+    panel = tuple(panel) if panel else (() if bots else tuple(defaults.get("panel", ())))
+    if bots and defaults.get("panel"):
+        raise ValueError(f"{sc.path}: sweep.panel: the scenario plays a bot panel; --bots cannot replace it "
+                         "(give --panel instead)")
+    if panel:
+        plans = [plan_sweep(sc, games=games, decks=decks, panel=panel)]  # checks decks, bots, games
+        pairs = [(b, b) for b in plans[0].panel]
+    else:
+        pairs = _bot_pairs(bots, sc)
+        plans = [plan_sweep(sc, games=games, decks=decks, bots=p) for p in pairs]
     games = plans[0].games
     deck_ids = list(plans[0].decks)
     search_seed = plans[0].seed
@@ -666,6 +691,7 @@ def tune(
     settings = {
         "base": str(base_path), "base_hash": sc.hash, "knobs": [asdict(k) for k in knob_list],
         "max_changes": max_changes, "decks": deck_ids, "games": games, "bots": [list(p) for p in pairs],
+        "panel": list(panel),
         "search_seed": search_seed, "sampler_seed": seed, "weights": asdict(weights),
         "bands": asdict(bands), "check_games": check_games, "check_seed": check_seed,
     }
@@ -674,7 +700,7 @@ def tune(
     _close_interrupted(study)
     if not study.get_trials(deepcopy=False):
         study.enqueue_trial(_base_params(knob_list, max_changes))
-    ev = _Evaluator(base_path, out, deck_ids, games, pairs, search_seed, workers, weights, bands)
+    ev = _Evaluator(base_path, out, deck_ids, games, pairs, panel, search_seed, workers, weights, bands)
 
     from tqdm import tqdm
 
@@ -717,10 +743,10 @@ def tune(
     search_seconds = time.perf_counter() - started
     table = _trial_table(study, knob_list)
     _write_text(out / "trials.csv", table.to_csv(index=False))
-    return _finish(study, sc, base_path, knob_list, table, ev, out, settings, search_seconds, pairs, bands, weights)
+    return _finish(study, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel, bands, weights)
 
 
-def _finish(study, sc, base_path, knob_list, table, ev, out, settings, search_seconds, pairs, bands, weights):
+def _finish(study, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel, bands, weights):
     """Write the proposed patch, check it on fresh seeds against the base, write the summary."""
     from simkit.compare import compare_results
     from simkit.report.comparison import write_compare_report
@@ -757,18 +783,24 @@ def _finish(study, sc, base_path, knob_list, table, ev, out, settings, search_se
         fresh = out / "fresh"
         seed_games = (settings["check_seed"], settings["check_games"])
         base_frames = ev.sweep_file(base_path, fresh / "base", *seed_games)
+        base_sweeps = ev.last_sweeps
         patch_frames = ev.sweep_file(out / "patch.toml", fresh / f"patch-{_candidate_id(changes)}", *seed_games)
-        check_games = sum(len(df) for df in base_frames + patch_frames)
+        patch_sweeps = ev.last_sweeps
+        check_games = sum(len(df) for _, df in base_sweeps + patch_sweeps)
         before = [balance_terms(df, bands) for df in base_frames]
         after = [balance_terms(df, bands) for df in patch_frames]
-        per_pair = []
         flag_rows = []
-        for i, bots in enumerate(pairs):
-            tables = compare_results(base_frames[i], patch_frames[i], bands)
-            name = "compare.pdf" if i == 0 else f"compare-{bots[0]}-{bots[1]}.pdf"
+        for i, ((label, b), (_, p)) in enumerate(zip(base_sweeps, patch_sweeps)):
+            tables = compare_results(b, p, bands)
+            name = "compare.pdf" if i == 0 else f"compare-{label.replace(',', '-')}.pdf"
             files += write_compare_report(tables, out / name)
-            fc = tables["flag_changes"].assign(bots=",".join(bots))
+            fc = tables["flag_changes"].assign(bots=label)
             flag_rows.append(fc)
+        flags = pd.concat(flag_rows, ignore_index=True)
+        per_pair = []
+        for i, bots in enumerate(pairs):
+            label = ",".join(bots)
+            fc = flags if panel else flags[flags["bots"] == label]
             counts = fc["status"].value_counts()
             per_pair.append({
                 "bots": ",".join(bots),
@@ -782,7 +814,6 @@ def _finish(study, sc, base_path, knob_list, table, ev, out, settings, search_se
                 "flags_appeared": fc.loc[fc["status"] == "appeared", "message"].tolist(),
                 "flags_stayed": int(counts.get("stayed", 0)),
             })
-        flags = pd.concat(flag_rows, ignore_index=True)
         _write_text(out / "flags.csv", flags.to_csv(index=False))
         files.append(out / "flags.csv")
         summary["check"] = {"seed": settings["check_seed"], "games_per_pair": settings["check_games"],

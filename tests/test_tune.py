@@ -350,3 +350,23 @@ def test_resume_without_a_stored_tune_is_refused_and_creates_nothing(tmp_path, c
     assert _cli_tune(tmp_path / "none", 2, "--resume") == 2
     assert "no tune to resume" in capsys.readouterr().err
     assert not (tmp_path / "none").exists()
+
+
+def test_with_a_sweep_panel_a_candidate_counts_by_its_worst_panel_bot(tmp_path):
+    """--panel balanced,rush: one panel sweep per candidate; every trial's balance score is the larger of the
+    two bots' scores, each recomputed here from that bot's games of the panel sweep."""
+    from simkit.sweep import load_results
+    from simkit.tune import score
+
+    out = tmp_path / "panel"
+    assert main(["tune", str(PLANTED), "--knob", "creatures.Priest.L1.cost=1..3", "--decks", *DECKS[:2],
+                 "--games", "1", "--trials", "2", "--panel", "balanced,rush", "--workers", "1",
+                 "--out", str(out)]) == 0
+    trials = pd.read_csv(out / "trials.csv")
+    for _, row in trials.iterrows():
+        df = load_results(out / "candidates" / row["candidate"] / "sweep-panel")
+        scores = {f"{b},{b}": score(balance_terms(df[df["first_bot"] == b]), TuneWeights())
+                  for b in ("balanced", "rush")}
+        assert set(df["first_bot"]) == {"balanced", "rush"} and len(df) == 2 * 4
+        assert row["balance"] == pytest.approx(max(scores.values()))
+        assert scores[row["worst_bots"]] == max(scores.values())

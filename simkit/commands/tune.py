@@ -11,7 +11,8 @@ def run(args: argparse.Namespace) -> int:
     """Run (or resume) the tune; print the proposal, the fresh-seed check and where the evidence is."""
     result = tune(
         args.scenario, args.knob, trials=args.trials, max_changes=args.max_changes, decks=args.decks,
-        bots=args.bots, games=args.games, workers=args.workers, out=args.out, resume=args.resume, seed=args.seed,
+        bots=args.bots, panel=[b.strip() for b in args.panel.split(",") if b.strip()] if args.panel else None,
+        games=args.games, workers=args.workers, out=args.out, resume=args.resume, seed=args.seed,
         check_games=args.check_games, check_seed=args.check_seed, weights=args.weights,
     )
     s = result.summary
@@ -60,6 +61,9 @@ def register(sub) -> None:
     p.add_argument("--bots", nargs="+", metavar="FIRST,SECOND",
                    help="bot pairing(s), e.g. balanced,balanced; several form a panel and a candidate counts by "
                    "its worst pairing")
+    p.add_argument("--panel", metavar="BOT,BOT,...",
+                   help="a bot panel, as for sweep (default: [sweep] panel): each bot plays every pairing in both "
+                   "seats and a candidate counts by its worst bot")
     p.add_argument("--games", type=int, help="games per ordered pair in each trial's sweep")
     p.add_argument("--workers", type=int, help="worker processes per sweep (default: all cores)")
     p.add_argument("--out", help="output folder (default: results/tune-<scenario>)")
