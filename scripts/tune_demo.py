@@ -1,0 +1,160 @@
+"""The two demonstrations of ``simkit tune`` (README "Let simkit propose a patch"), with their figures.
+
+1. Planted imbalance: ``scenarios/miracle/planted-strong-priest.toml`` gives the level-1 Priest
+   attack 3 (was 0) and HP 6 (was 3). Tune may touch only the Priest's numbers, at most 2 changes. Passes when
+   every deck of the pool is back inside the 45-55% band on fresh seeds, or no further from 1/2 than
+   the worst deck of the unplanted base game on the same seeds.
+2. The base game: tune may touch every creature level's cost and every artifact's cooldown, at most
+   3 changes. Passes when the standard deviation of the deck win rates on fresh seeds falls by at
+   least half and no new flag appears.
+
+Each prints its changes, the fresh-seed figures, games played and wall time, and writes its evidence
+folder (patch.toml, trials.csv, compare.pdf, flags.csv, summary.json) under ``--out``.
+
+    PYTHONPATH=$PWD python scripts/tune_demo.py                 # both
+    PYTHONPATH=$PWD python scripts/tune_demo.py --only planted  # one of them
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from simkit.analysis import FlagBands
+from simkit.scenario import load_scenario
+from simkit.sweep import load_results, plan_sweep, run_sweep
+from simkit.tune import balance_terms, tune
+
+ROOT = Path(__file__).resolve().parents[1]
+MIRACLE = ROOT / "scenarios" / "miracle"
+
+# The base game's deck win rates spread widely (std about 19 points over all 80 decks: Archer and
+# BlackBat decks strong, VolcanoDragon, Swordsman and FrostDragon decks weak).
+# Planted demo: 12 decks from the middle of the base game's table (45-55% against all 80 decks in a
+# 1-game-per-pair sweep), 6 with a Priest and 6 without, so the planted Priest stands out.
+MIDDLE = [
+    "HolyLight:BlackBat,Priest,Swordsman", "SalamanderShield:BlackBat,Priest,Swordsman",
+    "InfernoFlame:BlackBat,Priest,VolcanoDragon", "WindBlessing:BlackBat,Priest,VolcanoDragon",
+    "HolyLight:BlackBat,Priest,VolcanoDragon", "SalamanderShield:BlackBat,FrostDragon,Priest",
+    "HolyLight:BlackBat,FrostDragon,Swordsman", "InfernoFlame:Archer,FrostDragon,VolcanoDragon",
+    "SalamanderShield:Archer,FrostDragon,Swordsman", "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon",
+    "WindBlessing:BlackBat,FrostDragon,VolcanoDragon", "WindBlessing:Archer,FrostDragon,Swordsman",
+]
+# Base-game demo: 12 decks spanning every artifact and creature kind, strong and weak alike.
+DECKS = [
+    "HolyLight:Archer,Priest,Swordsman", "HolyLight:BlackBat,FrostDragon,Swordsman",
+    "HolyLight:Archer,BlackBat,VolcanoDragon",
+    "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon", "InfernoFlame:Archer,Priest,VolcanoDragon",
+    "InfernoFlame:FrostDragon,Priest,Swordsman",
+    "SalamanderShield:Archer,FrostDragon,Swordsman", "SalamanderShield:BlackBat,Priest,Swordsman",
+    "SalamanderShield:Archer,BlackBat,VolcanoDragon",
+    "WindBlessing:BlackBat,Priest,VolcanoDragon", "WindBlessing:Archer,FrostDragon,Swordsman",
+    "WindBlessing:FrostDragon,Priest,VolcanoDragon",
+]
+
+
+def _pts(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def _show(name: str, result, seconds: float) -> dict:
+    s = result.summary
+    print(f"\n== {name}: {s['trials']} trials, {s['search']['decks']} decks x {s['search']['games_per_pair']} "
+          f"games per ordered pair (search seed {s['search']['seed']})")
+    for key, c in s["changes"].items():
+        print(f"   change {key}: {c['before']} -> {c['after']}")
+    if not s["changes"]:
+        print(f"   {s['verdict']}")
+        return {}
+    p = s["check"]["pairings"][0]
+    print(f"   fresh seeds (seed {s['check']['seed']}, {s['check']['games_per_pair']} games per ordered pair):")
+    print(f"   std of deck win rates {_pts(p['spread_before'])} -> {_pts(p['spread_after'])} points "
+          f"({100 * (1 - p['spread_after'] / p['spread_before']):.0f}% less)")
+    print(f"   worst deck distance from 50%: {_pts(p['worst_deck_before'])} -> {_pts(p['worst_deck_after'])} points; "
+          f"decks outside 45-55%: {p['decks_outside_before']} -> {p['decks_outside_after']}")
+    print(f"   first-player advantage {_pts(p['first_player_before'])} -> {_pts(p['first_player_after'])} points")
+    print(f"   flags: {len(p['flags_vanished'])} vanished, {len(p['flags_appeared'])} appeared, "
+          f"{p['flags_stayed']} stayed")
+    for m in p["flags_appeared"]:
+        print(f"     appeared: {m}")
+    g, t = s["games"], s["seconds"]
+    print(f"   games: {g['total']:,} ({g['search']:,} in the search, {g['check']:,} in the check); "
+          f"time in trials {t['trials_total']:.0f} s; this run: {g['played_this_run']:,} games, {seconds:.0f} s wall "
+          f"(search {t['search_this_run']:.0f} s, check {t['check_this_run']:.0f} s)")
+    print(f"   evidence: {result.out}")
+    return p
+
+
+def planted(args) -> bool:
+    """Repair the planted Priest with at most 2 changes to its numbers."""
+    started = time.perf_counter()
+    result = tune(
+        MIRACLE / "planted-strong-priest.toml",
+        ["creatures.Priest.L*.attack=0..4", "creatures.Priest.L*.hp=2..8", "creatures.Priest.L*.cost",
+         "creatures.Priest.L*.cooldown"],
+        trials=args.trials or 40, max_changes=2, decks=MIDDLE, games=args.games, workers=args.workers,
+        out=args.out / "planted", resume=args.resume, seed=args.seed, check_games=args.check_games,
+        progress=True,
+    )
+    p = _show("planted imbalance (too-strong Priest), at most 2 changes", result, time.perf_counter() - started)
+    if not p:
+        return False
+    # the base game's own spread on the same decks and fresh seeds
+    base = load_scenario(MIRACLE / "base.toml")
+    folder = args.out / "planted" / "fresh" / "unplanted-base"
+    plan = plan_sweep(base, games=args.check_games or args.games, decks=MIDDLE, seed=result.summary["check"]["seed"])
+    run_sweep(base, plan, folder, workers=args.workers, resume=True, progress=False)
+    own = balance_terms(load_results(folder), FlagBands())
+    inside = p["decks_outside_after"] == 0
+    within_own = p["spread_after"] <= own["spread"] and p["decks_outside_after"] <= own["decks_outside"]
+    print(f"   unplanted base game, same decks and seeds: std {_pts(own['spread'])} points, "
+          f"{own['decks_outside']} decks outside the band, worst deck {_pts(own['worst_deck'])} points from 50%")
+    ok = (inside or within_own) and len(result.summary["changes"]) <= 2
+    print(f"   target (every deck inside the band, or a spread (std) and a count of decks outside the band no "
+          f"larger than the unplanted base game's; <= 2 changes): {'MET' if ok else 'NOT MET'}")
+    if p["worst_deck_after"] > own["worst_deck"]:
+        print(f"   note: the worst deck sits {_pts(p['worst_deck_after'] - own['worst_deck'])} points further from "
+              "50% than the unplanted base game's worst")
+    return ok
+
+
+def base_game(args) -> bool:
+    """Halve the spread of the base game's deck win rates with at most 3 changes."""
+    started = time.perf_counter()
+    result = tune(
+        MIRACLE / "base.toml", ["creatures.*.L*.cost", "artifacts.*.cooldown"], trials=args.trials or 60,
+        max_changes=3, decks=DECKS, games=args.games, workers=args.workers, out=args.out / "base",
+        resume=args.resume, seed=args.seed, check_games=args.check_games,
+        progress=True,
+    )
+    p = _show("the base game, at most 3 changes", result, time.perf_counter() - started)
+    if not p:
+        return False
+    ok = p["spread_after"] <= p["spread_before"] / 2 and not p["flags_appeared"]
+    print(f"   target (std at least halved, no new flag; <= 3 changes): {'MET' if ok else 'NOT MET'}")
+    return ok
+
+
+def main() -> None:
+    """Run the demonstrations asked for and print their figures."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", choices=("planted", "base"))
+    ap.add_argument("--trials", type=int, help="candidate budget (default: 40 planted, 60 base)")
+    ap.add_argument("--games", type=int, default=4, help="games per ordered pair in each trial")
+    ap.add_argument("--check-games", type=int, default=16, help="games per ordered pair of the fresh-seed check")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, default=ROOT / "results" / "tune-demo")
+    ap.add_argument("--resume", action="store_true")
+    args = ap.parse_args()
+    results = {}
+    if args.only in (None, "planted"):
+        results["planted"] = planted(args)
+    if args.only in (None, "base"):
+        results["base"] = base_game(args)
+    print("\n" + "; ".join(f"{k}: {'MET' if v else 'NOT MET'}" for k, v in results.items()))
+
+
+if __name__ == "__main__":
+    main()

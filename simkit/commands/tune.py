@@ -1,0 +1,77 @@
+"""``simkit tune``: search the numbers a designer allows for a small patch that balances the game."""
+
+from __future__ import annotations
+
+import argparse
+
+from simkit.tune import tune
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run (or resume) the tune; print the proposal, the fresh-seed check and where the evidence is."""
+    result = tune(
+        args.scenario, args.knob, trials=args.trials, max_changes=args.max_changes, decks=args.decks,
+        bots=args.bots, panel=[b.strip() for b in args.panel.split(",") if b.strip()] if args.panel else None,
+        games=args.games, workers=args.workers, out=args.out, resume=args.resume, seed=args.seed,
+        check_games=args.check_games, check_seed=args.check_seed, weights=args.weights,
+    )
+    s = result.summary
+    search = s["search"]
+    print(f"tune: {s['trials']} candidates ({s['asked']} trials) on {search['decks']} decks x "
+          f"{search['games_per_pair']} games per pair "
+          f"(seed {search['seed']}); {s['games']['total']:,} games ({s['games']['played_this_run']:,} played now in "
+          f"{s['seconds']['search_this_run']:.0f} s + {s['seconds']['check_this_run']:.0f} s check)")
+    if not result.patch:
+        print(f"no patch: {s['verdict']}")
+    else:
+        best = search["best_objective"]
+        print(f"best trial {search['best_trial']}: objective {search['base_objective']:.4f} -> {best:.4f}")
+        for key, c in s["changes"].items():
+            print(f"  {key}: {c['before']} -> {c['after']}")
+        print(f"fresh seeds ({s['check']['seed']}): {s['verdict']}")
+        for p in s["check"]["pairings"]:
+            for m in p["flags_vanished"]:
+                print(f"  vanished [{p['bots']}]: {m}")
+            for m in p["flags_appeared"]:
+                print(f"  APPEARED [{p['bots']}]: {m}")
+    print(f"evidence: {result.out}/ (patch.toml, trials.csv, compare.pdf, flags.csv, summary.json)")
+    return 0
+
+
+def register(sub) -> None:
+    """Add the ``tune`` command."""
+    p = sub.add_parser(
+        "tune",
+        help="search allowed numbers for a small patch that balances the game, and check it",
+        description="Search the scenario numbers named by --knob for a patch of at most --max-changes changes "
+        "that brings deck win rates into the report's band (small spread, no matchup beyond 70/30, small "
+        "first-player advantage). Each trial sweeps a candidate on the base's own seeds (an Optuna TPE study "
+        "stored in OUT/study.db; --resume continues a killed tune). The best candidate is written as "
+        "OUT/patch.toml and compared with the base on fresh seeds (OUT/compare.pdf, flags.csv, summary.json).",
+    )
+    p.add_argument("scenario", help="base scenario TOML (a patch of another is fine)")
+    p.add_argument("--knob", action="append", required=True, metavar="KEY[=LO..HI]",
+                   help="a scenario number to tune, '*' matching within one key: 'creatures.*.L*.cost', "
+                   "'creatures.Priest.L3.cost=5..8' (default range: a quarter of today's value either side, "
+                   "at least 1); repeat for more")
+    p.add_argument("--trials", type=int, default=30, help="budget: distinct candidates in the whole study, the "
+                   "base included; a candidate proposed again is looked up, not replayed (default 30)")
+    p.add_argument("--max-changes", type=int, default=3, help="at most this many numbers change (default 3)")
+    p.add_argument("--decks", nargs="+", metavar="PATTERN", help="only decks matching these patterns")
+    p.add_argument("--bots", nargs="+", metavar="FIRST,SECOND",
+                   help="bot pairing(s), e.g. balanced,balanced; several form a panel and a candidate counts by "
+                   "its worst pairing")
+    p.add_argument("--panel", metavar="BOT,BOT,...",
+                   help="a bot panel, as for sweep (default: [sweep] panel): each bot plays every pairing in both "
+                   "seats and a candidate counts by its worst bot")
+    p.add_argument("--games", type=int, help="games per ordered pair in each trial's sweep")
+    p.add_argument("--workers", type=int, help="worker processes per sweep (default: all cores)")
+    p.add_argument("--out", help="output folder (default: results/tune-<scenario>)")
+    p.add_argument("--resume", action="store_true", help="continue the tune stored in --out (same options)")
+    p.add_argument("--seed", type=int, default=0, help="sampler seed (default 0): same seed, same study")
+    p.add_argument("--check-games", type=int, help="games per ordered pair of the fresh-seed check (default: --games)")
+    p.add_argument("--check-seed", type=int, help="sweep seed of the check (default: search seed + 1000003)")
+    p.add_argument("--weights", metavar="NAME=W,...",
+                   help="objective weights: spread, band, matchup, first_player, change, size "
+                   "(default spread=1,band=2,matchup=1,first_player=0.5,change=0.005,size=0.005)")
+    p.set_defaults(func=run)

@@ -1,0 +1,844 @@
+"""Automatic balance suggestions: search the numbers a designer lets simkit touch for a small patch.
+
+Game-agnostic. A *knob* is a number of the scenario (a dotted key of the merged scenario such as
+``creatures.Priest.L3.cost``) with the range it may take. A *candidate* changes at most
+``max_changes`` knobs; it is written as a patch that ``extends`` the base, validated by
+:func:`simkit.load_scenario` (a candidate that fails validation is a failed trial, not a crash)
+and swept on the very seeds of the base (:mod:`simkit.sweep`), so the difference between two
+candidates is the change, not the luck of the draw. Its *objective* (lower is better) adds the
+spread of the deck win rates, how far decks sit outside the report's band, how far matchups go
+beyond 70/30, the first-player advantage and a small price per change; with several bot pairings,
+or a sweep's bot panel, a candidate counts by its worst pairing or bot, so the patch does not
+balance one bot's habits.
+
+The search is an Optuna study (a seeded TPE sampler, one re-seeded per trial so that a resumed
+study proposes what an uninterrupted one would have) stored in SQLite in the output folder: a
+killed tune resumes with ``resume=True``. Each candidate's sweeps live in
+``OUT/candidates/<id>/``, keyed by the patch itself, so a candidate proposed twice is played once
+and a sweep cut short by a kill is finished rather than restarted.
+
+When the budget is spent, the best candidate is written as ``OUT/patch.toml`` (``extends`` the
+base, only the changed keys, a comment per change with before/after) and checked against the
+base on fresh seeds (another sweep seed than the search used; the sweeps of the base file and of
+``OUT/patch.toml`` itself, in ``OUT/fresh/``): ``OUT/compare.pdf`` (with its tables as CSV beside
+it), ``OUT/flags.csv`` (flags that vanished, appeared or stayed) and ``OUT/summary.json``.
+``OUT/trials.csv`` is the trial table.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import hashlib
+import json
+import math
+import os
+import re
+import sys
+import time
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from simkit.analysis import FlagBands, deck_games, first_score, matchup_matrix
+from simkit.errors import ScenarioError
+from simkit.scenario import load_scenario
+from simkit.sweep import load_results, plan_sweep, run_sweep, sweep_defaults
+
+__all__ = [
+    "Knob",
+    "TuneResult",
+    "TuneWeights",
+    "balance_terms",
+    "candidate_patch",
+    "parse_knobs",
+    "parse_weights",
+    "scenario_numbers",
+    "tune",
+]
+
+STUDY = "study.db"
+STUDY_NAME = "tune"
+NO_CHANGE = "-"
+MAX_ASKS = 10  # a candidate proposed again costs no budget; the sampler may ask at most this many times the budget
+STARTUP_TRIALS = 10  # random candidates before TPE models the results (fixed: a resumed study samples alike)
+FRESH_SEED_OFFSET = 1_000_003  # the check's sweep seed: the search seed plus this, unless given
+
+
+# ----------------------------------------------------------------------------------------------
+# knobs
+
+
+@dataclass(frozen=True)
+class Knob:
+    """A number of the scenario the search may change, and its range.
+
+    Attributes:
+        key: the dotted key in the merged scenario (``creatures.Priest.L3.cost``).
+        current: today's value.
+        low: the smallest value tried.
+        high: the largest value tried.
+        integer: integers stay integers (the range is whole numbers).
+        step: the spacing of the values tried (1 for integers).
+    """
+
+    key: str
+    current: float
+    low: float
+    high: float
+    integer: bool
+    step: float = 1
+
+    def values(self) -> list[float]:
+        """Every value of the range, in order."""
+        n = int(round((self.high - self.low) / self.step))
+        vals = [self.low + i * self.step for i in range(n + 1)]
+        return [int(v) for v in vals] if self.integer else [_tidy(v) for v in vals]
+
+
+def _tidy(x: float) -> float:
+    return float(f"{x:.10g}")
+
+
+def scenario_numbers(data: dict, prefix: str = "") -> dict[str, int | float]:
+    """Every number of a merged scenario (lists and strings left out), by dotted key, in file order.
+
+    ``sweep.*`` keys (games, seeds, workers) are not balance numbers and are left out too.
+    """
+    out: dict[str, int | float] = {}
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if dotted == "sweep":
+            continue
+        if isinstance(value, dict):
+            out.update(scenario_numbers(value, dotted + "."))
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            out[dotted] = value
+    return out
+
+
+def _match(pattern: str, key: str) -> bool:
+    """Shell-style match one dotted key segment by segment (``*`` never crosses a dot)."""
+    ps, ks = pattern.split("."), key.split(".")
+    return len(ps) == len(ks) and all(fnmatch.fnmatchcase(k, p) for p, k in zip(ps, ks))
+
+
+def default_range(current: int | float) -> tuple[float, float, float]:
+    """A sane range around today's value: ``(low, high, step)``.
+
+    Integers move by up to a quarter of their value (at least 1), never below 0, and never below
+    1 when today's value is at least 1. Other numbers move by up to half their value in tenths of
+    their order of magnitude.
+    """
+    if isinstance(current, int):
+        span = max(1, math.ceil(abs(current) / 4))
+        floor = 1 if current >= 1 else 0
+        return max(floor, current - span), max(current + span, floor), 1
+    if current == 0:
+        return -1.0, 1.0, 0.1
+    step = 10.0 ** (math.floor(math.log10(abs(current))) - 1)
+    span = math.ceil(abs(current) / 2 / step) * step
+    return _tidy(current - span), _tidy(current + span), _tidy(step)
+
+
+_RANGE = re.compile(r"^\s*([-+]?[0-9.eE+-]+)\s*\.\.\s*([-+]?[0-9.eE+-]+)\s*$")
+
+
+def _number(text: str) -> int | float:
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def parse_knobs(data: dict, specs: Sequence[str]) -> list[Knob]:
+    """The knobs named by ``specs`` over the merged scenario ``data``.
+
+    A spec is ``PATTERN`` (a dotted key, ``*`` matching within one key: ``'creatures.*.L*.cost'``)
+    or ``PATTERN=LOW..HIGH`` (``'creatures.Priest.L3.cost=5..8'``). Without a range a knob gets
+    :func:`default_range`. When specs overlap, the later one's range wins.
+
+    Args:
+        data: the merged scenario (``Scenario.data``).
+        specs: the knob specs.
+
+    Returns:
+        the knobs, in the scenario's key order.
+
+    Raises:
+        ValueError: (one line) no spec, a spec matching no number of the scenario, a ``sweep.*``
+            key, a malformed or empty range, or a fractional range for an integer key.
+    """
+    if not specs:
+        raise ValueError("no --knob given: name at least one scenario number to tune, e.g. 'creatures.Priest.L3.cost'")
+    numbers = scenario_numbers(data)
+    chosen: dict[str, Knob] = {}
+    for spec in specs:
+        pattern, _, rng = spec.partition("=")
+        pattern = pattern.strip()
+        if pattern.split(".")[0] == "sweep":
+            raise ValueError(f"--knob {spec!r}: sweep settings are not balance numbers and cannot be tuned")
+        hits = [k for k in numbers if _match(pattern, k)]
+        if not hits:
+            close = difflib.get_close_matches(pattern, list(numbers), n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"keys look like {next(iter(numbers), 'a.b')!r}"
+            raise ValueError(f"--knob {spec!r}: matches no number of the scenario ({hint})")
+        bounds = None
+        if rng:
+            m = _RANGE.match(rng)
+            try:
+                lo, hi = (_number(m.group(1)), _number(m.group(2))) if m else (None, None)
+            except ValueError:
+                lo = hi = None
+            if lo is None:
+                raise ValueError(f"--knob {spec!r}: the range must read LOW..HIGH, e.g. 5..8")
+            if lo > hi:
+                raise ValueError(f"--knob {spec!r}: the range {lo}..{hi} is empty (low above high)")
+            bounds = (lo, hi)
+        for key in hits:
+            current = numbers[key]
+            integer = isinstance(current, int)
+            if bounds is None:
+                lo, hi, step = default_range(current)
+            else:
+                lo, hi = bounds
+                if integer and not (isinstance(lo, int) and isinstance(hi, int)):
+                    raise ValueError(f"--knob {spec!r}: {key} is an integer ({current}); the range must be "
+                                     "whole numbers")
+                step = 1 if integer else _float_step(lo, hi)
+            chosen[key] = Knob(key, current, lo, hi, integer, step)
+    return [chosen[k] for k in numbers if k in chosen]
+
+
+def _float_step(lo: float, hi: float) -> float:
+    if hi == lo:
+        return 1.0
+    return _tidy(10.0 ** (math.floor(math.log10(hi - lo)) - 1))
+
+
+# ----------------------------------------------------------------------------------------------
+# the objective
+
+
+@dataclass(frozen=True)
+class TuneWeights:
+    """The objective's weights (lower objective is better; rates in win-rate units, 0.01 = 1 point).
+
+    Attributes:
+        spread: times the standard deviation of the deck win rates.
+        band: times the mean distance of the deck win rates outside the report's band (45-55%).
+        matchup: times the mean distance of the pairings beyond the matchup band (70/30).
+        first_player: times the absolute overall first-player advantage (first seat's score - 1/2).
+        change: per changed number.
+        size: per changed number, times its relative change ``|after - before| / max(|before|, 1)``.
+    """
+
+    spread: float = 1.0
+    band: float = 2.0
+    matchup: float = 1.0
+    first_player: float = 0.5
+    change: float = 0.005
+    size: float = 0.005
+
+
+def parse_weights(text: str | None) -> TuneWeights:
+    """Weights from ``'spread=1,band=2,...'`` (unnamed weights keep their default).
+
+    Raises:
+        ValueError: an unknown weight name or a value that is not a non-negative number.
+    """
+    if not text:
+        return TuneWeights()
+    known = list(asdict(TuneWeights()))
+    values = {}
+    for part in text.split(","):
+        name, _, value = part.partition("=")
+        name = name.strip()
+        if name not in known:
+            raise ValueError(f"--weights: unknown weight {name!r} (known: {', '.join(known)})")
+        try:
+            values[name] = float(value)
+        except ValueError:
+            raise ValueError(f"--weights: {name} must be a number, got {value.strip()!r}") from None
+        if not values[name] >= 0:
+            raise ValueError(f"--weights: {name} must be at least 0, got {value.strip()}")
+    return TuneWeights(**values)
+
+
+def balance_terms(df: pd.DataFrame, bands: FlagBands | None = None) -> dict[str, float]:
+    """How far one sweep is from balance, term by term (each 0 for a perfectly balanced game).
+
+    Args:
+        df: the sweep's results, one row per game.
+        bands: the report's bands (default :class:`simkit.analysis.FlagBands`).
+
+    Returns:
+        ``spread`` (standard deviation of the deck win rates, non-mirror games), ``band`` (mean
+        distance of the deck win rates outside ``bands.deck``), ``matchup`` (mean distance of the
+        pairings beyond ``bands.matchup``), ``first_player`` (absolute overall first-player
+        advantage), ``worst_deck`` (the largest distance of a deck from 1/2) and
+        ``decks_outside`` (decks outside the band).
+    """
+    bands = bands or FlagBands()
+    view = deck_games(df, mirrors=False)
+    rates = view.groupby("deck")["points"].mean().to_numpy(float)
+    lo, hi = bands.deck
+    outside = np.maximum(0.0, np.maximum(lo - rates, rates - hi))
+    m = matchup_matrix(df)
+    m = m[~m["mirror"] & (m["deck"] < m["opponent"])]
+    beyond = np.maximum(0.0, np.abs(m["win_rate"].to_numpy(float) - 0.5) - (bands.matchup - 0.5))
+    return {
+        "spread": float(rates.std()) if len(rates) else 0.0,
+        "band": float(outside.mean()) if len(rates) else 0.0,
+        "matchup": float(beyond.mean()) if len(beyond) else 0.0,
+        "first_player": float(abs(first_score(df).mean() - 0.5)),
+        "worst_deck": float(np.abs(rates - 0.5).max()) if len(rates) else 0.0,
+        "decks_outside": int((outside > 0).sum()),
+    }
+
+
+def change_cost(changes: dict[str, tuple], weights: TuneWeights) -> float:
+    """The price of a patch: ``weights.change`` per change plus ``weights.size`` per relative change."""
+    return sum(weights.change + weights.size * abs(after - before) / max(abs(before), 1)
+               for before, after in changes.values())
+
+
+def score(terms: dict[str, float], weights: TuneWeights) -> float:
+    """The balance part of the objective for one sweep's :func:`balance_terms`."""
+    return (weights.spread * terms["spread"] + weights.band * terms["band"] + weights.matchup * terms["matchup"]
+            + weights.first_player * terms["first_player"])
+
+
+# ----------------------------------------------------------------------------------------------
+# patches
+
+
+_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _toml_key(part: str) -> str:
+    return part if _BARE.match(part) else json.dumps(part, ensure_ascii=False)
+
+
+def _toml_value(v: int | float) -> str:
+    return str(v) if isinstance(v, int) else repr(float(v))
+
+
+def candidate_patch(extends: str, changes: dict[str, tuple], name: str | None = None,
+                    header: Sequence[str] = ()) -> str:
+    """The TOML text of a patch: ``extends`` the base, only the changed keys, before/after per change.
+
+    Args:
+        extends: the base file, as the patch must name it (relative to the patch's folder, or absolute).
+        changes: dotted key -> (before, after).
+        name: the patch's scenario name, if it gets one.
+        header: comment lines for the top of the file.
+
+    Returns:
+        the patch text; loading it with :func:`simkit.load_scenario` gives the base with the changes.
+    """
+    lines = [f"# {h}" if h else "#" for h in header]
+    lines.append(f"extends = {json.dumps(extends, ensure_ascii=False)}")
+    if name:
+        lines.append(f"name = {json.dumps(name, ensure_ascii=False)}")
+    tables: dict[str, list[str]] = {}
+    for key, (before, after) in changes.items():
+        *table, leaf = key.split(".")
+        entry = f"{_toml_key(leaf)} = {_toml_value(after)}"
+        tables.setdefault(".".join(_toml_key(t) for t in table), []).append(
+            f"{entry:<24}# tune: {_toml_value(before)} -> {_toml_value(after)}")
+    for table, entries in tables.items():
+        lines.append("")
+        if table:
+            lines.append(f"[{table}]")
+        lines.extend(entries)
+    return "\n".join(lines) + "\n"
+
+
+def _candidate_id(changes: dict[str, tuple]) -> str:
+    if not changes:
+        return "base"
+    text = json.dumps(sorted((k, a) for k, (_, a) in changes.items()))
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def _describe(changes: dict[str, tuple]) -> str:
+    return "; ".join(f"{k}: {_toml_value(b)} -> {_toml_value(a)}" for k, (b, a) in changes.items()) or "(no change)"
+
+
+# ----------------------------------------------------------------------------------------------
+# the study
+
+
+@dataclass
+class TuneResult:
+    """What a tune hands back.
+
+    Attributes:
+        trials: the trial table (also ``OUT/trials.csv``), one row per trial.
+        patch: the proposed patch's TOML text (also ``OUT/patch.toml``); ``""`` when no candidate
+            beat the base.
+        summary: the headline figures (also ``OUT/summary.json``): search and check objectives,
+            the spread of deck win rates on fresh seeds before and after, flags that vanished and
+            appeared, games played and wall time.
+        out: the output folder.
+    """
+
+    trials: pd.DataFrame
+    patch: str
+    summary: dict
+    out: Path
+    files: list[Path] = field(default_factory=list)
+
+
+def _bot_pairs(bots: Iterable[str] | Iterable[Sequence[str]] | None, sc) -> list[tuple[str, str]]:
+    """Bot pairings from ``['balanced,rush', ...]`` or ``[('balanced', 'rush'), ...]``; default: the scenario's."""
+    if not bots:
+        return [tuple(sweep_defaults(sc)["bots"])]
+    pairs = []
+    for b in bots:
+        pair = tuple(x.strip() for x in b.split(",")) if isinstance(b, str) else tuple(b)
+        if len(pair) != 2:
+            raise ValueError(f"--bots {','.join(pair)!r}: each pairing is two bots, first seat and second seat, "
+                             "e.g. balanced,rush")
+        pairs.append(pair)
+    return pairs
+
+
+def _seed_for(seed: int, k: int) -> int:
+    return int.from_bytes(hashlib.sha256(f"simkit-tune:{seed}:{k}".encode()).digest()[:4], "little")
+
+
+def _suggest(trial, knobs: list[Knob], max_changes: int) -> dict[str, tuple]:
+    """Ask the trial for a candidate: the changed keys, ``key -> (before, after)``."""
+    by_key = {k.key: k for k in knobs}
+
+    def value(k: Knob):
+        if k.integer:
+            return trial.suggest_int(k.key, int(k.low), int(k.high))
+        return _tidy(trial.suggest_float(k.key, k.low, k.high, step=k.step))
+
+    picked: list[str] = []
+    if len(knobs) <= max_changes:
+        picked = [k.key for k in knobs]
+    else:
+        choices = [NO_CHANGE] + [k.key for k in knobs]
+        for j in range(max_changes):
+            c = trial.suggest_categorical(f"change_{j + 1}", choices)
+            if c != NO_CHANGE and c not in picked:
+                picked.append(c)
+    out = {}
+    for key in [k.key for k in knobs if k.key in picked]:
+        v = value(by_key[key])
+        if v != by_key[key].current:
+            out[key] = (by_key[key].current, v)
+    return out
+
+
+def _base_params(knobs: list[Knob], max_changes: int) -> dict:
+    if len(knobs) <= max_changes:
+        return {k.key: k.current for k in knobs}
+    return {f"change_{j + 1}": NO_CHANGE for j in range(max_changes)}
+
+
+class _Evaluator:
+    """Plays candidates on the search seeds, cached by candidate: one sweep per bot pairing, or one
+    sweep of the whole bot panel (each panel bot in both seats), split by bot."""
+
+    def __init__(self, base_path: Path, out: Path, decks, games, pairs, panel, seed, workers, weights, bands):
+        self.base_path, self.out = base_path, out
+        self.decks, self.games, self.pairs, self.panel, self.seed = decks, games, pairs, panel, seed
+        self.workers, self.weights, self.bands = workers, weights, bands
+        self.games_played = 0
+        self.last_sweeps: list[tuple[str, pd.DataFrame]] = []
+
+    def sweep(self, changes: dict[str, tuple], folder: Path, seed: int, games: int) -> list[pd.DataFrame]:
+        """Sweep the candidate (base + changes); raises ScenarioError if invalid. See :meth:`sweep_file`."""
+        folder.mkdir(parents=True, exist_ok=True)
+        patch = folder / "patch.toml"
+        text = candidate_patch(str(self.base_path), changes, header=[f"tune candidate: {_describe(changes)}"])
+        if not patch.exists() or patch.read_text(encoding="utf-8") != text:
+            tmp = folder / ".patch.toml.tmp"
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, patch)
+        return self.sweep_file(patch, folder, seed, games)
+
+    def sweep_file(self, path: Path, folder: Path, seed: int, games: int) -> list[pd.DataFrame]:
+        """Sweep the scenario file ``path`` into ``folder``; returns the games of each bot pairing, in
+        ``self.pairs`` order (``self.last_sweeps`` keeps each whole sweep with its label, for compare)."""
+        sc = load_scenario(path)
+        runs = []
+        if self.panel:
+            runs.append(("panel " + ",".join(self.panel), folder / "sweep-panel",
+                         plan_sweep(sc, games=games, decks=self.decks, seed=seed, panel=self.panel)))
+        else:
+            for i, bots in enumerate(self.pairs):
+                runs.append((",".join(bots), folder / f"sweep-{i}-{bots[0]}-{bots[1]}",
+                             plan_sweep(sc, games=games, decks=self.decks, bots=bots, seed=seed)))
+        self.last_sweeps = []
+        for label, where, plan in runs:
+            before = _games_on_disk(where)
+            run_sweep(sc, plan, where, workers=self.workers, resume=True, progress=False)
+            df = load_results(where)
+            self.games_played += len(df) - before
+            self.last_sweeps.append((label, df))
+        if self.panel:
+            df = self.last_sweeps[0][1]
+            return [df[(df["first_bot"] == b) & (df["second_bot"] == b)].reset_index(drop=True) for b in self.panel]
+        return [df for _, df in self.last_sweeps]
+
+    def evaluate(self, changes: dict[str, tuple]) -> dict:
+        """Objective and terms of a candidate (its worst bot pairing)."""
+        folder = self.out / "candidates" / _candidate_id(changes)
+        started = time.perf_counter()
+        played = self.games_played
+        frames = self.sweep(changes, folder, self.seed, self.games)
+        per_pair = [balance_terms(df, self.bands) for df in frames]
+        scores = [score(t, self.weights) for t in per_pair]
+        worst = int(np.argmax(scores))
+        cost = change_cost(changes, self.weights)
+        return {"objective": scores[worst] + cost, "balance": scores[worst], "change_cost": cost,
+                **per_pair[worst], "worst_bots": ",".join(self.pairs[worst]),
+                "candidate": folder.name, "games_played": self.games_played - played,
+                "seconds": round(time.perf_counter() - started, 2)}
+
+
+def _games_on_disk(folder: Path) -> int:
+    try:
+        return len(load_results(folder))
+    except ValueError:
+        return 0
+
+
+def _open_study(out: Path, settings: dict, resume: bool):
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    storage = f"sqlite:///{(out / STUDY).resolve()}"
+    exists = (out / STUDY).exists()
+    if exists and not resume:
+        raise ValueError(f"{out} already holds a tune: pass --resume to continue it, or another --out")
+    if not exists and resume:
+        raise ValueError(f"{out}: no tune to resume (no {STUDY})")
+    study = optuna.create_study(study_name=STUDY_NAME, storage=storage, direction="minimize", load_if_exists=True)
+    if exists:
+        stored = study.user_attrs.get("settings")
+        if stored != settings:
+            diff = [k for k in settings if (stored or {}).get(k) != settings[k]]
+            raise ValueError(f"{out} holds a tune with different settings ({', '.join(diff)}): "
+                             "repeat the same options to resume it, or choose another --out")
+    else:
+        study.set_user_attr("settings", settings)
+    return study
+
+
+def _close_interrupted(study) -> None:
+    """Trials left running by a killed tune: mark them failed and queue their candidates again."""
+    from optuna.trial import TrialState
+
+    for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        study._storage.set_trial_user_attr(t._trial_id, "interrupted", True)
+        study._storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
+        if t.params:
+            study.enqueue_trial(t.params, skip_if_exists=False)
+
+
+def _counted(study) -> list:
+    """The trials that spend the budget (finished, or failed validation; not the interrupted ones)."""
+    from optuna.trial import TrialState
+
+    return [t for t in study.get_trials(deepcopy=False)
+            if t.state in (TrialState.COMPLETE, TrialState.FAIL) and not t.user_attrs.get("interrupted")]
+
+
+def _progress(study) -> tuple[int, int]:
+    """Trials asked so far (the interrupted left out) and distinct candidates among them (the budget)."""
+    counted = _counted(study)
+    return len(counted), len({t.user_attrs.get("candidate") for t in counted})
+
+
+def _trial_table(study, knobs: list[Knob]) -> pd.DataFrame:
+    from optuna.trial import TrialState
+
+    rows, seen = [], set()
+    for t in study.get_trials(deepcopy=False):
+        a = t.user_attrs
+        repeat = a.get("candidate") in seen and not a.get("interrupted")
+        if not a.get("interrupted"):
+            seen.add(a.get("candidate"))
+        state = "interrupted" if a.get("interrupted") else t.state.name.lower()
+        if t.state == TrialState.FAIL and not a.get("interrupted"):
+            state = "invalid"
+        row = {"trial": t.number, "state": state, "objective": t.value if t.state == TrialState.COMPLETE else np.nan,
+               "changes": a.get("changes", ""), "n_changes": a.get("n_changes", np.nan), "repeat": repeat}
+        for k in ("balance", "change_cost", "spread", "band", "matchup", "first_player", "worst_deck",
+                  "decks_outside", "worst_bots", "candidate", "games_played", "seconds", "error"):
+            row[k] = a.get(k, np.nan if k not in ("worst_bots", "candidate", "error") else "")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _best(study):
+    from optuna.trial import TrialState
+
+    done = [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))]
+    if not done:
+        return None
+    return min(done, key=lambda t: (t.value, t.user_attrs.get("n_changes", 0), t.number))
+
+
+def _write_text(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def tune(
+    scenario: str | Path,
+    knobs: Sequence[str],
+    trials: int = 30,
+    max_changes: int = 3,
+    decks: Iterable[str] | None = None,
+    bots: Iterable[str] | Iterable[Sequence[str]] | None = None,
+    panel: Iterable[str] | None = None,
+    games: int | None = None,
+    workers: int | None = None,
+    out: str | Path | None = None,
+    resume: bool = False,
+    seed: int = 0,
+    check_games: int | None = None,
+    check_seed: int | None = None,
+    weights: TuneWeights | str | None = None,
+    bands: FlagBands | None = None,
+    progress: bool | None = None,
+) -> TuneResult:
+    """Search for a small patch that brings the game into balance, and check it on fresh seeds.
+
+    Args:
+        scenario: the base scenario file (a patch of another is fine).
+        knobs: knob specs, see :func:`parse_knobs` (``'creatures.*.L*.cost'``, ``'artifacts.HolyLight.cost=4..8'``).
+        trials: the budget: distinct candidates evaluated in the whole study (the base itself is the
+            first; a candidate the sampler proposes again is looked up, not played, and costs nothing,
+            up to 10 asks per candidate of budget); with ``resume`` the study continues up to this many.
+        max_changes: at most this many numbers change.
+        decks: deck patterns, as for ``simkit sweep --decks`` (default: the scenario's ``[sweep] decks``).
+        bots: bot pairings, each ``'first,second'``; with several (a panel) a candidate counts by its
+            worst pairing (default: the scenario's ``[sweep] bots``).
+        panel: a bot panel (default: the scenario's ``[sweep] panel``): each bot plays every pairing in
+            both seats, one sweep per candidate, and a candidate counts by its worst bot.
+        games: games per ordered pair in each trial's sweep (default: the scenario's ``[sweep] games``).
+        workers: worker processes per sweep (default: the scenario's, 0 = all cores).
+        out: the output folder (default ``results/tune-<scenario stem>``).
+        resume: continue the tune stored in ``out`` (the same options are required).
+        seed: the sampler's seed; the same seed and options give the same study.
+        check_games: games per ordered pair of the fresh-seed check (default: ``games``).
+        check_seed: the check's sweep seed (default: the search seed plus 1,000,003).
+        weights: the objective's weights (:class:`TuneWeights` or ``'spread=1,band=2,...'``).
+        bands: the report's bands (default :class:`simkit.analysis.FlagBands`).
+        progress: show a progress bar (default: only when stderr is a terminal).
+
+    Returns:
+        :class:`TuneResult`: the trial table as a DataFrame, the patch text, the summary, the folder.
+
+    Raises:
+        ValueError: (one line) bad knobs, weights, decks, bots or budget; an output folder holding
+            another tune (or a tune to resume that does not exist or differs).
+        ScenarioError: the base scenario itself is invalid.
+    """
+    import optuna
+
+    started = time.perf_counter()
+    base_path = Path(scenario).resolve()
+    sc = load_scenario(scenario)
+    knob_list = parse_knobs(sc.data, list(knobs))
+    if trials < 1:
+        raise ValueError(f"--trials must be at least 1, got {trials}")
+    if max_changes < 1:
+        raise ValueError(f"--max-changes must be at least 1, got {max_changes}")
+    weights = parse_weights(weights) if weights is None or isinstance(weights, str) else weights
+    bands = bands or FlagBands()
+    defaults = sweep_defaults(sc)
+    if bots and panel:
+        raise ValueError("--bots and --panel: give one (a panel plays each of its bots in both seats)")
+    panel = tuple(panel) if panel else (() if bots else tuple(defaults.get("panel", ())))
+    if bots and defaults.get("panel"):
+        raise ValueError(f"{sc.path}: sweep.panel: the scenario plays a bot panel; --bots cannot replace it "
+                         "(give --panel instead)")
+    if panel:
+        plans = [plan_sweep(sc, games=games, decks=decks, panel=panel)]  # checks decks, bots, games
+        pairs = [(b, b) for b in plans[0].panel]
+    else:
+        pairs = _bot_pairs(bots, sc)
+        plans = [plan_sweep(sc, games=games, decks=decks, bots=p) for p in pairs]
+    games = plans[0].games
+    deck_ids = list(plans[0].decks)
+    search_seed = plans[0].seed
+    check_seed = search_seed + FRESH_SEED_OFFSET if check_seed is None else check_seed
+    if check_seed == search_seed:
+        raise ValueError(f"--check-seed must differ from the search's sweep seed ({search_seed}): "
+                         "the check plays fresh seeds")
+    check_games = games if check_games is None else check_games
+    if check_games < 1:
+        raise ValueError(f"--check-games must be at least 1, got {check_games}")
+    workers = defaults["workers"] if workers is None else workers
+    out = Path(out or f"results/tune-{sc.path.stem}")
+    if resume and not (out / STUDY).exists():
+        raise ValueError(f"{out}: no tune to resume (no {STUDY})")
+    out.mkdir(parents=True, exist_ok=True)
+    settings = {
+        "base": str(base_path), "base_hash": sc.hash, "knobs": [asdict(k) for k in knob_list],
+        "max_changes": max_changes, "decks": deck_ids, "games": games, "bots": [list(p) for p in pairs],
+        "panel": list(panel),
+        "search_seed": search_seed, "sampler_seed": seed, "weights": asdict(weights),
+        "bands": asdict(bands), "check_games": check_games, "check_seed": check_seed,
+    }
+    settings = json.loads(json.dumps(settings))  # as stored: tuples become lists
+    study = _open_study(out, settings, resume)
+    _close_interrupted(study)
+    if not study.get_trials(deepcopy=False):
+        study.enqueue_trial(_base_params(knob_list, max_changes))
+    ev = _Evaluator(base_path, out, deck_ids, games, pairs, panel, search_seed, workers, weights, bands)
+
+    from tqdm import tqdm
+
+    show = sys.stderr.isatty() if progress is None else progress
+    asked, done = _progress(study)
+    bar = tqdm(total=max(trials, done), initial=done, unit="candidate", desc="tune", disable=not show)
+
+    def postfix() -> None:
+        b = _best(study)
+        if b is not None:
+            bar.set_postfix_str(f"best {b.value:.4f} ({b.user_attrs.get('n_changes', 0)} changes)")
+
+    postfix()
+    with bar, warnings.catch_warnings():
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)  # multivariate TPE
+        warnings.filterwarnings("ignore", message="Fixed parameter")  # the base's value outside a knob's range
+        while done < trials and asked < MAX_ASKS * trials:
+            study.sampler = optuna.samplers.TPESampler(
+                seed=_seed_for(seed, asked), n_startup_trials=STARTUP_TRIALS,
+                multivariate=True, group=True)
+            trial = study.ask()
+            changes = _suggest(trial, knob_list, max_changes)
+            trial.set_user_attr("changes", _describe(changes))
+            trial.set_user_attr("n_changes", len(changes))
+            trial.set_user_attr("change_list", [[k, b, a] for k, (b, a) in changes.items()])
+            try:
+                result = ev.evaluate(changes)
+            except ScenarioError as exc:
+                trial.set_user_attr("error", str(exc))
+                trial.set_user_attr("candidate", _candidate_id(changes))
+                study.tell(trial, state=optuna.trial.TrialState.FAIL)
+            else:
+                for k, v in result.items():
+                    trial.set_user_attr(k, v)
+                study.tell(trial, result["objective"])
+            asked, now = _progress(study)
+            bar.update(now - done)
+            done = now
+            postfix()
+    search_seconds = time.perf_counter() - started
+    table = _trial_table(study, knob_list)
+    _write_text(out / "trials.csv", table.to_csv(index=False))
+    return _finish(study, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel, bands, weights)
+
+
+def _finish(study, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel, bands, weights):
+    """Write the proposed patch, check it on fresh seeds against the base, write the summary."""
+    from simkit.compare import compare_results
+    from simkit.report.comparison import write_compare_report
+
+    started = time.perf_counter()
+    best = _best(study)
+    base_trial = next((t for t in study.get_trials(deepcopy=False) if t.number == 0), None)
+    changes = {k: (b, a) for k, b, a in best.user_attrs.get("change_list", [])} if best is not None else {}
+    summary = {
+        "base": str(base_path), "trials": _progress(study)[1], "asked": _progress(study)[0],
+        "search": {"decks": len(settings["decks"]), "games_per_pair": settings["games"],
+                   "seed": settings["search_seed"], "bots": settings["bots"],
+                   "base_objective": base_trial.value if base_trial is not None and base_trial.value is not None
+                   else None,
+                   "best_objective": best.value if best is not None else None,
+                   "best_trial": best.number if best is not None else None},
+        "changes": {k: {"before": b, "after": a} for k, (b, a) in changes.items()},
+    }
+    files: list[Path] = [out / "trials.csv"]
+    patch_text, check_games = "", 0
+    if not changes:
+        (out / "patch.toml").unlink(missing_ok=True)
+        summary["verdict"] = "no candidate beat the base on the search seeds: no patch proposed"
+    else:
+        rel = os.path.relpath(base_path, out.resolve())
+        patch_text = candidate_patch(
+            rel, changes, name=f"{sc.name} — tune proposal",
+            header=[f"Proposed by simkit tune: trial {best.number} ({summary['trials']} candidates), objective "
+                    f"{best.value:.4f} (base {summary['search']['base_objective']:.4f}) on the search seeds.",
+                    f"Checked on fresh seeds (sweep seed {settings['check_seed']}): see compare.pdf and summary.json."])
+        _write_text(out / "patch.toml", patch_text)
+        files.append(out / "patch.toml")
+        # the evidence is about the very files: the base as given, and OUT/patch.toml as written
+        fresh = out / "fresh"
+        seed_games = (settings["check_seed"], settings["check_games"])
+        base_frames = ev.sweep_file(base_path, fresh / "base", *seed_games)
+        base_sweeps = ev.last_sweeps
+        patch_frames = ev.sweep_file(out / "patch.toml", fresh / f"patch-{_candidate_id(changes)}", *seed_games)
+        patch_sweeps = ev.last_sweeps
+        check_games = sum(len(df) for _, df in base_sweeps + patch_sweeps)
+        before = [balance_terms(df, bands) for df in base_frames]
+        after = [balance_terms(df, bands) for df in patch_frames]
+        flag_rows = []
+        for i, ((label, b), (_, p)) in enumerate(zip(base_sweeps, patch_sweeps)):
+            tables = compare_results(b, p, bands)
+            name = "compare.pdf" if i == 0 else f"compare-{label.replace(',', '-')}.pdf"
+            files += write_compare_report(tables, out / name)
+            fc = tables["flag_changes"].assign(bots=label)
+            flag_rows.append(fc)
+        flags = pd.concat(flag_rows, ignore_index=True)
+        per_pair = []
+        for i, bots in enumerate(pairs):
+            label = ",".join(bots)
+            fc = flags if panel else flags[flags["bots"] == label]
+            counts = fc["status"].value_counts()
+            per_pair.append({
+                "bots": ",".join(bots),
+                "spread_before": before[i]["spread"], "spread_after": after[i]["spread"],
+                "worst_deck_before": before[i]["worst_deck"], "worst_deck_after": after[i]["worst_deck"],
+                "decks_outside_before": before[i]["decks_outside"], "decks_outside_after": after[i]["decks_outside"],
+                "first_player_before": before[i]["first_player"], "first_player_after": after[i]["first_player"],
+                "objective_before": score(before[i], weights),
+                "objective_after": score(after[i], weights) + change_cost(changes, weights),
+                "flags_vanished": fc.loc[fc["status"] == "vanished", "message"].tolist(),
+                "flags_appeared": fc.loc[fc["status"] == "appeared", "message"].tolist(),
+                "flags_stayed": int(counts.get("stayed", 0)),
+            })
+        _write_text(out / "flags.csv", flags.to_csv(index=False))
+        files.append(out / "flags.csv")
+        summary["check"] = {"seed": settings["check_seed"], "games_per_pair": settings["check_games"],
+                            "pairings": per_pair}
+        vanished = sum(len(p["flags_vanished"]) for p in per_pair)
+        appeared = sum(len(p["flags_appeared"]) for p in per_pair)
+        worst = max(per_pair, key=lambda p: p["spread_after"] / max(p["spread_before"], 1e-12))
+        summary["verdict"] = (
+            f"{len(changes)} change(s); on fresh seeds the spread of deck win rates goes "
+            f"{100 * worst['spread_before']:.1f} -> {100 * worst['spread_after']:.1f} points, decks outside the band "
+            f"{worst['decks_outside_before']} -> {worst['decks_outside_after']}, flags vanished "
+            f"{vanished}, appeared {appeared}")
+    search_games = int(pd.to_numeric(table["games_played"], errors="coerce").fillna(0).sum())
+    summary["games"] = {"search": search_games, "check": check_games, "total": search_games + check_games,
+                        "played_this_run": int(ev.games_played)}
+    summary["seconds"] = {"search_this_run": round(search_seconds, 1),
+                          "check_this_run": round(time.perf_counter() - started, 1),
+                          "trials_total": round(float(pd.to_numeric(table["seconds"], errors="coerce").sum()), 1)}
+    _write_text(out / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False, default=_json_default))
+    files.append(out / "summary.json")
+    return TuneResult(trials=table, patch=patch_text, summary=summary, out=out, files=files)
+
+
+def _json_default(x):
+    if isinstance(x, np.generic):
+        return x.item()
+    raise TypeError(f"not JSON serialisable: {type(x).__name__}")

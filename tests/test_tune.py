@@ -1,0 +1,372 @@
+"""simkit tune: knobs, the objective, patch text, the study (end to end through the CLI) and resume."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import simkit
+from simkit.analysis import synthetic_results
+from simkit.cli import main
+from simkit.scenario import load_scenario
+from simkit.tune import (
+    Knob,
+    TuneWeights,
+    balance_terms,
+    candidate_patch,
+    default_range,
+    parse_knobs,
+    parse_weights,
+    scenario_numbers,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = ROOT / "scenarios" / "miracle" / "base.toml"
+PLANTED = ROOT / "scenarios" / "miracle" / "planted-strong-priest.toml"
+
+DATA = {
+    "game": "miracle",
+    "creatures": {
+        "Priest": {"flying": False, "units": [3, 4, 4], "L1": {"cost": 2, "aura": 1}, "L3": {"cost": 7}},
+        "Archer": {"L1": {"cost": 2, "range": [3, 4]}},
+    },
+    "artifacts": {"HolyLight": {"cooldown": 5}},
+    "bots": {"balanced": {"temperature": 0.3}},
+    "sweep": {"games": 4, "seed": 0},
+}
+
+# three decks, two of them holding a Priest: the smallest pool that still has a spread to tune
+DECKS = ["HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon",
+         "WindBlessing:BlackBat,Priest,VolcanoDragon"]
+
+
+# ----------------------------------------------------------------------------------------------
+# knobs
+
+
+def test_scenario_numbers_are_the_dotted_number_leaves_without_sweep_settings():
+    """Numbers are listed by dotted key in file order; lists, booleans, strings and [sweep] are left out."""
+    assert scenario_numbers(DATA) == {
+        "creatures.Priest.L1.cost": 2, "creatures.Priest.L1.aura": 1, "creatures.Priest.L3.cost": 7,
+        "creatures.Archer.L1.cost": 2, "artifacts.HolyLight.cooldown": 5, "bots.balanced.temperature": 0.3,
+    }
+
+
+def test_a_star_matches_within_one_key_only():
+    """'creatures.*.L*.cost' picks every creature level's cost, and nothing deeper or shallower."""
+    knobs = parse_knobs(DATA, ["creatures.*.L*.cost"])
+    assert [k.key for k in knobs] == ["creatures.Priest.L1.cost", "creatures.Priest.L3.cost",
+                                      "creatures.Archer.L1.cost"]
+
+
+def test_default_ranges_step_around_todays_value_and_integers_stay_integers():
+    """Cost 7 moves 5..9, cost 2 moves 1..3 (never below 1), 0 moves 0..1, a float keeps tenths."""
+    assert default_range(7) == (5, 9, 1)
+    assert default_range(2) == (1, 3, 1)
+    assert default_range(1) == (1, 2, 1)
+    assert default_range(0) == (0, 1, 1)
+    assert default_range(0.3) == (0.15, 0.45, 0.01)
+    k = parse_knobs(DATA, ["creatures.Priest.L3.cost"])[0]
+    assert k == Knob("creatures.Priest.L3.cost", 7, 5, 9, True, 1)
+    assert k.values() == [5, 6, 7, 8, 9] and all(isinstance(v, int) for v in k.values())
+
+
+def test_an_explicit_range_wins_over_an_earlier_pattern():
+    """'creatures.Priest.L3.cost=5..8' after 'creatures.*.L*.cost' gives that key exactly 5..8."""
+    knobs = {k.key: k for k in parse_knobs(DATA, ["creatures.*.L*.cost", "creatures.Priest.L3.cost=5..8"])}
+    assert (knobs["creatures.Priest.L3.cost"].low, knobs["creatures.Priest.L3.cost"].high) == (5, 8)
+    assert (knobs["creatures.Priest.L1.cost"].low, knobs["creatures.Priest.L1.cost"].high) == (1, 3)
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("creatures.Priest.L9.cost", "matches no number of the scenario"),
+    ("creatures.*", "matches no number of the scenario"),
+    ("creatures.Archer.L1.range", "matches no number of the scenario"),
+    ("sweep.games", "sweep settings are not balance numbers"),
+    ("creatures.Priest.L3.cost=8..5", "is empty (low above high)"),
+    ("creatures.Priest.L3.cost=5-8", "the range must read LOW..HIGH"),
+    ("creatures.Priest.L3.cost=5.5..8", "the range must be whole numbers"),
+])
+def test_bad_knobs_are_refused_with_one_line(spec, words):
+    """An unknown key, a table, a list, a sweep setting, an empty, malformed or fractional range: one clear line."""
+    with pytest.raises(ValueError, match="^--knob") as info:
+        parse_knobs(DATA, [spec])
+    assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def test_weights_parse_by_name_and_refuse_unknown_names():
+    """'spread=2,change=0' changes those two weights; a misspelt weight is refused."""
+    w = parse_weights("spread=2,change=0")
+    assert (w.spread, w.change, w.band) == (2.0, 0.0, TuneWeights().band)
+    with pytest.raises(ValueError, match="unknown weight 'sprad'"):
+        parse_weights("sprad=2")
+    with pytest.raises(ValueError, match="band must be at least 0"):
+        parse_weights("band=-1")
+
+
+# ----------------------------------------------------------------------------------------------
+# the objective
+
+
+def test_balance_terms_see_a_deck_outside_the_band_and_a_lopsided_matchup():
+    """A deck planted at 80% against everyone is outside the band, its matchups beyond 70/30; an even pool is not."""
+    decks = [f"HolyLight:Archer,Priest,{c}" for c in ("Swordsman", "VolcanoDragon")] + \
+        ["InfernoFlame:BlackBat,FrostDragon,VolcanoDragon", "WindBlessing:Archer,BlackBat,FrostDragon"]
+    strong = decks[0]
+
+    def rate(a: str, b: str) -> float:
+        return 0.8 if a == strong else 0.2 if b == strong else 0.5
+
+    skewed = balance_terms(synthetic_results(decks, 400, rate, seed=1))
+    even = balance_terms(synthetic_results(decks, 400, None, seed=1))
+    assert skewed["decks_outside"] >= 1 and skewed["band"] > 0.02 and skewed["matchup"] > 0.0
+    assert skewed["worst_deck"] == pytest.approx(0.3, abs=0.03)
+    assert even["decks_outside"] == 0 and even["band"] == 0 and even["matchup"] == 0
+    assert skewed["spread"] > 3 * even["spread"]
+
+
+def test_a_planted_first_player_edge_shows_in_the_first_player_term():
+    """First seat planted at +10 points: the term reads about 0.10."""
+    decks = DECKS
+    t = balance_terms(synthetic_results(decks, 2000, None, first_advantage=0.10, seed=2))
+    assert t["first_player"] == pytest.approx(0.10, abs=0.02)
+
+
+# ----------------------------------------------------------------------------------------------
+# patch text
+
+
+def test_patch_text_round_trips_through_load_scenario(tmp_path):
+    """The patch extends the base, holds only the changed keys with before/after, and loads to base + changes."""
+    changes = {"creatures.Priest.L3.cost": (7, 8), "artifacts.HolyLight.cooldown": (5, 4)}
+    folder = tmp_path / "deep" / "out"
+    folder.mkdir(parents=True)
+    import os
+
+    text = candidate_patch(os.path.relpath(BASE, folder), changes, name="proposal", header=["a header"])
+    (folder / "patch.toml").write_text(text)
+    own = tomllib.loads(text)
+    assert own == {"extends": os.path.relpath(BASE, folder), "name": "proposal",
+                   "creatures": {"Priest": {"L3": {"cost": 8}}}, "artifacts": {"HolyLight": {"cooldown": 4}}}
+    assert "cost = 8                # tune: 7 -> 8" in text and "cooldown = 4            # tune: 5 -> 4" in text
+    patched, base = load_scenario(folder / "patch.toml"), load_scenario(BASE)
+    assert scenario_numbers(patched.data) == {**scenario_numbers(base.data),
+                                              "creatures.Priest.L3.cost": 8, "artifacts.HolyLight.cooldown": 4}
+
+
+# ----------------------------------------------------------------------------------------------
+# the study, end to end
+
+
+def _cli_tune(out: Path, trials: int, *extra: str) -> int:
+    return main(["tune", str(PLANTED), "--knob", "creatures.Priest.L1.aura=0..2", "--knob",
+                 "creatures.Priest.L1.cost=1..4", "--max-changes", "1", "--decks", *DECKS, "--games", "1",
+                 "--trials", str(trials), "--workers", "1", "--out", str(out), *extra])
+
+
+@pytest.fixture(scope="module")
+def small_tune(tmp_path_factory):
+    """A 4-trial tune of the planted Priest on 3 decks x 1 game per pair, through the CLI."""
+    out = tmp_path_factory.mktemp("tune") / "planted"
+    assert _cli_tune(out, 4) == 0
+    return out
+
+
+def test_a_small_tune_leaves_the_evidence_in_its_folder(small_tune, capsys):
+    """trials.csv has one row per trial (the base first, 4 distinct candidates in all), the study and summary
+    are there, and a proposed patch (if any beat the base) loads, extends the base and comes with
+    compare.pdf and flags.csv."""
+    trials = pd.read_csv(small_tune / "trials.csv")
+    assert list(trials["trial"]) == list(range(len(trials)))
+    assert trials["candidate"].nunique() == 4 and (~trials["repeat"]).sum() == 4
+    assert trials.loc[0, "changes"] == "(no change)" and trials.loc[0, "n_changes"] == 0
+    assert (trials["n_changes"] <= 1).all()
+    assert set(trials["state"]) <= {"complete", "invalid"}
+    assert (small_tune / "study.db").exists()
+    summary = json.loads((small_tune / "summary.json").read_text())
+    assert summary["trials"] == 4 and summary["search"]["decks"] == 3
+    done = trials[trials["state"] == "complete"]
+    assert summary["search"]["best_objective"] == pytest.approx(done["objective"].min())
+    # 3 decks: 9 ordered pairs x 1 game per new candidate, nothing for a candidate proposed again
+    assert list(done["games_played"]) == [0 if r else 9 for r in done["repeat"]]
+    assert summary["games"]["search"] == 9 * 4
+    if summary["changes"]:
+        patch = (small_tune / "patch.toml").read_text()
+        assert tomllib.loads(patch)["extends"].endswith("planted-strong-priest.toml")
+        sc = load_scenario(small_tune / "patch.toml")
+        for key, c in summary["changes"].items():
+            assert scenario_numbers(sc.data)[key] == c["after"]
+        assert (small_tune / "compare.pdf").stat().st_size > 1000
+        flags = pd.read_csv(small_tune / "flags.csv")
+        assert set(flags["status"]) <= {"appeared", "vanished", "stayed"}
+        assert summary["check"]["seed"] != summary["search"]["seed"]
+    else:
+        assert not (small_tune / "patch.toml").exists()
+
+
+def test_an_invalid_candidate_is_a_failed_trial_not_a_crash(tmp_path):
+    """A range reaching an illegal value (a Priest L1 aura of -1) ends as 'invalid' trials with the error line."""
+    out = tmp_path / "bad"
+    rc = main(["tune", str(PLANTED), "--knob", "creatures.Priest.L1.aura=-1..-1", "--decks", *DECKS[:2],
+               "--games", "1", "--trials", "2", "--workers", "1", "--out", str(out)])
+    assert rc == 0
+    trials = pd.read_csv(out / "trials.csv")
+    assert list(trials["state"]) == ["complete", "invalid"]
+    assert "creatures.Priest.L1.aura" in trials.loc[1, "error"]
+
+
+def test_an_unmatched_knob_ends_the_cli_with_one_line_and_status_2(tmp_path, capsys):
+    """`simkit tune --knob creatures.Priest.L9.cost` writes nothing and says why in one line."""
+    rc = main(["tune", str(BASE), "--knob", "creatures.Priest.L9.cost", "--out", str(tmp_path / "x")])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "matches no number of the scenario" in err
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_second_tune_into_the_same_folder_needs_resume(small_tune, capsys):
+    """Running into a folder that holds a tune without --resume is refused, nothing overwritten."""
+    before = (small_tune / "trials.csv").read_text()
+    assert _cli_tune(small_tune, 4) == 2
+    assert "already holds a tune: pass --resume" in capsys.readouterr().err
+    assert (small_tune / "trials.csv").read_text() == before
+
+
+def test_resume_with_other_settings_is_refused(small_tune, capsys):
+    """--resume with another games-per-pair names the setting that differs."""
+    rc = main(["tune", str(PLANTED), "--knob", "creatures.Priest.L1.aura=0..2", "--knob",
+               "creatures.Priest.L1.cost=1..4",
+               "--max-changes", "1", "--decks", *DECKS, "--games", "2", "--trials", "5", "--workers", "1",
+               "--out", str(small_tune), "--resume"])
+    assert rc == 2 and "different settings (games" in capsys.readouterr().err
+
+
+def test_an_interrupted_tune_resumes_to_the_same_study(small_tune, tmp_path, monkeypatch):
+    """A tune interrupted in the middle of its third trial resumes to the very trials of the uninterrupted
+    4-trial tune (same candidates, same objectives); the interrupted trial stays visible in the table."""
+    from simkit.tune import _Evaluator
+
+    out = tmp_path / "cut"
+    real, calls = _Evaluator.evaluate, []
+
+    def interrupted_at_the_third(self, changes):
+        calls.append(changes)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(self, changes)
+
+    monkeypatch.setattr(_Evaluator, "evaluate", interrupted_at_the_third)
+    assert _cli_tune(out, 4) == 130
+    assert not (out / "trials.csv").exists()
+    monkeypatch.setattr(_Evaluator, "evaluate", real)
+    assert _cli_tune(out, 4, "--resume") == 0
+    straight = pd.read_csv(small_tune / "trials.csv")
+    resumed = pd.read_csv(out / "trials.csv")
+    assert list(resumed["state"][:3]) == ["complete", "complete", "interrupted"]
+    assert list(resumed["state"][3:]) == ["complete"] * (len(resumed) - 3)
+    kept = resumed[resumed["state"] != "interrupted"].reset_index(drop=True)
+    cols = ["changes", "n_changes", "objective", "candidate"]
+    pd.testing.assert_frame_equal(kept[cols], straight[cols])
+    assert resumed.loc[3, "changes"] == straight.loc[2, "changes"]  # the interrupted candidate is played again
+
+
+def test_simkit_tune_is_the_python_function_behind_the_command(small_tune):
+    """simkit.tune resumes the CLI's study with no new trials and hands back the table and the patch text."""
+    before = pd.read_csv(small_tune / "trials.csv")
+    result = simkit.tune(PLANTED, ["creatures.Priest.L1.aura=0..2", "creatures.Priest.L1.cost=1..4"], trials=4,
+                         max_changes=1, decks=DECKS, games=1, workers=1, out=small_tune, resume=True)
+    assert isinstance(result.trials, pd.DataFrame)
+    assert list(result.trials["candidate"]) == list(before["candidate"])  # the budget was spent: nothing new
+    assert result.patch == ((small_tune / "patch.toml").read_text() if (small_tune / "patch.toml").exists() else "")
+
+
+def test_with_a_bot_panel_a_candidate_counts_by_its_worst_pairing(tmp_path):
+    """Two bot pairings: every trial's balance score is the larger of the two pairings' scores, each
+    recomputed here from that pairing's own sweep on the search seeds."""
+    from simkit.sweep import load_results
+    from simkit.tune import score
+
+    out = tmp_path / "panel"
+    result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..3"], trials=2, decks=DECKS[:2], games=1,
+                         bots=["balanced,balanced", "rush,control"], workers=1, out=out)
+    assert len(result.trials) >= 2
+    for _, row in result.trials.iterrows():
+        folder = out / "candidates" / row["candidate"]
+        scores = {b: score(balance_terms(load_results(folder / f"sweep-{i}-{b.replace(',', '-')}")), TuneWeights())
+                  for i, b in enumerate(["balanced,balanced", "rush,control"])}
+        assert row["balance"] == pytest.approx(max(scores.values()))
+        assert scores[row["worst_bots"]] == max(scores.values())
+        assert load_results(folder / "sweep-1-rush-control")["first_bot"].eq("rush").all()
+
+
+@pytest.mark.slow
+def test_a_tune_killed_with_sigkill_resumes_and_finishes_its_budget(tmp_path):
+    """`simkit tune` killed (SIGKILL) once two trials are stored resumes with --resume: the stored
+    trials are kept as they were, a trial cut mid-way (if any) shows as interrupted, and the budget completes."""
+    import os
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "killed"
+    args = [sys.executable, "-m", "simkit", "tune", str(PLANTED), "--knob", "creatures.Priest.L1.aura=0..2",
+            "--knob", "creatures.Priest.L1.cost=1..4", "--max-changes", "1", "--decks", *DECKS, "--games", "1",
+            "--trials", "5", "--workers", "1", "--out", str(out)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 300
+    finished = 0
+    while time.time() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+        try:
+            with sqlite3.connect(out / "study.db") as db:
+                finished = db.execute("select count(*) from trials where state = 'COMPLETE'").fetchone()[0]
+        except sqlite3.Error:
+            continue
+        if finished >= 2:
+            break
+    assert proc.poll() is None, "the tune ended before it could be killed"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    with sqlite3.connect(out / "study.db") as db:
+        kept = db.execute("select number, value from trials t join trial_values v using (trial_id) "
+                          "order by number").fetchall()
+    assert not (out / "trials.csv").exists()
+    assert subprocess.run([*args, "--resume"], env=env, cwd=ROOT, capture_output=True).returncode == 0
+    trials = pd.read_csv(out / "trials.csv")
+    assert trials.loc[~trials["repeat"] & (trials["state"] != "interrupted"), "candidate"].nunique() == 5
+    for number, value in kept:
+        assert trials.loc[number, "objective"] == pytest.approx(value)
+    assert set(trials["state"]) <= {"complete", "invalid", "interrupted"}
+
+
+def test_resume_without_a_stored_tune_is_refused_and_creates_nothing(tmp_path, capsys):
+    """--resume into a folder with no study says so in one line and leaves no folder behind."""
+    assert _cli_tune(tmp_path / "none", 2, "--resume") == 2
+    assert "no tune to resume" in capsys.readouterr().err
+    assert not (tmp_path / "none").exists()
+
+
+def test_with_a_sweep_panel_a_candidate_counts_by_its_worst_panel_bot(tmp_path):
+    """--panel balanced,rush: one panel sweep per candidate; every trial's balance score is the larger of the
+    two bots' scores, each recomputed here from that bot's games of the panel sweep."""
+    from simkit.sweep import load_results
+    from simkit.tune import score
+
+    out = tmp_path / "panel"
+    assert main(["tune", str(PLANTED), "--knob", "creatures.Priest.L1.cost=1..3", "--decks", *DECKS[:2],
+                 "--games", "1", "--trials", "2", "--panel", "balanced,rush", "--workers", "1",
+                 "--out", str(out)]) == 0
+    trials = pd.read_csv(out / "trials.csv")
+    for _, row in trials.iterrows():
+        df = load_results(out / "candidates" / row["candidate"] / "sweep-panel")
+        scores = {f"{b},{b}": score(balance_terms(df[df["first_bot"] == b]), TuneWeights())
+                  for b in ("balanced", "rush")}
+        assert set(df["first_bot"]) == {"balanced", "rush"} and len(df) == 2 * 4
+        assert row["balance"] == pytest.approx(max(scores.values()))
+        assert scores[row["worst_bots"]] == max(scores.values())
