@@ -25,7 +25,7 @@ from simkit.rng import SEED_MAX
 #: The top-level keys the core owns; a game declares its own (:attr:`simkit.games.Game.tables`).
 CORE_KEYS = ("game", "name", "description", "rules_version", "sweep")
 
-__all__ = ["Scenario", "load_scenario", "scenario_from_data", "Field", "sweep_settings"]
+__all__ = ["Scenario", "load_scenario", "scenario_from_data", "Field", "resolve_like", "sweep_settings"]
 
 
 def _merge(base: dict, patch: dict) -> dict:
@@ -224,6 +224,27 @@ class Scenario:
     def new_match(self, first_deck: str, second_deck: str, seed: int = 0):
         """A single game between two decks (the first deck moves first), as the game's ``Match``."""
         return self.plugin.new_match(self, first_deck, second_deck, seed=seed)
+
+
+def resolve_like(f: Field, name: str, reserved: tuple[str, ...] = ("random",), chain: tuple[str, ...] = ()) -> dict:
+    """The table ``name`` of ``f`` with its ``like = "other"`` chain merged in (its own keys win).
+
+    Bot personalities (and any table of peers) inherit this way: ``[bots.turtle] like = "control"``.
+
+    Raises:
+        ScenarioError: a circular chain, or ``like`` naming no sibling table (or a ``reserved`` name).
+    """
+    table = f.table(name)
+    if name in chain:
+        raise table.fail(f"circular 'like' chain: {' -> '.join((*chain, name))}")
+    own = dict(table.data)
+    parent = own.pop("like", None)
+    if parent is None:
+        return own
+    if not isinstance(parent, str) or parent in reserved or not isinstance(f.data.get(parent), dict):
+        known = ", ".join(k for k, v in f.data.items() if isinstance(v, dict))
+        raise table.fail(f"must name another bot table (known: {known}), got {parent!r}", "like")
+    return {**resolve_like(f, parent, reserved, (*chain, name)), **own}
 
 
 def load_scenario(path: str | Path) -> Scenario:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simkit.scenario import Field
+from simkit.scenario import Field, resolve_like
 
 RANDOM = "random"
 
@@ -72,21 +72,6 @@ def _number(f: Field, key: str) -> float:
     return float(value)
 
 
-def _resolve(f: Field, name: str, chain: tuple[str, ...] = ()) -> dict:
-    """The personality's keys with its ``like`` chain merged in (its own keys win)."""
-    table = f.table(name)
-    if name in chain:
-        raise table.fail(f"circular 'like' chain: {' -> '.join((*chain, name))}")
-    own = dict(table.data)
-    parent = own.pop("like", None)
-    if parent is None:
-        return own
-    if not isinstance(parent, str) or parent == RANDOM or not isinstance(f.data.get(parent), dict):
-        known = ", ".join(k for k, v in f.data.items() if isinstance(v, dict))
-        raise table.fail(f"must name another bot table (known: {known}), got {parent!r}", "like")
-    return {**_resolve(f, parent, (*chain, name)), **own}
-
-
 def read_bot_settings(source: str, data: dict) -> BotSettings:
     """Validate a duel scenario's ``[bots]`` table (every weight of a personality must be given,
     directly or through ``like``).
@@ -101,7 +86,7 @@ def read_bot_settings(source: str, data: dict) -> BotSettings:
             raise f.fail("unknown key (expected a [bots.<name>] table)", name)
         if name == RANDOM:
             raise f.fail("'random' is the built-in uniformly random bot; give the table another name", name)
-        merged = Field(source, _resolve(f, name), f"bots.{name}")
+        merged = Field(source, resolve_like(f, name), f"bots.{name}")
         merged.reject_unknown(WEIGHT_NAMES)
         out[name] = np.array([_number(merged, key) for key in WEIGHT_NAMES], np.float64)
     if not out:

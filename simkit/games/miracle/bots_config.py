@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from simkit.scenario import Field
+from simkit.scenario import Field, resolve_like
 
 RANDOM = "random"
 
@@ -206,21 +206,6 @@ def _number(f: Field, key: str, kind: type, minimum: float | None) -> Any:
     return kind(value)
 
 
-def _resolve(f: Field, name: str, chain: tuple[str, ...] = ()) -> dict:
-    """The personality's keys with its ``like`` chain merged in (its own keys win)."""
-    table = f.table(name)
-    if name in chain:
-        raise table.fail(f"circular 'like' chain: {' -> '.join((*chain, name))}")
-    own = dict(table.data)
-    parent = own.pop("like", None)
-    if parent is None:
-        return own
-    if not isinstance(parent, str) or parent == RANDOM or not isinstance(f.data.get(parent), dict):
-        known = ", ".join(k for k, v in f.data.items() if isinstance(v, dict))
-        raise table.fail(f"must name another bot table (known: {known}), got {parent!r}", "like")
-    return {**_resolve(f, parent, (*chain, name)), **own}
-
-
 def read_bot_settings(source: str, data: dict) -> BotSettings:
     """Validate a scenario's ``[bots]`` table.
 
@@ -247,7 +232,7 @@ def read_bot_settings(source: str, data: dict) -> BotSettings:
             raise f.fail("unknown key (expected max_actions_per_turn or a [bots.<name>] table)", name)
         if name == RANDOM:
             raise f.fail("'random' is the built-in uniformly random bot; give the table another name", name)
-        merged = Field(source, _resolve(f, name), f"bots.{name}")
+        merged = Field(source, resolve_like(f, name), f"bots.{name}")
         if merged.has("policy"):
             searches[name] = merged
             continue
