@@ -38,6 +38,7 @@ WEIGHTS = (
     ("hurt", -1.5, "per expected HP the own hero loses in its attack"),
     ("gather", 1.5, "per energy gathered"),
     ("build", 6.0, "building a tower the plan wants"),
+    ("death", -8.0, "the hero would die on the way or in its end phase"),
     ("advance", 0.35, "per point of move cost closer to the hero's goal"),
     ("danger", -1.2, "per HP the hero takes from enemy Attack Towers and base on the way and in its end phase"),
     ("upgrade", 1.0, "1: upgrade the base as soon as the side can pay; 0: never"),
@@ -277,7 +278,8 @@ class Utility:
         side = p["side"]
         goals = [c for c in range(g.rules.grid.size) if g.dist(c, g.rules.bases[1 - side]) == 1]
         d = cost_to(g, side, goals)[p["cell"]]
-        safe = end_damage(g, side, p["cell"]) == 0
+        safe = end_damage(g, side, p["cell"]) == 0 and not any(
+            g.on_board(e) and g.dist(e["cell"], p["cell"]) <= 3 for e in g.heroes[1 - side])
         return ("revive", "place") if d <= self.w["revive_in_place_within"] and safe else ("revive", "base")
 
     def counter(self, g: Game, legal: list[tuple]) -> tuple:
@@ -432,6 +434,34 @@ class Utility:
         bonus = 100.0 * sum(p for av, p in a if av + a_bonus - g.base_defense(1 - side) >= g.base_hp[1 - side])
         return self.w["attack_base"] * dealt + bonus, act
 
+    def base_odds(self, g: Game, side: int) -> float:
+        """Expected HP an attack on the enemy base takes off it now (Inspire in hand counted)."""
+        st = g.rules.settings
+        a = dice_dist(g.dice_count(side), st["dice_sides"], st["dice_combine"], st["pact_die"] if g.t["pact"] else 0)
+        bonus = 1 + (st["inspire_bonus"] if self.w["cards"] and "Inspire" in g.hands[side] else 0)
+        return duel_odds(a, bonus, None, g.base_defense(1 - side))[0]
+
+    def goals(self, g: Game, side: int, h: dict, rng: int, veins: list[int] | None) -> list[int]:
+        """The cells this hero heads for: veins (a miner), a threatened own building's attacker (the
+        nearest guard), the enemy base when an attack can hurt it, else the enemy towers."""
+        if veins:
+            return veins
+        size = g.rules.grid.size
+        own = g.towers_of(side) + [g.rules.bases[side]]
+        threats = [e["cell"] for e in g.heroes[1 - side] if g.on_board(e) and any(g.dist(e["cell"], b) <= 2
+                                                                                  for b in own)]
+        if threats:
+            mine = [x for x in g.heroes[side] if g.on_board(x)]
+            closest = min(mine, key=lambda x: min(g.dist(x["cell"], t) for t in threats))
+            if closest is h:
+                return [c for c in range(size) if any(1 <= g.dist(c, t) <= rng for t in threats)]
+        enemy_base = g.rules.bases[1 - side]
+        if self.base_odds(g, side) < 0.3:
+            towers = g.towers_of(1 - side, "dice") or g.towers_of(1 - side)
+            if towers:
+                return [c for c in range(size) if any(1 <= g.dist(c, t) <= rng for t in towers)]
+        return [c for c in range(size) if 1 <= g.dist(c, enemy_base) <= rng]
+
     def plan(self, g: Game, side: int, h: dict, shuttle: bool) -> tuple[float, int, list[int], tuple]:
         """``(score, destination, path, hero action)`` of the best reachable cell."""
         start = h["cell"]
@@ -441,10 +471,7 @@ class Utility:
         miner = need > 0 and veins and g.hero_index >= self.w["attackers"]
         enemy_base = g.rules.bases[1 - side]
         rng = g.rules.classes[h["cls"]].range
-        if miner:
-            goals = veins
-        else:
-            goals = [c for c in range(g.rules.grid.size) if 1 <= g.dist(c, enemy_base) <= rng]
+        goals = self.goals(g, side, h, rng, veins if miner else None)
         togo = cost_to(g, side, goals)
         wanted = self.wanted_towers(g, side)
         top = (-math.inf, start, [], ("standby",))
@@ -453,7 +480,7 @@ class Utility:
             dmg = path_damage(g, side, start, path) + end_damage(g, side, c)
             score = self.w["danger"] * dmg
             if dmg >= h["hp"]:
-                score -= 50.0
+                score += self.w["death"]
             if togo[start] < math.inf and togo[c] < math.inf:
                 score += self.w["advance"] * (togo[start] - togo[c])
             act, act_score = ("standby",), 0.0
@@ -477,8 +504,11 @@ class Utility:
                     if tw.effect != "dice" and self.w["upgrade"] and g.base_tier[side] < len(g.rules.base_defense):
                         reserve = g.rules.upgrade_cost[g.base_tier[side] - 1]
                     if g.energy[side] - reserve >= tw.cost:
-                        own_half = g.dist(c, g.rules.bases[side]) < g.dist(c, enemy_base)
-                        v = self.w["build"] * (1.0 if own_half else 0.5)
+                        home = g.dist(c, g.rules.bases[side])
+                        if tw.effect == "attack":  # on the way in: between the bases, own half
+                            v = self.w["build"] * (1.0 if home < g.dist(c, enemy_base) else 0.3)
+                        else:  # keep the others at home, out of reach
+                            v = self.w["build"] * max(0.2, 1.0 - 0.15 * max(0, home - 2))
                         if v > act_score:
                             act, act_score = ("build", name), v
                         break
