@@ -142,16 +142,14 @@ def duel_odds(a: tuple, a_bonus: int, d: tuple | None, d_bonus: int) -> tuple[fl
 
 def reach(g: Game, side: int, start: int, points: int, shuttle: bool) -> dict[int, tuple[int, int]]:
     """Cells the hero of ``side`` on ``start`` can reach with ``points``: cell -> (cost, parent)."""
-    grid = g.rules.grid
     best = {start: (0, -1)}
     heap = [(0, start)]
     while heap:
         cost, c = heapq.heappop(heap)
         if cost > best[c][0]:
             continue
-        for n in grid.neighbors[c]:
-            n = int(n)
-            if n < 0 or not g.enterable(n, side):
+        for n in g.nbr[c]:
+            if not g.enterable(n, side):
                 continue
             nc = cost + (1 if shuttle else g.terrain_points(n))
             if nc <= points and (n not in best or nc < best[n][0]):
@@ -177,9 +175,8 @@ def cost_to(g: Game, side: int, goals: list[int]) -> list[float]:
         if g.terrain[v] == T_BASE or (b is not None and b["side"] != side):
             continue
         step = g.terrain_points(v)
-        for u in grid.neighbors[v]:
-            u = int(u)
-            if u >= 0 and g.terrain[u] != T_BASE and dcost + step < dist[u]:
+        for u in g.nbr[v]:
+            if g.terrain[u] != T_BASE and dcost + step < dist[u]:
                 dist[u] = dcost + step
                 heapq.heappush(heap, (dcost + step, u))
     return dist
@@ -219,6 +216,7 @@ class Utility:
         self.w = personality.w
         self.seat = seat
         self.key = derive_seed(int(seed), "bots", seat)
+        self._plan = None  # (state key, path left, hero action) of the walk under way
 
     def noise(self, *parts) -> float:
         t = self.w["temperature"]
@@ -346,14 +344,23 @@ class Utility:
             return max(blood, key=lambda a: self.attack_value(g, side, h["cell"], g.index_of(*a[1:4]))[0])
         if g.t["acted"]:
             return ("end",)
-        plan = self.plan(g, side, h, shuttle=g.t["shuttle"])
-        if self.w["cards"] and not g.t["shuttle"] and any(a == ("play", "Shuttle") for a in legal):
-            alt = self.plan(g, side, h, shuttle=True)
-            if alt[0] > plan[0] + 1.0:
-                return ("play", "Shuttle")
-        score, dest, path, act = plan
+        key = (g.turn, g.t["shuttle"], g.t["pact"], h["cell"], h["hp"], g.t["points"])
+        if self._plan is not None and self._plan[0] == key:
+            path, act = self._plan[1], self._plan[2]
+        else:
+            plan = self.plan(g, side, h, shuttle=g.t["shuttle"])
+            if self.w["cards"] and not g.t["shuttle"] and any(a == ("play", "Shuttle") for a in legal):
+                alt = self.plan(g, side, h, shuttle=True)
+                if alt[0] > plan[0] + 1.0:
+                    return ("play", "Shuttle")
+            _, _, path, act = plan
         if path:
-            return ("step",) + g.cell_of(path[0])
+            # the plan holds while the walk goes as planned (same turn, no hit taken on the way)
+            nxt = path[0]
+            cost = 1 if g.t["shuttle"] else g.terrain_points(nxt)
+            self._plan = ((g.turn, g.t["shuttle"], g.t["pact"], nxt, h["hp"], g.t["points"] - cost), path[1:], act)
+            return ("step",) + g.cell_of(nxt)
+        self._plan = None
         if act[0] == "attack" and self.w["cards"]:
             a = self.pre_attack_card(g, legal, side, h, g.index_of(*act[1:4]))
             if a is not None:

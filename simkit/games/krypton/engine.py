@@ -57,6 +57,18 @@ TARGETED = {"Ignite": "enemy_hero", "Earthsplit": "enemy_hero", "Inspire": "own_
             "Iron Wall": "own_tower", "Space Swap": "own_tower"}
 
 
+_TABLES: dict = {}
+
+
+def _tables(rules: Rules) -> tuple[list[list[int]], list[list[int]]]:
+    """The grid's distance and neighbour tables as nested lists (numpy scalar indexing is slow in a loop)."""
+    key = id(rules.grid)
+    if key not in _TABLES:
+        nbr = [[int(n) for n in row if n >= 0] for row in rules.grid.neighbors]
+        _TABLES[key] = (rules.grid, rules.grid.distance.tolist(), nbr)
+    return _TABLES[key][1], _TABLES[key][2]
+
+
 class Game:
     """One game of Krypton Tower War between two loadouts (seat 0 acts first).
 
@@ -69,6 +81,7 @@ class Game:
     def __init__(self, rules: Rules, loadouts: tuple[str, str], seed: int = 0):
         self.rules = rules
         st = rules.settings
+        self._dist, self.nbr = _tables(rules)
         self.loadouts = tuple("+".join(parse_loadout(rules, d)) for d in loadouts)
         self.key = derive_seed(int(seed), "krypton")
         self.ctr = 0
@@ -165,7 +178,7 @@ class Game:
         return self.rules.grid.index((x, y, z))
 
     def dist(self, a: int, b: int) -> int:
-        return int(self.rules.grid.distance[a, b])
+        return self._dist[a][b]
 
     def hero_at(self, cell: int) -> tuple[int, int] | None:
         """``(side, index)`` of the hero on ``cell`` (on the board), else ``None``."""
@@ -373,9 +386,8 @@ class Game:
         if self.t["blood_left"]:
             return [("attack",) + self.cell_of(c) for c in self.t["blood_left"]]
         if not self.t["acted"]:
-            for n in self.rules.grid.neighbors[cell]:
-                n = int(n)
-                if n >= 0 and self.enterable(n, side) and self.step_cost(n) <= self.t["points"]:
+            for n in self.nbr[cell]:
+                if self.enterable(n, side) and self.step_cost(n) <= self.t["points"]:
                     out.append(("step",) + self.cell_of(n))
             for c in self.attack_targets(side, self.hero_index):
                 out.append(("attack",) + self.cell_of(c))
