@@ -276,8 +276,9 @@ class Utility:
         side = p["side"]
         goals = [c for c in range(g.rules.grid.size) if g.dist(c, g.rules.bases[1 - side]) == 1]
         d = cost_to(g, side, goals)[p["cell"]]
-        safe = end_damage(g, side, p["cell"]) == 0 and not any(
-            g.on_board(e) and g.dist(e["cell"], p["cell"]) <= 3 for e in g.heroes[1 - side])
+        # a flipped hero takes no end-phase hits (it does not act): in place it keeps its siege position;
+        # enemy heroes next to it would attack it while it cannot answer
+        safe = not any(g.on_board(e) and g.dist(e["cell"], p["cell"]) <= 2 for e in g.heroes[1 - side])
         return ("revive", "place") if d <= self.w["revive_in_place_within"] and safe else ("revive", "base")
 
     def counter(self, g: Game, legal: list[tuple]) -> tuple:
