@@ -123,6 +123,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=4, help="games per ordered loadout pairing (default 4)")
     ap.add_argument("--random-games", type=int, default=2, help="games per pairing and seat order against random")
+    ap.add_argument("--league-games", type=int, default=1,
+                    help="games per pairing for every ordered pair of different personalities (usage table)")
+    ap.add_argument("--league", default="balanced,builder,hunter,rush", help="personalities of the usage league")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", default="results/krypton-figures")
@@ -162,6 +165,35 @@ def main(argv=None) -> int:
         for thing, u in f["usage"].items():
             print(f"| {thing} | {u['share_used']:.1%} | {u['mean_uses']:.2f} | {u['score_used']:.3f} | "
                   f"{u['score_unused']:.3f} |")
+        print()
+    t = time.time()
+    league = [b for b in args.league.split(",") if b]
+    rows = []
+    for a in league:
+        for b in league:
+            if a != b:
+                rows += play(SCENARIOS["table"], args.league_games, (a, b), args.seed, args.workers)
+    if rows:
+        f = mirror_figures(rows)
+        figures["league"] = {"bots": league, "usage": f["usage"], "games": f["games"]}
+        print(f"## tower and card usage in a league of {', '.join(league)} (every ordered pair of different "
+              f"personalities, table tiers, {f['games']} games, {time.time() - t:.0f} s)\n")
+        print("| tower / card | share of side-games using it | mean uses | score when used | score when not |")
+        print("|---|---|---|---|---|")
+        for thing, u in f["usage"].items():
+            print(f"| {thing} | {u['share_used']:.1%} | {u['mean_uses']:.2f} | {u['score_used']:.3f} | "
+                  f"{u['score_unused']:.3f} |")
+        print()
+        bots = {}
+        for r in rows:
+            for seat in ("first", "second"):
+                b = r[f"{seat}_bot"]
+                sc = 1.0 if r["winner"] == seat else 0.5 if r["winner"] == "draw" else 0.0
+                bots.setdefault(b, []).append(sc)
+        print("| personality | side-games | score |\n|---|---|---|")
+        for b, v in sorted(bots.items(), key=lambda kv: -sum(kv[1]) / len(kv[1])):
+            print(f"| {b} | {len(v)} | {sum(v) / len(v):.3f} |")
+        figures["league"]["scores"] = {b: sum(v) / len(v) for b, v in bots.items()}
         print()
     (out / "figures.json").write_text(json.dumps(figures, indent=1, default=float))
     print(f"written: {out / 'figures.json'}")
