@@ -195,6 +195,27 @@ def test_results_hold_every_declared_column():
     assert len(SIDE_COLUMNS) == len([c for c in r if c.startswith("first_") and c[6:] in SIDE_COLUMNS])
 
 
+def test_search_hooks_start_from_the_seats_view_and_step_decisions_of_either_side():
+    """The search root hides the other side's hand (dealt again from unseen cards) and re-keys the dice;
+    stepping follows to_act through a counter window."""
+    sc = scenario()
+    hooks = sc.plugin.search_hooks(sc)
+    m = sc.new_match("Warrior+Warrior", "Warrior+Warrior", seed=0)
+    g = m.game
+    g.hands[1] = ["Curse", "Pursuit"]
+    root = hooks.root(m, 0)
+    assert len(root.hands[1]) == 2 and sorted(root.hands[1] + root.pile) == sorted(g.hands[1] + g.pile)
+    assert root.hands[0] == g.hands[0] and root.key != g.key
+    put(root, 0, 0, (0, 0, 0))
+    put(root, 1, 0, (1, -1, 0))
+    root.hands[1] = ["Curse"]
+    turn(root, 0, 0, 0)
+    child = hooks.copy(root)
+    hooks.step(child, ("attack", 1, -1, 0))
+    assert hooks.to_act(child) == 1 and ("pass",) in hooks.legal(child) and hooks.to_act(root) == 0
+    assert hooks.value(child, 0) == 0.0 and not hooks.over(child)
+
+
 @pytest.mark.slow
 def test_utility_bots_beat_random_at_least_95_percent():
     """balanced against random over every loadout pairing, both seat orders: >= 95% wins."""

@@ -80,3 +80,8 @@ class Krypton(Game):
         from simkit.games.krypton.invariants import KryptonInvariants
 
         return KryptonInvariants(scenario)
+
+    def search_hooks(self, scenario):
+        from simkit.games.krypton.search import KryptonSearch
+
+        return KryptonSearch(scenario)
