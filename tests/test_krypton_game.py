@@ -31,6 +31,7 @@ def test_base_scenario_loads_with_six_loadouts_in_canonical_order():
                         "Warrior+Warrior")
     assert sc.canonical_deck("Warrior + Archer") == "Archer+Warrior"
     assert sc.plugin.deck_cards(sc.rules, "Knight+Archer") == {"class": ("Archer", "Knight")}
+    assert sc.plugin.deck_cards(sc.rules, "Archer+Archer") == {"class": ("Archer",)}
 
 
 @pytest.mark.parametrize("size, count", [(1, 3), (2, 6), (3, 7), (4, 6), (5, 3), (6, 1)])

@@ -34,7 +34,8 @@ class Krypton(Game):
         return tables.canonical_deck(rules, deck)
 
     def deck_cards(self, rules, deck: str) -> Mapping[str, tuple[str, ...]]:
-        return {"class": tables.parse_loadout(rules, deck)}
+        # each class once (the generic card statistics count which cards a deck holds, not copies)
+        return {"class": tuple(sorted(set(tables.parse_loadout(rules, deck))))}
 
     def all_decks(self, rules) -> list[str]:
         """Every legal loadout of the scenario (the pool when ``[decks] pool`` is not given)."""
