@@ -239,3 +239,30 @@ def test_utility_mirrors_end_by_a_destroyed_base_at_least_half_the_time():
     second = [b for a in decks for b in decks]
     ends = play_batch(sc, first, second, list(range(36)), ("balanced", "balanced"))["end_reason"]
     assert ends.count("base") / 36 >= 0.5
+
+
+def test_utility_bot_decisions_are_blind_to_the_other_hand_and_the_pile():
+    """Hands are hidden (rules page section 10): swapping the other side's hand for unseen cards and
+    reordering the pile never changes a utility bot's decision."""
+    from simkit.games.krypton.bots import Utility, read_bots
+
+    sc = scenario()
+    pers = read_bots(str(sc.path), sc.data)["balanced"]
+    r = play_batch(sc, ["Archer+Knight"], ["Knight+Warrior"], [9], ("balanced", "balanced"), record_actions=True)
+    m = sc.new_match("Archer+Knight", "Knight+Warrior", seed=9)
+    checked = 0
+    for k, a in enumerate(r["action_list"][0]):
+        if k % 5 == 0:
+            g = m.game
+            seat = g.to_act
+            other = 1 - seat
+            unseen = g.hands[other] + g.pile
+            alt = g.copy()
+            n = len(g.hands[other])
+            alt.hands[other], alt.pile = unseen[::-1][:n], unseen[::-1][n:]
+            legal = g.legal_actions()
+            assert alt.legal_actions() == legal
+            assert Utility(pers, seat, 9).choose(g, legal) == Utility(pers, seat, 9).choose(alt, legal)
+            checked += 1
+        m.do(a)
+    assert checked > 20
