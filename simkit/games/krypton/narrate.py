@@ -1,0 +1,109 @@
+"""A readable text log of a Krypton Tower War game, one line per event, rebuilt from its actions.
+
+Decisions of the side that is not acting (counter cards inside an attack judgment, revival choices)
+are told as that side's, so a reader sees who decided what.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from simkit.games.krypton.match import Match
+from simkit.games.krypton.tables import SIDE_NAMES
+
+
+def _c(g, i: int) -> str:
+    return "({},{},{})".format(*g.cell_of(i)) if i >= 0 else "-"
+
+
+def event_line(g, e: tuple) -> str | None:
+    """One event (``(hero turn, kind, ...)``) of :attr:`Game.events` in words, or ``None`` to skip it."""
+    kind = e[1]
+    side = e[2] if len(e) > 2 and isinstance(e[2], int) else 0
+
+    def hero(s, k):
+        h = g.heroes[s][k]
+        return f"{SIDE_NAMES[s]} {h['name']} ({h['cls']})"
+
+    if kind == "roll":
+        return f"{hero(e[2], e[3])} rolls {e[4]} for movement: {e[5]} movement points"
+    if kind == "step":
+        return f"  {hero(e[2], e[3])} moves {_c(g, e[4])} -> {_c(g, e[5])} (cost {e[6]})"
+    if kind == "damage":
+        return f"  {hero(e[2], e[3])} loses {e[4]} HP ({e[5].replace('_', ' ')})"
+    if kind == "death":
+        return f"  {hero(e[2], e[3])} dies on {_c(g, e[4])}; {SIDE_NAMES[e[2]]} gives {e[5]} energy to the enemy"
+    if kind == "revive":
+        how = "returns to base (revives at its next turn)" if e[4] == "base" else "revives in place, flipped"
+        return f"  {SIDE_NAMES[e[2]]} chooses: {hero(e[2], e[3])} {how}"
+    if kind == "return":
+        return f"{hero(e[2], e[3])} revives on spawn point {_c(g, e[4])}"
+    if kind == "unflip":
+        return f"{hero(e[2], e[3])} is turned back up and skips this turn"
+    if kind == "no_spawn":
+        return f"{hero(e[2], e[3])} stays dead: no free spawn point"
+    if kind == "attack":
+        return f"  {hero(e[2], e[3])} attacks the {e[5]} on {_c(g, e[4])}"
+    if kind == "dice":
+        d = f", defender rolls {e[4]}" if e[4] else ""
+        return f"    attacker rolls {e[3]}{d}"
+    if kind == "totals":
+        return f"    totals {e[3]} against {e[4]}"
+    if kind == "counter":
+        return f"    {SIDE_NAMES[e[2]]} answers with {e[3]}"
+    if kind == "play":
+        where = f" on {_c(g, e[4])}" if e[4] >= 0 else ""
+        return f"  {SIDE_NAMES[side]} plays {e[3]}{where}"
+    if kind == "gather":
+        return f"  {hero(e[2], e[3])} gathers {e[5]} energy on {_c(g, e[4])}"
+    if kind == "build":
+        return f"  {hero(e[2], e[3])} builds a {e[5]} on {_c(g, e[4])}"
+    if kind == "upgrade":
+        return f"  {SIDE_NAMES[side]} upgrades its base to tier {e[3]}"
+    if kind == "standby":
+        return f"  {hero(e[2], e[3])} stands by"
+    if kind == "destroyed":
+        return f"    {SIDE_NAMES[e[2]]}'s {e[4]} on {_c(g, e[3])} is destroyed"
+    if kind == "iron_wall":
+        return f"    Iron Wall holds {SIDE_NAMES[e[2]]}'s tower on {_c(g, e[3])}"
+    if kind == "base_hit":
+        return f"    {SIDE_NAMES[e[2]]}'s base loses {e[3]} HP ({e[4]} left)"
+    if kind == "base_destroyed":
+        return f"{SIDE_NAMES[e[2]]}'s base is destroyed"
+    if kind == "cap":
+        return "round limit reached: " + ("a draw" if e[2] == 2 else f"{SIDE_NAMES[e[2]]} wins on base HP")
+    if kind == "end":
+        return None
+    return f"  {e}"
+
+
+def narrate(scenario, first_deck: str, second_deck: str, actions: Iterable[tuple], bots: Sequence[str] = ("?", "?"),
+            seed: int = 0) -> list[str]:
+    """The game's events in words, from its loadouts, seed and actions."""
+    m = Match(scenario, first_deck, second_deck, seed=seed)
+    g = m.game
+    lines = [f"Krypton Tower War, seed {seed}: {SIDE_NAMES[0]} {m.decks[0]} ({bots[0]}) against "
+             f"{SIDE_NAMES[1]} {m.decks[1]} ({bots[1]}); {SIDE_NAMES[0]} acts first"]
+    done, last_round = 0, 0
+    for a in actions:
+        m.do(tuple(a))
+        done, last_round = _flush(g, lines, done, last_round)
+    _flush(g, lines, done, last_round)
+    if m.over:
+        who = "draw" if m.winner == "draw" else f"{SIDE_NAMES[('first', 'second').index(m.winner)]} wins"
+        lines.append(f"game over after {g.round} rounds: {who} ({m.end_reason}); bases {g.base_hp[0]} / "
+                     f"{g.base_hp[1]} HP, energy {g.energy[0]} / {g.energy[1]}")
+    return lines
+
+
+def _flush(g, lines: list[str], done: int, last_round: int) -> tuple[int, int]:
+    team = g.team
+    for e in g.events[done:]:
+        r = e[0] // (2 * team) + 1
+        if r != last_round and e[1] in ("roll", "return", "unflip", "no_spawn"):
+            lines.append(f"-- round {r} --")
+            last_round = r
+        line = event_line(g, e)
+        if line is not None:
+            lines.append(line)
+    return len(g.events), last_round

@@ -1,0 +1,153 @@
+"""Play batches of Krypton Tower War games between two bots: one tidy record per game.
+
+Games are played one after another; a game's dice and shuffles come from its own stream
+(``derive_seed(seed, "krypton")``) and each seat's bot noise from ``derive_seed(seed, "bots", seat)``,
+so a record depends only on the scenario, the loadouts, the bots and the seed, never on the batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from simkit.games.krypton.bots import RANDOM, Utility, choose, read_bots
+from simkit.games.krypton.engine import WINNERS, Game
+from simkit.games.krypton.tables import CARDS, canonical_deck
+from simkit.rng import derive_seed
+
+#: most decisions of one game (the rules bound a game far below this; reaching it is a bug)
+ACTION_CAP = 200_000
+
+TOWER_COLUMNS = {"Attack Tower": "attack_towers", "Prayer Tower": "prayer_towers", "Magic Tower": "magic_towers"}
+
+
+def card_column(card: str) -> str:
+    """The result column counting plays of ``card`` (``card_ignite``, ``card_satans_pact``...)."""
+    return "card_" + "".join(ch if ch.isalnum() else "_" for ch in card.lower().replace("'", ""))
+
+
+#: per-side result columns and their words
+SIDE_COLUMNS = {
+    "base_hp": "base HP at the end",
+    "base_tier": "base tier at the end",
+    "energy": "energy at the end",
+    "energy_mined": "energy gathered from veins",
+    "heroes_lost": "hero deaths",
+    "revivals": "revivals (both kinds)",
+    "revivals_in_place": "revivals in place",
+    "towers_built": "towers built",
+    "towers_lost": "own towers destroyed",
+    "attack_towers": "Attack Towers built",
+    "prayer_towers": "Prayer Towers built",
+    "magic_towers": "Magic Towers built",
+    "upgrades": "base upgrades",
+    "attacks": "attack judgments started",
+    "base_damage": "HP taken off the enemy base",
+    "cards_played": "magic cards played",
+    **{card_column(c): f"{c} played" for c in CARDS},
+}
+
+_bots_cache: list = [None, None]
+
+
+def personalities(scenario) -> dict:
+    """The scenario's utility personalities (kept for the last scenario read)."""
+    if _bots_cache[0] is not scenario:
+        _bots_cache[:] = [scenario, read_bots(str(scenario.path), scenario.data)]
+    return _bots_cache[1]
+
+
+def bot_names(scenario) -> tuple[str, ...]:
+    """``random`` and the scenario's personalities."""
+    return (RANDOM,) + tuple(personalities(scenario))
+
+
+def make_bot(scenario, name: str, seat: int, seed: int):
+    """The bot ``name`` for ``seat`` of the game with ``seed``: ``(bot, noise state)``."""
+    if name == RANDOM:
+        return RANDOM, [derive_seed(int(seed), "bots", seat), 0]
+    pers = personalities(scenario)
+    if name not in pers:
+        raise ValueError(f"unknown bot {name!r} (the scenario knows: {', '.join(bot_names(scenario))})")
+    return Utility(pers[name], seat, seed), None
+
+
+def play_one(scenario, first: str, second: str, seed: int, bots: Sequence[str]) -> tuple[Game, list[tuple]]:
+    """Play one game to its end; returns the finished game and its actions."""
+    g = Game(scenario.rules, (first, second), seed)
+    players = [make_bot(scenario, bots[s], s, seed) for s in (0, 1)]
+    actions = []
+    while not g.over:
+        seat = g.to_act
+        bot, state = players[seat]
+        a = choose(bot, g, state)
+        g.do(a)
+        actions.append(a)
+        if len(actions) > ACTION_CAP:
+            raise RuntimeError(f"krypton: game {first} vs {second} seed {seed} passed {ACTION_CAP} actions")
+    return g, actions
+
+
+def record_columns(g: Game) -> dict:
+    """The per-side columns of a finished game, ``first_<name>`` and ``second_<name>``."""
+    rec = g.record()
+    out = {}
+    for name in SIDE_COLUMNS:
+        for s, seat in enumerate(("first", "second")):
+            r = rec[s]
+            if name in r:
+                v = r[name]
+            elif name in TOWER_COLUMNS.values():
+                v = sum(n for kind, n in r["built"].items() if TOWER_COLUMNS.get(kind) == name)
+            else:
+                v = sum(n for card, n in r["played"].items() if card_column(card) == name)
+            out[f"{seat}_{name}"] = int(v)
+    return out
+
+
+def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str], seeds: Sequence[int],
+               bots: Sequence[str] = ("balanced", "balanced"), record_actions: bool = False) -> dict[str, list]:
+    """Play one game per (first loadout, second loadout, seed) to the end.
+
+    Returns:
+        The columns of the game's :class:`~simkit.games.ResultSchema` (one value per game), plus
+        ``action_list`` when ``record_actions``.
+
+    Raises:
+        ValueError: lengths differ, an unknown bot, or an illegal loadout (ScenarioError).
+    """
+    rules = scenario.rules
+    n = len(first_decks)
+    if len(second_decks) != n or len(seeds) != n:
+        raise ValueError(f"got {n} first loadouts, {len(second_decks)} second loadouts and {len(seeds)} seeds; "
+                         "need one of each per game")
+    if len(bots) != 2:
+        raise ValueError(f"need two bots (first side's, second side's), got {list(bots)}")
+    for b in bots:
+        if b not in bot_names(scenario):
+            raise ValueError(f"unknown bot {b!r} (the scenario knows: {', '.join(bot_names(scenario))})")
+    cols: dict[str, list] = {k: [] for k in ("first_deck", "second_deck", "seed", "winner", "end_reason", "turns",
+                                             "first_bot", "second_bot", "actions")}
+    side_cols: dict[str, list] = {}
+    lists = []
+    for first, second, seed in zip(first_decks, second_decks, seeds):
+        first, second = canonical_deck(rules, first), canonical_deck(rules, second)
+        g, actions = play_one(scenario, first, second, int(seed), bots)
+        cols["first_deck"].append(first)
+        cols["second_deck"].append(second)
+        cols["seed"].append(int(seed))
+        cols["winner"].append(WINNERS[g.winner])
+        cols["end_reason"].append(g.end_reason)
+        cols["turns"].append(g.round)
+        cols["first_bot"].append(bots[0])
+        cols["second_bot"].append(bots[1])
+        cols["actions"].append(len(actions))
+        for k, v in record_columns(g).items():
+            side_cols.setdefault(k, []).append(v)
+        if record_actions:
+            lists.append(actions)
+    if not n:
+        side_cols = {f"{seat}_{name}": [] for name in SIDE_COLUMNS for seat in ("first", "second")}
+    cols.update(side_cols)
+    if record_actions:
+        cols["action_list"] = lists
+    return cols

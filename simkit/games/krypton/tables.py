@@ -1,0 +1,319 @@
+"""The fixed ``Rules`` of a Krypton Tower War scenario: every number the engine reads, checked at load.
+
+The map is data (``[map]``: radius, bases, spawn points, veins, terrain lists) laid on a
+:class:`simkit.hexgrid.HexGrid`; classes, towers, base tiers, veins and magic cards are tables. Errors
+read ``file: key: problem``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from simkit.errors import ScenarioError
+from simkit.hexgrid import HexGrid, hexagon_cells
+from simkit.scenario import Field
+
+CARDS = (
+    "Ignite", "Earthsplit", "Inspire", "Blood Battle", "Shuttle", "Firestorm", "Cataclysm", "Satan's Pact",
+    "Divine Grace", "Iron Wall", "Space Swap", "Curse", "Power of Unity", "Unyielding Will", "Same End", "Pursuit",
+)
+COUNTER_CARDS = ("Space Swap", "Curse", "Power of Unity", "Unyielding Will", "Same End", "Pursuit")
+NORMAL_CARDS = tuple(c for c in CARDS if c not in COUNTER_CARDS)
+
+TERRAINS = ("plain", "forest", "hill", "river", "vein")
+T_PLAIN, T_FOREST, T_HILL, T_RIVER, T_VEIN = range(5)
+T_BASE = -1  # a base cell: no terrain, not enterable
+
+TOWER_EFFECTS = ("attack", "dice", "hand")
+MOVE_RULES = ("die", "knight")
+SIDE_NAMES = ("Settan", "Pandaria")
+
+RULES_KEYS = (
+    "team_size", "max_per_class", "random_first", "max_rounds", "turn_limit_result", "start_energy", "max_dice",
+    "dice_sides", "dice_combine", "knight_bonus", "knight_plain_bonus", "knight_other_malus", "base_hp",
+    "building_attack", "building_attack_range", "hand_limit", "death_penalty_divisor", "hp_price_min", "base_tiers",
+)
+MAGIC_KEYS = ("piles", "hp_price", "effect_damage", "inspire_bonus", "curse_malus", "heal", "heal_energy", "pact_die",
+              "unity_radius", "unity_max", "swap_damage", "copies")
+TOP_LEVEL_KEYS = ("game", "name", "description", "rules_version", "extends", "rules", "bases", "terrain", "classes",
+                  "towers", "veins", "magic", "map", "decks", "bots", "sweep")
+
+
+@dataclass(frozen=True)
+class HeroClass:
+    """A hero class: ``name``, max ``hp``, attack ``range``, ``move`` rule, variant names per side."""
+
+    name: str
+    hp: int
+    range: int
+    move: str
+    variants: tuple[tuple[str, ...], tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class Tower:
+    """A tower kind: ``name``, ``cost``, ``defense``, ``hp`` and ``effect`` (attack, dice or hand)."""
+
+    name: str
+    cost: int
+    defense: int
+    hp: int
+    effect: str
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Tables built once from a scenario; never part of a game's state.
+
+    Attributes:
+        settings: the ``[rules]`` and ``[magic]`` numbers by key.
+        grid: the board's cells (:class:`~simkit.hexgrid.HexGrid`).
+        terrain: ``int[C]`` terrain of each cell at the start (``T_*``; ``T_BASE`` on a base).
+        stock: ``int[C]`` vein stock at the start (0 off veins); ``vein_yield`` per cell.
+        bases: the two base cell indices; spawns: each side's spawn cell indices, in order.
+        classes: hero classes by name (alphabetical); towers: tower kinds by name (file order).
+        base_defense, upgrade_cost, prayer_tier: the chosen base tiers (``base_tiers``).
+        copies: magic card name -> copies in the pile (card order of :data:`CARDS`).
+    """
+
+    settings: dict
+    grid: HexGrid
+    terrain: np.ndarray
+    stock: np.ndarray
+    vein_yield: np.ndarray
+    bases: tuple[int, int]
+    spawns: tuple[tuple[int, ...], tuple[int, ...]]
+    classes: dict
+    towers: dict
+    base_defense: tuple[int, ...]
+    upgrade_cost: tuple[int, ...]
+    prayer_tier: int
+    copies: dict
+    terrain_points: tuple[int, ...]
+
+    @property
+    def team_size(self) -> int:
+        return int(self.settings["team_size"])
+
+    def cost_of(self, terrain: int) -> int:
+        """Terrain points of a terrain code (move cost, combat bonus)."""
+        return self.terrain_points[terrain]
+
+
+def _cell(f: Field, key: str, value, grid_cells: set) -> tuple[int, int, int]:
+    if not (isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) and not isinstance(v, bool)
+                                                                for v in value) and sum(value) == 0):
+        raise f.fail(f"must hold cube cells [x, y, z] with x + y + z = 0, got {value!r}", key)
+    c = tuple(value)
+    if c not in grid_cells:
+        raise f.fail(f"cell {list(c)} is off the board", key)
+    return c
+
+
+def _cells(f: Field, key: str, grid_cells: set) -> list[tuple[int, int, int]]:
+    value = f.get(key, [])
+    if not isinstance(value, list):
+        raise f.fail(f"must be a list of cube cells, got {value!r}", key)
+    return [_cell(f, key, v, grid_cells) for v in value]
+
+
+def _read_map(top: Field, terrain_points: dict):
+    m = top.table("map")
+    m.reject_unknown(("radius", "bases", "spawns", "poor_veins", "rich_veins", "river", "hill", "forest"))
+    radius = m.int("radius", minimum=1, dtype=np.int8)
+    cells = hexagon_cells((radius, radius, radius))
+    grid = HexGrid.from_cells(cells)
+    cell_set = set(cells)
+    terrain = np.full(grid.size, T_PLAIN, np.int64)
+    kinds = np.zeros(grid.size, np.int64)  # 0 plain, 1 poor, 2 rich
+    used: dict[int, str] = {}
+
+    def claim(key, c, what):
+        i = grid.index(c)
+        if i in used:
+            raise m.fail(f"cell {list(c)} is both {used[i]} and {what}", key)
+        used[i] = what
+        return i
+
+    bases = _cells(m, "bases", cell_set)
+    if len(bases) != 2:
+        raise m.fail(f"must hold 2 cells (side 0's base, side 1's), got {len(bases)}", "bases")
+    base_idx = tuple(claim("bases", c, "a base") for c in bases)
+    for i in base_idx:
+        terrain[i] = T_BASE
+    spawns_raw = m.get("spawns")
+    if not (isinstance(spawns_raw, list) and len(spawns_raw) == 2):
+        raise m.fail("must be two lists of cells (side 0's spawn points, side 1's)", "spawns")
+    spawns = []
+    for side, lst in enumerate(spawns_raw):
+        if not isinstance(lst, list):
+            raise m.fail(f"side {side}: must be a list of cube cells", "spawns")
+        spawns.append(tuple(claim("spawns", _cell(m, "spawns", c, cell_set), "a spawn point") for c in lst))
+    for key, t in (("river", T_RIVER), ("hill", T_HILL), ("forest", T_FOREST)):
+        for c in _cells(m, key, cell_set):
+            terrain[claim(key, c, key)] = t
+    for key, kind in (("poor_veins", 1), ("rich_veins", 2)):
+        for c in _cells(m, key, cell_set):
+            i = claim(key, c, key)
+            terrain[i] = T_VEIN
+            kinds[i] = kind
+    return grid, terrain, kinds, base_idx, (spawns[0], spawns[1])
+
+
+def build_rules(top: Field) -> Rules:
+    """Validate the Krypton tables of a merged scenario and build its :class:`Rules`."""
+    top.reject_unknown(TOP_LEVEL_KEYS)
+    r = top.table("rules")
+    r.reject_unknown(RULES_KEYS)
+    s: dict = {}
+    s["team_size"] = r.int("team_size", 2, minimum=1)
+    s["max_per_class"] = r.int("max_per_class", 2, minimum=1)
+    if r.bool("random_first", False):
+        raise r.fail("true is not supported: seat 0 acts first, sweeps play both orders", "random_first")
+    s["max_rounds"] = r.int("max_rounds", minimum=1, dtype=np.int16)
+    s["turn_limit_result"] = r.str("turn_limit_result", "draw", ("draw", "base_hp"))
+    s["start_energy"] = r.int("start_energy", 0)
+    s["max_dice"] = r.int("max_dice", minimum=1)
+    s["dice_sides"] = r.int("dice_sides", minimum=1)
+    s["dice_combine"] = r.str("dice_combine", "sum", ("sum", "max"))
+    s["knight_bonus"] = r.str("knight_bonus", "start_cell", ("start_cell",))
+    s["knight_plain_bonus"] = r.int("knight_plain_bonus")
+    s["knight_other_malus"] = r.int("knight_other_malus")
+    s["base_hp"] = r.int("base_hp", minimum=1)
+    s["building_attack"] = r.int("building_attack")
+    s["building_attack_range"] = r.int("building_attack_range")
+    s["hand_limit"] = r.int("hand_limit")
+    s["death_penalty_divisor"] = r.int("death_penalty_divisor", minimum=1)
+    s["hp_price_min"] = r.int("hp_price_min", minimum=1)
+    tiers = r.str("base_tiers", "table", ("table", "text"))
+    s["base_tiers"] = tiers
+
+    bt = top.table("bases").table(tiers)
+    bt.reject_unknown(("defense", "upgrade_cost", "prayer_tier"))
+    defense = tuple(bt.int_list("defense", minimum=0))
+    if not defense:
+        raise bt.fail("must hold at least one tier", "defense")
+    upgrade = tuple(bt.int_list("upgrade_cost", length=len(defense) - 1, minimum=0))
+    prayer_tier = bt.int("prayer_tier", minimum=1)
+    if prayer_tier > len(defense):
+        raise bt.fail(f"must be at most {len(defense)} (the tiers), got {prayer_tier}", "prayer_tier")
+    for name in top.table("bases").keys():
+        if name not in ("table", "text"):
+            raise top.table("bases").fail("unknown key (known: table, text)", name)
+
+    t = top.table("terrain")
+    t.reject_unknown(TERRAINS)
+    tp = tuple(t.int(k, minimum=0) for k in TERRAINS)
+
+    cf = top.table("classes")
+    classes = {}
+    for name in sorted(cf.keys()):
+        c = cf.table(name)
+        c.reject_unknown(("hp", "range", "move", "variants"))
+        if "+" in name or not name:
+            raise cf.fail("a class name must not contain '+'", name)
+        variants = c.get("variants")
+        if not (isinstance(variants, list) and len(variants) == 2 and all(
+                isinstance(v, list) and v and all(isinstance(x, str) for x in v) for v in variants)):
+            raise c.fail("must be two lists of names (Settan's variants, Pandaria's)", "variants")
+        classes[name] = HeroClass(name, c.int("hp", minimum=1), c.int("range", minimum=1),
+                                  c.str("move", choices=MOVE_RULES), (tuple(variants[0]), tuple(variants[1])))
+    if not classes:
+        raise cf.fail("must define at least one class")
+
+    tf = top.table("towers")
+    towers = {}
+    for name in tf.keys():
+        w = tf.table(name)
+        w.reject_unknown(("cost", "defense", "hp", "effect"))
+        towers[name] = Tower(name, w.int("cost"), w.int("defense"), w.int("hp", minimum=1),
+                             w.str("effect", choices=TOWER_EFFECTS))
+
+    v = top.table("veins")
+    v.reject_unknown(("poor_yield", "rich_yield", "poor_stock", "rich_stock"))
+    grid, terrain, kinds, bases, spawns = _read_map(top, dict(zip(TERRAINS, tp)))
+    stock = np.zeros(grid.size, np.int64)
+    yld = np.zeros(grid.size, np.int64)
+    stock[kinds == 1], yld[kinds == 1] = v.int("poor_stock"), v.int("poor_yield", minimum=1)
+    stock[kinds == 2], yld[kinds == 2] = v.int("rich_stock"), v.int("rich_yield", minimum=1)
+
+    mg = top.table("magic")
+    mg.reject_unknown(MAGIC_KEYS)
+    s["piles"] = mg.str("piles", "single", ("single",))
+    for k in MAGIC_KEYS[1:-1]:
+        s[k] = mg.int(k)
+    cp = mg.table("copies")
+    cp.reject_unknown(CARDS)
+    copies = {c: cp.int(c, 0) for c in CARDS}
+
+    team = s["team_size"]
+    if team > len(spawns[0]) or team > len(spawns[1]):
+        raise r.fail(f"must be at most the spawn points of each side ({len(spawns[0])}, {len(spawns[1])}), got {team}",
+                     "team_size")
+    if team > s["max_per_class"] * len(classes):
+        raise r.fail(f"must be at most {s['max_per_class'] * len(classes)} (max_per_class times the classes), "
+                     f"got {team}", "team_size")
+    for name, hc in classes.items():
+        for side in (0, 1):
+            if len(hc.variants[side]) < s["max_per_class"]:
+                raise cf.fail(f"side {side} names {len(hc.variants[side])} variants, fewer than max_per_class",
+                              f"{name}.variants")
+    return Rules(settings=s, grid=grid, terrain=terrain, stock=stock, vein_yield=yld, bases=bases, spawns=spawns,
+                 classes=classes, towers=towers, base_defense=defense, upgrade_cost=upgrade, prayer_tier=prayer_tier,
+                 copies=copies, terrain_points=tp)
+
+
+def all_loadouts(rules: Rules) -> list[str]:
+    """Every legal loadout: multisets of ``team_size`` classes, at most ``max_per_class`` of one class."""
+    names = sorted(rules.classes)
+    cap = rules.settings["max_per_class"]
+    out = []
+    for combo in itertools.combinations_with_replacement(names, rules.team_size):
+        if all(combo.count(n) <= cap for n in names):
+            out.append("+".join(combo))
+    return out
+
+
+def parse_loadout(rules: Rules, deck: str) -> tuple[str, ...]:
+    """The classes of a loadout id in canonical (alphabetical, turn) order; raises naming an illegal one."""
+    if not isinstance(deck, str):
+        raise ScenarioError(f"loadout must be a string, got {deck!r}")
+    parts = [p.strip() for p in deck.split("+")]
+    for p in parts:
+        if p not in rules.classes:
+            raise ScenarioError(f"loadout {deck!r}: unknown class {p!r} (known: {', '.join(sorted(rules.classes))})")
+    if len(parts) != rules.team_size:
+        raise ScenarioError(f"loadout {deck!r}: {len(parts)} heroes, the team size is {rules.team_size}")
+    for p in set(parts):
+        if parts.count(p) > rules.settings["max_per_class"]:
+            raise ScenarioError(f"loadout {deck!r}: {parts.count(p)} {p}s, at most {rules.settings['max_per_class']}")
+    return tuple(sorted(parts))
+
+
+def canonical_deck(rules: Rules, deck: str) -> str:
+    """The canonical loadout id (classes in alphabetical order joined by ``+``)."""
+    return "+".join(parse_loadout(rules, deck))
+
+
+def deck_pool(rules: Rules, top: Field) -> list[str]:
+    """``[decks] pool`` (canonical ids) when given, else every legal loadout."""
+    d = top.table("decks", required=False)
+    d.reject_unknown(("pool",))
+    if not d.has("pool"):
+        return all_loadouts(rules)
+    pool = d.get("pool")
+    if not isinstance(pool, list) or not pool:
+        raise d.fail("must be a non-empty list of loadout ids", "pool")
+    out = []
+    for p in pool:
+        try:
+            c = canonical_deck(rules, p)
+        except ScenarioError as exc:
+            raise d.fail(str(exc), "pool") from None
+        if c in out:
+            raise d.fail(f"loadout {c!r} listed twice", "pool")
+        out.append(c)
+    return out
