@@ -403,7 +403,7 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     pdf.add(fig, "metagame")
 
     fig = pdf.new_page(PORTRAIT)
-    plot_game_length(fig.add_axes([0.1, 0.56, 0.85, 0.36]), tables["turns"])
+    plot_game_length(fig.add_axes([0.1, 0.56, 0.85, 0.36]), tables["turns"], unit=tables["schema"].turn_words)
     plot_end_reasons(fig.add_axes([0.25, 0.3, 0.68, 0.17]), tables["game_shape"])
     shape = tables["game_shape"]
     lines = [f"{r.label[:24]:<25} {r.games:>8} games  {100 * r.share:5.1f}%   " + (

@@ -400,8 +400,8 @@ def plot_nash_shift(ax: Axes, nash: pd.DataFrame, max_rows: int = 30) -> None:
     ax.set_title("Nash equilibrium mix, base and patch", fontsize=9)
 
 
-def plot_game_length(ax: Axes, turns: pd.DataFrame, bins: int = 25) -> None:
-    """Histogram of game length in turns, stacked by how the game ended.
+def plot_game_length(ax: Axes, turns: pd.DataFrame, bins: int = 25, unit: str = "turn") -> None:
+    """Histogram of game length in turns (or the game's ``unit``, e.g. rounds), stacked by how the game ended.
 
     Args:
         ax: where to draw.
@@ -418,7 +418,7 @@ def plot_game_length(ax: Axes, turns: pd.DataFrame, bins: int = 25) -> None:
         ax.bar(edges[:-1], counts, width=np.diff(edges), bottom=bottom, align="edge",
                color=palette[i % len(palette)], label=label, edgecolor="white", lw=0.3)
         bottom += counts
-    ax.set_xlabel("turns played", fontsize=8)
+    ax.set_xlabel(f"{unit}s played", fontsize=8)
     ax.set_ylabel("games", fontsize=8)
     ax.tick_params(labelsize=7)
     ax.legend(fontsize=7)
