@@ -98,6 +98,15 @@ def test_a_lopsided_matchup_settles_as_flagged_and_an_even_one_does_not():
     assert m["A:X,Y,Z vs C:X,Y,Z"] != "flagged"
 
 
+def test_a_unit_beyond_its_band_stays_active_until_its_flag_settles():
+    """An 80/20 matchup over 120 games lies beyond 70/30 at 95% but is not yet past m / alpha: it stays
+    active although narrower than W = 0.3 (more games change its flag), while an even one stops as settled."""
+    u = unit_status(_units(0.8, 60), AdaptiveSettings(precision=0.3)).set_index(["kind", "subject"])
+    row = u.loc[("matchup", "A:X,Y,Z vs B:X,Y,Z")]
+    assert row["low"] > 0.7 and row["high"] - row["low"] < 0.3
+    assert row["status"] == "active"
+
+
 def test_an_even_matchup_settles_inside_its_band_once_the_interval_fits():
     """An even matchup is active at 4 games per pair and inside the 30-70 band at 200 per pair."""
     s = AdaptiveSettings(precision=0.01)

@@ -275,7 +275,10 @@ def unit_status(units: pd.DataFrame, settings: AdaptiveSettings) -> pd.DataFrame
 
     A unit is ``flagged`` (its e-value reaches ``m / alpha``, m the size of its family, so the
     report's correction flags it whatever the others do), ``inside`` (its 95% confidence sequence
-    lies wholly inside the band), ``narrow`` (narrower than ``settings.precision``) or ``active``.
+    lies wholly inside the band), ``narrow`` (narrower than ``settings.precision`` and across a band
+    edge, so that no affordable number of games settles it) or ``active``. A unit whose 95% sequence
+    lies wholly beyond the band but whose flag is not yet settled stays active, however narrow: more
+    games change what the report says about it.
     Families: deck rates; matchup rates; first-player rates (overall, per deck, per matchup).
 
     Args:
@@ -302,7 +305,8 @@ def unit_status(units: pd.DataFrame, settings: AdaptiveSettings) -> pd.DataFrame
     band_hi = out["kind"].map(lambda k: settings.band(k)[1])
     flagged = out["e_value"] >= size / settings.alpha
     inside = (out["low"] >= band_lo) & (out["high"] <= band_hi)
-    narrow = (out["high"] - out["low"]) < settings.precision
+    beyond = (out["low"] > band_hi) | (out["high"] < band_lo)  # heading for a flag: more games can settle it
+    narrow = ((out["high"] - out["low"]) < settings.precision) & ~beyond
     out["status"] = np.select([flagged, inside, narrow], ["flagged", "inside", "narrow"], "active")
     return out
 
