@@ -178,7 +178,7 @@ def test_compare_pdf_and_command(base, patch, tmp_path, capsys):
     other = write_sweep_folder(sweep(0.0, 0.0, decks=POOL[:-1], name="short"), tmp_path / "short")
     assert main(["compare", str(b), str(other), "-o", str(tmp_path / "bad.pdf")]) == 2
     err = capsys.readouterr().err.strip()
-    assert "game counts" in err and len(err.splitlines()) == 1 and not (tmp_path / "bad.pdf").exists()
+    assert "different deck pools" in err and len(err.splitlines()) == 1 and not (tmp_path / "bad.pdf").exists()
 
 
 def test_write_compare_report_is_atomic(base, tmp_path, monkeypatch):

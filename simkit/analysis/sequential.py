@@ -273,12 +273,13 @@ def stream_table(df: pd.DataFrame, decks: list[str] | None = None) -> pd.DataFra
 def unit_status(units: pd.DataFrame, settings: AdaptiveSettings) -> pd.DataFrame:
     """Each unit's interval, e-value and stopping decision.
 
-    A unit is ``flagged`` (its e-value reaches ``m / alpha``, m the size of its family, so the
-    report's correction flags it whatever the others do), ``inside`` (its 95% confidence sequence
-    lies wholly inside the band), ``narrow`` (narrower than ``settings.precision`` and across a band
-    edge, so that no affordable number of games settles it) or ``active``. A unit whose 95% sequence
-    lies wholly beyond the band but whose flag is not yet settled stays active, however narrow: more
-    games change what the report says about it.
+    A unit is ``flagged`` (the report flags it now: its ``1/E`` stays below alpha after the family's
+    correction; or its e-value reaches ``m / alpha``, m the size of its family, so that it is
+    flagged whatever the others do), ``inside`` (its 95% confidence sequence lies wholly inside the
+    band), ``narrow`` (narrower than ``settings.precision`` with its estimate inside the band: the
+    report's answer, "not flagged", would take more games than the user asked to change; or
+    narrower than half of it, wherever the estimate lies) or ``active``. A unit whose estimate lies
+    beyond its band but is not yet flagged gets the finer precision: more games may well flag it.
     Families: deck rates; matchup rates; first-player rates (overall, per deck, per matchup).
 
     Args:
@@ -303,10 +304,11 @@ def unit_status(units: pd.DataFrame, settings: AdaptiveSettings) -> pd.DataFrame
     size = out.groupby("kind")["kind"].transform("size")
     band_lo = out["kind"].map(lambda k: settings.band(k)[0])
     band_hi = out["kind"].map(lambda k: settings.band(k)[1])
-    flagged = out["e_value"] >= size / settings.alpha
+    flagged = (out["p_adjusted"] < settings.alpha) | (out["e_value"] >= size / settings.alpha)
     inside = (out["low"] >= band_lo) & (out["high"] <= band_hi)
-    beyond = (out["low"] > band_hi) | (out["high"] < band_lo)  # heading for a flag: more games can settle it
-    narrow = ((out["high"] - out["low"]) < settings.precision) & ~beyond
+    looks_balanced = (out["rate"] >= band_lo) & (out["rate"] <= band_hi)  # else more games may well flag it
+    width = out["high"] - out["low"]
+    narrow = (width < settings.precision) & looks_balanced | (width < settings.precision / 2)
     out["status"] = np.select([flagged, inside, narrow], ["flagged", "inside", "narrow"], "active")
     return out
 
