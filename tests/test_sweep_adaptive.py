@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 QUICK = ROOT / "scenarios" / "miracle" / "quick.toml"
 THREE = ["HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon",
          "SalamanderShield:Archer,FrostDragon,Swordsman"]
-SETTINGS = AdaptiveSettings(precision=0.6, max_games=150)
+SETTINGS = AdaptiveSettings(precision=0.9, max_games=150)
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +71,7 @@ def test_rounds_play_unequal_prefixes_with_the_uniform_seeds(reference):
     assert (per_pair["max"] == per_pair["size"] - 1).all() and per_pair["size"].nunique() > 1
     seeds = [derive_seed(0, a, b, g) for a, b, g in zip(df["first_deck"], df["second_deck"], df["game"], strict=True)]
     assert df["seed"].tolist() == seeds
-    assert meta["plan"]["adaptive"]["precision"] == 0.6 and meta["plan"]["chunk_count"] is None
+    assert meta["plan"]["adaptive"]["precision"] == 0.9 and meta["plan"]["chunk_count"] is None
 
 
 def test_results_do_not_depend_on_workers_or_chunk_size(reference, quick, tmp_path):
@@ -86,7 +86,7 @@ def test_sigkill_then_resume_equals_an_unbroken_run(quick, short_scenario, tmp_p
 
     One-game chunks, so the kill lands mid-run however fast the games are played."""
     out = tmp_path / "killed"
-    cmd = [sys.executable, "-m", "simkit", "sweep", str(short_scenario), "--adaptive", "--precision", "0.6",
+    cmd = [sys.executable, "-m", "simkit", "sweep", str(short_scenario), "--adaptive", "--precision", "0.9",
            "--max-games", "150", "--chunk-size", "1", "--workers", "1", "--out", str(out), "--decks", *THREE]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.time() + 120
