@@ -54,7 +54,11 @@ def _bots(df: pd.DataFrame) -> str:
 
 
 def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
-    """Pair the games of two sweeps on ``(first_deck, second_deck, game)``.
+    """Pair the games that both sweeps played, on ``(first_deck, second_deck, game)``.
+
+    Two uniform sweeps of the same pool and games per pair pair every game; sweeps with other
+    counts (an adaptive sweep, or another ``--games``) pair the games both played, and
+    ``paired.attrs["games"]`` says how many: ``{"paired", "base", "patch"}``.
 
     Args:
         base: the base sweep's results.
@@ -70,8 +74,8 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
 
     Raises:
         ValueError: (one line) when the deck pools differ, the bots differ (a change of bots
-            would be read as the patch's doing), the games per pairing differ, or the games cannot
-            all be paired.
+            would be read as the patch's doing), a game appears twice, or some ordered pairing
+            has no game that both sweeps played.
     """
     check_results(base, "base")
     check_results(patch, "patch")
@@ -89,12 +93,6 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
     if bots_a != bots_b:
         raise ValueError(f"base and patch sweeps were played by different bots (base: {bots_a}; patch: {bots_b}): "
                          "a change would mix the patch with the bots' play; sweep both with the same --bots")
-    na = base.groupby(KEYS[:2]).size()
-    nb = patch.groupby(KEYS[:2]).size().reindex(na.index)
-    if not na.equals(nb):
-        ga, gb = sorted(set(na)), sorted(set(nb))
-        raise ValueError(f"base and patch sweeps play different game counts per pairing (base {ga}, patch {gb}): "
-                         "compare needs the same games per pair")
     # a bot panel plays every pairing once per bot: its games are told apart by their bots too
     bots = ["first_bot", "second_bot"] if {"first_bot", "second_bot"} <= set(base.columns) & set(patch.columns) else []
     keys = KEYS + bots
@@ -120,12 +118,14 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
     right = pd.DataFrame({"key": key(patch), "patch_points": first_score(patch),
                           "patch_seed": patch["seed"] if "seed" in patch else -2})
     paired = left.merge(right, on="key", how="inner", validate="one_to_one").drop(columns="key")
-    if len(paired) != len(base):
-        raise ValueError(f"only {len(paired)} of {len(base)} games pair up on (first_deck, second_deck, game): "
-                         "the sweeps number their games differently")
+    per_pair = paired.groupby(KEYS[:2]).size()
+    if len(per_pair) != len(a) ** 2:
+        raise ValueError(f"only {len(per_pair)} of {len(a) ** 2} deck pairings have a game both sweeps played "
+                         "(same first deck, second deck and game number): the sweeps cannot be compared")
     paired["same_seed"] = paired.pop("base_seed").to_numpy() == paired.pop("patch_seed").to_numpy()
     paired = paired.sort_values(keys, ignore_index=True)
     paired.attrs["meta"] = dict(base.attrs.get("meta") or {})  # the game's schema and deck cards
+    paired.attrs["games"] = {"paired": len(paired), "base": len(base), "patch": len(patch)}
     return paired
 
 
@@ -349,5 +349,6 @@ def compare_results(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands | 
         "base_meta": meta_of(base),
         "patch_meta": meta_of(patch),
         "same_seed": float(paired["same_seed"].mean()),
+        "games": paired.attrs["games"],
         "bands": bands,
     }

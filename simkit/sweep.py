@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 import simkit
+from simkit.analysis.sequential import AdaptiveSettings
 from simkit.rng import SEED_MAX, derive_seed
 from simkit.scenario import Scenario, load_scenario
 from simkit.scenario import sweep_settings as sweep_defaults
@@ -75,6 +76,8 @@ class SweepPlan:
         chunk_size: games per chunk.
         panel: a bot panel: every pairing is played under each of these bots, the same bot in both
             seats, on the same seeds (``()``: no panel, ``bots`` play every game).
+        adaptive: for an adaptive sweep, its settings (``games`` is then round 0's games per
+            ordered pair); the games are planned round by round (:class:`AdaptiveLayout`).
     """
 
     scenario_path: str
@@ -85,6 +88,7 @@ class SweepPlan:
     seed: int
     chunk_size: int
     panel: tuple[str, ...] = ()
+    adaptive: AdaptiveSettings | None = None
 
     @property
     def bot_pairs(self) -> tuple[tuple[str, str], ...]:
@@ -213,6 +217,29 @@ def check_workers(workers: int | None, where: str = "workers") -> int:
     return workers or cores
 
 
+def check_adaptive(settings: AdaptiveSettings) -> AdaptiveSettings:
+    """``settings`` if every number is in range.
+
+    Raises:
+        ValueError: ``--precision`` not in (0, 1], ``--max-games`` negative, alpha not in (0, 1),
+            bands out of order, a prior or round-0 step count not positive, growth not positive.
+    """
+    s = settings
+    if not 0 < s.precision <= 1:
+        raise ValueError(f"--precision: must be a width of rate in (0, 1], got {s.precision!r}")
+    if isinstance(s.max_games, bool) or not isinstance(s.max_games, int) or s.max_games < 0:
+        raise ValueError(f"--max-games: must be 0 (no limit) or a positive number of games, got {s.max_games!r}")
+    if not 0 < s.alpha < 1:
+        raise ValueError(f"alpha: must lie in (0, 1), got {s.alpha!r}")
+    if not (0 <= s.deck[0] < s.deck[1] <= 1 and 0.5 < s.matchup < 1 and 0 < s.first_player < 0.5):
+        raise ValueError("flag bands: deck (low < high in [0, 1]), matchup in (0.5, 1), first_player in (0, 0.5)")
+    if min(s.prior) <= 0 or s.first_steps < 1 or s.growth <= 0:
+        raise ValueError("adaptive: prior, first_steps and growth must be positive")
+    if s.method not in ("holm", "bh"):
+        raise ValueError(f"adaptive: method must be 'holm' or 'bh', got {s.method!r}")
+    return s
+
+
 def check_seed(seed: int, where: str = "seed") -> int:
     """``seed`` if it is a sweep seed (0 to 2**63 - 1), never wrapped into range.
 
@@ -232,6 +259,7 @@ def plan_sweep(
     chunk_size: int | None = None,
     seed: int | None = None,
     panel: Iterable[str] | None = None,
+    adaptive: AdaptiveSettings | None = None,
 ) -> SweepPlan:
     """Plan a sweep of ``sc``; arguments left ``None`` come from the scenario's ``[sweep]`` table.
 
@@ -245,6 +273,9 @@ def plan_sweep(
     """
     d = sweep_defaults(sc)
     games = d["games"] if games is None else games
+    if adaptive is not None:  # round 0's games per ordered pair; the rest is planned from results
+        check_adaptive(adaptive)
+        games = adaptive.first_steps
     if games < 1:
         raise ValueError(f"games per pair must be at least 1, got {games}")
     chunk_size = d["chunk_size"] if chunk_size is None else chunk_size
@@ -257,6 +288,8 @@ def plan_sweep(
     if len(set(panel)) != len(panel):
         raise ValueError(f"--panel names a bot twice: {','.join(panel)}")
     if panel:
+        if adaptive is not None:
+            raise ValueError("--adaptive plays one pair of bots: it does not take a --panel (or [sweep] panel)")
         bots = (panel[0], panel[0])
     known = tuple(sc.plugin.bot_names(sc))  # checked here, before anything is written
     for b in (*bots, *panel):
@@ -272,6 +305,7 @@ def plan_sweep(
         seed=d["seed"] if seed is None else check_seed(seed),
         chunk_size=chunk_size,
         panel=panel,
+        adaptive=adaptive,
     )
 
 
@@ -356,6 +390,10 @@ def plan_dict(plan: SweepPlan) -> dict:
     else:
         d.pop("panel")  # a plan without a panel is stored as before panels existed
     d["chunk_count"] = plan.chunk_count
+    if plan.adaptive is None:
+        d.pop("adaptive")
+    else:  # planned round by round: meta.json's "rounds" lay out the chunks
+        d["adaptive"], d["chunk_count"] = plan.adaptive.to_dict(), None
     return d
 
 
@@ -379,7 +417,13 @@ def plan_of(out: str | Path, meta: dict | None = None) -> SweepPlan:
     missing = [k for k in PLAN_KEYS if k not in d]
     if missing:
         raise ValueError(f"{where}: missing {', '.join(missing)} (not a folder written by simkit sweep)")
-    ints = {k: d[k] for k in ("games", "seed", "chunk_size", "chunk_count")}
+    adaptive = d.get("adaptive")
+    if adaptive is not None:
+        try:
+            adaptive = AdaptiveSettings.from_dict(adaptive)
+        except (TypeError, ValueError, KeyError) as exc:
+            raise ValueError(f"{where}: adaptive: malformed ({exc})") from None
+    ints = {k: d[k] for k in ("games", "seed", "chunk_size", "chunk_count") if k != "chunk_count" or not adaptive}
     bad = [k for k, v in ints.items() if isinstance(v, bool) or not isinstance(v, int)]
     panel = d.get("panel", [])
     if bad or not isinstance(d["decks"], list) or not isinstance(d["bots"], list) or not isinstance(panel, list):
@@ -393,10 +437,11 @@ def plan_of(out: str | Path, meta: dict | None = None) -> SweepPlan:
         seed=ints["seed"],
         chunk_size=ints["chunk_size"],
         panel=tuple(map(str, panel)),
+        adaptive=adaptive,
     )
     if not plan.decks or plan.games < 1 or plan.chunk_size < 1 or len(plan.bots) != 2:
         raise ValueError(f"{where}: malformed (decks, games, chunk_size or bots)")
-    if ints["chunk_count"] != plan.chunk_count:
+    if not adaptive and ints["chunk_count"] != plan.chunk_count:
         raise ValueError(
             f"{where}: chunk_count is {ints['chunk_count']}, but {plan.total_games} games in chunks of "
             f"{plan.chunk_size} make {plan.chunk_count}"
@@ -558,10 +603,12 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set
             diff = [k for k in plan_d if old.get(k) != plan_d[k]]
             raise ValueError(f"{out} holds a sweep with a different plan ({', '.join(diff)}): choose another --out")
         named = done_chunks(out)
+        layout = layout_of(plan, meta)
         if named and not resume:
-            state = "complete" if len(named) >= plan.chunk_count else f"{len(named)}/{plan.chunk_count} chunks done"
+            state = ("complete" if len(named) >= layout.chunk_count and (plan.adaptive is None or meta.get("finished"))
+                     else f"{len(named)}/{layout.chunk_count} chunks done")
             raise ValueError(f"{out} already holds this sweep ({state}): pass --resume to finish it, or another --out")
-        return _verified_chunks(out, plan)
+        return _verified_chunks(out, layout)
     meta = {
         "scenario_name": sc.name,
         "scenario_path": str(sc.path),
@@ -576,6 +623,7 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set
         "bots": list(plan.bots),
         "panel": list(plan.panel),
         "plan": plan_d,
+        **({"rounds": []} if plan.adaptive is not None else {}),
         "game": sc.game,
         "schema": sc.plugin.schema.as_meta(),
         "deck_cards": {d: {k: list(v) for k, v in sc.plugin.deck_cards(sc.rules, d).items()} for d in plan.decks},
@@ -627,7 +675,7 @@ def load_results(out: str | Path) -> pd.DataFrame:
     meta = read_meta(out)
     if not _visible_entries(out / CHUNKS):
         raise ValueError(f"{out}: the sweep has no finished games yet")
-    plan = plan_of(out, meta)
+    plan = layout_of(plan_of(out, meta), meta)
     found, strays = scan_chunks(out, plan)
     for p in strays:
         _warn(f"{p}: not a chunk of this sweep's plan, ignored")
@@ -650,9 +698,12 @@ def load_results(out: str | Path) -> pd.DataFrame:
     per_pair = df.groupby(["first_bot", "second_bot", "first_deck", "second_deck"], sort=False).size()
     if (per_pair > plan.games).any() or (len(found) == plan.chunk_count and len(df) != plan.total_games):
         raise ValueError(f"{out}: games per pair differ from the plan's {plan.games}")  # impossible by the checks
-    meta["complete"] = len(found) == plan.chunk_count
+    meta["complete"] = len(found) == plan.chunk_count and (meta.get("adaptive_result") is not None
+                                                            or not isinstance(plan, AdaptiveLayout))
     meta["missing_chunks"] = plan.chunk_count - len(found)
     meta["ignored_files"] = [p.name for p in strays]
+    if isinstance(plan, AdaptiveLayout):
+        meta["games_per_pair"] = f"{int(per_pair.min())}-{int(per_pair.max())} (adaptive)"
     df.attrs["meta"] = meta
     return df
 
@@ -745,6 +796,8 @@ def run_sweep(
         done = prepare_store(out, plan, sc, resume)
         handler = _start_logging(out)
         try:
+            if plan.adaptive is not None:
+                return _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd)
             return _play(sc, plan, out, workers, scheduler, progress, done, lock_fd)
         finally:
             _stop_logging(handler)
@@ -814,3 +867,224 @@ def _stop_logging(handler: logging.Handler) -> None:
     logging.getLogger("simkit").removeHandler(handler)
     handler.close()
     handler.sub_handler.close()  # type: ignore[attr-defined]
+
+
+# ----------------------------------------------------------------------------------------------
+# adaptive sweeps: rounds planned from the games already played
+
+
+class AdaptiveLayout:
+    """The games and chunks of an adaptive sweep, replayed from the rounds in ``meta.json``.
+
+    Each round records ``counts``: the games every ordered pair (i first, j second; plan order,
+    row by row) has once the round is played. A round plays games ``before..counts - 1`` of each
+    pair, every game with its uniform seed ``derive_seed(seed, A, B, g)``; its games are sorted by
+    (first deck, second deck, game) in plan order and cut into chunks numbered on from the
+    previous round's. So every pair's games are always a prefix 0..n-1, as in a uniform sweep.
+
+    Attributes (as :class:`SweepPlan`'s, for the folder checks): ``decks``, ``bots``,
+    ``scenario_hash``, ``chunk_count``, ``total_games``, ``games`` (the most games of a pair),
+    plus ``counts`` (games per ordered pair, ``int[D, D]``) and ``rounds`` (the records).
+    """
+
+    def __init__(self, plan: SweepPlan, rounds: list[dict] | None = None):
+        self.plan = plan
+        self.decks, self.bots, self.scenario_hash = plan.decks, plan.bots, plan.scenario_hash
+        self.panel = ()
+        d = len(plan.decks)
+        self.counts = np.zeros((d, d), np.int64)
+        self._chunks: list[list[tuple[int, int, int]]] = []
+        self.rounds: list[dict] = []
+        for r, rnd in enumerate(rounds or []):
+            where = f"{META}: rounds[{r}]"
+            try:
+                target = np.asarray(rnd["counts"], dtype=np.int64).reshape(d, d)
+            except (KeyError, TypeError, ValueError):
+                raise ValueError(f"{where}: counts: malformed (not {d} x {d} games per ordered pair)") from None
+            first = len(self._chunks)
+            games = self._lay_out(target, where)
+            if rnd.get("first_chunk") != first or rnd.get("games") != games \
+                    or rnd.get("chunk_count") != len(self._chunks) - first:
+                raise ValueError(f"{where}: first_chunk, chunk_count or games do not fit the rounds before it")
+            self.rounds.append(rnd)
+
+    def _lay_out(self, target: np.ndarray, where: str) -> int:
+        """Add the chunks that take every pair from its count to ``target``; returns the games added."""
+        if target.shape != self.counts.shape or (target < self.counts).any():
+            raise ValueError(f"{where}: counts: a pair would lose games")
+        d = len(self.decks)
+        games = [(i, j, g) for i in range(d) for j in range(d) for g in range(self.counts[i, j], target[i, j])]
+        for lo in range(0, len(games), self.plan.chunk_size):
+            self._chunks.append(games[lo:lo + self.plan.chunk_size])
+        self.counts = target.copy()
+        return len(games)
+
+    @property
+    def chunk_count(self) -> int:
+        """Chunks of every recorded round."""
+        return len(self._chunks)
+
+    @property
+    def total_games(self) -> int:
+        """Games of every recorded round."""
+        return int(self.counts.sum())
+
+    @property
+    def games(self) -> int:
+        """The most games any ordered pair has."""
+        return int(self.counts.max())
+
+    def chunk(self, k: int) -> Chunk:
+        """The games of chunk ``k``."""
+        games, dk, seed = self._chunks[k], self.decks, self.plan.seed
+        return Chunk(
+            k, self.plan.scenario_path, self.bots,
+            tuple(dk[i] for i, _, _ in games), tuple(dk[j] for _, j, _ in games),
+            tuple(g for _, _, g in games), tuple(derive_seed(seed, dk[i], dk[j], g) for i, j, g in games),
+        )
+
+    def add_round(self, target: np.ndarray, status: dict) -> dict:
+        """Lay out a new round that brings every pair to ``target`` games; returns its ``meta.json`` record."""
+        first = len(self._chunks)
+        games = self._lay_out(np.asarray(target, np.int64), "new round")
+        rnd = {"round": len(self.rounds), "first_chunk": first, "chunk_count": len(self._chunks) - first,
+               "games": games, "units": status, "counts": self.counts.tolist()}
+        self.rounds.append(rnd)
+        return rnd
+
+    def chunk_index(self, df: pd.DataFrame) -> int:
+        """The chunk whose games ``df`` holds (from its first row)."""
+        first = df.iloc[0]
+        key = (self.decks.index(first["first_deck"]), self.decks.index(first["second_deck"]), int(first["game"]))
+        for k, games in enumerate(self._chunks):
+            if games and games[0] == key:
+                return k
+        raise ValueError(f"no chunk of the adaptive plan starts with {key}")
+
+
+def layout_of(plan: SweepPlan, meta: dict) -> SweepPlan | AdaptiveLayout:
+    """``plan`` itself for a uniform sweep; the :class:`AdaptiveLayout` of ``meta``'s rounds for an adaptive one."""
+    if plan.adaptive is None:
+        return plan
+    rounds = meta.get("rounds", [])
+    if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
+        raise ValueError(f"{META}: rounds: malformed")
+    return AdaptiveLayout(plan, rounds)
+
+
+def next_round(layout: AdaptiveLayout, df: pd.DataFrame | None) -> tuple[np.ndarray | None, dict, str]:
+    """The games per ordered pair after the next round of an adaptive sweep, from the games played so far.
+
+    Round 0 (no games yet) plays ``first_steps`` games of every ordered pair. Later rounds grow
+    every *active* unit (see :func:`simkit.analysis.sequential.unit_status`) by
+    ``max(2, ceil(growth * its steps so far))`` steps: a matchup (active while its rate or its
+    first-seat rate is) plays that many more games in both seatings, a mirror that many more games,
+    a deck (active while its rate or its first-seat rate is) that many more complete levels against
+    every opponent in both seatings, the overall first seat that many more levels of every pair.
+    When the round would pass ``max_games`` every pair's added games are scaled down (rounding
+    down). Depends only on the games, so a resumed sweep plans the very same rounds.
+
+    Returns:
+        ``(counts, status, reason)``: ``counts`` (``int[D, D]``) None when the sweep stops;
+        ``status`` counts units by kind and decision; ``reason`` says why it stops (``settled``,
+        ``max_games``) or is ``""``.
+    """
+    from simkit.analysis.sequential import stream_table, unit_status
+
+    s = layout.plan.adaptive
+    d = len(layout.decks)
+    n = layout.counts
+    if df is None or len(df) == 0:
+        target = np.maximum(n, s.first_steps)
+        status: dict = {}
+    else:
+        units = unit_status(stream_table(df, list(layout.decks)), s)
+        status = {f"{k}/{st}": int(v) for (k, st), v in units.groupby(["kind", "status"]).size().items()}
+        active = units[units["status"] == "active"]
+        code = {x: i for i, x in enumerate(layout.decks)}
+
+        def more(done: np.ndarray) -> np.ndarray:
+            return np.maximum(2, np.ceil(s.growth * done)).astype(np.int64)
+
+        target = n.copy()
+        pairs = active[active["scope"] == "matchup"]
+        for a, b in zip(pairs["deck"].map(code), pairs["opponent"].map(code), strict=True):
+            so_far = min(n[a, b], n[b, a])
+            target[a, b] = target[b, a] = max(target[a, b], so_far + more(so_far))
+        off = ~np.eye(d, dtype=bool)
+        for a in sorted(set(active.loc[active["scope"] == "deck", "deck"].map(code))):
+            level = min(n[a][off[a]].min(), n[:, a][off[a]].min())
+            goal = level + more(level)
+            target[a, off[a]] = np.maximum(target[a, off[a]], goal)
+            target[off[a], a] = np.maximum(target[off[a], a], goal)
+        if (active["scope"] == "overall").any():
+            level = n.min()
+            target = np.maximum(target, level + more(level))
+    added = target - n
+    if added.sum() == 0:
+        return None, status, "settled"
+    if s.max_games:
+        left = max(s.max_games - layout.total_games, 0)
+        if added.sum() > left:
+            added = np.floor(added * (left / added.sum())).astype(np.int64)
+            if added.sum() == 0:
+                return None, status, "max_games"
+    return n + added, status, ""
+
+
+def _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:
+    """Play an adaptive sweep round by round, recording each round in ``meta.json`` before playing it."""
+    from tqdm import tqdm
+
+    show = sys.stderr.isatty() if progress is None else progress
+    started = time.perf_counter()
+    played = 0
+    meta = read_meta(out)
+    layout = layout_of(plan, meta)
+    frames: dict[int, pd.DataFrame] = {}
+    for k in sorted(done):
+        frames[k], problem = read_chunk(layout, k, chunk_path(out, k))
+        if problem:  # checked a moment ago by prepare_store
+            raise ValueError(f"{chunk_path(out, k)}: {problem}")
+    while True:
+        todo = [layout.chunk(k) for k in range(layout.chunk_count) if k not in frames]
+        if todo:
+            n_games = sum(len(c.games) for c in todo)
+            log.info("adaptive sweep %s: round %d, %d games in %d chunks", sc.name, len(layout.rounds) - 1,
+                     n_games, len(todo))
+            bar = tqdm(total=n_games, unit="game", disable=not show, smoothing=0.1,
+                       desc=f"round {len(layout.rounds) - 1}")
+            results = _dask_results(todo, scheduler) if scheduler else _local_results(todo, workers, lock_fd)
+            try:
+                for df in results:
+                    k = layout.chunk_index(df)
+                    problem = check_chunk(layout, k, df)
+                    if problem:
+                        raise ValueError(f"chunk {k} as played is not the planned games: {problem}")
+                    write_chunk(out, k, df)
+                    frames[k] = df
+                    bar.update(len(df))
+                    played += len(df)
+            finally:
+                bar.close()
+        games = pd.concat([frames[k] for k in sorted(frames)], ignore_index=True) if frames else None
+        target, status, reason = next_round(layout, games)
+        meta = read_meta(out)
+        if target is None:
+            meta["adaptive_result"] = {"stopped": reason, "rounds": len(layout.rounds),
+                                       "games": layout.total_games, "units": status}
+            break
+        rnd = layout.add_round(target, status)
+        meta["rounds"] = layout.rounds
+        _write_meta(out, meta)
+        log.info("adaptive sweep: round %d planned, %d games (%s)", rnd["round"], rnd["games"], status)
+    elapsed = time.perf_counter() - started
+    meta["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
+    meta.setdefault("runs", []).append(
+        {"games": played, "seconds": round(elapsed, 2), "workers": None if scheduler else workers,
+         "scheduler": scheduler}
+    )
+    _write_meta(out, meta)
+    log.info("adaptive sweep done (%s): %d games played now, %d in all, %d rounds", reason, played,
+             layout.total_games, len(layout.rounds))
+    return out

@@ -53,12 +53,15 @@ def patch():
     return sweep(0.0, 0.0, name="patch")
 
 
-def test_pairing_refuses_different_pools_and_game_counts(base):
-    """Different deck pools or games per pairing are refused with one clear line."""
+def test_pairing_refuses_different_pools_and_pairs_the_games_both_played(base):
+    """Different deck pools are refused with one clear line; different games per pairing pair the games
+    both sweeps played and say how many."""
     with pytest.raises(ValueError, match="different deck pools"):
         pair_results(base, sweep(0.0, 0.0, decks=POOL[:-1]))
-    with pytest.raises(ValueError, match="different game counts"):
-        pair_results(base, sweep(0.0, 0.0, games=30))
+    fewer = sweep(0.0, 0.0, games=30)
+    paired = pair_results(base, fewer)
+    assert len(paired) == len(fewer) and (paired["game"] < 30).all()
+    assert paired.attrs["games"] == {"paired": len(fewer), "base": len(base), "patch": len(fewer)}
     paired = pair_results(base, base)
     assert len(paired) == len(base) and paired["same_seed"].all()
 
@@ -172,10 +175,10 @@ def test_compare_pdf_and_command(base, patch, tmp_path, capsys):
     assert "base" in reader.metadata["/Keywords"] and "patch" in reader.metadata["/Keywords"]
     assert all((tmp_path / "reports" / f"ab.{t}.csv").exists() for t in COMPARE_TABLES)
     assert str(out) in capsys.readouterr().out
-    other = write_sweep_folder(sweep(0.0, 0.0, games=20, name="short"), tmp_path / "short")
+    other = write_sweep_folder(sweep(0.0, 0.0, decks=POOL[:-1], name="short"), tmp_path / "short")
     assert main(["compare", str(b), str(other), "-o", str(tmp_path / "bad.pdf")]) == 2
     err = capsys.readouterr().err.strip()
-    assert "game counts" in err and len(err.splitlines()) == 1 and not (tmp_path / "bad.pdf").exists()
+    assert "different deck pools" in err and len(err.splitlines()) == 1 and not (tmp_path / "bad.pdf").exists()
 
 
 def test_write_compare_report_is_atomic(base, tmp_path, monkeypatch):

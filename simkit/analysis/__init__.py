@@ -11,6 +11,8 @@ results' metadata (the game's result schema and deck cards, recorded by the swee
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 
 from simkit.analysis.cards import card_pair_synergy, card_win_rates, deck_membership
@@ -99,7 +101,7 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
     bands = bands or FlagBands()
     matchups = matchup_matrix(df)
     first_player = first_player_advantage(df)
-    return {
+    tables = {
         "decks": deck_strength(df, bootstrap=bootstrap, seed=seed),
         "matchups": matchups,
         "first_player": first_player,
@@ -115,3 +117,12 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
         "bands": bands,
         "schema": results_schema(df),
     }
+    adaptive = ((df.attrs.get("meta") or {}).get("plan") or {}).get("adaptive")
+    if adaptive:  # an adaptive sweep: anytime-valid intervals and flags, decks weighted per opponent
+        from simkit.analysis.sequential import AdaptiveSettings, adaptive_tables
+
+        settings = AdaptiveSettings.from_dict(adaptive)
+        settings = replace(settings, deck=bands.deck, matchup=bands.matchup, first_player=bands.first_player,
+                           alpha=bands.alpha, method=bands.method)
+        tables = adaptive_tables(df, tables, settings)
+    return tables

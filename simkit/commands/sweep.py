@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from simkit.analysis.sequential import AdaptiveSettings
 from simkit.scenario import load_scenario
 from simkit.sweep import check_seed, check_workers, plan_sweep, run_sweep, sweep_defaults
 
@@ -25,15 +26,30 @@ def run(args: argparse.Namespace) -> int:
     panel = [b.strip() for b in args.panel.split(",") if b.strip()] if args.panel else None
     if args.panel is not None and args.bots:
         raise ValueError("--bots and --panel: give one (a panel plays each of its bots in both seats)")
+    adaptive = None
+    if args.adaptive:
+        if args.games is not None:
+            raise ValueError("--games is for uniform sweeps: an adaptive sweep stops on --precision and --max-games")
+        adaptive = AdaptiveSettings(precision=0.2 if args.precision is None else args.precision,
+                                    max_games=args.max_games or 0)
+    elif args.precision is not None or args.max_games is not None:
+        raise ValueError("--precision and --max-games need --adaptive")
     plan = plan_sweep(sc, games=args.games, decks=args.decks, bots=bots, chunk_size=args.chunk_size, seed=seed,
-                      panel=panel)
+                      panel=panel, adaptive=adaptive)
     out = args.out or defaults["out"]
     who = (f"under each bot of the panel {', '.join(plan.panel)} (the same bot in both seats)" if plan.panel
            else f"bots {plan.bots[0]} (first) vs {plan.bots[1]} (second)")
-    print(
-        f"sweep {sc.name}: {len(plan.decks)} decks, {len(plan.decks) ** 2} ordered pairs x {plan.games} games "
-        f"x {len(plan.bot_pairs)} bot pairing(s) = {plan.total_games} games, {who}"
-    )
+    if adaptive:
+        print(
+            f"adaptive sweep {sc.name}: {len(plan.decks)} decks, {len(plan.decks) ** 2} ordered pairs, rounds until "
+            f"every interval is narrower than {adaptive.precision:g} or its flag is settled"
+            f"{f', at most {adaptive.max_games} games' if adaptive.max_games else ''}, {who}"
+        )
+    else:
+        print(
+            f"sweep {sc.name}: {len(plan.decks)} decks, {len(plan.decks) ** 2} ordered pairs x {plan.games} games "
+            f"x {len(plan.bot_pairs)} bot pairing(s) = {plan.total_games} games, {who}"
+        )
     run_sweep(sc, plan, out, workers=workers, resume=args.resume, scheduler=args.scheduler)
     print(f"results: {out}  (log: {out}/sweep.log)")
     return 0
@@ -59,6 +75,13 @@ def register(sub) -> None:
                    "same bot in both seats (default: [sweep] panel); the report then shows whether the player matters")
     p.add_argument("--chunk-size", type=int, help="games per chunk (one parquet file each)")
     p.add_argument("--seed", type=int, help="the sweep seed, 0 to 2**63 - 1 (default: [sweep] seed, else 0)")
+    p.add_argument("--adaptive", action="store_true",
+                   help="play in rounds, spending games only where an answer of the report can still change "
+                   "(anytime-valid 95%% confidence sequences)")
+    p.add_argument("--precision", type=float, metavar="W",
+                   help="adaptive: stop a unit once its interval is narrower than W (a rate, default 0.2)")
+    p.add_argument("--max-games", type=int, metavar="N",
+                   help="adaptive: play at most N games in all (default: no limit)")
     p.add_argument("--resume", action="store_true", help="finish a sweep that was interrupted")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="play on an existing Dask cluster")
     p.set_defaults(func=run)

@@ -224,6 +224,13 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages |
         f"simkit {meta.get('simkit_version', '?')}",
         f"Report made {when.strftime('%Y-%m-%d %H:%M UTC')}",
     ]
+    adaptive = (meta.get("plan") or {}).get("adaptive")
+    if adaptive:
+        done = meta.get("adaptive_result") or {}
+        facts.insert(4, f"Adaptive sweep: {len(meta.get('rounds') or [])} rounds, stopped "
+                        f"{'on ' + str(done.get('stopped')) if done else '(not yet)'}; precision "
+                        f"{adaptive.get('precision')}, max games {adaptive.get('max_games') or 'no limit'}; "
+                        "games per pairing differ (see the matchup tables' games column)")
     facts = [line for f in facts for line in wrap(f, 110, subsequent_indent="      ")]
     heads = [line for h in headlines(tables) for line in wrap("- " + h, 110, subsequent_indent="  ")]
     flags = tables["flags"]
@@ -245,6 +252,15 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages |
         f"advantage per matchup. Seat advantage flags: beyond +-{100 * b.first_player:g} points.",
         "Every table of this report is also written as CSV beside the PDF.",
     ]
+    if adaptive:
+        guide[:2] = [
+            "This sweep was adaptive (it chose how many games to play from the games played), so every rate interval",
+            "is an anytime-valid 95% confidence sequence (beta-binomial mixture, Howard et al. 2021), valid whatever",
+            "the stopping; win rates pool both seats, a draw is half a win, and a deck's rate is the average over its",
+            "opponents of its matchup rates. A flag's test is the e-value of 'outside the band'",
+            "(p = 1/e, anytime-valid). Rating intervals are bootstrap. Ratings are Bradley-Terry on the Elo scale:",
+            "0 is the pool average, +100 means",
+        ]
     guide = wrap(" ".join(guide), 110)
     player = [line for s in agreement_words(tables["robustness"]) for line in wrap(s, 110)] \
         if "robustness" in tables else []

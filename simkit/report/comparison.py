@@ -92,8 +92,12 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime) -> None:
         facts += [f"{name}: {m.get('scenario_name')}   ({m.get('scenario_path') or 'path not recorded'})",
                   f"      hash {m.get('scenario_hash')}, rules {m.get('rules_version')}, bots {bots[0]} vs {bots[1]}, "
                   f"{m['games']} games, finished {m.get('finished') or 'not finished'}"]
+    g = tables.get("games") or {}
     facts += [f"Decks: {len(tables['order'])}; games per pairing: {b.get('games_per_pair')}; "
               f"paired games with the same seed: {100 * tables['same_seed']:.0f}%",
+              f"Paired games (played by both sweeps): {g.get('paired')} of the base's {g.get('base')} and the "
+              f"patch's {g.get('patch')}" + ("" if g.get("paired") == g.get("base") == g.get("patch") else
+                                             "; unpaired games are left out of every change"),
               f"Report made {when.strftime('%Y-%m-%d %H:%M UTC')}"]
     if b.get("scenario_hash") == p.get("scenario_hash"):
         facts.append("Note: both sweeps come from the same scenario (same hash): differences are noise only.")
