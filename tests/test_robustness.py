@@ -76,3 +76,13 @@ def test_robustness_needs_two_panel_bots():
     """One bot (or games between two different bots only) is not a panel."""
     with pytest.raises(ValueError, match="at least two bots"):
         robustness(synthetic_results(DECKS, 2, bots=("a", "b")))
+
+
+def test_agreement_is_corrected_for_the_noise_of_measured_rates():
+    """Noise in measured rates pulls a correlation toward 0: the reported value is corrected upward for
+    two bots that truly agree, and its interval contains it (a percentile interval would lie below it)."""
+    df = _panel({"a": DECKS, "b": DECKS}, games=3)
+    row = rank_agreement(df, bootstrap=200, top_k=2).iloc[0]
+    assert row["spearman"] >= row["spearman_measured"]
+    assert row["spearman_low"] <= row["spearman"] <= row["spearman_high"]
+    assert row["kendall_low"] <= row["kendall"] <= row["kendall_high"]
