@@ -16,6 +16,7 @@ from simkit.games.miracle.checking import rule_invariants as MI
 from simkit.games.miracle.checking.checker import CheckedMatch, InvariantBroken, game_hooks
 from simkit.games.miracle.checking.hooks import MiracleChecks
 from simkit.games.miracle.checking.invariants import check_states, check_transitions
+from simkit.games.miracle.state import COOLING, IN_USE
 
 
 def broken_by(m, action, mistake=None):
@@ -172,6 +173,27 @@ def test_inferno_flame_burns_enemies_within_two_and_raises_an_inferno(base):
         after.hp[0, slot_in(after, friend)] -= 2
 
     assert broken_by(m, ("use", (-2, 2, 0)), friend_burnt) == {"artifact_effects"}
+
+
+def test_inferno_flame_killing_the_enemys_shield_bearer_recycles_the_enemys_artifact(base):
+    """InfernoFlame on (-2,2,0) burns the enemy's SalamanderShield bearer at (0,2,-2) (2 HP, shield already
+    broken) to death: the enemy's SalamanderShield, in use, goes to cooling (found by the thorough check: the
+    invariant had held the enemy's artifact fixed); leaving it in use is reported."""
+    m = base.new_match(DRAGONS, SHIELD, seed=0)
+    m.state.mana[0, 0] = m.state.max_mana[0, 0] = 8
+    bearer = place(m, "Swordsman", (0, 2, -2), side=1, hp=2)
+    m.state.equipped[0, slot(m, bearer)] = True
+    m.state.artifact_state[0, 1], m.state.artifact_cooldown[0, 1] = IN_USE, 0
+    again = m.state.copy()
+    assert broken_by(m, ("use", (-2, 2, 0))) == set()
+    cooldown = m.rules.cards.artifact_cooldown[m.rules.cards.artifacts.index("SalamanderShield")]
+    assert (int(m.state.artifact_state[0, 1]), int(m.state.artifact_cooldown[0, 1])) == (COOLING, cooldown)
+    m.state = again
+
+    def still_in_use(after):
+        after.artifact_state[0, 1], after.artifact_cooldown[0, 1] = IN_USE, 0
+
+    assert broken_by(m, ("use", (-2, 2, 0)), still_in_use) == {"artifact_effects"}
 
 
 # ----------------------------------------------------------------------------------------------

@@ -194,7 +194,14 @@ def _artifact_effects(rules: Rules, before: State, act: Actions, after: State) -
     want_state = np.where(recycled, np.where(cd > 0, COOLING, READY), IN_USE)
     want_cd = np.where(recycled, cd, bf.artifact_cooldown[n, cur])
     bad_art = (af.artifact_state[n, cur] != want_state) | (af.artifact_cooldown[n, cur] != want_cd)
-    bad_art |= (af.artifact_state[n, 1 - cur] != bf.artifact_state[n, 1 - cur])
+    # the enemy's artifact: unchanged, unless the burn killed the unit it is bound to (its SalamanderShield
+    # bearer or its Inferno), which sends it to cooling (ready at once with no cooldown), as any death does
+    foe = 1 - cur
+    bound_killed = (enemy & (bf.equipped | (bf.kind == cards.inferno)) & ~should_stay).any(1)
+    foe_cd = cards.artifact_cooldown[bf.deck_artifact[n, foe]]
+    foe_state = np.where(bound_killed, np.where(foe_cd > 0, COOLING, READY), bf.artifact_state[n, foe])
+    foe_cool = np.where(bound_killed, foe_cd, bf.artifact_cooldown[n, foe])
+    bad_art |= (af.artifact_state[n, foe] != foe_state) | (af.artifact_cooldown[n, foe] != foe_cool)
     for i in np.nonzero(bad_unit.any(1) | bad_new | bad_art)[0]:
         g = rows[i]
         name = cards.artifacts[art[i]]
@@ -216,7 +223,8 @@ def _artifact_effects(rules: Rules, before: State, act: Actions, after: State) -
                          + (", expected one Inferno on the target" if inferno[i] else ", expected none"))
         if bad_art[i]:
             parts.append(f"artifact state {af.artifact_state[i].tolist()} cooldown {af.artifact_cooldown[i].tolist()}"
-                         f", expected {int(want_state[i])} with cooldown {int(want_cd[i])} for the user")
+                         f", expected {int(want_state[i])} with cooldown {int(want_cd[i])} for the user and "
+                         f"{int(foe_state[i])} with cooldown {int(foe_cool[i])} for the enemy")
         yield g, "; ".join(parts)
 
 
