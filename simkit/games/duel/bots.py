@@ -28,7 +28,7 @@ from simkit.games.duel.tables import (
     T_WEAPON,
 )
 
-BOT_RANDOM, BOT_UTILITY = 0, 1
+BOT_RANDOM, BOT_UTILITY, BOT_SEARCH = 0, 1, 2  # search: simkit.games.duel.fast_search
 
 _W_TEMP, _W_END, _W_DAMAGE, _W_HP = W["temperature"], W["end_turn"], W["damage"], W["hp"]
 _W_SHIELD_CAP = W["shield_cap"]

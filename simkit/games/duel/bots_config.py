@@ -3,11 +3,15 @@
 One sub-table per personality, ``[bots.<name>]``, holding a ``temperature`` and one weight per
 feature of :data:`WEIGHTS`; ``like = "<other>"`` starts from another personality's numbers and
 overrides only some. ``random`` (a uniformly random legal action) is built in and needs no table.
+
+A table with a ``policy`` key is a search bot (:class:`SearchSettings`, played by
+:mod:`simkit.games.duel.fast_search`): it plans each turn by playing candidate turns with the
+personality ``policy`` and valuing where they lead; its budget and value weights are data.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -48,17 +52,47 @@ WEIGHT_NAMES = tuple(name for name, _ in WEIGHTS)
 W = {name: i for i, name in enumerate(WEIGHT_NAMES)}
 
 
+#: the value weights of a search bot, in the order of the compiled vector (keys ``value_<name>``)
+VALUES = (
+    ("hp", "per HP of own minus the opponent's"),
+    ("shield", "per Shield level of own minus the opponent's"),
+    ("poison", "per Poison level on the opponent minus on oneself"),
+    ("strength", "per Strength and Regeneration level of own minus the opponent's"),
+    ("weapons", "per equipped weapon of own minus the opponent's"),
+    ("policy", "times the policy personality's utility of the position (its own view)"),
+    ("win", "a won game (minus for a lost one)"),
+)
+VALUE_NAMES = tuple(f"value_{name}" for name, _ in VALUES)
+SEARCH_KEYS = ("policy", "reply", "plans", "depth", "temperature", "reply_temperature", *VALUE_NAMES)
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """A search bot: ``plans`` candidate turns played by ``policy`` (at ``temperature``, the first
+    drawn as the policy would), each followed by ``depth`` turns (the opponent's by ``reply``, both
+    at ``reply_temperature``), the position valued by ``value`` (``float64[len(VALUES)]``)."""
+
+    policy: str
+    reply: str
+    plans: int
+    depth: int
+    temperature: float
+    reply_temperature: float
+    value: np.ndarray
+
+
 @dataclass(frozen=True)
 class BotSettings:
     """Everything ``[bots]`` says: the utility personalities by name, in file order, each as a
     ``float64[len(WEIGHTS)]`` vector."""
 
     personalities: dict[str, np.ndarray]
+    searches: dict[str, SearchSettings] = field(default_factory=dict)
 
     @property
     def names(self) -> tuple[str, ...]:
-        """Every known bot: ``random`` then the personalities."""
-        return (RANDOM, *self.personalities)
+        """Every known bot: ``random``, the personalities, then the search bots."""
+        return (RANDOM, *self.personalities, *self.searches)
 
 
 def _number(f: Field, key: str) -> float:
@@ -81,14 +115,43 @@ def read_bot_settings(source: str, data: dict) -> BotSettings:
     """
     f = Field(source, data).table("bots")
     out: dict[str, np.ndarray] = {}
+    searches: dict[str, Field] = {}
     for name in f.keys():
         if not isinstance(f.get(name), dict):
             raise f.fail("unknown key (expected a [bots.<name>] table)", name)
         if name == RANDOM:
             raise f.fail("'random' is the built-in uniformly random bot; give the table another name", name)
         merged = Field(source, resolve_like(f, name), f"bots.{name}")
+        if merged.has("policy"):
+            searches[name] = merged
+            continue
         merged.reject_unknown(WEIGHT_NAMES)
         out[name] = np.array([_number(merged, key) for key in WEIGHT_NAMES], np.float64)
     if not out:
         raise f.fail("defines no bot; add a [bots.<name>] table")
-    return BotSettings(personalities=out)
+    return BotSettings(personalities=out, searches={name: _search(m, out) for name, m in searches.items()})
+
+
+def _count(f: Field, key: str, default: int, least: int) -> int:
+    value = f.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise f.fail(f"must be a whole number of at least {least}, got {value!r}", key)
+    return value
+
+
+def _search(f: Field, personalities: dict[str, np.ndarray]) -> SearchSettings:
+    """The :class:`SearchSettings` of the merged search table ``f``."""
+    f.reject_unknown(SEARCH_KEYS)
+    bots = {}
+    for key in ("policy", "reply"):
+        name = f.get(key, f.get("policy"))
+        if name not in personalities:
+            raise f.fail(f"must name a utility personality ({', '.join(personalities)}), got {name!r}", key)
+        bots[key] = name
+    temperature = _number(f, "temperature") if f.has("temperature") else float(personalities[bots["policy"]][0])
+    reply_temperature = _number(f, "reply_temperature") if f.has("reply_temperature") else 0.0
+    if reply_temperature < 0:
+        raise f.fail(f"must be at least 0, got {reply_temperature!r}", "reply_temperature")
+    value = np.array([_number(f, key) if f.has(key) else 0.0 for key in VALUE_NAMES], np.float64)
+    return SearchSettings(plans=_count(f, "plans", 1, 1), depth=_count(f, "depth", 0, 0), temperature=temperature,
+                          reply_temperature=reply_temperature, value=value, **bots)

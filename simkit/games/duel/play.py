@@ -66,6 +66,37 @@ def bot_tables(scenario, bots: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     return kinds, weights
 
 
+def search_tables(scenario, bots: Sequence[str]):
+    """``(kinds, policy, reply, params, values)`` of the two seats for
+    :func:`simkit.games.duel.fast_search.play_many`: a utility or random seat plays its own weights,
+    a search seat its policy's, reply's, budget and value weights.
+
+    Raises:
+        ValueError: an unknown bot (the message lists the known ones).
+    """
+    from simkit.games.duel import fast_search as FS
+    from simkit.games.duel.bots_config import VALUE_NAMES
+
+    settings = bot_settings(scenario)
+    plain = [b if b not in settings.searches else RANDOM for b in bots]
+    kinds, policy = bot_tables(scenario, plain)
+    reply = policy.copy()
+    params = np.zeros((2, FS.PARAMS), np.float64)
+    params[:, FS.PLANS] = 1
+    values = np.zeros((2, len(VALUE_NAMES)), np.float64)
+    for seat, name in enumerate(bots):
+        cfg = settings.searches.get(name)
+        if cfg is None:
+            continue
+        kinds[seat] = B.BOT_SEARCH
+        policy[seat] = settings.personalities[cfg.policy]
+        reply[seat] = settings.personalities[cfg.reply]
+        params[seat, FS.PLANS], params[seat, FS.DEPTH] = cfg.plans, cfg.depth
+        params[seat, FS.TEMPERATURE], params[seat, FS.REPLY_TEMPERATURE] = cfg.temperature, cfg.reply_temperature
+        values[seat] = cfg.value
+    return kinds, policy, reply, params, values
+
+
 def play_batch(
     scenario,
     first_decks: Sequence[str],
@@ -97,7 +128,13 @@ def play_batch(
         raise ValueError(
             f"got {n} first decks, {len(second_decks)} second decks and {len(seeds)} seeds; need one of each per game"
         )
-    kinds, weights = bot_tables(scenario, bots)
+    searching = any(b in bot_settings(scenario).searches for b in bots)
+    if searching:
+        from simkit.games.duel import fast_search as FS
+
+        players = search_tables(scenario, bots)
+    else:
+        kinds, weights = bot_tables(scenario, bots)
     decks = [[canonical_deck(rules, d) for d in ds] for ds in (first_decks, second_decks)]
     lists = {d: deck_list(rules, d) for d in set(decks[0]) | set(decks[1])}
     size = rules.deck_size
@@ -108,7 +145,9 @@ def play_batch(
     bot = np.array([b for _, b in pairs], np.int64)
     result = np.zeros((n, 6), np.int64)
     action_list = None
-    if not record_actions:
+    if not record_actions and searching:
+        FS.play_many(d0, d1, shuffle, bot, *players, rules.settings, rules.cards, rules.effects, result, ACTION_CAP)
+    elif not record_actions:
         B.play_many(d0, d1, shuffle, bot, kinds, weights, rules.settings, rules.cards, rules.effects, result,
                     ACTION_CAP)
     else:
@@ -118,8 +157,12 @@ def play_batch(
         s = np.zeros(E.STATE_SIZE, np.int64)
         log = np.zeros((ACTION_CAP, 3), np.int64)
         for g in range(n):
-            played = B.play_one(s, d0[g], d1[g], shuffle[g], bot[g], kinds, weights, rules.settings, rules.cards,
-                                rules.effects, log, ACTION_CAP)
+            if searching:
+                played = FS.play_one(s, d0[g], d1[g], shuffle[g], bot[g], *players, rules.settings, rules.cards,
+                                     rules.effects, log, ACTION_CAP)
+            else:
+                played = B.play_one(s, d0[g], d1[g], shuffle[g], bot[g], kinds, weights, rules.settings,
+                                    rules.cards, rules.effects, log, ACTION_CAP)
             result[g] = (s[E.G_WINNER], s[E.G_REASON], s[E.G_TURN], s[E.base(0) + E.P_HP], s[E.base(1) + E.P_HP],
                          played)
             seat_lists = (d0[g], d1[g])
