@@ -25,7 +25,7 @@ def test_search_rung_is_data():
     sc = duel()
     assert "search-1" in bot_names(sc)
     cfg = bot_settings(sc).searches["search-1"]
-    assert (cfg.policy, cfg.plans, cfg.depth) == ("aggro", 8, 1)
+    assert (cfg.policy, cfg.plans, cfg.depth) == ("aggro", 32, 1)
     assert cfg.value[FS.VALUE_HP] == 1.0 and cfg.value[FS.VALUE_WIN] == 100.0
 
 
@@ -74,7 +74,8 @@ def _plan(sc, state, seat, players, counter):
     plan, best = np.zeros(FS.TURN_CAP + 1, np.int64), np.zeros(FS.TURN_CAP + 1, np.int64)
     keys = np.array([game_seeds(11)[1]], np.uint64)
     n = FS.search_turn(ctx, 0, policy[seat], reply[seat], params[seat], values[seat], keys,
-                       np.array([counter], np.uint64), FS.TURN_CAP, plan, best, np.zeros(16, np.uint64))
+                       np.array([counter], np.uint64), FS.TURN_CAP, plan, best,
+                       np.zeros(int(params[seat, FS.PLANS]), np.uint64))
     return best[:n].tolist()
 
 
