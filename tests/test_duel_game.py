@@ -116,9 +116,9 @@ def test_quick_scenario_loads_with_its_sweep_table():
 
 
 def test_bots_are_data_with_like_inheritance():
-    """Bots: random is built in; control inherits aggro's numbers and overrides some."""
+    """Bots: random is built in; control inherits aggro's numbers and overrides some; search-1 comes last."""
     sc = duel()
-    assert get_game("duel").bot_names(sc) == ("random", "aggro", "control")
+    assert get_game("duel").bot_names(sc) == ("random", "aggro", "control", "search-1")
     kinds, weights = bot_tables(sc, ("aggro", "control"))
     assert kinds.tolist() == [BOTS.BOT_UTILITY, BOTS.BOT_UTILITY]
     from simkit.games.duel.bots_config import W
