@@ -21,7 +21,6 @@ from a stream keyed by it, so a game depends only on its seed.
 
 from __future__ import annotations
 
-import hashlib
 import types
 from pathlib import Path
 
@@ -33,6 +32,7 @@ from simkit.games.duel import engine as E
 from simkit.games.duel.bots_config import W
 from simkit.games.duel.tables import F_TYPE, POISON, REGENERATION, SHIELD, STRENGTH, T_WEAPON
 from simkit.games.miracle.fast_search import search as loop
+from simkit.numba_cache import drop_stale_cache
 
 # the search budget, in the order of the loop's params
 PLANS, DEPTH, TEMPERATURE, REPLY_TEMPERATURE, PARAMS = loop.PLANS, loop.DEPTH, loop.TEMPERATURE, \
@@ -45,29 +45,11 @@ _TEMP = W["temperature"]
 _SHIFT = np.int64(1024)
 
 
-def _drop_stale_cache() -> None:
-    """Delete this folder's numba cache unless made from today's duel sources and the loop's."""
-    here = Path(__file__).parent
-    miracle = here.parent / "miracle"
-    sources = [*sorted(here.glob("*.py")), miracle / "fast_search" / "search.py", miracle / "fast" / "choice.py"]
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
-    cache = here / "__pycache__"
-    stamp = cache / "numba-sources.sha256"
-    try:
-        if stamp.read_text() == digest:
-            return
-    except OSError:
-        pass
-    try:
-        cache.mkdir(exist_ok=True)
-        for path in [*cache.glob("*.nbi"), *cache.glob("*.nbc")]:
-            path.unlink(missing_ok=True)
-        stamp.write_text(digest)
-    except OSError:  # read-only install: numba compiles each time
-        pass
-
-
-_drop_stale_cache()
+_HERE = Path(__file__).parent
+_MIRACLE = _HERE.parent / "miracle"
+# today's duel sources and the loop's: this folder's cache is dropped when any of them changes
+drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")), _MIRACLE / "fast_search" / "search.py",
+                         _MIRACLE / "fast" / "choice.py"])
 
 
 # ---- the hooks -----------------------------------------------------------------------------------

@@ -12,27 +12,9 @@ package changes.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
+from simkit.numba_cache import drop_stale_cache
 
-def _drop_stale_cache(folder: Path) -> None:
-    """Delete numba's cache files in ``folder/__pycache__`` unless they were made from these sources."""
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(folder.glob("*.py")))).hexdigest()
-    cache = folder / "__pycache__"
-    stamp = cache / "numba-sources.sha256"
-    try:
-        if stamp.read_text() == digest:
-            return
-    except OSError:
-        pass
-    try:
-        cache.mkdir(exist_ok=True)
-        for path in [*cache.glob("*.nbi"), *cache.glob("*.nbc")]:
-            path.unlink(missing_ok=True)
-        stamp.write_text(digest)
-    except OSError:  # a read-only install: numba then caches elsewhere or compiles each time
-        pass
-
-
-_drop_stale_cache(Path(__file__).parent)
+_HERE = Path(__file__).parent
+drop_stale_cache(_HERE, sorted(_HERE.glob("*.py")))

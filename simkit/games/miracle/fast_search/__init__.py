@@ -9,29 +9,9 @@ from ``fast/`` so that changing the search does not drop the cache of the rules 
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
+from simkit.numba_cache import drop_stale_cache
 
-def _drop_stale_cache(folder: Path, also: Path) -> None:
-    """Delete numba's cache files in ``folder/__pycache__`` unless they were made from the sources
-    of ``folder`` and ``also``."""
-    sources = [*sorted(folder.glob("*.py")), *sorted(also.glob("*.py"))]
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
-    cache = folder / "__pycache__"
-    stamp = cache / "numba-sources.sha256"
-    try:
-        if stamp.read_text() == digest:
-            return
-    except OSError:
-        pass
-    try:
-        cache.mkdir(exist_ok=True)
-        for path in [*cache.glob("*.nbi"), *cache.glob("*.nbc")]:
-            path.unlink(missing_ok=True)
-        stamp.write_text(digest)
-    except OSError:  # a read-only install: numba then caches elsewhere or compiles each time
-        pass
-
-
-_drop_stale_cache(Path(__file__).parent, Path(__file__).parent.parent / "fast")
+_HERE = Path(__file__).parent
+drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")), *sorted((_HERE.parent / "fast").glob("*.py"))])
