@@ -21,3 +21,18 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 def base():
     """The base Battle of Miracles scenario."""
     return simkit.load_scenario(BASE)
+
+
+@pytest.fixture(scope="session")
+def short_scenario(tmp_path_factory):
+    """The quick scenario with games cut to 12 turns, so sweep machinery is tested fast."""
+    path = tmp_path_factory.mktemp("scenario") / "short.toml"
+    quick = ROOT / "scenarios" / "miracle" / "quick.toml"
+    path.write_text(f'extends = "{quick}"\nname = "quick, 12 turns"\n[rules]\nturn_limit = 12\n')
+    return path
+
+
+@pytest.fixture(scope="session")
+def quick(short_scenario):
+    """The short quick-sweep scenario (loaded)."""
+    return simkit.load_scenario(short_scenario)

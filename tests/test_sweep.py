@@ -23,20 +23,6 @@ TWO = ["HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,FrostDragon,V
 KEY = ["first_deck", "second_deck", "game"]
 
 
-@pytest.fixture(scope="module")
-def short_scenario(tmp_path_factory):
-    """The quick scenario with games cut to 12 turns, so the sweep machinery is tested fast."""
-    path = tmp_path_factory.mktemp("scenario") / "short.toml"
-    path.write_text(f'extends = "{QUICK}"\nname = "quick, 12 turns"\n[rules]\nturn_limit = 12\n')
-    return path
-
-
-@pytest.fixture(scope="module")
-def quick(short_scenario):
-    """The short quick-sweep scenario."""
-    return simkit.load_scenario(short_scenario)
-
-
 def small_plan(sc, games=2, chunk_size=3, decks=TWO):
     return plan_sweep(sc, games=games, decks=decks, chunk_size=chunk_size)
 

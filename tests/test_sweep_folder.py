@@ -33,20 +33,6 @@ TWO = ["HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,FrostDragon,V
 KEY = ["first_deck", "second_deck", "game"]
 
 
-@pytest.fixture(scope="module")
-def short_scenario(tmp_path_factory):
-    """The quick scenario with games cut to 12 turns, so the folder machinery is tested fast."""
-    path = tmp_path_factory.mktemp("scenario") / "short.toml"
-    path.write_text(f'extends = "{QUICK}"\nname = "quick, 12 turns"\n[rules]\nturn_limit = 12\n')
-    return path
-
-
-@pytest.fixture(scope="module")
-def quick(short_scenario):
-    """The short quick-sweep scenario."""
-    return simkit.load_scenario(short_scenario)
-
-
 def small_plan(sc, seed=None):
     """2 decks, 4 ordered pairs x 2 games = 8 games in chunks of 3: chunks 0, 1 (3 games) and 2 (2 games)."""
     return plan_sweep(sc, games=2, decks=TWO, chunk_size=3, seed=seed)

@@ -7,7 +7,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import simkit
 from simkit.cli import main
 from simkit.sweep import chunk_path, load_results, plan_sweep, run_sweep
 
@@ -18,11 +17,9 @@ COLUMNS = ["first_deck", "second_deck", "game", "seed", "winner", "end_reason", 
 
 
 @pytest.fixture(scope="module")
-def short(tmp_path_factory):
-    """The quick scenario with games cut to 12 turns."""
-    path = tmp_path_factory.mktemp("scenario") / "short.toml"
-    path.write_text(f'extends = "{QUICK}"\nname = "quick, 12 turns"\n[rules]\nturn_limit = 12\n')
-    return simkit.load_scenario(path)
+def short(quick):
+    """The quick scenario with games cut to 12 turns (conftest's ``quick``)."""
+    return quick
 
 
 @pytest.fixture(scope="module")
