@@ -86,3 +86,21 @@ def test_agreement_is_corrected_for_the_noise_of_measured_rates():
     assert row["spearman"] >= row["spearman_measured"]
     assert row["spearman_low"] <= row["spearman"] <= row["spearman_high"]
     assert row["kendall_low"] <= row["kendall"] <= row["kendall_high"]
+
+
+def test_the_flags_table_shows_every_bots_value_even_for_a_bot_name_with_a_hyphen():
+    """A panel bot called search-2 (no Python identifier) still gets its value printed in the robust-flags table."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from simkit.report.robustness_page import plot_robust_flags
+
+    flags = pd.DataFrame({"kind": ["deck"], "subject": ["HolyLight:Archer,Priest,BlackBat"], "label": ["robust"],
+                          "flagged_by": ["balanced, search-2"], "value_balanced": [0.812], "value_search-2": [0.734]})
+    fig, ax = plt.subplots()
+    plot_robust_flags(ax, flags, ["balanced", "search-2"])
+    text = ax.texts[0].get_text()
+    plt.close(fig)
+    assert "81.2%" in text and "73.4%" in text

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from textwrap import wrap
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -285,9 +286,10 @@ def plot_robust_flags(ax: Axes, flags: pd.DataFrame, bots: Sequence[str], width:
     head = f"{'label':<14}{'kind':<13}{cols}  subject (flagged by)"
     indent = len(head) - len("subject (flagged by)")
     lines = [head, "-" * min(width, indent + 40)]
-    for r in flags.itertuples():
+    for row in flags.to_dict("records"):  # by name: a bot such as search-2 is no Python identifier
+        r = SimpleNamespace(**{k: v for k, v in row.items() if k.isidentifier()})
         vals = "".join(f"{100 * v:>9.1f}%" if np.isfinite(v) else f"{'-':>10}"
-                       for v in (getattr(r, f"value_{b}", np.nan) for b in bots))
+                       for v in (float(row.get(f"value_{b}", np.nan)) for b in bots))
         body = wrap(f"{r.subject}  ({r.flagged_by})", max(20, width - indent)) or [""]
         lines.append(f"{r.label:<14}{kinds.get(r.kind, r.kind):<13}{vals}  {body[0]}")
         lines.extend(" " * indent + more for more in body[1:])
