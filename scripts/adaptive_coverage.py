@@ -20,7 +20,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from simkit.analysis.sequential import AdaptiveSettings, stream_table, unit_status
+from simkit.analysis.sequential import AdaptiveSettings, unit_status
 from simkit.rng import derive_seed, mix64
 from simkit.sweep import AdaptiveLayout, SweepPlan, next_round
 
@@ -66,7 +66,7 @@ def simulate(settings: AdaptiveSettings, d: int = 8, sweep_seed: int = 0, draw_r
             frames.append(pd.DataFrame({"first_deck": c.first_decks, "second_deck": c.second_decks, "game": c.games,
                                         "winner": winner}))
         df = pd.concat(frames, ignore_index=True)
-    units = unit_status(stream_table(df, decks), settings)
+    units = unit_status(df, settings, decks)
     i = units["deck"].map(code)
     j = units["opponent"].map(code)
     fp_pair = (f + f.T) / 2

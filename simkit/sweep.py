@@ -222,7 +222,8 @@ def check_adaptive(settings: AdaptiveSettings) -> AdaptiveSettings:
 
     Raises:
         ValueError: ``--precision`` not in (0, 1], ``--max-games`` negative, alpha not in (0, 1),
-            bands out of order, a prior or round-0 step count not positive, growth not positive.
+            bands out of order, a prior or round-0 step count not positive, a horizon below round 0's
+            games, a spending power not positive, a futility chance outside [0, 1).
     """
     s = settings
     if not 0 < s.precision <= 1:
@@ -233,10 +234,16 @@ def check_adaptive(settings: AdaptiveSettings) -> AdaptiveSettings:
         raise ValueError(f"alpha: must lie in (0, 1), got {s.alpha!r}")
     if not (0 <= s.deck[0] < s.deck[1] <= 1 and 0.5 < s.matchup < 1 and 0 < s.first_player < 0.5):
         raise ValueError("flag bands: deck (low < high in [0, 1]), matchup in (0.5, 1), first_player in (0, 0.5)")
-    if min(s.prior) <= 0 or s.first_steps < 1 or s.growth <= 0:
-        raise ValueError("adaptive: prior, first_steps and growth must be positive")
-    if s.method not in ("holm", "bh"):
-        raise ValueError(f"adaptive: method must be 'holm' or 'bh', got {s.method!r}")
+    if min(s.prior) <= 0 or s.first_steps < 1 or s.spending <= 0 or s.growth <= 0:
+        raise ValueError("adaptive: prior, first_steps, growth and spending must be positive")
+    if isinstance(s.horizon, bool) or not isinstance(s.horizon, int) or s.horizon < s.first_steps:
+        raise ValueError(f"--horizon: must be a number of games per ordered pair, at least {s.first_steps}, "
+                         f"got {s.horizon!r}")
+    if not 0 <= s.futility < 1:
+        raise ValueError(f"adaptive: futility must lie in [0, 1), got {s.futility!r}")
+    for name in ("method", "matchup_method"):
+        if getattr(s, name) not in ("holm", "bh"):
+            raise ValueError(f"adaptive: {name} must be 'holm' or 'bh', got {getattr(s, name)!r}")
     return s
 
 
@@ -975,12 +982,12 @@ def layout_of(plan: SweepPlan, meta: dict) -> SweepPlan | AdaptiveLayout:
 def next_round(layout: AdaptiveLayout, df: pd.DataFrame | None) -> tuple[np.ndarray | None, dict, str]:
     """The games per ordered pair after the next round of an adaptive sweep, from the games played so far.
 
-    Round 0 (no games yet) plays ``first_steps`` games of every ordered pair. Later rounds grow
-    every *active* unit (see :func:`simkit.analysis.sequential.unit_status`) by
-    ``max(2, ceil(growth * its steps so far))`` steps: a matchup (active while its rate or its
-    first-seat rate is) plays that many more games in both seatings, a mirror that many more games,
-    a deck (active while its rate or its first-seat rate is) that many more complete levels against
-    every opponent in both seatings, the overall first seat that many more levels of every pair.
+    Round 0 (no games yet) plays ``first_steps`` games of every ordered pair. Later rounds take
+    every *active* unit (see :func:`simkit.analysis.sequential.unit_status`) to its next look
+    (:meth:`~simkit.analysis.sequential.AdaptiveSettings.looks`, up to ``horizon``): a matchup
+    (active while its rate or its first-seat rate is) plays games of both seatings, a mirror more
+    games, a deck (active while its rate or its first-seat rate is) more complete levels against
+    every opponent in both seatings, the overall first seat more levels of every pair.
     When the round would pass ``max_games`` every pair's added games are scaled down (rounding
     down). Depends only on the games, so a resumed sweep plans the very same rounds.
 
@@ -989,44 +996,60 @@ def next_round(layout: AdaptiveLayout, df: pd.DataFrame | None) -> tuple[np.ndar
         ``status`` counts units by kind and decision; ``reason`` says why it stops (``settled``,
         ``max_games``) or is ``""``.
     """
-    from simkit.analysis.sequential import stream_table, unit_status
+    from simkit.analysis.sequential import unit_status
 
     s = layout.plan.adaptive
     d = len(layout.decks)
     n = layout.counts
     if df is None or len(df) == 0:
-        target = np.maximum(n, s.first_steps)
+        target = pairs_target = np.minimum(np.maximum(n, s.first_steps), s.horizon)
+        wider: list[np.ndarray] = []
         status: dict = {}
     else:
-        units = unit_status(stream_table(df, list(layout.decks)), s)
+        units = unit_status(df, s, list(layout.decks))
         status = {f"{k}/{st}": int(v) for (k, st), v in units.groupby(["kind", "status"]).size().items()}
         active = units[units["status"] == "active"]
         code = {x: i for i, x in enumerate(layout.decks)}
+        looks = np.asarray(s.looks(), np.int64)
 
-        def more(done: np.ndarray) -> np.ndarray:
-            return np.maximum(2, np.ceil(s.growth * done)).astype(np.int64)
+        def next_look(level: int) -> int:
+            return int(looks[np.searchsorted(looks, level, side="right")]) if level < s.horizon else level
 
-        target = n.copy()
+        pairs_target = n.copy()
         pairs = active[active["scope"] == "matchup"]
         for a, b in zip(pairs["deck"].map(code), pairs["opponent"].map(code), strict=True):
-            so_far = min(n[a, b], n[b, a])
-            target[a, b] = target[b, a] = max(target[a, b], so_far + more(so_far))
+            goal = next_look(min(n[a, b], n[b, a]))
+            pairs_target[a, b] = pairs_target[b, a] = max(pairs_target[a, b], goal)
+        wider = []  # the units that grow many pairs at once: each deck, then the overall first seat
         off = ~np.eye(d, dtype=bool)
         for a in sorted(set(active.loc[active["scope"] == "deck", "deck"].map(code))):
-            level = min(n[a][off[a]].min(), n[:, a][off[a]].min())
-            goal = level + more(level)
-            target[a, off[a]] = np.maximum(target[a, off[a]], goal)
-            target[off[a], a] = np.maximum(target[off[a], a], goal)
+            goal = next_look(min(n[a][off[a]].min(), n[:, a][off[a]].min()))
+            t = n.copy()
+            t[a, off[a]] = np.maximum(t[a, off[a]], goal)
+            t[off[a], a] = np.maximum(t[off[a], a], goal)
+            wider.append(t)
         if (active["scope"] == "overall").any():
-            level = n.min()
-            target = np.maximum(target, level + more(level))
+            wider.append(np.maximum(n, next_look(int(n.min()))))
+        cap = np.full_like(n, s.horizon)
+        pairs_target = np.maximum(np.minimum(pairs_target, cap), n)
+        wider = [np.maximum(np.minimum(t, cap), n) for t in wider]
+        target = pairs_target
+        if not (pairs_target > n).any():  # the cheapest answers first: decks once every pair's units stop
+            for t in wider:
+                target = np.maximum(target, t)
     added = target - n
     if added.sum() == 0:
         return None, status, "settled"
     if s.max_games:
         left = max(s.max_games - layout.total_games, 0)
-        if added.sum() > left:
-            added = np.floor(added * (left / added.sum())).astype(np.int64)
+        if added.sum() > left:  # the cheapest answers first: pairs' units, then decks by the games they add
+            target = pairs_target
+            if (target - n).sum() > left:
+                target = n + np.floor((target - n) * (left / (target - n).sum())).astype(np.int64)
+            for t in sorted(wider, key=lambda t: int((np.maximum(target, t) - target).sum())):
+                if (np.maximum(target, t) - n).sum() <= left:
+                    target = np.maximum(target, t)
+            added = target - n
             if added.sum() == 0:
                 return None, status, "max_games"
     return n + added, status, ""

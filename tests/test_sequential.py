@@ -11,6 +11,7 @@ from simkit.analysis.sequential import (
     confidence_sequence,
     e_value_beyond,
     log_mixture,
+    look_p_values,
     stream_table,
     unit_status,
 )
@@ -85,51 +86,67 @@ def test_the_band_e_value_is_at_most_one_inside_and_grows_beyond():
     assert e[1] > 1000 and e[2] > 1000
 
 
-def _units(rate_ab: float, games: int, first_advantage: float = 0.0) -> pd.DataFrame:
-    df = synthetic_results(DECKS, games, {("A:X,Y,Z", "B:X,Y,Z"): rate_ab}, first_advantage=first_advantage, seed=1)
-    return stream_table(df)
+def _df(rate_ab: float, games: int, first_advantage: float = 0.0) -> pd.DataFrame:
+    return synthetic_results(DECKS, games, {("A:X,Y,Z", "B:X,Y,Z"): rate_ab}, first_advantage=first_advantage, seed=1)
 
 
 def test_a_lopsided_matchup_settles_as_flagged_and_an_even_one_does_not():
     """With 200 games per pair, a 95/5 matchup's flag is settled (e-value past m/alpha); an even one is not."""
-    u = unit_status(_units(0.95, 200), AdaptiveSettings(precision=0.01))
+    u = unit_status(_df(0.95, 200), AdaptiveSettings(precision=0.01))
     m = u[u["kind"] == "matchup"].set_index("subject")["status"]
     assert m["A:X,Y,Z vs B:X,Y,Z"] == "flagged"
     assert m["A:X,Y,Z vs C:X,Y,Z"] != "flagged"
 
 
 def test_a_unit_beyond_its_band_stays_active_until_its_flag_settles():
-    """An 80/20 matchup over 120 games lies beyond 70/30 at 95% but is not yet past m / alpha: it stays
-    active although narrower than W = 0.3 (more games change its flag), while an even one stops as settled."""
-    u = unit_status(_units(0.8, 60), AdaptiveSettings(precision=0.3)).set_index(["kind", "subject"])
-    row = u.loc[("matchup", "A:X,Y,Z vs B:X,Y,Z")]
-    assert row["low"] > 0.7 and row["high"] - row["low"] < 0.3
-    assert row["status"] == "active"
+    """An 85/15 matchup estimated beyond 70/30 after 12 games per pair is not flagged yet: it stays active although
+    its interval is narrower than W = 0.5 (more games may flag it); at 100 games per pair (the horizon) it is
+    flagged."""
+    for games, status in ((12, "active"), (100, "flagged")):
+        u = unit_status(_df(0.85, games), AdaptiveSettings(precision=0.5)).set_index(["kind", "subject"])
+        row = u.loc[("matchup", "A:X,Y,Z vs B:X,Y,Z")]
+        assert row["rate"] > 0.7 and row["high"] - row["low"] < 0.5
+        assert row["status"] == status, (games, row["status"], row["p_adjusted"])
 
 
 def test_an_even_matchup_settles_inside_its_band_once_the_interval_fits():
     """An even matchup is active at 4 games per pair and inside the 30-70 band at 200 per pair."""
     s = AdaptiveSettings(precision=0.01)
-    few = unit_status(_units(0.5, 2), s).set_index(["kind", "subject"])["status"]
-    many = unit_status(_units(0.5, 100), s).set_index(["kind", "subject"])["status"]
+    few = unit_status(_df(0.5, 2), s).set_index(["kind", "subject"])["status"]
+    many = unit_status(_df(0.5, 100), s).set_index(["kind", "subject"])["status"]
     assert few["matchup", "A:X,Y,Z vs C:X,Y,Z"] == "active"
     assert many["matchup", "A:X,Y,Z vs C:X,Y,Z"] == "inside"
 
 
-def test_precision_stops_a_unit_whose_flag_cannot_be_settled():
-    """First seats at 52% (120 games per matchup) cannot be settled against 45-55 soon: each stops as narrower
-    than W = 0.3 when its estimate lies inside the band, and stays active when the estimate lies beyond it;
-    a mirror's 60 games are not yet that narrow."""
-    s = AdaptiveSettings(precision=0.3)
-    u = unit_status(_units(0.5, 60, first_advantage=0.02), s)
-    fp = u[(u["kind"] == "first_player") & (u["scope"] == "matchup")]
-    assert (fp.loc[fp["deck"] == fp["opponent"], "status"] == "active").all()
-    fp = fp[fp["deck"] != fp["opponent"]]
+def test_a_flag_out_of_reach_stops_for_futility_and_precision_stops_the_rest():
+    """First seats at 52% (120 games per matchup, 60 per mirror) cannot be flagged against 45-55 by the horizon:
+    every first-seat unit stops as futile. Without the futility rule (futility 0) the matchups' first seats that
+    look balanced stop as narrower than W = 0.3, and the others stay active."""
+    u = unit_status(_df(0.5, 60, first_advantage=0.02), AdaptiveSettings(precision=0.3))
+    fp = u[u["kind"] == "first_player"]
+    assert (fp["status"] == "futile").all()
+    u = unit_status(_df(0.5, 60, first_advantage=0.02), AdaptiveSettings(precision=0.3, futility=0.0))
+    fp = u[(u["kind"] == "first_player") & (u["scope"] == "matchup") & (u["deck"] != u["opponent"])]
     looks_balanced = fp["rate"].between(0.45, 0.55)
     assert looks_balanced.any() and not looks_balanced.all()
     assert (fp.loc[looks_balanced, "status"] == "narrow").all()
     assert (fp.loc[~looks_balanced, "status"] == "active").all()
     assert ((fp["high"] - fp["low"]) < 0.3).all()
+
+
+def test_the_group_sequential_flag_keeps_its_error_rate_at_the_band_edge():
+    """Every matchup of 30 decks played at exactly 70/30 (the band's edge, the null's worst case) to the horizon:
+    a flag at any look happens for at most 5% of the 435 matchups (plus Monte-Carlo slack); at 85/15 most are
+    flagged, so the test can see what it claims to."""
+    decks = [f"D{i:02d}:X,Y,Z" for i in range(30)]
+    pairs = [(a, b) for i, a in enumerate(decks) for b in decks[i + 1:]]
+    s = AdaptiveSettings()
+    at_edge = look_p_values(synthetic_results(decks, 100, {p: 0.7 for p in pairs}, draw_rate=0.0, seed=5), s)
+    m = at_edge[at_edge["kind"] == "matchup"]
+    assert (m["look"] == 100).all() and len(m) == 435
+    assert (m["p_look"] < 0.05).mean() <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / 435)
+    beyond = look_p_values(synthetic_results(decks, 100, {p: 0.85 for p in pairs}, draw_rate=0.0, seed=6), s)
+    assert (beyond.loc[beyond["kind"] == "matchup", "p_look"] < 0.05).mean() > 0.9
 
 
 def test_streams_read_only_complete_levels():
@@ -154,3 +171,23 @@ def test_a_deck_level_scores_the_deck_from_its_own_side():
     u = stream_table(df).set_index(["kind", "subject"])
     assert u.loc[("deck", "A:X,Y,Z"), ["points", "trials"]].tolist() == [8.0, 16.0]
     assert u.loc[("first_player", "A:X,Y,Z"), "points"] == 8.0
+
+
+def test_flag_families_and_corrections_are_the_reports():
+    """Decks and the first seat overall and per deck are corrected with Holm as one family each; matchups and
+    the first seat per matchup with Benjamini-Hochberg, each family apart, as the report does."""
+    from simkit.analysis.stats import adjust_p
+
+    df = synthetic_results(["A:X,Y,Z", "B:X,Y,Z", "C:X,Y,Z", "D:X,Y,Z"], 40,
+                           {("A:X,Y,Z", "B:X,Y,Z"): 0.85, ("C:X,Y,Z", "D:X,Y,Z"): 0.8}, seed=4)
+    u = unit_status(df, AdaptiveSettings())
+    expect = {"deck": "holm", "matchup/matchup": "bh", "first_player": "holm", "first_player/matchup": "bh"}
+    assert set(u["family"]) == set(expect)
+    assert (u.loc[u["kind"] == "first_player", "family"] == "first_player").sum() == 1 + 4  # overall, 4 decks
+    for fam, method in expect.items():
+        rows = u[u["family"] == fam]
+        assert np.allclose(rows["p_adjusted"], adjust_p(rows["p_value"].to_numpy(), method))
+    holm = unit_status(df, AdaptiveSettings(matchup_method="holm"))
+    m = u["family"] == "matchup/matchup"
+    assert (u.loc[m, "p_adjusted"] <= holm.loc[m, "p_adjusted"] + 1e-12).all()
+    assert (u.loc[m, "p_adjusted"] < holm.loc[m, "p_adjusted"] - 1e-9).any()

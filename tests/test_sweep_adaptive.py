@@ -128,7 +128,7 @@ def test_report_tables_weight_decks_per_opponent_and_use_confidence_sequences(re
     assert not np.allclose(decks["win_rate"], pooled.reindex(decks.index))
     wilson = simkit.analysis.matchup_matrix(df)
     assert ((m["high"] - m["low"]).to_numpy() > (wilson.loc[m.index, "high"] - wilson.loc[m.index, "low"])).all()
-    assert "units" in t and set(t["units"]["status"]) <= {"active", "narrow", "inside", "flagged"}
+    assert "units" in t and set(t["units"]["status"]) <= {"active", "narrow", "inside", "flagged", "futile", "done"}
 
 
 def test_report_pdf_says_the_intervals_are_anytime_valid(reference, tmp_path):

@@ -123,6 +123,7 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
 
         settings = AdaptiveSettings.from_dict(adaptive)
         settings = replace(settings, deck=bands.deck, matchup=bands.matchup, first_player=bands.first_player,
-                           alpha=bands.alpha, method=bands.method)
+                           alpha=bands.alpha, method=bands.method,
+                           matchup_method=bands.matchup_method)
         tables = adaptive_tables(df, tables, settings)
     return tables

@@ -35,12 +35,26 @@ depend on every other unit's games.
 from 1/2 to 0.85); every reported interval is a 95% confidence sequence (``ALPHA``), valid for each
 unit separately.
 
-**Flags.** The e-value that a rate lies *outside* its band is ``E = min over p in the band of
-M_t(p)`` (at most ``M_t(p_true)`` under the null, so ``E[E] <= 1``, at any stopping time). Its
-anytime-valid p-value ``min(1, 1/E)`` goes through the report's own correction within each family
-(Holm: family-wise error under any dependence; Benjamini-Hochberg on ``1/E`` is the e-BH procedure
-of Wang and Ramdas 2022, false discovery rate under any dependence). A unit's flag is *settled*
-once ``E >= m / alpha`` (m the family's size): it is flagged whatever every other unit does.
+**Flags: a group-sequential test.** A unit's flag is tested at fixed *looks*, levels planned before
+any game (:meth:`AdaptiveSettings.looks`: ``first_steps`` doubled up to ``horizon``, then ``horizon``),
+with the report's own exact test on the games of its first ``L`` levels, and alpha spread over the
+looks by the spending function ``(L / horizon) ** rho`` (little early, most at the horizon, after
+O'Brien and Fleming). The unit's p-value is ``min over looks of p_L / s_L`` (weighted Bonferroni:
+valid at any stopping rule, because each look's games are fixed whatever the sweep played; see
+:func:`look_p_values`); it goes through the report's correction within each family, the families
+being the report's (:func:`simkit.analysis.flags.balance_flags`): deck rates and the first seat
+overall and per deck with ``method`` (Holm); matchup rates and the first seat per matchup with
+``matchup_method`` (Benjamini-Hochberg). A confidence sequence is wider than it need be for a test
+whose looks are known in advance: it pays for every number of games at once. So intervals are
+confidence sequences (valid however many games were played) and flags are the sharper planned
+test, whose last look is the uniform sweep's test at ``horizon`` games up to the ``s_last`` share
+of alpha. :func:`e_value_beyond` (the mixture's e-value against the band) stays for callers that
+need a test at arbitrary times.
+
+**Stopping** (:func:`unit_status`): a unit stops once the report flags it, its interval lies inside
+its band, it reached the horizon, its flag would most likely not be reached by the horizon
+(futility, which can only give flags up, never raise one) or its interval is narrower than the
+precision asked for.
 """
 
 from __future__ import annotations
@@ -52,7 +66,7 @@ import pandas as pd
 from scipy.special import betaln
 
 from simkit.analysis.results import deck_pool, first_score
-from simkit.analysis.stats import adjust_p
+from simkit.analysis.stats import adjust_p, p_beyond_exact
 
 __all__ = [
     "ALPHA",
@@ -62,6 +76,8 @@ __all__ = [
     "confidence_sequence",
     "e_value_beyond",
     "stream_table",
+    "family_of",
+    "look_p_values",
     "unit_status",
     "adaptive_tables",
 ]
@@ -82,10 +98,19 @@ class AdaptiveSettings:
         deck: the deck band (a deck's rate inside it is balanced).
         matchup: a matchup beyond ``matchup`` / ``1 - matchup`` is lopsided.
         first_player: the first seat's rate should lie within 1/2 +- this.
-        method: the flag correction within a family (``"holm"`` or ``"bh"``), as the report's.
+        method: the correction of the deck family and of the first seat overall and per deck
+            (``"holm"`` or ``"bh"``), as the report's.
+        matchup_method: the correction of the matchup family and of the first seat per matchup, as
+            the report's (e-BH by default, as the report's Benjamini-Hochberg).
         prior: the Beta(a, b) mixing prior of the confidence sequences.
-        first_steps: games of every ordered pair in round 0.
-        growth: each later round adds ``max(2, ceil(growth * levels so far))`` levels to every active unit.
+        first_steps: games of every ordered pair in round 0: the first look.
+        growth: each look is about ``1 + growth`` times the one before (:meth:`looks`).
+        horizon: the most games an ordered pair plays, the last look (a unit's flag test is planned
+            up to it).
+        spending: the power ``rho`` of the alpha-spending function ``(level / horizon) ** rho``: the
+            share of a flag test's error spent at each look (2: little early, most near the horizon).
+        futility: a unit stops when the chance that its flag is reached by the horizon, were its
+            rate at the optimistic end of a one-standard-error interval, falls below this.
     """
 
     precision: float = 0.2
@@ -95,9 +120,13 @@ class AdaptiveSettings:
     matchup: float = 0.70
     first_player: float = 0.05
     method: str = "holm"
+    matchup_method: str = "bh"
     prior: tuple[float, float] = PRIOR
     first_steps: int = 2
-    growth: float = 0.5
+    growth: float = 0.25
+    horizon: int = 100
+    spending: float = 2.0
+    futility: float = 0.05
 
     def to_dict(self) -> dict:
         """The settings as ``meta.json`` stores them (lists for tuples)."""
@@ -108,9 +137,23 @@ class AdaptiveSettings:
     @classmethod
     def from_dict(cls, d: dict) -> AdaptiveSettings:
         """Settings from :meth:`to_dict`'s form."""
-        d = dict(d)
+        d = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
         d["deck"], d["prior"] = tuple(d["deck"]), tuple(d["prior"])
         return cls(**d)
+
+    def looks(self) -> tuple[int, ...]:
+        """The levels at which a unit's flag is tested, fixed before any game: ``first_steps``, then each
+        ``max(level + 1, round(level * (1 + growth)))`` below ``horizon``, then ``horizon``."""
+        out, level = [], self.first_steps
+        while level < self.horizon:
+            out.append(level)
+            level = max(level + 1, round(level * (1 + self.growth)))
+        return (*out, self.horizon)
+
+    def spent(self) -> np.ndarray:
+        """The share of alpha spent at each look (sums to 1): the increments of ``(level / horizon) ** rho``."""
+        f = (np.asarray(self.looks(), float) / self.horizon) ** self.spending
+        return np.diff(np.r_[0.0, f])
 
     def band(self, kind: str) -> tuple[float, float]:
         """The balanced band of a unit kind: ``deck``, ``matchup`` or ``first_player``."""
@@ -210,17 +253,29 @@ def stream_table(df: pd.DataFrame, decks: list[str] | None = None) -> pd.DataFra
         decks: the pool (default: every deck in ``df``, sorted).
 
     Returns:
-        DataFrame ``kind, scope, subject, deck, opponent, points, trials, levels, games`` (``games``:
-        every game of the unit's pairs, complete levels or not), matchups (i < j), mirrors, decks,
-        overall; decks sorted.
+        DataFrame ``kind, scope, subject, deck, opponent, points, trials, levels, games, draws, wins``
+        (``games``: every game of the unit's pairs, complete levels or not; ``wins`` and ``draws``
+        of the subject within the complete levels), matchups (i < j), mirrors, decks, overall;
+        decks sorted.
     """
     decks = sorted(decks) if decks is not None else deck_pool(df)
+    pts = np.asarray(first_score(df), float)
+    out = _stream_rows(df, decks, pts)
+    # draws of each unit's games: every unit shares its games with the first-seat unit of its scope
+    drawn = _stream_rows(df, decks, (pts == 0.5).astype(float))
+    drawn = drawn[drawn["kind"] == "first_player"].set_index(["scope", "subject"])["points"]
+    out["draws"] = drawn.reindex(pd.MultiIndex.from_arrays([out["scope"], out["subject"]])).to_numpy()
+    out["wins"] = out["points"] - out["draws"] / 2
+    return out
+
+
+def _stream_rows(df: pd.DataFrame, decks: list[str], pts: np.ndarray) -> pd.DataFrame:
+    """:func:`stream_table`'s units with ``points`` summed from ``pts``, each game's first-seat value."""
     d = len(decks)
     code = {x: i for i, x in enumerate(decks)}
     fi = df["first_deck"].map(code).to_numpy(np.int64)
     si = df["second_deck"].map(code).to_numpy(np.int64)
     g = df["game"].to_numpy(np.int64)
-    pts = first_score(df)
     n = np.zeros((d, d), np.int64)
     np.add.at(n, (fi, si), 1)
     # prefix sums of the first seat's points per ordered pair: cum[i, j, k] = points of games g < k
@@ -270,46 +325,136 @@ def stream_table(df: pd.DataFrame, decks: list[str] | None = None) -> pd.DataFra
     return out
 
 
-def unit_status(units: pd.DataFrame, settings: AdaptiveSettings) -> pd.DataFrame:
-    """Each unit's interval, e-value and stopping decision.
+def family_of(units: pd.DataFrame) -> pd.Series:
+    """Each unit's correction family, the report's: ``deck``, ``matchup/matchup``, ``first_player`` (overall
+    and per deck) and ``first_player/matchup``; a family ending in ``/matchup`` takes ``matchup_method``."""
+    return units["kind"].where(units["kind"] == "deck", units["kind"].where(
+        (units["kind"] == "first_player") & (units["scope"] != "matchup"), units["kind"] + "/matchup"))
 
-    A unit is ``flagged`` (the report flags it now: its ``1/E`` stays below alpha after the family's
-    correction; or its e-value reaches ``m / alpha``, m the size of its family, so that it is
-    flagged whatever the others do), ``inside`` (its 95% confidence sequence lies wholly inside the
-    band), ``narrow`` (narrower than ``settings.precision`` with its estimate inside the band: the
-    report's answer, "not flagged", would take more games than the user asked to change; or
-    narrower than half of it, wherever the estimate lies) or ``active``. A unit whose estimate lies
-    beyond its band but is not yet flagged gets the finer precision: more games may well flag it.
-    Families: deck rates; matchup rates; first-player rates (overall, per deck, per matchup).
 
-    Args:
-        units: :func:`stream_table`.
-        settings: the bands, level, precision and prior.
+def look_p_values(df: pd.DataFrame, settings: AdaptiveSettings, decks: list[str] | None = None) -> pd.DataFrame:
+    """Each unit's group-sequential p-value that its rate lies outside its band.
+
+    At every look ``L`` of :meth:`AdaptiveSettings.looks` the unit has reached (``L`` complete
+    levels), the report's exact test (:func:`simkit.analysis.stats.p_beyond_exact`: draws on the
+    null's side) is run on the unit's games of the first ``L`` levels, a fixed set of games whatever
+    the sweep chose to play; the unit's p-value is ``min over looks of p_L / s_L``, ``s_L`` the share
+    of alpha spent at look ``L`` (:meth:`AdaptiveSettings.spent`, summing to 1). By the union bound
+    ``P(p <= u) <= sum of P(p_L <= u s_L) <= u`` under the null, at any stopping rule: the looks
+    are fixed in advance, so stopping only removes looks, which can only raise ``p``.
 
     Returns:
-        ``units`` with ``rate, low, high, e_value, p_value, p_adjusted, status`` added (``rate``
-        is the stream's mean, NaN without trials).
+        DataFrame ``kind, scope, subject, look, p_look`` (``look``: the last look reached, 0 for
+        none; ``p_look``: the unit's p-value, 1 without a look).
     """
-    out = units.copy()
+    decks = sorted(decks) if decks is not None else deck_pool(df)
+    base = stream_table(df, decks)
+    key = ["kind", "scope", "subject"]
+    best = pd.Series(1.0, index=pd.MultiIndex.from_frame(base[key]))
+    last = pd.Series(0, index=best.index)
+    for level, share in zip(settings.looks(), settings.spent(), strict=True):
+        reached = base["levels"].to_numpy() >= level
+        if not reached.any():
+            break
+        sub = df[df["game"].to_numpy() < level]
+        t = stream_table(sub, decks).set_index(key).reindex(best.index)
+        p = np.ones(len(t))
+        for kind in ("deck", "matchup", "first_player"):
+            rows = (t.index.get_level_values("kind") == kind) & reached
+            lo, hi = settings.band(kind)
+            p[rows] = p_beyond_exact(t["wins"].to_numpy()[rows], t["draws"].to_numpy()[rows],
+                                     t["trials"].to_numpy()[rows], lo, hi)
+        best = np.minimum(best, np.where(reached, p / share, 1.0))
+        last = last.where(~reached, level)
+    return pd.DataFrame({**{k: best.index.get_level_values(k) for k in key}, "look": last.to_numpy(),
+                         "p_look": np.minimum(1.0, best.to_numpy())})
+
+
+def _futile(units: pd.DataFrame, settings: AdaptiveSettings, bar: np.ndarray) -> np.ndarray:
+    """Units whose flag would most likely not be reached by the horizon (stochastic curtailment).
+
+    The last look's test rejects above ``c_hi`` points (or at most ``c_lo``) of the horizon's
+    trials at level ``bar * s_last`` (``bar``: the unit's family's correction were one more unit
+    flagged than now);
+    the chance of getting there from the points so far is computed at the rate one standard error
+    beyond the estimate, toward each edge. Stopping for futility never raises a flag, so it cannot
+    inflate the error rate; it only costs the flags it gives up, which this keeps rare.
+    """
+    from scipy import stats
+
+    per_level = units["trials"] / units["levels"].where(units["levels"] > 0)
+    total = (per_level * settings.horizon).fillna(0).to_numpy()
+    left = np.maximum(total - units["trials"].to_numpy(), 0)
+    pts = units["points"].to_numpy()
+    t = units["trials"].to_numpy()
+    rate = np.where(t > 0, pts / np.maximum(t, 1), 0.5)
+    se = np.sqrt(np.maximum(rate * (1 - rate), 0.25 / np.maximum(t, 1)) / np.maximum(t, 1))
+    level = bar * settings.spent()[-1]
+    chance = np.zeros(len(units))
+    for kind in ("deck", "matchup", "first_player"):
+        rows = (units["kind"] == kind).to_numpy() & (left > 0)
+        lo, hi = settings.band(kind)
+        n = total[rows]
+        c_hi = stats.binom.isf(level[rows], n, hi) + 1  # P(X >= c_hi) <= level
+        c_lo = stats.binom.ppf(level[rows], n, lo) - 1  # P(X <= c_lo) <= level
+        up, down = np.minimum(rate[rows] + se[rows], 1.0), np.maximum(rate[rows] - se[rows], 0.0)
+        chance[rows] = (stats.binom.sf(c_hi - pts[rows] - 1, left[rows], up)
+                        + stats.binom.cdf(c_lo - pts[rows], left[rows], down))
+    return (left > 0) & (chance < settings.futility)
+
+
+def unit_status(df: pd.DataFrame, settings: AdaptiveSettings, decks: list[str] | None = None) -> pd.DataFrame:
+    """Each unit's interval, flag test and stopping decision.
+
+    A unit is ``flagged`` (its group-sequential p-value, :func:`look_p_values`, stays below alpha
+    after its family's correction, as the report will flag it), ``inside`` (its 95% confidence
+    sequence lies wholly inside the band), ``done`` (it reached the horizon), ``futile`` (its flag
+    would most likely not be reached by the horizon: :func:`_futile`), ``narrow`` (its confidence
+    sequence is narrower than ``settings.precision`` with its estimate inside the band, or narrower
+    than half of it wherever the estimate lies) or ``active``.
+    Families (:func:`family_of`): deck rates; matchup rates; the first seat overall and per deck;
+    the first seat per matchup.
+
+    Args:
+        df: the games played so far.
+        settings: the bands, level, looks, precision and prior.
+        decks: the pool (default: every deck in ``df``).
+
+    Returns:
+        :func:`stream_table` with ``rate, low, high, family, look, p_value, p_adjusted, status``
+        added (``rate`` is the stream's mean, NaN without trials; ``low, high`` its confidence
+        sequence).
+    """
+    decks = sorted(decks) if decks is not None else deck_pool(df)
+    out = stream_table(df, decks)
     out["rate"] = out["points"] / out["trials"].where(out["trials"] > 0)
     out["low"], out["high"] = confidence_sequence(out["points"], out["trials"], settings.alpha, settings.prior)
-    out["e_value"] = np.nan
+    looks = look_p_values(df, settings, decks)
+    out["look"], out["p_value"] = looks["look"].to_numpy(), looks["p_look"].to_numpy()
+    out["family"] = family_of(out)
     out["p_adjusted"] = np.nan
-    for kind in ("deck", "matchup", "first_player"):
-        rows = out["kind"] == kind
-        e = e_value_beyond(out.loc[rows, "points"], out.loc[rows, "trials"], settings.band(kind), settings.prior)
-        out.loc[rows, "e_value"] = e
-        out.loc[rows, "p_adjusted"] = adjust_p(np.minimum(1.0, 1.0 / e), settings.method)
-    out["p_value"] = np.minimum(1.0, 1.0 / out["e_value"])
-    size = out.groupby("kind")["kind"].transform("size")
+    for fam, rows in out.groupby("family").groups.items():
+        method = settings.matchup_method if fam.endswith("/matchup") else settings.method
+        out.loc[rows, "p_adjusted"] = adjust_p(out.loc[rows, "p_value"].to_numpy(), method)
     band_lo = out["kind"].map(lambda k: settings.band(k)[0])
     band_hi = out["kind"].map(lambda k: settings.band(k)[1])
-    flagged = (out["p_adjusted"] < settings.alpha) | (out["e_value"] >= size / settings.alpha)
+    flagged = out["p_adjusted"] < settings.alpha
     inside = (out["low"] >= band_lo) & (out["high"] <= band_hi)
+    done = out["levels"] >= settings.horizon
+    # the bar a unit's own p-value must pass were one more unit of its family flagged (Holm: alpha / (m - k);
+    # Benjamini-Hochberg: alpha (k + 1) / m)
+    m = out.groupby("family")["family"].transform("size")
+    k = flagged.groupby(out["family"]).transform("sum")
+    bh = out["family"].str.endswith("/matchup") if settings.matchup_method == "bh" else pd.Series(False, out.index)
+    if settings.method == "bh":
+        bh = bh | ~out["family"].str.endswith("/matchup")
+    bar = settings.alpha * np.where(bh, (k + 1) / m, 1 / np.maximum(m - k, 1))
+    futile = pd.Series(_futile(out, settings, bar), index=out.index)
     looks_balanced = (out["rate"] >= band_lo) & (out["rate"] <= band_hi)  # else more games may well flag it
     width = out["high"] - out["low"]
     narrow = (width < settings.precision) & looks_balanced | (width < settings.precision / 2)
-    out["status"] = np.select([flagged, inside, narrow], ["flagged", "inside", "narrow"], "active")
+    out["status"] = np.select([flagged, inside, done, futile, narrow],
+                              ["flagged", "inside", "done", "futile", "narrow"], "active")
     return out
 
 
@@ -319,8 +464,8 @@ def adaptive_tables(df: pd.DataFrame, tables: dict, settings: AdaptiveSettings) 
     ``decks``: the win rate is the average over opponents of the matchup rates (not pooled over
     unequal games), the interval is the deck stream's confidence sequence. ``matchups`` and
     ``first_player``: intervals are confidence sequences (``first_player``'s per-deck and overall
-    rates are their streams' means). ``flags``: a unit is flagged when its corrected anytime-valid
-    p-value ``1/E`` is below alpha (see the module notes). A ``units`` table holds every unit's
+    rates are their streams' means). ``flags``: a unit is flagged when its corrected
+    group-sequential p-value is below alpha (see the module notes). A ``units`` table holds every unit's
     stream and decision.
 
     Args:
@@ -335,7 +480,7 @@ def adaptive_tables(df: pd.DataFrame, tables: dict, settings: AdaptiveSettings) 
 
     out = dict(tables)
     decks = deck_pool(df)
-    units = unit_status(stream_table(df, decks), settings)
+    units = unit_status(df, settings, decks)
     out["units"] = units
 
     m = tables["matchups"].copy()
@@ -387,7 +532,7 @@ def adaptive_tables(df: pd.DataFrame, tables: dict, settings: AdaptiveSettings) 
         t = pd.DataFrame({"kind": kind, "subject": list(subject), "value": value, "low": low, "high": high,
                           "games": u["games"].to_numpy(int), "band_low": lo_b, "band_high": hi_b,
                           "p_value": u["p_value"].to_numpy(), "p_adjusted": u["p_adjusted"].to_numpy()})
-        t["message"] = [words[kind](r) + " (anytime-valid)" for r in t.itertuples()]
+        t["message"] = [words[kind](r) + " (group-sequential test)" for r in t.itertuples()]
         flags.append(t)
     if flags:
         f = pd.concat(flags, ignore_index=True)

@@ -31,9 +31,10 @@ def run(args: argparse.Namespace) -> int:
         if args.games is not None:
             raise ValueError("--games is for uniform sweeps: an adaptive sweep stops on --precision and --max-games")
         adaptive = AdaptiveSettings(precision=0.2 if args.precision is None else args.precision,
-                                    max_games=args.max_games or 0)
-    elif args.precision is not None or args.max_games is not None:
-        raise ValueError("--precision and --max-games need --adaptive")
+                                    max_games=args.max_games or 0,
+                                    horizon=100 if args.horizon is None else args.horizon)
+    elif args.precision is not None or args.max_games is not None or args.horizon is not None:
+        raise ValueError("--precision, --max-games and --horizon need --adaptive")
     plan = plan_sweep(sc, games=args.games, decks=args.decks, bots=bots, chunk_size=args.chunk_size, seed=seed,
                       panel=panel, adaptive=adaptive)
     out = args.out or defaults["out"]
@@ -77,11 +78,13 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, help="the sweep seed, 0 to 2**63 - 1 (default: [sweep] seed, else 0)")
     p.add_argument("--adaptive", action="store_true",
                    help="play in rounds, spending games only where an answer of the report can still change "
-                   "(anytime-valid 95%% confidence sequences)")
+                   "(95%% confidence sequences; flags by a group-sequential test)")
     p.add_argument("--precision", type=float, metavar="W",
                    help="adaptive: stop a unit once its interval is narrower than W (a rate, default 0.2)")
     p.add_argument("--max-games", type=int, metavar="N",
                    help="adaptive: play at most N games in all (default: no limit)")
+    p.add_argument("--horizon", type=int, metavar="G",
+                   help="adaptive: at most G games per ordered pair, the flag test's last look (default 100)")
     p.add_argument("--resume", action="store_true", help="finish a sweep that was interrupted")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="play on an existing Dask cluster")
     p.set_defaults(func=run)
