@@ -12,9 +12,21 @@ Example (a 20-deck subset of Battle of Miracles, every fourth deck of the base p
 
     DECKS=$(python -c "import simkit; print(' '.join(simkit.load_scenario('scenarios/miracle/base.toml').decks[::4]))")
     python -m simkit sweep scenarios/miracle/base.toml --games 100 --decks $DECKS --out results/gain-uniform
-    python -m simkit sweep scenarios/miracle/base.toml --adaptive --precision 0.25 --max-games 13000 \\
-        --decks $DECKS --out results/gain-adaptive
+    python -m simkit sweep scenarios/miracle/base.toml --adaptive --max-games 13333 --decks $DECKS \\
+        --out results/gain-adaptive
     python scripts/adaptive_gain.py results/gain-uniform results/gain-adaptive
+    python -m simkit sweep scenarios/miracle/base.toml --adaptive --decks $DECKS --out results/gain-adaptive-free
+    python scripts/adaptive_gain.py results/gain-uniform results/gain-adaptive-free
+
+With a bot panel in both folders, the decisions are compared bot by bot (each bot's own flags, as
+each bot's report gives them) and in all. With the search rung (each ``search-1`` game costs about
+6 times a ``balanced`` one):
+
+    python -m simkit sweep scenarios/miracle/base.toml --games 100 --panel balanced,search-1 --decks $DECKS \\
+        --out results/gain-panel-uniform
+    python -m simkit sweep scenarios/miracle/base.toml --adaptive --max-games 26666 --panel balanced,search-1 \\
+        --decks $DECKS --out results/gain-panel-adaptive
+    python scripts/adaptive_gain.py results/gain-panel-uniform results/gain-panel-adaptive
 """
 
 from __future__ import annotations
@@ -61,8 +73,18 @@ def main(argv: list[str] | None = None) -> int:
             or mu["bots"] != ma["bots"]:
         print("the two folders differ in scenario, deck pool or bots", file=sys.stderr)
         return 2
-    du, da = decisions(analyze(uni, bootstrap=0)), decisions(analyze(ada, bootstrap=0))
-    both = du.merge(da, on=["kind", "unit"], suffixes=("_uniform", "_adaptive"))
+    panel = mu.get("plan", {}).get("panel") or []
+    if panel != (ma.get("plan", {}).get("panel") or []):
+        print("the two folders differ in their bot panel", file=sys.stderr)
+        return 2
+    parts = []
+    for bot in panel or [None]:
+        views = [df if bot is None else df[(df["first_bot"] == bot) & (df["second_bot"] == bot)] for df in (uni, ada)]
+        du, da = (decisions(analyze(v, bootstrap=0)) for v in views)
+        parts.append(du.merge(da, on=["kind", "unit"], suffixes=("_uniform", "_adaptive")).assign(bot=bot))
+    both = pd.concat(parts, ignore_index=True)
+    if panel:
+        both["kind"] = both["bot"] + " " + both["kind"]
     both["agree"] = both["decision_uniform"] == both["decision_adaptive"]
     print(f"uniform : {len(uni):7d} games ({mu['games_per_pair']} per ordered pair)")
     print(f"adaptive: {len(ada):7d} games ({ma['games_per_pair']} per ordered pair), "

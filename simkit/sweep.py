@@ -295,8 +295,6 @@ def plan_sweep(
     if len(set(panel)) != len(panel):
         raise ValueError(f"--panel names a bot twice: {','.join(panel)}")
     if panel:
-        if adaptive is not None:
-            raise ValueError("--adaptive plays one pair of bots: it does not take a --panel (or [sweep] panel)")
         bots = (panel[0], panel[0])
     known = tuple(sc.plugin.bot_names(sc))  # checked here, before anything is written
     for b in (*bots, *panel):
@@ -884,30 +882,33 @@ class AdaptiveLayout:
     """The games and chunks of an adaptive sweep, replayed from the rounds in ``meta.json``.
 
     Each round records ``counts``: the games every ordered pair (i first, j second; plan order,
-    row by row) has once the round is played. A round plays games ``before..counts - 1`` of each
-    pair, every game with its uniform seed ``derive_seed(seed, A, B, g)``; its games are sorted by
-    (first deck, second deck, game) in plan order and cut into chunks numbered on from the
-    previous round's. So every pair's games are always a prefix 0..n-1, as in a uniform sweep.
+    row by row) has once the round is played; with a bot panel, one such table per panel bot
+    (panel order). A round plays games ``before..counts - 1`` of each pair, every game with its
+    uniform seed ``derive_seed(seed, A, B, g)``; its games are sorted by (bot, first deck, second
+    deck, game) in plan order and cut into chunks numbered on from the previous round's, a chunk
+    never mixing two bots. So every pair's games are always a prefix 0..n-1, as in a uniform sweep.
 
-    Attributes (as :class:`SweepPlan`'s, for the folder checks): ``decks``, ``bots``,
-    ``scenario_hash``, ``chunk_count``, ``total_games``, ``games`` (the most games of a pair),
-    plus ``counts`` (games per ordered pair, ``int[D, D]``) and ``rounds`` (the records).
+    Attributes (as :class:`SweepPlan`'s, for the folder checks): ``decks``, ``bots``, ``panel``,
+    ``bot_pairs``, ``scenario_hash``, ``chunk_count``, ``total_games``, ``games`` (the most games of
+    a pair), plus ``counts`` (games per bot and ordered pair, ``int[B, D, D]``, B = 1 without a
+    panel) and ``rounds`` (the records).
     """
 
     def __init__(self, plan: SweepPlan, rounds: list[dict] | None = None):
         self.plan = plan
         self.decks, self.bots, self.scenario_hash = plan.decks, plan.bots, plan.scenario_hash
-        self.panel = ()
-        d = len(plan.decks)
-        self.counts = np.zeros((d, d), np.int64)
-        self._chunks: list[list[tuple[int, int, int]]] = []
+        self.panel, self.bot_pairs = plan.panel, plan.bot_pairs
+        d, blocks = len(plan.decks), len(plan.bot_pairs)
+        self.counts = np.zeros((blocks, d, d), np.int64)
+        self._chunks: list[list[tuple[int, int, int, int]]] = []
         self.rounds: list[dict] = []
+        shape = f"{blocks} x {d} x {d}" if plan.panel else f"{d} x {d}"
         for r, rnd in enumerate(rounds or []):
             where = f"{META}: rounds[{r}]"
             try:
-                target = np.asarray(rnd["counts"], dtype=np.int64).reshape(d, d)
+                target = np.asarray(rnd["counts"], dtype=np.int64).reshape(blocks, d, d)
             except (KeyError, TypeError, ValueError):
-                raise ValueError(f"{where}: counts: malformed (not {d} x {d} games per ordered pair)") from None
+                raise ValueError(f"{where}: counts: malformed (not {shape} games per ordered pair)") from None
             first = len(self._chunks)
             games = self._lay_out(target, where)
             if rnd.get("first_chunk") != first or rnd.get("games") != games \
@@ -917,14 +918,18 @@ class AdaptiveLayout:
 
     def _lay_out(self, target: np.ndarray, where: str) -> int:
         """Add the chunks that take every pair from its count to ``target``; returns the games added."""
-        if target.shape != self.counts.shape or (target < self.counts).any():
+        target = np.asarray(target, np.int64).reshape(self.counts.shape)
+        if (target < self.counts).any():
             raise ValueError(f"{where}: counts: a pair would lose games")
-        d = len(self.decks)
-        games = [(i, j, g) for i in range(d) for j in range(d) for g in range(self.counts[i, j], target[i, j])]
-        for lo in range(0, len(games), self.plan.chunk_size):
-            self._chunks.append(games[lo:lo + self.plan.chunk_size])
+        d, added = len(self.decks), 0
+        for b in range(len(self.bot_pairs)):
+            games = [(b, i, j, g) for i in range(d) for j in range(d) for g in range(self.counts[b, i, j],
+                                                                                    target[b, i, j])]
+            for lo in range(0, len(games), self.plan.chunk_size):
+                self._chunks.append(games[lo:lo + self.plan.chunk_size])
+            added += len(games)
         self.counts = target.copy()
-        return len(games)
+        return added
 
     @property
     def chunk_count(self) -> int:
@@ -945,24 +950,27 @@ class AdaptiveLayout:
         """The games of chunk ``k``."""
         games, dk, seed = self._chunks[k], self.decks, self.plan.seed
         return Chunk(
-            k, self.plan.scenario_path, self.bots,
-            tuple(dk[i] for i, _, _ in games), tuple(dk[j] for _, j, _ in games),
-            tuple(g for _, _, g in games), tuple(derive_seed(seed, dk[i], dk[j], g) for i, j, g in games),
+            k, self.plan.scenario_path, self.bot_pairs[games[0][0]] if games else self.bots,
+            tuple(dk[i] for _, i, _, _ in games), tuple(dk[j] for _, _, j, _ in games),
+            tuple(g for *_, g in games), tuple(derive_seed(seed, dk[i], dk[j], g) for _, i, j, g in games),
         )
 
     def add_round(self, target: np.ndarray, status: dict) -> dict:
         """Lay out a new round that brings every pair to ``target`` games; returns its ``meta.json`` record."""
         first = len(self._chunks)
         games = self._lay_out(np.asarray(target, np.int64), "new round")
+        counts = self.counts if self.panel else self.counts[0]  # a one-bot sweep stores D x D, as before panels
         rnd = {"round": len(self.rounds), "first_chunk": first, "chunk_count": len(self._chunks) - first,
-               "games": games, "units": status, "counts": self.counts.tolist()}
+               "games": games, "units": status, "counts": counts.tolist()}
         self.rounds.append(rnd)
         return rnd
 
     def chunk_index(self, df: pd.DataFrame) -> int:
         """The chunk whose games ``df`` holds (from its first row)."""
         first = df.iloc[0]
-        key = (self.decks.index(first["first_deck"]), self.decks.index(first["second_deck"]), int(first["game"]))
+        block = self.bot_pairs.index((first["first_bot"], first["second_bot"])) if "first_bot" in df.columns else 0
+        key = (block, self.decks.index(first["first_deck"]), self.decks.index(first["second_deck"]),
+               int(first["game"]))
         for k, games in enumerate(self._chunks):
             if games and games[0] == key:
                 return k
@@ -987,52 +995,38 @@ def next_round(layout: AdaptiveLayout, df: pd.DataFrame | None) -> tuple[np.ndar
     (:meth:`~simkit.analysis.sequential.AdaptiveSettings.looks`, up to ``horizon``): a matchup
     (active while its rate or its first-seat rate is) plays games of both seatings, a mirror more
     games, a deck (active while its rate or its first-seat rate is) more complete levels against
-    every opponent in both seatings, the overall first seat more levels of every pair.
-    When the round would pass ``max_games`` every pair's added games are scaled down (rounding
-    down). Depends only on the games, so a resumed sweep plans the very same rounds.
+    every opponent in both seatings, the overall first seat more levels of every pair. Pair units
+    come first: decks and the overall first seat grow once no pair unit is active. With a bot
+    panel, each panel bot's games are units of their own, planned the same way.
+    When the round would pass ``max_games``, the pairs' units are served first (scaled down,
+    rounding down, if even they do not fit), then the decks that fit, cheapest first.
+    Depends only on the games, so a resumed sweep plans the very same rounds.
 
     Returns:
-        ``(counts, status, reason)``: ``counts`` (``int[D, D]``) None when the sweep stops;
-        ``status`` counts units by kind and decision; ``reason`` says why it stops (``settled``,
-        ``max_games``) or is ``""``.
+        ``(counts, status, reason)``: ``counts`` (``int[B, D, D]``) None when the sweep stops;
+        ``status`` counts units by kind and decision (``bot/kind/decision`` with a panel);
+        ``reason`` says why it stops (``settled``, ``max_games``) or is ``""``.
     """
-    from simkit.analysis.sequential import unit_status
-
     s = layout.plan.adaptive
-    d = len(layout.decks)
     n = layout.counts
+    wider: list[np.ndarray] = []
     if df is None or len(df) == 0:
         target = pairs_target = np.minimum(np.maximum(n, s.first_steps), s.horizon)
-        wider: list[np.ndarray] = []
         status: dict = {}
     else:
-        units = unit_status(df, s, list(layout.decks))
-        status = {f"{k}/{st}": int(v) for (k, st), v in units.groupby(["kind", "status"]).size().items()}
-        active = units[units["status"] == "active"]
-        code = {x: i for i, x in enumerate(layout.decks)}
-        looks = np.asarray(s.looks(), np.int64)
-
-        def next_look(level: int) -> int:
-            return int(looks[np.searchsorted(looks, level, side="right")]) if level < s.horizon else level
-
-        pairs_target = n.copy()
-        pairs = active[active["scope"] == "matchup"]
-        for a, b in zip(pairs["deck"].map(code), pairs["opponent"].map(code), strict=True):
-            goal = next_look(min(n[a, b], n[b, a]))
-            pairs_target[a, b] = pairs_target[b, a] = max(pairs_target[a, b], goal)
-        wider = []  # the units that grow many pairs at once: each deck, then the overall first seat
-        off = ~np.eye(d, dtype=bool)
-        for a in sorted(set(active.loc[active["scope"] == "deck", "deck"].map(code))):
-            goal = next_look(min(n[a][off[a]].min(), n[:, a][off[a]].min()))
-            t = n.copy()
-            t[a, off[a]] = np.maximum(t[a, off[a]], goal)
-            t[off[a], a] = np.maximum(t[off[a], a], goal)
-            wider.append(t)
-        if (active["scope"] == "overall").any():
-            wider.append(np.maximum(n, next_look(int(n.min()))))
-        cap = np.full_like(n, s.horizon)
-        pairs_target = np.maximum(np.minimum(pairs_target, cap), n)
-        wider = [np.maximum(np.minimum(t, cap), n) for t in wider]
+        status, pairs_target = {}, n.copy()
+        for b, (first_bot, second_bot) in enumerate(layout.bot_pairs):
+            part = df
+            if "first_bot" in df.columns and len(layout.bot_pairs) > 1:
+                part = df[(df["first_bot"] == first_bot) & (df["second_bot"] == second_bot)]
+            block_status, pairs_b, wider_b = _plan_block(layout, n[b], part)
+            prefix = f"{first_bot}/" if layout.panel else ""
+            status.update({prefix + k: v for k, v in block_status.items()})
+            pairs_target[b] = pairs_b
+            for t in wider_b:
+                full = n.copy()
+                full[b] = t
+                wider.append(full)
         target = pairs_target
         if not (pairs_target > n).any():  # the cheapest answers first: decks once every pair's units stop
             for t in wider:
@@ -1042,7 +1036,7 @@ def next_round(layout: AdaptiveLayout, df: pd.DataFrame | None) -> tuple[np.ndar
         return None, status, "settled"
     if s.max_games:
         left = max(s.max_games - layout.total_games, 0)
-        if added.sum() > left:  # the cheapest answers first: pairs' units, then decks by the games they add
+        if added.sum() > left:  # pairs' units first, then decks by the games they add
             target = pairs_target
             if (target - n).sum() > left:
                 target = n + np.floor((target - n) * (left / (target - n).sum())).astype(np.int64)
@@ -1053,6 +1047,43 @@ def next_round(layout: AdaptiveLayout, df: pd.DataFrame | None) -> tuple[np.ndar
             if added.sum() == 0:
                 return None, status, "max_games"
     return n + added, status, ""
+
+
+def _plan_block(layout: AdaptiveLayout, n: np.ndarray, df: pd.DataFrame) -> tuple[dict, np.ndarray, list]:
+    """One bot's part of :func:`next_round`: its units' status, the pairs' targets, the wider units' targets."""
+    from simkit.analysis.sequential import unit_status
+
+    s = layout.plan.adaptive
+    d = len(layout.decks)
+    if len(df) == 0:
+        return {}, np.minimum(np.maximum(n, s.first_steps), s.horizon), []
+    units = unit_status(df, s, list(layout.decks))
+    status = {f"{k}/{st}": int(v) for (k, st), v in units.groupby(["kind", "status"]).size().items()}
+    active = units[units["status"] == "active"]
+    code = {x: i for i, x in enumerate(layout.decks)}
+    looks = np.asarray(s.looks(), np.int64)
+
+    def next_look(level: int) -> int:
+        return int(looks[np.searchsorted(looks, level, side="right")]) if level < s.horizon else level
+
+    pairs_target = n.copy()
+    pairs = active[active["scope"] == "matchup"]
+    for a, b in zip(pairs["deck"].map(code), pairs["opponent"].map(code), strict=True):
+        goal = next_look(min(n[a, b], n[b, a]))
+        pairs_target[a, b] = pairs_target[b, a] = max(pairs_target[a, b], goal)
+    wider = []  # the units that grow many pairs at once: each deck, then the overall first seat
+    off = ~np.eye(d, dtype=bool)
+    for a in sorted(set(active.loc[active["scope"] == "deck", "deck"].map(code))):
+        goal = next_look(min(n[a][off[a]].min(), n[:, a][off[a]].min()))
+        t = n.copy()
+        t[a, off[a]] = np.maximum(t[a, off[a]], goal)
+        t[off[a], a] = np.maximum(t[off[a], a], goal)
+        wider.append(t)
+    if (active["scope"] == "overall").any():
+        wider.append(np.maximum(n, next_look(int(n.min()))))
+    cap = np.full_like(n, s.horizon)
+    return (status, np.maximum(np.minimum(pairs_target, cap), n),
+            [np.maximum(np.minimum(t, cap), n) for t in wider])
 
 
 def _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:

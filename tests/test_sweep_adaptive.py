@@ -177,3 +177,28 @@ def test_load_refuses_a_tampered_round(reference, tmp_path):
     (copy / "meta.json").write_text(json.dumps(meta))
     with pytest.raises(ValueError, match="rounds"):
         load_results(copy)
+
+
+def test_an_adaptive_panel_plans_each_bots_games_from_its_own_results(quick, tmp_path):
+    """`--adaptive --panel balanced,rush`: each bot plays its own rounds (a bot x deck x deck table of counts per
+    round), every pair's games are a prefix with the uniform seeds under each bot, chunks never mix bots, the
+    same bot is in both seats, and the report reads the reference bot's games and shows the panel pages."""
+    plan = plan_sweep(quick, decks=THREE, chunk_size=7, panel=["balanced", "rush"],
+                      adaptive=AdaptiveSettings(precision=0.9, max_games=300))
+    run_sweep(quick, plan, tmp_path, workers=1)
+    df = load_results(tmp_path)
+    meta = df.attrs["meta"]
+    assert meta["complete"] and np.asarray(meta["rounds"][-1]["counts"]).shape == (2, 3, 3)
+    assert meta["rounds"][0]["counts"] == [[[2] * 3] * 3] * 2
+    assert (df["first_bot"] == df["second_bot"]).all() and set(df["first_bot"]) == {"balanced", "rush"}
+    per = df.groupby(["first_bot", "first_deck", "second_deck"])["game"].agg(["size", "max"])
+    assert (per["max"] == per["size"] - 1).all()
+    seeds = [derive_seed(0, a, b, g) for a, b, g in zip(df["first_deck"], df["second_deck"], df["game"], strict=True)]
+    assert df["seed"].tolist() == seeds
+    assert any(k.startswith("rush/") for k in meta["rounds"][-1]["units"])
+    out = tmp_path / "r.pdf"
+    assert main(["report", str(tmp_path), "-o", str(out)]) == 0
+    from pypdf import PdfReader
+
+    text = "".join(p.extract_text() for p in PdfReader(out).pages)
+    assert "Adaptive sweep" in text and "Does the player matter?" in text

@@ -37,19 +37,25 @@ def _by_bot(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
 
 def _deck_points(part: pd.DataFrame, decks: list[str], weights: np.ndarray | None = None) -> np.ndarray:
-    """Win rate of each deck (non-mirror games, both seats), optionally with a weight per game."""
+    """Win rate of each deck (non-mirror games, both seats), optionally with a weight per game: the mean over
+    its opponents of its matchup rates, which is the pooled rate when every pair played as many games and
+    stays unbiased when they did not (an adaptive sweep)."""
     view = deck_games(part, mirrors=False)
     w = np.ones(len(part)) if weights is None else weights
     gw = w[view["row"].to_numpy()]
+    d = len(decks)
     idx = pd.Index(decks).get_indexer(view["deck"])
-    games = np.bincount(idx, weights=gw, minlength=len(decks))
-    points = np.bincount(idx, weights=gw * view["points"].to_numpy(), minlength=len(decks))
+    opp = pd.Index(decks).get_indexer(view["opponent"])
+    games = np.bincount(idx * d + opp, weights=gw, minlength=d * d).reshape(d, d)
+    points = np.bincount(idx * d + opp, weights=gw * view["points"].to_numpy(), minlength=d * d).reshape(d, d)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return points / games
+        rates = np.where(games > 0, points / games, np.nan)
+        met = np.isfinite(rates).sum(axis=1)
+        return np.where(met > 0, np.nansum(rates, axis=1) / np.maximum(met, 1), np.nan)
 
 
 def deck_rates_by_bot(df: pd.DataFrame) -> pd.DataFrame:
-    """Each deck's win rate under each panel bot (non-mirror games, both seats).
+    """Each deck's win rate under each panel bot (non-mirror games, both seats; the mean over opponents).
 
     Returns:
         DataFrame indexed by deck, one column per bot, ordered by the mean over bots (strongest first).
@@ -134,6 +140,15 @@ def _direction(value: float, low: float, high: float) -> int:
     return 1 if value > high else (-1 if value < low else 0)
 
 
+def _flags(part: pd.DataFrame, bands: FlagBands) -> pd.DataFrame:
+    """One bot's flags, as its report raises them (an adaptive sweep's are its group-sequential flags)."""
+    if ((part.attrs.get("meta") or {}).get("plan") or {}).get("adaptive"):
+        from simkit.analysis import analyze
+
+        return analyze(part, bootstrap=0, bands=bands)["flags"]
+    return balance_flags(part, bands)
+
+
 def flag_robustness(df: pd.DataFrame, bands: FlagBands | None = None) -> pd.DataFrame:
     """Every flag raised under some panel bot, and whether it holds under every bot of the panel.
 
@@ -146,7 +161,7 @@ def flag_robustness(df: pd.DataFrame, bands: FlagBands | None = None) -> pd.Data
     """
     bands = bands or FlagBands()
     parts = _by_bot(df)
-    flags = {b: balance_flags(p, bands) for b, p in parts.items()}
+    flags = {b: _flags(p, bands) for b, p in parts.items()}
     # every estimate (flagged or not) under each bot, to judge the direction where a bot did not flag
     loose = replace(bands, alpha=1.0 + 1e-9)
     values = {b: balance_flags(p, loose) for b, p in parts.items()}
