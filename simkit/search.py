@@ -88,6 +88,7 @@ class RolloutSearch:
         self.decisions = 0  #: decisions asked of the bot
         self.searches = 0  #: decisions that ran rollouts
         self.rollouts = 0  #: rollouts played
+        self.last: list[tuple] = []  #: the last search's (plan or option, mean value) pairs
 
     # -- deciding ------------------------------------------------------------------------------
 
@@ -121,6 +122,7 @@ class RolloutSearch:
         if len(plans) > 1 and self.budget.samples > 0:
             self.searches += 1
             values = [self._worth(state, key, plan) for plan in plans]
+            self.last = list(zip(plans, values))
             best = plans[max(range(len(plans)), key=values.__getitem__)]
         if best[0] not in legal:  # a plan drawn on the view must be legal in the game: a hooks bug
             raise RuntimeError(f"search: planned action {best[0]!r} is not legal")
@@ -141,6 +143,7 @@ class RolloutSearch:
             return own
         self.searches += 1
         values = [self._worth(state, key, (a,)) for a in options]
+        self.last = list(zip(options, values))
         return options[max(range(len(options)), key=values.__getitem__)]
 
     # -- simulating ----------------------------------------------------------------------------
