@@ -30,6 +30,8 @@ VALUES = (
     ("attack_towers", "per Attack Tower, own minus the enemy's"),
     ("magic_towers", "per Magic Tower (hand tower), own minus the enemy's"),
     ("cards", "per magic card in hand, own minus the enemy's"),
+    ("deaths", "per hero death so far, own minus the enemy's (a dead hero comes back whole: its HP alone would "
+               "make dying look cheap)"),
     ("advance", "per cell the own heroes stand closer to the enemy base than the enemy's heroes to the own "
                 "(mean over heroes; a dead hero counts from its spawn point)"),
 )
@@ -133,6 +135,7 @@ class KryptonSearch:
             "energy": g.energy[seat] - g.energy[other],
             "tier": g.base_tier[seat] - g.base_tier[other],
             "cards": len(g.hands[seat]) - len(g.hands[other]),
+            "deaths": g.stats[seat]["heroes_lost"] - g.stats[other]["heroes_lost"],
         }
         towers = {s: {"dice": 0, "attack": 0, "hand": 0} for s in (0, 1)}
         for b in g.buildings.values():
