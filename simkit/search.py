@@ -8,7 +8,8 @@ guessed afresh (the other side's hidden cards dealt again from the unseen ones, 
 **A decision of the seat's own turn** (``hooks.in_turn``): the search draws ``plans`` candidate *plans*
 and keeps the one worth most. A plan is what a policy bot does from here until chance or the other side
 intervenes: the run of the seat's own decisions while the turn counter (``hooks.turn_count``) and the
-number of chance draws (``hooks.draws``) stay put and the seat keeps the move. The first candidate is
+chance counter (``hooks.chance``: grows when dice are drawn or hidden cards may answer) stay put and the
+seat keeps the move. The first candidate is
 drawn by the policy exactly as it would play the real game (its own noise); the others by the policy at
 ``temperature``. Identical plans count once; if only one is left it is played without a look-ahead.
 Otherwise each plan is valued by ``samples`` rollouts: a determinization of the position, the plan's
@@ -30,7 +31,7 @@ decision (``hooks.moment``: the position's public counters), so a game replays f
 whatever the batch, and two positions that differ only in what the seat cannot see get the same choice.
 
 Hooks (a game's ``search_hooks``): ``root(state, seat, salt)``, ``copy``, ``legal``, ``step``, ``over``,
-``to_act``, ``in_turn``, ``turn_count``, ``draws``, ``moment``. Bots are made by factories
+``to_act``, ``in_turn``, ``turn_count``, ``chance``, ``moment``. Bots are made by factories
 ``(seat, seed, temperature) -> bot`` with ``bot(state, legal) -> action`` (``temperature=None``: the
 bot's own). This module imports no game.
 """
@@ -106,7 +107,7 @@ class RolloutSearch:
 
     def _own_move(self, state, legal: list) -> Any:
         h = self.hooks
-        at = (h.turn_count(state), h.draws(state))
+        at = (h.turn_count(state), h.chance(state))
         if self._plan and self._plan_at == at and self._plan[0] in legal:
             return self._plan.pop(0)
         key = derive_seed(self.key, *h.moment(state))
@@ -151,10 +152,10 @@ class RolloutSearch:
     def _draw_plan(self, s, bot: Bot) -> tuple:
         """The seat's run of decisions by ``bot`` from view ``s`` until chance or the other side intervenes."""
         h = self.hooks
-        t0, d0 = h.turn_count(s), h.draws(s)
+        t0, d0 = h.turn_count(s), h.chance(s)
         plan = []
         while (not h.over(s) and h.to_act(s) == self.seat and h.in_turn(s) and h.turn_count(s) == t0
-               and h.draws(s) == d0):
+               and h.chance(s) == d0):
             a = bot(s, h.legal(s))
             h.step(s, a)
             plan.append(a)
@@ -169,7 +170,12 @@ class RolloutSearch:
         total = 0.0
         for r in range(b.samples):
             s = h.root(state, self.seat, derive_seed(key, "sample", r))
-            for a in prefix:
+            t0, c0 = h.turn_count(s), h.chance(s)
+            for i, a in enumerate(prefix):
+                if i and not (h.to_act(s) == self.seat and h.in_turn(s) and h.turn_count(s) == t0
+                              and h.chance(s) == c0):
+                    raise RuntimeError("search: a plan drawn on one view went another way on another: the hooks' "
+                                       "chance counter misses a source of chance or hidden information")
                 h.step(s, a)
             bots = [None, None]
             bots[self.seat] = self.policy(self.seat, derive_seed(key, "roll", r, self.seat), b.reply_temperature)

@@ -170,6 +170,23 @@ def test_the_view_keeps_what_the_seat_sees_and_guesses_the_rest_by_salt():
     assert len({tuple(v.hands[1]) for v in views}) > 1 and len({v.key for v in views}) == 6
 
 
+def test_a_plan_ends_at_an_attack_even_when_no_die_is_rolled():
+    """A base attack on Satan's Pact's fixed die rolls nothing, yet the defender's hidden counter cards could
+    answer it: the chance counter grows, so a plan never runs past it (a plan drawn on one guess of the
+    enemy's hand would meet a counter window on another)."""
+    sc = scenario()
+    hooks = KryptonSearch(sc)
+    g = new(seed=6)
+    put(g, 0, 0, (5, -2, -3))  # next to side 1's base
+    turn(g, 0, 0, 0)
+    g.hands = [["Satan's Pact"], []]
+    g.do(("play", "Satan's Pact"))
+    before, ctr = hooks.chance(g), g.ctr
+    g.do(("attack", 6, -3, -3))
+    assert g.ctr == ctr and hooks.in_turn(g) and g.to_act == 0  # no die, no window: the turn goes on
+    assert hooks.chance(g) == before + 1
+
+
 # -- end to end ---------------------------------------------------------------------------------------------------
 
 

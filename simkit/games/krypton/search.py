@@ -10,7 +10,8 @@ real order or split of the hidden cards.
 Besides copy, legal, step, over, to_act and value, the generic rollout search
 (:class:`simkit.search.RolloutSearch`) reads four public counters: :meth:`~KryptonSearch.in_turn`
 (the decision is the acting side's own move, not a counter window or a revival choice),
-:meth:`~KryptonSearch.turn_count` (hero turns), :meth:`~KryptonSearch.draws` (chance draws made) and
+:meth:`~KryptonSearch.turn_count` (hero turns), :meth:`~KryptonSearch.chance` (dice drawn and judgments
+begun) and
 :meth:`~KryptonSearch.moment` (the decision's place in the game, for the search's own noise).
 """
 
@@ -95,9 +96,12 @@ class KryptonSearch:
         """Hero turns begun so far (0-based: the current hero turn's number)."""
         return getattr(state, "game", state).turn
 
-    def draws(self, state) -> int:
-        """Chance draws made so far (dice and shuffles) on this game's stream."""
-        return getattr(state, "game", state).ctr
+    def chance(self, state) -> int:
+        """A count that grows whenever chance or hidden cards may enter the game: the draws made on the
+        game's stream (dice, shuffles) plus the attack judgments begun (the defender's hidden counter
+        cards may answer in them, even when no die is rolled: a base attack on Satan's Pact's die)."""
+        g = getattr(state, "game", state)
+        return g.ctr + g.stats[0]["attacks"] + g.stats[1]["attacks"]
 
     def moment(self, state) -> tuple:
         """The decision's place in the game as public counters: hero turn, draws, events logged, the
