@@ -10,7 +10,8 @@ and keeps the one worth most. A plan is what a policy bot does from here until c
 intervenes: the run of the seat's own decisions while the turn counter (``hooks.turn_count``) and the
 chance counter (``hooks.chance``: grows when dice are drawn or hidden cards may answer) stay put and the
 seat keeps the move. The first candidate is
-drawn by the policy exactly as it would play the real game (its own noise); the others by the policy at
+drawn by the policy exactly as it would play the real game (its own noise); then one by each of the
+``others`` bots (other personalities: other ideas of what the turn is for), the rest by the policy at
 ``temperature``. Identical plans count once; if only one is left it is played without a look-ahead.
 Otherwise each plan is valued by ``samples`` rollouts: a determinization of the position, the plan's
 actions, then the rest of the turn and ``depth`` further turns, each decision made by whichever side owes
@@ -77,11 +78,16 @@ class RolloutSearch:
         value: ``(state, seat) -> float`` the worth of a position for ``seat`` (higher is better).
         seat: the seat played.
         seed: the game's seed (the first candidate plan is drawn with the policy's noise for this game).
+        others: factories of further bots whose own plans are candidates 2, 3, ... (before the noisy
+            policy's; ``plans`` must leave room for them).
     """
 
     def __init__(self, hooks, budget: Budget, policy: BotFactory, reply: BotFactory,
-                 value: Callable[[Any, int], float], seat: int, seed: int):
+                 value: Callable[[Any, int], float], seat: int, seed: int, others: Sequence[BotFactory] = ()):
         self.hooks, self.budget, self.policy, self.reply, self.value = hooks, budget, policy, reply, value
+        self.others = tuple(others)
+        if budget.plans < 1 + len(self.others):
+            raise ValueError(f"{budget.plans} plans cannot hold the policy's and {len(self.others)} other bots' plans")
         self.seat, self.seed = int(seat), int(seed)
         self.key = derive_seed(self.seed, "search", self.seat)
         self._plan: list = []
@@ -114,8 +120,12 @@ class RolloutSearch:
         plans: list[tuple] = []
         for i in range(max(1, self.budget.plans)):
             s = h.root(state, self.seat, derive_seed(key, "plan", i))
-            bot = (self.policy(self.seat, self.seed, None) if i == 0 else
-                   self.policy(self.seat, derive_seed(key, "candidate", i), self.budget.temperature))
+            if i == 0:
+                bot = self.policy(self.seat, self.seed, None)
+            elif i <= len(self.others):  # another personality's own plan, at its own noise
+                bot = self.others[i - 1](self.seat, derive_seed(key, "candidate", i), None)
+            else:
+                bot = self.policy(self.seat, derive_seed(key, "candidate", i), self.budget.temperature)
             plan = self._draw_plan(s, bot)
             if plan not in plans:
                 plans.append(plan)

@@ -64,6 +64,8 @@ def test_base_scenario_lists_the_search_rungs_after_the_personalities():
     ('depth = -1', "bots.bad.depth: must be a whole number of at least 0"),
     ('temperature = -0.5', "bots.bad.temperature: must be at least 0"),
     ('value_base = "high"', "bots.bad.value_base: must be a finite number"),
+    ('candidates = ["nobody"]', "bots.bad.candidates: must be a list of utility personalities"),
+    ('candidates = ["rush", "hunter"]\nplans = 2', "bots.bad.plans: must leave room for the policy's and the 2"),
 ])
 def test_a_bad_search_key_is_a_scenario_error_naming_it(tmp_path, text, where):
     """A misspelt key, an unknown policy, a budget or a weight of the wrong kind: ScenarioError naming the key."""

@@ -32,7 +32,9 @@ from simkit.search import Budget, RolloutSearch
 SEARCH_KEYS = (
     ("policy", "the utility personality that draws the candidate plans and plays the own side in the look-ahead"),
     ("reply", "the utility personality that plays the enemy in the look-ahead (default: policy)"),
-    ("plans", "candidate plans per own decision, the first the policy's own (1: play the policy's plan)"),
+    ("candidates", "further utility personalities whose own plans are candidates 2, 3, ... (a list, default none)"),
+    ("plans", "candidate plans per own decision: the policy's own, one per candidates personality, the rest the "
+              "policy's at temperature (1: play the policy's plan)"),
     ("samples", "determinized rollouts per plan or option (fresh unseen cards and dice each; 0: no look-ahead)"),
     ("depth", "hero turns played after the current one before the position is valued"),
     ("temperature", "noise of the candidate plans after the first (the policy's destination noise)"),
@@ -50,6 +52,7 @@ class SearchSettings:
     reply: str
     budget: Budget
     value: dict
+    candidates: tuple[str, ...] = ()
 
 
 def _number(f: Field, key: str, least: float | None = None) -> float:
@@ -88,13 +91,20 @@ def read_searches(source: str, data: dict, personalities: dict[str, Personality]
             if who not in personalities:
                 raise m.fail(f"must name a utility personality ({', '.join(personalities)}), got {who!r}", key)
             bots[key] = who
+        others = m.get("candidates", [])
+        if not isinstance(others, list) or any(o not in personalities for o in others):
+            raise m.fail(f"must be a list of utility personalities ({', '.join(personalities)}), got {others!r}",
+                         "candidates")
         temperature = (_number(m, "temperature", 0) if m.has("temperature")
                        else float(personalities[bots["policy"]].w["temperature"]))
         budget = Budget(plans=_count(m, "plans", 1, 1), samples=_count(m, "samples", 1, 0),
                         depth=_count(m, "depth", 1, 0), temperature=temperature,
                         reply_temperature=_number(m, "reply_temperature", 0) if m.has("reply_temperature") else 0.0)
+        if budget.plans < 1 + len(others):
+            raise m.fail(f"must leave room for the policy's and the {len(others)} candidates' plans (at least "
+                         f"{1 + len(others)}), got {budget.plans}", "plans")
         value = {k: _number(m, k) if m.has(k) else 0.0 for k in VALUE_NAMES}
-        out[name] = SearchSettings(name=name, budget=budget, value=value, **bots)
+        out[name] = SearchSettings(name=name, budget=budget, value=value, candidates=tuple(others), **bots)
     return out
 
 
@@ -136,7 +146,8 @@ class SearchBot:
             return hooks.value(state, side, weights)
 
         self.search = RolloutSearch(hooks, settings.budget, utility_factory(personalities[settings.policy]),
-                                    utility_factory(personalities[settings.reply]), value, seat, seed)
+                                    utility_factory(personalities[settings.reply]), value, seat, seed,
+                                    others=[utility_factory(personalities[o]) for o in settings.candidates])
 
     def choose(self, g, legal: list[tuple]) -> tuple:
         """The seat's action in game ``g`` (an engine game or a :class:`Match`)."""
