@@ -25,7 +25,11 @@ turn's roll) the plan is spent and the next decision is searched again.
 **A decision owed outside the seat's own moves** (an answer inside the other side's action, a choice
 forced by an event: ``not hooks.in_turn``): every legal option is valued by the same kind of rollouts
 (``samples`` determinizations, the option, then ``depth`` turns past the current one) and the best is
-played; ties go to the policy's own answer, which is listed first.
+played.
+
+A few rollouts are a noisy measure and the policy's own choice is usually good: another plan or answer
+replaces the policy's only when its mean value beats the policy's by more than ``margin`` (ties and
+near-ties keep the policy's).
 
 Randomness: every draw is derived from the bot's key (the game's seed and the seat) and the moment of the
 decision (``hooks.moment``: the position's public counters), so a game replays from its seed and actions
@@ -58,13 +62,15 @@ ROLLOUT_CAP = 50_000
 class Budget:
     """How much a search thinks: ``plans`` candidate plans (the first the policy's own), ``samples``
     determinized rollouts per plan or option, ``depth`` turns after the current one, the noise of the
-    candidates (``temperature``) and of the rollouts' bots (``reply_temperature``)."""
+    candidates (``temperature``) and of the rollouts' bots (``reply_temperature``), and the ``margin`` by
+    which another plan or answer must beat the policy's own to replace it."""
 
     plans: int
     samples: int
     depth: int
     temperature: float
     reply_temperature: float
+    margin: float = 0.0
 
 
 class RolloutSearch:
@@ -134,7 +140,7 @@ class RolloutSearch:
             self.searches += 1
             values = [self._worth(state, key, plan) for plan in plans]
             self.last = list(zip(plans, values))
-            best = plans[max(range(len(plans)), key=values.__getitem__)]
+            best = plans[self._pick(values)]
         if best[0] not in legal:  # a plan drawn on the view must be legal in the game: a hooks bug
             raise RuntimeError(f"search: planned action {best[0]!r} is not legal")
         self._plan, self._plan_at = list(best[1:]), at
@@ -155,7 +161,12 @@ class RolloutSearch:
         self.searches += 1
         values = [self._worth(state, key, (a,)) for a in options]
         self.last = list(zip(options, values))
-        return options[max(range(len(options)), key=values.__getitem__)]
+        return options[self._pick(values)]
+
+    def _pick(self, values: list[float]) -> int:
+        """The index of the best value; the first (the policy's own) unless another beats it by ``margin``."""
+        i = max(range(len(values)), key=values.__getitem__)
+        return i if values[i] > values[0] + self.budget.margin else 0
 
     # -- simulating ----------------------------------------------------------------------------
 

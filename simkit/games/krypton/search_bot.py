@@ -39,6 +39,7 @@ SEARCH_KEYS = (
     ("depth", "hero turns played after the current one before the position is valued"),
     ("temperature", "noise of the candidate plans after the first (the policy's destination noise)"),
     ("reply_temperature", "noise of both bots in the look-ahead"),
+    ("margin", "value by which another plan or answer must beat the policy's own to replace it"),
 )
 KEYS = tuple(k for k, _ in SEARCH_KEYS) + VALUE_NAMES
 
@@ -99,7 +100,8 @@ def read_searches(source: str, data: dict, personalities: dict[str, Personality]
                        else float(personalities[bots["policy"]].w["temperature"]))
         budget = Budget(plans=_count(m, "plans", 1, 1), samples=_count(m, "samples", 1, 0),
                         depth=_count(m, "depth", 1, 0), temperature=temperature,
-                        reply_temperature=_number(m, "reply_temperature", 0) if m.has("reply_temperature") else 0.0)
+                        reply_temperature=_number(m, "reply_temperature", 0) if m.has("reply_temperature") else 0.0,
+                        margin=_number(m, "margin", 0) if m.has("margin") else 0.0)
         if budget.plans < 1 + len(others):
             raise m.fail(f"must leave room for the policy's and the {len(others)} candidates' plans (at least "
                          f"{1 + len(others)}), got {budget.plans}", "plans")
