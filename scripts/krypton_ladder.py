@@ -44,7 +44,7 @@ def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
     d = 1 + z * z / n
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (c - h, c + h)
+    return (max(0.0, c - h), min(1.0, c + h))
 
 
 def play_game(job: tuple) -> dict:

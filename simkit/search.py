@@ -36,7 +36,8 @@ decision (``hooks.moment``: the position's public counters), so a game replays f
 whatever the batch, and two positions that differ only in what the seat cannot see get the same choice.
 
 Hooks (a game's ``search_hooks``): ``root(state, seat, salt)``, ``copy``, ``legal``, ``step``, ``over``,
-``to_act``, ``in_turn``, ``turn_count``, ``chance``, ``moment``. Bots are made by factories
+``to_act``, ``in_turn``, ``turn_count``, ``chance``, ``moment``, and optionally ``reseed(state, key)`` (the
+rollouts' chance keyed by what happens: see :class:`_Luck`). Bots are made by factories
 ``(seat, seed, temperature) -> bot`` with ``bot(state, legal) -> action`` (``temperature=None``: the
 bot's own). This module imports no game.
 """
@@ -190,24 +191,53 @@ class RolloutSearch:
         horizon = h.turn_count(state) + 1 + b.depth
         total = 0.0
         for r in range(b.samples):
-            s = h.root(state, self.seat, derive_seed(key, "sample", r))
+            sample = derive_seed(key, "sample", r)
+            s = h.root(state, self.seat, sample)
             t0, c0 = h.turn_count(s), h.chance(s)
+            luck = _Luck(h, sample)
             for i, a in enumerate(prefix):
                 if i and not (h.to_act(s) == self.seat and h.in_turn(s) and h.turn_count(s) == t0
                               and h.chance(s) == c0):
                     raise RuntimeError("search: a plan drawn on one view went another way on another: the hooks' "
                                        "chance counter misses a source of chance or hidden information")
-                h.step(s, a)
+                luck.step(s, a)
             bots = [None, None]
             bots[self.seat] = self.policy(self.seat, derive_seed(key, "roll", r, self.seat), b.reply_temperature)
             other = 1 - self.seat
             bots[other] = self.reply(other, derive_seed(key, "roll", r, other), b.reply_temperature)
             n = 0
             while not h.over(s) and h.turn_count(s) < horizon:
-                h.step(s, bots[h.to_act(s)](s, h.legal(s)))
+                luck.step(s, bots[h.to_act(s)](s, h.legal(s)))
                 n += 1
                 if n > ROLLOUT_CAP:
                     raise RuntimeError("search: a rollout passed the rollout cap")
             total += self.value(s, self.seat)
             self.rollouts += 1
         return total / max(1, b.samples)
+
+
+class _Luck:
+    """Steps a rollout with its chance keyed by what happens, not by how many draws came before.
+
+    With a ``reseed`` hook, the stream is re-keyed before every action by the sample, the turn, the
+    action and how often that action was taken in the turn: an attack on the same target in the same
+    turn rolls the same dice whichever plan led to it, and the next turn's movement roll (drawn by
+    ``end``) is the same whether or not the plan attacked. Plans compared on one sample then meet the
+    same luck (common random numbers), not luck shifted by an extra draw. Without the hook, steps are
+    plain.
+    """
+
+    def __init__(self, hooks, sample: int):
+        self.hooks, self.sample = hooks, sample
+        self.reseed = getattr(hooks, "reseed", None)
+        self.seen: dict = {}
+
+    def step(self, s, action) -> None:
+        h = self.hooks
+        if self.reseed is not None:
+            a = tuple(action)
+            turn = h.turn_count(s)
+            n = self.seen.get((turn, a), 0)
+            self.seen[(turn, a)] = n + 1
+            self.reseed(s, derive_seed(self.sample, turn, n, *a))
+        h.step(s, action)

@@ -116,20 +116,22 @@ def test_the_search_bot_curses_an_attack_that_would_hurt_its_base():
     assert bot.search.searches == 1 and bot.search.rollouts == 2 * bot.settings.budget.samples
 
 
-def test_the_search_bot_revives_in_place_a_hero_that_died_in_range_of_the_enemy_base():
-    """Side 1's Archer, two cells from side 0's base and far from side 0's heroes, dies to an Ignite in side 0's
-    turn: the search bot owes the revival choice and keeps the siege (revives in place)."""
+def test_the_search_bot_revives_at_the_base_a_hero_that_died_beside_its_own_base():
+    """Side 1's Archer dies to an Ignite in side 0's turn, two cells from its own base: revived in place it
+    would lie flipped through its next turn, revived at the base it comes back beside the same spot and acts
+    at once. The search bot owes the choice outside its turn, values both and revives at the base."""
     sc = scenario()
     g = new("Warrior+Warrior", "Archer+Archer", seed=2)
-    put(g, 1, 0, (-4, 2, 2), hp=2)  # two cells from side 0's base (-6, 3, 3): in an Archer's range
+    put(g, 1, 0, (4, -2, -2), hp=2)  # two cells from side 1's base (6, -3, -3)
     turn(g, 0, 0, 0)
     g.hands = [["Ignite"], []]
-    g.do(("play", "Ignite", -4, 2, 2))
+    g.do(("play", "Ignite", 4, -2, -2))
     assert g.pending and g.to_act == 1 and g.side == 0
     legal = g.legal_actions()
     bot = _search_bot(sc, 1)
-    assert bot.choose(g, legal) == ("revive", "place")
-    assert bot.search.searches == 1
+    assert bot.choose(g, legal) == ("revive", "base")
+    worth = dict(bot.search.last)
+    assert bot.search.searches == 1 and worth[("revive", "base")] > worth[("revive", "place")]
 
 
 # -- hidden information ------------------------------------------------------------------------------------------

@@ -103,6 +103,10 @@ class KryptonSearch:
         g = getattr(state, "game", state)
         return g.ctr + g.stats[0]["attacks"] + g.stats[1]["attacks"]
 
+    def reseed(self, state: Game, key: int) -> None:
+        """Key the game's stream afresh (a search's rollout only: the real game never is)."""
+        state.key, state.ctr = int(key), 0
+
     def moment(self, state) -> tuple:
         """The decision's place in the game as public counters: hero turn, draws, events logged, the
         open counter window and the windows closed, revival choices owed."""
