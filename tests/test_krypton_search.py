@@ -203,6 +203,17 @@ def test_a_cheap_search_bot_plays_short_games_in_both_seats(cheap):
     assert r["first_bot"] == ["cheap", "cheap"] and s["second_bot"] == ["cheap"]
 
 
+def test_a_search_bot_plays_a_match_and_its_actions_replay(cheap):
+    """Asked through the Match facade (seat to act, its legal actions), the search bot plays a whole game whose
+    recorded actions replay to the same end."""
+    m = cheap.new_match("Knight+Warrior", "Archer+Archer", seed=12)
+    bots = [make_bot(cheap, "balanced", 0, 12)[0], make_bot(cheap, "cheap", 1, 12)[0]]
+    while not m.over:  # the search bot takes the Match itself, the utility bot its engine game
+        m.do(bots[m.to_act].choose(m if m.to_act == 1 else m.game, m.legal_actions()))
+    again = replay(cheap, "Knight+Warrior", "Archer+Archer", m.actions, seed=12)
+    assert again.snapshot() == m.snapshot() and bots[1].search.decisions > 0
+
+
 @pytest.mark.slow
 def test_search_1_plays_whole_games_against_balanced_in_both_seats():
     """search-1 against balanced on the base rules, a few games in each seat order, to their end."""
