@@ -9,17 +9,18 @@ guessed afresh (the other side's hidden cards dealt again from the unseen ones, 
 and keeps the one worth most. A plan is what a policy bot does from here until chance or the other side
 intervenes: the run of the seat's own decisions while the turn counter (``hooks.turn_count``) and the
 chance counter (``hooks.chance``: grows when dice are drawn or hidden cards may answer) stay put and the
-seat keeps the move. The first candidate is
-drawn by the policy exactly as it would play the real game (its own noise); then one by each of the
+seat keeps the move. The first candidate is drawn by the policy exactly as it would play the real game
+(its own noise); then one by each of the
 ``others`` bots (other personalities: other ideas of what the turn is for), the rest by the policy at
 ``temperature``. Identical plans count once; if only one is left it is played without a look-ahead.
 Otherwise each plan is valued by ``samples`` rollouts: a determinization of the position, the plan's
 actions, then the rest of the turn and ``depth`` further turns, each decision made by whichever side owes
 it (the seat's by the policy, the other side's by the reply bot, both at ``reply_temperature``), and the
 position valued by ``value(state, seat)``. Every plan is rolled out on the same ``samples``
-determinizations with the same bots' noise (common random numbers), so plans are compared on the same
-luck. The chosen plan's actions are then followed one by one while the game stays where the plan expected
-(same turn, no chance draw, the action still legal); when chance intervenes (an attack's dice, the next
+determinizations with the same bots' noise (common random numbers; with a ``reseed`` hook the dice too
+are keyed by turn and action, see :class:`_Luck`), so plans are compared on the same luck. The chosen
+plan's actions are then followed one by one while the game stays where the plan expected (same turn, no
+chance draw, the action still legal); when chance intervenes (an attack's dice, the next
 turn's roll) the plan is spent and the next decision is searched again.
 
 **A decision owed outside the seat's own moves** (an answer inside the other side's action, a choice
