@@ -64,6 +64,9 @@ class Personality:
 def read_bots(source: str, data: dict) -> dict[str, Personality]:
     """The scenario's ``[bots]`` personalities by name (file order); ``like`` copies another's numbers.
 
+    Search bots (tables with a ``policy``, directly or through ``like``) are left to
+    :func:`simkit.games.krypton.search_bot.read_searches`.
+
     Raises:
         ScenarioError: an unknown key, a non-number, an unknown or circular ``like``.
     """
@@ -73,6 +76,8 @@ def read_bots(source: str, data: dict) -> dict[str, Personality]:
         if name == RANDOM:
             raise f.fail("'random' is built in and cannot be redefined", name)
         t = f.table(name)
+        if is_search_table(f, name):
+            continue  # a search bot (simkit.games.krypton.search_bot)
         t.reject_unknown(("like",) + WEIGHT_NAMES)
         raw[name] = t
     out: dict[str, Personality] = {}
@@ -105,6 +110,18 @@ def read_bots(source: str, data: dict) -> dict[str, Personality]:
     for name in raw:
         build(name)
     return {name: out[name] for name in raw}
+
+
+def is_search_table(bots: Field, name: str) -> bool:
+    """True when ``[bots.<name>]`` is a search bot: it, or a table its ``like`` chain reaches, has ``policy``."""
+    seen = set()
+    while isinstance(name, str) and name not in seen and isinstance(bots.data.get(name), dict):
+        seen.add(name)
+        table = bots.data[name]
+        if "policy" in table:
+            return True
+        name = table.get("like")
+    return False
 
 
 # -- dice odds ----------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from simkit.games.krypton.bots import RANDOM, Utility, choose, read_bots
 from simkit.games.krypton.engine import WINNERS, Game
+from simkit.games.krypton.search_bot import SearchBot, read_searches
 from simkit.games.krypton.tables import CARDS, canonical_deck
 from simkit.rng import derive_seed
 
@@ -46,19 +47,30 @@ SIDE_COLUMNS = {
     **{card_column(c): f"{c} played" for c in CARDS},
 }
 
-_bots_cache: list = [None, None]
+_bots_cache: list = [None, None, None]
+
+
+def _read(scenario) -> None:
+    if _bots_cache[0] is not scenario:
+        pers = read_bots(str(scenario.path), scenario.data)
+        _bots_cache[:] = [scenario, pers, read_searches(str(scenario.path), scenario.data, pers)]
 
 
 def personalities(scenario) -> dict:
     """The scenario's utility personalities (kept for the last scenario read)."""
-    if _bots_cache[0] is not scenario:
-        _bots_cache[:] = [scenario, read_bots(str(scenario.path), scenario.data)]
+    _read(scenario)
     return _bots_cache[1]
 
 
+def searches(scenario) -> dict:
+    """The scenario's search bots (:class:`~simkit.games.krypton.search_bot.SearchSettings` by name)."""
+    _read(scenario)
+    return _bots_cache[2]
+
+
 def bot_names(scenario) -> tuple[str, ...]:
-    """``random`` and the scenario's personalities."""
-    return (RANDOM,) + tuple(personalities(scenario))
+    """``random``, the scenario's personalities, then its search bots."""
+    return (RANDOM,) + tuple(personalities(scenario)) + tuple(searches(scenario))
 
 
 def make_bot(scenario, name: str, seat: int, seed: int):
@@ -66,9 +78,12 @@ def make_bot(scenario, name: str, seat: int, seed: int):
     if name == RANDOM:
         return RANDOM, [derive_seed(int(seed), "bots", seat), 0]
     pers = personalities(scenario)
-    if name not in pers:
-        raise ValueError(f"unknown bot {name!r} (the scenario knows: {', '.join(bot_names(scenario))})")
-    return Utility(pers[name], seat, seed), None
+    if name in pers:
+        return Utility(pers[name], seat, seed), None
+    found = searches(scenario)
+    if name in found:
+        return SearchBot(scenario, found[name], pers, seat, seed), None
+    raise ValueError(f"unknown bot {name!r} (the scenario knows: {', '.join(bot_names(scenario))})")
 
 
 def play_one(scenario, first: str, second: str, seed: int, bots: Sequence[str]) -> tuple[Game, list[tuple]]:
