@@ -41,6 +41,13 @@ MIDDLE = [
     "SalamanderShield:Archer,FrostDragon,Swordsman", "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon",
     "WindBlessing:BlackBat,FrostDragon,VolcanoDragon", "WindBlessing:Archer,FrostDragon,Swordsman",
 ]
+# Base-game demo: what a designer would let a balance pass touch: every creature level's cost, attack and
+# HP, every artifact's cost and cooldown, and the InfernoFlame's damage and summoned unit, each within half
+# of today's value either way (65 numbers).
+BASE_KNOBS = ["creatures.*.L*.cost=-50%..+50%", "creatures.*.L*.attack=-50%..+50%", "creatures.*.L*.hp=-50%..+50%",
+              "artifacts.*.cost=-50%..+50%", "artifacts.*.cooldown=-50%..+50%",
+              "artifacts.InfernoFlame.damage=-50%..+50%", "artifacts.InfernoFlame.inferno.attack=-50%..+50%",
+              "artifacts.InfernoFlame.inferno.hp=-50%..+50%"]
 # Base-game demo: 12 decks spanning every artifact and creature kind, strong and weak alike.
 DECKS = [
     "HolyLight:Archer,Priest,Swordsman", "HolyLight:BlackBat,FrostDragon,Swordsman",
@@ -93,8 +100,8 @@ def planted(args) -> bool:
         MIRACLE / "planted-strong-priest.toml",
         ["creatures.Priest.L*.attack=0..4", "creatures.Priest.L*.hp=2..8", "creatures.Priest.L*.cost",
          "creatures.Priest.L*.cooldown"],
-        trials=args.trials or 40, max_changes=2, decks=MIDDLE, games=args.games, workers=args.workers,
-        out=args.out / "planted", resume=args.resume, seed=args.seed, check_games=args.check_games,
+        trials=args.trials or 40, max_changes=2, decks=MIDDLE, games=args.games or 4, workers=args.workers,
+        out=args.out / "planted", resume=args.resume, seed=args.seed, check_games=args.check_games or 16,
         progress=True,
     )
     p = _show("planted imbalance (too-strong Priest), at most 2 changes", result, time.perf_counter() - started)
@@ -103,7 +110,8 @@ def planted(args) -> bool:
     # the base game's own spread on the same decks and fresh seeds
     base = load_scenario(MIRACLE / "base.toml")
     folder = args.out / "planted" / "fresh" / "unplanted-base"
-    plan = plan_sweep(base, games=args.check_games or args.games, decks=MIDDLE, seed=result.summary["check"]["seed"])
+    check = result.summary["check"]
+    plan = plan_sweep(base, games=check["games_per_pair"], decks=MIDDLE, seed=check["seed"])
     run_sweep(base, plan, folder, workers=args.workers, resume=True, progress=False)
     own = balance_terms(load_results(folder), FlagBands())
     inside = p["decks_outside_after"] == 0
@@ -123,9 +131,9 @@ def base_game(args) -> bool:
     """Halve the spread of the base game's deck win rates with at most 3 changes."""
     started = time.perf_counter()
     result = tune(
-        MIRACLE / "base.toml", ["creatures.*.L*.cost", "artifacts.*.cooldown"], trials=args.trials or 60,
-        max_changes=3, decks=DECKS, games=args.games, workers=args.workers, out=args.out / "base",
-        resume=args.resume, seed=args.seed, check_games=args.check_games,
+        MIRACLE / "base.toml", BASE_KNOBS, trials=args.trials or 170,
+        max_changes=3, decks=DECKS, games=args.games or 12, workers=args.workers, out=args.out / "base",
+        resume=args.resume, seed=args.seed, check_games=args.check_games or 32,
         progress=True,
     )
     p = _show("the base game, at most 3 changes", result, time.perf_counter() - started)
@@ -141,8 +149,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", choices=("planted", "base"))
     ap.add_argument("--trials", type=int, help="candidate budget (default: 40 planted, 60 base)")
-    ap.add_argument("--games", type=int, default=4, help="games per ordered pair in each trial")
-    ap.add_argument("--check-games", type=int, default=16, help="games per ordered pair of the fresh-seed check")
+    ap.add_argument("--games", type=int, help="games per ordered pair in each trial (default: 4 planted, 12 base)")
+    ap.add_argument("--check-games", type=int,
+                    help="games per ordered pair of the fresh-seed check (default: 16 planted, 32 base)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "tune-demo")

@@ -48,6 +48,7 @@ from simkit.analysis import FlagBands, deck_games, first_score, matchup_matrix
 from simkit.errors import ScenarioError
 from simkit.scenario import load_scenario
 from simkit.sweep import load_results, plan_sweep, run_sweep, sweep_defaults
+from simkit.tune_screen import Additive, best_combinations, matchup_table, screen_changes
 
 __all__ = [
     "Knob",
@@ -146,6 +147,26 @@ def default_range(current: int | float) -> tuple[float, float, float]:
 
 
 _RANGE = re.compile(r"^\s*([-+]?[0-9.eE+-]+)\s*\.\.\s*([-+]?[0-9.eE+-]+)\s*$")
+_SHARE = re.compile(r"^\s*([-+]?[0-9.]+)%\s*\.\.\s*([-+]?[0-9.]+)%\s*$")
+
+
+def relative_range(current: int | float, down: float, up: float) -> tuple[float, float, float]:
+    """A range from today's value by shares of it: ``-50%..+50%`` is ``relative_range(v, -0.5, 0.5)``.
+
+    Integers widen to whole numbers (down rounds down, up rounds up, each end at least one step
+    away when the share is not 0), never below 0, and never below 1 when today's value is at least 1.
+    Other numbers keep the step of :func:`default_range`.
+    """
+    if isinstance(current, int):
+        lo = current + (math.floor(current * down) if down < 0 else math.ceil(current * down))
+        hi = current + (math.ceil(current * up) if up > 0 else math.floor(current * up))
+        if current >= 0:
+            lo, hi = (lo - 1 if down < 0 and lo == current else lo), (hi + 1 if up > 0 and hi == current else hi)
+        floor = 1 if current >= 1 else 0
+        return max(floor, lo), max(floor, hi), 1
+    step = default_range(current)[2]
+    return (_tidy(math.floor(current * (1 + down) / step) * step), _tidy(math.ceil(current * (1 + up) / step) * step),
+            step)
 
 
 def _number(text: str) -> int | float:
@@ -159,8 +180,9 @@ def parse_knobs(data: dict, specs: Sequence[str]) -> list[Knob]:
     """The knobs named by ``specs`` over the merged scenario ``data``.
 
     A spec is ``PATTERN`` (a dotted key, ``*`` matching within one key: ``'creatures.*.L*.cost'``)
-    or ``PATTERN=LOW..HIGH`` (``'creatures.Priest.L3.cost=5..8'``). Without a range a knob gets
-    :func:`default_range`. When specs overlap, the later one's range wins.
+    or ``PATTERN=LOW..HIGH`` (``'creatures.Priest.L3.cost=5..8'``) or ``PATTERN=-PCT%..+PCT%`` (a
+    range by shares of each key's own value, :func:`relative_range`: ``'creatures.*.L*.hp=-50%..+50%'``).
+    Without a range a knob gets :func:`default_range`. When specs overlap, the later one's range wins.
 
     Args:
         data: the merged scenario (``Scenario.data``).
@@ -187,8 +209,16 @@ def parse_knobs(data: dict, specs: Sequence[str]) -> list[Knob]:
             close = difflib.get_close_matches(pattern, list(numbers), n=1)
             hint = f"did you mean {close[0]!r}?" if close else f"keys look like {next(iter(numbers), 'a.b')!r}"
             raise ValueError(f"--knob {spec!r}: matches no number of the scenario ({hint})")
-        bounds = None
-        if rng:
+        bounds, share = None, None
+        if rng and _SHARE.match(rng):
+            m = _SHARE.match(rng)
+            try:
+                share = (float(m.group(1)) / 100, float(m.group(2)) / 100)
+            except ValueError:
+                raise ValueError(f"--knob {spec!r}: a relative range reads -PCT%..+PCT%, e.g. -50%..+50%") from None
+            if share[0] > share[1]:
+                raise ValueError(f"--knob {spec!r}: the range {rng.strip()} is empty (low above high)")
+        elif rng:
             m = _RANGE.match(rng)
             try:
                 lo, hi = (_number(m.group(1)), _number(m.group(2))) if m else (None, None)
@@ -202,7 +232,9 @@ def parse_knobs(data: dict, specs: Sequence[str]) -> list[Knob]:
         for key in hits:
             current = numbers[key]
             integer = isinstance(current, int)
-            if bounds is None:
+            if share is not None:
+                lo, hi, step = relative_range(current, *share)
+            elif bounds is None:
                 lo, hi, step = default_range(current)
             else:
                 lo, hi = bounds
@@ -439,10 +471,71 @@ def _suggest(trial, knobs: list[Knob], max_changes: int) -> dict[str, tuple]:
     return out
 
 
-def _base_params(knobs: list[Knob], max_changes: int) -> dict:
+def _params(changes: dict[str, tuple], knobs: list[Knob], max_changes: int) -> dict:
+    """The trial parameters under which :func:`_suggest` proposes exactly ``changes``."""
     if len(knobs) <= max_changes:
-        return {k.key: k.current for k in knobs}
-    return {f"change_{j + 1}": NO_CHANGE for j in range(max_changes)}
+        return {k.key: changes[k.key][1] if k.key in changes else k.current for k in knobs}
+    keys = [k.key for k in knobs if k.key in changes]
+    params = {f"change_{j + 1}": keys[j] if j < len(keys) else NO_CHANGE for j in range(max_changes)}
+    params.update({key: changes[key][1] for key in keys})
+    return params
+
+
+class _Plan:
+    """The candidates played before the sampler proposes: the base, then (with screening) each knob alone at
+    both ends of its range, then the combinations an additive model of those single changes predicts best.
+
+    Each is enqueued only when it is next (and not yet played), so a tune killed anywhere resumes to the very
+    order of an uninterrupted one; the combinations depend only on the base's and the single changes' sweeps.
+    """
+
+    def __init__(self, knobs: list[Knob], max_changes: int, screen: bool, combine: int, ev: _Evaluator):
+        self.knobs, self.max_changes, self.screen, self.combine, self.ev = knobs, max_changes, screen, combine, ev
+        self.fixed = [("base", {})] + ([("screen", c) for c in screen_changes(knobs)] if screen else [])
+        self.combos: list[dict[str, tuple]] | None = None
+
+    def next(self, study) -> tuple[str, dict[str, tuple]] | None:
+        """The next planned candidate not yet played, with its phase; ``None`` once the plan is done."""
+        played = {t.user_attrs.get("candidate") for t in _counted(study)}
+        for phase, changes in self.fixed:
+            if _candidate_id(changes) not in played:
+                return phase, changes
+        if not self.screen or self.combine < 1:
+            return None
+        if self.combos is None:
+            self.combos = self._combinations(study)
+        return next((("combine", c) for c in self.combos if _candidate_id(c) not in played), None)
+
+    def enqueue_next(self, study) -> None:
+        """Queue the next planned candidate, unless one is already waiting (a kill came between queue and ask)."""
+        from optuna.trial import TrialState
+
+        if study.get_trials(deepcopy=False, states=(TrialState.WAITING,)):
+            return
+        nxt = self.next(study)
+        if nxt is not None:
+            phase, changes = nxt
+            study.enqueue_trial(_params(changes, self.knobs, self.max_changes), user_attrs={"phase": phase})
+
+    def _combinations(self, study) -> list[dict[str, tuple]]:
+        """The ``combine`` best predicted combinations from the screening's sweeps (none if the base failed)."""
+        from optuna.trial import TrialState
+
+        complete = {t.user_attrs.get("candidate")
+                    for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))}
+        if "base" not in complete:
+            return []
+        ev = self.ev
+        base = [matchup_table(df, ev.decks) for df in ev.frames({})]
+        singles = []
+        for _, changes in self.fixed[1:]:
+            if _candidate_id(changes) in complete:
+                (key, (_, value)), = changes.items()
+                singles.append((key, value, [matchup_table(df, ev.decks) for df in ev.frames(changes)]))
+        model = Additive(self.knobs, base, singles, lambda t: score(t, ev.weights),
+                         lambda c: change_cost(c, ev.weights), ev.bands)
+        planned = {_candidate_id(c) for _, c in self.fixed}
+        return best_combinations(model, self.max_changes, self.combine, skip=lambda c: _candidate_id(c) in planned)
 
 
 class _Evaluator:
@@ -490,6 +583,10 @@ class _Evaluator:
             df = self.last_sweeps[0][1]
             return [df[(df["first_bot"] == b) & (df["second_bot"] == b)].reset_index(drop=True) for b in self.panel]
         return [df for _, df in self.last_sweeps]
+
+    def frames(self, changes: dict[str, tuple]) -> list[pd.DataFrame]:
+        """The games of a candidate on the search seeds, one frame per bot pairing (played if need be)."""
+        return self.sweep(changes, self.out / "candidates" / _candidate_id(changes), self.seed, self.games)
 
     def evaluate(self, changes: dict[str, tuple]) -> dict:
         """Objective and terms of a candidate (its worst bot pairing)."""
@@ -543,7 +640,7 @@ def _close_interrupted(study) -> None:
     for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
         study._storage.set_trial_user_attr(t._trial_id, "interrupted", True)
         study._storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
-        if t.params:
+        if t.params and not t.user_attrs.get("phase"):  # a planned candidate is planned again by _Plan
             study.enqueue_trial(t.params, skip_if_exists=False)
 
 
@@ -573,7 +670,8 @@ def _trial_table(study, knobs: list[Knob]) -> pd.DataFrame:
         state = "interrupted" if a.get("interrupted") else t.state.name.lower()
         if t.state == TrialState.FAIL and not a.get("interrupted"):
             state = "invalid"
-        row = {"trial": t.number, "state": state, "objective": t.value if t.state == TrialState.COMPLETE else np.nan,
+        row = {"trial": t.number, "phase": a.get("phase", ""), "state": state,
+               "objective": t.value if t.state == TrialState.COMPLETE else np.nan,
                "changes": a.get("changes", ""), "n_changes": a.get("n_changes", np.nan), "repeat": repeat}
         for k in ("balance", "change_cost", "spread", "band", "matchup", "first_player", "worst_deck",
                   "decks_outside", "worst_bots", "candidate", "games_played", "seconds", "error"):
@@ -610,6 +708,8 @@ def tune(
     out: str | Path | None = None,
     resume: bool = False,
     seed: int = 0,
+    screen: bool = True,
+    combine: int = 10,
     check_games: int | None = None,
     check_seed: int | None = None,
     weights: TuneWeights | str | None = None,
@@ -635,6 +735,11 @@ def tune(
         out: the output folder (default ``results/tune-<scenario stem>``).
         resume: continue the tune stored in ``out`` (the same options are required).
         seed: the sampler's seed; the same seed and options give the same study.
+        screen: first play every knob alone at both ends of its range (after the base), then the
+            ``combine`` combinations an additive model of those single changes predicts best
+            (:mod:`simkit.tune_screen`), and only then let the sampler propose; with ``False`` the
+            sampler proposes from the second trial on. Every screened candidate spends the budget.
+        combine: how many predicted combinations the screening plays.
         check_games: games per ordered pair of the fresh-seed check (default: ``games``).
         check_seed: the check's sweep seed (default: the search seed plus 1,000,003).
         weights: the objective's weights (:class:`TuneWeights` or ``'spread=1,band=2,...'``).
@@ -659,6 +764,8 @@ def tune(
         raise ValueError(f"--trials must be at least 1, got {trials}")
     if max_changes < 1:
         raise ValueError(f"--max-changes must be at least 1, got {max_changes}")
+    if combine < 0:
+        raise ValueError(f"--combine must be at least 0, got {combine}")
     weights = parse_weights(weights) if weights is None or isinstance(weights, str) else weights
     bands = bands or FlagBands()
     defaults = sweep_defaults(sc)
@@ -695,13 +802,13 @@ def tune(
         "panel": list(panel),
         "search_seed": search_seed, "sampler_seed": seed, "weights": asdict(weights),
         "bands": asdict(bands), "check_games": check_games, "check_seed": check_seed,
+        "screen": bool(screen), "combine": int(combine),
     }
     settings = json.loads(json.dumps(settings))  # as stored: tuples become lists
     study = _open_study(out, settings, resume)
     _close_interrupted(study)
-    if not study.get_trials(deepcopy=False):
-        study.enqueue_trial(_base_params(knob_list, max_changes))
     ev = _Evaluator(base_path, out, deck_ids, games, pairs, panel, search_seed, workers, weights, bands)
+    plan = _Plan(knob_list, max_changes, screen, combine, ev)
 
     from tqdm import tqdm
 
@@ -719,10 +826,13 @@ def tune(
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)  # multivariate TPE
         warnings.filterwarnings("ignore", message="Fixed parameter")  # the base's value outside a knob's range
         while done < trials and asked < MAX_ASKS * trials:
+            plan.enqueue_next(study)
             study.sampler = optuna.samplers.TPESampler(
                 seed=_seed_for(seed, asked), n_startup_trials=STARTUP_TRIALS,
                 multivariate=True, group=True)
             trial = study.ask()
+            if not trial.user_attrs.get("phase"):
+                trial.set_user_attr("phase", "sample")
             changes = _suggest(trial, knob_list, max_changes)
             trial.set_user_attr("changes", _describe(changes))
             trial.set_user_attr("n_changes", len(changes))

@@ -21,6 +21,7 @@ from simkit.tune import (
     default_range,
     parse_knobs,
     parse_weights,
+    relative_range,
     scenario_numbers,
 )
 
@@ -82,6 +83,17 @@ def test_an_explicit_range_wins_over_an_earlier_pattern():
     assert (knobs["creatures.Priest.L1.cost"].low, knobs["creatures.Priest.L1.cost"].high) == (1, 3)
 
 
+def test_a_relative_range_is_a_share_of_each_keys_own_value():
+    """'creatures.*.L*.cost=-50%..+50%': cost 2 moves 1..3, cost 7 moves 3..11 (integers round outward, at least
+    one step, never below 1); a share of 0% keeps that end at today's value."""
+    knobs = {k.key: k for k in parse_knobs(DATA, ["creatures.*.L*.cost=-50%..+50%", "artifacts.*.cooldown=0%..+100%"])}
+    assert (knobs["creatures.Priest.L1.cost"].low, knobs["creatures.Priest.L1.cost"].high) == (1, 3)
+    assert (knobs["creatures.Priest.L3.cost"].low, knobs["creatures.Priest.L3.cost"].high) == (3, 11)
+    assert (knobs["artifacts.HolyLight.cooldown"].low, knobs["artifacts.HolyLight.cooldown"].high) == (5, 10)
+    assert relative_range(1, -0.5, 0.5) == (1, 2, 1) and relative_range(0, -0.5, 0.5) == (0, 1, 1)
+    assert relative_range(0.3, -0.5, 0.5) == (0.15, 0.45, 0.01)
+
+
 @pytest.mark.parametrize("spec, words", [
     ("creatures.Priest.L9.cost", "matches no number of the scenario"),
     ("creatures.*", "matches no number of the scenario"),
@@ -90,6 +102,7 @@ def test_an_explicit_range_wins_over_an_earlier_pattern():
     ("creatures.Priest.L3.cost=8..5", "is empty (low above high)"),
     ("creatures.Priest.L3.cost=5-8", "the range must read LOW..HIGH"),
     ("creatures.Priest.L3.cost=5.5..8", "the range must be whole numbers"),
+    ("creatures.Priest.L3.cost=+50%..-50%", "is empty (low above high)"),
 ])
 def test_bad_knobs_are_refused_with_one_line(spec, words):
     """An unknown key, a table, a list, a sweep setting, an empty, malformed or fractional range: one clear line."""
@@ -184,6 +197,10 @@ def test_a_small_tune_leaves_the_evidence_in_its_folder(small_tune, capsys):
     assert list(trials["trial"]) == list(range(len(trials)))
     assert trials["candidate"].nunique() == 4 and (~trials["repeat"]).sum() == 4
     assert trials.loc[0, "changes"] == "(no change)" and trials.loc[0, "n_changes"] == 0
+    # the screening comes first: each knob alone at the low end of its range, then at the high end
+    assert list(trials["phase"]) == ["base", "screen", "screen", "screen"]
+    assert list(trials["changes"][1:]) == ["creatures.Priest.L1.cost: 2 -> 1", "creatures.Priest.L1.cost: 2 -> 4",
+                                           "creatures.Priest.L1.aura: 1 -> 0"]
     assert (trials["n_changes"] <= 1).all()
     assert set(trials["state"]) <= {"complete", "invalid"}
     assert (small_tune / "study.db").exists()
@@ -206,6 +223,20 @@ def test_a_small_tune_leaves_the_evidence_in_its_folder(small_tune, capsys):
         assert summary["check"]["seed"] != summary["search"]["seed"]
     else:
         assert not (small_tune / "patch.toml").exists()
+
+
+def test_the_screening_plays_the_range_ends_then_the_predicted_combination(tmp_path):
+    """One knob, cost 2 in 1..4: base, the two ends (1, 4), then the one value the screening left unplayed
+    (3, proposed by the additive model). With screen=False the sampler proposes from the second trial on."""
+    result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..4"], trials=4, max_changes=1, decks=DECKS[:2],
+                         games=1, workers=1, out=tmp_path / "screened")
+    t = result.trials
+    assert list(t["phase"]) == ["base", "screen", "screen", "combine"]
+    assert list(t["changes"][1:]) == ["creatures.Priest.L1.cost: 2 -> 1", "creatures.Priest.L1.cost: 2 -> 4",
+                                      "creatures.Priest.L1.cost: 2 -> 3"]
+    plain = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..4"], trials=2, max_changes=1, decks=DECKS[:2],
+                        games=1, workers=1, out=tmp_path / "plain", screen=False)
+    assert list(plain.trials["phase"]) == ["base", "sample"]
 
 
 def test_an_invalid_candidate_is_a_failed_trial_not_a_crash(tmp_path):

@@ -13,7 +13,8 @@ def run(args: argparse.Namespace) -> int:
         args.scenario, args.knob, trials=args.trials, max_changes=args.max_changes, decks=args.decks,
         bots=args.bots, panel=[b.strip() for b in args.panel.split(",") if b.strip()] if args.panel else None,
         games=args.games, workers=args.workers, out=args.out, resume=args.resume, seed=args.seed,
-        check_games=args.check_games, check_seed=args.check_seed, weights=args.weights,
+        screen=args.screen, combine=args.combine, check_games=args.check_games, check_seed=args.check_seed,
+        weights=args.weights,
     )
     s = result.summary
     search = s["search"]
@@ -45,8 +46,9 @@ def register(sub) -> None:
         help="search allowed numbers for a small patch that balances the game, and check it",
         description="Search the scenario numbers named by --knob for a patch of at most --max-changes changes "
         "that brings deck win rates into the report's band (small spread, no matchup beyond 70/30, small "
-        "first-player advantage). Each trial sweeps a candidate on the base's own seeds (an Optuna TPE study "
-        "stored in OUT/study.db; --resume continues a killed tune). The best candidate is written as "
+        "first-player advantage). Each trial sweeps a candidate on the base's own seeds: first the base, then each "
+        "knob alone at its range ends, then the best predicted combinations of those, then an Optuna TPE study "
+        "(stored in OUT/study.db; --resume continues a killed tune). The best candidate is written as "
         "OUT/patch.toml and compared with the base on fresh seeds (OUT/compare.pdf, flags.csv, summary.json).",
     )
     p.add_argument("scenario", help="base scenario TOML (a patch of another is fine)")
@@ -69,6 +71,12 @@ def register(sub) -> None:
     p.add_argument("--out", help="output folder (default: results/tune-<scenario>)")
     p.add_argument("--resume", action="store_true", help="continue the tune stored in --out (same options)")
     p.add_argument("--seed", type=int, default=0, help="sampler seed (default 0): same seed, same study")
+    p.add_argument("--no-screen", dest="screen", action="store_false",
+                   help="skip the screening: by default, after the base, every knob is played alone at both ends "
+                   "of its range, then the --combine combinations an additive model of those predicts best, "
+                   "before the sampler proposes (all of it spends --trials)")
+    p.add_argument("--combine", type=int, default=10,
+                   help="predicted combinations the screening plays (default 10)")
     p.add_argument("--check-games", type=int, help="games per ordered pair of the fresh-seed check (default: --games)")
     p.add_argument("--check-seed", type=int, help="sweep seed of the check (default: search seed + 1000003)")
     p.add_argument("--weights", metavar="NAME=W,...",

@@ -1,0 +1,81 @@
+"""The screening plan of simkit tune: single changes at the range ends, and the additive model that combines them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simkit.analysis import FlagBands, synthetic_results
+from simkit.tune import Knob, TuneWeights, balance_terms, change_cost, score
+from simkit.tune_screen import Additive, MatchupTable, best_combinations, matchup_table, screen_changes
+
+DECKS = ["HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon",
+         "WindBlessing:BlackBat,Priest,VolcanoDragon"]
+W = TuneWeights()
+
+
+def _table(strength: list[float], first: float = 0.5) -> MatchupTable:
+    """A pool where deck i scores 1/2 + s_i - s_j against deck j (a planted, exactly additive game)."""
+    s = np.asarray(strength)
+    points = 0.5 + s[:, None] - s[None, :]
+    games = np.full(points.shape, 20.0)
+    np.fill_diagonal(games, 0.0)
+    return MatchupTable(points, games, first)
+
+
+def _model(knobs, base, singles) -> Additive:
+    return Additive(knobs, [base], singles, lambda t: score(t, W), lambda c: change_cost(c, W), FlagBands())
+
+
+def test_screening_plays_each_knob_at_both_ends_of_its_range():
+    """Cost 2 in 1..3 is tried at 1 and at 3; a range starting at today's value is tried at its top only."""
+    knobs = [Knob("a.cost", 2, 1, 3, True), Knob("b.attack", 0, 0, 1, True), Knob("c.rate", 0.5, 0.3, 0.8, False, 0.1)]
+    assert screen_changes(knobs) == [{"a.cost": (2, 1)}, {"a.cost": (2, 3)}, {"b.attack": (0, 1)},
+                                     {"c.rate": (0.5, 0.3)}, {"c.rate": (0.5, 0.8)}]
+
+
+def test_the_matchup_table_of_a_sweep_gives_back_its_balance_terms():
+    """Read through matchup_table, a sweep's spread, band, matchup and first-player terms are balance_terms'."""
+    df = synthetic_results(DECKS, 40, lambda a, b: 0.75 if a == DECKS[0] else 0.25 if b == DECKS[0] else 0.5,
+                           first_advantage=0.05, seed=3)
+    t = matchup_table(df, DECKS)
+    model = _model([], t, [])
+    want = balance_terms(df)
+    assert model.predict([]) == pytest.approx(score(want, W))
+    assert abs(t.first - 0.5) == pytest.approx(want["first_player"])
+
+
+def test_two_half_fixes_are_combined_and_a_value_between_is_interpolated():
+    """Deck 0 is 20 points too strong. Knob x (screened at 4) takes 10 points off it, knob y (screened at 0)
+    puts 10 points on the others; a third knob z does nothing. The best predicted patch uses x and y and no z;
+    and with x alone the model reaches for the value halfway to the screened end when that is exactly right."""
+    knobs = [Knob("x", 2, 0, 4, True), Knob("y", 2, 0, 4, True), Knob("z", 2, 0, 4, True)]
+    base = _table([0.2, 0.0, 0.0])
+    singles = [("x", 4, [_table([0.1, 0.0, 0.0])]), ("x", 0, [_table([0.3, 0.0, 0.0])]),
+               ("y", 0, [_table([0.2, 0.1, 0.1])]), ("y", 4, [_table([0.2, -0.1, -0.1])]),
+               ("z", 0, [base]), ("z", 4, [base])]
+    model = _model(knobs, base, singles)
+    best = best_combinations(model, max_changes=3, n=3)
+    assert best[0] == {"x": (2, 4), "y": (2, 0)}
+    assert best[1] == {"x": (2, 4), "y": (2, 0), "z": (2, 1)}  # a change that does nothing only costs its price
+    # options hold every value of a screened side: x 0, 1 | 3, 4; y 0, 1 | 3, 4; z ...
+    assert [(k, v) for k, _, v, _ in model.options[:8]] == [("x", 0), ("x", 1), ("x", 3), ("x", 4),
+                                                            ("y", 0), ("y", 1), ("y", 3), ("y", 4)]
+    i = {(k, v): j for j, (k, _, v, _) in enumerate(model.options)}
+    both = {"x": (2, 4), "y": (2, 0)}
+    assert model.predict([i["x", 4], i["y", 0]]) == pytest.approx(change_cost(both, W))  # a perfectly even pool
+    assert model.predict([]) > 0.1
+    only_x = _model(knobs[:1], _table([0.1, 0.0, 0.0]), [("x", 4, [_table([-0.1, 0.0, 0.0])])])
+    assert best_combinations(only_x, max_changes=1, n=1) == [{"x": (2, 3)}]
+
+
+def test_planned_candidates_are_skipped_and_the_answer_is_the_same_every_time():
+    """skip() leaves out what the screening already played; two searches give the very same list."""
+    knobs = [Knob("x", 2, 0, 4, True), Knob("y", 2, 0, 4, True)]
+    base = _table([0.2, 0.0, 0.0])
+    singles = [("x", 4, [_table([0.1, 0.0, 0.0])]), ("y", 0, [_table([0.2, 0.1, 0.1])])]
+    played = [{"x": (2, 4)}, {"y": (2, 0)}]
+    first = best_combinations(_model(knobs, base, singles), 2, 5, skip=lambda c: c in played)
+    again = best_combinations(_model(knobs, base, singles), 2, 5, skip=lambda c: c in played)
+    assert first == again and len(first) == 5
+    assert {"x": (2, 4)} not in first and {"y": (2, 0)} not in first
