@@ -4,9 +4,15 @@
    attack 3 (was 0) and HP 6 (was 3). Tune may touch only the Priest's numbers, at most 2 changes. Passes when
    every deck of the pool is back inside the 45-55% band on fresh seeds, or no further from 1/2 than
    the worst deck of the unplanted base game on the same seeds.
-2. The base game: tune may touch every creature level's cost and every artifact's cooldown, at most
-   3 changes. Passes when the standard deviation of the deck win rates on fresh seeds falls by at
-   least half and no new flag appears.
+2. The base game: tune may touch what a designer would let a balance pass touch: every creature
+   level's cost, attack and HP, every artifact's cost and cooldown, and the InfernoFlame's damage and
+   summoned unit, each within half of today's value either way (``KEY=-50%..+50%``, 65 numbers;
+   earlier runs allowed only the costs and cooldowns, at the default quarter either way, and found
+   no single change worth more than 2 points of spread). At most 3 changes, 12 games per ordered pair
+   in the search (4 left the choice to noise: each deck's rate then has a standard error of 5 points),
+   the screening first (130 candidates), 170 candidates in all; the check plays 32 games per ordered
+   pair. Passes when the standard deviation of the deck win rates on fresh seeds falls by at least
+   half and no new flag appears.
 
 Each prints its changes, the fresh-seed figures, games played and wall time, and writes its evidence
 folder (patch.toml, trials.csv, compare.pdf, flags.csv, summary.json) under ``--out``.

@@ -483,28 +483,38 @@ def _params(changes: dict[str, tuple], knobs: list[Knob], max_changes: int) -> d
 
 class _Plan:
     """The candidates played before the sampler proposes: the base, then (with screening) each knob alone at
-    both ends of its range, then the combinations an additive model of those single changes predicts best.
+    both ends of its range, then ``rounds`` rounds of the ``combine`` combinations an additive model of those
+    single changes predicts best (the first round anchored on the base, each later one on the best candidate
+    played before it).
 
     Each is enqueued only when it is next (and not yet played), so a tune killed anywhere resumes to the very
-    order of an uninterrupted one; the combinations depend only on the base's and the single changes' sweeps.
+    order of an uninterrupted one: a round depends only on the sweeps of the candidates planned before it.
     """
 
-    def __init__(self, knobs: list[Knob], max_changes: int, screen: bool, combine: int, ev: _Evaluator):
-        self.knobs, self.max_changes, self.screen, self.combine, self.ev = knobs, max_changes, screen, combine, ev
+    def __init__(self, knobs: list[Knob], max_changes: int, screen: bool, combine: int, rounds: int,
+                 ev: _Evaluator):
+        self.knobs, self.max_changes, self.ev = knobs, max_changes, ev
+        self.combine, self.rounds = (combine, rounds) if screen else (0, 0)
         self.fixed = [("base", {})] + ([("screen", c) for c in screen_changes(knobs)] if screen else [])
-        self.combos: list[dict[str, tuple]] | None = None
+        self.done_rounds: list[list[tuple[dict[str, tuple], float]]] = []
+        self.model: Additive | None = None
 
-    def next(self, study) -> tuple[str, dict[str, tuple]] | None:
-        """The next planned candidate not yet played, with its phase; ``None`` once the plan is done."""
+    def next(self, study) -> tuple[dict[str, tuple], dict] | None:
+        """The next planned candidate not yet played, with the attributes its trial gets; ``None`` once the
+        plan is done."""
         played = {t.user_attrs.get("candidate") for t in _counted(study)}
         for phase, changes in self.fixed:
             if _candidate_id(changes) not in played:
-                return phase, changes
-        if not self.screen or self.combine < 1:
+                return changes, {"phase": phase}
+        if self.combine < 1:
             return None
-        if self.combos is None:
-            self.combos = self._combinations(study)
-        return next((("combine", c) for c in self.combos if _candidate_id(c) not in played), None)
+        for r in range(self.rounds):
+            if r == len(self.done_rounds):
+                self.done_rounds.append(self._combinations(study, r))
+            for changes, predicted in self.done_rounds[r]:
+                if _candidate_id(changes) not in played:
+                    return changes, {"phase": "combine", "round": r + 1, "predicted": predicted}
+        return None
 
     def enqueue_next(self, study) -> None:
         """Queue the next planned candidate, unless one is already waiting (a kill came between queue and ask)."""
@@ -514,28 +524,39 @@ class _Plan:
             return
         nxt = self.next(study)
         if nxt is not None:
-            phase, changes = nxt
-            study.enqueue_trial(_params(changes, self.knobs, self.max_changes), user_attrs={"phase": phase})
+            changes, attrs = nxt
+            study.enqueue_trial(_params(changes, self.knobs, self.max_changes), user_attrs=attrs)
 
-    def _combinations(self, study) -> list[dict[str, tuple]]:
-        """The ``combine`` best predicted combinations from the screening's sweeps (none if the base failed)."""
+    def _combinations(self, study, r: int) -> list[tuple[dict[str, tuple], float]]:
+        """Round ``r``'s best predicted combinations, with their predicted objectives (none if the base failed)."""
         from optuna.trial import TrialState
 
-        complete = {t.user_attrs.get("candidate")
-                    for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))}
+        complete = {t.user_attrs.get("candidate"): t
+                    for t in sorted(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)),
+                                    key=lambda t: -t.number)}  # the first trial of a candidate wins
         if "base" not in complete:
             return []
         ev = self.ev
-        base = [matchup_table(df, ev.decks) for df in ev.frames({})]
-        singles = []
-        for _, changes in self.fixed[1:]:
-            if _candidate_id(changes) in complete:
-                (key, (_, value)), = changes.items()
-                singles.append((key, value, [matchup_table(df, ev.decks) for df in ev.frames(changes)]))
-        model = Additive(self.knobs, base, singles, lambda t: score(t, ev.weights),
-                         lambda c: change_cost(c, ev.weights), ev.bands)
-        planned = {_candidate_id(c) for _, c in self.fixed}
-        return best_combinations(model, self.max_changes, self.combine, skip=lambda c: _candidate_id(c) in planned)
+        if self.model is None:
+            base = [matchup_table(df, ev.decks) for df in ev.frames({})]
+            singles = []
+            for _, changes in self.fixed[1:]:
+                if _candidate_id(changes) in complete:
+                    (key, (_, value)), = changes.items()
+                    singles.append((key, value, [matchup_table(df, ev.decks) for df in ev.frames(changes)]))
+            self.model = Additive(self.knobs, base, singles, lambda t: score(t, ev.weights),
+                                  lambda c: change_cost(c, ev.weights), ev.bands)
+        earlier = [c for _, c in self.fixed] + [c for done in self.done_rounds[:r] for c, _ in done]
+        model = self.model
+        if r > 0:
+            played = [complete[_candidate_id(c)] for c in earlier if _candidate_id(c) in complete]
+            anchor = min(played, key=lambda t: (t.value, t.number))
+            changes = {k: (b, a) for k, b, a in anchor.user_attrs.get("change_list", [])}
+            if changes:
+                model = model.anchored([matchup_table(df, ev.decks) for df in ev.frames(changes)], changes)
+        planned = {_candidate_id(c) for c in earlier}
+        combos = best_combinations(model, self.max_changes, self.combine, skip=lambda c: _candidate_id(c) in planned)
+        return [(c, round(model.predict_changes(c), 6)) for c in combos]
 
 
 class _Evaluator:
@@ -670,7 +691,8 @@ def _trial_table(study, knobs: list[Knob]) -> pd.DataFrame:
         state = "interrupted" if a.get("interrupted") else t.state.name.lower()
         if t.state == TrialState.FAIL and not a.get("interrupted"):
             state = "invalid"
-        row = {"trial": t.number, "phase": a.get("phase", ""), "state": state,
+        row = {"trial": t.number, "phase": a.get("phase", ""), "round": a.get("round", np.nan),
+               "predicted": a.get("predicted", np.nan), "state": state,
                "objective": t.value if t.state == TrialState.COMPLETE else np.nan,
                "changes": a.get("changes", ""), "n_changes": a.get("n_changes", np.nan), "repeat": repeat}
         for k in ("balance", "change_cost", "spread", "band", "matchup", "first_player", "worst_deck",
@@ -710,6 +732,7 @@ def tune(
     seed: int = 0,
     screen: bool = True,
     combine: int = 10,
+    rounds: int = 2,
     check_games: int | None = None,
     check_seed: int | None = None,
     weights: TuneWeights | str | None = None,
@@ -739,7 +762,9 @@ def tune(
             ``combine`` combinations an additive model of those single changes predicts best
             (:mod:`simkit.tune_screen`), and only then let the sampler propose; with ``False`` the
             sampler proposes from the second trial on. Every screened candidate spends the budget.
-        combine: how many predicted combinations the screening plays.
+        combine: how many predicted combinations each round of the screening plays.
+        rounds: rounds of predicted combinations: the first predicts from the base, each later one from
+            the best candidate played before it (see :meth:`simkit.tune_screen.Additive.anchored`).
         check_games: games per ordered pair of the fresh-seed check (default: ``games``).
         check_seed: the check's sweep seed (default: the search seed plus 1,000,003).
         weights: the objective's weights (:class:`TuneWeights` or ``'spread=1,band=2,...'``).
@@ -764,8 +789,8 @@ def tune(
         raise ValueError(f"--trials must be at least 1, got {trials}")
     if max_changes < 1:
         raise ValueError(f"--max-changes must be at least 1, got {max_changes}")
-    if combine < 0:
-        raise ValueError(f"--combine must be at least 0, got {combine}")
+    if combine < 0 or rounds < 0:
+        raise ValueError(f"--combine and --rounds must be at least 0, got {combine} and {rounds}")
     weights = parse_weights(weights) if weights is None or isinstance(weights, str) else weights
     bands = bands or FlagBands()
     defaults = sweep_defaults(sc)
@@ -802,13 +827,13 @@ def tune(
         "panel": list(panel),
         "search_seed": search_seed, "sampler_seed": seed, "weights": asdict(weights),
         "bands": asdict(bands), "check_games": check_games, "check_seed": check_seed,
-        "screen": bool(screen), "combine": int(combine),
+        "screen": bool(screen), "combine": int(combine), "rounds": int(rounds),
     }
     settings = json.loads(json.dumps(settings))  # as stored: tuples become lists
     study = _open_study(out, settings, resume)
     _close_interrupted(study)
     ev = _Evaluator(base_path, out, deck_ids, games, pairs, panel, search_seed, workers, weights, bands)
-    plan = _Plan(knob_list, max_changes, screen, combine, ev)
+    plan = _Plan(knob_list, max_changes, screen, combine, rounds, ev)
 
     from tqdm import tqdm
 

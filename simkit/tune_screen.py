@@ -7,11 +7,14 @@ those single changes (each knob at both ends of its range). Once they are played
 combination by adding the single changes' effects on each matchup (an effect at a value between
 today's and the screened end is scaled linearly), and :func:`best_combinations` searches (a beam
 over 1..``max_changes`` changes) for the combinations whose predicted objective is lowest. The
-tune plays those for real; the prediction only chooses what to play.
+tune plays those for real; the prediction only chooses what to play. Further rounds re-anchor the
+model on the best candidate played so far (:meth:`Additive.anchored`), so a round corrects what
+the previous one's prediction got wrong about its own changes together.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -117,6 +120,23 @@ class Additive:
                     continue
                 f = (v - k.current) / side[0]
                 self.options.append((k.key, k.current, v, [(f * dp, f * df) for dp, df in side[1]]))
+        self.index = {(key, v): i for i, (key, _, v, _) in enumerate(self.options)}
+
+    def anchored(self, tables: Sequence[MatchupTable], changes: dict[str, tuple]) -> Additive:
+        """The model re-anchored on a played candidate: a combination is predicted as that candidate's own
+        tables plus the effects of the changes it adds, less the effects of those it drops. What the
+        single changes miss about the anchor's own changes together (their interaction) is then measured,
+        not guessed. A change of the anchor with no screened effect counts as none."""
+        picks = [self.index[k, a] for k, (_, a) in changes.items() if (k, a) in self.index]
+        out = copy.copy(self)
+        out.base = [MatchupTable(t.points - sum((self.options[i][3][p][0] for i in picks), np.zeros_like(t.points)),
+                                 t.games, t.first - sum(self.options[i][3][p][1] for i in picks))
+                    for p, t in enumerate(tables)]
+        return out
+
+    def predict_changes(self, changes: dict[str, tuple]) -> float:
+        """The predicted objective of ``changes`` (``{key: (before, after)}``, each a value of the options)."""
+        return self.predict([self.index[k, a] for k, (_, a) in changes.items()])
 
     def predict(self, picks: Sequence[int]) -> float:
         """The predicted objective of the combination of ``options[i]`` for ``i`` in ``picks``."""

@@ -79,3 +79,22 @@ def test_planned_candidates_are_skipped_and_the_answer_is_the_same_every_time():
     again = best_combinations(_model(knobs, base, singles), 2, 5, skip=lambda c: c in played)
     assert first == again and len(first) == 5
     assert {"x": (2, 4)} not in first and {"y": (2, 0)} not in first
+
+
+def test_a_later_round_predicts_from_the_anchor_as_measured():
+    """x and y each take 10 points off the strong deck alone, but together only 5 (they overlap). Anchored on
+    the played pair, the model predicts the pair as measured, and the pair with x pushed further as the
+    measurement plus x's extra effect alone."""
+    knobs = [Knob("x", 2, 0, 4, True), Knob("y", 2, 0, 4, True)]
+    base = _table([0.2, 0.0, 0.0])
+    singles = [("x", 4, [_table([0.1, 0.0, 0.0])]), ("y", 0, [_table([0.2, 0.1, 0.1])])]
+    model = _model(knobs, base, singles)
+    pair = {"x": (2, 3), "y": (2, 0)}
+    measured = _table([0.125, 0.0, 0.0])
+    anchored = model.anchored([measured], pair)
+    want = _model([], measured, [])
+    assert anchored.predict_changes(pair) == pytest.approx(want.predict([]) + change_cost(pair, W))
+    further = {"x": (2, 4), "y": (2, 0)}
+    assert anchored.predict_changes(further) == pytest.approx(
+        _model([], _table([0.075, 0.0, 0.0]), []).predict([]) + change_cost(further, W))
+    assert model.predict_changes(further) < anchored.predict_changes(further)  # the base alone was too hopeful

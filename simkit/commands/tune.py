@@ -13,8 +13,8 @@ def run(args: argparse.Namespace) -> int:
         args.scenario, args.knob, trials=args.trials, max_changes=args.max_changes, decks=args.decks,
         bots=args.bots, panel=[b.strip() for b in args.panel.split(",") if b.strip()] if args.panel else None,
         games=args.games, workers=args.workers, out=args.out, resume=args.resume, seed=args.seed,
-        screen=args.screen, combine=args.combine, check_games=args.check_games, check_seed=args.check_seed,
-        weights=args.weights,
+        screen=args.screen, combine=args.combine, rounds=args.rounds, check_games=args.check_games,
+        check_seed=args.check_seed, weights=args.weights,
     )
     s = result.summary
     search = s["search"]
@@ -73,10 +73,13 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="sampler seed (default 0): same seed, same study")
     p.add_argument("--no-screen", dest="screen", action="store_false",
                    help="skip the screening: by default, after the base, every knob is played alone at both ends "
-                   "of its range, then the --combine combinations an additive model of those predicts best, "
-                   "before the sampler proposes (all of it spends --trials)")
+                   "of its range, then --rounds rounds of the --combine combinations an additive model of those "
+                   "predicts best, before the sampler proposes (all of it spends --trials)")
     p.add_argument("--combine", type=int, default=10,
-                   help="predicted combinations the screening plays (default 10)")
+                   help="predicted combinations each round of the screening plays (default 10)")
+    p.add_argument("--rounds", type=int, default=2,
+                   help="rounds of predicted combinations: the first from the base, each later one re-anchored "
+                   "on the best candidate so far (default 2)")
     p.add_argument("--check-games", type=int, help="games per ordered pair of the fresh-seed check (default: --games)")
     p.add_argument("--check-seed", type=int, help="sweep seed of the check (default: search seed + 1000003)")
     p.add_argument("--weights", metavar="NAME=W,...",
