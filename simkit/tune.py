@@ -484,8 +484,8 @@ def _params(changes: dict[str, tuple], knobs: list[Knob], max_changes: int) -> d
 class _Plan:
     """The candidates played before the sampler proposes: the base, then (with screening) each knob alone at
     both ends of its range, then ``rounds`` rounds of the ``combine`` combinations an additive model of those
-    single changes predicts best (the first round anchored on the base, each later one on the best candidate
-    played before it).
+    single changes predicts best (the first round anchored on the base, no two of its combinations sharing
+    more than one knob; each later round anchored on the best candidate played before it).
 
     Each is enqueued only when it is next (and not yet played), so a tune killed anywhere resumes to the very
     order of an uninterrupted one: a round depends only on the sweeps of the candidates planned before it.
@@ -555,7 +555,8 @@ class _Plan:
             if changes:
                 model = model.anchored([matchup_table(df, ev.decks) for df in ev.frames(changes)], changes)
         planned = {_candidate_id(c) for c in earlier}
-        combos = best_combinations(model, self.max_changes, self.combine, skip=lambda c: _candidate_id(c) in planned)
+        combos = best_combinations(model, self.max_changes, self.combine, diverse=r == 0,
+                                   skip=lambda c: _candidate_id(c) in planned)
         return [(c, round(model.predict_changes(c), 6)) for c in combos]
 
 

@@ -6,10 +6,11 @@ those single changes (each knob at both ends of its range). Once they are played
 :class:`Additive` reads every candidate's sweep as a table of matchup scores and predicts a
 combination by adding the single changes' effects on each matchup (an effect at a value between
 today's and the screened end is scaled linearly), and :func:`best_combinations` searches (a beam
-over 1..``max_changes`` changes) for the combinations whose predicted objective is lowest. The
-tune plays those for real; the prediction only chooses what to play. Further rounds re-anchor the
-model on the best candidate played so far (:meth:`Additive.anchored`), so a round corrects what
-the previous one's prediction got wrong about its own changes together.
+over 1..``max_changes`` changes) for the combinations whose predicted objective is lowest (in the
+first round no two sharing more than one knob). The tune plays those for real; the prediction
+only chooses what to play. Further rounds re-anchor the model on the best candidate played so far
+(:meth:`Additive.anchored`), so a round corrects what the previous one's prediction got wrong
+about its own changes together.
 """
 
 from __future__ import annotations
@@ -161,12 +162,14 @@ class Additive:
 
 
 def best_combinations(model: Additive, max_changes: int, n: int, skip: Callable[[dict], bool] = lambda c: False,
-                      beam: int = BEAM) -> list[dict[str, tuple]]:
+                      beam: int = BEAM, diverse: bool = False) -> list[dict[str, tuple]]:
     """The ``n`` combinations of 1..``max_changes`` changes (one value per knob) with the lowest predicted
     objective, best first; ``skip(changes)`` leaves out those already played.
 
     A beam search: every depth extends the ``beam`` best partial combinations by one more knob. Ties are
-    broken by the options' order, so the answer is the same every time.
+    broken by the options' order, so the answer is the same every time. With ``diverse`` no two of the
+    answers share more than one knob (the next best is taken instead), so that ``n`` plays hedge the
+    model's errors rather than try ``n`` variants of one idea.
     """
     if not model.options or n < 1:
         return []
@@ -183,9 +186,11 @@ def best_combinations(model: Additive, max_changes: int, n: int, skip: Callable[
         for j in order:
             found[combos[j]] = float(values[j])
         layer = [combos[j] for j in order[:beam]]
-    out = []
+    out: list[dict[str, tuple]] = []
     for c in sorted(found, key=lambda c: (found[c], c)):
         ch = model.changes(c)
+        if diverse and any(len(ch.keys() & o.keys()) > 1 for o in out):
+            continue
         if not skip(ch):
             out.append(ch)
         if len(out) == n:

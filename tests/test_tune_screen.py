@@ -98,3 +98,17 @@ def test_a_later_round_predicts_from_the_anchor_as_measured():
     assert anchored.predict_changes(further) == pytest.approx(
         _model([], _table([0.075, 0.0, 0.0]), []).predict([]) + change_cost(further, W))
     assert model.predict_changes(further) < anchored.predict_changes(further)  # the base alone was too hopeful
+
+
+def test_a_diverse_round_tries_different_ideas_not_variants_of_one():
+    """Four knobs that each take 5 points off the strong deck: the best predicted triples are variants of one
+    another; asked for diversity, no two of the answers share more than one knob."""
+    knobs = [Knob(k, 2, 0, 4, True) for k in "abcd"]
+    base = _table([0.2, 0.0, 0.0])
+    singles = [(k, 4, [_table([0.15, 0.0, 0.0])]) for k in "abcd"]
+    model = _model(knobs, base, singles)
+    plain = best_combinations(model, 3, 4)
+    assert any(len(p.keys() & q.keys()) > 1 for i, p in enumerate(plain) for q in plain[:i])
+    diverse = best_combinations(model, 3, 4, diverse=True)
+    assert diverse[0] == plain[0] and len(diverse) >= 2
+    assert all(len(p.keys() & q.keys()) <= 1 for i, p in enumerate(diverse) for q in diverse[:i])
