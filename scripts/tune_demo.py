@@ -18,6 +18,12 @@
 Each prints its changes, the fresh-seed figures, games played and wall time, and writes its evidence
 folder (patch.toml, trials.csv, compare.pdf, flags.csv, summary.json) under ``--out``.
 
+Measured (README "Let simkit propose a patch"): planted, ``Priest.L1.attack 3 -> 1``, std 18.7 -> 12.7
+points on fresh seeds (the unplanted base game: 12.8), 19 flags vanished, none appeared, 27,648 games,
+MET. The base game, ``Archer.L3.attack 3 -> 1``, ``Priest.L1.hp 3 -> 5``, ``FrostDragon.L2.cost 7 -> 5``:
+std 18.2 -> 12.7 points on fresh seeds (30% less), 15 flags vanished, 3 appeared, 302,976 games, about
+31 minutes: NOT MET (no candidate of the 170 got below 11.0 points on the search seeds; README says why).
+
     PYTHONPATH=$PWD python scripts/tune_demo.py                 # both
     PYTHONPATH=$PWD python scripts/tune_demo.py --only planted  # one of them
     PYTHONPATH=$PWD python scripts/tune_demo.py --only base --weights band=0.5,matchup=0.25  # another objective
