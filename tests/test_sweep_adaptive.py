@@ -157,6 +157,8 @@ def test_compare_pairs_the_games_both_sweeps_played(reference, quick, tmp_path):
     (["--precision", "0.1"], "need --adaptive"),
     (["--adaptive", "--precision", "0"], "--precision"),
     (["--adaptive", "--max-games", "-1"], "--max-games"),
+    (["--adaptive", "--horizon", "1"], "--horizon"),
+    (["--horizon", "50"], "need --adaptive"),
 ])
 def test_cli_bad_adaptive_flags_give_one_line_and_exit_2(args, message, short_scenario, tmp_path, capsys):
     """Adaptive flags out of range or without --adaptive end with one line and exit 2, nothing written."""
