@@ -139,6 +139,10 @@ def test_report_pdf_says_the_intervals_are_anytime_valid(reference, tmp_path):
     assert main(["report", str(reference), "-o", str(out)]) == 0
     text = PdfReader(out).pages[0].extract_text()
     assert "Adaptive sweep" in text and "confidence sequence" in text
+    assert "too few to flag" not in text and "This sweep was adaptive: pairs played" in text
+    assert "anytime-valid test" in text  # going first: not a fixed-n sign test on adaptively chosen games
+    units = pd.read_csv(tmp_path / "r.units.csv")
+    assert {"kind", "status", "p_value", "look"} <= set(units.columns)
 
 
 def test_compare_pairs_the_games_both_sweeps_played(reference, quick, tmp_path):

@@ -512,6 +512,12 @@ def adaptive_tables(df: pd.DataFrame, tables: dict, settings: AdaptiveSettings) 
     fp.loc[deck_scope, "first_rate"] = fp.loc[deck_scope, "subject"].map(fu["rate"])
     fp.loc[over, "first_rate"] = fu_over["rate"]
     fp["advantage"] = fp["first_rate"] - 0.5
+    # "does going first matter at all?": the mixture's e-value against exactly 1/2, anytime-valid
+    # (a fixed-n test on games whose number depended on the results would not be)
+    even = np.minimum(1.0, 1.0 / e_value_beyond(fu["points"], fu["trials"], (0.5, 0.5), settings.prior))
+    even = pd.Series(np.asarray(even), index=fu.index)
+    fp["p_value"] = fp["subject"].map(even)
+    fp.loc[over, "p_value"] = float(even[fu_over["subject"]]) if fu_over["subject"] in even.index else np.nan
     out["first_player"] = fp
 
     flags = []

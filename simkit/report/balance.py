@@ -121,6 +121,18 @@ def reach_words(tables: dict) -> list[str]:
     """
     r, b = tables["flag_reach"], tables["bands"]
     edge = f"{100 * b.matchup:g}/{100 - 100 * b.matchup:g}"
+    if "units" in tables and r["matchups"]:  # an adaptive sweep: each pair played until its answer settled
+        meta = tables["meta"]
+        stopped = (meta.get("adaptive_result") or {}).get("stopped")
+        units = tables["units"]
+        still = int((units["status"] == "active").sum())
+        played = str(meta.get("games_per_pair")).replace(" (adaptive)", "")
+        words = (f"This sweep was adaptive: pairs played {played} games, each until its "
+                 "answers settled (flagged, inside the band, out of reach by the horizon, or as narrow as asked)")
+        if stopped == "max_games" and still:
+            return [f"WARNING: {words}, but --max-games ran out with {still} answers still open (status 'active' "
+                    "in the units CSV): there, no flag means 'not settled', not 'balanced'."]
+        return [words + "; few games on a pair mean its answer was clear early, not that it was missed."]
     if not r["matchups"]:
         return ["There is no matchup of two different decks to flag."]
     if r["min_games_per_pair"] is None:
@@ -182,7 +194,8 @@ def headlines(tables: dict) -> list[str]:
     o = fp[fp["scope"] == "overall"].iloc[0]
     out.append(f"Going first is worth {100 * o['advantage']:+.1f} points: the first player scores "
                f"{_pct(o['first_rate'])} (95% CI {_pct(o['low'] + 0.5)}-{_pct(o['high'] + 0.5)}, "
-               f"sign test {_p(o['p_value'])}, {_count(int(o['games']), 'game')}).")
+               f"{'anytime-valid test' if 'units' in tables else 'sign test'} {_p(o['p_value'])}, "
+               f"{_count(int(o['games']), 'game')}).")
     out.append(_metagame_words(tables["metagame"]))
     cards, schema = tables["cards"], tables["schema"]
     words = [w for kind in dict.fromkeys(cards["kind"])
@@ -471,7 +484,8 @@ def write_balance_report(tables: dict, out: str | Path, when: datetime | None = 
     """
     when = when or datetime.now(UTC)
     robust = tables.get("robustness")
-    pdf_path, csvs = output_paths(out, list(TABLES) + (list(ROBUST_TABLES) if robust else []))
+    extra = ["units"] if "units" in tables else []  # an adaptive sweep: every unit's stream and decision
+    pdf_path, csvs = output_paths(out, list(TABLES) + extra + (list(ROBUST_TABLES) if robust else []))
     meta = tables["meta"]
     with atomic_outputs([pdf_path, *csvs.values()]) as temps:
         write_csvs({**tables, **(robust["csv"] if robust else {})}, {t: temps[p] for t, p in csvs.items()})
