@@ -38,8 +38,8 @@ unit separately.
 **Flags: a group-sequential test.** A unit's flag is tested at fixed *looks*, levels planned before
 any game (:meth:`AdaptiveSettings.looks`: ``first_steps`` doubled up to ``horizon``, then ``horizon``),
 with the report's own exact test on the games of its first ``L`` levels, and alpha spread over the
-looks by the spending function ``(L / horizon) ** rho`` (little early, most at the horizon, after
-O'Brien and Fleming). The unit's p-value is ``min over looks of p_L / s_L`` (weighted Bonferroni:
+looks by the spending function ``(L / horizon) ** rho`` (the power family of Kim and DeMets; rho = 1.5
+spends less early than late). The unit's p-value is ``min over looks of p_L / s_L`` (weighted Bonferroni:
 valid at any stopping rule, because each look's games are fixed whatever the sweep played; see
 :func:`look_p_values`); it goes through the report's correction within each family, the families
 being the report's (:func:`simkit.analysis.flags.balance_flags`): deck rates and the first seat
@@ -108,7 +108,7 @@ class AdaptiveSettings:
         horizon: the most games an ordered pair plays, the last look (a unit's flag test is planned
             up to it).
         spending: the power ``rho`` of the alpha-spending function ``(level / horizon) ** rho``: the
-            share of a flag test's error spent at each look (2: little early, most near the horizon).
+            share of a flag test's error spent at each look (1.5: less early than late; 1: evenly by games).
         futility: a unit stops when the chance that its flag is reached by the horizon, were its
             rate at the optimistic end of a one-standard-error interval, falls below this.
     """
@@ -125,7 +125,7 @@ class AdaptiveSettings:
     first_steps: int = 2
     growth: float = 0.25
     horizon: int = 100
-    spending: float = 2.0
+    spending: float = 1.5
     futility: float = 0.05
 
     def to_dict(self) -> dict:

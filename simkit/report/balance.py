@@ -271,7 +271,7 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages |
             "is an anytime-valid 95% confidence sequence (beta-binomial mixture, Howard et al. 2021), valid whatever",
             "the stopping; win rates pool both seats, a draw is half a win, and a deck's rate is the average over its",
             "opponents of its matchup rates. A flag's test is group-sequential: the exact test at looks planned",
-            "before any game, alpha spent as (games / horizon)^2, valid at any stopping, then the corrections",
+            "before any game, alpha spent as (games / horizon)^rho, valid at any stopping, then the corrections",
             "below; it is sharper than the intervals, so a flag's interval may touch its band. Rating intervals",
             "are bootstrap. Ratings are Bradley-Terry on the Elo scale: 0 is the pool average, +100 means",
         ]
