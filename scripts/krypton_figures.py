@@ -30,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from simkit.analysis.stats import wilson_interval  # noqa: E402
 from simkit.games.krypton.play import SIDE_COLUMNS, TOWER_COLUMNS, card_column, play_batch  # noqa: E402
 from simkit.games.krypton.tables import CARDS  # noqa: E402
 from simkit.rng import derive_seed  # noqa: E402
@@ -39,15 +40,10 @@ SCENARIOS = {"table": ROOT / "scenarios/krypton/base-table-defence.toml",
              "text": ROOT / "scenarios/krypton/base-text-defence.toml"}
 
 
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson interval of a share ``k / n``."""
-    if n == 0:
-        return (math.nan, math.nan)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (c - h, c + h)
+def wilson(k: float, n: int) -> tuple[float, float]:
+    """95% Wilson interval of a share ``k / n`` (:func:`simkit.analysis.stats.wilson_interval`)."""
+    lo, hi = wilson_interval(k, n)
+    return (float(lo), float(hi))
 
 
 def _play(args):

@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from simkit.analysis.stats import wilson_interval  # noqa: E402
 from simkit.games.krypton.bots import choose  # noqa: E402
 from simkit.games.krypton.engine import WINNERS, Game  # noqa: E402
 from simkit.games.krypton.play import make_bot  # noqa: E402
@@ -36,15 +37,10 @@ from simkit.scenario import load_scenario  # noqa: E402
 _scenarios: dict = {}
 
 
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson interval of a share ``k / n``."""
-    if n == 0:
-        return (math.nan, math.nan)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
+def wilson(k: float, n: int) -> tuple[float, float]:
+    """95% Wilson interval of a share ``k / n`` (:func:`simkit.analysis.stats.wilson_interval`)."""
+    lo, hi = wilson_interval(k, n)
+    return (float(lo), float(hi))
 
 
 def play_game(job: tuple) -> dict:
