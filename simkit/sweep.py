@@ -1010,27 +1010,24 @@ def next_round(layout: AdaptiveLayout, df: pd.DataFrame | None) -> tuple[np.ndar
     s = layout.plan.adaptive
     n = layout.counts
     wider: list[np.ndarray] = []
-    if df is None or len(df) == 0:
-        target = pairs_target = np.minimum(np.maximum(n, s.first_steps), s.horizon)
-        status: dict = {}
-    else:
-        status, pairs_target = {}, n.copy()
-        for b, (first_bot, second_bot) in enumerate(layout.bot_pairs):
-            part = df
-            if "first_bot" in df.columns and len(layout.bot_pairs) > 1:
-                part = df[(df["first_bot"] == first_bot) & (df["second_bot"] == second_bot)]
-            block_status, pairs_b, wider_b = _plan_block(layout, n[b], part)
-            prefix = f"{first_bot}/" if layout.panel else ""
-            status.update({prefix + k: v for k, v in block_status.items()})
-            pairs_target[b] = pairs_b
-            for t in wider_b:
-                full = n.copy()
-                full[b] = t
-                wider.append(full)
-        target = pairs_target
-        if not (pairs_target > n).any():  # the cheapest answers first: decks once every pair's units stop
-            for t in wider:
-                target = np.maximum(target, t)
+    status: dict = {}
+    pairs_target = n.copy()
+    df = pd.DataFrame() if df is None else df
+    for b, (first_bot, second_bot) in enumerate(layout.bot_pairs):
+        part = df
+        if "first_bot" in df.columns and len(layout.bot_pairs) > 1:
+            part = df[(df["first_bot"] == first_bot) & (df["second_bot"] == second_bot)]
+        block_status, pairs_target[b], wider_b = _plan_block(layout, n[b], part)
+        prefix = f"{first_bot}/" if layout.panel else ""
+        status.update({prefix + k: v for k, v in block_status.items()})
+        for t in wider_b:
+            full = n.copy()
+            full[b] = t
+            wider.append(full)
+    target = pairs_target
+    if not (pairs_target > n).any():  # the cheapest answers first: decks once every pair's units stop
+        for t in wider:
+            target = np.maximum(target, t)
     added = target - n
     if added.sum() == 0:
         return None, status, "settled"
@@ -1050,7 +1047,8 @@ def next_round(layout: AdaptiveLayout, df: pd.DataFrame | None) -> tuple[np.ndar
 
 
 def _plan_block(layout: AdaptiveLayout, n: np.ndarray, df: pd.DataFrame) -> tuple[dict, np.ndarray, list]:
-    """One bot's part of :func:`next_round`: its units' status, the pairs' targets, the wider units' targets."""
+    """One bot's part of :func:`next_round`: its units' status, the pairs' targets, the wider units' targets
+    (round 0, without games: ``first_steps`` games of every pair)."""
     from simkit.analysis.sequential import unit_status
 
     s = layout.plan.adaptive
