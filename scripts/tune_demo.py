@@ -55,13 +55,14 @@ MIDDLE = [
     "SalamanderShield:Archer,FrostDragon,Swordsman", "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon",
     "WindBlessing:BlackBat,FrostDragon,VolcanoDragon", "WindBlessing:Archer,FrostDragon,Swordsman",
 ]
-# Base-game demo: what a designer would let a balance pass touch: every creature level's cost, attack and
-# HP, every artifact's cost and cooldown, and the InfernoFlame's damage and summoned unit, each within half
-# of today's value either way (65 numbers).
+# Base-game demo: what a designer would let a balance pass touch: every creature level's cost, attack, HP,
+# range (each end) and move, every creature's unit counts, every artifact's cost and cooldown, and the
+# InfernoFlame's damage and summoned unit, each within half of today's value either way (137 numbers).
 BASE_KNOBS = ["creatures.*.L*.cost=-50%..+50%", "creatures.*.L*.attack=-50%..+50%", "creatures.*.L*.hp=-50%..+50%",
               "artifacts.*.cost=-50%..+50%", "artifacts.*.cooldown=-50%..+50%",
               "artifacts.InfernoFlame.damage=-50%..+50%", "artifacts.InfernoFlame.inferno.attack=-50%..+50%",
-              "artifacts.InfernoFlame.inferno.hp=-50%..+50%"]
+              "artifacts.InfernoFlame.inferno.hp=-50%..+50%",
+              "creatures.*.units[*]=-50%..+50%", "creatures.*.L*.range[*]=-50%..+50%", "creatures.*.L*.move=-50%..+50%"]
 # Base-game demo: 12 decks spanning every artifact and creature kind, strong and weak alike.
 DECKS = [
     "HolyLight:Archer,Priest,Swordsman", "HolyLight:BlackBat,FrostDragon,Swordsman",
@@ -145,7 +146,7 @@ def base_game(args) -> bool:
     """Halve the spread of the base game's deck win rates with at most 3 changes."""
     started = time.perf_counter()
     result = tune(
-        MIRACLE / "base.toml", BASE_KNOBS, trials=args.trials or 170,
+        MIRACLE / "base.toml", BASE_KNOBS, trials=args.trials or 300,
         max_changes=3, decks=DECKS, games=args.games or 12, workers=args.workers, out=args.out / "base",
         resume=args.resume, seed=args.seed, check_games=args.check_games or 32, rounds=3, weights=args.weights,
         progress=True,
@@ -162,7 +163,7 @@ def main() -> None:
     """Run the demonstrations asked for and print their figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", choices=("planted", "base"))
-    ap.add_argument("--trials", type=int, help="candidate budget (default: 40 planted, 170 base)")
+    ap.add_argument("--trials", type=int, help="candidate budget (default: 40 planted, 300 base)")
     ap.add_argument("--games", type=int, help="games per ordered pair in each trial (default: 4 planted, 12 base)")
     ap.add_argument("--check-games", type=int,
                     help="games per ordered pair of the fresh-seed check (default: 16 planted, 32 base)")

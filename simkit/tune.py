@@ -106,9 +106,11 @@ def _tidy(x: float) -> float:
 
 
 def scenario_numbers(data: dict, prefix: str = "") -> dict[str, int | float]:
-    """Every number of a merged scenario (lists and strings left out), by dotted key, in file order.
+    """Every number of a merged scenario by dotted key, in file order.
 
-    ``sweep.*`` keys (games, seeds, workers) are not balance numbers and are left out too.
+    A flat list of numbers gives one key per element, ``key[i]`` (``creatures.Archer.units[0]``,
+    ``creatures.Archer.L1.range[1]``); nested lists (map cells), booleans and strings are left out,
+    and so are the ``sweep.*`` keys (games, seeds, workers), which are not balance numbers.
     """
     out: dict[str, int | float] = {}
     for key, value in data.items():
@@ -117,15 +119,37 @@ def scenario_numbers(data: dict, prefix: str = "") -> dict[str, int | float]:
             continue
         if isinstance(value, dict):
             out.update(scenario_numbers(value, dotted + "."))
-        elif isinstance(value, int | float) and not isinstance(value, bool):
+        elif _is_number(value):
             out[dotted] = value
+        elif isinstance(value, list) and value and all(_is_number(v) for v in value):
+            out.update({f"{dotted}[{i}]": v for i, v in enumerate(value)})
     return out
 
 
+def _is_number(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+_INDEX = re.compile(r"^(.*)\[(\d+|\*)\]$")
+
+
 def _match(pattern: str, key: str) -> bool:
-    """Shell-style match one dotted key segment by segment (``*`` never crosses a dot)."""
+    """Shell-style match one dotted key segment by segment (``*`` never crosses a dot; a trailing
+    ``[i]`` or ``[*]`` names list elements literally)."""
     ps, ks = pattern.split("."), key.split(".")
-    return len(ps) == len(ks) and all(fnmatch.fnmatchcase(k, p) for p, k in zip(ps, ks))
+    if len(ps) != len(ks):
+        return False
+    for p, k in zip(ps, ks):
+        pm, km = _INDEX.match(p), _INDEX.match(k)
+        if bool(pm) != bool(km):
+            return False
+        if pm:
+            if pm.group(2) != "*" and pm.group(2) != km.group(2):
+                return False
+            p, k = pm.group(1), km.group(1)
+        if not fnmatch.fnmatchcase(k, p):
+            return False
+    return True
 
 
 def default_range(current: int | float) -> tuple[float, float, float]:
@@ -356,29 +380,49 @@ def _toml_key(part: str) -> str:
     return part if _BARE.match(part) else json.dumps(part, ensure_ascii=False)
 
 
-def _toml_value(v: int | float) -> str:
+def _toml_value(v: int | float | list) -> str:
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
     return str(v) if isinstance(v, int) else repr(float(v))
 
 
 def candidate_patch(extends: str, changes: dict[str, tuple], name: str | None = None,
-                    header: Sequence[str] = ()) -> str:
+                    header: Sequence[str] = (), base: dict | None = None) -> str:
     """The TOML text of a patch: ``extends`` the base, only the changed keys, before/after per change.
 
     Args:
         extends: the base file, as the patch must name it (relative to the patch's folder, or absolute).
-        changes: dotted key -> (before, after).
+        changes: dotted key -> (before, after); a list element's key is ``key[i]``.
         name: the patch's scenario name, if it gets one.
         header: comment lines for the top of the file.
+        base: the merged base scenario (``Scenario.data``); needed when a list element changes, since
+            a patch replaces a whole list (its other elements are written as the base has them).
 
     Returns:
         the patch text; loading it with :func:`simkit.load_scenario` gives the base with the changes.
+
+    Raises:
+        ValueError: a list element changes and ``base`` is not given or has no such list.
     """
     lines = [f"# {h}" if h else "#" for h in header]
     lines.append(f"extends = {json.dumps(extends, ensure_ascii=False)}")
     if name:
         lines.append(f"name = {json.dumps(name, ensure_ascii=False)}")
-    tables: dict[str, list[str]] = {}
+    values: dict[str, tuple] = {}  # the key a patch writes -> (before, after), lists whole
     for key, (before, after) in changes.items():
+        m = _INDEX.match(key)
+        if not m:
+            values[key] = (before, after)
+            continue
+        list_key, i = m.group(1), int(m.group(2))
+        if list_key not in values:
+            today = _lookup(base, list_key)
+            values[list_key] = (list(today), list(today))
+        if i >= len(values[list_key][1]):
+            raise ValueError(f"{key}: the list {list_key} has {len(values[list_key][1])} elements")
+        values[list_key][1][i] = after
+    tables: dict[str, list[str]] = {}
+    for key, (before, after) in values.items():
         *table, leaf = key.split(".")
         entry = f"{_toml_key(leaf)} = {_toml_value(after)}"
         tables.setdefault(".".join(_toml_key(t) for t in table), []).append(
@@ -389,6 +433,17 @@ def candidate_patch(extends: str, changes: dict[str, tuple], name: str | None = 
             lines.append(f"[{table}]")
         lines.extend(entries)
     return "\n".join(lines) + "\n"
+
+
+def _lookup(data: dict | None, dotted: str) -> list:
+    """The list at ``dotted`` in the merged scenario ``data``."""
+    node = data
+    for part in dotted.split("."):
+        node = node.get(part) if isinstance(node, dict) else None
+    if not isinstance(node, list):
+        raise ValueError(f"{dotted}: a list element changes, but the base scenario given has no such list "
+                         "(pass base=Scenario.data)")
+    return node
 
 
 def _candidate_id(changes: dict[str, tuple]) -> str:
@@ -566,6 +621,7 @@ class _Evaluator:
 
     def __init__(self, base_path: Path, out: Path, decks, games, pairs, panel, seed, workers, weights, bands):
         self.base_path, self.out = base_path, out
+        self.base_data = load_scenario(base_path).data
         self.decks, self.games, self.pairs, self.panel, self.seed = decks, games, pairs, panel, seed
         self.workers, self.weights, self.bands = workers, weights, bands
         self.games_played = 0
@@ -575,7 +631,8 @@ class _Evaluator:
         """Sweep the candidate (base + changes); raises ScenarioError if invalid. See :meth:`sweep_file`."""
         folder.mkdir(parents=True, exist_ok=True)
         patch = folder / "patch.toml"
-        text = candidate_patch(str(self.base_path), changes, header=[f"tune candidate: {_describe(changes)}"])
+        text = candidate_patch(str(self.base_path), changes, header=[f"tune candidate: {_describe(changes)}"],
+                               base=self.base_data)
         if not patch.exists() or patch.read_text(encoding="utf-8") != text:
             tmp = folder / ".patch.toml.tmp"
             tmp.write_text(text, encoding="utf-8")
@@ -910,7 +967,7 @@ def _finish(study, sc, base_path, table, ev, out, settings, search_seconds, pair
     else:
         rel = os.path.relpath(base_path, out.resolve())
         patch_text = candidate_patch(
-            rel, changes, name=f"{sc.name} — tune proposal",
+            rel, changes, name=f"{sc.name} — tune proposal", base=sc.data,
             header=[f"Proposed by simkit tune: trial {best.number} ({summary['trials']} candidates), objective "
                     f"{best.value:.4f} (base {summary['search']['base_objective']:.4f}) on the search seeds.",
                     f"Checked on fresh seeds (sweep seed {settings['check_seed']}): see compare.pdf and summary.json."])

@@ -37,6 +37,7 @@ DATA = {
     },
     "artifacts": {"HolyLight": {"cooldown": 5}},
     "bots": {"balanced": {"temperature": 0.3}},
+    "map": {"bounds": [8, 8, 14], "miracles": [[-7, 7, 0], [7, -7, 0]]},
     "sweep": {"games": 4, "seed": 0},
 }
 
@@ -50,11 +51,27 @@ DECKS = ["HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,FrostDragon
 
 
 def test_scenario_numbers_are_the_dotted_number_leaves_without_sweep_settings():
-    """Numbers are listed by dotted key in file order; lists, booleans, strings and [sweep] are left out."""
+    """Numbers are listed by dotted key in file order, a flat list of numbers element by element
+    (``key[i]``); nested lists, booleans, strings and [sweep] are left out."""
     assert scenario_numbers(DATA) == {
+        "creatures.Priest.units[0]": 3, "creatures.Priest.units[1]": 4, "creatures.Priest.units[2]": 4,
         "creatures.Priest.L1.cost": 2, "creatures.Priest.L1.aura": 1, "creatures.Priest.L3.cost": 7,
-        "creatures.Archer.L1.cost": 2, "artifacts.HolyLight.cooldown": 5, "bots.balanced.temperature": 0.3,
+        "creatures.Archer.L1.cost": 2, "creatures.Archer.L1.range[0]": 3, "creatures.Archer.L1.range[1]": 4,
+        "artifacts.HolyLight.cooldown": 5, "bots.balanced.temperature": 0.3,
+        "map.bounds[0]": 8, "map.bounds[1]": 8, "map.bounds[2]": 14,
     }
+
+
+def test_list_elements_are_knobs_by_index_or_by_star():
+    """'creatures.*.units[0]' picks each kind's starting unit count; '[*]' every element; a bare list key
+    names no number."""
+    assert [k.key for k in parse_knobs(DATA, ["creatures.*.units[0]"])] == ["creatures.Priest.units[0]"]
+    assert [k.key for k in parse_knobs(DATA, ["creatures.*.L1.range[*]"])] == [
+        "creatures.Archer.L1.range[0]", "creatures.Archer.L1.range[1]"]
+    k = parse_knobs(DATA, ["creatures.Archer.L1.range[1]=3..5"])[0]
+    assert k == Knob("creatures.Archer.L1.range[1]", 4, 3, 5, True, 1)
+    with pytest.raises(ValueError, match="matches no number"):
+        parse_knobs(DATA, ["creatures.Priest.units"])
 
 
 def test_a_star_matches_within_one_key_only():
@@ -169,6 +186,23 @@ def test_patch_text_round_trips_through_load_scenario(tmp_path):
     patched, base = load_scenario(folder / "patch.toml"), load_scenario(BASE)
     assert scenario_numbers(patched.data) == {**scenario_numbers(base.data),
                                               "creatures.Priest.L3.cost": 8, "artifacts.HolyLight.cooldown": 4}
+
+
+def test_a_list_element_change_writes_the_whole_list_with_its_before_and_after(tmp_path):
+    """A patch replaces a whole list: Archer units[0] 3 -> 2 writes [2, 4, 5]; two elements of one list are
+    one entry; the patch loads to the base with just those elements changed."""
+    base = load_scenario(BASE)
+    changes = {"creatures.Archer.units[0]": (3, 2), "creatures.Archer.L1.range[0]": (3, 2),
+               "creatures.Archer.L1.range[1]": (4, 3)}
+    text = candidate_patch(str(BASE), changes, base=base.data)
+    assert tomllib.loads(text)["creatures"]["Archer"] == {"units": [2, 4, 5], "L1": {"range": [2, 3]}}
+    assert "# tune: [3, 4, 5] -> [2, 4, 5]" in text and "# tune: [3, 4] -> [2, 3]" in text
+    (tmp_path / "patch.toml").write_text(text)
+    patched = load_scenario(tmp_path / "patch.toml")
+    assert scenario_numbers(patched.data) == {**scenario_numbers(base.data),
+                                              **{k: a for k, (_, a) in changes.items()}}
+    with pytest.raises(ValueError, match="creatures.Archer.units: a list element changes"):
+        candidate_patch(str(BASE), changes)
 
 
 # ----------------------------------------------------------------------------------------------
