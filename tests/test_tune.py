@@ -284,6 +284,27 @@ def test_an_invalid_candidate_is_a_failed_trial_not_a_crash(tmp_path):
     assert "creatures.Priest.L1.aura" in trials.loc[1, "error"]
 
 
+def test_a_list_element_knob_is_tuned_and_proposed_as_a_whole_list(tmp_path):
+    """`--knob 'creatures.Priest.units[0]=1..3'` through the CLI: the screening plays units [1, 4, 4] (the
+    other end is today's 3) and the inverted range Priest L1 [2, 1], an invalid trial naming the key; the
+    combination round then plays [2, 4, 4]. Candidates' patches and the proposal write the whole list."""
+    out = tmp_path / "units"
+    rc = main(["tune", str(PLANTED), "--knob", "creatures.Priest.units[0]=1..3", "--knob",
+               "creatures.Priest.L1.range[0]=2..2", "--max-changes", "1", "--decks", *DECKS[:2], "--games", "1",
+               "--trials", "4", "--workers", "1", "--out", str(out)])
+    assert rc == 0
+    trials = pd.read_csv(out / "trials.csv")
+    assert list(trials["changes"]) == ["(no change)", "creatures.Priest.units[0]: 3 -> 1",
+                                       "creatures.Priest.L1.range[0]: 0 -> 2", "creatures.Priest.units[0]: 3 -> 2"]
+    assert list(trials["state"]) == ["complete", "complete", "invalid", "complete"]
+    assert "creatures.Priest.L1.range" in trials.loc[2, "error"]
+    units = tomllib.loads((out / "candidates" / trials.loc[1, "candidate"] / "patch.toml").read_text())
+    assert units["creatures"]["Priest"]["units"] == [1, 4, 4]
+    summary = json.loads((out / "summary.json").read_text())
+    if summary["changes"]:
+        assert load_scenario(out / "patch.toml").data["creatures"]["Priest"]["units"][1:] == [4, 4]
+
+
 def test_an_unmatched_knob_ends_the_cli_with_one_line_and_status_2(tmp_path, capsys):
     """`simkit tune --knob creatures.Priest.L9.cost` writes nothing and says why in one line."""
     rc = main(["tune", str(BASE), "--knob", "creatures.Priest.L9.cost", "--out", str(tmp_path / "x")])

@@ -54,8 +54,9 @@ def register(sub) -> None:
     p.add_argument("scenario", help="base scenario TOML (a patch of another is fine)")
     p.add_argument("--knob", action="append", required=True, metavar="KEY[=LO..HI]",
                    help="a scenario number to tune, '*' matching within one key: 'creatures.*.L*.cost', "
-                   "'creatures.Priest.L3.cost=5..8' (default range: a quarter of today's value either side, "
-                   "at least 1); repeat for more")
+                   "'creatures.Priest.L3.cost=5..8', a list element 'creatures.Archer.units[0]' or "
+                   "'creatures.*.L*.range[*]', a share of today's value 'KEY=-50%%..+50%%' (default range: a "
+                   "quarter of today's value either side, at least 1); repeat for more")
     p.add_argument("--trials", type=int, default=30, help="budget: distinct candidates in the whole study, the "
                    "base included; a candidate proposed again is looked up, not replayed (default 30)")
     p.add_argument("--max-changes", type=int, default=3, help="at most this many numbers change (default 3)")
