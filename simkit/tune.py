@@ -68,6 +68,7 @@ NO_CHANGE = "-"
 MAX_ASKS = 10  # a candidate proposed again costs no budget; the sampler may ask at most this many times the budget
 STARTUP_TRIALS = 10  # random candidates before TPE models the results (fixed: a resumed study samples alike)
 FRESH_SEED_OFFSET = 1_000_003  # the check's sweep seed: the search seed plus this, unless given
+CONFIRM_SEED_OFFSET = 2_000_003  # the confirmation's sweep seed: the search seed plus this
 
 
 # ----------------------------------------------------------------------------------------------
@@ -791,6 +792,7 @@ def tune(
     screen: bool = True,
     combine: int = 10,
     rounds: int = 2,
+    confirm: int = 5,
     check_games: int | None = None,
     check_seed: int | None = None,
     weights: TuneWeights | str | None = None,
@@ -823,6 +825,10 @@ def tune(
         combine: how many predicted combinations each round of the screening plays.
         rounds: rounds of predicted combinations: the first predicts from the base, each later one from
             the best candidate played before it (see :meth:`simkit.tune_screen.Additive.anchored`).
+        confirm: once the budget is spent, replay the best this many candidates on other seeds (the
+            confirmation seed, search seed plus 2,000,003, as many games) and propose the one whose search
+            and confirmation games together score best, so the proposal is not the luckiest of many
+            candidates (``OUT/confirm.csv``); 0 proposes the best on the search seeds alone.
         check_games: games per ordered pair of the fresh-seed check (default: ``games``).
         check_seed: the check's sweep seed (default: the search seed plus 1,000,003).
         weights: the objective's weights (:class:`TuneWeights` or ``'spread=1,band=2,...'``).
@@ -847,8 +853,8 @@ def tune(
         raise ValueError(f"--trials must be at least 1, got {trials}")
     if max_changes < 1:
         raise ValueError(f"--max-changes must be at least 1, got {max_changes}")
-    if combine < 0 or rounds < 0:
-        raise ValueError(f"--combine and --rounds must be at least 0, got {combine} and {rounds}")
+    if combine < 0 or rounds < 0 or confirm < 0:
+        raise ValueError(f"--combine, --rounds and --confirm must be at least 0, got {combine}, {rounds} and {confirm}")
     weights = parse_weights(weights) if weights is None or isinstance(weights, str) else weights
     bands = bands or FlagBands()
     defaults = sweep_defaults(sc)
@@ -868,9 +874,10 @@ def tune(
     deck_ids = list(plans[0].decks)
     search_seed = plans[0].seed
     check_seed = search_seed + FRESH_SEED_OFFSET if check_seed is None else check_seed
-    if check_seed == search_seed:
-        raise ValueError(f"--check-seed must differ from the search's sweep seed ({search_seed}): "
-                         "the check plays fresh seeds")
+    confirm_seed = search_seed + CONFIRM_SEED_OFFSET
+    if check_seed in (search_seed, confirm_seed):
+        raise ValueError(f"--check-seed must differ from the search's sweep seed ({search_seed}) and the "
+                         f"confirmation's ({confirm_seed}): the check plays fresh seeds")
     check_games = games if check_games is None else check_games
     if check_games < 1:
         raise ValueError(f"--check-games must be at least 1, got {check_games}")
@@ -886,6 +893,7 @@ def tune(
         "search_seed": search_seed, "sampler_seed": seed, "weights": asdict(weights),
         "bands": asdict(bands), "check_games": check_games, "check_seed": check_seed,
         "screen": bool(screen), "combine": int(combine), "rounds": int(rounds),
+        "confirm": int(confirm), "confirm_seed": confirm_seed,
     }
     settings = json.loads(json.dumps(settings))  # as stored: tuples become lists
     study = _open_study(out, settings, resume)
@@ -934,32 +942,82 @@ def tune(
             bar.update(now - done)
             done = now
             postfix()
-    search_seconds = time.perf_counter() - started
     table = _trial_table(study, knob_list)
     _write_text(out / "trials.csv", table.to_csv(index=False))
-    return _finish(study, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel, bands, weights)
+    chosen, confirmed = _confirm(study, ev, confirm, confirm_seed, show)
+    if confirmed is not None:
+        _write_text(out / "confirm.csv", confirmed.to_csv(index=False))
+    search_seconds = time.perf_counter() - started
+    return _finish(study, chosen, confirmed, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel,
+                   bands, weights)
 
 
-def _finish(study, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel, bands, weights):
-    """Write the proposed patch, check it on fresh seeds against the base, write the summary."""
+def _confirm(study, ev: _Evaluator, k: int, seed: int, show: bool):
+    """Replay the ``k`` best distinct candidates on the confirmation seeds; return the trial to propose
+    (best objective over search and confirmation games together) and the confirmation table (``None``
+    when ``k`` is 0 or nothing completed)."""
+    from optuna.trial import TrialState
+    from tqdm import tqdm
+
+    done = sorted(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)),
+                  key=lambda t: (t.value, t.user_attrs.get("n_changes", 0), t.number))
+    top, seen = [], set()
+    for t in done:
+        if t.user_attrs.get("candidate") not in seen:
+            seen.add(t.user_attrs.get("candidate"))
+            top.append(t)
+    top = top[:k]
+    if not top:
+        return _best(study), None
+    rows = []
+    for t in tqdm(top, desc="confirm", unit="candidate", disable=not show):
+        changes = {key: (b, a) for key, b, a in t.user_attrs.get("change_list", [])}
+        folder = ev.out / "candidates" / _candidate_id(changes) / "confirm"
+        again = ev.sweep(changes, folder, seed, ev.games)
+        cost = change_cost(changes, ev.weights)
+        own = max(score(balance_terms(df, ev.bands), ev.weights) for df in again)
+        pooled = [balance_terms(pd.concat([a, b], ignore_index=True), ev.bands)
+                  for a, b in zip(ev.frames(changes), again)]
+        worst = max(pooled, key=lambda terms: score(terms, ev.weights))
+        games = sum(len(df) for _, df in ev.last_sweeps)
+        rows.append({"trial": t.number, "candidate": _candidate_id(changes), "changes": _describe(changes),
+                     "n_changes": len(changes), "search_objective": t.value, "confirm_objective": own + cost,
+                     "pooled_objective": score(worst, ev.weights) + cost, "search_spread": t.user_attrs.get("spread"),
+                     "pooled_spread": worst["spread"], "games": games})
+    table = pd.DataFrame(rows)
+    pick = table.sort_values(["pooled_objective", "n_changes", "trial"]).iloc[0]
+    table["proposed"] = table["trial"] == pick["trial"]
+    return next(t for t in top if t.number == pick["trial"]), table
+
+
+def _finish(study, best, confirmed, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel, bands,
+            weights):
+    """Write the proposed patch (trial ``best``), check it on fresh seeds against the base, write the summary."""
     from simkit.compare import compare_results
     from simkit.report.comparison import write_compare_report
 
     started = time.perf_counter()
-    best = _best(study)
     base_trial = next((t for t in study.get_trials(deepcopy=False) if t.number == 0), None)
     changes = {k: (b, a) for k, b, a in best.user_attrs.get("change_list", [])} if best is not None else {}
+    top = _best(study)
+    proposed = None if confirmed is None else confirmed[confirmed["proposed"]].iloc[0]
     summary = {
         "base": str(base_path), "trials": _progress(study)[1], "asked": _progress(study)[0],
         "search": {"decks": len(settings["decks"]), "games_per_pair": settings["games"],
                    "seed": settings["search_seed"], "bots": settings["bots"],
                    "base_objective": base_trial.value if base_trial is not None and base_trial.value is not None
                    else None,
-                   "best_objective": best.value if best is not None else None,
-                   "best_trial": best.number if best is not None else None},
+                   "best_objective": top.value if top is not None else None,
+                   "best_trial": top.number if top is not None else None},
+        "confirm": {"seed": settings["confirm_seed"], "candidates": 0 if confirmed is None else len(confirmed),
+                    "games_per_pair": settings["games"]},
+        "proposed": {"trial": best.number if best is not None else None,
+                     "search_objective": best.value if best is not None else None,
+                     "pooled_objective": None if proposed is None else float(proposed["pooled_objective"]),
+                     "pooled_spread": None if proposed is None else float(proposed["pooled_spread"])},
         "changes": {k: {"before": b, "after": a} for k, (b, a) in changes.items()},
     }
-    files: list[Path] = [out / "trials.csv"]
+    files: list[Path] = [out / "trials.csv"] + ([out / "confirm.csv"] if confirmed is not None else [])
     patch_text, check_games = "", 0
     if not changes:
         (out / "patch.toml").unlink(missing_ok=True)
@@ -969,7 +1027,9 @@ def _finish(study, sc, base_path, table, ev, out, settings, search_seconds, pair
         patch_text = candidate_patch(
             rel, changes, name=f"{sc.name} — tune proposal", base=sc.data,
             header=[f"Proposed by simkit tune: trial {best.number} ({summary['trials']} candidates), objective "
-                    f"{best.value:.4f} (base {summary['search']['base_objective']:.4f}) on the search seeds.",
+                    f"{best.value:.4f} (base {summary['search']['base_objective']:.4f}) on the search seeds"
+                    + ("." if proposed is None else f", {proposed['pooled_objective']:.4f} with the confirmation "
+                       f"seeds ({settings['confirm_seed']}) added: the best of the {len(confirmed)} confirmed."),
                     f"Checked on fresh seeds (sweep seed {settings['check_seed']}): see compare.pdf and summary.json."])
         _write_text(out / "patch.toml", patch_text)
         files.append(out / "patch.toml")
@@ -1021,7 +1081,9 @@ def _finish(study, sc, base_path, table, ev, out, settings, search_seconds, pair
             f"{worst['decks_outside_before']} -> {worst['decks_outside_after']}, flags vanished "
             f"{vanished}, appeared {appeared}")
     search_games = int(pd.to_numeric(table["games_played"], errors="coerce").fillna(0).sum())
-    summary["games"] = {"search": search_games, "check": check_games, "total": search_games + check_games,
+    confirm_games = 0 if confirmed is None else int(confirmed["games"].sum())
+    summary["games"] = {"search": search_games, "confirm": confirm_games, "check": check_games,
+                        "total": search_games + confirm_games + check_games,
                         "played_this_run": int(ev.games_played)}
     summary["seconds"] = {"search_this_run": round(search_seconds, 1),
                           "check_this_run": round(time.perf_counter() - started, 1),

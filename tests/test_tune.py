@@ -259,6 +259,38 @@ def test_a_small_tune_leaves_the_evidence_in_its_folder(small_tune, capsys):
         assert not (small_tune / "patch.toml").exists()
 
 
+def test_the_best_candidates_are_replayed_on_confirmation_seeds_before_one_is_proposed(small_tune):
+    """confirm.csv: the best distinct candidates of the search (4 here, fewer than --confirm 5), each replayed
+    on the confirmation seeds; the proposal is the one whose search and confirmation games together score
+    best, and its games count in the summary."""
+    trials = pd.read_csv(small_tune / "trials.csv")
+    confirm = pd.read_csv(small_tune / "confirm.csv")
+    done = trials[(trials["state"] == "complete") & ~trials["repeat"]].sort_values("objective")
+    assert list(confirm["trial"]) == list(done["trial"])
+    assert list(confirm["search_objective"]) == pytest.approx(list(done["objective"]))
+    assert (confirm["games"] == 9).all()  # 3 decks x 3 ordered pairs x 1 game, on other seeds
+    assert confirm["proposed"].sum() == 1
+    pick = confirm[confirm["proposed"]].iloc[0]
+    assert pick["pooled_objective"] == confirm["pooled_objective"].min()
+    summary = json.loads((small_tune / "summary.json").read_text())
+    assert summary["proposed"]["trial"] == pick["trial"]
+    assert summary["proposed"]["pooled_objective"] == pytest.approx(pick["pooled_objective"])
+    assert summary["games"]["confirm"] == 9 * len(confirm)
+    assert summary["confirm"]["seed"] == summary["search"]["seed"] + 2_000_003
+    changes = "; ".join(f"{k}: {c['before']} -> {c['after']}" for k, c in summary["changes"].items())
+    assert changes == (pick["changes"] if pick["changes"] != "(no change)" else "")
+
+
+def test_without_confirmation_the_best_on_the_search_seeds_is_proposed(tmp_path):
+    """confirm=0: no confirm.csv, and the proposal is the search's best trial."""
+    result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..4"], trials=3, max_changes=1, decks=DECKS[:2],
+                         games=1, workers=1, out=tmp_path / "plain", confirm=0)
+    assert not (tmp_path / "plain" / "confirm.csv").exists()
+    s = result.summary
+    assert s["proposed"]["trial"] == s["search"]["best_trial"] and s["proposed"]["pooled_objective"] is None
+    assert s["games"]["confirm"] == 0
+
+
 def test_the_screening_plays_the_range_ends_then_the_predicted_combination(tmp_path):
     """One knob, cost 2 in 1..4: base, the two ends (1, 4), then the one value the screening left unplayed
     (3, proposed by the additive model). With screen=False the sampler proposes from the second trial on."""

@@ -13,7 +13,8 @@ def run(args: argparse.Namespace) -> int:
         args.scenario, args.knob, trials=args.trials, max_changes=args.max_changes, decks=args.decks,
         bots=args.bots, panel=[b.strip() for b in args.panel.split(",") if b.strip()] if args.panel else None,
         games=args.games, workers=args.workers, out=args.out, resume=args.resume, seed=args.seed,
-        screen=args.screen, combine=args.combine, rounds=args.rounds, check_games=args.check_games,
+        screen=args.screen, combine=args.combine, rounds=args.rounds, confirm=args.confirm,
+        check_games=args.check_games,
         check_seed=args.check_seed, weights=args.weights,
     )
     s = result.summary
@@ -25,8 +26,13 @@ def run(args: argparse.Namespace) -> int:
     if not result.patch:
         print(f"no patch: {s['verdict']}")
     else:
-        best = search["best_objective"]
-        print(f"best trial {search['best_trial']}: objective {search['base_objective']:.4f} -> {best:.4f}")
+        pr = s["proposed"]
+        line = (f"proposed: trial {pr['trial']}, objective {search['base_objective']:.4f} -> "
+                f"{pr['search_objective']:.4f}")
+        if pr["pooled_objective"] is not None:
+            line += (f" on the search seeds, {pr['pooled_objective']:.4f} with the confirmation seeds added (best of "
+                     f"the {s['confirm']['candidates']} best candidates replayed there)")
+        print(line)
         for key, c in s["changes"].items():
             print(f"  {key}: {c['before']} -> {c['after']}")
         print(f"fresh seeds ({s['check']['seed']}): {s['verdict']}")
@@ -35,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"  vanished [{p['bots']}]: {m}")
             for m in p["flags_appeared"]:
                 print(f"  APPEARED [{p['bots']}]: {m}")
-    print(f"evidence: {result.out}/ (patch.toml, trials.csv, compare.pdf, flags.csv, summary.json)")
+    print(f"evidence: {result.out}/ (patch.toml, trials.csv, confirm.csv, compare.pdf, flags.csv, summary.json)")
     return 0
 
 
@@ -81,6 +87,9 @@ def register(sub) -> None:
     p.add_argument("--rounds", type=int, default=2,
                    help="rounds of predicted combinations: the first from the base, each later one re-anchored "
                    "on the best candidate so far (default 2)")
+    p.add_argument("--confirm", type=int, default=5,
+                   help="replay the best this many candidates on other seeds and propose the best of search and "
+                   "confirmation games together, not the luckiest on the search seeds (default 5; 0: off)")
     p.add_argument("--check-games", type=int, help="games per ordered pair of the fresh-seed check (default: --games)")
     p.add_argument("--check-seed", type=int, help="sweep seed of the check (default: search seed + 1000003)")
     p.add_argument("--weights", metavar="NAME=W,...",
