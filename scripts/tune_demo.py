@@ -146,9 +146,10 @@ def base_game(args) -> bool:
     """Halve the spread of the base game's deck win rates with at most 3 changes."""
     started = time.perf_counter()
     result = tune(
-        MIRACLE / "base.toml", BASE_KNOBS, trials=args.trials or 320,
+        MIRACLE / "base.toml", BASE_KNOBS, trials=args.trials or 400,
         max_changes=3, decks=DECKS, games=args.games or 12, workers=args.workers, out=args.out / "base",
-        resume=args.resume, seed=args.seed, check_games=args.check_games or 32, rounds=4, confirm=8, weights=args.weights,
+        resume=args.resume, seed=args.seed, check_games=args.check_games or 32, rounds=3, rescreen=40, confirm=8,
+        weights=args.weights,
         progress=True,
     )
     p = _show("the base game, at most 3 changes", result, time.perf_counter() - started)
@@ -163,7 +164,7 @@ def main() -> None:
     """Run the demonstrations asked for and print their figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", choices=("planted", "base"))
-    ap.add_argument("--trials", type=int, help="candidate budget (default: 40 planted, 320 base)")
+    ap.add_argument("--trials", type=int, help="candidate budget (default: 40 planted, 400 base)")
     ap.add_argument("--games", type=int, help="games per ordered pair in each trial (default: 4 planted, 12 base)")
     ap.add_argument("--check-games", type=int,
                     help="games per ordered pair of the fresh-seed check (default: 16 planted, 32 base)")

@@ -48,7 +48,7 @@ from simkit.analysis import FlagBands, deck_games, first_score, matchup_matrix
 from simkit.errors import ScenarioError
 from simkit.scenario import load_scenario
 from simkit.sweep import load_results, plan_sweep, run_sweep, sweep_defaults
-from simkit.tune_screen import Additive, best_combinations, matchup_table, screen_changes
+from simkit.tune_screen import Additive, MatchupTable, best_combinations, matchup_table, screen_changes
 
 __all__ = [
     "Knob",
@@ -543,17 +543,29 @@ class _Plan:
     single changes predicts best (the first round anchored on the base, no two of its combinations sharing
     more than one knob; each later round anchored on the best candidate played before it).
 
+    With ``rescreen`` a second stage follows, the way a designer fixes the biggest lever first and then
+    re-tries the others on top of it: the best candidate played with fewer than ``max_changes`` changes
+    becomes the *anchor*; the ``rescreen`` knobs the model predicts best on top of it are played there
+    alone at both ends of their ranges, so their effects are measured in the anchored game, not guessed
+    from the base; then ``rounds`` rounds of combinations of those (anchor plus up to ``max_changes`` less
+    the anchor's changes) as before.
+
     Each is enqueued only when it is next (and not yet played), so a tune killed anywhere resumes to the very
     order of an uninterrupted one: a round depends only on the sweeps of the candidates planned before it.
     """
 
     def __init__(self, knobs: list[Knob], max_changes: int, screen: bool, combine: int, rounds: int,
-                 ev: _Evaluator):
+                 ev: _Evaluator, rescreen: int = 0):
         self.knobs, self.max_changes, self.ev = knobs, max_changes, ev
         self.combine, self.rounds = (combine, rounds) if screen else (0, 0)
+        self.rescreen = rescreen if screen else 0
         self.fixed = [("base", {})] + ([("screen", c) for c in screen_changes(knobs)] if screen else [])
         self.done_rounds: list[list[tuple[dict[str, tuple], float]]] = []
         self.model: Additive | None = None
+        self.anchor: dict[str, tuple] | None = None
+        self.rescreened: list[dict[str, tuple]] | None = None
+        self.rounds2: list[list[tuple[dict[str, tuple], float]]] = []
+        self.model2: Additive | None = None
 
     def next(self, study) -> tuple[dict[str, tuple], dict] | None:
         """The next planned candidate not yet played, with the attributes its trial gets; ``None`` once the
@@ -570,6 +582,21 @@ class _Plan:
             for changes, predicted in self.done_rounds[r]:
                 if _candidate_id(changes) not in played:
                     return changes, {"phase": "combine", "round": r + 1, "predicted": predicted}
+        if self.rescreen < 1:
+            return None
+        if self.rescreened is None:
+            self.rescreened = self._rescreen(study)
+        for changes in self.rescreened:
+            if _candidate_id(changes) not in played:
+                return changes, {"phase": "rescreen"}
+        if not self.rescreened:
+            return None
+        for r in range(self.rounds):
+            if r == len(self.rounds2):
+                self.rounds2.append(self._combinations2(study, r))
+            for changes, predicted in self.rounds2[r]:
+                if _candidate_id(changes) not in played:
+                    return changes, {"phase": "combine", "round": self.rounds + r + 1, "predicted": predicted}
         return None
 
     def enqueue_next(self, study) -> None:
@@ -583,37 +610,109 @@ class _Plan:
             changes, attrs = nxt
             study.enqueue_trial(_params(changes, self.knobs, self.max_changes), user_attrs=attrs)
 
-    def _combinations(self, study, r: int) -> list[tuple[dict[str, tuple], float]]:
-        """Round ``r``'s best predicted combinations, with their predicted objectives (none if the base failed)."""
+    @staticmethod
+    def _complete(study) -> dict:
         from optuna.trial import TrialState
 
-        complete = {t.user_attrs.get("candidate"): t
-                    for t in sorted(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)),
-                                    key=lambda t: -t.number)}  # the first trial of a candidate wins
-        if "base" not in complete:
-            return []
-        ev = self.ev
+        return {t.user_attrs.get("candidate"): t
+                for t in sorted(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)),
+                                key=lambda t: -t.number)}  # the first trial of a candidate wins
+
+    def _tables(self, changes: dict[str, tuple]) -> list[MatchupTable]:
+        return [matchup_table(df, self.ev.decks) for df in self.ev.frames(changes)]
+
+    def _first_model(self, complete: dict) -> Additive:
+        """The additive model of the screening's single changes, measured from the base."""
         if self.model is None:
-            base = [matchup_table(df, ev.decks) for df in ev.frames({})]
             singles = []
             for _, changes in self.fixed[1:]:
                 if _candidate_id(changes) in complete:
                     (key, (_, value)), = changes.items()
-                    singles.append((key, value, [matchup_table(df, ev.decks) for df in ev.frames(changes)]))
-            self.model = Additive(self.knobs, base, singles, lambda t: score(t, ev.weights),
-                                  lambda c: change_cost(c, ev.weights), ev.bands)
+                    singles.append((key, value, self._tables(changes)))
+            self.model = Additive(self.knobs, self._tables({}), singles, lambda t: score(t, self.ev.weights),
+                                  lambda c: change_cost(c, self.ev.weights), self.ev.bands)
+        return self.model
+
+    def _combinations(self, study, r: int) -> list[tuple[dict[str, tuple], float]]:
+        """Round ``r``'s best predicted combinations, with their predicted objectives (none if the base failed)."""
+        complete = self._complete(study)
+        if "base" not in complete:
+            return []
+        model = self._first_model(complete)
         earlier = [c for _, c in self.fixed] + [c for done in self.done_rounds[:r] for c, _ in done]
-        model = self.model
         if r > 0:
-            played = [complete[_candidate_id(c)] for c in earlier if _candidate_id(c) in complete]
-            anchor = min(played, key=lambda t: (t.value, t.number))
-            changes = {k: (b, a) for k, b, a in anchor.user_attrs.get("change_list", [])}
+            changes = _best_of(complete, earlier)
             if changes:
-                model = model.anchored([matchup_table(df, ev.decks) for df in ev.frames(changes)], changes)
+                model = model.anchored(self._tables(changes), changes)
         planned = {_candidate_id(c) for c in earlier}
         combos = best_combinations(model, self.max_changes, self.combine, diverse=r == 0,
                                    skip=lambda c: _candidate_id(c) in planned)
         return [(c, round(model.predict_changes(c), 6)) for c in combos]
+
+    def _stage1(self) -> list[dict[str, tuple]]:
+        return [c for _, c in self.fixed] + [c for done in self.done_rounds for c, _ in done]
+
+    def _rescreen(self, study) -> list[dict[str, tuple]]:
+        """The anchor and the single changes re-screened on top of it (none when no anchor qualifies)."""
+        complete = self._complete(study)
+        if "base" not in complete:
+            return []
+        earlier = [c for c in self._stage1() if _candidate_id(c) in complete]
+        fewer = [c for c in earlier if 0 < len(c) < self.max_changes]
+        if not fewer:
+            return []
+        self.anchor = _best_of(complete, fewer)
+        model = self._first_model(complete).anchored(self._tables(self.anchor), self.anchor)
+        picks = [model.index[k, a] for k, (_, a) in self.anchor.items() if (k, a) in model.index]
+        ranked = sorted((model.predict(picks + [i]), i) for i, o in enumerate(model.options) if o[0] not in self.anchor)
+        keys: list[str] = []
+        for _, i in ranked:
+            if model.options[i][0] not in keys:
+                keys.append(model.options[i][0])
+            if len(keys) == self.rescreen:
+                break
+        by_key = {k.key: k for k in self.knobs}
+        out: list[dict[str, tuple]] = []
+        for key in keys:
+            k = by_key[key]
+            for v in (k.values()[0], k.values()[-1]):
+                c = {**self.anchor, key: (k.current, v)}
+                if v != k.current and c not in out:
+                    out.append(c)
+        return out
+
+    def _combinations2(self, study, r: int) -> list[tuple[dict[str, tuple], float]]:
+        """Round ``r`` of the second stage: combinations on top of the anchor, from the re-screened effects."""
+        complete = self._complete(study)
+        anchor = self.anchor
+        if self.model2 is None:
+            singles = []
+            for c in self.rescreened:
+                if _candidate_id(c) in complete:
+                    (key, (_, value)), = ((k, v) for k, v in c.items() if k not in anchor)
+                    singles.append((key, value, self._tables(c)))
+            self.model2 = Additive([k for k in self.knobs if k.key not in anchor], self._tables(anchor), singles,
+                                   lambda t: score(t, self.ev.weights), lambda c: change_cost(c, self.ev.weights),
+                                   self.ev.bands)
+        model = self.model2
+        earlier = self._stage1() + self.rescreened + [c for done in self.rounds2[:r] for c, _ in done]
+        if r > 0:
+            best = _best_of(complete, [c for c in earlier if anchor.items() <= c.items()])
+            extra = {k: v for k, v in best.items() if k not in anchor}
+            if extra:
+                model = model.anchored(self._tables(best), extra)
+        planned = {_candidate_id(c) for c in earlier}
+        combos = best_combinations(model, self.max_changes - len(anchor), self.combine, diverse=r == 0,
+                                   skip=lambda c: _candidate_id({**anchor, **c}) in planned)
+        return [({**anchor, **c}, round(model.predict_changes(c) + change_cost(anchor, self.ev.weights), 6))
+                for c in combos]
+
+
+def _best_of(complete: dict, candidates: list[dict[str, tuple]]) -> dict[str, tuple]:
+    """The changes of the best played (lowest objective, then earliest) of ``candidates``."""
+    played = [complete[_candidate_id(c)] for c in candidates if _candidate_id(c) in complete]
+    best = min(played, key=lambda t: (t.value, t.number))
+    return {k: (b, a) for k, b, a in best.user_attrs.get("change_list", [])}
 
 
 class _Evaluator:
@@ -792,6 +891,7 @@ def tune(
     screen: bool = True,
     combine: int = 10,
     rounds: int = 2,
+    rescreen: int = 0,
     confirm: int = 5,
     check_games: int | None = None,
     check_seed: int | None = None,
@@ -825,6 +925,10 @@ def tune(
         combine: how many predicted combinations each round of the screening plays.
         rounds: rounds of predicted combinations: the first predicts from the base, each later one from
             the best candidate played before it (see :meth:`simkit.tune_screen.Additive.anchored`).
+        rescreen: after the rounds, take the best candidate played with fewer than ``max_changes`` changes as
+            an anchor, play on top of it the ``rescreen`` knobs the model predicts best there (each alone, at
+            both ends of its range), then ``rounds`` rounds of combinations on top of the anchor from those
+            measured effects (0: no second stage). See :class:`_Plan`.
         confirm: once the budget is spent, replay the best this many candidates on other seeds (the
             confirmation seed, search seed plus 2,000,003, as many games) and propose the one whose search
             and confirmation games together score best, so the proposal is not the luckiest of many
@@ -853,8 +957,9 @@ def tune(
         raise ValueError(f"--trials must be at least 1, got {trials}")
     if max_changes < 1:
         raise ValueError(f"--max-changes must be at least 1, got {max_changes}")
-    if combine < 0 or rounds < 0 or confirm < 0:
-        raise ValueError(f"--combine, --rounds and --confirm must be at least 0, got {combine}, {rounds} and {confirm}")
+    if min(combine, rounds, rescreen, confirm) < 0:
+        raise ValueError(f"--combine, --rounds, --rescreen and --confirm must be at least 0, got {combine}, {rounds}, "
+                         f"{rescreen} and {confirm}")
     weights = parse_weights(weights) if weights is None or isinstance(weights, str) else weights
     bands = bands or FlagBands()
     defaults = sweep_defaults(sc)
@@ -893,13 +998,13 @@ def tune(
         "search_seed": search_seed, "sampler_seed": seed, "weights": asdict(weights),
         "bands": asdict(bands), "check_games": check_games, "check_seed": check_seed,
         "screen": bool(screen), "combine": int(combine), "rounds": int(rounds),
-        "confirm": int(confirm), "confirm_seed": confirm_seed,
+        "rescreen": int(rescreen), "confirm": int(confirm), "confirm_seed": confirm_seed,
     }
     settings = json.loads(json.dumps(settings))  # as stored: tuples become lists
     study = _open_study(out, settings, resume)
     _close_interrupted(study)
     ev = _Evaluator(base_path, out, deck_ids, games, pairs, panel, search_seed, workers, weights, bands)
-    plan = _Plan(knob_list, max_changes, screen, combine, rounds, ev)
+    plan = _Plan(knob_list, max_changes, screen, combine, rounds, ev, rescreen)
 
     from tqdm import tqdm
 

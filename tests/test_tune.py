@@ -305,6 +305,23 @@ def test_the_screening_plays_the_range_ends_then_the_predicted_combination(tmp_p
     assert list(plain.trials["phase"]) == ["base", "sample"]
 
 
+def test_a_rescreen_replays_the_best_knobs_on_top_of_the_anchor_then_combines_there(tmp_path):
+    """rescreen=1: after the first stage, the best 1-change candidate is the anchor; the one knob predicted
+    best on top of it is played there at both range ends, then the combination round adds to the anchor."""
+    result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4"], trials=12,
+                         max_changes=2, decks=DECKS[:2], games=1, workers=1, out=tmp_path / "two", combine=1,
+                         rounds=1, rescreen=1, confirm=0)
+    t = result.trials
+    phases = list(t["phase"])
+    assert phases[:6] == ["base", "screen", "screen", "screen", "screen", "combine"]
+    first = t[t["phase"].isin(["screen", "combine"])]
+    anchor = first[first["n_changes"] == 1].sort_values(["objective", "trial"]).iloc[0]["changes"]
+    again = t[t["phase"] == "rescreen"]
+    assert len(again) >= 1 and all(c.count(";") == 1 and anchor in c for c in again["changes"])
+    later = t[(t["phase"] == "combine") & (t["round"] == 2)]
+    assert all(anchor in c for c in later["changes"])
+
+
 def test_an_invalid_candidate_is_a_failed_trial_not_a_crash(tmp_path):
     """A range reaching an illegal value (a Priest L1 aura of -1) ends as 'invalid' trials with the error line."""
     out = tmp_path / "bad"

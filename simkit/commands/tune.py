@@ -13,7 +13,8 @@ def run(args: argparse.Namespace) -> int:
         args.scenario, args.knob, trials=args.trials, max_changes=args.max_changes, decks=args.decks,
         bots=args.bots, panel=[b.strip() for b in args.panel.split(",") if b.strip()] if args.panel else None,
         games=args.games, workers=args.workers, out=args.out, resume=args.resume, seed=args.seed,
-        screen=args.screen, combine=args.combine, rounds=args.rounds, confirm=args.confirm,
+        screen=args.screen, combine=args.combine, rounds=args.rounds, rescreen=args.rescreen,
+        confirm=args.confirm,
         check_games=args.check_games,
         check_seed=args.check_seed, weights=args.weights,
     )
@@ -87,6 +88,10 @@ def register(sub) -> None:
     p.add_argument("--rounds", type=int, default=2,
                    help="rounds of predicted combinations: the first from the base, each later one re-anchored "
                    "on the best candidate so far (default 2)")
+    p.add_argument("--rescreen", type=int, default=0, metavar="N",
+                   help="a second stage: anchor on the best candidate with fewer than --max-changes changes, play "
+                   "the N knobs the model predicts best on top of it (each at both range ends), then --rounds "
+                   "rounds of combinations on top of the anchor (default 0: off)")
     p.add_argument("--confirm", type=int, default=5,
                    help="replay the best this many candidates on other seeds and propose the best of search and "
                    "confirmation games together, not the luckiest on the search seeds (default 5; 0: off)")
