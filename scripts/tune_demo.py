@@ -148,7 +148,8 @@ def base_game(args) -> bool:
     result = tune(
         MIRACLE / "base.toml", BASE_KNOBS, trials=args.trials or 400,
         max_changes=3, decks=DECKS, games=args.games or 12, workers=args.workers, out=args.out / "base",
-        resume=args.resume, seed=args.seed, check_games=args.check_games or 32, rounds=3, rescreen=40, confirm=8,
+        resume=args.resume, seed=args.seed, check_games=args.check_games or 32, rounds=3, rescreen=40, confirm=10,
+        confirm_games=32,
         weights=args.weights,
         progress=True,
     )

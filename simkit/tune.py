@@ -893,6 +893,7 @@ def tune(
     rounds: int = 2,
     rescreen: int = 0,
     confirm: int = 5,
+    confirm_games: int | None = None,
     check_games: int | None = None,
     check_seed: int | None = None,
     weights: TuneWeights | str | None = None,
@@ -933,6 +934,7 @@ def tune(
             confirmation seed, search seed plus 2,000,003, as many games) and propose the one whose search
             and confirmation games together score best, so the proposal is not the luckiest of many
             candidates (``OUT/confirm.csv``); 0 proposes the best on the search seeds alone.
+        confirm_games: games per ordered pair of the confirmation (default: ``games``).
         check_games: games per ordered pair of the fresh-seed check (default: ``games``).
         check_seed: the check's sweep seed (default: the search seed plus 1,000,003).
         weights: the objective's weights (:class:`TuneWeights` or ``'spread=1,band=2,...'``).
@@ -984,6 +986,9 @@ def tune(
         raise ValueError(f"--check-seed must differ from the search's sweep seed ({search_seed}) and the "
                          f"confirmation's ({confirm_seed}): the check plays fresh seeds")
     check_games = games if check_games is None else check_games
+    confirm_games = games if confirm_games is None else confirm_games
+    if confirm_games < 1:
+        raise ValueError(f"--confirm-games must be at least 1, got {confirm_games}")
     if check_games < 1:
         raise ValueError(f"--check-games must be at least 1, got {check_games}")
     workers = defaults["workers"] if workers is None else workers
@@ -999,6 +1004,7 @@ def tune(
         "bands": asdict(bands), "check_games": check_games, "check_seed": check_seed,
         "screen": bool(screen), "combine": int(combine), "rounds": int(rounds),
         "rescreen": int(rescreen), "confirm": int(confirm), "confirm_seed": confirm_seed,
+        "confirm_games": int(confirm_games),
     }
     settings = json.loads(json.dumps(settings))  # as stored: tuples become lists
     study = _open_study(out, settings, resume)
@@ -1049,7 +1055,7 @@ def tune(
             postfix()
     table = _trial_table(study, knob_list)
     _write_text(out / "trials.csv", table.to_csv(index=False))
-    chosen, confirmed = _confirm(study, ev, confirm, confirm_seed, show)
+    chosen, confirmed = _confirm(study, ev, confirm, confirm_seed, confirm_games, show)
     if confirmed is not None:
         _write_text(out / "confirm.csv", confirmed.to_csv(index=False))
     search_seconds = time.perf_counter() - started
@@ -1057,7 +1063,7 @@ def tune(
                    bands, weights)
 
 
-def _confirm(study, ev: _Evaluator, k: int, seed: int, show: bool):
+def _confirm(study, ev: _Evaluator, k: int, seed: int, games: int, show: bool):
     """Replay the ``k`` best distinct candidates on the confirmation seeds; return the trial to propose
     (best objective over search and confirmation games together) and the confirmation table (``None``
     when ``k`` is 0 or nothing completed)."""
@@ -1078,7 +1084,7 @@ def _confirm(study, ev: _Evaluator, k: int, seed: int, show: bool):
     for t in tqdm(top, desc="confirm", unit="candidate", disable=not show):
         changes = {key: (b, a) for key, b, a in t.user_attrs.get("change_list", [])}
         folder = ev.out / "candidates" / _candidate_id(changes) / "confirm"
-        again = ev.sweep(changes, folder, seed, ev.games)
+        again = ev.sweep(changes, folder, seed, games)
         cost = change_cost(changes, ev.weights)
         own = max(score(balance_terms(df, ev.bands), ev.weights) for df in again)
         pooled = [balance_terms(pd.concat([a, b], ignore_index=True), ev.bands)
@@ -1115,7 +1121,7 @@ def _finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sea
                    "best_objective": top.value if top is not None else None,
                    "best_trial": top.number if top is not None else None},
         "confirm": {"seed": settings["confirm_seed"], "candidates": 0 if confirmed is None else len(confirmed),
-                    "games_per_pair": settings["games"]},
+                    "games_per_pair": settings["confirm_games"]},
         "proposed": {"trial": best.number if best is not None else None,
                      "search_objective": best.value if best is not None else None,
                      "pooled_objective": None if proposed is None else float(proposed["pooled_objective"]),

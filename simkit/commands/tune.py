@@ -14,7 +14,7 @@ def run(args: argparse.Namespace) -> int:
         bots=args.bots, panel=[b.strip() for b in args.panel.split(",") if b.strip()] if args.panel else None,
         games=args.games, workers=args.workers, out=args.out, resume=args.resume, seed=args.seed,
         screen=args.screen, combine=args.combine, rounds=args.rounds, rescreen=args.rescreen,
-        confirm=args.confirm,
+        confirm=args.confirm, confirm_games=args.confirm_games,
         check_games=args.check_games,
         check_seed=args.check_seed, weights=args.weights,
     )
@@ -95,6 +95,8 @@ def register(sub) -> None:
     p.add_argument("--confirm", type=int, default=5,
                    help="replay the best this many candidates on other seeds and propose the best of search and "
                    "confirmation games together, not the luckiest on the search seeds (default 5; 0: off)")
+    p.add_argument("--confirm-games", type=int,
+                   help="games per ordered pair of the confirmation (default: --games)")
     p.add_argument("--check-games", type=int, help="games per ordered pair of the fresh-seed check (default: --games)")
     p.add_argument("--check-seed", type=int, help="sweep seed of the check (default: search seed + 1000003)")
     p.add_argument("--weights", metavar="NAME=W,...",
