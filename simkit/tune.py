@@ -1083,7 +1083,7 @@ def _confirm(study, ev: _Evaluator, k: int, seed: int, games: int, show: bool):
     rows = []
     for t in tqdm(top, desc="confirm", unit="candidate", disable=not show):
         changes = {key: (b, a) for key, b, a in t.user_attrs.get("change_list", [])}
-        folder = ev.out / "candidates" / _candidate_id(changes) / "confirm"
+        folder = ev.out / "candidates" / _candidate_id(changes) / f"confirm-{seed}-{games}"
         again = ev.sweep(changes, folder, seed, games)
         cost = change_cost(changes, ev.weights)
         own = max(score(balance_terms(df, ev.bands), ev.weights) for df in again)
