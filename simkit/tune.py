@@ -1085,16 +1085,16 @@ def _confirm(study, ev: _Evaluator, k: int, seed: int, games: int, show: bool):
         changes = {key: (b, a) for key, b, a in t.user_attrs.get("change_list", [])}
         folder = ev.out / "candidates" / _candidate_id(changes) / f"confirm-{seed}-{games}"
         again = ev.sweep(changes, folder, seed, games)
+        played = sum(len(df) for _, df in ev.last_sweeps)  # before ev.frames replaces last_sweeps
         cost = change_cost(changes, ev.weights)
         own = max(score(balance_terms(df, ev.bands), ev.weights) for df in again)
         pooled = [balance_terms(pd.concat([a, b], ignore_index=True), ev.bands)
                   for a, b in zip(ev.frames(changes), again)]
         worst = max(pooled, key=lambda terms: score(terms, ev.weights))
-        games = sum(len(df) for _, df in ev.last_sweeps)
         rows.append({"trial": t.number, "candidate": _candidate_id(changes), "changes": _describe(changes),
                      "n_changes": len(changes), "search_objective": t.value, "confirm_objective": own + cost,
                      "pooled_objective": score(worst, ev.weights) + cost, "search_spread": t.user_attrs.get("spread"),
-                     "pooled_spread": worst["spread"], "games": games})
+                     "pooled_spread": worst["spread"], "games": played})
     table = pd.DataFrame(rows)
     pick = table.sort_values(["pooled_objective", "n_changes", "trial"]).iloc[0]
     table["proposed"] = table["trial"] == pick["trial"]

@@ -281,6 +281,18 @@ def test_the_best_candidates_are_replayed_on_confirmation_seeds_before_one_is_pr
     assert changes == (pick["changes"] if pick["changes"] != "(no change)" else "")
 
 
+def test_every_confirmed_candidate_plays_confirm_games_per_pair(tmp_path):
+    """confirm_games=2 on 2 decks: each of the 3 confirmed candidates plays 4 ordered pairs x 2 games on the
+    confirmation seeds, in its own confirm-SEED-GAMES folder."""
+    result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..4"], trials=3, max_changes=1, decks=DECKS[:2],
+                         games=1, workers=1, out=tmp_path / "c", confirm=3, confirm_games=2)
+    confirm = pd.read_csv(tmp_path / "c" / "confirm.csv")
+    assert len(confirm) == 3 and list(confirm["games"]) == [8, 8, 8]
+    seed = result.summary["confirm"]["seed"]
+    assert sorted(p.name for p in (tmp_path / "c" / "candidates").glob("*/confirm-*")) == [f"confirm-{seed}-2"] * 3
+    assert result.summary["games"]["confirm"] == 24 and result.summary["confirm"]["games_per_pair"] == 2
+
+
 def test_without_confirmation_the_best_on_the_search_seeds_is_proposed(tmp_path):
     """confirm=0: no confirm.csv, and the proposal is the search's best trial."""
     result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..4"], trials=3, max_changes=1, decks=DECKS[:2],
