@@ -13,14 +13,12 @@ import simkit
 from simkit.analysis import synthetic_results
 from simkit.cli import main
 from simkit.scenario import load_scenario
-from simkit.tune import (
+from simkit.tune import TuneWeights, balance_terms, parse_weights
+from simkit.tune_knobs import (
     Knob,
-    TuneWeights,
-    balance_terms,
     candidate_patch,
     default_range,
     parse_knobs,
-    parse_weights,
     relative_range,
     scenario_numbers,
 )
