@@ -33,7 +33,7 @@ import os
 import sys
 import time
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -290,14 +290,9 @@ class _Plan:
                 return changes, {"phase": phase}
         if self.combine < 1:
             return None
-        for r in range(self.rounds):
-            if r == len(self.done_rounds):
-                self.done_rounds.append(self._combinations(study, r))
-            for changes, predicted in self.done_rounds[r]:
-                if _candidate_id(changes) not in played:
-                    return changes, {"phase": "combine", "round": r + 1, "predicted": predicted}
-        if self.rescreen < 1:
-            return None
+        nxt = self._next_round(study, self.done_rounds, self._combinations, 0, played)
+        if nxt is not None or self.rescreen < 1:
+            return nxt
         if self.rescreened is None:
             self.rescreened = self._rescreen(study)
         for changes in self.rescreened:
@@ -305,12 +300,16 @@ class _Plan:
                 return changes, {"phase": "rescreen"}
         if not self.rescreened:
             return None
+        return self._next_round(study, self.rounds2, self._combinations2, self.rounds, played)
+
+    def _next_round(self, study, done: list, make: Callable, offset: int, played: set):
+        """The next unplayed combination of a stage's rounds (``done``, planned by ``make`` when reached)."""
         for r in range(self.rounds):
-            if r == len(self.rounds2):
-                self.rounds2.append(self._combinations2(study, r))
-            for changes, predicted in self.rounds2[r]:
+            if r == len(done):
+                done.append(make(study, r))
+            for changes, predicted in done[r]:
                 if _candidate_id(changes) not in played:
-                    return changes, {"phase": "combine", "round": self.rounds + r + 1, "predicted": predicted}
+                    return changes, {"phase": "combine", "round": offset + r + 1, "predicted": predicted}
         return None
 
     def enqueue_next(self, study) -> None:
@@ -352,16 +351,8 @@ class _Plan:
         complete = self._complete(study)
         if "base" not in complete:
             return []
-        model = self._first_model(complete)
         earlier = [c for _, c in self.fixed] + [c for done in self.done_rounds[:r] for c, _ in done]
-        if r > 0:
-            changes = _best_of(complete, earlier)
-            if changes:
-                model = model.anchored(self._tables(changes), changes)
-        planned = {_candidate_id(c) for c in earlier}
-        combos = best_combinations(model, self.max_changes, self.combine, diverse=r == 0,
-                                   skip=lambda c: _candidate_id(c) in planned)
-        return [(c, round(model.predict_changes(c), 6)) for c in combos]
+        return self._round(complete, self._first_model(complete), {}, earlier, r)
 
     def _stage1(self) -> list[dict[str, tuple]]:
         return [c for _, c in self.fixed] + [c for done in self.done_rounds for c, _ in done]
@@ -408,8 +399,13 @@ class _Plan:
             self.model2 = Additive([k for k in self.knobs if k.key not in anchor], self._tables(anchor), singles,
                                    lambda t: score(t, self.ev.weights), lambda c: change_cost(c, self.ev.weights),
                                    self.ev.bands)
-        model = self.model2
         earlier = self._stage1() + self.rescreened + [c for done in self.rounds2[:r] for c, _ in done]
+        return self._round(complete, self.model2, anchor, earlier, r)
+
+    def _round(self, complete: dict, model: Additive, anchor: dict[str, tuple], earlier: list[dict[str, tuple]],
+               r: int) -> list[tuple[dict[str, tuple], float]]:
+        """Round ``r``'s best predicted combinations on top of ``anchor`` (``{}`` in the first stage), with their
+        predicted objectives; a later round re-anchors the model on the best candidate played before it."""
         if r > 0:
             best = _best_of(complete, [c for c in earlier if anchor.items() <= c.items()])
             extra = {k: v for k, v in best.items() if k not in anchor}
@@ -481,18 +477,23 @@ class _Evaluator:
         """The games of a candidate on the search seeds, one frame per bot pairing (played if need be)."""
         return self.sweep(changes, self.out / "candidates" / _candidate_id(changes), self.seed, self.games)
 
+    def worst(self, frames: list[pd.DataFrame]) -> tuple[int, dict[str, float], float]:
+        """The bot pairing a candidate counts by (its worst), with that pairing's terms and balance score."""
+        per_pair = [balance_terms(df, self.bands) for df in frames]
+        scores = [score(t, self.weights) for t in per_pair]
+        worst = int(np.argmax(scores))
+        return worst, per_pair[worst], scores[worst]
+
     def evaluate(self, changes: dict[str, tuple]) -> dict:
         """Objective and terms of a candidate (its worst bot pairing)."""
         folder = self.out / "candidates" / _candidate_id(changes)
         started = time.perf_counter()
         played = self.games_played
         frames = self.sweep(changes, folder, self.seed, self.games)
-        per_pair = [balance_terms(df, self.bands) for df in frames]
-        scores = [score(t, self.weights) for t in per_pair]
-        worst = int(np.argmax(scores))
+        worst, terms, balance = self.worst(frames)
         cost = change_cost(changes, self.weights)
-        return {"objective": scores[worst] + cost, "balance": scores[worst], "change_cost": cost,
-                **per_pair[worst], "worst_bots": ",".join(self.pairs[worst]),
+        return {"objective": balance + cost, "balance": balance, "change_cost": cost,
+                **terms, "worst_bots": ",".join(self.pairs[worst]),
                 "candidate": folder.name, "games_played": self.games_played - played,
                 "seconds": round(time.perf_counter() - started, 2)}
 
@@ -801,13 +802,11 @@ def _confirm(study, ev: _Evaluator, k: int, seed: int, games: int, show: bool):
         again = ev.sweep(changes, folder, seed, games)
         played = sum(len(df) for _, df in ev.last_sweeps)  # before ev.frames replaces last_sweeps
         cost = change_cost(changes, ev.weights)
-        own = max(score(balance_terms(df, ev.bands), ev.weights) for df in again)
-        pooled = [balance_terms(pd.concat([a, b], ignore_index=True), ev.bands)
-                  for a, b in zip(ev.frames(changes), again)]
-        worst = max(pooled, key=lambda terms: score(terms, ev.weights))
+        own = ev.worst(again)[2]
+        _, worst, pooled = ev.worst([pd.concat([a, b], ignore_index=True) for a, b in zip(ev.frames(changes), again)])
         rows.append({"trial": t.number, "candidate": _candidate_id(changes), "changes": _describe(changes),
                      "n_changes": len(changes), "search_objective": t.value, "confirm_objective": own + cost,
-                     "pooled_objective": score(worst, ev.weights) + cost, "search_spread": t.user_attrs.get("spread"),
+                     "pooled_objective": pooled + cost, "search_spread": t.user_attrs.get("spread"),
                      "pooled_spread": worst["spread"], "games": played})
     table = pd.DataFrame(rows)
     pick = table.sort_values(["pooled_objective", "n_changes", "trial"]).iloc[0]
