@@ -45,13 +45,14 @@ from simkit.errors import ScenarioError
 from simkit.scenario import load_scenario
 from simkit.sweep import load_results, plan_sweep, run_sweep, sweep_defaults
 from simkit.tune_knobs import Knob, candidate_patch, parse_knobs, scenario_numbers, tidy, toml_value
-from simkit.tune_screen import Additive, MatchupTable, best_combinations, matchup_table, screen_changes
+from simkit.tune_screen import Additive, MatchupTable, best_combinations, matchup_table, outside_band, screen_changes
 
 __all__ = [
     "Knob",
     "TuneResult",
     "TuneWeights",
     "balance_terms",
+    "deck_rates",
     "candidate_patch",
     "parse_knobs",
     "parse_weights",
@@ -81,6 +82,9 @@ class TuneWeights:
         band: times the mean distance of the deck win rates outside the report's band (45-55%).
         matchup: times the mean distance of the pairings beyond the matchup band (70/30).
         first_player: times the absolute overall first-player advantage (first seat's score - 1/2).
+        pushed: times the summed distance by which the patch pushes decks further outside the band
+            than the base game has them on the same seeds (a deck at 56% pushed to 66%: 0.10), so that
+            balancing the field does not make a new outlier (a new flag) of a deck that was fine.
         change: per changed number.
         size: per changed number, times its relative change ``|after - before| / max(|before|, 1)``.
     """
@@ -89,6 +93,7 @@ class TuneWeights:
     band: float = 2.0
     matchup: float = 1.0
     first_player: float = 0.5
+    pushed: float = 1.0
     change: float = 0.005
     size: float = 0.005
 
@@ -117,25 +122,36 @@ def parse_weights(text: str | None) -> TuneWeights:
     return TuneWeights(**values)
 
 
-def balance_terms(df: pd.DataFrame, bands: FlagBands | None = None) -> dict[str, float]:
+def deck_rates(df: pd.DataFrame) -> pd.Series:
+    """Each deck's mean points per non-mirror game of one sweep (its win rate, a draw half), by deck."""
+    return deck_games(df, mirrors=False).groupby("deck")["points"].mean()
+
+
+def balance_terms(df: pd.DataFrame, bands: FlagBands | None = None,
+                  reference: pd.Series | None = None) -> dict[str, float]:
     """How far one sweep is from balance, term by term (each 0 for a perfectly balanced game).
 
     Args:
         df: the sweep's results, one row per game.
         bands: the report's bands (default :class:`simkit.analysis.FlagBands`).
+        reference: the base game's :func:`deck_rates` on the same seeds, for ``pushed`` (none: 0).
 
     Returns:
         ``spread`` (standard deviation of the deck win rates, non-mirror games), ``band`` (mean
         distance of the deck win rates outside ``bands.deck``), ``matchup`` (mean distance of the
         pairings beyond ``bands.matchup``), ``first_player`` (absolute overall first-player
-        advantage), ``worst_deck`` (the largest distance of a deck from 1/2) and
+        advantage), ``pushed`` (summed distance by which decks sit further outside the band than in
+        ``reference``), ``worst_deck`` (the largest distance of a deck from 1/2) and
         ``decks_outside`` (decks outside the band).
     """
     bands = bands or FlagBands()
-    view = deck_games(df, mirrors=False)
-    rates = view.groupby("deck")["points"].mean().to_numpy(float)
-    lo, hi = bands.deck
-    outside = np.maximum(0.0, np.maximum(lo - rates, rates - hi))
+    by_deck = deck_rates(df)
+    rates = by_deck.to_numpy(float)
+    outside = outside_band(rates, bands)
+    pushed = 0.0
+    if reference is not None and len(rates):
+        was = outside_band(reference.reindex(by_deck.index).to_numpy(float), bands)
+        pushed = float(np.nansum(np.maximum(0.0, outside - was)))
     m = matchup_matrix(df)
     m = m[~m["mirror"] & (m["deck"] < m["opponent"])]
     beyond = np.maximum(0.0, np.abs(m["win_rate"].to_numpy(float) - 0.5) - (bands.matchup - 0.5))
@@ -144,6 +160,7 @@ def balance_terms(df: pd.DataFrame, bands: FlagBands | None = None) -> dict[str,
         "band": float(outside.mean()) if len(rates) else 0.0,
         "matchup": float(beyond.mean()) if len(beyond) else 0.0,
         "first_player": float(abs(first_score(df).mean() - 0.5)),
+        "pushed": pushed,
         "worst_deck": float(np.abs(rates - 0.5).max()) if len(rates) else 0.0,
         "decks_outside": int((outside > 0).sum()),
     }
@@ -158,7 +175,7 @@ def change_cost(changes: dict[str, tuple], weights: TuneWeights) -> float:
 def score(terms: dict[str, float], weights: TuneWeights) -> float:
     """The balance part of the objective for one sweep's :func:`balance_terms`."""
     return (weights.spread * terms["spread"] + weights.band * terms["band"] + weights.matchup * terms["matchup"]
-            + weights.first_player * terms["first_player"])
+            + weights.first_player * terms["first_player"] + weights.pushed * terms["pushed"])
 
 
 def _candidate_id(changes: dict[str, tuple]) -> str:
@@ -398,7 +415,7 @@ class _Plan:
                     singles.append((key, value, self._tables(c)))
             self.model2 = Additive([k for k in self.knobs if k.key not in anchor], self._tables(anchor), singles,
                                    lambda t: score(t, self.ev.weights), lambda c: change_cost(c, self.ev.weights),
-                                   self.ev.bands)
+                                   self.ev.bands, reference=self._first_model(complete).reference)
         earlier = self._stage1() + self.rescreened + [c for done in self.rounds2[:r] for c, _ in done]
         return self._round(complete, self.model2, anchor, earlier, r)
 
@@ -436,6 +453,7 @@ class _Evaluator:
         self.workers, self.weights, self.bands = workers, weights, bands
         self.games_played = 0
         self.last_sweeps: list[tuple[str, pd.DataFrame]] = []
+        self._reference: list[pd.Series] | None = None
 
     def sweep(self, changes: dict[str, tuple], folder: Path, seed: int, games: int) -> list[pd.DataFrame]:
         """Sweep the candidate (base + changes); raises ScenarioError if invalid. See :meth:`sweep_file`."""
@@ -477,9 +495,18 @@ class _Evaluator:
         """The games of a candidate on the search seeds, one frame per bot pairing (played if need be)."""
         return self.sweep(changes, self.out / "candidates" / _candidate_id(changes), self.seed, self.games)
 
-    def worst(self, frames: list[pd.DataFrame]) -> tuple[int, dict[str, float], float]:
-        """The bot pairing a candidate counts by (its worst), with that pairing's terms and balance score."""
-        per_pair = [balance_terms(df, self.bands) for df in frames]
+    def reference(self) -> list[pd.Series]:
+        """The base game's deck rates on the search seeds, per bot pairing (``pushed`` is measured from them)."""
+        if self._reference is None:
+            self._reference = [deck_rates(df) for df in self.frames({})]
+        return self._reference
+
+    def worst(self, frames: list[pd.DataFrame], reference: list[pd.Series] | None = None,
+              ) -> tuple[int, dict[str, float], float]:
+        """The bot pairing a candidate counts by (its worst), with that pairing's terms and balance score;
+        ``reference``: the base's deck rates on the seeds of ``frames`` (default: the search seeds')."""
+        reference = self.reference() if reference is None else reference
+        per_pair = [balance_terms(df, self.bands, ref) for df, ref in zip(frames, reference)]
         scores = [score(t, self.weights) for t in per_pair]
         worst = int(np.argmax(scores))
         return worst, per_pair[worst], scores[worst]
@@ -568,7 +595,7 @@ def _trial_table(study, knobs: list[Knob]) -> pd.DataFrame:
                "predicted": a.get("predicted", np.nan), "state": state,
                "objective": t.value if t.state == TrialState.COMPLETE else np.nan,
                "changes": a.get("changes", ""), "n_changes": a.get("n_changes", np.nan), "repeat": repeat}
-        for k in ("balance", "change_cost", "spread", "band", "matchup", "first_player", "worst_deck",
+        for k in ("balance", "change_cost", "spread", "band", "matchup", "first_player", "pushed", "worst_deck",
                   "decks_outside", "worst_bots", "candidate", "games_played", "seconds", "error"):
             row[k] = a.get(k, np.nan if k not in ("worst_bots", "candidate", "error") else "")
         rows.append(row)
@@ -645,10 +672,11 @@ def tune(
             an anchor, play on top of it the ``rescreen`` knobs the model predicts best there (each alone, at
             both ends of its range), then ``rounds`` rounds of combinations on top of the anchor from those
             measured effects (0: no second stage). See :class:`_Plan`.
-        confirm: once the budget is spent, replay the best this many candidates on other seeds (the
-            confirmation seed, search seed plus 2,000,003, as many games) and propose the one whose search
-            and confirmation games together score best, so the proposal is not the luckiest of many
-            candidates (``OUT/confirm.csv``); 0 proposes the best on the search seeds alone.
+        confirm: once the budget is spent, replay the best this many candidates, and the base, on other
+            seeds (the confirmation seed, search seed plus 2,000,003) and propose the one whose search
+            and confirmation games together score best (none if that is the base), so the proposal is
+            not the luckiest of many candidates (``OUT/confirm.csv``); 0 proposes the best on the search
+            seeds alone.
         confirm_games: games per ordered pair of the confirmation (default: ``games``).
         check_games: games per ordered pair of the fresh-seed check (default: ``games``).
         check_seed: the check's sweep seed (default: the search seed plus 1,000,003).
@@ -779,39 +807,49 @@ def tune(
 
 
 def _confirm(study, ev: _Evaluator, k: int, seed: int, games: int, show: bool):
-    """Replay the ``k`` best distinct candidates on the confirmation seeds; return the trial to propose
-    (best objective over search and confirmation games together) and the confirmation table (``None``
+    """Replay the ``k`` best distinct candidates, and the base they are measured from, on the confirmation
+    seeds; return the trial to propose (best objective over search and confirmation games together; the
+    base's trial when no candidate beats it) and the confirmation table, the base its first row (``None``
     when ``k`` is 0 or nothing completed)."""
     from optuna.trial import TrialState
     from tqdm import tqdm
 
     done = sorted(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)),
                   key=lambda t: (t.value, t.user_attrs.get("n_changes", 0), t.number))
-    top, seen = [], set()
+    top, seen = [], {"base"}
     for t in done:
         if t.user_attrs.get("candidate") not in seen:
             seen.add(t.user_attrs.get("candidate"))
             top.append(t)
     top = top[:k]
-    if not top:
+    base = next((t for t in done if t.user_attrs.get("candidate") == "base"), None)
+    if not top or base is None:
         return _best(study), None
+    base_again = ev.sweep({}, ev.out / "candidates" / "base" / f"confirm-{seed}-{games}", seed, games)
+    base_games = sum(len(df) for _, df in ev.last_sweeps)
+    base_both = [pd.concat([a, b], ignore_index=True) for a, b in zip(ev.frames({}), base_again)]
+    ref_again, ref_both = [deck_rates(df) for df in base_again], [deck_rates(df) for df in base_both]
     rows = []
-    for t in tqdm(top, desc="confirm", unit="candidate", disable=not show):
+    for t in tqdm([base] + top, desc="confirm", unit="candidate", disable=not show):
         changes = {key: (b, a) for key, b, a in t.user_attrs.get("change_list", [])}
-        folder = ev.out / "candidates" / _candidate_id(changes) / f"confirm-{seed}-{games}"
-        again = ev.sweep(changes, folder, seed, games)
-        played = sum(len(df) for _, df in ev.last_sweeps)  # before ev.frames replaces last_sweeps
+        if changes:
+            folder = ev.out / "candidates" / _candidate_id(changes) / f"confirm-{seed}-{games}"
+            again = ev.sweep(changes, folder, seed, games)
+            played = sum(len(df) for _, df in ev.last_sweeps)  # before ev.frames replaces last_sweeps
+            both = [pd.concat([a, b], ignore_index=True) for a, b in zip(ev.frames(changes), again)]
+        else:
+            again, played, both = base_again, base_games, base_both
         cost = change_cost(changes, ev.weights)
-        own = ev.worst(again)[2]
-        _, worst, pooled = ev.worst([pd.concat([a, b], ignore_index=True) for a, b in zip(ev.frames(changes), again)])
+        own = ev.worst(again, ref_again)[2]
+        _, worst, pooled = ev.worst(both, ref_both)
         rows.append({"trial": t.number, "candidate": _candidate_id(changes), "changes": _describe(changes),
                      "n_changes": len(changes), "search_objective": t.value, "confirm_objective": own + cost,
                      "pooled_objective": pooled + cost, "search_spread": t.user_attrs.get("spread"),
-                     "pooled_spread": worst["spread"], "games": played})
+                     "pooled_spread": worst["spread"], "pooled_pushed": worst["pushed"], "games": played})
     table = pd.DataFrame(rows)
     pick = table.sort_values(["pooled_objective", "n_changes", "trial"]).iloc[0]
     table["proposed"] = table["trial"] == pick["trial"]
-    return next(t for t in top if t.number == pick["trial"]), table
+    return next(t for t in [base] + top if t.number == pick["trial"]), table
 
 
 def _finish(study, best, confirmed, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel, bands,
@@ -833,7 +871,7 @@ def _finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sea
                    else None,
                    "best_objective": top.value if top is not None else None,
                    "best_trial": top.number if top is not None else None},
-        "confirm": {"seed": settings["confirm_seed"], "candidates": 0 if confirmed is None else len(confirmed),
+        "confirm": {"seed": settings["confirm_seed"], "candidates": 0 if confirmed is None else len(confirmed) - 1,
                     "games_per_pair": settings["confirm_games"]},
         "proposed": {"trial": best.number if best is not None else None,
                      "search_objective": best.value if best is not None else None,
@@ -853,7 +891,7 @@ def _finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sea
             header=[f"Proposed by simkit tune: trial {best.number} ({summary['trials']} candidates), objective "
                     f"{best.value:.4f} (base {summary['search']['base_objective']:.4f}) on the search seeds"
                     + ("." if proposed is None else f", {proposed['pooled_objective']:.4f} with the confirmation "
-                       f"seeds ({settings['confirm_seed']}) added: the best of the {len(confirmed)} confirmed."),
+                       f"seeds ({settings['confirm_seed']}) added: the best of the {len(confirmed) - 1} confirmed."),
                     f"Checked on fresh seeds (sweep seed {settings['check_seed']}): see compare.pdf and summary.json."])
         _write_text(out / "patch.toml", patch_text)
         files.append(out / "patch.toml")
@@ -866,7 +904,7 @@ def _finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sea
         patch_sweeps = ev.last_sweeps
         check_games = sum(len(df) for _, df in base_sweeps + patch_sweeps)
         before = [balance_terms(df, bands) for df in base_frames]
-        after = [balance_terms(df, bands) for df in patch_frames]
+        after = [balance_terms(df, bands, deck_rates(b)) for df, b in zip(patch_frames, base_frames)]
         flag_rows = []
         for i, ((label, b), (_, p)) in enumerate(zip(base_sweeps, patch_sweeps)):
             tables = compare_results(b, p, bands)
@@ -886,6 +924,7 @@ def _finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sea
                 "worst_deck_before": before[i]["worst_deck"], "worst_deck_after": after[i]["worst_deck"],
                 "decks_outside_before": before[i]["decks_outside"], "decks_outside_after": after[i]["decks_outside"],
                 "first_player_before": before[i]["first_player"], "first_player_after": after[i]["first_player"],
+                "pushed_after": after[i]["pushed"],
                 "objective_before": score(before[i], weights),
                 "objective_after": score(after[i], weights) + change_cost(changes, weights),
                 "flags_vanished": fc.loc[fc["status"] == "vanished", "message"].tolist(),

@@ -24,7 +24,7 @@ import pandas as pd
 
 from simkit.analysis import FlagBands, deck_games, first_score
 
-__all__ = ["Additive", "MatchupTable", "best_combinations", "matchup_table", "screen_changes"]
+__all__ = ["Additive", "MatchupTable", "best_combinations", "matchup_table", "outside_band", "screen_changes"]
 
 BEAM = 64  # partial combinations kept at each depth of the search
 
@@ -76,19 +76,31 @@ def matchup_table(df: pd.DataFrame, decks: Sequence[str]) -> MatchupTable:
     return MatchupTable(mean, games, float(first_score(df).mean()) if len(df) else 0.5)
 
 
-def _terms(points: np.ndarray, games: np.ndarray, first: np.ndarray, bands: FlagBands) -> dict[str, np.ndarray]:
-    """:func:`simkit.tune.balance_terms` over a stack of predicted tables ``points[K, D, D]``."""
-    points = np.clip(points, 0.0, 1.0)
-    w = games / np.maximum(games.sum(axis=1, keepdims=True), 1)
-    rates = (points * w).sum(axis=2)  # [K, D]
+def outside_band(rates: np.ndarray, bands: FlagBands) -> np.ndarray:
+    """The distance of each deck win rate outside the report's deck band (0 inside it)."""
     lo, hi = bands.deck
-    outside = np.maximum(0.0, np.maximum(lo - rates, rates - hi))
+    return np.maximum(0.0, np.maximum(lo - rates, rates - hi))
+
+
+def _rates(points: np.ndarray, games: np.ndarray) -> np.ndarray:
+    """Each deck's win rate over its games: ``points[..., D, D]`` weighted by ``games[D, D]``."""
+    return (points * games).sum(axis=-1) / np.maximum(games.sum(axis=-1), 1)
+
+
+def _terms(points: np.ndarray, games: np.ndarray, first: np.ndarray, bands: FlagBands,
+           reference: np.ndarray) -> dict[str, np.ndarray]:
+    """:func:`simkit.tune.balance_terms` over a stack of predicted tables ``points[K, D, D]``, ``pushed``
+    against the base game's deck rates ``reference``."""
+    points = np.clip(points, 0.0, 1.0)
+    rates = _rates(points, games)  # [K, D]
+    outside = outside_band(rates, bands)
     iu = np.triu_indices(points.shape[1], 1)
     played = games[iu] > 0
     beyond = np.maximum(0.0, np.abs(points[:, iu[0], iu[1]][:, played] - 0.5) - (bands.matchup - 0.5))
     return {"spread": rates.std(axis=1), "band": outside.mean(axis=1),
             "matchup": beyond.mean(axis=1) if beyond.shape[1] else np.zeros(len(points)),
-            "first_player": np.abs(first - 0.5)}
+            "first_player": np.abs(first - 0.5),
+            "pushed": np.maximum(0.0, outside - outside_band(reference, bands)).sum(axis=1)}
 
 
 class Additive:
@@ -101,11 +113,14 @@ class Additive:
         score: the balance objective of one pairing's terms (``simkit.tune.score`` with the weights).
         cost: the price of a patch (``simkit.tune.change_cost`` with the weights).
         bands: the report's bands.
+        reference: the base game's deck rates per pairing, for the ``pushed`` term (default: those of
+            ``base``; give them when ``base`` is itself a patched game).
     """
 
     def __init__(self, knobs, base: Sequence[MatchupTable], singles, score: Callable, cost: Callable,
-                 bands: FlagBands):
+                 bands: FlagBands, reference: Sequence[np.ndarray] | None = None):
         self.base, self.score, self.cost, self.bands = list(base), score, cost, bands
+        self.reference = list(reference) if reference is not None else [_rates(t.points, t.games) for t in self.base]
         by_key = {k.key: k for k in knobs}
         effect = {}
         for key, value, tables in singles:
@@ -149,7 +164,7 @@ class Additive:
             pts = np.stack([b.points + sum((self.options[i][3][p][0] for i in c), np.zeros_like(b.points))
                             for c in combos])
             first = np.array([b.first + sum(self.options[i][3][p][1] for i in c) for c in combos])
-            terms = _terms(pts, b.games, first, self.bands)
+            terms = _terms(pts, b.games, first, self.bands, self.reference[p])
             scores = np.array([self.score({k: v[j] for k, v in terms.items()}) for j in range(len(combos))])
             worst = np.maximum(worst, scores)
         costs = np.array([self.cost({self.options[i][0]: (self.options[i][1], self.options[i][2]) for i in c})

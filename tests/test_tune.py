@@ -13,7 +13,7 @@ import simkit
 from simkit.analysis import synthetic_results
 from simkit.cli import main
 from simkit.scenario import load_scenario
-from simkit.tune import TuneWeights, balance_terms, parse_weights
+from simkit.tune import TuneWeights, balance_terms, parse_weights, score
 from simkit.tune_knobs import (
     Knob,
     candidate_patch,
@@ -157,6 +157,28 @@ def test_balance_terms_see_a_deck_outside_the_band_and_a_lopsided_matchup():
     assert skewed["spread"] > 3 * even["spread"]
 
 
+def _edge(deck: str, rate: float):
+    """Deck ``deck`` scores ``rate`` against every other deck, the rest play even."""
+    return lambda a, b: rate if a == deck else 1 - rate if b == deck else 0.5
+
+
+def test_pushed_is_how_far_a_patch_moves_decks_further_outside_the_band_than_the_base():
+    """A deck at 56% (1 point outside the 45-55% band) pushed to 66% (11 outside) is pushed 10 points, and its
+    two victims drop from 47% to 42% (3 points outside each): 0.16 in all. A patch that brings a
+    deck from 80% back to 56% pushes nothing; without a reference the term is 0."""
+    from simkit.tune import deck_rates
+
+    decks = DECKS
+    base = synthetic_results(decks, 2000, _edge(decks[0], 0.56), seed=4)
+    worse = balance_terms(synthetic_results(decks, 2000, _edge(decks[0], 0.66), seed=5), reference=deck_rates(base))
+    assert worse["pushed"] == pytest.approx(0.16, abs=0.015)
+    broken = synthetic_results(decks, 2000, _edge(decks[0], 0.80), seed=6)
+    assert balance_terms(base, reference=deck_rates(broken))["pushed"] == 0.0
+    assert balance_terms(base)["pushed"] == 0.0
+    assert score(worse, TuneWeights()) - score({**worse, "pushed": 0.0}, TuneWeights()) == pytest.approx(
+        worse["pushed"])
+
+
 def test_a_planted_first_player_edge_shows_in_the_first_player_term():
     """First seat planted at +10 points: the term reads about 0.10."""
     decks = DECKS
@@ -258,13 +280,15 @@ def test_a_small_tune_leaves_the_evidence_in_its_folder(small_tune, capsys):
 
 
 def test_the_best_candidates_are_replayed_on_confirmation_seeds_before_one_is_proposed(small_tune):
-    """confirm.csv: the best distinct candidates of the search (4 here, fewer than --confirm 5), each replayed
-    on the confirmation seeds; the proposal is the one whose search and confirmation games together score
-    best, and its games count in the summary."""
+    """confirm.csv: the base (first row, the reference the candidates' ``pushed`` is measured from there), then
+    the best distinct candidates of the search (3 here, fewer than --confirm 5), each replayed on the
+    confirmation seeds; the proposal is the one whose search and confirmation games together score best,
+    and its games count in the summary."""
     trials = pd.read_csv(small_tune / "trials.csv")
     confirm = pd.read_csv(small_tune / "confirm.csv")
-    done = trials[(trials["state"] == "complete") & ~trials["repeat"]].sort_values("objective")
-    assert list(confirm["trial"]) == list(done["trial"])
+    done = trials[(trials["state"] == "complete") & ~trials["repeat"]].sort_values("objective", kind="stable")
+    done = pd.concat([done[done["candidate"] == "base"], done[done["candidate"] != "base"]])
+    assert list(confirm["trial"]) == list(done["trial"]) and confirm["trial"].iloc[0] == 0
     assert list(confirm["search_objective"]) == pytest.approx(list(done["objective"]))
     assert (confirm["games"] == 9).all()  # 3 decks x 3 ordered pairs x 1 game, on other seeds
     assert confirm["proposed"].sum() == 1
@@ -280,15 +304,16 @@ def test_the_best_candidates_are_replayed_on_confirmation_seeds_before_one_is_pr
 
 
 def test_every_confirmed_candidate_plays_confirm_games_per_pair(tmp_path):
-    """confirm_games=2 on 2 decks: each of the 3 confirmed candidates plays 4 ordered pairs x 2 games on the
-    confirmation seeds, in its own confirm-SEED-GAMES folder."""
-    result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..4"], trials=3, max_changes=1, decks=DECKS[:2],
+    """confirm_games=2 on 2 decks: the base and each of the 3 confirmed candidates play 4 ordered pairs x 2
+    games on the confirmation seeds, each in its own confirm-SEED-GAMES folder."""
+    result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..4"], trials=4, max_changes=1, decks=DECKS[:2],
                          games=1, workers=1, out=tmp_path / "c", confirm=3, confirm_games=2)
     confirm = pd.read_csv(tmp_path / "c" / "confirm.csv")
-    assert len(confirm) == 3 and list(confirm["games"]) == [8, 8, 8]
+    assert len(confirm) == 4 and list(confirm["games"]) == [8, 8, 8, 8]
     seed = result.summary["confirm"]["seed"]
-    assert sorted(p.name for p in (tmp_path / "c" / "candidates").glob("*/confirm-*")) == [f"confirm-{seed}-2"] * 3
-    assert result.summary["games"]["confirm"] == 24 and result.summary["confirm"]["games_per_pair"] == 2
+    assert sorted(p.name for p in (tmp_path / "c" / "candidates").glob("*/confirm-*")) == [f"confirm-{seed}-2"] * 4
+    assert result.summary["games"]["confirm"] == 32 and result.summary["confirm"]["games_per_pair"] == 2
+    assert result.summary["confirm"]["candidates"] == 3
 
 
 def test_without_confirmation_the_best_on_the_search_seeds_is_proposed(tmp_path):
@@ -430,21 +455,25 @@ def test_simkit_tune_is_the_python_function_behind_the_command(small_tune):
 
 def test_with_a_bot_panel_a_candidate_counts_by_its_worst_pairing(tmp_path):
     """Two bot pairings: every trial's balance score is the larger of the two pairings' scores, each
-    recomputed here from that pairing's own sweep on the search seeds."""
+    recomputed here from that pairing's own sweep on the search seeds (and its ``pushed`` from that
+    pairing's base sweep)."""
     from simkit.sweep import load_results
-    from simkit.tune import score
+    from simkit.tune import deck_rates, score
 
     out = tmp_path / "panel"
     result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..3"], trials=2, decks=DECKS[:2], games=1,
                          bots=["balanced,balanced", "rush,control"], workers=1, out=out)
     assert len(result.trials) >= 2
+    def sweep(candidate, i, b):
+        return load_results(out / "candidates" / candidate / f"sweep-{i}-{b.replace(',', '-')}")
+
     for _, row in result.trials.iterrows():
-        folder = out / "candidates" / row["candidate"]
-        scores = {b: score(balance_terms(load_results(folder / f"sweep-{i}-{b.replace(',', '-')}")), TuneWeights())
+        scores = {b: score(balance_terms(sweep(row["candidate"], i, b), reference=deck_rates(sweep("base", i, b))),
+                           TuneWeights())
                   for i, b in enumerate(["balanced,balanced", "rush,control"])}
         assert row["balance"] == pytest.approx(max(scores.values()))
         assert scores[row["worst_bots"]] == max(scores.values())
-        assert load_results(folder / "sweep-1-rush-control")["first_bot"].eq("rush").all()
+        assert sweep(row["candidate"], 1, "rush,control")["first_bot"].eq("rush").all()
 
 
 @pytest.mark.slow
@@ -501,16 +530,18 @@ def test_with_a_sweep_panel_a_candidate_counts_by_its_worst_panel_bot(tmp_path):
     """--panel balanced,rush: one panel sweep per candidate; every trial's balance score is the larger of the
     two bots' scores, each recomputed here from that bot's games of the panel sweep."""
     from simkit.sweep import load_results
-    from simkit.tune import score
+    from simkit.tune import deck_rates, score
 
     out = tmp_path / "panel"
     assert main(["tune", str(PLANTED), "--knob", "creatures.Priest.L1.cost=1..3", "--decks", *DECKS[:2],
                  "--games", "1", "--trials", "2", "--panel", "balanced,rush", "--workers", "1",
                  "--out", str(out)]) == 0
     trials = pd.read_csv(out / "trials.csv")
+    base = load_results(out / "candidates" / "base" / "sweep-panel")
     for _, row in trials.iterrows():
         df = load_results(out / "candidates" / row["candidate"] / "sweep-panel")
-        scores = {f"{b},{b}": score(balance_terms(df[df["first_bot"] == b]), TuneWeights())
+        scores = {f"{b},{b}": score(balance_terms(df[df["first_bot"] == b],
+                                                  reference=deck_rates(base[base["first_bot"] == b])), TuneWeights())
                   for b in ("balanced", "rush")}
         assert set(df["first_bot"]) == {"balanced", "rush"} and len(df) == 2 * 4
         assert row["balance"] == pytest.approx(max(scores.values()))

@@ -45,6 +45,24 @@ def test_the_matchup_table_of_a_sweep_gives_back_its_balance_terms():
     assert abs(t.first - 0.5) == pytest.approx(want["first_player"])
 
 
+def test_the_model_measures_pushed_from_the_base_game_as_balance_terms_do():
+    """A single change that takes a deck from 56% to 66%: the model's prediction of it is that sweep's
+    score, with ``pushed`` measured from the base's deck rates; re-anchored on the change, it still is."""
+    from simkit.tune import deck_rates
+
+    def edge(rate):
+        return lambda a, b: rate if a == DECKS[0] else 1 - rate if b == DECKS[0] else 0.5
+
+    base_df, patch_df = (synthetic_results(DECKS, 40, edge(r), seed=7) for r in (0.56, 0.66))
+    base, patch = matchup_table(base_df, DECKS), matchup_table(patch_df, DECKS)
+    model = _model([Knob("x", 2, 0, 4, True)], base, [("x", 4, [patch])])
+    terms = balance_terms(patch_df, reference=deck_rates(base_df))
+    assert terms["pushed"] > 0.05
+    want = score(terms, W) + change_cost({"x": (2, 4)}, W)
+    assert model.predict_changes({"x": (2, 4)}) == pytest.approx(want)
+    assert model.anchored([patch], {"x": (2, 4)}).predict_changes({"x": (2, 4)}) == pytest.approx(want)
+
+
 def test_two_half_fixes_are_combined_and_a_value_between_is_interpolated():
     """Deck 0 is 20 points too strong. Knob x (screened at 4) takes 10 points off it, knob y (screened at 0)
     puts 10 points on the others; a third knob z does nothing. The best predicted patch uses x and y and no z;

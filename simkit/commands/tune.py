@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import asdict
 
-from simkit.tune import tune
+from simkit.tune import TuneWeights, tune
+
+_DEFAULT_WEIGHTS = asdict(TuneWeights())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -100,6 +103,7 @@ def register(sub) -> None:
     p.add_argument("--check-games", type=int, help="games per ordered pair of the fresh-seed check (default: --games)")
     p.add_argument("--check-seed", type=int, help="sweep seed of the check (default: search seed + 1000003)")
     p.add_argument("--weights", metavar="NAME=W,...",
-                   help="objective weights: spread, band, matchup, first_player, change, size "
-                   "(default spread=1,band=2,matchup=1,first_player=0.5,change=0.005,size=0.005)")
+                   help="objective weights: " + ", ".join(_DEFAULT_WEIGHTS) + " (default "
+                   + ",".join(f"{k}={v:g}" for k, v in _DEFAULT_WEIGHTS.items()) + "; pushed: decks the patch "
+                   "pushes further outside the band than the base has them)")
     p.set_defaults(func=run)
