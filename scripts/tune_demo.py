@@ -151,8 +151,8 @@ def base_game(args) -> bool:
     result = tune(
         MIRACLE / "base.toml", BASE_KNOBS, trials=args.trials or 400,
         max_changes=3, decks=DECKS, games=args.games or 12, workers=args.workers, out=args.out / "base",
-        resume=args.resume, seed=args.seed, check_games=args.check_games or 32, rounds=3, rescreen=40, confirm=10,
-        confirm_games=32,
+        resume=args.resume, seed=args.seed, check_games=args.check_games or 64, rounds=3, rescreen=40, confirm=20,
+        confirm_games=48,
         weights=args.weights,
         progress=True,
     )
@@ -171,7 +171,7 @@ def main() -> None:
     ap.add_argument("--trials", type=int, help="candidate budget (default: 40 planted, 400 base)")
     ap.add_argument("--games", type=int, help="games per ordered pair in each trial (default: 4 planted, 12 base)")
     ap.add_argument("--check-games", type=int,
-                    help="games per ordered pair of the fresh-seed check (default: 16 planted, 32 base)")
+                    help="games per ordered pair of the fresh-seed check (default: 16 planted, 64 base)")
     ap.add_argument("--weights", help="objective weights of the base-game tune, as for simkit tune --weights")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)

@@ -7,7 +7,9 @@ Game-agnostic. A *knob* is a number of the scenario (a dotted key of the merged 
 and swept on the very seeds of the base (:mod:`simkit.sweep`), so the difference between two
 candidates is the change, not the luck of the draw. Its *objective* (lower is better) adds the
 spread of the deck win rates, how far decks sit outside the report's band, how far matchups go
-beyond 70/30, the first-player advantage and a small price per change; with several bot pairings,
+beyond 70/30, the first-player advantage, how far the candidate pushes decks further outside the
+band than the base game has them on the same seeds (a new outlier is a new flag) and a small price
+per change; with several bot pairings,
 or a sweep's bot panel, a candidate counts by its worst pairing or bot, so the patch does not
 balance one bot's habits.
 
