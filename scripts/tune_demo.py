@@ -94,7 +94,8 @@ def _show(name: str, result, seconds: float) -> dict:
     p = s["check"]["pairings"][0]
     print(f"   fresh seeds (seed {s['check']['seed']}, {s['check']['games_per_pair']} games per ordered pair):")
     print(f"   std of deck win rates {_pts(p['spread_before'])} -> {_pts(p['spread_after'])} points "
-          f"({100 * (1 - p['spread_after'] / p['spread_before']):.0f}% less)")
+          f"({100 * (1 - p['spread_ratio']):.0f}% less; 95% paired-bootstrap CI "
+          f"{100 * (1 - p['spread_ratio_high']):.0f}-{100 * (1 - p['spread_ratio_low']):.0f}% less)")
     print(f"   worst deck distance from 50%: {_pts(p['worst_deck_before'])} -> {_pts(p['worst_deck_after'])} points; "
           f"decks outside 45-55%: {p['decks_outside_before']} -> {p['decks_outside_after']}")
     print(f"   first-player advantage {_pts(p['first_player_before'])} -> {_pts(p['first_player_after'])} points")

@@ -37,6 +37,7 @@ __all__ = [
     "matchup_deltas",
     "nash_shift",
     "flag_changes",
+    "spread_change",
     "compare_results",
 ]
 
@@ -316,6 +317,58 @@ def flag_changes(base_flags: pd.DataFrame, patch_flags: pd.DataFrame) -> pd.Data
         part["patch_value"] = b["value"].reindex(idx).to_numpy() if len(idx) else []
         rows.append(part)
     return pd.concat(rows, ignore_index=True)
+
+
+def spread_change(paired: pd.DataFrame, level: float = 0.95, resamples: int = 2000, seed: int = 0) -> dict:
+    """How the spread of the deck win rates (their standard deviation, non-mirror games) changes from base
+    to patch, with a paired bootstrap interval for the ratio.
+
+    The games are resampled with replacement, each game with its twin (the same seed in both sweeps), so
+    the interval carries the luck of the draw both sweeps share; percentile interval, ``scipy.stats.bootstrap``.
+
+    Args:
+        paired: :func:`pair_results`.
+        level: the interval's confidence level.
+        resamples: bootstrap resamples.
+        seed: the bootstrap's random seed (the same seed gives the same interval).
+
+    Returns:
+        ``{"base": spread, "patch": spread, "ratio": patch / base, "low": ..., "high": ..., "level": level}``
+        (``low``/``high`` bound the ratio; NaN when the pool has fewer than two decks).
+    """
+    from scipy.stats import bootstrap
+
+    games = paired[paired["first_deck"] != paired["second_deck"]]
+    decks = sorted(set(games["first_deck"]) | set(games["second_deck"]))
+    code = {d: i for i, d in enumerate(decks)}
+    first = games["first_deck"].map(code).to_numpy(np.int64)
+    second = games["second_deck"].map(code).to_numpy(np.int64)
+    base, patch = games["base_points"].to_numpy(float), games["patch_points"].to_numpy(float)
+    n = len(decks)
+
+    def spreads(b, p, f, s, axis=-1):
+        b, p, f, s = (np.atleast_2d(x) for x in (b, p, f, s))
+        rows = np.arange(len(f))[:, None] * n
+        f, s = (f + rows).ravel(), (s + rows).ravel()
+        count = (np.bincount(f, minlength=len(rows) * n) + np.bincount(s, minlength=len(rows) * n)).reshape(-1, n)
+        out = []
+        for x in (b, p):
+            won = np.bincount(f, x.ravel(), len(rows) * n) + np.bincount(s, 1 - x.ravel(), len(rows) * n)
+            out.append((won.reshape(-1, n) / np.maximum(count, 1)).std(axis=1))
+        return out
+
+    def ratio(b, p, f, s, axis=-1):
+        before, after = spreads(b, p, f, s)
+        return np.squeeze(after / before)
+
+    before, after = (float(x[0]) for x in spreads(base, patch, first, second))
+    out = {"base": before, "patch": after, "ratio": after / before if before > 0 else float("nan"),
+           "low": float("nan"), "high": float("nan"), "level": level}
+    if n >= 2 and before > 0:
+        ci = bootstrap((base, patch, first, second), ratio, paired=True, vectorized=True, n_resamples=resamples,
+                       confidence_level=level, method="percentile", batch=100, random_state=seed).confidence_interval
+        out["low"], out["high"] = float(ci.low), float(ci.high)
+    return out
 
 
 def compare_results(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands | None = None) -> dict:

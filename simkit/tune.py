@@ -857,7 +857,7 @@ def _confirm(study, ev: _Evaluator, k: int, seed: int, games: int, show: bool):
 def _finish(study, best, confirmed, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel, bands,
             weights):
     """Write the proposed patch (trial ``best``), check it on fresh seeds against the base, write the summary."""
-    from simkit.compare import compare_results
+    from simkit.compare import compare_results, pair_results, spread_change
     from simkit.report.comparison import write_compare_report
 
     started = time.perf_counter()
@@ -920,9 +920,11 @@ def _finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sea
             label = ",".join(bots)
             fc = flags if panel else flags[flags["bots"] == label]
             counts = fc["status"].value_counts()
+            ratio = spread_change(pair_results(base_frames[i], patch_frames[i]))
             per_pair.append({
                 "bots": ",".join(bots),
                 "spread_before": before[i]["spread"], "spread_after": after[i]["spread"],
+                "spread_ratio": ratio["ratio"], "spread_ratio_low": ratio["low"], "spread_ratio_high": ratio["high"],
                 "worst_deck_before": before[i]["worst_deck"], "worst_deck_after": after[i]["worst_deck"],
                 "decks_outside_before": before[i]["decks_outside"], "decks_outside_after": after[i]["decks_outside"],
                 "first_player_before": before[i]["first_player"], "first_player_after": after[i]["first_player"],
@@ -942,7 +944,9 @@ def _finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sea
         worst = max(per_pair, key=lambda p: p["spread_after"] / max(p["spread_before"], 1e-12))
         summary["verdict"] = (
             f"{len(changes)} change(s); on fresh seeds the spread of deck win rates goes "
-            f"{100 * worst['spread_before']:.1f} -> {100 * worst['spread_after']:.1f} points, decks outside the band "
+            f"{100 * worst['spread_before']:.1f} -> {100 * worst['spread_after']:.1f} points "
+            f"(x{worst['spread_ratio']:.2f}, 95% CI x{worst['spread_ratio_low']:.2f}-"
+            f"{worst['spread_ratio_high']:.2f}), decks outside the band "
             f"{worst['decks_outside_before']} -> {worst['decks_outside_after']}, flags vanished "
             f"{vanished}, appeared {appeared}")
     search_games = int(pd.to_numeric(table["games_played"], errors="coerce").fillna(0).sum())

@@ -17,6 +17,7 @@ from simkit.compare import (
     flag_changes,
     matchup_deltas,
     pair_results,
+    spread_change,
 )
 from simkit.report.comparison import write_compare_report
 
@@ -131,6 +132,23 @@ def test_seat_edge_change_is_measured_with_a_paired_interval(base, patch):
     assert overall["low"] < -0.08 < overall["high"] and overall["significant"]
     assert overall["base_advantage"] == pytest.approx(0.08, abs=0.02)
     assert len(fp[fp["scope"] == "deck"]) == len(POOL)
+
+
+def test_halving_the_priest_edge_halves_the_spread_inside_a_paired_bootstrap_interval():
+    """Priest decks' edge 20 -> 10 points (6 of 12 decks): deck rates 60.9/39.1% -> 55.5/44.5%, so the spread
+    (std of the deck win rates, 10.9 points) halves. The ratio is the two sweeps' spreads as balance_terms
+    measures them, its 95% interval holds 1/2 and excludes 0.35 and 0.7; a sweep against itself is 1, exactly."""
+    from simkit.tune import balance_terms
+
+    strong, half = sweep(0.20, 0.0, games=200), sweep(0.10, 0.0, games=200, name="patch")
+    got = spread_change(pair_results(strong, half), resamples=500)
+    assert got["base"] == pytest.approx(balance_terms(strong)["spread"])
+    assert got["patch"] == pytest.approx(balance_terms(half)["spread"])
+    assert got["base"] == pytest.approx(0.109, abs=0.01)
+    assert got["ratio"] == pytest.approx(got["patch"] / got["base"])
+    assert 0.35 < got["low"] < 0.5 < got["high"] < 0.7
+    same = spread_change(pair_results(strong, strong), resamples=200)
+    assert same["ratio"] == 1.0 and same["low"] == pytest.approx(1.0) and same["high"] == pytest.approx(1.0)
 
 
 def test_pairing_narrows_the_interval(base):

@@ -275,6 +275,9 @@ def test_a_small_tune_leaves_the_evidence_in_its_folder(small_tune, capsys):
         flags = pd.read_csv(small_tune / "flags.csv")
         assert set(flags["status"]) <= {"appeared", "vanished", "stayed"}
         assert summary["check"]["seed"] != summary["search"]["seed"]
+        check = summary["check"]["pairings"][0]
+        assert check["spread_ratio"] == pytest.approx(check["spread_after"] / check["spread_before"])
+        assert check["spread_ratio_low"] <= check["spread_ratio"] <= check["spread_ratio_high"]
     else:
         assert not (small_tune / "patch.toml").exists()
 
