@@ -277,11 +277,11 @@ class _Plan:
     more than one knob; each later round anchored on the best candidate played before it).
 
     With ``rescreen`` a second stage follows, the way a designer fixes the biggest lever first and then
-    re-tries the others on top of it: the best candidate played with fewer than ``max_changes`` changes
-    becomes the *anchor*; the ``rescreen`` knobs the model predicts best on top of it are played there
-    alone at both ends of their ranges, so their effects are measured in the anchored game, not guessed
-    from the base; then ``rounds`` rounds of combinations of those (anchor plus up to ``max_changes`` less
-    the anchor's changes) as before.
+    re-tries the others on top of it: the first stage's best candidate becomes the *anchor*, less the change
+    the model finds least useful in it when it has no room for another (:meth:`_anchor`); the ``rescreen``
+    knobs the model predicts best on top of it are played there alone at both ends of their ranges, so their
+    effects are measured in the anchored game, not guessed from the base; then ``rounds`` rounds of
+    combinations of those (anchor plus up to ``max_changes`` less the anchor's changes) as before.
 
     Each is enqueued only when it is next (and not yet played), so a tune killed anywhere resumes to the very
     order of an uninterrupted one: a round depends only on the sweeps of the candidates planned before it.
@@ -381,11 +381,12 @@ class _Plan:
         complete = self._complete(study)
         if "base" not in complete:
             return []
-        earlier = [c for c in self._stage1() if _candidate_id(c) in complete]
-        fewer = [c for c in earlier if 0 < len(c) < self.max_changes]
-        if not fewer:
+        earlier = [c for c in self._stage1() if c and _candidate_id(c) in complete]
+        if not earlier or self.max_changes < 2:
             return []
-        self.anchor = _best_of(complete, fewer)
+        self.anchor = self._anchor(complete, _best_of(complete, earlier))
+        if not self.anchor:
+            return []
         model = self._first_model(complete).anchored(self._tables(self.anchor), self.anchor)
         picks = [model.index[k, a] for k, (_, a) in self.anchor.items() if (k, a) in model.index]
         ranked = sorted((model.predict(picks + [i]), i) for i, o in enumerate(model.options) if o[0] not in self.anchor)
@@ -404,6 +405,24 @@ class _Plan:
                 if v != k.current and c not in out:
                     out.append(c)
         return out
+
+    def _anchor(self, complete: dict, best: dict[str, tuple]) -> dict[str, tuple]:
+        """The second stage's anchor: the first stage's best candidate, less (when it has no room for another
+        change) the change the model finds least useful in it: the one whose removal, predicted from the best
+        candidate's own games less that change's screened effect, costs least. The second stage then re-tries
+        that slot with every promising knob, measured on top of the others."""
+        if len(best) < self.max_changes:
+            return best
+        model = self._first_model(complete).anchored(self._tables(best), best)
+        drops = []
+        for key in best:
+            rest = {k: v for k, v in best.items() if k != key}
+            if all((k, a) in model.index for k, (_, a) in rest.items()) and (key, best[key][1]) in model.index:
+                drops.append((model.predict_changes(rest), key))
+        if not drops:
+            return {}
+        _, key = min(drops)
+        return {k: v for k, v in best.items() if k != key}
 
     def _combinations2(self, study, r: int) -> list[tuple[dict[str, tuple], float]]:
         """Round ``r`` of the second stage: combinations on top of the anchor, from the re-screened effects."""
