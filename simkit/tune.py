@@ -42,12 +42,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simkit.analysis import FlagBands, deck_games, first_score, matchup_matrix
+from simkit.analysis import FlagBands
 from simkit.errors import ScenarioError
 from simkit.scenario import load_scenario
 from simkit.sweep import load_results, plan_sweep, run_sweep, sweep_defaults
 from simkit.tune_knobs import Knob, candidate_patch, parse_knobs, scenario_numbers, tidy, toml_value
-from simkit.tune_screen import Additive, MatchupTable, best_combinations, matchup_table, outside_band, screen_changes
+from simkit.tune_objective import TuneWeights, balance_terms, change_cost, deck_rates, parse_weights, score
+from simkit.tune_screen import Additive, MatchupTable, best_combinations, matchup_table, screen_changes
 
 __all__ = [
     "Knob",
@@ -69,115 +70,6 @@ MAX_ASKS = 10  # a candidate proposed again costs no budget; the sampler may ask
 STARTUP_TRIALS = 10  # random candidates before TPE models the results (fixed: a resumed study samples alike)
 FRESH_SEED_OFFSET = 1_000_003  # the check's sweep seed: the search seed plus this, unless given
 CONFIRM_SEED_OFFSET = 2_000_003  # the confirmation's sweep seed: the search seed plus this
-
-
-# ----------------------------------------------------------------------------------------------
-# the objective
-
-
-@dataclass(frozen=True)
-class TuneWeights:
-    """The objective's weights (lower objective is better; rates in win-rate units, 0.01 = 1 point).
-
-    Attributes:
-        spread: times the standard deviation of the deck win rates.
-        band: times the mean distance of the deck win rates outside the report's band (45-55%).
-        matchup: times the mean distance of the pairings beyond the matchup band (70/30).
-        first_player: times the absolute overall first-player advantage (first seat's score - 1/2).
-        pushed: times the summed distance by which the patch pushes decks further outside the band
-            than the base game has them on the same seeds (a deck at 56% pushed to 66%: 0.10), so that
-            balancing the field does not make a new outlier (a new flag) of a deck that was fine.
-        change: per changed number.
-        size: per changed number, times its relative change ``|after - before| / max(|before|, 1)``.
-    """
-
-    spread: float = 1.0
-    band: float = 2.0
-    matchup: float = 1.0
-    first_player: float = 0.5
-    pushed: float = 1.0
-    change: float = 0.005
-    size: float = 0.005
-
-
-def parse_weights(text: str | None) -> TuneWeights:
-    """Weights from ``'spread=1,band=2,...'`` (unnamed weights keep their default).
-
-    Raises:
-        ValueError: an unknown weight name or a value that is not a non-negative number.
-    """
-    if not text:
-        return TuneWeights()
-    known = list(asdict(TuneWeights()))
-    values = {}
-    for part in text.split(","):
-        name, _, value = part.partition("=")
-        name = name.strip()
-        if name not in known:
-            raise ValueError(f"--weights: unknown weight {name!r} (known: {', '.join(known)})")
-        try:
-            values[name] = float(value)
-        except ValueError:
-            raise ValueError(f"--weights: {name} must be a number, got {value.strip()!r}") from None
-        if not values[name] >= 0:
-            raise ValueError(f"--weights: {name} must be at least 0, got {value.strip()}")
-    return TuneWeights(**values)
-
-
-def deck_rates(df: pd.DataFrame) -> pd.Series:
-    """Each deck's mean points per non-mirror game of one sweep (its win rate, a draw half), by deck."""
-    return deck_games(df, mirrors=False).groupby("deck")["points"].mean()
-
-
-def balance_terms(df: pd.DataFrame, bands: FlagBands | None = None,
-                  reference: pd.Series | None = None) -> dict[str, float]:
-    """How far one sweep is from balance, term by term (each 0 for a perfectly balanced game).
-
-    Args:
-        df: the sweep's results, one row per game.
-        bands: the report's bands (default :class:`simkit.analysis.FlagBands`).
-        reference: the base game's :func:`deck_rates` on the same seeds, for ``pushed`` (none: 0).
-
-    Returns:
-        ``spread`` (standard deviation of the deck win rates, non-mirror games), ``band`` (mean
-        distance of the deck win rates outside ``bands.deck``), ``matchup`` (mean distance of the
-        pairings beyond ``bands.matchup``), ``first_player`` (absolute overall first-player
-        advantage), ``pushed`` (summed distance by which decks sit further outside the band than in
-        ``reference``), ``worst_deck`` (the largest distance of a deck from 1/2) and
-        ``decks_outside`` (decks outside the band).
-    """
-    bands = bands or FlagBands()
-    by_deck = deck_rates(df)
-    rates = by_deck.to_numpy(float)
-    outside = outside_band(rates, bands)
-    pushed = 0.0
-    if reference is not None and len(rates):
-        was = outside_band(reference.reindex(by_deck.index).to_numpy(float), bands)
-        pushed = float(np.nansum(np.maximum(0.0, outside - was)))
-    m = matchup_matrix(df)
-    m = m[~m["mirror"] & (m["deck"] < m["opponent"])]
-    beyond = np.maximum(0.0, np.abs(m["win_rate"].to_numpy(float) - 0.5) - (bands.matchup - 0.5))
-    return {
-        "spread": float(rates.std()) if len(rates) else 0.0,
-        "band": float(outside.mean()) if len(rates) else 0.0,
-        "matchup": float(beyond.mean()) if len(beyond) else 0.0,
-        "first_player": float(abs(first_score(df).mean() - 0.5)),
-        "pushed": pushed,
-        "worst_deck": float(np.abs(rates - 0.5).max()) if len(rates) else 0.0,
-        "decks_outside": int((outside > 0).sum()),
-    }
-
-
-def change_cost(changes: dict[str, tuple], weights: TuneWeights) -> float:
-    """The price of a patch: ``weights.change`` per change plus ``weights.size`` per relative change."""
-    return sum(weights.change + weights.size * abs(after - before) / max(abs(before), 1)
-               for before, after in changes.values())
-
-
-def score(terms: dict[str, float], weights: TuneWeights) -> float:
-    """The balance part of the objective for one sweep's :func:`balance_terms`."""
-    return (weights.spread * terms["spread"] + weights.band * terms["band"] + weights.matchup * terms["matchup"]
-            + weights.first_player * terms["first_player"] + weights.pushed * terms["pushed"])
 
 
 def _candidate_id(changes: dict[str, tuple]) -> str:

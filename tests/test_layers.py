@@ -9,7 +9,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "simkit"
 GENERIC = ["scenario.py", "runner.py", "sweep.py", "compare.py", "records.py", "analysis", "report", "testing",
-           "commands", "cli.py", "tune.py", "tune_knobs.py", "tune_screen.py", "bench.py", "search.py"]
+           "commands", "cli.py", "tune.py", "tune_knobs.py", "tune_objective.py", "tune_screen.py", "bench.py",
+           "search.py"]
 
 
 def _modules():

@@ -13,7 +13,6 @@ import simkit
 from simkit.analysis import synthetic_results
 from simkit.cli import main
 from simkit.scenario import load_scenario
-from simkit.tune import TuneWeights, balance_terms, parse_weights, score
 from simkit.tune_knobs import (
     Knob,
     candidate_patch,
@@ -22,6 +21,7 @@ from simkit.tune_knobs import (
     relative_range,
     scenario_numbers,
 )
+from simkit.tune_objective import TuneWeights, balance_terms, parse_weights, score
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = ROOT / "scenarios" / "miracle" / "base.toml"
@@ -166,7 +166,7 @@ def test_pushed_is_how_far_a_patch_moves_decks_further_outside_the_band_than_the
     """A deck at 56% (1 point outside the 45-55% band) pushed to 66% (11 outside) is pushed 10 points, and its
     two victims drop from 47% to 42% (3 points outside each): 0.16 in all. A patch that brings a
     deck from 80% back to 56% pushes nothing; without a reference the term is 0."""
-    from simkit.tune import deck_rates
+    from simkit.tune_objective import deck_rates
 
     decks = DECKS
     base = synthetic_results(decks, 2000, _edge(decks[0], 0.56), seed=4)
@@ -466,7 +466,7 @@ def test_with_a_bot_panel_a_candidate_counts_by_its_worst_pairing(tmp_path):
     recomputed here from that pairing's own sweep on the search seeds (and its ``pushed`` from that
     pairing's base sweep)."""
     from simkit.sweep import load_results
-    from simkit.tune import deck_rates, score
+    from simkit.tune_objective import deck_rates, score
 
     out = tmp_path / "panel"
     result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..3"], trials=2, decks=DECKS[:2], games=1,
@@ -538,7 +538,7 @@ def test_with_a_sweep_panel_a_candidate_counts_by_its_worst_panel_bot(tmp_path):
     """--panel balanced,rush: one panel sweep per candidate; every trial's balance score is the larger of the
     two bots' scores, each recomputed here from that bot's games of the panel sweep."""
     from simkit.sweep import load_results
-    from simkit.tune import deck_rates, score
+    from simkit.tune_objective import deck_rates, score
 
     out = tmp_path / "panel"
     assert main(["tune", str(PLANTED), "--knob", "creatures.Priest.L1.cost=1..3", "--decks", *DECKS[:2],

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from simkit.analysis import FlagBands, synthetic_results
-from simkit.tune import Knob, TuneWeights, balance_terms, change_cost, score
+from simkit.tune_knobs import Knob
+from simkit.tune_objective import TuneWeights, balance_terms, change_cost, score
 from simkit.tune_screen import Additive, MatchupTable, best_combinations, matchup_table, screen_changes
 
 DECKS = ["HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon",
@@ -48,7 +49,7 @@ def test_the_matchup_table_of_a_sweep_gives_back_its_balance_terms():
 def test_the_model_measures_pushed_from_the_base_game_as_balance_terms_do():
     """A single change that takes a deck from 56% to 66%: the model's prediction of it is that sweep's
     score, with ``pushed`` measured from the base's deck rates; re-anchored on the change, it still is."""
-    from simkit.tune import deck_rates
+    from simkit.tune_objective import deck_rates
 
     def edge(rate):
         return lambda a, b: rate if a == DECKS[0] else 1 - rate if b == DECKS[0] else 0.5
