@@ -205,6 +205,10 @@ class _Plan:
         if nxt is not None or self.rescreen < 1:
             return nxt
         if self.rescreened is None:
+            if self.anchor is None:
+                self.anchor = self._choose_anchor(study)
+            if self.anchor and _candidate_id(self.anchor) not in played:
+                return self.anchor, {"phase": "anchor"}  # played as a trial of its own, so its games count
             self.rescreened = self._rescreen(study)
         for changes in self.rescreened:
             if _candidate_id(changes) not in played:
@@ -268,16 +272,18 @@ class _Plan:
     def _stage1(self) -> list[dict[str, tuple]]:
         return [c for _, c in self.fixed] + [c for done in self.done_rounds for c, _ in done]
 
-    def _rescreen(self, study) -> list[dict[str, tuple]]:
-        """The anchor and the single changes re-screened on top of it (none when no anchor qualifies)."""
+    def _choose_anchor(self, study) -> dict[str, tuple]:
+        """The second stage's anchor (``{}`` when none qualifies): see :meth:`_anchor`."""
         complete = self._complete(study)
-        if "base" not in complete:
-            return []
         earlier = [c for c in self._stage1() if c and _candidate_id(c) in complete]
-        if not earlier or self.max_changes < 2:
-            return []
-        self.anchor = self._anchor(complete, _best_of(complete, earlier))
-        if not self.anchor:
+        if "base" not in complete or not earlier or self.max_changes < 2:
+            return {}
+        return self._anchor(complete, _best_of(complete, earlier))
+
+    def _rescreen(self, study) -> list[dict[str, tuple]]:
+        """The single changes re-screened on top of the (played) anchor (none without a valid anchor)."""
+        complete = self._complete(study)
+        if not self.anchor or _candidate_id(self.anchor) not in complete:
             return []
         model = self._first_model(complete).anchored(self._tables(self.anchor), self.anchor)
         picks = [model.index[k, a] for k, (_, a) in self.anchor.items() if (k, a) in model.index]
@@ -329,7 +335,7 @@ class _Plan:
             self.model2 = Additive([k for k in self.knobs if k.key not in anchor], self._tables(anchor), singles,
                                    lambda t: score(t, self.ev.weights), lambda c: change_cost(c, self.ev.weights),
                                    self.ev.bands, reference=self._first_model(complete).reference)
-        earlier = self._stage1() + self.rescreened + [c for done in self.rounds2[:r] for c, _ in done]
+        earlier = self._stage1() + [anchor] + self.rescreened + [c for done in self.rounds2[:r] for c, _ in done]
         return self._round(complete, self.model2, anchor, earlier, r)
 
     def _round(self, complete: dict, model: Additive, anchor: dict[str, tuple], earlier: list[dict[str, tuple]],

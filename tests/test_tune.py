@@ -361,8 +361,32 @@ def test_a_rescreen_replays_the_best_knobs_on_top_of_the_anchor_then_combines_th
     assert len(shared) == 1
     anchor = shared.pop()
     assert anchor in best  # the best itself (1 change), or the change of the best 2 kept
+    # an anchor not yet played is played as a trial of its own, just before the rescreen
+    assert list(t.loc[t["phase"] == "anchor", "changes"]) in ([], [anchor])
     later = t[(t["phase"] == "combine") & (t["round"] == 2)]
     assert all(anchor in c for c in later["changes"])
+
+
+def test_every_game_the_search_plays_is_a_trials_game(tmp_path, monkeypatch):
+    """Up to 3 changes and a second stage whose anchor (made here a 2-change patch no trial played: Priest L1
+    cost 2 -> 3 and HP 6 -> 2) is played as an 'anchor' trial before the rescreen: the games on disk under
+    candidates/ (search seeds) are exactly the trial table's games, and the summary's."""
+    from simkit.sweep import load_results
+    from simkit.tune import _Plan
+
+    anchor = {"creatures.Priest.L1.cost": (2, 3), "creatures.Priest.L1.hp": (6, 2)}
+    monkeypatch.setattr(_Plan, "_anchor", lambda self, complete, best: dict(anchor))
+    out = tmp_path / "count"
+    result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4",
+                                   "creatures.Priest.L1.hp=2..8"], trials=14, max_changes=3, decks=DECKS[:2],
+                         games=1, workers=1, out=out, combine=1, rounds=1, rescreen=1, confirm=0)
+    t = result.trials
+    assert list(t.loc[t["phase"] == "anchor", "changes"]) == ["creatures.Priest.L1.cost: 2 -> 3; "
+                                                              "creatures.Priest.L1.hp: 6 -> 2"]
+    again = t[t["phase"] == "rescreen"]
+    assert len(again) >= 1 and all("cost: 2 -> 3" in c and "hp: 6 -> 2" in c for c in again["changes"])
+    on_disk = sum(len(load_results(f)) for f in (out / "candidates").glob("*/sweep-*"))
+    assert on_disk == t["games_played"].sum() == result.summary["games"]["search"]
 
 
 def test_an_invalid_candidate_is_a_failed_trial_not_a_crash(tmp_path):
