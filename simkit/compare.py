@@ -380,8 +380,8 @@ def compare_results(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands | 
         bands: flag thresholds, significance level and correction (default :class:`FlagBands`).
 
     Returns:
-        dict with the tables of :data:`COMPARE_TABLES`, ``order`` (decks by base strength,
-        strongest first), ``base_meta``, ``patch_meta``, ``same_seed`` (share of paired games
+        dict with the tables of :data:`COMPARE_TABLES`, ``spread`` (:func:`spread_change`), ``order``
+        (decks by base strength, strongest first), ``base_meta``, ``patch_meta``, ``same_seed`` (share of paired games
         with equal seeds) and ``bands``.
 
     Raises:
@@ -398,6 +398,7 @@ def compare_results(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands | 
         "matchup_deltas": matchup_deltas(paired, bands),
         "nash_shift": nash_shift(mb, mp),
         "flag_changes": flag_changes(balance_flags(base, bands, mb, fb), balance_flags(patch, bands, mp, fpp)),
+        "spread": spread_change(paired),
         "order": list(deck_strength(base, bootstrap=0)["deck"]),
         "base_meta": meta_of(base),
         "patch_meta": meta_of(patch),

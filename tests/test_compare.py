@@ -19,7 +19,7 @@ from simkit.compare import (
     pair_results,
     spread_change,
 )
-from simkit.report.comparison import write_compare_report
+from simkit.report.comparison import compare_headlines, write_compare_report
 
 # both artifacts with the same six creature trios, three of them with a Priest: a balanced pool
 TRIOS = ["Archer,BlackBat,Priest", "FrostDragon,Priest,Swordsman", "Priest,Swordsman,VolcanoDragon",
@@ -149,6 +149,11 @@ def test_halving_the_priest_edge_halves_the_spread_inside_a_paired_bootstrap_int
     assert 0.35 < got["low"] < 0.5 < got["high"] < 0.7
     same = spread_change(pair_results(strong, strong), resamples=200)
     assert same["ratio"] == 1.0 and same["low"] == pytest.approx(1.0) and same["high"] == pytest.approx(1.0)
+    tables = compare_results(strong, half)  # the report's headline says it, with the default 2000 resamples
+    assert tables["spread"]["ratio"] == pytest.approx(got["ratio"])
+    assert tables["spread"]["low"] == pytest.approx(got["low"], abs=0.03)
+    line = next(h for h in compare_headlines(tables) if h.startswith("Spread of the deck win rates"))
+    assert f"x{got['ratio']:.2f}" in line and "paired-bootstrap CI" in line
 
 
 def test_pairing_narrows_the_interval(base):

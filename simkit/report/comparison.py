@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from textwrap import wrap
 
+import numpy as np
 import pandas as pd
 
 from simkit.compare import COMPARE_TABLES, compare_results
@@ -57,6 +58,11 @@ def compare_headlines(tables: dict) -> list[str]:
     n_sig = int(decks["significant"].sum())
     moved = _movers(decks, "deck")
     out.append(f"Decks: {n_sig} of {len(decks)} changed significantly" + (f"; {'; '.join(moved)}." if moved else "."))
+    sp = tables.get("spread")
+    if sp is not None and np.isfinite(sp["ratio"]):
+        out.append(f"Spread of the deck win rates (standard deviation): {100 * sp['base']:.1f} -> "
+                   f"{100 * sp['patch']:.1f} points, x{sp['ratio']:.2f} ({100 * sp['level']:.0f}% paired-bootstrap CI "
+                   f"x{sp['low']:.2f}-{sp['high']:.2f}).")
     moved = _movers(cards, "card")
     out.append(f"Cards: {int(cards['significant'].sum())} of {len(cards)} changed significantly"
                + (f"; {'; '.join(moved)}." if moved else "."))
