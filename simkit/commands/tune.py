@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         print(line)
         for key, c in s["changes"].items():
             print(f"  {key}: {c['before']} -> {c['after']}")
-        print(f"fresh seeds ({s['check']['seed']}): {s['verdict']}")
+        print(f"check (sweep seed {s['check']['seed']}): {s['verdict']}")
         for p in s["check"]["pairings"]:
             for m in p["flags_vanished"]:
                 print(f"  vanished [{p['bots']}]: {m}")
