@@ -346,7 +346,7 @@ def spread_change(paired: pd.DataFrame, level: float = 0.95, resamples: int = 20
     base, patch = games["base_points"].to_numpy(float), games["patch_points"].to_numpy(float)
     n = len(decks)
 
-    def spreads(b, p, f, s, axis=-1):
+    def spreads(b, p, f, s):
         b, p, f, s = (np.atleast_2d(x) for x in (b, p, f, s))
         rows = np.arange(len(f))[:, None] * n
         f, s = (f + rows).ravel(), (s + rows).ravel()
@@ -357,7 +357,7 @@ def spread_change(paired: pd.DataFrame, level: float = 0.95, resamples: int = 20
             out.append((won.reshape(-1, n) / np.maximum(count, 1)).std(axis=1))
         return out
 
-    def ratio(b, p, f, s, axis=-1):
+    def ratio(b, p, f, s, axis=-1):  # scipy passes axis; the resamples are always along the last one
         before, after = spreads(b, p, f, s)
         return np.squeeze(after / before)
 

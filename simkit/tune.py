@@ -746,7 +746,7 @@ def _confirm(study, ev: _Evaluator, k: int, seed: int, games: int, show: bool):
         return _best(study), None
     base_again = ev.sweep({}, ev.out / "candidates" / "base" / f"confirm-{seed}-{games}", seed, games)
     base_games = sum(len(df) for _, df in ev.last_sweeps)
-    base_both = [pd.concat([a, b], ignore_index=True) for a, b in zip(ev.frames({}), base_again)]
+    base_both = _pooled(ev.frames({}), base_again)
     ref_again, ref_both = [deck_rates(df) for df in base_again], [deck_rates(df) for df in base_both]
     rows = []
     for t in tqdm([base] + top, desc="confirm", unit="candidate", disable=not show):
@@ -755,7 +755,7 @@ def _confirm(study, ev: _Evaluator, k: int, seed: int, games: int, show: bool):
             folder = ev.out / "candidates" / _candidate_id(changes) / f"confirm-{seed}-{games}"
             again = ev.sweep(changes, folder, seed, games)
             played = sum(len(df) for _, df in ev.last_sweeps)  # before ev.frames replaces last_sweeps
-            both = [pd.concat([a, b], ignore_index=True) for a, b in zip(ev.frames(changes), again)]
+            both = _pooled(ev.frames(changes), again)
         else:
             again, played, both = base_again, base_games, base_both
         cost = change_cost(changes, ev.weights)
@@ -769,6 +769,11 @@ def _confirm(study, ev: _Evaluator, k: int, seed: int, games: int, show: bool):
     pick = table.sort_values(["pooled_objective", "n_changes", "trial"]).iloc[0]
     table["proposed"] = table["trial"] == pick["trial"]
     return next(t for t in [base] + top if t.number == pick["trial"]), table
+
+
+def _pooled(search: list[pd.DataFrame], again: list[pd.DataFrame]) -> list[pd.DataFrame]:
+    """Each bot pairing's search and confirmation games together."""
+    return [pd.concat([a, b], ignore_index=True) for a, b in zip(search, again)]
 
 
 def _finish(study, best, confirmed, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel, bands,
@@ -824,9 +829,10 @@ def _finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sea
         check_games = sum(len(df) for _, df in base_sweeps + patch_sweeps)
         before = [balance_terms(df, bands) for df in base_frames]
         after = [balance_terms(df, bands, deck_rates(b)) for df, b in zip(patch_frames, base_frames)]
-        flag_rows = []
+        flag_rows, spreads = [], []
         for i, ((label, b), (_, p)) in enumerate(zip(base_sweeps, patch_sweeps)):
             tables = compare_results(b, p, bands)
+            spreads.append(tables["spread"])  # a sweep per bot pairing, unless a panel's sweep holds them all
             name = "compare.pdf" if i == 0 else f"compare-{label.replace(',', '-')}.pdf"
             files += write_compare_report(tables, out / name)
             fc = tables["flag_changes"].assign(bots=label)
@@ -837,7 +843,7 @@ def _finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sea
             label = ",".join(bots)
             fc = flags if panel else flags[flags["bots"] == label]
             counts = fc["status"].value_counts()
-            ratio = spread_change(pair_results(base_frames[i], patch_frames[i]))
+            ratio = spread_change(pair_results(base_frames[i], patch_frames[i])) if panel else spreads[i]
             per_pair.append({
                 "bots": ",".join(bots),
                 "spread_before": before[i]["spread"], "spread_after": after[i]["spread"],
