@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simkit.analysis import FlagBands
+from simkit.analysis import FlagBands, balance_flags
 from simkit.errors import ScenarioError
 from simkit.scenario import load_scenario
 from simkit.sweep import load_results, plan_sweep, run_sweep, sweep_defaults
@@ -727,9 +727,9 @@ def tune(
 
 def _confirm(study, ev: _Evaluator, k: int, seed: int, games: int, show: bool):
     """Replay the ``k`` best distinct candidates, and the base they are measured from, on the confirmation
-    seeds; return the trial to propose (best objective over search and confirmation games together; the
-    base's trial when no candidate beats it) and the confirmation table, the base its first row (``None``
-    when ``k`` is 0 or nothing completed)."""
+    seeds; return the trial to propose (see :func:`_propose`) and the confirmation table, the base its first
+    row (``None`` when ``k`` is 0 or nothing completed). ``flags_appeared`` counts the report's flags a
+    candidate raises on the search and confirmation games together that the base does not raise there."""
     from optuna.trial import TrialState
     from tqdm import tqdm
 
@@ -748,6 +748,7 @@ def _confirm(study, ev: _Evaluator, k: int, seed: int, games: int, show: bool):
     base_games = sum(len(df) for _, df in ev.last_sweeps)
     base_both = _pooled(ev.frames({}), base_again)
     ref_again, ref_both = [deck_rates(df) for df in base_again], [deck_rates(df) for df in base_both]
+    base_flags = [balance_flags(df, ev.bands) for df in base_both]
     rows = []
     for t in tqdm([base] + top, desc="confirm", unit="candidate", disable=not show):
         changes = {key: (b, a) for key, b, a in t.user_attrs.get("change_list", [])}
@@ -761,14 +762,47 @@ def _confirm(study, ev: _Evaluator, k: int, seed: int, games: int, show: bool):
         cost = change_cost(changes, ev.weights)
         own = ev.worst(again, ref_again)[2]
         _, worst, pooled = ev.worst(both, ref_both)
+        new_flags = [m for was, df in zip(base_flags, both) for m in _new_flags(was, balance_flags(df, ev.bands))]
         rows.append({"trial": t.number, "candidate": _candidate_id(changes), "changes": _describe(changes),
                      "n_changes": len(changes), "search_objective": t.value, "confirm_objective": own + cost,
                      "pooled_objective": pooled + cost, "search_spread": t.user_attrs.get("spread"),
-                     "pooled_spread": worst["spread"], "pooled_pushed": worst["pushed"], "games": played})
+                     "pooled_spread": worst["spread"], "pooled_pushed": worst["pushed"],
+                     "flags_appeared": len(new_flags), "new_flags": "; ".join(new_flags), "games": played})
     table = pd.DataFrame(rows)
-    pick = table.sort_values(["pooled_objective", "n_changes", "trial"]).iloc[0]
-    table["proposed"] = table["trial"] == pick["trial"]
-    return next(t for t in [base] + top if t.number == pick["trial"]), table
+    table["proposed"] = table["trial"] == _propose(table)
+    return next(t for t in [base] + top if t.number == _propose(table)), table
+
+
+def _new_flags(base_flags: pd.DataFrame, flags: pd.DataFrame) -> list[str]:
+    """The messages of the flags in ``flags`` (one sweep's) that ``base_flags`` (the base's, same seeds) lacks."""
+    from simkit.compare import flag_changes
+
+    changed = flag_changes(base_flags, flags)
+    return changed.loc[changed["status"] == "appeared", "message"].tolist()
+
+
+def _propose(table: pd.DataFrame) -> int:
+    """The trial to propose from the confirmation table (the base its first row): the best pooled objective
+    among the candidates that beat the base and raise no new flag; when each candidate that beats the base
+    raises one, the best of those (the flags it raises are in ``confirm.csv`` and the check's ``flags.csv``);
+    the base (no patch) when none beats it. Ties go to fewer changes, then the earlier trial."""
+    ranked = table.sort_values(["pooled_objective", "n_changes", "trial"])
+    base = table.iloc[0]
+    better = ranked[(ranked["trial"] != base["trial"]) & (ranked["pooled_objective"] < base["pooled_objective"])]
+    clean = better[better["flags_appeared"] == 0]
+    pick = clean if len(clean) else better if len(better) else ranked[ranked["trial"] == base["trial"]]
+    return int(pick["trial"].iloc[0])
+
+
+def _ranking(confirmed: pd.DataFrame, proposed: pd.Series) -> str:
+    """Where the proposal stands among the confirmed candidates, in words (for the patch's header)."""
+    n = len(confirmed) - 1
+    if proposed["flags_appeared"]:
+        return (f"the best of the {n} confirmed; each that beats the base raises a new flag, this one "
+                f"{int(proposed['flags_appeared'])}")
+    if proposed["pooled_objective"] > confirmed["pooled_objective"].iloc[1:].min():
+        return f"the best of the {n} confirmed that raises no new flag"
+    return f"the best of the {n} confirmed"
 
 
 def _pooled(search: list[pd.DataFrame], again: list[pd.DataFrame]) -> list[pd.DataFrame]:
@@ -800,7 +834,8 @@ def _finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sea
         "proposed": {"trial": best.number if best is not None else None,
                      "search_objective": best.value if best is not None else None,
                      "pooled_objective": None if proposed is None else float(proposed["pooled_objective"]),
-                     "pooled_spread": None if proposed is None else float(proposed["pooled_spread"])},
+                     "pooled_spread": None if proposed is None else float(proposed["pooled_spread"]),
+                     "flags_appeared": None if proposed is None else int(proposed["flags_appeared"])},
         "changes": {k: {"before": b, "after": a} for k, (b, a) in changes.items()},
     }
     files: list[Path] = [out / "trials.csv"] + ([out / "confirm.csv"] if confirmed is not None else [])
@@ -815,7 +850,7 @@ def _finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sea
             header=[f"Proposed by simkit tune: trial {best.number} ({summary['trials']} candidates), objective "
                     f"{best.value:.4f} (base {summary['search']['base_objective']:.4f}) on the search seeds"
                     + ("." if proposed is None else f", {proposed['pooled_objective']:.4f} with the confirmation "
-                       f"seeds ({settings['confirm_seed']}) added: the best of the {len(confirmed) - 1} confirmed."),
+                       f"seeds ({settings['confirm_seed']}) added: {_ranking(confirmed, proposed)}."),
                     f"Checked on fresh seeds (sweep seed {settings['check_seed']}): see compare.pdf and summary.json."])
         _write_text(out / "patch.toml", patch_text)
         files.append(out / "patch.toml")

@@ -10,9 +10,10 @@ import pandas as pd
 import pytest
 
 import simkit
-from simkit.analysis import synthetic_results
+from simkit.analysis import FLAG_COLUMNS, synthetic_results
 from simkit.cli import main
 from simkit.scenario import load_scenario
+from simkit.tune import _new_flags, _propose
 from simkit.tune_knobs import (
     Knob,
     candidate_patch,
@@ -285,8 +286,8 @@ def test_a_small_tune_leaves_the_evidence_in_its_folder(small_tune, capsys):
 def test_the_best_candidates_are_replayed_on_confirmation_seeds_before_one_is_proposed(small_tune):
     """confirm.csv: the base (first row, the reference the candidates' ``pushed`` is measured from there), then
     the best distinct candidates of the search (3 here, fewer than --confirm 5), each replayed on the
-    confirmation seeds; the proposal is the one whose search and confirmation games together score best,
-    and its games count in the summary."""
+    confirmation seeds; the proposal is the one whose search and confirmation games together score best
+    among those that raise no new flag there, and its games count in the summary."""
     trials = pd.read_csv(small_tune / "trials.csv")
     confirm = pd.read_csv(small_tune / "confirm.csv")
     done = trials[(trials["state"] == "complete") & ~trials["repeat"]].sort_values("objective", kind="stable")
@@ -296,7 +297,9 @@ def test_the_best_candidates_are_replayed_on_confirmation_seeds_before_one_is_pr
     assert (confirm["games"] == 9).all()  # 3 decks x 3 ordered pairs x 1 game, on other seeds
     assert confirm["proposed"].sum() == 1
     pick = confirm[confirm["proposed"]].iloc[0]
-    assert pick["pooled_objective"] == confirm["pooled_objective"].min()
+    # here a flag-free candidate beats the base: the best of those (one candidate loses every game of a deck)
+    assert confirm["flags_appeared"].iloc[0] == 0 and pick["flags_appeared"] == 0
+    assert pick["pooled_objective"] == confirm.loc[confirm["flags_appeared"] == 0, "pooled_objective"].min()
     summary = json.loads((small_tune / "summary.json").read_text())
     assert summary["proposed"]["trial"] == pick["trial"]
     assert summary["proposed"]["pooled_objective"] == pytest.approx(pick["pooled_objective"])
@@ -304,6 +307,45 @@ def test_the_best_candidates_are_replayed_on_confirmation_seeds_before_one_is_pr
     assert summary["confirm"]["seed"] == summary["search"]["seed"] + 2_000_003
     changes = "; ".join(f"{k}: {c['before']} -> {c['after']}" for k, c in summary["changes"].items())
     assert changes == (pick["changes"] if pick["changes"] != "(no change)" else "")
+
+
+def _confirm_table(rows):
+    return pd.DataFrame(rows, columns=["trial", "n_changes", "pooled_objective", "flags_appeared"])
+
+
+def test_the_proposal_is_the_best_confirmed_candidate_that_raises_no_new_flag():
+    """Trial 7 scores best but raises a flag the base does not have on the same games: trial 9, the best
+    without one, is proposed; with the base first in the table."""
+    table = _confirm_table([(0, 0, 0.40, 0), (7, 3, 0.20, 1), (9, 3, 0.25, 0), (4, 2, 0.30, 0)])
+    assert _propose(table) == 9
+
+
+def test_when_every_better_candidate_raises_a_flag_the_best_is_proposed_all_the_same():
+    """No candidate that beats the base is flag-free: the best is proposed (its new flag is in the evidence),
+    not the base, which would hide a patch that removes more flags than it raises."""
+    table = _confirm_table([(0, 0, 0.40, 0), (7, 3, 0.20, 2), (9, 3, 0.25, 1), (4, 2, 0.45, 0)])
+    assert _propose(table) == 7
+
+
+def test_no_candidate_beats_the_base_on_the_pooled_games_so_nothing_is_proposed():
+    table = _confirm_table([(0, 0, 0.40, 0), (7, 3, 0.41, 0), (9, 1, 0.40, 0)])
+    assert _propose(table) == 0
+
+
+def test_equal_confirmed_candidates_go_to_fewer_changes_then_the_earlier_trial():
+    table = _confirm_table([(0, 0, 0.40, 0), (7, 3, 0.25, 0), (9, 2, 0.25, 0), (5, 2, 0.25, 0)])
+    assert _propose(table) == 5
+
+
+def test_a_new_flag_is_one_the_base_does_not_raise_on_the_same_games():
+    """Flags are matched by kind and subject: the deck flagged in both does not count, the matchup does."""
+    def flags(*rows):
+        return pd.DataFrame([dict(dict.fromkeys(FLAG_COLUMNS, 0.0), kind=k, subject=s, message=m) for k, s, m in rows],
+                            columns=FLAG_COLUMNS)
+    base = flags(("deck", "A", "A high"), ("deck", "B", "B low"))
+    patch = flags(("deck", "A", "A still high"), ("matchup", "A|C", "A beats C"))
+    assert _new_flags(base, patch) == ["A beats C"]
+    assert _new_flags(patch, patch) == []
 
 
 def test_every_confirmed_candidate_plays_confirm_games_per_pair(tmp_path):
