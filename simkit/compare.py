@@ -295,28 +295,40 @@ def nash_shift(base_matchups: pd.DataFrame, patch_matchups: pd.DataFrame) -> pd.
 def flag_changes(base_flags: pd.DataFrame, patch_flags: pd.DataFrame) -> pd.DataFrame:
     """Flags that appeared with the patch, vanished with it, or stayed.
 
+    A flag is matched by its kind, its subject and its side of the band: a deck flagged too weak in the
+    base and too strong with the patch (or a seat advantage that changes seat) is a flag that vanished
+    and one that appeared, not one that stayed.
+
     Args:
         base_flags: :func:`simkit.analysis.balance_flags` of the base sweep.
         patch_flags: the same of the patch sweep.
 
     Returns:
         the flag columns plus ``status`` ("appeared"/"vanished"/"stayed") and ``base_value``,
-        ``patch_value``; the other columns come from the patch where flagged there, else from
-        the base. Sorted appeared, vanished, stayed.
+        ``patch_value`` (the subject's flagged value in each, whichever side); the other columns come
+        from the patch where flagged there, else from the base. Sorted appeared, vanished, stayed.
     """
-    key = ["kind", "subject"]
-    a = base_flags.set_index(key)
-    b = patch_flags.set_index(key)
+    key = ["kind", "subject", "side"]
+    a = base_flags.assign(side=_side(base_flags)).set_index(key)
+    b = patch_flags.assign(side=_side(patch_flags)).set_index(key)
+    a_value = base_flags.set_index(["kind", "subject"])["value"]
+    b_value = patch_flags.set_index(["kind", "subject"])["value"]
     rows = []
     for status, idx, src in (("appeared", b.index.difference(a.index, sort=False), b),
                              ("vanished", a.index.difference(b.index, sort=False), a),
                              ("stayed", b.index.intersection(a.index, sort=False), b)):
-        part = src.loc[idx].reset_index()
+        part = src.loc[idx].reset_index().drop(columns="side")
         part.insert(0, "status", status)
-        part["base_value"] = a["value"].reindex(idx).to_numpy() if len(idx) else []
-        part["patch_value"] = b["value"].reindex(idx).to_numpy() if len(idx) else []
+        subjects = idx.droplevel("side")
+        part["base_value"] = a_value.reindex(subjects).to_numpy() if len(idx) else []
+        part["patch_value"] = b_value.reindex(subjects).to_numpy() if len(idx) else []
         rows.append(part)
     return pd.concat(rows, ignore_index=True)
+
+
+def _side(flags: pd.DataFrame) -> np.ndarray:
+    """Which side of its band each flag lies on: ``"above"`` or ``"below"``."""
+    return np.where(flags["value"].to_numpy(float) > flags["band_high"].to_numpy(float), "above", "below")
 
 
 def spread_change(paired: pd.DataFrame, level: float = 0.95, resamples: int = 2000, seed: int = 0) -> dict:

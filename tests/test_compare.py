@@ -2,11 +2,12 @@
 
 
 import numpy as np
+import pandas as pd
 import pytest
 from pypdf import PdfReader
 from results_folders import write_sweep_folder
 
-from simkit.analysis import synthetic_deck_cards, synthetic_results
+from simkit.analysis import FLAG_COLUMNS, synthetic_deck_cards, synthetic_results
 from simkit.cli import main
 from simkit.compare import (
     COMPARE_TABLES,
@@ -185,6 +186,28 @@ def test_flag_changes_report_appeared_and_vanished(base, patch):
     back = flag_changes(tables["flag_changes"].iloc[:0].drop(columns=["status", "base_value", "patch_value"]),
                         tables["flag_changes"].drop(columns=["status", "base_value", "patch_value"]))
     assert set(back["status"]) == {"appeared"}
+
+
+def _flags(*rows):
+    """Flag rows (kind, subject, value) with the report's bands, other columns blank."""
+    band = {"deck": (0.45, 0.55), "first_player": (0.45, 0.55), "matchup": (0.30, 0.70)}
+    return pd.DataFrame([dict(dict.fromkeys(FLAG_COLUMNS, 0.0), kind=k, subject=s, value=v, band_low=band[k][0],
+                              band_high=band[k][1], message=f"{s} {v}") for k, s, v in rows], columns=FLAG_COLUMNS)
+
+
+def test_a_deck_flagged_too_weak_then_too_strong_is_a_flag_vanished_and_one_appeared():
+    """Deck A goes from 30% to 70%: its flag did not stay, a new one appeared; deck B stays too strong;
+    the first seat's edge turns into the second seat's."""
+    base_flags = _flags(("deck", "A", 0.30), ("deck", "B", 0.62), ("first_player", "all games", 0.58))
+    patch_flags = _flags(("deck", "A", 0.70), ("deck", "B", 0.60), ("first_player", "all games", 0.41))
+    fc = flag_changes(base_flags, patch_flags)
+    status = {(r.kind, r.subject, r.status) for r in fc.itertuples()}
+    assert status == {("deck", "A", "appeared"), ("deck", "A", "vanished"), ("deck", "B", "stayed"),
+                      ("first_player", "all games", "appeared"), ("first_player", "all games", "vanished")}
+    a = fc[fc["subject"] == "A"].set_index("status")
+    assert a.loc["appeared", "message"] == "A 0.7" and a.loc["vanished", "message"] == "A 0.3"
+    assert (a["base_value"] == 0.30).all() and (a["patch_value"] == 0.70).all()
+    assert list(fc.columns) == ["status", *FLAG_COLUMNS, "base_value", "patch_value"]
 
 
 def test_compare_pdf_and_command(base, patch, tmp_path, capsys):
