@@ -6,8 +6,9 @@
    the worst deck of the unplanted base game on the same seeds.
 2. The base game: tune may touch what a designer would let a balance pass touch: every creature
    level's cost, attack, HP, move and both ends of its range, every creature's unit counts
-   (``units[*]``), every artifact's cost and cooldown, and the InfernoFlame's damage and summoned
-   unit, each within half of today's value either way (``KEY=-50%..+50%``, 137 numbers). At most 3
+   (``units[*]``), every artifact's cost and cooldown, the InfernoFlame's damage and summoned unit,
+   and the mana curve (each seat's starting max mana, the cap, the period of its growth), each within
+   half of today's value either way (``KEY=-50%..+50%``, 141 numbers). At most 3
    changes, 12 games per ordered pair in the search (at 4 each deck's rate has a standard error of 5
    points, as large as the effects sought), 400 candidates: the base, the screening (244 single
    changes), 3 rounds of 10 predicted combinations, a second stage anchored on the best candidate
@@ -60,13 +61,15 @@ MIDDLE = [
     "WindBlessing:BlackBat,FrostDragon,VolcanoDragon", "WindBlessing:Archer,FrostDragon,Swordsman",
 ]
 # Base-game demo: what a designer would let a balance pass touch: every creature level's cost, attack, HP,
-# range (each end) and move, every creature's unit counts, every artifact's cost and cooldown, and the
-# InfernoFlame's damage and summoned unit, each within half of today's value either way (137 numbers).
+# range (each end) and move, every creature's unit counts, every artifact's cost and cooldown, the
+# InfernoFlame's damage and summoned unit, and the mana curve (rules.first_max_mana, second_max_mana,
+# max_mana_cap, mana_period), each within half of today's value either way (141 numbers).
 BASE_KNOBS = ["creatures.*.L*.cost=-50%..+50%", "creatures.*.L*.attack=-50%..+50%", "creatures.*.L*.hp=-50%..+50%",
               "artifacts.*.cost=-50%..+50%", "artifacts.*.cooldown=-50%..+50%",
               "artifacts.InfernoFlame.damage=-50%..+50%", "artifacts.InfernoFlame.inferno.attack=-50%..+50%",
               "artifacts.InfernoFlame.inferno.hp=-50%..+50%",
-              "creatures.*.units[*]=-50%..+50%", "creatures.*.L*.range[*]=-50%..+50%", "creatures.*.L*.move=-50%..+50%"]
+              "creatures.*.units[*]=-50%..+50%", "creatures.*.L*.range[*]=-50%..+50%", "creatures.*.L*.move=-50%..+50%",
+              "rules.*mana*=-50%..+50%"]
 # Base-game demo: 12 decks spanning every artifact and creature kind, strong and weak alike.
 DECKS = [
     "HolyLight:Archer,Priest,Swordsman", "HolyLight:BlackBat,FrostDragon,Swordsman",
