@@ -157,6 +157,9 @@ BAD_PATCHES = [
     ("[artifacts.InfernoFlame.inferno]\nhitpoints = 3\n", "artifacts.InfernoFlame.inferno.hitpoints", "unknown key"),
     ('[decks]\npools = ["HolyLight:Archer,Priest,Swordsman"]\n', "decks.pools", "unknown key (known: pool)"),
     ("[rules]\nmana_phase = [1, 4]\n", "rules.mana_phase", "the second player's phase 4 is never reached"),
+    # the first player plays the odd turns: with an even period, an even phase never comes round for it
+    ("[rules]\nmana_period = 2\nmana_phase = [0, 1]\n", "rules.mana_phase",
+     "the first player's phase 0 is never reached: on its (odd) turns, turn % mana_period (2) is never 0"),
     ("[rules]\nmana_period = 2\nmana_phase = [2, 1]\n", "rules.mana_phase", "the first player's phase 2 is never"),
     # a stat beyond its int16 table is refused by name (it used to be a bare OverflowError)
     ("[creatures.Archer.L1]\nattack = 40000\n", "creatures.Archer.L1.attack", "must be at most 32767"),

@@ -58,6 +58,12 @@ RULES_KEYS = (
 
 
 
+def reachable_phases(period: int, side: int) -> list[int]:
+    """The values ``turn % period`` takes on the turns of ``side`` (0: the first player, who plays the odd
+    turns; 1: the second, the even ones): the ``mana_phase`` values at which that side gains max mana."""
+    return sorted({t % period for t in range(1 + side, 2 * period + 1, 2)})
+
+
 def build_rules(top: Field) -> Rules:
     """Validate a scenario's ``[rules]``, ``[map]``, ``[creatures]`` and ``[artifacts]`` tables."""
     r = top.table("rules")
@@ -72,11 +78,16 @@ def build_rules(top: Field) -> Rules:
             raise r.fail(f"{v} is above max_mana_cap {cap}", key)
     period = r.int("mana_period", minimum=1)
     phase = r.int_list("mana_phase", length=2)
-    for who, p in zip(("first", "second"), phase):
+    for side, (who, p) in enumerate(zip(("first", "second"), phase)):
         if p >= period:
             raise r.fail(
                 f"the {who} player's phase {p} is never reached (turn % mana_period is 0..{period - 1}): "
                 "that player would never gain max mana", "mana_phase",
+            )
+        if p not in reachable_phases(period, side):
+            raise r.fail(
+                f"the {who} player's phase {p} is never reached: on its ({('odd', 'even')[side]}) turns, "
+                f"turn % mana_period ({period}) is never {p}: that player would never gain max mana", "mana_phase",
             )
     full_tie = r.str("full_tie", "draw", choices=("draw", "second"))
     miracle_hp = r.int("miracle_hp", minimum=1)

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
+from simkit.games.miracle.tables import reachable_phases
 from simkit.scenario import Scenario, load_scenario
 
 #: Action groups the biased chooser knows, simplest first (shrinking prefers earlier ones).
@@ -86,7 +87,7 @@ def scenario_patches(draw, scenario: Scenario) -> dict[str, Any]:
         r["second_max_mana"] = draw(st.integers(0, cap))
     if draw(st.booleans()):
         period = r["mana_period"] = draw(st.integers(1, 2 * rules.mana_period))
-        r["mana_phase"] = [draw(st.integers(0, period - 1)), draw(st.integers(0, period - 1))]
+        r["mana_phase"] = [draw(st.sampled_from(reachable_phases(period, side))) for side in (0, 1)]
     if draw(st.booleans()):
         r["miracle_hp"] = draw(st.integers(1, max(1, rules.miracle_hp // 5)))
     if draw(st.booleans()):
