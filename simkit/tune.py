@@ -170,10 +170,12 @@ class _Plan:
 
     With ``rescreen`` a second stage follows, the way a designer fixes the biggest lever first and then
     re-tries the others on top of it: the first stage's best candidate becomes the *anchor*, less the change
-    the model finds least useful in it when it has no room for another (:meth:`_anchor`); the ``rescreen``
-    knobs the model predicts best on top of it are played there alone at both ends of their ranges, so their
-    effects are measured in the anchored game, not guessed from the base; then ``rounds`` rounds of
-    combinations of those (anchor plus up to ``max_changes`` less the anchor's changes) as before.
+    the model finds least useful in it when it has no room for another (:meth:`_anchor`); ``rescreen`` knobs,
+    taken alternately from those the model predicts best on top of it and from the biggest levers (those whose
+    single change moved the matchups most, :meth:`Additive.effect_size`: a big lever's interplay with the
+    anchor's changes is what adding effects gets most wrong), are played there alone at both ends of their
+    ranges, so their effects are measured in the anchored game, not guessed from the base; then ``rounds``
+    rounds of combinations of those (anchor plus up to ``max_changes`` less the anchor's changes) as before.
 
     Each is enqueued only when it is next (and not yet played), so a tune killed anywhere resumes to the very
     order of an uninterrupted one: a round depends only on the sweeps of the candidates planned before it.
@@ -287,13 +289,10 @@ class _Plan:
             return []
         model = self._first_model(complete).anchored(self._tables(self.anchor), self.anchor)
         picks = [model.index[k, a] for k, (_, a) in self.anchor.items() if (k, a) in model.index]
-        ranked = sorted((model.predict(picks + [i]), i) for i, o in enumerate(model.options) if o[0] not in self.anchor)
-        keys: list[str] = []
-        for _, i in ranked:
-            if model.options[i][0] not in keys:
-                keys.append(model.options[i][0])
-            if len(keys) == self.rescreen:
-                break
+        free = [i for i, o in enumerate(model.options) if o[0] not in self.anchor]
+        predicted = [model.options[i][0] for _, i in sorted((model.predict(picks + [i]), i) for i in free)]
+        levers = [model.options[i][0] for _, i in sorted((-model.effect_size(i), i) for i in free)]
+        keys = _interleave(predicted, levers, self.rescreen)
         by_key = {k.key: k for k in self.knobs}
         out: list[dict[str, tuple]] = []
         for key in keys:
@@ -352,6 +351,16 @@ class _Plan:
                                    skip=lambda c: _candidate_id({**anchor, **c}) in planned)
         return [({**anchor, **c}, round(model.predict_changes(c) + change_cost(anchor, self.ev.weights), 6))
                 for c in combos]
+
+
+def _interleave(first: list[str], second: list[str], n: int) -> list[str]:
+    """Up to ``n`` distinct keys taken alternately from two rankings, ``first`` first."""
+    keys: list[str] = []
+    for pair in zip(first, second):
+        for key in pair:
+            if len(keys) < n and key not in keys:
+                keys.append(key)
+    return keys
 
 
 def _best_of(complete: dict, candidates: list[dict[str, tuple]]) -> dict[str, tuple]:
@@ -587,13 +596,15 @@ def tune(
         combine: how many predicted combinations each round of the screening plays.
         rounds: rounds of predicted combinations: the first predicts from the base, each later one from
             the best candidate played before it (see :meth:`simkit.tune_screen.Additive.anchored`).
-        rescreen: after the rounds, take the best candidate played with fewer than ``max_changes`` changes as
-            an anchor, play on top of it the ``rescreen`` knobs the model predicts best there (each alone, at
-            both ends of its range), then ``rounds`` rounds of combinations on top of the anchor from those
-            measured effects (0: no second stage). See :class:`_Plan`.
+        rescreen: after the rounds, take the first stage's best candidate (less the change the model finds
+            least useful in it when it is full) as an anchor, play on top of it ``rescreen`` knobs, alternately
+            those the model predicts best there and the biggest levers (each alone, at both ends of its range),
+            then ``rounds`` rounds of combinations on top of the anchor from those measured effects (0: no
+            second stage). See :class:`_Plan`.
         confirm: once the budget is spent, replay the best this many candidates, and the base, on other
             seeds (the confirmation seed, search seed plus 2,000,003) and propose the one whose search
-            and confirmation games together score best (none if that is the base), so the proposal is
+            and confirmation games together score best among those that raise no report flag the base
+            does not raise there (see :func:`_propose`; none if that is the base), so the proposal is
             not the luckiest of many candidates (``OUT/confirm.csv``); 0 proposes the best on the search
             seeds alone.
         confirm_games: games per ordered pair of the confirmation (default: ``games``).

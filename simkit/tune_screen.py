@@ -150,6 +150,12 @@ class Additive:
                     for p, t in enumerate(tables)]
         return out
 
+    def effect_size(self, i: int) -> float:
+        """How far ``options[i]`` alone moves the game: the root mean square of its effect on the matchups'
+        points (win-rate units), in the bot pairing it moves most. A big lever is where adding effects is
+        least to be trusted: what it does on top of other changes is best measured."""
+        return max(float(np.sqrt(np.nanmean(np.square(dp)))) for dp, _ in self.options[i][3])
+
     def predict_changes(self, changes: dict[str, tuple]) -> float:
         """The predicted objective of ``changes`` (``{key: (before, after)}``, each a value of the options)."""
         return self.predict([self.index[k, a] for k, (_, a) in changes.items()])

@@ -13,7 +13,7 @@ import simkit
 from simkit.analysis import FLAG_COLUMNS, synthetic_results
 from simkit.cli import main
 from simkit.scenario import load_scenario
-from simkit.tune import _new_flags, _propose
+from simkit.tune import _interleave, _new_flags, _propose
 from simkit.tune_knobs import (
     Knob,
     candidate_patch,
@@ -407,6 +407,14 @@ def test_a_rescreen_replays_the_best_knobs_on_top_of_the_anchor_then_combines_th
     assert list(t.loc[t["phase"] == "anchor", "changes"]) in ([], [anchor])
     later = t[(t["phase"] == "combine") & (t["round"] == 2)]
     assert all(anchor in c for c in later["changes"])
+
+
+def test_the_rescreen_takes_the_best_predicted_and_the_biggest_levers_in_turn():
+    """Predicted best a, b, c; biggest levers c, d, a: four knobs are a, c, b, d (c, already taken from the
+    levers, is not taken twice); asking for more than there are gives each once."""
+    assert _interleave(["a", "b", "c", "d"], ["c", "d", "a", "b"], 4) == ["a", "c", "b", "d"]
+    assert _interleave(["a", "b", "c", "d"], ["c", "d", "a", "b"], 1) == ["a"]
+    assert _interleave(["a", "b"], ["b", "a"], 9) == ["a", "b"]
 
 
 def test_every_game_the_search_plays_is_a_trials_game(tmp_path, monkeypatch):

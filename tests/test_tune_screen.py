@@ -131,3 +131,15 @@ def test_a_diverse_round_tries_different_ideas_not_variants_of_one():
     diverse = best_combinations(model, 3, 4, diverse=True)
     assert diverse[0] == plain[0] and len(diverse) >= 2
     assert all(len(p.keys() & q.keys()) <= 1 for i, p in enumerate(diverse) for q in diverse[:i])
+
+
+def test_a_levers_effect_size_is_how_far_it_moves_the_matchups():
+    """x at 4 takes 10 points off deck 0 against each of the 2 others (4 of the 9 cells move by 0.1): a root mean
+    square of 0.1 x sqrt(4/9); x at 3, interpolated, half that; z, which changes nothing, 0."""
+    knobs = [Knob("x", 2, 0, 4, True), Knob("z", 2, 0, 4, True)]
+    base = _table([0.2, 0.0, 0.0])
+    model = _model(knobs, base, [("x", 4, [_table([0.1, 0.0, 0.0])]), ("z", 4, [base])])
+    i = {(k, v): j for j, (k, _, v, _) in enumerate(model.options)}
+    assert model.effect_size(i["x", 4]) == pytest.approx(0.1 * (4 / 9) ** 0.5)
+    assert model.effect_size(i["x", 3]) == pytest.approx(0.05 * (4 / 9) ** 0.5)
+    assert model.effect_size(i["z", 4]) == 0

@@ -92,12 +92,14 @@ def register(sub) -> None:
                    help="rounds of predicted combinations: the first from the base, each later one re-anchored "
                    "on the best candidate so far (default 2)")
     p.add_argument("--rescreen", type=int, default=0, metavar="N",
-                   help="a second stage: anchor on the best candidate with fewer than --max-changes changes, play "
-                   "the N knobs the model predicts best on top of it (each at both range ends), then --rounds "
-                   "rounds of combinations on top of the anchor (default 0: off)")
+                   help="a second stage: anchor on the first stage's best candidate (less its least useful "
+                   "change when it has --max-changes), play N knobs on top of it, alternately the best predicted "
+                   "there and the biggest levers (each at both range ends), then --rounds rounds of combinations "
+                   "on top of the anchor (default 0: off)")
     p.add_argument("--confirm", type=int, default=5,
                    help="replay the best this many candidates on other seeds and propose the best of search and "
-                   "confirmation games together, not the luckiest on the search seeds (default 5; 0: off)")
+                   "confirmation games together that raises no new flag there, not the luckiest on the search "
+                   "seeds (default 5; 0: off)")
     p.add_argument("--confirm-games", type=int,
                    help="games per ordered pair of the confirmation (default: --games)")
     p.add_argument("--check-games", type=int, help="games per ordered pair of the fresh-seed check (default: --games)")
