@@ -780,8 +780,9 @@ def _confirm(study, ev: _Evaluator, k: int, seed: int, games: int, show: bool):
                      "pooled_spread": worst["spread"], "pooled_pushed": worst["pushed"],
                      "flags_appeared": len(new_flags), "new_flags": "; ".join(new_flags), "games": played})
     table = pd.DataFrame(rows)
-    table["proposed"] = table["trial"] == _propose(table)
-    return next(t for t in [base] + top if t.number == _propose(table)), table
+    pick = _propose(table)
+    table["proposed"] = table["trial"] == pick
+    return next(t for t in [base] + top if t.number == pick), table
 
 
 def _new_flags(base_flags: pd.DataFrame, flags: pd.DataFrame) -> list[str]:
