@@ -162,37 +162,48 @@ def _params(changes: dict[str, tuple], knobs: list[Knob], max_changes: int) -> d
     return params
 
 
+@dataclass
+class _Stage:
+    """One anchored stage of the plan: its anchor, the single changes re-screened on top of it, its rounds of
+    combinations and the additive model of the re-screened effects (each filled in when the plan reaches it)."""
+
+    anchor: dict[str, tuple] | None = None
+    rescreened: list[dict[str, tuple]] | None = None
+    rounds: list[list[tuple[dict[str, tuple], float]]] = field(default_factory=list)
+    model: Additive | None = None
+
+
 class _Plan:
     """The candidates played before the sampler proposes: the base, then (with screening) each knob alone at
     both ends of its range, then ``rounds`` rounds of the ``combine`` combinations an additive model of those
     single changes predicts best (the first round anchored on the base, no two of its combinations sharing
     more than one knob; each later round anchored on the best candidate played before it).
 
-    With ``rescreen`` a second stage follows, the way a designer fixes the biggest lever first and then
-    re-tries the others on top of it: the first stage's best candidate becomes the *anchor*, less the change
-    the model finds least useful in it when it has no room for another (:meth:`_anchor`); ``rescreen`` knobs,
-    taken alternately from those the model predicts best on top of it and from the biggest levers (those whose
-    single change moved the matchups most, :meth:`Additive.effect_size`: a big lever's interplay with the
-    anchor's changes is what adding effects gets most wrong), are played there alone at both ends of their
-    ranges, so their effects are measured in the anchored game, not guessed from the base; then ``rounds``
-    rounds of combinations of those (anchor plus up to ``max_changes`` less the anchor's changes) as before.
+    With ``rescreen`` ``stages`` anchored stages follow, the way a designer fixes the biggest lever first and
+    then re-tries the others on top of it: the best candidate played so far becomes the stage's *anchor*, less
+    the change the model finds least useful in it when it has no room for another (:meth:`_anchor`; the next
+    least useful when that anchor was an earlier stage's); ``rescreen`` knobs, taken alternately from those the
+    model predicts best on top of it and from the biggest levers (those whose single change moved the matchups
+    most, :meth:`Additive.effect_size`: a big lever's interplay with the anchor's changes is what adding effects
+    gets most wrong), are played there alone at both ends of their ranges, so their effects are measured in the
+    anchored game, not guessed from the base; then ``rounds`` rounds of combinations of those (anchor plus up
+    to ``max_changes`` less the anchor's changes) as before. A later stage so re-tries a slot of what the
+    earlier one found, and its other slots, the earlier anchor's changes, are no longer fixed.
 
     Each is enqueued only when it is next (and not yet played), so a tune killed anywhere resumes to the very
     order of an uninterrupted one: a round depends only on the sweeps of the candidates planned before it.
     """
 
     def __init__(self, knobs: list[Knob], max_changes: int, screen: bool, combine: int, rounds: int,
-                 ev: _Evaluator, rescreen: int = 0):
+                 ev: _Evaluator, rescreen: int = 0, stages: int = 1):
         self.knobs, self.max_changes, self.ev = knobs, max_changes, ev
         self.combine, self.rounds = (combine, rounds) if screen else (0, 0)
         self.rescreen = rescreen if screen else 0
+        self.n_stages = stages if self.rescreen > 0 else 0
         self.fixed = [("base", {})] + ([("screen", c) for c in screen_changes(knobs)] if screen else [])
         self.done_rounds: list[list[tuple[dict[str, tuple], float]]] = []
         self.model: Additive | None = None
-        self.anchor: dict[str, tuple] | None = None
-        self.rescreened: list[dict[str, tuple]] | None = None
-        self.rounds2: list[list[tuple[dict[str, tuple], float]]] = []
-        self.model2: Additive | None = None
+        self.stages: list[_Stage] = []
 
     def next(self, study) -> tuple[dict[str, tuple], dict] | None:
         """The next planned candidate not yet played, with the attributes its trial gets; ``None`` once the
@@ -200,33 +211,40 @@ class _Plan:
         played = {t.user_attrs.get("candidate") for t in _counted(study)}
         for phase, changes in self.fixed:
             if _candidate_id(changes) not in played:
-                return changes, {"phase": phase}
+                return changes, {"phase": phase, "stage": 1}
         if self.combine < 1:
             return None
-        nxt = self._next_round(study, self.done_rounds, self._combinations, 0, played)
-        if nxt is not None or self.rescreen < 1:
-            return nxt
-        if self.rescreened is None:
-            if self.anchor is None:
-                self.anchor = self._choose_anchor(study)
-            if self.anchor and _candidate_id(self.anchor) not in played:
-                return self.anchor, {"phase": "anchor"}  # played as a trial of its own, so its games count
-            self.rescreened = self._rescreen(study)
-        for changes in self.rescreened:
-            if _candidate_id(changes) not in played:
-                return changes, {"phase": "rescreen"}
-        if not self.rescreened:
-            return None
-        return self._next_round(study, self.rounds2, self._combinations2, self.rounds, played)
+        nxt = self._next_round(study, self.done_rounds, self._combinations, 0, played, 1)
+        for s in range(self.n_stages):
+            if nxt is not None:
+                return nxt
+            if s == len(self.stages):
+                self.stages.append(_Stage())
+            st = self.stages[s]
+            if st.rescreened is None:
+                if st.anchor is None:
+                    st.anchor = self._choose_anchor(study, s)
+                if st.anchor and _candidate_id(st.anchor) not in played:
+                    return st.anchor, {"phase": "anchor", "stage": s + 2}  # a trial of its own: its games count
+                st.rescreened = self._rescreen(study, st)
+            for changes in st.rescreened:
+                if _candidate_id(changes) not in played:
+                    return changes, {"phase": "rescreen", "stage": s + 2}
+            if not st.rescreened:
+                return None
+            nxt = self._next_round(study, st.rounds, lambda study, r, st=st: self._combinations2(study, r, st),
+                                   self.rounds * (s + 1), played, s + 2)
+        return nxt
 
-    def _next_round(self, study, done: list, make: Callable, offset: int, played: set):
-        """The next unplayed combination of a stage's rounds (``done``, planned by ``make`` when reached)."""
+    def _next_round(self, study, done: list, make: Callable, offset: int, played: set, stage: int):
+        """The next unplayed combination of stage ``stage``'s rounds (``done``, planned by ``make`` when reached)."""
         for r in range(self.rounds):
             if r == len(done):
                 done.append(make(study, r))
             for changes, predicted in done[r]:
                 if _candidate_id(changes) not in played:
-                    return changes, {"phase": "combine", "round": offset + r + 1, "predicted": predicted}
+                    return changes, {"phase": "combine", "stage": stage, "round": offset + r + 1,
+                                     "predicted": predicted}
         return None
 
     def enqueue_next(self, study) -> None:
@@ -271,25 +289,30 @@ class _Plan:
         earlier = [c for _, c in self.fixed] + [c for done in self.done_rounds[:r] for c, _ in done]
         return self._round(complete, self._first_model(complete), {}, earlier, r)
 
-    def _stage1(self) -> list[dict[str, tuple]]:
-        return [c for _, c in self.fixed] + [c for done in self.done_rounds for c, _ in done]
+    def _planned(self, upto: int) -> list[dict[str, tuple]]:
+        """Every candidate the first stage and the anchored stages before stage ``upto`` planned."""
+        out = [c for _, c in self.fixed] + [c for done in self.done_rounds for c, _ in done]
+        for st in self.stages[:upto]:
+            out += ([st.anchor] if st.anchor else []) + (st.rescreened or []) + [c for d in st.rounds for c, _ in d]
+        return out
 
-    def _choose_anchor(self, study) -> dict[str, tuple]:
-        """The second stage's anchor (``{}`` when none qualifies): see :meth:`_anchor`."""
+    def _choose_anchor(self, study, s: int) -> dict[str, tuple]:
+        """Stage ``s``'s anchor (``{}`` when none qualifies): see :meth:`_anchor`."""
         complete = self._complete(study)
-        earlier = [c for c in self._stage1() if c and _candidate_id(c) in complete]
+        earlier = [c for c in self._planned(s) if c and _candidate_id(c) in complete]
         if "base" not in complete or not earlier or self.max_changes < 2:
             return {}
-        return self._anchor(complete, _best_of(complete, earlier))
+        used = [st.anchor for st in self.stages[:s] if st.anchor]
+        return self._anchor(complete, _best_of(complete, earlier), used)
 
-    def _rescreen(self, study) -> list[dict[str, tuple]]:
-        """The single changes re-screened on top of the (played) anchor (none without a valid anchor)."""
+    def _rescreen(self, study, st: _Stage) -> list[dict[str, tuple]]:
+        """The single changes re-screened on top of the stage's (played) anchor (none without a valid anchor)."""
         complete = self._complete(study)
-        if not self.anchor or _candidate_id(self.anchor) not in complete:
+        if not st.anchor or _candidate_id(st.anchor) not in complete:
             return []
-        model = self._first_model(complete).anchored(self._tables(self.anchor), self.anchor)
-        picks = [model.index[k, a] for k, (_, a) in self.anchor.items() if (k, a) in model.index]
-        free = [i for i, o in enumerate(model.options) if o[0] not in self.anchor]
+        model = self._first_model(complete).anchored(self._tables(st.anchor), st.anchor)
+        picks = [model.index[k, a] for k, (_, a) in st.anchor.items() if (k, a) in model.index]
+        free = [i for i, o in enumerate(model.options) if o[0] not in st.anchor]
         predicted = [model.options[i][0] for _, i in sorted((model.predict(picks + [i]), i) for i in free)]
         levers = [model.options[i][0] for _, i in sorted((-model.effect_size(i), i) for i in free)]
         keys = _interleave(predicted, levers, self.rescreen)
@@ -298,44 +321,47 @@ class _Plan:
         for key in keys:
             k = by_key[key]
             for v in (k.values()[0], k.values()[-1]):
-                c = {**self.anchor, key: (k.current, v)}
+                c = {**st.anchor, key: (k.current, v)}
                 if v != k.current and c not in out:
                     out.append(c)
         return out
 
-    def _anchor(self, complete: dict, best: dict[str, tuple]) -> dict[str, tuple]:
-        """The second stage's anchor: the first stage's best candidate, less (when it has no room for another
+    def _anchor(self, complete: dict, best: dict[str, tuple], used: list[dict[str, tuple]] = ()) -> dict[str, tuple]:
+        """An anchored stage's anchor: the best candidate played so far, less (when it has no room for another
         change) the change the model finds least useful in it: the one whose removal, predicted from the best
-        candidate's own games less that change's screened effect, costs least. The second stage then re-tries
-        that slot with every promising knob, measured on top of the others."""
+        candidate's own games less that change's screened effect, costs least. The stage then re-tries that
+        slot with every promising knob, measured on top of the others. An anchor an earlier stage had
+        (``used``) is passed over for the next least useful change's; ``{}`` when each was used."""
         if len(best) < self.max_changes:
-            return best
+            return {} if best in used else best
         model = self._first_model(complete).anchored(self._tables(best), best)
         drops = []
         for key in best:
             rest = {k: v for k, v in best.items() if k != key}
             if all((k, a) in model.index for k, (_, a) in rest.items()) and (key, best[key][1]) in model.index:
                 drops.append((model.predict_changes(rest), key))
-        if not drops:
-            return {}
-        _, key = min(drops)
-        return {k: v for k, v in best.items() if k != key}
+        for _, key in sorted(drops):
+            rest = {k: v for k, v in best.items() if k != key}
+            if rest not in used:
+                return rest
+        return {}
 
-    def _combinations2(self, study, r: int) -> list[tuple[dict[str, tuple], float]]:
-        """Round ``r`` of the second stage: combinations on top of the anchor, from the re-screened effects."""
+    def _combinations2(self, study, r: int, st: _Stage) -> list[tuple[dict[str, tuple], float]]:
+        """Round ``r`` of an anchored stage: combinations on top of its anchor, from the re-screened effects."""
         complete = self._complete(study)
-        anchor = self.anchor
-        if self.model2 is None:
+        anchor = st.anchor
+        if st.model is None:
             singles = []
-            for c in self.rescreened:
+            for c in st.rescreened:
                 if _candidate_id(c) in complete:
                     (key, (_, value)), = ((k, v) for k, v in c.items() if k not in anchor)
                     singles.append((key, value, self._tables(c)))
-            self.model2 = Additive([k for k in self.knobs if k.key not in anchor], self._tables(anchor), singles,
-                                   lambda t: score(t, self.ev.weights), lambda c: change_cost(c, self.ev.weights),
-                                   self.ev.bands, reference=self._first_model(complete).reference)
-        earlier = self._stage1() + [anchor] + self.rescreened + [c for done in self.rounds2[:r] for c, _ in done]
-        return self._round(complete, self.model2, anchor, earlier, r)
+            st.model = Additive([k for k in self.knobs if k.key not in anchor], self._tables(anchor), singles,
+                                lambda t: score(t, self.ev.weights), lambda c: change_cost(c, self.ev.weights),
+                                self.ev.bands, reference=self._first_model(complete).reference)
+        s = self.stages.index(st)
+        earlier = self._planned(s) + [anchor] + st.rescreened + [c for done in st.rounds[:r] for c, _ in done]
+        return self._round(complete, st.model, anchor, earlier, r)
 
     def _round(self, complete: dict, model: Additive, anchor: dict[str, tuple], earlier: list[dict[str, tuple]],
                r: int) -> list[tuple[dict[str, tuple], float]]:
@@ -519,7 +545,8 @@ def _trial_table(study, knobs: list[Knob]) -> pd.DataFrame:
         state = "interrupted" if a.get("interrupted") else t.state.name.lower()
         if t.state == TrialState.FAIL and not a.get("interrupted"):
             state = "invalid"
-        row = {"trial": t.number, "phase": a.get("phase", ""), "round": a.get("round", np.nan),
+        row = {"trial": t.number, "phase": a.get("phase", ""), "stage": a.get("stage", np.nan),
+               "round": a.get("round", np.nan),
                "predicted": a.get("predicted", np.nan), "state": state,
                "objective": t.value if t.state == TrialState.COMPLETE else np.nan,
                "changes": a.get("changes", ""), "n_changes": a.get("n_changes", np.nan), "repeat": repeat}
@@ -562,6 +589,7 @@ def tune(
     combine: int = 10,
     rounds: int = 2,
     rescreen: int = 0,
+    stages: int = 1,
     confirm: int = 5,
     confirm_games: int | None = None,
     check_games: int | None = None,
@@ -601,6 +629,9 @@ def tune(
             those the model predicts best there and the biggest levers (each alone, at both ends of its range),
             then ``rounds`` rounds of combinations on top of the anchor from those measured effects (0: no
             second stage). See :class:`_Plan`.
+        stages: with ``rescreen``, how many such anchored stages follow one another, each anchored on the
+            best candidate played before it (less its least useful change, or the next least useful when
+            that anchor was an earlier stage's).
         confirm: once the budget is spent, replay the best this many candidates, and the base, on other
             seeds (the confirmation seed, search seed plus 2,000,003) and propose the one whose search
             and confirmation games together score best among those that raise no report flag the base
@@ -632,9 +663,9 @@ def tune(
         raise ValueError(f"--trials must be at least 1, got {trials}")
     if max_changes < 1:
         raise ValueError(f"--max-changes must be at least 1, got {max_changes}")
-    if min(combine, rounds, rescreen, confirm) < 0:
-        raise ValueError(f"--combine, --rounds, --rescreen and --confirm must be at least 0, got {combine}, {rounds}, "
-                         f"{rescreen} and {confirm}")
+    if min(combine, rounds, rescreen, stages, confirm) < 0:
+        raise ValueError(f"--combine, --rounds, --rescreen, --stages and --confirm must be at least 0, got {combine}, "
+                         f"{rounds}, {rescreen}, {stages} and {confirm}")
     weights = parse_weights(weights) if weights is None or isinstance(weights, str) else weights
     bands = bands or FlagBands()
     defaults = sweep_defaults(sc)
@@ -676,14 +707,14 @@ def tune(
         "search_seed": search_seed, "sampler_seed": seed, "weights": asdict(weights),
         "bands": asdict(bands), "check_games": check_games, "check_seed": check_seed,
         "screen": bool(screen), "combine": int(combine), "rounds": int(rounds),
-        "rescreen": int(rescreen), "confirm": int(confirm), "confirm_seed": confirm_seed,
+        "rescreen": int(rescreen), "stages": int(stages), "confirm": int(confirm), "confirm_seed": confirm_seed,
         "confirm_games": int(confirm_games),
     }
     settings = json.loads(json.dumps(settings))  # as stored: tuples become lists
     study = _open_study(out, settings, resume)
     _close_interrupted(study)
     ev = _Evaluator(base_path, out, deck_ids, games, pairs, panel, search_seed, workers, weights, bands)
-    plan = _Plan(knob_list, max_changes, screen, combine, rounds, ev, rescreen)
+    plan = _Plan(knob_list, max_changes, screen, combine, rounds, ev, rescreen, stages)
 
     from tqdm import tqdm
 

@@ -23,7 +23,7 @@ from simkit.tune_knobs import (
     relative_range,
     scenario_numbers,
 )
-from simkit.tune_objective import TuneWeights, balance_terms, parse_weights, score
+from simkit.tune_objective import TuneWeights, balance_terms, change_cost, parse_weights, score
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = ROOT / "scenarios" / "miracle" / "base.toml"
@@ -437,7 +437,7 @@ def test_every_game_the_search_plays_is_a_trials_game(tmp_path, monkeypatch):
     from simkit.tune import _Plan
 
     anchor = {"creatures.Priest.L1.cost": (2, 3), "creatures.Priest.L1.hp": (6, 2)}
-    monkeypatch.setattr(_Plan, "_anchor", lambda self, complete, best: dict(anchor))
+    monkeypatch.setattr(_Plan, "_anchor", lambda self, complete, best, used=(): dict(anchor))
     out = tmp_path / "count"
     result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4",
                                    "creatures.Priest.L1.hp=2..8"], trials=14, max_changes=3, decks=DECKS[:2],
@@ -449,6 +449,64 @@ def test_every_game_the_search_plays_is_a_trials_game(tmp_path, monkeypatch):
     assert len(again) >= 1 and all("cost: 2 -> 3" in c and "hp: 6 -> 2" in c for c in again["changes"])
     on_disk = sum(len(load_results(f)) for f in (out / "candidates").glob("*/sweep-*"))
     assert on_disk == t["games_played"].sum() == result.summary["games"]["search"]
+
+
+def test_a_later_stage_drops_the_next_least_useful_change_when_the_least_useful_was_an_earlier_anchor():
+    """An exactly additive pool: deck 0 is 30 points too strong; x (4) takes 20 points off it, y (0) 8 and z (4)
+    2. The best, x + y + z, has no room for another: the least useful change is z (the anchor x + y); that
+    anchor used, the next is y (x + z); both used, x (y + z); all three used, none. A best with room for another
+    is its own anchor, unless used."""
+    from simkit.tune import _Plan
+    from simkit.tune_screen import Additive, MatchupTable
+
+    def table(strength):
+        st = np.asarray(strength)
+        games = np.full((3, 3), 20.0)
+        np.fill_diagonal(games, 0.0)
+        return MatchupTable(0.5 + st[:, None] - st[None, :], games, 0.5)
+
+    knobs = [Knob("x", 2, 0, 4, True), Knob("y", 2, 0, 4, True), Knob("z", 2, 0, 4, True)]
+    singles = [("x", 4, [table([0.1, 0, 0])]), ("y", 0, [table([0.22, 0, 0])]), ("z", 4, [table([0.28, 0, 0])])]
+    w = TuneWeights()
+    model = Additive(knobs, [table([0.3, 0, 0])], singles, lambda t: score(t, w), lambda c: change_cost(c, w),
+                     FlagBands())
+    plan = _Plan.__new__(_Plan)
+    plan.max_changes = 3
+    plan._first_model = lambda complete: model
+    plan._tables = lambda changes: [table([0.0, 0, 0])]  # x + y + z played: an even pool
+    best = {"x": (2, 4), "y": (2, 0), "z": (2, 4)}
+    xy, xz, yz = {"x": (2, 4), "y": (2, 0)}, {"x": (2, 4), "z": (2, 4)}, {"y": (2, 0), "z": (2, 4)}
+    assert plan._anchor({}, best) == xy
+    assert plan._anchor({}, best, [xy]) == xz
+    assert plan._anchor({}, best, [xy, xz]) == yz
+    assert plan._anchor({}, best, [xy, xz, yz]) == {}
+    assert plan._anchor({}, xy) == xy and plan._anchor({}, xy, [xy]) == {}
+
+
+def test_a_third_stage_anchors_on_the_best_so_far_and_never_on_the_second_stages_anchor(tmp_path, monkeypatch):
+    """stages=2: the third stage's anchor is chosen from the best candidate of both stages before it, with the
+    second stage's anchor passed as used; what it plays (here the HP 6 -> 2 anchor is a screened single, and
+    cost 2 -> 3 on top of it a second-stage rescreen, so only cost 2 -> 1 on top is new) are trials of stage 3."""
+    from simkit.tune import _Plan
+
+    calls = []
+    anchors = [{"creatures.Priest.L1.cost": (2, 3)}, {"creatures.Priest.L1.hp": (6, 2)}]
+
+    def fake(self, complete, best, used=()):
+        calls.append((dict(best), [dict(u) for u in used]))
+        return dict(anchors[len(calls) - 1])
+
+    monkeypatch.setattr(_Plan, "_anchor", fake)
+    result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4",
+                                   "creatures.Priest.L1.hp=2..8"], trials=16, max_changes=2, decks=DECKS[:2],
+                         games=1, workers=1, out=tmp_path / "three", combine=1, rounds=1, rescreen=1, stages=2,
+                         confirm=0)
+    t = result.trials[~result.trials["repeat"]]
+    assert [u for _, u in calls] == [[], [anchors[0]]]
+    third = t[t["stage"] == 3]
+    assert len(third) >= 1 and set(third["phase"]) <= {"anchor", "rescreen", "combine"}
+    assert all("creatures.Priest.L1.hp: 6 -> 2" in c for c in third["changes"])
+    assert list(t["stage"].dropna().astype(int)) == sorted(t["stage"].dropna().astype(int))
 
 
 def test_an_invalid_candidate_is_a_failed_trial_not_a_crash(tmp_path):
