@@ -155,9 +155,10 @@ def base_game(args) -> bool:
     """Halve the spread of the base game's deck win rates with at most 3 changes (``--max-changes``)."""
     started = time.perf_counter()
     result = tune(
-        MIRACLE / "base.toml", BASE_KNOBS, trials=args.trials or 400,
+        MIRACLE / "base.toml", BASE_KNOBS, trials=args.trials or 500,
         max_changes=args.max_changes, decks=DECKS, games=args.games or 12, workers=args.workers, out=args.out / "base",
-        resume=args.resume, seed=args.seed, check_games=args.check_games or 64, rounds=3, rescreen=40, confirm=20,
+        resume=args.resume, seed=args.seed, check_games=args.check_games or 64, rounds=3, rescreen=40, stages=2,
+        confirm=20,
         confirm_games=48,
         weights=args.weights,
         progress=True,
@@ -176,7 +177,7 @@ def main() -> None:
     """Run the demonstrations asked for and print their figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", choices=("planted", "base"))
-    ap.add_argument("--trials", type=int, help="candidate budget (default: 40 planted, 400 base)")
+    ap.add_argument("--trials", type=int, help="candidate budget (default: 40 planted, 500 base)")
     ap.add_argument("--games", type=int, help="games per ordered pair in each trial (default: 4 planted, 12 base)")
     ap.add_argument("--check-games", type=int,
                     help="games per ordered pair of the fresh-seed check (default: 16 planted, 64 base)")
