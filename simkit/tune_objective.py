@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from simkit.analysis import FlagBands, deck_games, first_score, matchup_matrix
-from simkit.tune_screen import outside_band, pushed
+from simkit.tune_screen import outside_band
 
 __all__ = ["TuneWeights", "balance_terms", "change_cost", "deck_rates", "parse_weights", "score"]
 
@@ -31,9 +31,8 @@ class TuneWeights:
         matchup: times the mean distance of the pairings beyond the matchup band (70/30).
         first_player: times the absolute overall first-player advantage (first seat's score - 1/2).
         pushed: times the summed distance by which the patch pushes decks further outside the band
-            than the base game has them on the same seeds (a deck at 56% pushed to 66%: 0.10; one that
-            crosses from 40% to 60%: its whole 0.05 on the new side), so that balancing the field does not
-            make a new outlier (a new flag) of a deck that was fine or overshoot a weak one into a strong one.
+            than the base game has them on the same seeds (a deck at 56% pushed to 66%: 0.10), so that
+            balancing the field does not make a new outlier (a new flag) of a deck that was fine.
         change: per changed number.
         size: per changed number, times its relative change ``|after - before| / max(|before|, 1)``.
     """
@@ -90,17 +89,17 @@ def balance_terms(df: pd.DataFrame, bands: FlagBands | None = None,
         distance of the deck win rates outside ``bands.deck``), ``matchup`` (mean distance of the
         pairings beyond ``bands.matchup``), ``first_player`` (absolute overall first-player
         advantage), ``pushed`` (summed distance by which decks sit further outside the band than in
-        ``reference``, a deck that crossed to the other side by its whole distance there:
-        :func:`simkit.tune_screen.pushed`), ``worst_deck`` (the largest distance of a deck from 1/2) and
+        ``reference``), ``worst_deck`` (the largest distance of a deck from 1/2) and
         ``decks_outside`` (decks outside the band).
     """
     bands = bands or FlagBands()
     by_deck = deck_rates(df)
     rates = by_deck.to_numpy(float)
     outside = outside_band(rates, bands)
-    moved = 0.0
+    pushed = 0.0
     if reference is not None and len(rates):
-        moved = float(pushed(rates, reference.reindex(by_deck.index).to_numpy(float), bands).sum())
+        was = outside_band(reference.reindex(by_deck.index).to_numpy(float), bands)
+        pushed = float(np.nansum(np.maximum(0.0, outside - was)))
     m = matchup_matrix(df)
     m = m[~m["mirror"] & (m["deck"] < m["opponent"])]
     beyond = np.maximum(0.0, np.abs(m["win_rate"].to_numpy(float) - 0.5) - (bands.matchup - 0.5))
@@ -109,7 +108,7 @@ def balance_terms(df: pd.DataFrame, bands: FlagBands | None = None,
         "band": float(outside.mean()) if len(rates) else 0.0,
         "matchup": float(beyond.mean()) if len(beyond) else 0.0,
         "first_player": float(abs(first_score(df).mean() - 0.5)),
-        "pushed": moved,
+        "pushed": pushed,
         "worst_deck": float(np.abs(rates - 0.5).max()) if len(rates) else 0.0,
         "decks_outside": int((outside > 0).sum()),
     }

@@ -24,8 +24,7 @@ import pandas as pd
 
 from simkit.analysis import FlagBands, deck_games, first_score
 
-__all__ = ["Additive", "MatchupTable", "best_combinations", "matchup_table", "outside_band", "pushed",
-           "screen_changes"]
+__all__ = ["Additive", "MatchupTable", "best_combinations", "matchup_table", "outside_band", "screen_changes"]
 
 BEAM = 64  # partial combinations kept at each depth of the search
 
@@ -83,23 +82,6 @@ def outside_band(rates: np.ndarray, bands: FlagBands) -> np.ndarray:
     return np.maximum(0.0, np.maximum(lo - rates, rates - hi))
 
 
-def pushed(rates: np.ndarray, reference: np.ndarray, bands: FlagBands) -> np.ndarray:
-    """How far a patch pushes each deck further outside the deck band than the base game has it (0 if not).
-
-    A deck on the same side as in the base (or inside it there) is pushed by how much further out it
-    sits (56% to 66%: 0.10); a deck that crosses to the other side is pushed by its whole distance
-    outside on the new side (40% to 60%: 0.05), since the report then flags it anew, as too strong
-    where it was too weak. ``rates[..., D]`` against the base's ``reference[D]``; NaN (a deck without
-    games on either side) counts as 0.
-    """
-    lo, hi = bands.deck
-    now = np.maximum(0.0, rates - hi) - np.maximum(0.0, lo - rates)  # signed: + above the band, - below
-    was = np.maximum(0.0, reference - hi) - np.maximum(0.0, lo - reference)
-    same_side = np.sign(now) == np.sign(was)
-    out = np.abs(now) - np.where(same_side, np.abs(was), 0.0)
-    return np.where(np.isnan(now) | np.isnan(was), 0.0, np.maximum(0.0, out))
-
-
 def _rates(points: np.ndarray, games: np.ndarray) -> np.ndarray:
     """Each deck's win rate over its games: ``points[..., D, D]`` weighted by ``games[D, D]``."""
     return (points * games).sum(axis=-1) / np.maximum(games.sum(axis=-1), 1)
@@ -118,7 +100,7 @@ def _terms(points: np.ndarray, games: np.ndarray, first: np.ndarray, bands: Flag
     return {"spread": rates.std(axis=1), "band": outside.mean(axis=1),
             "matchup": beyond.mean(axis=1) if beyond.shape[1] else np.zeros(len(points)),
             "first_player": np.abs(first - 0.5),
-            "pushed": pushed(rates, reference, bands).sum(axis=1)}
+            "pushed": np.maximum(0.0, outside - outside_band(reference, bands)).sum(axis=1)}
 
 
 class Additive:
