@@ -6,11 +6,12 @@ import json
 import tomllib
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 import simkit
-from simkit.analysis import FLAG_COLUMNS, synthetic_results
+from simkit.analysis import FLAG_COLUMNS, FlagBands, synthetic_results
 from simkit.cli import main
 from simkit.scenario import load_scenario
 from simkit.tune import _interleave, _new_flags, _propose
