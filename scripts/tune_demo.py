@@ -10,11 +10,12 @@
    and the mana curve (each seat's starting max mana, the cap, the period of its growth), each within
    half of today's value either way (``KEY=-50%..+50%``, 141 numbers). At most 3
    changes, 12 games per ordered pair in the search (at 4 each deck's rate has a standard error of 5
-   points, as large as the effects sought), 400 candidates: the base, the screening (244 single
-   changes), 3 rounds of 10 predicted combinations, a second stage anchored on the best candidate
-   less its least useful change (``rescreen=40``: the 40 knobs predicted best on top of it, played
-   there, then 3 more rounds), then the TPE sampler; the 20 best are confirmed at 48 games per pair on
-   other seeds, and the check plays 64 games per ordered pair. Passes when the standard deviation of
+   points, as large as the effects sought), 500 candidates: the base, the screening (251 single
+   changes), 3 rounds of 10 predicted combinations, then two anchored stages (``rescreen=40, stages=2``),
+   each anchored on the best candidate so far less its least useful change (the next least useful when
+   that anchor was the earlier stage's): the 40 knobs predicted best on top of it or the biggest levers,
+   played there, then 3 more rounds; then the TPE sampler; the 20 best are confirmed at 48 games per pair
+   on other seeds, and the check plays 64 games per ordered pair. Passes when the standard deviation of
    the deck win rates on fresh seeds falls by at least half and no new flag appears.
 
 Each prints its changes, the fresh-seed figures, games played and wall time, and writes its evidence
@@ -22,11 +23,10 @@ folder (patch.toml, trials.csv, compare.pdf, flags.csv, summary.json) under ``--
 
 Measured (README "Let simkit propose a patch"): planted, ``Priest.L1.attack 3 -> 1`` and
 ``Priest.L3.attack 0 -> 1``, std 18.7 -> 12.7 points on fresh seeds (the unplanted base game: 12.8), 18 flags
-vanished, none appeared, 31,104 games, 85 s: MET. The base game, ``Archer.units [3, 4, 5] -> [1, 4, 5]``,
-``BlackBat.L2.move 4 -> 2``, ``Priest.L3.attack 0 -> 1``: std 18.0 -> 8.8 points on fresh seeds (51% less,
-95% CI 46-55%), 24 flags vanished, 2 appeared (InfernoFlame:BlackBat,FrostDragon,VolcanoDragon rises to
-60%, and a matchup), 766,656 games, 1,661 s: NOT MET (met on an untouched seed; README says what stands
-in the way).
+vanished, none appeared, 31,104 games, 92 s: MET. The base game, ``rules.mana_period 4 -> 2``,
+``Archer.units [3, 4, 5] -> [1, 4, 5]``, ``InfernoFlame.cost 8 -> 4``: std 18.0 -> 6.8 points on fresh seeds
+(62% less, 95% CI 57-66%), 28 flags vanished, 1 appeared (a seat edge of -20 points in one matchup),
+882,720 games: NOT MET by that flag (met on an untouched seed; README says what stands in the way).
 
     PYTHONPATH=$PWD python scripts/tune_demo.py                 # both
     PYTHONPATH=$PWD python scripts/tune_demo.py --only planted  # one of them
