@@ -232,7 +232,7 @@ class _Plan:
                     return changes, {"phase": "rescreen", "stage": s + 2}
             if not st.rescreened:
                 return None
-            nxt = self._next_round(study, st.rounds, lambda study, r, st=st: self._combinations2(study, r, st),
+            nxt = self._next_round(study, st.rounds, lambda study, r, s=s: self._combinations2(study, r, s),
                                    self.rounds * (s + 1), played, s + 2)
         return nxt
 
@@ -346,9 +346,10 @@ class _Plan:
                 return rest
         return {}
 
-    def _combinations2(self, study, r: int, st: _Stage) -> list[tuple[dict[str, tuple], float]]:
-        """Round ``r`` of an anchored stage: combinations on top of its anchor, from the re-screened effects."""
+    def _combinations2(self, study, r: int, s: int) -> list[tuple[dict[str, tuple], float]]:
+        """Round ``r`` of anchored stage ``s``: combinations on top of its anchor, from the re-screened effects."""
         complete = self._complete(study)
+        st = self.stages[s]
         anchor = st.anchor
         if st.model is None:
             singles = []
@@ -359,7 +360,6 @@ class _Plan:
             st.model = Additive([k for k in self.knobs if k.key not in anchor], self._tables(anchor), singles,
                                 lambda t: score(t, self.ev.weights), lambda c: change_cost(c, self.ev.weights),
                                 self.ev.bands, reference=self._first_model(complete).reference)
-        s = self.stages.index(st)
         earlier = self._planned(s) + [anchor] + st.rescreened + [c for done in st.rounds[:r] for c, _ in done]
         return self._round(complete, st.model, anchor, earlier, r)
 
