@@ -666,6 +666,9 @@ def tune(
     if min(combine, rounds, rescreen, stages, confirm) < 0:
         raise ValueError(f"--combine, --rounds, --rescreen, --stages and --confirm must be at least 0, got {combine}, "
                          f"{rounds}, {rescreen}, {stages} and {confirm}")
+    if stages > 1 and not (screen and rescreen):
+        raise ValueError(f"--stages {stages}: the anchored stages re-screen knobs on top of their anchors; give "
+                         "--rescreen N (and keep the screening)")
     weights = parse_weights(weights) if weights is None or isinstance(weights, str) else weights
     bands = bands or FlagBands()
     defaults = sweep_defaults(sc)

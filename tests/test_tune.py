@@ -538,6 +538,15 @@ def test_an_unmatched_knob_ends_the_cli_with_one_line_and_status_2(tmp_path, cap
     assert not (tmp_path / "x").exists()
 
 
+def test_stages_without_a_rescreen_end_the_cli_with_one_line_and_status_2(tmp_path, capsys):
+    """`--stages 2` alone would silently run no anchored stage: refused in one line, nothing written."""
+    rc = main(["tune", str(PLANTED), "--knob", "creatures.Priest.L1.cost", "--stages", "2", "--out",
+               str(tmp_path / "x")])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "--stages 2" in err and "--rescreen N" in err
+    assert not (tmp_path / "x").exists()
+
+
 def test_a_second_tune_into_the_same_folder_needs_resume(small_tune, capsys):
     """Running into a folder that holds a tune without --resume is refused, nothing overwritten."""
     before = (small_tune / "trials.csv").read_text()
