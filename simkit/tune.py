@@ -550,7 +550,7 @@ def _trial_table(study, knobs: list[Knob]) -> pd.DataFrame:
                "predicted": a.get("predicted", np.nan), "state": state,
                "objective": t.value if t.state == TrialState.COMPLETE else np.nan,
                "changes": a.get("changes", ""), "n_changes": a.get("n_changes", np.nan), "repeat": repeat}
-        for k in ("balance", "change_cost", "spread", "band", "matchup", "first_player", "pushed", "worst_deck",
+        for k in ("balance", "change_cost", "spread", "band", "matchup", "first_player", "seat", "pushed", "worst_deck",
                   "decks_outside", "worst_bots", "candidate", "games_played", "seconds", "error"):
             row[k] = a.get(k, np.nan if k not in ("worst_bots", "candidate", "error") else "")
         rows.append(row)
@@ -932,6 +932,7 @@ def _finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sea
                 "worst_deck_before": before[i]["worst_deck"], "worst_deck_after": after[i]["worst_deck"],
                 "decks_outside_before": before[i]["decks_outside"], "decks_outside_after": after[i]["decks_outside"],
                 "first_player_before": before[i]["first_player"], "first_player_after": after[i]["first_player"],
+                "seat_before": before[i]["seat"], "seat_after": after[i]["seat"],
                 "pushed_after": after[i]["pushed"],
                 "objective_before": score(before[i], weights),
                 "objective_after": score(after[i], weights) + change_cost(changes, weights),

@@ -2,9 +2,10 @@
 
 Game-agnostic. Lower is better; rates are in win-rate units (0.01 = 1 point). :func:`balance_terms` reads
 one sweep (spread of the deck win rates, distance outside the report's band, matchups beyond 70/30,
-first-player advantage, and how far decks were pushed further outside the band than the base game has
-them on the same seeds); :func:`score` weighs them with :class:`TuneWeights`; :func:`change_cost` prices
-the changes. The additive model of :mod:`simkit.tune_screen` predicts the same terms for combinations.
+first-player advantage overall and per deck, and how far decks were pushed further outside the band than
+the base game has them on the same seeds); :func:`score` weighs them with :class:`TuneWeights`;
+:func:`change_cost` prices the changes. The additive model of :mod:`simkit.tune_screen` predicts the
+same terms for combinations.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
-from simkit.analysis import FlagBands, deck_games, first_score, matchup_matrix
-from simkit.tune_screen import outside_band
+from simkit.analysis import FlagBands, deck_games, first_player_advantage, first_score, matchup_matrix
+from simkit.tune_screen import outside_band, seat_beyond
 
 __all__ = ["TuneWeights", "balance_terms", "change_cost", "deck_rates", "parse_weights", "score"]
 
@@ -30,6 +31,9 @@ class TuneWeights:
         band: times the mean distance of the deck win rates outside the report's band (45-55%).
         matchup: times the mean distance of the pairings beyond the matchup band (70/30).
         first_player: times the absolute overall first-player advantage (first seat's score - 1/2).
+        seat: times the summed distance of the decks' first-seat score rates beyond the report's seat band
+            (1/2 +- 5 points), the per-deck seat advantage the report flags: a patch that evens the decks
+            but makes going first (or second) worth ten points to some of them has not balanced the game.
         pushed: times the summed distance by which the patch pushes decks further outside the band
             than the base game has them on the same seeds (a deck at 56% pushed to 66%: 0.10), so that
             balancing the field does not make a new outlier (a new flag) of a deck that was fine.
@@ -41,6 +45,7 @@ class TuneWeights:
     band: float = 2.0
     matchup: float = 1.0
     first_player: float = 0.5
+    seat: float = 1.0
     pushed: float = 1.0
     change: float = 0.005
     size: float = 0.005
@@ -88,9 +93,10 @@ def balance_terms(df: pd.DataFrame, bands: FlagBands | None = None,
         ``spread`` (standard deviation of the deck win rates, non-mirror games), ``band`` (mean
         distance of the deck win rates outside ``bands.deck``), ``matchup`` (mean distance of the
         pairings beyond ``bands.matchup``), ``first_player`` (absolute overall first-player
-        advantage), ``pushed`` (summed distance by which decks sit further outside the band than in
-        ``reference``), ``worst_deck`` (the largest distance of a deck from 1/2) and
-        ``decks_outside`` (decks outside the band).
+        advantage), ``seat`` (summed distance of the decks' first-seat score rates, over their
+        non-mirror games, beyond 1/2 +- ``bands.first_player``), ``pushed`` (summed distance by which
+        decks sit further outside the band than in ``reference``), ``worst_deck`` (the largest distance
+        of a deck from 1/2) and ``decks_outside`` (decks outside the band).
     """
     bands = bands or FlagBands()
     by_deck = deck_rates(df)
@@ -101,6 +107,8 @@ def balance_terms(df: pd.DataFrame, bands: FlagBands | None = None,
         was = outside_band(reference.reindex(by_deck.index).to_numpy(float), bands)
         pushed = float(np.nansum(np.maximum(0.0, outside - was)))
     m = matchup_matrix(df)
+    fp = first_player_advantage(df)
+    by_deck_seat = fp[fp["scope"] == "deck"]
     m = m[~m["mirror"] & (m["deck"] < m["opponent"])]
     beyond = np.maximum(0.0, np.abs(m["win_rate"].to_numpy(float) - 0.5) - (bands.matchup - 0.5))
     return {
@@ -108,6 +116,7 @@ def balance_terms(df: pd.DataFrame, bands: FlagBands | None = None,
         "band": float(outside.mean()) if len(rates) else 0.0,
         "matchup": float(beyond.mean()) if len(beyond) else 0.0,
         "first_player": float(abs(first_score(df).mean() - 0.5)),
+        "seat": float(seat_beyond(0.5 + by_deck_seat["advantage"].to_numpy(float), bands).sum()),
         "pushed": pushed,
         "worst_deck": float(np.abs(rates - 0.5).max()) if len(rates) else 0.0,
         "decks_outside": int((outside > 0).sum()),
@@ -123,4 +132,5 @@ def change_cost(changes: dict[str, tuple], weights: TuneWeights) -> float:
 def score(terms: dict[str, float], weights: TuneWeights) -> float:
     """The balance part of the objective for one sweep's :func:`balance_terms`."""
     return (weights.spread * terms["spread"] + weights.band * terms["band"] + weights.matchup * terms["matchup"]
-            + weights.first_player * terms["first_player"] + weights.pushed * terms["pushed"])
+            + weights.first_player * terms["first_player"] + weights.seat * terms["seat"]
+            + weights.pushed * terms["pushed"])

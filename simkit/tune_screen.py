@@ -3,8 +3,9 @@
 Game-agnostic. A designer balancing by hand first tries each number alone ("what does Archer L2
 attack 2 -> 1 do?") and then puts together the changes that helped. :func:`screen_changes` lists
 those single changes (each knob at both ends of its range). Once they are played,
-:class:`Additive` reads every candidate's sweep as a table of matchup scores and predicts a
-combination by adding the single changes' effects on each matchup (an effect at a value between
+:class:`Additive` reads every candidate's sweep as a table of the first seat's score in each seating
+of two decks (from which win rates and seat advantages both follow) and predicts a combination by adding the
+single changes' effects on each seating (an effect at a value between
 today's and the screened end is scaled linearly), and :func:`best_combinations` searches (a beam
 over 1..``max_changes`` changes) for the combinations whose predicted objective is lowest (in the
 first round no two sharing more than one knob). The tune plays those for real; the prediction
@@ -22,9 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simkit.analysis import FlagBands, deck_games, first_score
+from simkit.analysis import FlagBands, first_score
 
-__all__ = ["Additive", "MatchupTable", "best_combinations", "matchup_table", "outside_band", "screen_changes"]
+__all__ = ["Additive", "MatchupTable", "best_combinations", "deck_seat_rates", "matchup_table", "outside_band",
+           "pooled_points", "screen_changes", "seat_beyond"]
 
 BEAM = 64  # partial combinations kept at each depth of the search
 
@@ -49,31 +51,84 @@ def screen_changes(knobs: Sequence) -> list[dict[str, tuple]]:
 
 @dataclass(frozen=True)
 class MatchupTable:
-    """One sweep reduced to what the objective needs, as arrays over the deck pool.
+    """One sweep reduced to what the objective needs, as arrays over the deck pool, seating by seating.
+
+    Every term of the objective is read from the first seat's points of each seating, so a combination's
+    seat advantages are predicted with, and from the same numbers as, its win rates.
 
     Attributes:
-        points: ``float[D, D]``, the mean points of deck i against deck j (both seats, mirrors 1/2).
-        games: ``float[D, D]``, the games behind each cell (both seats).
-        first: the first player's mean points over every game (mirrors included).
+        seat: ``float[D, D]``, the first seat's mean points when deck i moves first against deck j (the
+            diagonal holds the mirrors; 1/2 where nothing was played).
+        seat_games: ``float[D, D]``, the games behind each cell.
     """
 
-    points: np.ndarray
-    games: np.ndarray
-    first: float
+    seat: np.ndarray
+    seat_games: np.ndarray
+
+    @property
+    def points(self) -> np.ndarray:
+        """``float[D, D]``: the mean points of deck i against deck j over both seatings (mirrors 1/2)."""
+        return pooled_points(self.seat, self.seat_games)
+
+    @property
+    def games(self) -> np.ndarray:
+        """``float[D, D]``: the non-mirror games of deck i against deck j, both seatings."""
+        return _pair_games(self.seat_games)
+
+    @property
+    def first(self) -> float:
+        """The first seat's mean points over every game (mirrors included)."""
+        return float(_first(self.seat, self.seat_games))
+
+    @classmethod
+    def even_seats(cls, points: np.ndarray, games: np.ndarray) -> MatchupTable:
+        """A table in which going first is worth nothing: deck i scores ``points[i, j]`` against deck j in
+        either seat, over ``games[i, j] / 2`` games of each seating (``points[j, i]`` is ``1 - points[i, j]``)."""
+        return cls(np.asarray(points, float), np.asarray(games, float) / 2)
 
 
 def matchup_table(df: pd.DataFrame, decks: Sequence[str]) -> MatchupTable:
     """The :class:`MatchupTable` of one sweep over ``decks`` (in that order)."""
-    view = deck_games(df, mirrors=False)
-    g = view.groupby(["deck", "opponent"])["points"].agg(["sum", "size"])
     idx = {d: i for i, d in enumerate(decks)}
     n = len(decks)
     pts, games = np.zeros((n, n)), np.zeros((n, n))
-    for (d, o), row in g.iterrows():
-        pts[idx[d], idx[o]], games[idx[d], idx[o]] = row["sum"], row["size"]
-    mean = np.where(games > 0, pts / np.maximum(games, 1), 0.5)
-    np.fill_diagonal(mean, 0.5)
-    return MatchupTable(mean, games, float(first_score(df).mean()) if len(df) else 0.5)
+    if len(df):
+        i, j = df["first_deck"].map(idx).to_numpy(int), df["second_deck"].map(idx).to_numpy(int)
+        np.add.at(pts, (i, j), first_score(df))
+        np.add.at(games, (i, j), 1.0)
+    return MatchupTable(np.where(games > 0, pts / np.maximum(games, 1), 0.5), games)
+
+
+def _pair_games(seat_games: np.ndarray) -> np.ndarray:
+    """The non-mirror games of deck i against deck j, both seatings, from the games of each seating."""
+    g = seat_games + np.swapaxes(seat_games, -1, -2)
+    return g * (1 - np.eye(g.shape[-1]))
+
+
+def pooled_points(seat: np.ndarray, seat_games: np.ndarray) -> np.ndarray:
+    """The mean points of deck i against deck j over both seatings, from the first seat's points
+    ``seat[..., D, D]`` of each seating and its games ``seat_games[D, D]`` (1/2 on the diagonal and where
+    the decks never met)."""
+    moved_first = seat * seat_games
+    moved_second = (1 - np.swapaxes(seat, -1, -2)) * seat_games.T
+    g = _pair_games(seat_games)
+    return np.where(g > 0, (moved_first + moved_second) / np.maximum(g, 1), 0.5)
+
+
+def _first(seat: np.ndarray, seat_games: np.ndarray) -> np.ndarray:
+    """The first seat's mean points over every game, for each table of a stack ``seat[..., D, D]``."""
+    total = seat_games.sum()
+    return (seat * seat_games).sum(axis=(-1, -2)) / total if total > 0 else np.full(seat.shape[:-2], 0.5)
+
+
+def deck_seat_rates(seat: np.ndarray, seat_games: np.ndarray) -> np.ndarray:
+    """Each deck's first-seat score rate over its non-mirror games in either seat (as
+    :func:`simkit.analysis.first_player_advantage` measures it per deck): ``float[..., D]``, 1/2 for a deck
+    with no game."""
+    g = seat_games * (1 - np.eye(seat_games.shape[-1]))
+    won = seat * g
+    games = g.sum(axis=-1) + g.sum(axis=-2)
+    return np.where(games > 0, (won.sum(axis=-1) + won.sum(axis=-2)) / np.maximum(games, 1), 0.5)
 
 
 def outside_band(rates: np.ndarray, bands: FlagBands) -> np.ndarray:
@@ -82,16 +137,22 @@ def outside_band(rates: np.ndarray, bands: FlagBands) -> np.ndarray:
     return np.maximum(0.0, np.maximum(lo - rates, rates - hi))
 
 
+def seat_beyond(first_rates: np.ndarray, bands: FlagBands) -> np.ndarray:
+    """The distance of each first-seat score rate beyond the report's band, 1/2 +- ``bands.first_player``."""
+    return np.maximum(0.0, np.abs(first_rates - 0.5) - bands.first_player)
+
+
 def _rates(points: np.ndarray, games: np.ndarray) -> np.ndarray:
     """Each deck's win rate over its games: ``points[..., D, D]`` weighted by ``games[D, D]``."""
     return (points * games).sum(axis=-1) / np.maximum(games.sum(axis=-1), 1)
 
 
-def _terms(points: np.ndarray, games: np.ndarray, first: np.ndarray, bands: FlagBands,
+def _terms(seat: np.ndarray, seat_games: np.ndarray, bands: FlagBands,
            reference: np.ndarray) -> dict[str, np.ndarray]:
-    """:func:`simkit.tune.balance_terms` over a stack of predicted tables ``points[K, D, D]``, ``pushed``
-    against the base game's deck rates ``reference``."""
-    points = np.clip(points, 0.0, 1.0)
+    """:func:`simkit.tune.balance_terms` over a stack of predicted tables ``seat[K, D, D]`` (the first seat's
+    points of each seating), ``pushed`` against the base game's deck rates ``reference``."""
+    seat = np.clip(seat, 0.0, 1.0)
+    points, games = pooled_points(seat, seat_games), _pair_games(seat_games)
     rates = _rates(points, games)  # [K, D]
     outside = outside_band(rates, bands)
     iu = np.triu_indices(points.shape[1], 1)
@@ -99,7 +160,8 @@ def _terms(points: np.ndarray, games: np.ndarray, first: np.ndarray, bands: Flag
     beyond = np.maximum(0.0, np.abs(points[:, iu[0], iu[1]][:, played] - 0.5) - (bands.matchup - 0.5))
     return {"spread": rates.std(axis=1), "band": outside.mean(axis=1),
             "matchup": beyond.mean(axis=1) if beyond.shape[1] else np.zeros(len(points)),
-            "first_player": np.abs(first - 0.5),
+            "first_player": np.abs(_first(seat, seat_games) - 0.5),
+            "seat": seat_beyond(deck_seat_rates(seat, seat_games), bands).sum(axis=1),
             "pushed": np.maximum(0.0, outside - outside_band(reference, bands)).sum(axis=1)}
 
 
@@ -122,11 +184,10 @@ class Additive:
         self.base, self.score, self.cost, self.bands = list(base), score, cost, bands
         self.reference = list(reference) if reference is not None else [_rates(t.points, t.games) for t in self.base]
         by_key = {k.key: k for k in knobs}
-        effect = {}
+        effect = {}  # (key, side) -> (step screened, [change of the first seat's points per pairing])
         for key, value, tables in singles:
             cur = by_key[key].current
-            effect[(key, value > cur)] = (value - cur, [(t.points - b.points, t.first - b.first)
-                                                       for t, b in zip(tables, self.base)])
+            effect[(key, value > cur)] = (value - cur, [t.seat - b.seat for t, b in zip(tables, self.base)])
         # every value of every knob on a side whose end was played: (key, before, value, effect per pairing)
         self.options = []
         for k in knobs:
@@ -135,7 +196,7 @@ class Additive:
                 if v == k.current or side is None:
                     continue
                 f = (v - k.current) / side[0]
-                self.options.append((k.key, k.current, v, [(f * dp, f * df) for dp, df in side[1]]))
+                self.options.append((k.key, k.current, v, [f * ds for ds in side[1]]))
         self.index = {(key, v): i for i, (key, _, v, _) in enumerate(self.options)}
 
     def anchored(self, tables: Sequence[MatchupTable], changes: dict[str, tuple]) -> Additive:
@@ -145,16 +206,16 @@ class Additive:
         not guessed. A change of the anchor with no screened effect counts as none."""
         picks = [self.index[k, a] for k, (_, a) in changes.items() if (k, a) in self.index]
         out = copy.copy(self)
-        out.base = [MatchupTable(t.points - sum((self.options[i][3][p][0] for i in picks), np.zeros_like(t.points)),
-                                 t.games, t.first - sum(self.options[i][3][p][1] for i in picks))
-                    for p, t in enumerate(tables)]
+        out.base = [MatchupTable(t.seat - sum((self.options[i][3][p] for i in picks), np.zeros_like(t.seat)),
+                                 t.seat_games) for p, t in enumerate(tables)]
         return out
 
     def effect_size(self, i: int) -> float:
         """How far ``options[i]`` alone moves the game: the root mean square of its effect on the matchups'
         points (win-rate units), in the bot pairing it moves most. A big lever is where adding effects is
         least to be trusted: what it does on top of other changes is best measured."""
-        return max(float(np.sqrt(np.nanmean(np.square(dp)))) for dp, _ in self.options[i][3])
+        return max(float(np.sqrt(np.nanmean(np.square(pooled_points(b.seat + ds, b.seat_games) - b.points))))
+                   for b, ds in zip(self.base, self.options[i][3]))
 
     def predict_changes(self, changes: dict[str, tuple]) -> float:
         """The predicted objective of ``changes`` (``{key: (before, after)}``, each a value of the options)."""
@@ -167,10 +228,8 @@ class Additive:
     def _objective(self, combos: list[list[int]]) -> np.ndarray:
         worst = np.full(len(combos), -np.inf)
         for p, b in enumerate(self.base):
-            pts = np.stack([b.points + sum((self.options[i][3][p][0] for i in c), np.zeros_like(b.points))
-                            for c in combos])
-            first = np.array([b.first + sum(self.options[i][3][p][1] for i in c) for c in combos])
-            terms = _terms(pts, b.games, first, self.bands, self.reference[p])
+            seat = np.stack([b.seat + sum((self.options[i][3][p] for i in c), np.zeros_like(b.seat)) for c in combos])
+            terms = _terms(seat, b.seat_games, self.bands, self.reference[p])
             scores = np.array([self.score({k: v[j] for k, v in terms.items()}) for j in range(len(combos))])
             worst = np.maximum(worst, scores)
         costs = np.array([self.cost({self.options[i][0]: (self.options[i][1], self.options[i][2]) for i in c})

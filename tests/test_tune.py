@@ -452,7 +452,7 @@ def test_a_later_stage_drops_the_next_least_useful_change_when_the_least_useful_
         st = np.asarray(strength)
         games = np.full((3, 3), 20.0)
         np.fill_diagonal(games, 0.0)
-        return MatchupTable(0.5 + st[:, None] - st[None, :], games, 0.5)
+        return MatchupTable.even_seats(0.5 + st[:, None] - st[None, :], games)
 
     knobs = [Knob("x", 2, 0, 4, True), Knob("y", 2, 0, 4, True), Knob("z", 2, 0, 4, True)]
     singles = [("x", 4, [table([0.1, 0, 0])]), ("y", 0, [table([0.22, 0, 0])]), ("z", 4, [table([0.28, 0, 0])])]

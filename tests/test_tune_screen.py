@@ -15,13 +15,13 @@ DECKS = ["HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,FrostDragon
 W = TuneWeights()
 
 
-def _table(strength: list[float], first: float = 0.5) -> MatchupTable:
-    """A pool where deck i scores 1/2 + s_i - s_j against deck j (a planted, exactly additive game)."""
+def _table(strength: list[float]) -> MatchupTable:
+    """A pool where deck i scores 1/2 + s_i - s_j against deck j in either seat (a planted, exactly additive game)."""
     s = np.asarray(strength)
     points = 0.5 + s[:, None] - s[None, :]
     games = np.full(points.shape, 20.0)
     np.fill_diagonal(games, 0.0)
-    return MatchupTable(points, games, first)
+    return MatchupTable.even_seats(points, games)
 
 
 def _model(knobs, base, singles) -> Additive:
@@ -62,6 +62,28 @@ def test_the_model_measures_pushed_from_the_base_game_as_balance_terms_do():
     want = score(terms, W) + change_cost({"x": (2, 4)}, W)
     assert model.predict_changes({"x": (2, 4)}) == pytest.approx(want)
     assert model.anchored([patch], {"x": (2, 4)}).predict_changes({"x": (2, 4)}) == pytest.approx(want)
+
+
+def test_a_change_that_only_moves_the_seats_is_charged_per_deck_as_balance_terms_do():
+    """A change that leaves every matchup even but makes going first worth 15 points: read through the
+    tables, its score is balance_terms' of that sweep, where each of the 3 decks' first seat scores about 65%,
+    10 points beyond the report's 5; the value halfway to it is predicted with half the edge, 2.5 beyond."""
+    from simkit.tune_objective import deck_rates
+    from simkit.tune_screen import deck_seat_rates
+
+    base_df, patch_df = (synthetic_results(DECKS, 400, first_advantage=a, seed=11) for a in (0.0, 0.15))
+    base, patch = matchup_table(base_df, DECKS), matchup_table(patch_df, DECKS)
+    terms = balance_terms(patch_df, reference=deck_rates(base_df))
+    assert terms["seat"] == pytest.approx(3 * 0.10, abs=0.03)
+    assert deck_seat_rates(patch.seat, patch.seat_games) == pytest.approx([0.65] * 3, abs=0.02)
+    model = _model([Knob("x", 2, 0, 4, True)], base, [("x", 4, [patch])])
+    assert model.predict_changes({"x": (2, 4)}) == pytest.approx(score(terms, W) + change_cost({"x": (2, 4)}, W))
+    halfway = model.anchored([patch], {"x": (2, 4)}).base[0]  # the patch, less x's effect: the base again
+    assert halfway.seat == pytest.approx(base.seat)
+    w_seat = TuneWeights(spread=0, band=0, matchup=0, first_player=0, pushed=0, change=0, size=0)
+    only_seat = Additive([Knob("x", 2, 0, 4, True)], [base], [("x", 4, [patch])], lambda t: score(t, w_seat),
+                         lambda c: 0.0, FlagBands())
+    assert only_seat.predict_changes({"x": (2, 3)}) == pytest.approx(3 * 0.025, abs=0.02)
 
 
 def test_two_half_fixes_are_combined_and_a_value_between_is_interpolated():
