@@ -811,7 +811,7 @@ def _confirm(study, ev: _Evaluator, k: int, seed: int, games: int, show: bool):
         rows.append({"trial": t.number, "candidate": _candidate_id(changes), "changes": _describe(changes),
                      "n_changes": len(changes), "search_objective": t.value, "confirm_objective": own + cost,
                      "pooled_objective": pooled + cost, "search_spread": t.user_attrs.get("spread"),
-                     "pooled_spread": worst["spread"], "pooled_pushed": worst["pushed"],
+                     "pooled_spread": worst["spread"], "pooled_seat": worst["seat"], "pooled_pushed": worst["pushed"],
                      "flags_appeared": len(new_flags), "new_flags": "; ".join(new_flags), "games": played})
     table = pd.DataFrame(rows)
     pick = _propose(table)

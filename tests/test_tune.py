@@ -296,6 +296,7 @@ def test_the_best_candidates_are_replayed_on_confirmation_seeds_before_one_is_pr
     assert list(confirm["trial"]) == list(done["trial"]) and confirm["trial"].iloc[0] == 0
     assert list(confirm["search_objective"]) == pytest.approx(list(done["objective"]))
     assert (confirm["games"] == 9).all()  # 3 decks x 3 ordered pairs x 1 game, on other seeds
+    assert (confirm[["pooled_spread", "pooled_seat", "pooled_pushed"]] >= 0).all().all()
     assert confirm["proposed"].sum() == 1
     pick = confirm[confirm["proposed"]].iloc[0]
     # here a flag-free candidate beats the base: the best of those (one candidate loses every game of a deck)
