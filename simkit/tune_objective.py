@@ -107,16 +107,16 @@ def balance_terms(df: pd.DataFrame, bands: FlagBands | None = None,
         was = outside_band(reference.reindex(by_deck.index).to_numpy(float), bands)
         pushed = float(np.nansum(np.maximum(0.0, outside - was)))
     m = matchup_matrix(df)
-    fp = first_player_advantage(df)
-    by_deck_seat = fp[fp["scope"] == "deck"]
     m = m[~m["mirror"] & (m["deck"] < m["opponent"])]
     beyond = np.maximum(0.0, np.abs(m["win_rate"].to_numpy(float) - 0.5) - (bands.matchup - 0.5))
+    fp = first_player_advantage(df)
+    deck_seat = 0.5 + fp.loc[fp["scope"] == "deck", "advantage"].to_numpy(float)
     return {
         "spread": float(rates.std()) if len(rates) else 0.0,
         "band": float(outside.mean()) if len(rates) else 0.0,
         "matchup": float(beyond.mean()) if len(beyond) else 0.0,
         "first_player": float(abs(first_score(df).mean() - 0.5)),
-        "seat": float(seat_beyond(0.5 + by_deck_seat["advantage"].to_numpy(float), bands).sum()),
+        "seat": float(seat_beyond(deck_seat, bands).sum()),
         "pushed": pushed,
         "worst_deck": float(np.abs(rates - 0.5).max()) if len(rates) else 0.0,
         "decks_outside": int((outside > 0).sum()),
