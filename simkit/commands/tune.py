@@ -111,6 +111,6 @@ def register(sub) -> None:
     p.add_argument("--weights", metavar="NAME=W,...",
                    help="objective weights: " + ", ".join(_DEFAULT_WEIGHTS) + " (default "
                    + ",".join(f"{k}={v:g}" for k, v in _DEFAULT_WEIGHTS.items()) + "; seat: each deck's first-seat "
-                   "score beyond 45-55%, summed; pushed: decks the patch pushes further outside the band than "
+                   "score beyond 45-55%%, summed; pushed: decks the patch pushes further outside the band than "
                    "the base has them)")
     p.set_defaults(func=run)
