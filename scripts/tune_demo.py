@@ -161,6 +161,7 @@ def base_game(args) -> bool:
         MIRACLE / "base.toml", BASE_KNOBS, trials=args.trials or 500,
         max_changes=args.max_changes, decks=DECKS, games=args.games or 12, workers=args.workers, out=args.out / "base",
         resume=args.resume, seed=args.seed, check_games=args.check_games or 64, rounds=3, rescreen=40, stages=2,
+        seat_pairs=args.seat_pairs,
         confirm=20,
         confirm_games=48,
         weights=args.weights,
@@ -187,6 +188,8 @@ def main() -> None:
     ap.add_argument("--weights", help="objective weights of the base-game tune, as for simkit tune --weights")
     ap.add_argument("--max-changes", type=int, default=3,
                     help="changes the base-game patch may make (default 3, the issue's limit)")
+    ap.add_argument("--seat-pairs", type=int, default=8,
+                    help="base game: pair the N screened changes that move the first seat's edge most (default 8)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "tune-demo")

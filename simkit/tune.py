@@ -48,7 +48,7 @@ from simkit.scenario import load_scenario
 from simkit.sweep import load_results, plan_sweep, run_sweep, sweep_defaults
 from simkit.tune_knobs import Knob, candidate_patch, parse_knobs, scenario_numbers, tidy, toml_value
 from simkit.tune_objective import TuneWeights, balance_terms, change_cost, deck_rates, parse_weights, score
-from simkit.tune_screen import Additive, MatchupTable, best_combinations, matchup_table, screen_changes
+from simkit.tune_screen import Additive, MatchupTable, best_combinations, matchup_table, opposed_pairs, screen_changes
 
 __all__ = [
     "Knob",
@@ -190,13 +190,20 @@ class _Plan:
     to ``max_changes`` less the anchor's changes) as before. A later stage so re-tries a slot of what the
     earlier one found, and its other slots, the earlier anchor's changes, are no longer fixed.
 
+    With ``seat_pairs`` the screening is followed by the pairs :func:`opposed_pairs` names among the
+    ``seat_pairs`` single changes that moved the first seat's edge most (each with each that moved it the
+    other way), and the model adds what each played pair did beyond its two single effects
+    (:class:`Additive` ``pairs``).
+
     Each is enqueued only when it is next (and not yet played), so a tune killed anywhere resumes to the very
     order of an uninterrupted one: a round depends only on the sweeps of the candidates planned before it.
     """
 
     def __init__(self, knobs: list[Knob], max_changes: int, screen: bool, combine: int, rounds: int,
-                 ev: _Evaluator, rescreen: int = 0, stages: int = 1):
+                 ev: _Evaluator, rescreen: int = 0, stages: int = 1, seat_pairs: int = 0):
         self.knobs, self.max_changes, self.ev = knobs, max_changes, ev
+        self.n_pairs = seat_pairs if screen and max_changes > 1 else 0
+        self.paired: list[dict[str, tuple]] | None = None
         self.combine, self.rounds = (combine, rounds) if screen else (0, 0)
         self.rescreen = rescreen if screen else 0
         self.n_stages = stages if self.rescreen > 0 else 0
@@ -212,6 +219,11 @@ class _Plan:
         for phase, changes in self.fixed:
             if _candidate_id(changes) not in played:
                 return changes, {"phase": phase, "stage": 1}
+        if self.paired is None:
+            self.paired = self._opposed(study)
+        for changes in self.paired:
+            if _candidate_id(changes) not in played:
+                return changes, {"phase": "pair", "stage": 1}
         if self.combine < 1:
             return None
         nxt = self._next_round(study, self.done_rounds, self._combinations, 0, played, 1)
@@ -269,16 +281,31 @@ class _Plan:
     def _tables(self, changes: dict[str, tuple]) -> list[MatchupTable]:
         return [matchup_table(df, self.ev.decks) for df in self.ev.frames(changes)]
 
+    def _opposed(self, study) -> list[dict[str, tuple]]:
+        """The pairs of screened changes to play together (see :func:`opposed_pairs`): each single change's
+        shift of the first seat's score is its mean over the bot pairings."""
+        complete = self._complete(study)
+        if not self.n_pairs or "base" not in complete:
+            return []
+        base = self._tables({})
+        shifts = [(c, float(np.mean([t.first - b.first for t, b in zip(self._tables(c), base)])))
+                  for _, c in self.fixed[1:] if _candidate_id(c) in complete]
+        return opposed_pairs(shifts, self.n_pairs)
+
     def _first_model(self, complete: dict) -> Additive:
-        """The additive model of the screening's single changes, measured from the base."""
+        """The additive model of the screening's single changes, measured from the base, with the measured
+        interaction of each played pair."""
         if self.model is None:
             singles = []
             for _, changes in self.fixed[1:]:
                 if _candidate_id(changes) in complete:
                     (key, (_, value)), = changes.items()
                     singles.append((key, value, self._tables(changes)))
+            pairs = [(*changes.items(), self._tables(changes)) for changes in self.paired or []
+                     if _candidate_id(changes) in complete]
+            pairs = [((ka, a), (kb, b), tables) for (ka, (_, a)), (kb, (_, b)), tables in pairs]
             self.model = Additive(self.knobs, self._tables({}), singles, lambda t: score(t, self.ev.weights),
-                                  lambda c: change_cost(c, self.ev.weights), self.ev.bands)
+                                  lambda c: change_cost(c, self.ev.weights), self.ev.bands, pairs=pairs)
         return self.model
 
     def _combinations(self, study, r: int) -> list[tuple[dict[str, tuple], float]]:
@@ -286,12 +313,13 @@ class _Plan:
         complete = self._complete(study)
         if "base" not in complete:
             return []
-        earlier = [c for _, c in self.fixed] + [c for done in self.done_rounds[:r] for c, _ in done]
+        earlier = ([c for _, c in self.fixed] + (self.paired or [])
+                   + [c for done in self.done_rounds[:r] for c, _ in done])
         return self._round(complete, self._first_model(complete), {}, earlier, r)
 
     def _planned(self, upto: int) -> list[dict[str, tuple]]:
         """Every candidate the first stage and the anchored stages before stage ``upto`` planned."""
-        out = [c for _, c in self.fixed] + [c for done in self.done_rounds for c, _ in done]
+        out = [c for _, c in self.fixed] + (self.paired or []) + [c for done in self.done_rounds for c, _ in done]
         for st in self.stages[:upto]:
             out += ([st.anchor] if st.anchor else []) + (st.rescreened or []) + [c for d in st.rounds for c, _ in d]
         return out
@@ -590,6 +618,7 @@ def tune(
     rounds: int = 2,
     rescreen: int = 0,
     stages: int = 1,
+    seat_pairs: int = 0,
     confirm: int = 5,
     confirm_games: int | None = None,
     check_games: int | None = None,
@@ -632,6 +661,10 @@ def tune(
         stages: with ``rescreen``, how many such anchored stages follow one another, each anchored on the
             best candidate played before it (less its least useful change, or the next least useful when
             that anchor was an earlier stage's).
+        seat_pairs: after the screening, take the ``seat_pairs`` single changes that moved the first seat's edge most
+            and play together each two of different knobs that moved it opposite ways (a change that gives
+            the first player back what another took); the model then adds each pair's measured interaction
+            to the combinations holding it (0: none). See :func:`simkit.tune_screen.opposed_pairs`.
         confirm: once the budget is spent, replay the best this many candidates, and the base, on other
             seeds (the confirmation seed, search seed plus 2,000,003) and propose the one whose search
             and confirmation games together score best among those that raise no report flag the base
@@ -663,9 +696,9 @@ def tune(
         raise ValueError(f"--trials must be at least 1, got {trials}")
     if max_changes < 1:
         raise ValueError(f"--max-changes must be at least 1, got {max_changes}")
-    if min(combine, rounds, rescreen, stages, confirm) < 0:
-        raise ValueError(f"--combine, --rounds, --rescreen, --stages and --confirm must be at least 0, got {combine}, "
-                         f"{rounds}, {rescreen}, {stages} and {confirm}")
+    if min(combine, rounds, rescreen, stages, seat_pairs, confirm) < 0:
+        raise ValueError(f"--combine, --rounds, --rescreen, --stages, --seat-pairs and --confirm must be at least 0, "
+                         f"got {combine}, {rounds}, {rescreen}, {stages}, {seat_pairs} and {confirm}")
     if stages > 1 and not (screen and rescreen):
         raise ValueError(f"--stages {stages}: the anchored stages re-screen knobs on top of their anchors; give "
                          "--rescreen N (and keep the screening)")
@@ -710,14 +743,15 @@ def tune(
         "search_seed": search_seed, "sampler_seed": seed, "weights": asdict(weights),
         "bands": asdict(bands), "check_games": check_games, "check_seed": check_seed,
         "screen": bool(screen), "combine": int(combine), "rounds": int(rounds),
-        "rescreen": int(rescreen), "stages": int(stages), "confirm": int(confirm), "confirm_seed": confirm_seed,
+        "rescreen": int(rescreen), "stages": int(stages), "seat_pairs": int(seat_pairs), "confirm": int(confirm),
+        "confirm_seed": confirm_seed,
         "confirm_games": int(confirm_games),
     }
     settings = json.loads(json.dumps(settings))  # as stored: tuples become lists
     study = _open_study(out, settings, resume)
     _close_interrupted(study)
     ev = _Evaluator(base_path, out, deck_ids, games, pairs, panel, search_seed, workers, weights, bands)
-    plan = _Plan(knob_list, max_changes, screen, combine, rounds, ev, rescreen, stages)
+    plan = _Plan(knob_list, max_changes, screen, combine, rounds, ev, rescreen, stages, seat_pairs)
 
     from tqdm import tqdm
 

@@ -12,11 +12,18 @@ first round no two sharing more than one knob). The tune plays those for real; t
 only chooses what to play. Further rounds re-anchor the model on the best candidate played so far
 (:meth:`Additive.anchored`), so a round corrects what the previous one's prediction got wrong
 about its own changes together.
+
+Adding effects is worst for changes that each move the first seat's edge a lot, one each way: a
+faster mana curve that favours the second player and a larger starting mana that gives the first
+player back its edge do not add matchup by matchup. :func:`opposed_pairs` names those pairs, the
+tune plays them, and the model adds each played pair's measured interaction (what the pair did
+beyond its two single effects) to every combination holding both.
 """
 
 from __future__ import annotations
 
 import copy
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -26,7 +33,7 @@ import pandas as pd
 from simkit.analysis import FlagBands, first_score
 
 __all__ = ["Additive", "MatchupTable", "best_combinations", "deck_seat_rates", "matchup_table", "outside_band",
-           "pooled_points", "screen_changes", "seat_beyond"]
+           "opposed_pairs", "pooled_points", "screen_changes", "seat_beyond"]
 
 BEAM = 64  # partial combinations kept at each depth of the search
 
@@ -177,10 +184,13 @@ class Additive:
         bands: the report's bands.
         reference: the base game's deck rates per pairing, for the ``pushed`` term (default: those of
             ``base``; give them when ``base`` is itself a patched game).
+        pairs: ``[((key, value), (key, value), tables), ...]`` for pairs of single changes played together:
+            what a pair did beyond its two single effects (its interaction) is added to every combination
+            holding both; at values between today's and those played it is scaled by both fractions.
     """
 
     def __init__(self, knobs, base: Sequence[MatchupTable], singles, score: Callable, cost: Callable,
-                 bands: FlagBands, reference: Sequence[np.ndarray] | None = None):
+                 bands: FlagBands, reference: Sequence[np.ndarray] | None = None, pairs=()):
         self.base, self.score, self.cost, self.bands = list(base), score, cost, bands
         self.reference = list(reference) if reference is not None else [_rates(t.points, t.games) for t in self.base]
         by_key = {k.key: k for k in knobs}
@@ -198,6 +208,36 @@ class Additive:
                 f = (v - k.current) / side[0]
                 self.options.append((k.key, k.current, v, [f * ds for ds in side[1]]))
         self.index = {(key, v): i for i, (key, _, v, _) in enumerate(self.options)}
+        self.pairs: dict[tuple[int, int], list[np.ndarray]] = {}  # (i, j), i < j -> interaction per pairing
+        for (ka, va), (kb, vb), tables in pairs:
+            if (ka, va) not in self.index or (kb, vb) not in self.index or ka == kb:
+                continue
+            a, b = self.index[ka, va], self.index[kb, vb]
+            inter = [t.seat - base_t.seat - ea - eb
+                     for t, base_t, ea, eb in zip(tables, self.base, self.options[a][3], self.options[b][3])]
+            for i, j in itertools.product(self._same_side(a), self._same_side(b)):
+                f = self._fraction(i, a) * self._fraction(j, b)
+                self.pairs[min(i, j), max(i, j)] = [f * x for x in inter]
+
+    def _same_side(self, a: int) -> list[int]:
+        """The options of ``options[a]``'s knob on the same side of today's value (``a`` among them)."""
+        key, cur, v = self.options[a][:3]
+        return [i for i, o in enumerate(self.options) if o[0] == key and (o[2] > cur) == (v > cur)]
+
+    def _fraction(self, i: int, a: int) -> float:
+        """How far ``options[i]`` goes, as a share of the way to ``options[a]`` (same knob, same side)."""
+        _, cur, v = self.options[i][:3]
+        return (v - cur) / (self.options[a][2] - cur)
+
+    def _shift(self, picks: Sequence[int], p: int, like: np.ndarray) -> np.ndarray:
+        """The predicted change of bot pairing ``p``'s first-seat points from the changes ``picks``: their
+        single effects plus the measured interaction of each played pair among them."""
+        out = sum((self.options[i][3][p] for i in picks), np.zeros_like(like))
+        if self.pairs:
+            for ij in itertools.combinations(sorted(picks), 2):
+                if ij in self.pairs:
+                    out = out + self.pairs[ij][p]
+        return out
 
     def anchored(self, tables: Sequence[MatchupTable], changes: dict[str, tuple]) -> Additive:
         """The model re-anchored on a played candidate: a combination is predicted as that candidate's own
@@ -206,8 +246,7 @@ class Additive:
         not guessed. A change of the anchor with no screened effect counts as none."""
         picks = [self.index[k, a] for k, (_, a) in changes.items() if (k, a) in self.index]
         out = copy.copy(self)
-        out.base = [MatchupTable(t.seat - sum((self.options[i][3][p] for i in picks), np.zeros_like(t.seat)),
-                                 t.seat_games) for p, t in enumerate(tables)]
+        out.base = [MatchupTable(t.seat - self._shift(picks, p, t.seat), t.seat_games) for p, t in enumerate(tables)]
         return out
 
     def effect_size(self, i: int) -> float:
@@ -228,7 +267,7 @@ class Additive:
     def _objective(self, combos: list[list[int]]) -> np.ndarray:
         worst = np.full(len(combos), -np.inf)
         for p, b in enumerate(self.base):
-            seat = np.stack([b.seat + sum((self.options[i][3][p] for i in c), np.zeros_like(b.seat)) for c in combos])
+            seat = np.stack([b.seat + self._shift(c, p, b.seat) for c in combos])
             terms = _terms(seat, b.seat_games, self.bands, self.reference[p])
             scores = np.array([self.score({k: v[j] for k, v in terms.items()}) for j in range(len(combos))])
             worst = np.maximum(worst, scores)
@@ -249,16 +288,21 @@ def best_combinations(model: Additive, max_changes: int, n: int, skip: Callable[
     A beam search: every depth extends the ``beam`` best partial combinations by one more knob. Ties are
     broken by the options' order, so the answer is the same every time. With ``diverse`` no two of the
     answers share more than one knob (the next best is taken instead), so that ``n`` plays hedge the
-    model's errors rather than try ``n`` variants of one idea.
+    model's errors rather than try ``n`` variants of one idea. A pair the model holds a measured
+    interaction for (:class:`Additive` ``pairs``) is a partial combination of its own at depth 2, and the
+    ``beam`` best combinations holding such a pair are kept beside the others at each depth: its
+    two changes are often each bad alone (which is why the pair was played).
     """
     if not model.options or n < 1:
         return []
     keys = [o[0] for o in model.options]
     found: dict[tuple, float] = {}
     layer: list[tuple[int, ...]] = [()]
-    for _ in range(max_changes):
+    for depth in range(1, max_changes + 1):
         combos = [c + (i,) for c in layer for i in range(len(keys))
                   if (not c or i > c[-1]) and keys[i] not in {keys[j] for j in c}]
+        if depth == 2:
+            combos += sorted(set(model.pairs) - set(combos))
         if not combos:
             break
         values = model._objective([list(c) for c in combos])
@@ -266,6 +310,11 @@ def best_combinations(model: Additive, max_changes: int, n: int, skip: Callable[
         for j in order:
             found[combos[j]] = float(values[j])
         layer = [combos[j] for j in order[:beam]]
+        if model.pairs:
+            paired = [combos[j] for j in order
+                      if any(ij in model.pairs for ij in itertools.combinations(combos[j], 2))][:beam]
+            kept = set(layer)
+            layer += [c for c in paired if c not in kept]
     out: list[dict[str, tuple]] = []
     for c in sorted(found, key=lambda c: (found[c], c)):
         ch = model.changes(c)
@@ -275,4 +324,22 @@ def best_combinations(model: Additive, max_changes: int, n: int, skip: Callable[
             out.append(ch)
         if len(out) == n:
             break
+    return out
+
+
+def opposed_pairs(shifts: Sequence[tuple[dict[str, tuple], float]], n: int) -> list[dict[str, tuple]]:
+    """The pairs of single changes worth playing together: of the ``n`` that move the first seat's edge most
+    (``shifts``: ``[(changes, shift of the first seat's score), ...]``, each one change), every two of
+    different knobs that move it opposite ways, in the order of the larger shifts first.
+
+    Each such pair is one a designer would try (one change gives the first player back what the other
+    took), and one where adding the two single effects is least to be trusted (the seat term is charged per
+    deck, beyond a band, on noisy per-seating figures).
+    """
+    ranked = sorted(range(len(shifts)), key=lambda i: (-abs(shifts[i][1]), i))[:n]
+    out = []
+    for x, y in itertools.combinations(ranked, 2):
+        (a, da), (b, db) = shifts[x], shifts[y]
+        if da * db < 0 and not a.keys() & b.keys():
+            out.append({**a, **b})
     return out

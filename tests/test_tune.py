@@ -441,6 +441,48 @@ def test_every_game_the_search_plays_is_a_trials_game(tmp_path, monkeypatch):
     assert on_disk == t["games_played"].sum() == result.summary["games"]["search"]
 
 
+def test_the_pairs_named_from_the_screened_seat_shifts_are_played_before_the_combinations(tmp_path, monkeypatch):
+    """seat_pairs=2: once every single change is screened, opposed_pairs gets each one's shift of the first seat's
+    score (as its sweep and the base's give it) and the pairs it names are played as 'pair' trials, before the
+    first round of combinations, whose model holds their measured interaction."""
+    import importlib
+
+    from simkit.sweep import load_results
+    from simkit.tune_screen import matchup_table
+
+    seen = {}
+
+    def fake(shifts, n):
+        seen["shifts"], seen["n"] = list(shifts), n
+        return [{"creatures.Priest.L1.cost": (2, 1), "creatures.Priest.L1.attack": (3, 4)}]
+
+    monkeypatch.setattr(importlib.import_module("simkit.tune"), "opposed_pairs", fake)
+    out = tmp_path / "pairs"
+    result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4"], trials=8,
+                         max_changes=2, decks=DECKS[:2], games=1, workers=1, out=out, combine=1, rounds=1,
+                         seat_pairs=2, confirm=0)
+    t = result.trials
+    assert list(t["phase"][:6]) == ["base", "screen", "screen", "screen", "screen", "pair"]
+    assert t["changes"][5] == "creatures.Priest.L1.cost: 2 -> 1; creatures.Priest.L1.attack: 3 -> 4"
+    assert "combine" in set(t["phase"][6:])
+    assert seen["n"] == 2 and len(seen["shifts"]) == 4
+    by_id = {c: r for c, r in zip(t["candidate"], t["changes"])}
+    base = matchup_table(load_results(next((out / "candidates" / "base").glob("sweep-*"))), DECKS[:2])
+    for changes, shift in seen["shifts"]:
+        (key, (before, after)), = changes.items()
+        folder = next(f for f, text in by_id.items() if text == f"{key}: {before} -> {after}")
+        table = matchup_table(load_results(next((out / "candidates" / folder).glob("sweep-*"))), DECKS[:2])
+        assert shift == pytest.approx(table.first - base.first)
+    assert settings_of(out)["seat_pairs"] == 2
+
+
+def settings_of(out: Path) -> dict:
+    """The settings a tune stored in its study."""
+    import optuna
+
+    return optuna.load_study(study_name=None, storage=f"sqlite:///{out / 'study.db'}").user_attrs["settings"]
+
+
 def test_a_later_stage_drops_the_next_least_useful_change_when_the_least_useful_was_an_earlier_anchor():
     """An exactly additive pool: deck 0 is 30 points too strong; x (4) takes 20 points off it, y (0) 8 and z (4)
     2. The best, x + y + z, has no room for another: the least useful change is z (the anchor x + y); that

@@ -8,7 +8,7 @@ import pytest
 from simkit.analysis import FlagBands, synthetic_results
 from simkit.tune_knobs import Knob
 from simkit.tune_objective import TuneWeights, balance_terms, change_cost, score
-from simkit.tune_screen import Additive, MatchupTable, best_combinations, matchup_table, screen_changes
+from simkit.tune_screen import Additive, MatchupTable, best_combinations, matchup_table, opposed_pairs, screen_changes
 
 DECKS = ["HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon",
          "WindBlessing:BlackBat,Priest,VolcanoDragon"]
@@ -165,3 +165,46 @@ def test_a_levers_effect_size_is_how_far_it_moves_the_matchups():
     assert model.effect_size(i["x", 4]) == pytest.approx(0.1 * (4 / 9) ** 0.5)
     assert model.effect_size(i["x", 3]) == pytest.approx(0.05 * (4 / 9) ** 0.5)
     assert model.effect_size(i["z", 4]) == 0
+
+
+def test_a_played_pairs_interaction_is_added_to_every_combination_holding_it():
+    """Deck 0 is 20 points too strong. x (at 4) and y (at 0) each make it 10 points stronger alone, but played
+    together they even the pool (their effects do not add). Given that pair, the model predicts it exactly as
+    measured, x halfway (3) with y as half the interaction, and the pair with z (which takes 5 points off deck 0
+    alone) as the measured pair plus z's effect; it finds the pair though neither change is in the depth-1 beam.
+    Without the pair the same model never proposes x with y."""
+    knobs = [Knob("x", 2, 0, 4, True), Knob("y", 2, 0, 4, True), Knob("z", 2, 0, 4, True)]
+    base = _table([0.2, 0.0, 0.0])
+    singles = [("x", 4, [_table([0.3, 0.0, 0.0])]), ("y", 0, [_table([0.3, 0.0, 0.0])]),
+               ("z", 4, [_table([0.15, 0.0, 0.0])])]
+    pair = (("x", 4), ("y", 0), [_table([0.0, 0.0, 0.0])])
+    plain = _model(knobs, base, singles)
+    model = Additive(knobs, [base], singles, lambda t: score(t, W), lambda c: change_cost(c, W), FlagBands(),
+                     pairs=[pair])
+    both = {"x": (2, 4), "y": (2, 0)}
+    even = _model([], _table([0.0, 0.0, 0.0]), [])
+    assert model.predict_changes(both) == pytest.approx(even.predict([]) + change_cost(both, W))
+    assert plain.predict_changes(both) > plain.predict([]) + 0.5  # adding effects: deck 0 40 points too strong
+    # x at 3: half x's effect (+5) and half the interaction (-20 of the -40 points the pair did beyond the two)
+    half = {"x": (2, 3), "y": (2, 0)}
+    assert model.predict_changes(half) == pytest.approx(_model([], _table([0.15, 0, 0]), []).predict([])
+                                                        + change_cost(half, W))
+    three = {"x": (2, 4), "y": (2, 0), "z": (2, 4)}
+    assert model.predict_changes(three) == pytest.approx(_model([], _table([-0.05, 0, 0]), []).predict([])
+                                                         + change_cost(three, W))
+    # re-anchored on the pair as played, the pair is predicted as measured still
+    anchored = model.anchored([_table([0.0, 0.0, 0.0])], both)
+    assert anchored.predict_changes(both) == pytest.approx(model.predict_changes(both))
+    assert best_combinations(model, 3, 1, beam=1) == [both]
+    assert best_combinations(plain, 3, 1) == [{"z": (2, 4)}]
+
+
+def test_opposed_pairs_pair_the_biggest_seat_movers_that_pull_opposite_ways():
+    """Shifts of the first seat's score: a (-0.12 at one end, +0.10 at the other), b -0.08, c +0.05, d -0.01.
+    The 4 biggest are a-, a+, b, c; each two of different knobs pulling opposite ways, larger shifts first:
+    a- with c, a+ with b, b with c (a+ with a- is one knob; d is not among the 4)."""
+    a_low, a_high, b, c, d = {"a": (3, 1)}, {"a": (3, 5)}, {"b": (2, 1)}, {"c": (4, 6)}, {"d": (1, 2)}
+    shifts = [(a_high, 0.10), (b, -0.08), (c, 0.05), (d, -0.01), (a_low, -0.12)]
+    assert opposed_pairs(shifts, 4) == [{"a": (3, 1), "c": (4, 6)}, {"a": (3, 5), "b": (2, 1)},
+                                        {"b": (2, 1), "c": (4, 6)}]
+    assert opposed_pairs(shifts, 1) == [] and opposed_pairs([], 4) == []

@@ -17,7 +17,7 @@ def run(args: argparse.Namespace) -> int:
         bots=args.bots, panel=[b.strip() for b in args.panel.split(",") if b.strip()] if args.panel else None,
         games=args.games, workers=args.workers, out=args.out, resume=args.resume, seed=args.seed,
         screen=args.screen, combine=args.combine, rounds=args.rounds, rescreen=args.rescreen,
-        stages=args.stages, confirm=args.confirm, confirm_games=args.confirm_games,
+        stages=args.stages, seat_pairs=args.seat_pairs, confirm=args.confirm, confirm_games=args.confirm_games,
         check_games=args.check_games,
         check_seed=args.check_seed, weights=args.weights,
     )
@@ -100,6 +100,10 @@ def register(sub) -> None:
                    help="with --rescreen, how many anchored stages follow one another, each anchored on the best "
                    "candidate so far less its least useful change (the next least useful when that anchor was an "
                    "earlier stage's) (default 1)")
+    p.add_argument("--seat-pairs", type=int, default=0, metavar="N",
+                   help="after the screening, play together each two of the N single changes that moved the "
+                   "first seat's edge most that moved it opposite ways (different knobs), and let the model add "
+                   "what each such pair did beyond its two effects (default 0: off)")
     p.add_argument("--confirm", type=int, default=5,
                    help="replay the best this many candidates on other seeds and propose the best of search and "
                    "confirmation games together that raises no new flag there, not the luckiest on the search "
