@@ -11,7 +11,9 @@
    half of today's value either way (``KEY=-50%..+50%``, 141 numbers). At most 3
    changes, 12 games per ordered pair in the search (at 4 each deck's rate has a standard error of 5
    points, as large as the effects sought), 500 candidates: the base, the screening (251 single
-   changes), 3 rounds of 10 predicted combinations, then two anchored stages (``rescreen=40, stages=2``),
+   changes), the pairs of the 8 changes that moved the first seat's edge most which pull it opposite ways
+   (``seat_pairs=8``: 11 pairs, among them ``mana_period`` with ``first_max_mana``), 3 rounds of 10
+   predicted combinations, then two anchored stages (``rescreen=40, stages=2``),
    each anchored on the best candidate so far less its least useful change (the next least useful when
    that anchor was the earlier stage's): the 40 knobs predicted best on top of it or the biggest levers,
    played there, then 3 more rounds; then the TPE sampler; the 20 best are confirmed at 48 games per pair

@@ -303,6 +303,11 @@ def best_combinations(model: Additive, max_changes: int, n: int, skip: Callable[
                   if (not c or i > c[-1]) and keys[i] not in {keys[j] for j in c}]
         if depth == 2:
             combos += sorted(set(model.pairs) - set(combos))
+        elif depth > 2 and model.pairs:  # a measured pair's partials take every further knob, before or after
+            seen = set(combos)
+            more = {tuple(sorted(c + (i,))) for c in layer if _holds_pair(model, c) for i in range(len(keys))
+                    if keys[i] not in {keys[j] for j in c}}
+            combos += sorted(more - seen)
         if not combos:
             break
         values = model._objective([list(c) for c in combos])
@@ -311,8 +316,7 @@ def best_combinations(model: Additive, max_changes: int, n: int, skip: Callable[
             found[combos[j]] = float(values[j])
         layer = [combos[j] for j in order[:beam]]
         if model.pairs:
-            paired = [combos[j] for j in order
-                      if any(ij in model.pairs for ij in itertools.combinations(combos[j], 2))][:beam]
+            paired = [combos[j] for j in order if _holds_pair(model, combos[j])][:beam]
             kept = set(layer)
             layer += [c for c in paired if c not in kept]
     out: list[dict[str, tuple]] = []
@@ -325,6 +329,11 @@ def best_combinations(model: Additive, max_changes: int, n: int, skip: Callable[
         if len(out) == n:
             break
     return out
+
+
+def _holds_pair(model: Additive, combo: tuple[int, ...]) -> bool:
+    """Whether ``combo`` (sorted option indices) holds a pair the model measured."""
+    return any(ij in model.pairs for ij in itertools.combinations(combo, 2))
 
 
 def opposed_pairs(shifts: Sequence[tuple[dict[str, tuple], float]], n: int) -> list[dict[str, tuple]]:

@@ -199,6 +199,18 @@ def test_a_played_pairs_interaction_is_added_to_every_combination_holding_it():
     assert best_combinations(plain, 3, 1) == [{"z": (2, 4)}]
 
 
+def test_a_played_pair_is_extended_by_knobs_listed_before_it_too():
+    """z, listed first, takes 10 points off the strong deck; x and y (listed after it) each add 10 alone and
+    together take 10 off. The pair with z evens the pool: with a beam of 1 the search still reaches it,
+    though z's index is below the pair's."""
+    knobs = [Knob("z", 2, 0, 4, True), Knob("x", 2, 0, 4, True), Knob("y", 2, 0, 4, True)]
+    base = _table([0.2, 0.0, 0.0])
+    singles = [("z", 4, [_table([0.1, 0.0, 0.0])]), ("x", 4, [_table([0.3, 0.0, 0.0])]),
+               ("y", 0, [_table([0.3, 0.0, 0.0])])]
+    model = Additive(knobs, [base], singles, lambda t: score(t, W), lambda c: change_cost(c, W), FlagBands(),
+                     pairs=[(("x", 4), ("y", 0), [_table([0.1, 0.0, 0.0])])])
+    assert best_combinations(model, 3, 1, beam=1) == [{"z": (2, 4), "x": (2, 4), "y": (2, 0)}]
+
 def test_opposed_pairs_pair_the_biggest_seat_movers_that_pull_opposite_ways():
     """Shifts of the first seat's score: a (-0.12 at one end, +0.10 at the other), b -0.08, c +0.05, d -0.01.
     The 4 biggest are a-, a+, b, c; each two of different knobs pulling opposite ways, larger shifts first:
