@@ -476,6 +476,39 @@ def test_the_pairs_named_from_the_screened_seat_shifts_are_played_before_the_com
     assert settings_of(out)["seat_pairs"] == 2
 
 
+def test_a_tune_cut_in_its_pair_phase_resumes_to_the_same_trials(tmp_path, monkeypatch):
+    """seat_pairs=2, cut while the pair is played (the 6th candidate): resumed, the trials are those of the
+    uninterrupted tune, the pair and the combinations after it included."""
+    import importlib
+
+    from simkit.tune import _Evaluator
+
+    pair = {"creatures.Priest.L1.cost": (2, 1), "creatures.Priest.L1.attack": (3, 4)}
+    monkeypatch.setattr(importlib.import_module("simkit.tune"), "opposed_pairs", lambda shifts, n: [dict(pair)])
+    knobs = ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4"]
+    options = dict(trials=8, max_changes=2, decks=DECKS[:2], games=1, workers=1, combine=1, rounds=1, seat_pairs=2,
+                   confirm=0)
+    straight = simkit.tune(PLANTED, knobs, out=tmp_path / "straight", **options).trials
+    real, calls = _Evaluator.evaluate, []
+
+    def cut_at_the_sixth(self, changes):
+        calls.append(changes)
+        if len(calls) == 6:
+            raise KeyboardInterrupt
+        return real(self, changes)
+
+    monkeypatch.setattr(_Evaluator, "evaluate", cut_at_the_sixth)
+    with pytest.raises(KeyboardInterrupt):
+        simkit.tune(PLANTED, knobs, out=tmp_path / "cut", **options)
+    assert calls[5] == pair
+    monkeypatch.setattr(_Evaluator, "evaluate", real)
+    resumed = simkit.tune(PLANTED, knobs, out=tmp_path / "cut", resume=True, **options).trials
+    kept = resumed[resumed["state"] != "interrupted"].reset_index(drop=True)
+    cols = ["phase", "changes", "objective", "candidate"]
+    pd.testing.assert_frame_equal(kept[cols], straight[cols])
+    assert "pair" in set(straight["phase"]) and "combine" in set(straight["phase"])
+
+
 def settings_of(out: Path) -> dict:
     """The settings a tune stored in its study."""
     import optuna
