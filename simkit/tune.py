@@ -301,9 +301,11 @@ class _Plan:
                 if _candidate_id(changes) in complete:
                     (key, (_, value)), = changes.items()
                     singles.append((key, value, self._tables(changes)))
-            pairs = [(*changes.items(), self._tables(changes)) for changes in self.paired or []
-                     if _candidate_id(changes) in complete]
-            pairs = [((ka, a), (kb, b), tables) for (ka, (_, a)), (kb, (_, b)), tables in pairs]
+            pairs = []
+            for changes in self.paired or []:
+                if _candidate_id(changes) in complete:
+                    (ka, (_, a)), (kb, (_, b)) = changes.items()
+                    pairs.append(((ka, a), (kb, b), self._tables(changes)))
             self.model = Additive(self.knobs, self._tables({}), singles, lambda t: score(t, self.ev.weights),
                                   lambda c: change_cost(c, self.ev.weights), self.ev.bands, pairs=pairs)
         return self.model
