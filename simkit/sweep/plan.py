@@ -239,7 +239,7 @@ def plan_sweep(
         raise ValueError(f"--panel names a bot twice: {','.join(panel)}")
     if panel:
         bots = (panel[0], panel[0])
-    known = tuple(sc.plugin.bot_names(sc))  # checked here, before anything is written
+    known = sc.game.bot_names()  # checked here, before anything is written
     for b in (*bots, *panel):
         if b not in known:
             raise ValueError(f"unknown bot {b!r} (the scenario knows: {', '.join(known)})")

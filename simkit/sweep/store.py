@@ -351,9 +351,9 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set
         "panel": list(plan.panel),
         "plan": plan_d,
         **({"rounds": []} if plan.adaptive is not None else {}),
-        "game": sc.game,
-        "schema": sc.plugin.schema.as_meta(),
-        "deck_cards": {d: {k: list(v) for k, v in sc.plugin.deck_cards(sc.rules, d).items()} for d in plan.decks},
+        "game": sc.game_name,
+        "schema": sc.game.schema.as_meta(),
+        "deck_cards": {d: {k: list(v) for k, v in sc.game.deck_cards(d).items()} for d in plan.decks},
     }
     write_meta(out, meta)
     return set()

@@ -7,12 +7,10 @@ the [authored] map are scenario data (``scenarios/krypton/base.toml``). The rule
 the :class:`~simkit.games.Game` the generic layers use.
 """
 
-from simkit.games.krypton.game import Krypton
+from simkit.games.krypton.game import GAME
 from simkit.games.krypton.match import Match, replay
 from simkit.games.krypton.play import bot_names, play_batch
 from simkit.games.krypton.tables import Rules, build_rules, canonical_deck, deck_pool, parse_loadout
-
-GAME = Krypton()  # the game interface (simkit.games.Game) the generic layers use
 
 __all__ = [
     "GAME", "Match", "Rules", "bot_names", "build_rules", "canonical_deck", "deck_pool", "parse_loadout", "play_batch",

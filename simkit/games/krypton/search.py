@@ -1,4 +1,4 @@
-"""The hooks a search bot needs of Krypton Tower War (``Game.search_hooks``), over engine games.
+"""The hooks a search bot needs of Krypton Tower War (its ``search`` capability), over engine games.
 
 A search must start from its seat's view, never from the whole game: :meth:`KryptonSearch.root`
 gives a copy in which what the seat cannot know is guessed. The other side's hand and the pile are

@@ -317,3 +317,13 @@ def deck_pool(rules: Rules, top: Field) -> list[str]:
             raise d.fail(f"loadout {c!r} listed twice", "pool")
         out.append(c)
     return out
+
+
+def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:
+    """The hero classes of a loadout, each once (the card statistics count which cards a deck holds, not copies)."""
+    return {"class": tuple(sorted(set(parse_loadout(rules, deck))))}
+
+
+def turn_limit(rules: Rules) -> int:
+    """The last round a game can reach."""
+    return int(rules.settings["max_rounds"])
