@@ -18,7 +18,7 @@ import numpy as np
 
 from simkit.errors import ScenarioError
 from simkit.games import Ruleset, get_game
-from simkit.rng import SEED_MAX
+from simkit.games.kits.rng import SEED_MAX
 
 #: The top-level keys the core owns; a game declares its own (:attr:`simkit.games.Game.tables`).
 CORE_KEYS = ("game", "name", "description", "rules_version", "sweep")

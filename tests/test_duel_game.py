@@ -19,7 +19,7 @@ from simkit.games.duel import engine as E
 from simkit.games.duel.invariants import DuelInvariants, scramble_hidden
 from simkit.games.duel.match import Match, replay
 from simkit.games.duel.play import bot_tables, game_seeds, play_batch
-from simkit.rng import GameStreams
+from simkit.games.kits.rng import GameStreams
 
 # ---- scenario and decks (sections 9, 10) -----------------------------------------------------------
 
@@ -203,7 +203,7 @@ def test_legal_actions_of_the_view_are_those_of_the_game():
 
 
 def test_compiled_stream_is_simkits_game_stream():
-    """Randomness reuses simkit.rng: word k of the compiled stream is GameStreams([seed]).bits word k."""
+    """Randomness reuses simkit.games.kits.rng: word k of the compiled stream is GameStreams([seed]).bits word k."""
     for seed in (0, 1, 2**62 + 5):
         words = GameStreams([seed]).bits(5)[0]
         assert [int(E.stream_bits(seed, k)) for k in range(5)] == [int(w) for w in words]

@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "simkit"
 GENERIC = ["scenario.py", "runner.py", "sweep", "records.py", "analysis", "report", "testing",
-           "commands", "cli.py", "tune", "bench.py", "search.py"]
+           "commands", "cli.py", "tune", "bench.py", "games/kits"]
 
 
 def _modules():
@@ -27,14 +27,18 @@ def _imports(path: Path) -> list[str]:
         elif isinstance(node, ast.ImportFrom) and node.module:
             out.append(node.module)
             if node.module == "simkit.games":
-                out += [f"simkit.games.{a.name}" for a in node.names if (ROOT / "games" / a.name).is_dir()]
+                out += [f"simkit.games.{a.name}" for a in node.names if (ROOT / "games" / a.name).is_dir() and a.name != "kits"]
     return out
+
+
+def _is_kit(module: str) -> bool:
+    return module == "simkit.games.kits" or module.startswith("simkit.games.kits.")
 
 
 @pytest.mark.parametrize("path", list(_modules()), ids=lambda p: str(p.relative_to(ROOT)))
 def test_a_generic_module_imports_no_game(path):
-    """No generic module imports simkit.games.<a game>: games are reached through simkit.games alone."""
-    games = [m for m in _imports(path) if m.startswith("simkit.games.")]
+    """No generic module (nor a kit) imports simkit.games.<a game>: games are reached through simkit.games alone."""
+    games = [m for m in _imports(path) if m.startswith("simkit.games.") and not _is_kit(m)]
     assert not games, f"{path.relative_to(ROOT)} imports {games}"
 
 

@@ -138,7 +138,7 @@ CAPABILITIES: dict[str, str] = {
               "(see simkit.testing.check.run_invariant_games)",
     "check_runner": "() -> object with run_check(**options) and replay_file(case_path): a game that runs its "
                     "own `simkit check` (e.g. a hypothesis state machine) instead of the generic one",
-    "search": "() -> object: the search bot's hooks (see simkit.search)",
+    "search": "() -> object: the search bot's hooks (see simkit.games.kits.search)",
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simkit.rng import derive_seed
+from simkit.games.kits.rng import derive_seed
 from simkit.sweep.plan import META, Chunk, SweepPlan
 
 

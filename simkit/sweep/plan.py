@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from simkit.analysis.sequential import AdaptiveSettings
-from simkit.rng import SEED_MAX, derive_seed
+from simkit.games.kits.rng import SEED_MAX, derive_seed
 from simkit.scenario import Scenario
 from simkit.scenario import sweep_settings as sweep_defaults
 

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from simkit.errors import IllegalAction
+from simkit.games.kits.rng import GameStreams
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.cards import parse_deck
@@ -37,7 +38,6 @@ from simkit.games.miracle.checking.invariants import (
     stack_states,
 )
 from simkit.games.miracle.state import END_REASONS, State
-from simkit.rng import GameStreams
 from simkit.scenario import Scenario
 
 #: Checks a game runs besides the registered invariants (name: statement).

@@ -49,7 +49,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from simkit.rng import derive_seed
+from simkit.games.kits.rng import derive_seed
 
 #: a bot: ``(state, legal actions) -> action``
 Bot = Callable[[Any, Sequence], Any]
