@@ -53,12 +53,13 @@ def position(sc, first=A, second=B, turn=1, p0=None, p1=None, rolls=(0.0,) * 32)
 # ---- registration ------------------------------------------------------------------------------------
 
 
-def test_the_template_loads_by_name_but_is_not_a_shipped_game(sc):
-    """`game = "_template"` loads it; game_names() lists the shipped games only, private=True adds it."""
-    assert get_game("_template").title == "Template game"
-    assert "_template" not in game_names() and "_template" in game_names(private=True)
-    assert sc.game_name == "_template" and len(sc.decks) == 10
-    assert sc.game.bot_names() == ("random", "greedy", "careful")
+def test_the_scenario_names_the_game_and_a_private_folder_is_not_listed(sc):
+    """`game = "_template"` loads the folder by name; game_names() lists the shipped games, leaving out a
+    folder whose name starts with `_` (the template: a copy under a plain name is listed), private=True adds it."""
+    name = sc.game_name
+    assert get_game(name) is sc.game.spec and name in game_names(private=True)
+    assert (name in game_names()) == (not name.startswith("_"))
+    assert len(sc.decks) == 10 and sc.game.bot_names() == ("random", "greedy", "careful")
 
 
 # ---- the rules, clause by clause -------------------------------------------------------------------------
@@ -153,7 +154,7 @@ def test_scenario_errors_name_file_key_and_problem(tmp_path, text, words):
 
 
 @pytest.mark.parametrize("bots", [("random", "random"), ("greedy", "careful")])
-def test_the_template_passes_api_test(sc, bots):
+def test_the_game_passes_api_test(sc, bots):
     """The game interface's contract (simkit.testing.api_test) holds, random and utility bots."""
     done = api_test(sc, games=6, bots=bots)
     assert done["games"] == 6 and done["actions"] > 0 and done["illegal_probes"] > 0
@@ -219,8 +220,8 @@ def test_the_rules_run_compiled_and_as_plain_python_and_play_the_same_games(sc):
 # ---- sweep, report, check, play end to end --------------------------------------------------------------------
 
 
-def test_sweep_report_check_and_play_run_on_the_template(tmp_path, capsys):
-    """The generic commands run on the template's quick scenario unchanged."""
+def test_sweep_report_check_and_play_run_on_the_quick_scenario(tmp_path, capsys):
+    """The generic commands run on the quick scenario unchanged."""
     results, report = tmp_path / "results", tmp_path / "report" / "quick.pdf"
     assert main(["sweep", str(QUICK), "--games", "2", "--out", str(results), "--workers", "1"]) == 0
     assert main(["report", str(results), "-o", str(report), "--bootstrap", "20"]) == 0
