@@ -74,9 +74,11 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
         raise ValueError(f"got {n} first decks, {len(second_decks)} second decks and {len(seeds)} seeds; "
                          "need one of each per game")
     kinds, weights = bot_tables(rules, bots)
-    decks = [[canonical_deck(rules, d) for d in ds] for ds in (first_decks, second_decks)]
-    d0 = np.array([deck_list(rules, d) for d in decks[0]], np.int64).reshape(n, rules.slots)
-    d1 = np.array([deck_list(rules, d) for d in decks[1]], np.int64).reshape(n, rules.slots)
+    canon = {d: canonical_deck(rules, d) for d in {*first_decks, *second_decks}}  # each deck read once
+    decks = [[canon[d] for d in ds] for ds in (first_decks, second_decks)]
+    lists = {d: deck_list(rules, d) for d in canon.values()}
+    d0 = np.array([lists[d] for d in decks[0]], np.int64).reshape(n, rules.slots)
+    d1 = np.array([lists[d] for d in decks[1]], np.int64).reshape(n, rules.slots)
     result = np.zeros((n, 6), np.int64)
     logs = np.zeros((n if record_actions else 0, rules.action_cap, 3), np.int64)
     B.play_many(d0, d1, game_rolls(rules, seeds), bot_noise(rules, seeds), kinds, weights, rules.settings,
