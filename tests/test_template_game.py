@@ -30,6 +30,7 @@ A, B = "Blast+Jab+Spark", "Drain+Mend+Spark"
 
 @pytest.fixture(scope="module")
 def sc():
+    """The template's base scenario (all 10 decks)."""
     return load_scenario(BASE)
 
 
