@@ -147,3 +147,18 @@ def test_every_test_named_exists():
                for m in re.finditer(r"^def (test_\w+)", path.read_text(encoding="utf-8"), re.M)}
     assert len(named) >= 5
     assert named <= defined, f"unknown tests: {sorted(named - defined)}"
+
+
+def test_the_cost_table_quotes_the_template_as_it_is():
+    """The page's "What a new game costs" quotes scripts/game_cost.py's rows for the template as the
+    script prints them now (after changing the template, re-run the script and paste its output)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("game_cost", ROOT / "scripts" / "game_cost.py")
+    cost = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cost)
+    page = PAGE.read_text(encoding="utf-8").splitlines()
+    rows = cost.table(["_template"], files=True)
+    assert len(rows) == 14
+    stale = [row for row in rows if row not in page]
+    assert not stale, f"docs/adding-a-game.md: re-run `python scripts/game_cost.py --files`; now: {stale}"

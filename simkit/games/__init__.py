@@ -314,13 +314,14 @@ def as_action(raw: Sequence) -> tuple:
     return tuple(as_action(x) if isinstance(x, list | tuple) else x for x in raw)
 
 
-def game_names() -> tuple[str, ...]:
-    """The games simkit ships, by their scenario ``game`` key (``_template`` and other private folders aside)."""
+def game_names(private: bool = False) -> tuple[str, ...]:
+    """The games simkit ships, by their scenario ``game`` key (``_template`` and other private folders aside;
+    ``private=True`` lists those too: a scenario may load them by name, but they are not shipped games)."""
     import pkgutil
 
     here = importlib.import_module(__name__)
-    return tuple(sorted(m.name for m in pkgutil.iter_modules(here.__path__) if m.ispkg and not m.name.startswith("_")
-                        and m.name != "kits"))
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(here.__path__) if m.ispkg and m.name != "kits"
+                        and (private or not m.name.startswith("_"))))
 
 
 _games: dict[str, Game] = {}
@@ -338,7 +339,7 @@ def get_game(name: str) -> Game:
     """
     if name in _games:
         return _games[name]
-    if not isinstance(name, str) or not name.isidentifier() or name not in game_names():
+    if not isinstance(name, str) or not name.isidentifier() or name not in game_names(private=True):
         raise LookupError(f"unknown game {name!r} (simkit has: {', '.join(game_names())})")
     return register(importlib.import_module(f"{__name__}.{name}"), name)
 
