@@ -140,7 +140,7 @@ def test_after_the_last_turn_more_hp_wins_equal_hp_draws(sc, hp, winner):
     ("[cards.Spark]\npower = 2\n", r"cards\.Spark\.power: unknown key"),
     ('[decks]\npool = ["Blast+Jab+Nova"]\n', r"decks\.pool\[0\]: .*unknown card 'Nova'"),
     ("[bots.greedy]\ndamage = \"lots\"\n", r"bots\.greedy\.damage: must be a number"),
-    ("[bots.random]\nwin = 1\n", r"bots\.random: is built in"),
+    ("[bots.random]\nwin = 1\n", r"bots\.random: 'random' is the built-in"),
     ("[board]\nsize = 3\n", r"board: unknown top-level key"),
 ])
 def test_scenario_errors_name_file_key_and_problem(tmp_path, text, words):

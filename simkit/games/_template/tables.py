@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.errors import ScenarioError
-from simkit.scenario import Field, resolve_like
+from simkit.games.kits.bot_tables import RANDOM, bot_tables, number
+from simkit.scenario import Field
 
 # the settings vector ([rules]) and the columns of the card table ([cards.<name>])
 S_HP, S_PER_TURN, S_MAX_ENERGY, S_TURN_LIMIT, S_SLOTS = range(5)
@@ -23,7 +24,6 @@ CARD_KEYS = ("cost", "damage", "heal", "uses")
 DECK_KEYS = ("pool",)
 #: a utility bot's weights, in the order the compiled bot reads them
 WEIGHTS = ("temperature", "end_turn", "damage", "heal", "energy", "win")
-RANDOM = "random"
 
 
 @dataclass(frozen=True)
@@ -59,24 +59,12 @@ class Rules:
 
 
 def _bots(top: Field) -> dict:
-    f = top.table("bots")
+    """Each utility personality's weights, in the order of :data:`WEIGHTS` (the kit reads the tables)."""
     out = {}
-    for name in f.keys():
-        if name == RANDOM:
-            raise f.fail("is built in; give your bot another name", name)
-        t = Field(f.source, resolve_like(f, name), f._join(name))
+    for name, t in bot_tables(top):
         t.reject_unknown(WEIGHTS)
-        values = []
-        for key in WEIGHTS:
-            v = t.get(key)
-            if isinstance(v, bool) or not isinstance(v, int | float):
-                raise t.fail(f"must be a number, got {v!r}", key)
-            values.append(float(v))
-        if values[0] < 0:
-            raise t.fail(f"must be at least 0, got {values[0]}", "temperature")
-        out[name] = np.array(values, np.float64)
-    if not out:
-        raise f.fail("defines no bot")
+        out[name] = np.array([number(t, key, minimum=0 if key == "temperature" else None) for key in WEIGHTS],
+                             np.float64)
     return out
 
 
