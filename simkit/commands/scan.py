@@ -13,7 +13,8 @@ def run(args: argparse.Namespace) -> int:
 
     table = scan(args.scenario, args.key, args.values, figure=args.figure, target=args.target, games=args.games,
                  decks=args.decks, bots=args.bots, out=args.out, resume=args.resume, workers=args.workers,
-                 seed=args.seed, bootstrap=args.bootstrap, log=lambda line: print(line, file=sys.stderr))
+                 seed=args.seed, chunk_size=args.chunk_size, bootstrap=args.bootstrap,
+                 log=lambda line: print(line, file=sys.stderr))
     a = table.attrs
     from simkit.scan import parse_figure
 
@@ -51,6 +52,7 @@ def register(sub) -> None:
                    "(e.g. with another --figure, no game replayed)")
     p.add_argument("--workers", type=int, help="worker processes per sweep (default: [sweep] workers)")
     p.add_argument("--seed", type=int, help="the sweep seed every value plays (default: [sweep] seed)")
+    p.add_argument("--chunk-size", type=int, help="games per chunk file of each sweep (default: [sweep] chunk_size)")
     p.add_argument("--bootstrap", type=int, metavar="R", help="bootstrap replicas (default 1000; 200 for a table "
                    "column)")
     p.set_defaults(func=run)
