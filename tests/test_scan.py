@@ -22,7 +22,7 @@ from simkit.cli import main
 from simkit.scan.crossing import crossing_interval, crossings, first_crossing
 from simkit.scan.figures import figure_point, figure_replicas, parse_figure, resample_counts, strata
 from simkit.scan.run import read_scan
-from simkit.scan.values import parse_values, scan_knob
+from simkit.scan.values import check_values, parse_values, scan_knob
 from simkit.sweep import done_chunks, load_results
 from simkit.tune.objective import deck_rates
 
@@ -160,6 +160,24 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(key, values, message, 
     err = capsys.readouterr().err
     assert err == message + "\n"
     assert not out.exists()
+
+
+def test_a_figure_a_table_lacks_is_refused_before_any_game(tmp_path, capsys):
+    out = tmp_path / "scan"
+    assert main(["scan", str(MIRACLE), "--key", "rules.mana_period", "--values", "2,3", "--figure", "decks.winrate",
+                 "--out", str(out)]) == 2
+    assert capsys.readouterr().err.startswith("simkit scan: error: --figure 'decks.winrate': the table decks has no "
+                                              "column 'winrate' (columns: rank, deck, ")
+    assert not out.exists()
+
+
+def test_a_list_element_value_is_a_patch_rewriting_its_list_whole():
+    base = simkit.load_scenario(MIRACLE)
+    knob = scan_knob(base.data, "rules.mana_phase[1]")
+    texts = check_values(base, knob, [0, 1])
+    assert "mana_phase = [1, 1]" in texts[1] and "mana_phase = [1, 0]" in texts[0]
+    with pytest.raises(ValueError, match=r"^rules.mana_phase\[1\] = 9: the scenario refuses it \(rules.mana_phase"):
+        check_values(base, knob, [0, 9])
 
 
 def test_values_are_sorted_numbers_of_the_keys_kind():

@@ -49,8 +49,9 @@ from simkit.analysis import (
 )
 from simkit.analysis.results import deck_games, first_score
 
-__all__ = ["BUILT_IN", "GAME_KEY", "TABLE_FUNCTIONS", "Figure", "bootstrap_curve", "figure_point", "figure_replicas",
-           "paired", "parse_figure", "percentile_interval", "resample_counts", "strata", "table_value"]
+__all__ = ["BUILT_IN", "GAME_KEY", "TABLE_FUNCTIONS", "Figure", "bootstrap_curve", "check_figure", "figure_point",
+           "figure_replicas", "paired", "parse_figure", "percentile_interval", "resample_counts", "strata",
+           "table_value"]
 
 #: the columns that name one game of a sweep: the same key under two values is the same game (same seed)
 GAME_KEY = ("first_deck", "second_deck", "game")
@@ -182,6 +183,28 @@ def table_value(df: pd.DataFrame, fig: Figure) -> float:
         raise ValueError(f"--figure {fig.name!r}: @{fig.row} picks {int(mask.sum())} rows of {fig.table}; add "
                          "COLUMN=VALUE pairs joined by & to pick one")
     return float(t.loc[mask, fig.column].iloc[0])
+
+
+def check_figure(fig: Figure) -> Figure:
+    """``fig`` if its table has its column as a number, checked on a tiny synthetic sweep before any game is
+    played (the numeric columns of the report's tables are the same for every game; the row is checked on
+    the scan's own games).
+
+    Raises:
+        ValueError: (one line) the table has no such column, or it is not a number.
+    """
+    if fig.table:
+        from simkit.analysis import synthetic_results
+
+        probe = synthetic_results(["A:x,y,z", "B:x,y,w"], 1)
+        t = TABLE_FUNCTIONS[fig.table](probe)
+        if fig.column not in t.columns:
+            raise ValueError(f"--figure {fig.name!r}: the table {fig.table} has no column {fig.column!r} "
+                             f"(columns: {', '.join(map(str, t.columns))})")
+        numeric = pd.api.types.is_numeric_dtype(t[fig.column]) or pd.api.types.is_bool_dtype(t[fig.column])
+        if len(t) and not numeric:
+            raise ValueError(f"--figure {fig.name!r}: {fig.table}.{fig.column} is not a number")
+    return fig
 
 
 # ----------------------------------------------------------------------------------------------

@@ -24,7 +24,15 @@ import numpy as np
 import pandas as pd
 
 from simkit.scan.crossing import Crossing, crossing_interval
-from simkit.scan.figures import GAME_KEY, Figure, bootstrap_curve, figure_point, parse_figure, percentile_interval
+from simkit.scan.figures import (
+    GAME_KEY,
+    Figure,
+    bootstrap_curve,
+    check_figure,
+    figure_point,
+    parse_figure,
+    percentile_interval,
+)
 from simkit.scan.values import check_values, parse_values, scan_knob, value_name
 from simkit.scenario import load_scenario
 from simkit.sweep import check_workers, load_results, plan_sweep, run_sweep, sweep_defaults
@@ -131,13 +139,19 @@ def scan(
     replicas = DEFAULT_REPLICAS["table" if fig.table else "built_in"] if bootstrap is None else int(bootstrap)
     if replicas < 0:
         raise ValueError(f"--bootstrap: must be at least 0 replicas, got {bootstrap!r}")
-    texts = check_values(base, knob, vals)
+    check_figure(fig)
     defaults = sweep_defaults(base)
     workers = check_workers(defaults["workers"] if workers is None else workers, "--workers")
     if isinstance(bots, str):
         bots = [b.strip() for b in bots.split(",")]
     probe = plan_sweep(base, games=games, decks=decks, bots=tuple(bots) if bots else None, chunk_size=chunk_size,
                        seed=seed)  # every sweep setting checked once, before anything is written
+
+    def plan_of(sc):
+        return plan_sweep(sc, games=probe.games, decks=list(probe.decks), bots=probe.bots,
+                          chunk_size=probe.chunk_size, seed=probe.seed)
+
+    texts = check_values(base, knob, vals, check=plan_of)  # each value's sweep planned before anything is written
     out = Path(out or _default_out(defaults["out"], knob.key))
     spec = {"base": str(base.path.resolve()), "base_hash": base.hash, "key": knob.key, "base_value": knob.current,
             "values": vals, "games": probe.games, "decks": list(probe.decks), "bots": list(probe.bots),
@@ -158,8 +172,7 @@ def scan(
         patch = folder / "patch.toml"
         _write_text(patch, texts[value])
         sc = load_scenario(patch)
-        plan = plan_sweep(sc, games=probe.games, decks=list(probe.decks), bots=probe.bots,
-                          chunk_size=probe.chunk_size, seed=probe.seed)
+        plan = plan_of(sc)
         before = _games_on_disk(folder)
         t0 = time.perf_counter()
         run_sweep(sc, plan, folder, workers=workers, resume=resume, progress=progress)

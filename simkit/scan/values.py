@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import math
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from simkit.errors import ScenarioError
 from simkit.scenario import Scenario, load_scenario
 from simkit.tune.knobs import Knob, candidate_patch, parse_knobs, tidy
 
@@ -112,8 +111,16 @@ def value_patch(base: Scenario, knob: Knob, value: int | float) -> str:
         header=[f"simkit scan: {knob.key} = {value} (base: {knob.current})"], base=base.data)
 
 
-def check_values(base: Scenario, knob: Knob, values: Sequence[int | float]) -> dict[int | float, str]:
+def check_values(base: Scenario, knob: Knob, values: Sequence[int | float],
+                 check: Callable[[Scenario], object] | None = None) -> dict[int | float, str]:
     """Every value's patch text, each loaded and validated first (nothing is written where the scan goes).
+
+    Args:
+        base: the base scenario.
+        knob: the key scanned (:func:`scan_knob`).
+        values: the values (:func:`parse_values`).
+        check: called with each value's loaded scenario (e.g. to plan its sweep); a ``ValueError``
+            it raises is the value's refusal.
 
     Returns:
         value -> patch text, in the order of ``values``.
@@ -128,8 +135,10 @@ def check_values(base: Scenario, knob: Knob, values: Sequence[int | float]) -> d
             path = Path(tmp) / f"{value_name(value)}.toml"
             path.write_text(text, encoding="utf-8")
             try:
-                load_scenario(path)
-            except ScenarioError as exc:
+                sc = load_scenario(path)
+                if check is not None:
+                    check(sc)
+            except ValueError as exc:
                 reason = str(exc).replace(f"{path}: ", "").replace(str(path), "the patch")
                 raise ValueError(f"{knob.key} = {value}: the scenario refuses it ({reason})") from None
             texts[value] = text
