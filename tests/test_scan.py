@@ -174,8 +174,8 @@ def test_a_figure_a_table_lacks_is_refused_before_any_game(tmp_path, capsys):
 def test_a_list_element_value_is_a_patch_rewriting_its_list_whole():
     base = simkit.load_scenario(MIRACLE)
     knob = scan_knob(base.data, "rules.mana_phase[1]")
-    texts = check_values(base, knob, [0, 1])
-    assert "mana_phase = [1, 1]" in texts[1] and "mana_phase = [1, 0]" in texts[0]
+    texts = check_values(base, knob, [0, 2])
+    assert "mana_phase = [1, 2]" in texts[2] and "mana_phase = [1, 0]" in texts[0]
     with pytest.raises(ValueError, match=r"^rules.mana_phase\[1\] = 9: the scenario refuses it \(rules.mana_phase"):
         check_values(base, knob, [0, 9])
 
