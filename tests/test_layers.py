@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "simkit"
 GENERIC = ["scenario.py", "runner.py", "sweep", "records.py", "analysis", "report", "testing",
-           "commands", "cli.py", "tune", "bench.py", "search.py"]
+           "commands", "cli.py", "tune", "scan", "bench.py", "search.py"]
 
 
 def _modules():
