@@ -20,7 +20,7 @@ import simkit
 from simkit.analysis import first_player_advantage, matchup_matrix, synthetic_results
 from simkit.cli import main
 from simkit.scan.crossing import crossing_interval, crossings, first_crossing
-from simkit.scan.figures import figure_point, figure_replicas, parse_figure, resample_counts, strata
+from simkit.scan.figures import figure_point, figure_replicas, parse_figure, resample_counts
 from simkit.scan.run import read_scan
 from simkit.scan.values import check_values, parse_values, scan_knob
 from simkit.sweep import done_chunks, load_results
@@ -108,18 +108,28 @@ def test_the_spread_replicas_are_the_tune_spread_of_the_resampled_games():
     df = synthetic_results(SYNTH, 6, win_rate={("A:x,y,z", "C:u,v,w"): 0.8}, seed=3)
     fig = parse_figure("spread")
     assert figure_point(df, fig)["figure"] == pytest.approx(deck_rates(df).std())
-    counts = resample_counts(np.random.default_rng(0), strata(df), 5)
+    counts = resample_counts(np.random.default_rng(0), len(df), 5)
     reps = figure_replicas(df, fig, counts)
     for r in range(5):
         rows = df.iloc[np.repeat(np.arange(len(df)), counts[r].astype(int))]
         assert reps[r] == pytest.approx(deck_rates(rows).std())
 
 
-def test_a_resample_keeps_every_pairing_its_games():
-    df = synthetic_results(SYNTH, 4, seed=3)
-    counts = resample_counts(np.random.default_rng(0), strata(df), 50)
-    per_pair = pd.DataFrame(counts.T).groupby([df["first_deck"], df["second_deck"]]).sum()
-    assert (per_pair.to_numpy() == 4).all()
+def test_a_resample_that_loses_a_pairing_the_metagame_needs_gives_no_figure_and_is_left_out():
+    """One game per pairing: a resample missing a pairing has no metagame; it is NaN, left out of the
+    interval and counted, while the first seat's figure exists on every resample."""
+    df = synthetic_results(SYNTH, 1, seed=3)
+    counts = resample_counts(np.random.default_rng(0), len(df), 40)
+    assert (counts.sum(1) == len(df)).all()
+    weight = figure_replicas(df, parse_figure("metagame.weight@A:x,y,z"), counts)
+    assert np.isnan(weight).any() and np.isfinite(weight).any()
+    assert np.isfinite(figure_replicas(df, parse_figure("first_seat"), counts)).all()
+    table, c, _ = read_scan([df, df], [1, 2], parse_figure("metagame.weight@A:x,y,z"), 0.5, replicas=40)
+    assert table["interval"].iloc[0].startswith("bootstrap over games (40 resamples, ")
+    assert table["interval"].iloc[0].endswith(" without a figure left out)")
+    same_draws = resample_counts(np.random.default_rng([0, 31]), len(df), 40)  # read_scan's draws for seed 0
+    lost = int(np.isnan(figure_replicas(df, parse_figure("metagame.weight@A:x,y,z"), same_draws)).sum())
+    assert c.left_out == lost > 0 and c.replicas == 40 - lost
 
 
 def test_a_table_column_names_its_row_by_label_or_by_column_pairs():

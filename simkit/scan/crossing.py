@@ -59,6 +59,7 @@ class Crossing:
         above_range: the share of replicas whose curve crosses above the largest value.
         x_min: the smallest value scanned.
         x_max: the largest value scanned.
+        left_out: replicas left out because the figure could not be computed at some value.
     """
 
     target: float
@@ -72,6 +73,7 @@ class Crossing:
     above_range: float
     x_min: float
     x_max: float
+    left_out: int = 0
 
     def as_dict(self) -> dict:
         """The fields as a plain dict (infinities and NaN as Python floats)."""
@@ -101,7 +103,8 @@ def crossing_interval(x, y, replicas, target: float, level: float = 0.95) -> Cro
     a rising curve (the measured figure higher at the largest value than at the smallest) a replica
     above the target everywhere crosses below the range and one below everywhere crosses above it; a
     falling curve the other way round. The interval is the central ``level`` share of these crossings
-    (each end an actual replica's crossing, or an infinity for "outside the range").
+    (each end an actual replica's crossing, or an infinity for "outside the range"). A replica in which
+    the figure is missing at some value (NaN) is left out and counted.
 
     Args:
         x: the values scanned, ascending.
@@ -116,6 +119,8 @@ def crossing_interval(x, y, replicas, target: float, level: float = 0.95) -> Cro
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
     reps = np.asarray(replicas, dtype=float).reshape(-1, len(x))
+    whole = np.isfinite(reps).all(axis=1)  # a replica missing the figure somewhere has no curve to read
+    left_out, reps = int((~whole).sum()), reps[whole]
     found = crossings(x, y, target)
     ok = ~np.isnan(y)
     rising = bool(y[ok][-1] >= y[ok][0]) if ok.sum() >= 2 else True
@@ -124,7 +129,7 @@ def crossing_interval(x, y, replicas, target: float, level: float = 0.95) -> Cro
     for r, row in enumerate(reps):
         c = first_crossing(x, row, target)
         if np.isnan(c):
-            above = bool(np.nanmin(row) > target) if np.isfinite(row).any() else True
+            above = bool(row.min() > target)
             c = -np.inf if above == rising else np.inf
         points[r] = c
     if len(points):
@@ -136,4 +141,4 @@ def crossing_interval(x, y, replicas, target: float, level: float = 0.95) -> Cro
         below = beyond = float("nan")
     return Crossing(target=float(target), value=found[0] if found else float("nan"), low=low, high=high,
                     crossings=len(found), side=side, replicas=len(points), below_range=below, above_range=beyond,
-                    x_min=float(x[0]), x_max=float(x[-1]))
+                    x_min=float(x[0]), x_max=float(x[-1]), left_out=left_out)

@@ -18,8 +18,9 @@ Without ``@`` a one-row table gives its row and a table with an aggregate row (`
 ``all``, ``all games``) gives that one; anything else must name its row.
 
 Intervals come from a bootstrap over games (percentiles of the figure recomputed on resampled
-games, drawn within each ordered deck pairing so that every pairing keeps the games the sweep gave
-it), except the first seat's, which is Wilson's. The resamples are *paired* when every value
+games), except the first seat's, which is Wilson's. A resample on which a table cannot be computed
+(it lost every game of a pairing the metagame needs) gives no figure and is left out; the table of
+:func:`simkit.scan.run.read_scan` says how many were. The resamples are *paired* when every value
 played the very same games (same pairings, same seeds): one draw of game indices serves every
 value, so a replica is a whole resampled curve and the crossing of each replica can be read.
 """
@@ -50,7 +51,7 @@ from simkit.analysis import (
 from simkit.analysis.results import deck_games, first_score
 
 __all__ = ["BUILT_IN", "GAME_KEY", "TABLE_FUNCTIONS", "Figure", "bootstrap_curve", "check_figure", "figure_point",
-           "figure_replicas", "paired", "parse_figure", "percentile_interval", "resample_counts", "strata",
+           "figure_replicas", "paired", "parse_figure", "percentile_interval", "resample_counts",
            "table_value"]
 
 #: the columns that name one game of a sweep: the same key under two values is the same game (same seed)
@@ -235,22 +236,15 @@ def figure_point(df: pd.DataFrame, fig: Figure) -> dict:
     return {"figure": value, "low": nan, "high": nan, "games": n, "method": "bootstrap"}
 
 
-def strata(df: pd.DataFrame) -> np.ndarray:
-    """Each game's stratum of the bootstrap: its ordered deck pairing (a sweep fixes how many games each has)."""
-    if not len(df):
-        return np.zeros(0, int)
-    return df.groupby(["first_deck", "second_deck"], sort=False, observed=True).ngroup().to_numpy()
+def resample_counts(rng: np.random.Generator, n: int, replicas: int) -> np.ndarray:
+    """``replicas`` bootstrap resamples of ``n`` games as counts (replicas x n, each row sums to ``n``).
 
-
-def resample_counts(rng: np.random.Generator, groups: np.ndarray, replicas: int) -> np.ndarray:
-    """``replicas`` bootstrap resamples of the games as counts (replicas x games), drawn within each
-    stratum of ``groups`` (every ordered pairing keeps its number of games, as the sweep planned it)."""
-    groups = np.asarray(groups)
-    counts = np.zeros((replicas, len(groups)))
-    for g in np.unique(groups):
-        cols = np.flatnonzero(groups == g)
-        counts[:, cols] = rng.multinomial(len(cols), np.full(len(cols), 1.0 / len(cols)), size=replicas)
-    return counts
+    A plain bootstrap over games: a resample may hold a pairing more or less often than the sweep did (or
+    not at all), which keeps its spread honest however few games each pairing has (resampling within
+    pairings would make one game per pairing look certain)."""
+    if n == 0:
+        return np.zeros((replicas, 0))
+    return rng.multinomial(n, np.full(n, 1.0 / n), size=replicas).astype(float)
 
 
 def figure_replicas(df: pd.DataFrame, fig: Figure, counts: np.ndarray) -> np.ndarray:
@@ -272,7 +266,7 @@ def figure_replicas(df: pd.DataFrame, fig: Figure, counts: np.ndarray) -> np.nda
     for r, c in enumerate(counts):
         try:
             out[r] = table_value(light.iloc[np.repeat(rows, c.astype(int))], fig)
-        except ValueError:  # a table this resample cannot give (the measured games gave it): no figure
+        except ValueError:  # a table this resample cannot give (it lost a pairing the table needs): no figure
             out[r] = np.nan
     return out
 
@@ -320,17 +314,16 @@ def bootstrap_curve(frames: Sequence[pd.DataFrame], fig: Figure, replicas: int, 
     resamples were paired (one draw of games for every value, :func:`paired`) or drawn per value."""
     rng = np.random.default_rng([seed, 31])
     same = paired(frames)
-    groups = [strata(df) for df in frames]
     out = np.empty((replicas, len(frames)))
     done = 0
     for block in replica_chunks(max(len(f) for f in frames), replicas):
         if same:
-            counts = resample_counts(rng, groups[0], block)
+            counts = resample_counts(rng, len(frames[0]), block)
             for v, df in enumerate(frames):
                 out[done:done + block, v] = figure_replicas(df, fig, counts)
         else:
             for v, df in enumerate(frames):
-                out[done:done + block, v] = figure_replicas(df, fig, resample_counts(rng, groups[v], block))
+                out[done:done + block, v] = figure_replicas(df, fig, resample_counts(rng, len(df), block))
         done += block
     return out, same
 

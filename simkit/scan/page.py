@@ -68,9 +68,14 @@ def draw_page(path: Path, table: pd.DataFrame, crossing: Crossing | None, fig: F
               weight="bold")
     page.text(0.06, 0.925, f"{scenario_name}. In the base game {spec['key']} is {spec['base_value']}.", fontsize=10,
               color=_GREY)
-    page.text(0.06, 0.9, f"Every value played on the same seeds: {int(table['games'].iloc[0]):,} games per value "
-              f"({len(spec['decks'])} decks, every ordered pair x {spec['games']} games; bots {spec['bots'][0]} "
-              f"first, {spec['bots'][1]} second; sweep seed {spec['seed']}).", fontsize=10, color=_GREY)
+    counts = sorted(set(table.attrs.get("decks") or [len(spec["decks"])]))
+    decks = f"{counts[0]} decks" if len(counts) == 1 else f"{counts[0]} to {counts[-1]} decks by value"
+    games = sorted(set(table["games"]))
+    per_value = f"{games[0]:,} games per value" if len(games) == 1 else f"{games[0]:,} to {games[-1]:,} games by value"
+    same = "on the same seeds" if table.attrs.get("paired", True) else "on seeds derived alike (pools differ by value)"
+    page.text(0.06, 0.9, f"Every value played {same}: {per_value} ({decks}, every ordered pair x {spec['games']} "
+              f"games; bots {spec['bots'][0]} first, {spec['bots'][1]} second; sweep seed {spec['seed']}).",
+              fontsize=10, color=_GREY)
     plot_scan(page.add_axes([0.08, 0.36, 0.86, 0.46]), table, crossing, fig, spec["key"], spec["base_value"])
     sentence = table.attrs.get("sentence", "")
     page.text(0.06, 0.285, sentence[:1].upper() + sentence[1:] + ".", fontsize=12, weight="bold", wrap=True)

@@ -105,7 +105,9 @@ def scan(
         target: where the figure's crossing is read (default: 1/2 for ``first_seat`` and a
             ``win_rate``/``first_rate`` column; other figures read one only when given).
         games: games per ordered deck pair at each value (default: the base's ``[sweep] games``).
-        decks: deck patterns (default: the base's ``[sweep] decks``, else its whole pool).
+        decks: deck patterns, matched in each value's pool (default: the ``[sweep] decks`` of each value's
+            scenario, else its whole pool); when a value changes the pool, its sweep has its own decks and
+            the bootstrap resamples each value on its own.
         bots: two bots, first seat and second seat (``"a,b"`` or a pair).
         out: the scan folder (default: the base's ``[sweep] out`` + ``-scan-<key>``).
         resume: finish (or re-read) a scan already in ``out``; it must be the same scan.
@@ -148,13 +150,15 @@ def scan(
                        seed=seed)  # every sweep setting checked once, before anything is written
 
     def plan_of(sc):
-        return plan_sweep(sc, games=probe.games, decks=list(probe.decks), bots=probe.bots,
-                          chunk_size=probe.chunk_size, seed=probe.seed)
+        # the patterns, not the base's decks: a key that changes the pool (a budget) gets each value's own decks
+        return plan_sweep(sc, games=probe.games, decks=decks, bots=probe.bots, chunk_size=probe.chunk_size,
+                          seed=probe.seed)
 
     texts = check_values(base, knob, vals, check=plan_of)  # each value's sweep planned before anything is written
     out = Path(out or _default_out(defaults["out"], knob.key))
     spec = {"base": str(base.path.resolve()), "base_hash": base.hash, "key": knob.key, "base_value": knob.current,
-            "values": vals, "games": probe.games, "decks": list(probe.decks), "bots": list(probe.bots),
+            "values": vals, "games": probe.games, "deck_patterns": list(decks) if decks else None,
+            "decks": list(probe.decks), "bots": list(probe.bots),
             "seed": probe.seed, "chunk_size": probe.chunk_size}
     if out.exists() and not out.is_dir():
         raise ValueError(f"{out}: not a folder")
@@ -190,7 +194,8 @@ def scan(
         f"no target for {fig.label}: give --target to read a crossing")
     table.attrs.update(crossing=crossing.as_dict() if crossing else None, sentence=sentence, figure=fig.name,
                        label=fig.label, target=tgt, paired=same, out=str(out), seconds=round(seconds, 2),
-                       games_played=played, play_seconds=round(play_seconds, 2), replicas=replicas)
+                       games_played=played, play_seconds=round(play_seconds, 2), replicas=replicas,
+                       decks=[int(df["first_deck"].nunique()) for df in frames])
     _write_outputs(out, table, crossing, fig, spec, base.name, page)
     return table
 
@@ -216,7 +221,9 @@ def read_scan(frames: Sequence[pd.DataFrame], values: Sequence[float], fig: Figu
     for v, row in enumerate(rows):
         if row["method"] == "bootstrap":
             row["low"], row["high"] = percentile_interval(reps[:, v]) if replicas else (math.nan, math.nan)
-            row["method"] = f"bootstrap over games ({replicas})"
+            missing = int((~np.isfinite(reps[:, v])).sum())
+            row["method"] = f"bootstrap over games ({replicas} resamples" + (
+                f", {missing} without a figure left out)" if missing else ")")
         else:
             row["method"] = "Wilson 95%"
     table = pd.DataFrame({
@@ -244,7 +251,7 @@ def _write_outputs(out: Path, table: pd.DataFrame, crossing: Crossing | None, fi
                "crossing": _jsonable(crossing.as_dict()) if crossing else None, "sentence": table.attrs["sentence"],
                "paired": table.attrs["paired"], "replicas": table.attrs["replicas"],
                "seconds": table.attrs["seconds"], "games_played": table.attrs["games_played"],
-               "play_seconds": table.attrs["play_seconds"],
+               "play_seconds": table.attrs["play_seconds"], "decks_per_value": table.attrs["decks"],
                "table": _jsonable(table.drop(columns=["key", "figure"]).to_dict(orient="records"))}
     _write_text(out / SUMMARY, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
     if page:
