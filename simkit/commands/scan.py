@@ -19,7 +19,9 @@ def run(args: argparse.Namespace) -> int:
     from simkit.scan import parse_figure
 
     fig = parse_figure(a["figure"])
-    print(f"scan {table['key'].iloc[0]}: {fig.label}, {len(table)} values x {int(table['games'].iloc[0]):,} games "
+    lo, hi = int(table["games"].min()), int(table["games"].max())
+    games = f"{lo:,} games" if lo == hi else f"{lo:,} to {hi:,} games (the pool changes with the value)"
+    print(f"scan {table['key'].iloc[0]}: {fig.label}, {len(table)} values x {games} "
           f"({a['games_played']:,} played now in {a['play_seconds']:.1f} s; {a['seconds']:.1f} s in all)")
     for _, r in table.iterrows():
         print(f"  {r['value']:>8g}  {fig.fmt(r['estimate']):>8}  [{fig.fmt(r['low'])} to {fig.fmt(r['high'])}]")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -66,22 +67,24 @@ def draw_page(path: Path, table: pd.DataFrame, crossing: Crossing | None, fig: F
     page = Page(figsize=(11.69, 8.27))
     page.text(0.06, 0.95, f"{fig.label[:1].upper()}{fig.label[1:]} against {spec['key']}", fontsize=17,
               weight="bold")
-    page.text(0.06, 0.925, f"{scenario_name}. In the base game {spec['key']} is {spec['base_value']}.", fontsize=10,
-              color=_GREY)
     counts = sorted(set(table.attrs.get("decks") or [len(spec["decks"])]))
     decks = f"{counts[0]} decks" if len(counts) == 1 else f"{counts[0]} to {counts[-1]} decks by value"
     games = sorted(set(table["games"]))
     per_value = f"{games[0]:,} games per value" if len(games) == 1 else f"{games[0]:,} to {games[-1]:,} games by value"
-    same = "on the same seeds" if table.attrs.get("paired", True) else "on seeds derived alike (pools differ by value)"
-    page.text(0.06, 0.9, f"Every value played {same}: {per_value} ({decks}, every ordered pair x {spec['games']} "
-              f"games; bots {spec['bots'][0]} first, {spec['bots'][1]} second; sweep seed {spec['seed']}).",
-              fontsize=10, color=_GREY)
-    plot_scan(page.add_axes([0.08, 0.36, 0.86, 0.46]), table, crossing, fig, spec["key"], spec["base_value"])
+    same = ("on the same seeds" if table.attrs.get("paired", True) else
+            "on seeds derived the same way (the deck pool changes with the value)")
+    lines = [f"{scenario_name}. In the base game {spec['key']} is {spec['base_value']}.",
+             *textwrap.wrap(f"Every value played {same}: {per_value} ({decks}, every ordered pair x {spec['games']} "
+                            f"games; bots {spec['bots'][0]} first, {spec['bots'][1]} second; sweep seed "
+                            f"{spec['seed']}).", 150)]
+    for i, line in enumerate(lines[:3]):
+        page.text(0.06, 0.925 - 0.022 * i, line, fontsize=10, color=_GREY)
+    plot_scan(page.add_axes([0.08, 0.36, 0.86, 0.44]), table, crossing, fig, spec["key"], spec["base_value"])
     sentence = table.attrs.get("sentence", "")
     page.text(0.06, 0.285, sentence[:1].upper() + sentence[1:] + ".", fontsize=12, weight="bold", wrap=True)
-    how = ("Intervals: " + table["interval"].iloc[0] + ". The crossing's interval bootstraps the games within each "
-           "deck pairing " + ("(the same resample at every value, since every value played the same games)" if
-                              table.attrs.get("paired") else "(each value resampled on its own)")
+    how = ("Intervals: " + table["interval"].iloc[0] + ". The crossing's interval bootstraps the games "
+           + ("(the same resample at every value, since every value played the same games)" if
+              table.attrs.get("paired") else "(each value resampled on its own)")
            + ", reads each resampled curve's first crossing by straight lines between neighbouring values, and "
            "counts a resampled curve that never crosses as crossing beyond the range.")
     page.text(0.06, 0.245, how, fontsize=8.5, color=_GREY, wrap=True)
