@@ -254,6 +254,10 @@ def test_a_finished_scan_is_refused_without_resume_and_another_scan_is_refused_i
     printed = capsys.readouterr().out
     assert "game length (mean turns), 2 values x 4 games (0 played now" in printed
     assert pd.read_csv(out / "scan.csv")["figure"].eq("length").all()
+    assert main(args + ["--resume", "--figure", "decks.win_rate@Nope"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "simkit scan: error: --figure 'decks.win_rate@Nope': @Nope names no row of the table decks at any value "
+        "(deck reads e.g. 'Dagger+Longbow:Frost,Mend,Reflect', 'Greataxe+Spear:Rage,ShadowBolt,Venom')")
 
 
 def test_krypton_scan_of_a_rules_number(tmp_path):

@@ -52,7 +52,7 @@ from simkit.analysis.results import deck_games, first_score
 
 __all__ = ["BUILT_IN", "GAME_KEY", "TABLE_FUNCTIONS", "Figure", "bootstrap_curve", "check_figure", "figure_point",
            "figure_replicas", "paired", "parse_figure", "percentile_interval", "resample_counts",
-           "table_value"]
+           "row_hint", "table_value"]
 
 #: the columns that name one game of a sweep: the same key under two values is the same game (same seed)
 GAME_KEY = ("first_deck", "second_deck", "game")
@@ -160,6 +160,16 @@ def _row_mask(t: pd.DataFrame, fig: Figure) -> np.ndarray:
     first = t[label].astype(str).iloc[0] if label is not None else "..."
     raise ValueError(f"--figure {fig.name!r}: the table {fig.table} has {len(t)} rows; name one after @, e.g. "
                      f"{fig.table}.{fig.column}@{first} ({label}: {some}, ...)")
+
+
+def row_hint(df: pd.DataFrame, fig: Figure) -> str:
+    """A few rows of the figure's table on ``df`` by their label column, for a message."""
+    t = TABLE_FUNCTIONS[fig.table](df)
+    texts = [c for c in t.columns if not (pd.api.types.is_numeric_dtype(t[c]) or pd.api.types.is_bool_dtype(t[c]))]
+    label = next((c for c in _LABELS if c in t.columns), texts[0] if texts else None)
+    if label is None or not len(t):
+        return f"the table {fig.table} has no rows"
+    return f"{label} reads e.g. " + ", ".join(map(repr, t[label].astype(str).drop_duplicates().head(3)))
 
 
 def table_value(df: pd.DataFrame, fig: Figure) -> float:

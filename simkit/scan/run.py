@@ -32,6 +32,7 @@ from simkit.scan.figures import (
     figure_point,
     parse_figure,
     percentile_interval,
+    row_hint,
 )
 from simkit.scan.values import check_values, parse_values, scan_knob, value_name
 from simkit.scenario import load_scenario
@@ -216,6 +217,9 @@ def read_scan(frames: Sequence[pd.DataFrame], values: Sequence[float], fig: Figu
         :class:`Crossing` (``None`` without a target) and whether the bootstrap was paired.
     """
     rows = [figure_point(df, fig) for df in frames]
+    if fig.row and not any(np.isfinite(r["figure"]) for r in rows):
+        raise ValueError(f"--figure {fig.name!r}: @{fig.row} names no row of the table {fig.table} at any value "
+                         f"({row_hint(frames[0], fig)})")
     reps, same = (bootstrap_curve(frames, fig, replicas, seed) if replicas else
                   (np.empty((0, len(frames))), False))
     for v, row in enumerate(rows):
