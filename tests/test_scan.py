@@ -298,3 +298,22 @@ def test_a_sigkilled_scan_resumes_to_the_result_of_an_unbroken_one_with_other_wo
     for v in (3, 5):
         df = load_results(killed / "values" / str(v))
         assert len(df) == 16 and not df.duplicated(["first_deck", "second_deck", "game"]).any()
+
+
+def test_the_page_draws_a_crossing_open_below_the_range(tmp_path):
+    """A synthetic curve crossing at 1.5 whose interval runs below the smallest value: one PDF page that
+    says so in words."""
+    from simkit.scan.crossing import Crossing
+    from simkit.scan.page import draw_page
+
+    table = pd.DataFrame({"key": "k", "value": [1, 2, 3], "figure": "first_seat", "estimate": [0.55, 0.45, 0.4],
+                          "low": [0.5, 0.4, 0.35], "high": [0.6, 0.5, 0.45], "games": 100, "interval": "Wilson 95%"})
+    c = Crossing(0.5, 1.5, -np.inf, 2.2, 1, "", 100, 0.1, 0.0, 1.0, 3.0)
+    table.attrs.update(sentence=c.sentence("k", "first-seat win rate"), paired=True, decks=[3, 3, 3])
+    assert table.attrs["sentence"] == "the first-seat win rate crosses 0.5 at k = 1.5 (95% interval below 1 to 2.2)"
+    spec = {"key": "k", "base_value": 2, "games": 10, "decks": ["a", "b", "c"], "bots": ["x", "y"], "seed": 0}
+    draw_page(tmp_path / "scan.pdf", table, c, parse_figure("first_seat"), spec, "synthetic")
+    pypdf = pytest.importorskip("pypdf")
+    reader = pypdf.PdfReader(tmp_path / "scan.pdf")
+    text = reader.pages[0].extract_text()
+    assert len(reader.pages) == 1 and "continues below 1" in text and "95% interval below 1 to 2.2" in text
