@@ -89,6 +89,8 @@ class Crossing:
                     else "")
             return (f"no crossing in range: the {figure} is {self.side} {t} at every value of {key} scanned "
                     f"({self.x_min:g} to {self.x_max:g}){more}")
+        if not self.replicas:
+            return f"the {figure} crosses {t} at {key} = {self.value:.3g} (no interval: no bootstrap resample)"
         lo = f"below {self.x_min:g}" if self.low == -np.inf else f"{self.low:.3g}"
         hi = f"above {self.x_max:g}" if self.high == np.inf else f"{self.high:.3g}"
         more = f"; the curve meets {t} {self.crossings} times, this is the first" if self.crossings > 1 else ""

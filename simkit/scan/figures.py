@@ -79,6 +79,10 @@ TABLE_FUNCTIONS: dict[str, Callable[[pd.DataFrame], pd.DataFrame]] = {
 }
 
 _AGGREGATE = ("overall", "all", "all games")
+#: table columns that are shares (shown in percent) and the columns with a natural target
+_RATES = ("win_rate", "first_rate", "advantage", "share", "draw_share", "weight", "vs_mix", "low", "high", "expected",
+          "synergy", "synergy_low", "synergy_high")
+_TARGETS = {"win_rate": 0.5, "first_rate": 0.5, "advantage": 0.0}
 _LABELS = ("subject", "deck", "card", "end_reason", "name", "kind", "card_a", "turns")
 
 
@@ -89,7 +93,8 @@ class Figure:
     Attributes:
         name: the spec as given (``first_seat``, ``spread``, ``length``, ``TABLE.COLUMN[@ROW]``).
         label: the words for it on the page.
-        target: its default target (``None``: a crossing is read only when a target is given).
+        target: its default target (``None``: a crossing is read only when a target is given): 1/2 for
+            the first seat and a ``win_rate`` or ``first_rate`` column, 0 for an ``advantage`` column.
         rate: it is a share (shown in percent).
         table: for a table column, the table (``""`` for a built-in figure).
         column: for a table column, the column.
@@ -126,9 +131,9 @@ def parse_figure(spec: str | None) -> Figure:
     if not dot or not column or table not in TABLE_FUNCTIONS:
         raise ValueError(f"--figure {spec!r}: not a figure; use first_seat, spread, length or TABLE.COLUMN[@ROW] "
                          f"with TABLE one of {', '.join(TABLES)} (e.g. first_player.advantage)")
-    rate = column in ("win_rate", "first_rate", "share", "draw_share", "weight", "vs_mix", "low", "high")
+    rate = column in _RATES
     label = f"{table}.{column}" + (f" ({row})" if row else "")
-    return Figure(spec, label, 0.5 if column in ("win_rate", "first_rate") else None, rate, table, column, row)
+    return Figure(spec, label, _TARGETS.get(column), rate, table, column, row)
 
 
 # ----------------------------------------------------------------------------------------------
