@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "simkit"
 GENERIC = ["scenario.py", "runner.py", "sweep", "records.py", "analysis", "report", "testing",
-           "commands", "cli.py", "tune", "bench.py", "games/kits"]
+           "commands", "cli.py", "tune", "scan", "bench.py", "games/kits"]
 
 
 def _modules():
