@@ -17,13 +17,14 @@ import pandas as pd
 import pytest
 
 import simkit
-from simkit.analysis import first_player_advantage, matchup_matrix, synthetic_results
+from simkit.analysis import first_player_advantage, matchup_matrix
 from simkit.cli import main
 from simkit.scan.crossing import crossing_interval, crossings, first_crossing
 from simkit.scan.figures import figure_point, figure_replicas, parse_figure, resample_counts
 from simkit.scan.run import read_scan
 from simkit.scan.values import check_values, parse_values, scan_knob
 from simkit.sweep import done_chunks, load_results
+from simkit.testing.synthetic import synthetic_results
 from simkit.tune.objective import deck_rates
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,11 +16,11 @@ from simkit import IllegalAction, ScenarioError, load_scenario
 from simkit.cli import main
 from simkit.games import game_names, get_game
 from simkit.games._template import engine as E
+from simkit.games._template.batch import play_batch
 from simkit.games._template.invariants import TemplateInvariants
 from simkit.games._template.match import Match
-from simkit.games._template.play import play_batch
 from simkit.testing.api import api_test
-from simkit.testing.check import run_invariant_games
+from simkit.testing.rule_check import run_invariant_games
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = ROOT / "scenarios" / "_template" / "base.toml"
@@ -210,7 +210,7 @@ def test_narration_tells_the_game(sc):
 
 # ---- one engine, two speeds ------------------------------------------------------------------------------------
 
-_GAMES = ("import json, simkit; from simkit.games._template.play import play_batch;"
+_GAMES = ("import json, simkit; from simkit.games._template.batch import play_batch;"
           f"sc = simkit.load_scenario({str(BASE)!r});"
           "print(json.dumps(play_batch(sc, list(sc.decks), list(sc.decks[::-1]), list(range(10)), ('greedy', 'random'),"
           " record_actions=True)))")

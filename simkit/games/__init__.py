@@ -2,7 +2,7 @@
 
 A game is a sub-package ``simkit.games.<name>`` whose ``GAME`` attribute is a :class:`Game`: a
 declaration of the game (name, title, result schema, the scenario tables it owns) and of its hooks,
-each the game's own function named once (``"simkit.games.duel.play:play_batch"``, imported when first
+each the game's own function named once (``"simkit.games.duel.batch:play_batch"``, imported when first
 used, so ``simkit --help`` imports no engine). The generic layers (scenario, runner, sweep, analysis,
 report, tune, testing, commands) reach a game only through this interface, never by importing it: a
 scenario's ``game`` key names the sub-package, :func:`get_game` imports it and checks ``GAME`` at once.
@@ -135,10 +135,10 @@ CAPABILITIES: dict[str, str] = {
             "to a file whose suffix is one of Game.picture_suffixes; returns the frames drawn",
     "key_turns": "(first_deck, second_deck, actions, seed=0, count=3) -> Figure: the report's game page",
     "checks": "() -> object: the invariants `simkit check` and simkit.testing play games against "
-              "(see simkit.testing.check.run_invariant_games)",
+              "(see simkit.testing.rule_check.run_invariant_games)",
     "check_runner": "() -> object with run_check(**options) and replay_file(case_path): a game that runs its "
                     "own `simkit check` (e.g. a hypothesis state machine) instead of the generic one",
-    "search": "() -> object: the search bot's hooks (see simkit.games.kits.search)",
+    "search": "() -> object: the search bot's hooks (see simkit.games.kits.rollout_search)",
 }
 
 

@@ -210,7 +210,7 @@ def check_figure(fig: Figure) -> Figure:
         ValueError: (one line) the table has no such column, or it is not a number.
     """
     if fig.table:
-        from simkit.analysis import synthetic_results
+        from simkit.testing.synthetic import synthetic_results
 
         probe = synthetic_results(["A:x,y,z", "B:x,y,w"], 1)
         t = TABLE_FUNCTIONS[fig.table](probe)

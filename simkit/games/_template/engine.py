@@ -3,7 +3,7 @@
 The same functions run compiled (sweeps, the bots) and as plain Python under ``NUMBA_DISABLE_JIT=1``
 (a test plays games both ways and finds them equal). They never draw random numbers: a game's
 chance is an array of uniforms ``rolls`` pre-drawn from :mod:`simkit.games.kits.rng` for the game's seed
-(:func:`simkit.games._template.play.game_rolls`), read in order (``s[G_ROLL]`` counts those used).
+(:func:`simkit.games._template.batch.game_rolls`), read in order (``s[G_ROLL]`` counts those used).
 
 The rules (example rules, not a designer's game): two players with ``hp`` HP each. A turn: the
 player to act gains ``energy_per_turn`` energy (at most ``max_energy``), then plays any number of

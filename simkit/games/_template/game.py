@@ -23,7 +23,7 @@ GAME = Game(
     all_decks=_ + "tables:all_decks",
     turn_limit=_ + "tables:turn_limit",
     bot_names=_ + "tables:bot_names",
-    play_batch=_ + "play:play_batch",
+    play_batch=_ + "batch:play_batch",
     new_match=_ + "match:Match",
     capabilities={
         "narrate": _ + "narrate:narrate",

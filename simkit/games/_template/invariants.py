@@ -1,4 +1,4 @@
-"""The template game's invariants, for ``simkit check`` (:func:`simkit.testing.check.run_invariant_games`).
+"""The template game's invariants, for ``simkit check`` (:func:`simkit.testing.rule_check.run_invariant_games`).
 
 Each is a sentence of the rules restated over :meth:`~simkit.games._template.match.Match.snapshot`
 values, not read from the engine, so a bug in the engine cannot hide in it.

@@ -13,7 +13,7 @@ import numpy as np
 from simkit.errors import IllegalAction
 from simkit.games import WINNERS
 from simkit.games._template import engine as E
-from simkit.games._template.play import END_REASONS, action_tuple, game_rolls
+from simkit.games._template.batch import END_REASONS, action_tuple, game_rolls
 from simkit.games._template.tables import canonical_deck, deck_list
 
 

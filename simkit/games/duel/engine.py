@@ -1,7 +1,7 @@
 """The Card Duel's rules, once: plain functions over one game's state, compiled by numba.
 
 Every rule of ``shared/rules/card-duel.md`` lives here and only here. The same functions run
-compiled in sweeps (:mod:`simkit.games.duel.play`), behind the single-game facade
+compiled in sweeps (:mod:`simkit.games.duel.batch`), behind the single-game facade
 (:mod:`simkit.games.duel.match`) and, with ``NUMBA_DISABLE_JIT=1``, as plain Python (a test plays
 games both ways and finds them equal).
 
