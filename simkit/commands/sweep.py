@@ -51,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
             f"sweep {sc.name}: {len(plan.decks)} decks, {len(plan.decks) ** 2} ordered pairs x {plan.games} games "
             f"x {len(plan.bot_pairs)} bot pairing(s) = {plan.total_games} games, {who}"
         )
-    run_sweep(sc, plan, out, workers=workers, resume=args.resume, scheduler=args.scheduler)
+    run_sweep(sc, plan, out, workers=workers, resume=args.resume, scheduler=args.scheduler,
+              overwrite=args.overwrite)
     print(f"results: {out}  (log: {out}/sweep.log)")
     return 0
 
@@ -86,5 +87,7 @@ def register(sub) -> None:
     p.add_argument("--horizon", type=int, metavar="G",
                    help="adaptive: at most G games per ordered pair, the flag test's last look (default 100)")
     p.add_argument("--resume", action="store_true", help="finish a sweep that was interrupted")
+    p.add_argument("--overwrite", action="store_true",
+                   help="delete the results an earlier sweep wrote in --out (meta.json, chunks, log) and play again")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="play on an existing Dask cluster")
     p.set_defaults(func=run)

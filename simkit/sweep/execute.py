@@ -105,6 +105,7 @@ def run_sweep(
     resume: bool = False,
     scheduler: str | None = None,
     progress: bool | None = None,
+    overwrite: bool = False,
 ) -> Path:
     """Play every chunk of ``plan`` not yet on disk and write it to ``out``.
 
@@ -118,6 +119,8 @@ def run_sweep(
             first; a truncated or corrupt one is played again).
         scheduler: a Dask scheduler address ``tcp://HOST:PORT`` to play the chunks on a cluster.
         progress: show a progress bar (default: only when stderr is a terminal).
+        overwrite: delete what an earlier sweep wrote in ``out`` and start again (see
+            :func:`~simkit.sweep.store.clear_store`).
 
     Returns:
         The results folder.
@@ -133,7 +136,7 @@ def run_sweep(
         raise ValueError(f"the plan is for scenario hash {plan.scenario_hash}, not {sc.name!r} ({sc.hash})")
     make_folder(out)
     with folder_lock(out) as lock_fd:
-        done = prepare_store(out, plan, sc, resume)
+        done = prepare_store(out, plan, sc, resume, overwrite)
         handler = _start_logging(out)
         try:
             if plan.adaptive is not None:

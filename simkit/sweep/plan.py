@@ -7,9 +7,10 @@ content, so batch size, chunking, worker count and resumption never change a res
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from simkit.analysis.sequential import AdaptiveSettings
@@ -116,11 +117,15 @@ class Chunk:
 
 
 
-def select_decks(pool: Iterable[str], patterns: Iterable[str] | None) -> tuple[str, ...]:
+def select_decks(pool: Iterable[str], patterns: Iterable[str] | None,
+                 canonical: Callable[[str], str] | None = None) -> tuple[str, ...]:
     """The decks of ``pool`` matching any of ``patterns`` (shell-style, e.g. ``'HolyLight:*'``), pool order.
 
+    A pattern without wildcards names one deck; with ``canonical`` (the game's ``canonical_deck``) it may
+    list its cards in any order (``'HolyLight:Priest,Archer,Swordsman'``).
+
     Raises:
-        ValueError: a pattern matches no deck of the pool.
+        ValueError: a pattern matches no deck of the pool (the closest deck ids are suggested).
     """
     pool = tuple(pool)
     if not patterns:
@@ -128,8 +133,17 @@ def select_decks(pool: Iterable[str], patterns: Iterable[str] | None) -> tuple[s
     chosen = set()
     for pattern in patterns:
         hits = [d for d in pool if fnmatch.fnmatchcase(d, pattern)]
+        if not hits and canonical is not None and not any(c in pattern for c in "*?["):
+            try:
+                name = canonical(pattern)
+            except ValueError:
+                name = None
+            hits = [d for d in pool if d == name]
         if not hits:
-            raise ValueError(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(pool)} decks)")
+            close = difflib.get_close_matches(pattern, pool, n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(close)}?" if close else "; `simkit decks SCENARIO` lists them"
+            raise ValueError(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(pool)} decks)"
+                             + hint)
         chosen.update(hits)
     return tuple(d for d in pool if d in chosen)
 
@@ -243,7 +257,7 @@ def plan_sweep(
     for b in (*bots, *panel):
         if b not in known:
             raise ValueError(f"unknown bot {b!r} (the scenario knows: {', '.join(known)})")
-    chosen = select_decks(sc.decks, list(decks) if decks else d["decks"])
+    chosen = select_decks(sc.decks, list(decks) if decks else d["decks"], canonical=sc.canonical_deck)
     return SweepPlan(
         scenario_path=str(sc.path.resolve()),
         scenario_hash=sc.hash,

@@ -29,7 +29,7 @@ import simkit
 from simkit.analysis.sequential import AdaptiveSettings
 from simkit.scenario import Scenario
 from simkit.sweep.adaptive import AdaptiveLayout, layout_of
-from simkit.sweep.plan import CHUNKS, LOCK, META, SweepPlan
+from simkit.sweep.plan import CHUNKS, LOCK, LOG, META, SweepPlan
 
 #: the keys of ``meta.json``'s plan
 PLAN_KEYS = ("scenario_hash", "decks", "games", "bots", "seed", "chunk_size", "chunk_count")
@@ -295,7 +295,24 @@ def folder_lock(out: str | Path) -> Iterator[int]:
         os.close(fd)  # releases the lock
 
 
-def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set[int]:
+def clear_store(out: Path) -> int:
+    """Delete what a sweep wrote in ``out`` (``meta.json``, its chunk files and temporaries, ``sweep.log``);
+    every other file stays. Call it holding :func:`folder_lock`. Returns the files deleted."""
+    out = Path(out)
+    gone = [out / META, out / LOG]
+    folder = out / CHUNKS
+    if folder.is_dir():
+        gone += [p for p in folder.iterdir() if _chunk_number(p.name) is not None
+                 or (p.name.startswith(".chunk-") and p.name.endswith(".tmp"))]
+    n = 0
+    for path in gone:
+        if path.is_file() and not path.is_symlink():
+            path.unlink()
+            n += 1
+    return n
+
+
+def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool, overwrite: bool = False) -> set[int]:
     """Create or check the results folder; returns the chunks already done (checked, when resuming).
 
     Call it holding :func:`folder_lock`. A new folder gets its ``meta.json``; an existing one must
@@ -304,12 +321,20 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set
     again (a :class:`ResultsFolderWarning` names it), and any other file in ``DIR/chunks`` is
     ignored with a warning naming it.
 
+    With ``overwrite``, what an earlier sweep wrote there (any scenario, any plan) is deleted first
+    (:func:`clear_store`) and the sweep starts again.
+
     Raises:
         ValueError: DIR is not writable; holds chunks but no ``meta.json``; holds another
-            scenario's results or a different plan; or already holds results and ``resume`` is false.
+            scenario's results or a different plan; or already holds results and neither ``resume``
+            nor ``overwrite`` is given.
     """
     out = Path(out)
+    if resume and overwrite:
+        raise ValueError("--resume and --overwrite: give one (finish the sweep in the folder, or start it again)")
     make_folder(out)
+    if overwrite:
+        clear_store(out)
     plan_d = plan_dict(plan)
     if not (out / META).exists():
         leftovers = _visible_entries(out / CHUNKS)
@@ -323,18 +348,22 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set
         if meta.get("scenario_hash") != sc.hash:
             raise ValueError(
                 f"{out} holds results of another scenario ({meta.get('scenario_name')!r}, hash "
-                f"{meta.get('scenario_hash')}); this one is {sc.name!r} (hash {sc.hash}): choose another --out"
+                f"{meta.get('scenario_hash')}); this one is {sc.name!r} (hash {sc.hash}): choose another --out, "
+                "or pass --overwrite to replace them"
             )
         if meta.get("plan") != plan_d:
             old = meta.get("plan") if isinstance(meta.get("plan"), dict) else {}
             diff = [k for k in plan_d if old.get(k) != plan_d[k]]
-            raise ValueError(f"{out} holds a sweep with a different plan ({', '.join(diff)}): choose another --out")
+            raise ValueError(f"{out} holds a sweep with a different plan ({', '.join(diff)}): choose another --out, "
+                             "or pass --overwrite to replace it")
         named = done_chunks(out)
         layout = layout_of(plan, meta)
         if named and not resume:
-            state = ("complete" if len(named) >= layout.chunk_count and (plan.adaptive is None or meta.get("finished"))
-                     else f"{len(named)}/{layout.chunk_count} chunks done")
-            raise ValueError(f"{out} already holds this sweep ({state}): pass --resume to finish it, or another --out")
+            if len(named) >= layout.chunk_count and (plan.adaptive is None or meta.get("finished")):
+                raise ValueError(f"{out} already holds this sweep, finished: nothing to play (pass --overwrite to "
+                                 "play it again, or choose another --out)")
+            raise ValueError(f"{out} already holds this sweep ({len(named)}/{layout.chunk_count} chunks done): "
+                             "pass --resume to finish it, --overwrite to start again, or another --out")
         return _verified_chunks(out, layout)
     meta = {
         "scenario_name": sc.name,
