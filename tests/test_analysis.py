@@ -27,14 +27,12 @@ from simkit.analysis import (
     p_beyond,
     p_beyond_exact,
     paired_delta,
-    rate_matrix,
     sign_test,
-    synthetic_deck_cards,
-    synthetic_results,
     turn_counts,
     wilson_interval,
 )
 from simkit.analysis.results import RESULT_COLUMNS
+from simkit.testing.synthetic import rate_matrix, synthetic_deck_cards, synthetic_results
 
 A = "HolyLight:Archer,Priest,Swordsman"
 B = "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon"

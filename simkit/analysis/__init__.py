@@ -17,7 +17,14 @@ import pandas as pd
 
 from simkit.analysis.cards import card_pair_synergy, card_win_rates, deck_membership
 from simkit.analysis.first_player import first_player_advantage
-from simkit.analysis.flags import FLAG_COLUMNS, FlagBands, balance_flags, matchup_flag_reach, min_games_to_flag
+from simkit.analysis.flags import (
+    FLAG_COLUMNS,
+    FlagBands,
+    balance_flags,
+    flag_subjects,
+    matchup_flag_reach,
+    min_games_to_flag,
+)
 from simkit.analysis.matchups import matchup_matrix, win_rate_table
 from simkit.analysis.metagame import metagame, nash_mix
 from simkit.analysis.results import (
@@ -41,6 +48,7 @@ __all__ = [
     "adjust_p",
     "analyze",
     "balance_flags",
+    "flag_subjects",
     "bradley_terry",
     "card_membership",
     "card_win_rates",
