@@ -527,3 +527,8 @@ def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:
 def turn_limit(rules: Rules) -> int:
     """The last global turn a game can reach."""
     return int(rules.st[S_TURN_LIMIT])
+
+
+def seat_pools(rules: Rules, decks) -> tuple[list[str], list[str]]:
+    """The armies of ``decks`` each seat can afford (4.1: an army costing 13 sits only second)."""
+    return [d for d in decks if seat_ok(rules, d, 0)], [d for d in decks if seat_ok(rules, d, 1)]
