@@ -10,7 +10,7 @@ with Gumbel noise from its own stream:
   its kill wins the game; splash on the enemies around the target is added; a combined attack pays for
   the joiners' own best attacks; own units are never attacked;
 * **move**: the unit's position after the move against before: its best attack from there, its distance
-  to the enemy leader (``advance``), the enemy dice that can reach the cell next turn (``threat``,
+  to the enemy leader (``advance``, growing by ``urgency`` per turn played, so that games end), the enemy dice that can reach the cell next turn (``threat``,
   ``leader_threat`` for the own leader) and, against splash units, its adjacent friends (``cluster``);
 * **skill**: markers healed (``heal``), the extra expected hits of a free skill on a unit that can still
   attack (``buff``), a summoned unit's gold (``summon``), less the magic paid (``magic``; a tactical card
@@ -97,9 +97,9 @@ from simkit.games.magic.tables import (
 RANDOM = "random"
 BOT_RANDOM, BOT_UTILITY = 0, 1
 WEIGHT_NAMES = ("damage", "kill", "leader", "advance", "threat", "leader_threat", "heal", "buff", "summon", "magic",
-                "cluster", "guard", "front", "noise")
+                "cluster", "guard", "front", "urgency", "noise")
 (W_DAMAGE, W_KILL, W_LEADER, W_ADVANCE, W_THREAT, W_LEADER_THREAT, W_HEAL, W_BUFF, W_SUMMON, W_MAGIC, W_CLUSTER,
- W_GUARD, W_FRONT, W_NOISE) = range(len(WEIGHT_NAMES))
+ W_GUARD, W_FRONT, W_URGENCY, W_NOISE) = range(len(WEIGHT_NAMES))
 LEADER_KILL = 10000.0
 #: most actions of one game (the turn limit bounds a game far below this; reaching it is a bug)
 ACTION_CAP = 20000
@@ -257,7 +257,7 @@ def position(s, u, ut, sk, st, w, splashy):
         x -= w[W_LEADER_THREAT] * danger
     else:
         gap = mdist(cell, s[ub(enemy_leader) + F_CELL], st[S_COLS]) - unit_range(s, u, ut, st)
-        x -= w[W_ADVANCE] * (gap if gap > 0 else 0)
+        x -= w[W_ADVANCE] * (1.0 + w[W_URGENCY] * s[E.G_TURN]) * (gap if gap > 0 else 0)
         x -= w[W_THREAT] * danger * ut[t, U_COST] / ut[t, U_HP] * (1.0 if danger < hp_left(s, u, ut) else 1.5)
     if splashy:
         x -= w[W_CLUSTER] * friends_adjacent(s, cell, p, st)
