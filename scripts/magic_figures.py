@@ -113,7 +113,7 @@ def main(argv=None) -> int:
         if race not in best or p / m > best[race][1]:
             best[race] = (deck, p / m, m, p)
     thirteen = 0
-    for race, (deck, rate, m, p) in sorted(best.items()):
+    for race, (deck, _, m, p) in sorted(best.items()):
         cost = army_cost(sc.rules, parse_army(sc.rules, deck)[1])
         thirteen += cost == max(sc.rules.budgets)
         print(f"  {race:>9}: {deck} costs {cost}, scores {wilson(p, m)} as second seat")

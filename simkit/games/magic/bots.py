@@ -10,8 +10,9 @@ with Gumbel noise from its own stream:
   its kill wins the game; splash on the enemies around the target is added; a combined attack pays for
   the joiners' own best attacks; own units are never attacked;
 * **move**: the unit's position after the move against before: its best attack from there, its distance
-  to the enemy leader (``advance``, growing by ``urgency`` per turn played, so that games end), the enemy dice that can reach the cell next turn (``threat``,
-  ``leader_threat`` for the own leader) and, against splash units, its adjacent friends (``cluster``);
+  to the enemy leader (``advance``, growing by ``urgency`` per turn played, so that games end), the
+  enemy dice that can reach the cell next turn (``threat``, ``leader_threat`` for the own leader) and,
+  against splash units, its adjacent friends (``cluster``);
 * **skill**: markers healed (``heal``), the extra expected hits of a free skill on a unit that can still
   attack (``buff``), a summoned unit's gold (``summon``), less the magic paid (``magic``; a tactical card
   paying magic costs half);

@@ -540,10 +540,10 @@ def unplaced_of_type(s, p, t):
 @njit(cache=True)
 def can_move(s, u, ut):
     b = ub(u)
-    if s[b + F_MOVED] == 1:
-        return R_MOVED
     if s[b + F_ATTACKED] == 1 or s[b + F_SKILLED] == 1:
         return R_ACTED
+    if s[b + F_MOVED] == 1:
+        return R_MOVED
     return R_OK
 
 
