@@ -27,7 +27,8 @@ NAMES = ("hp_bounds", "one_unit_per_cell", "budget_and_units", "leader_immune", 
 class MagicInvariants:
     """The game's invariants over snapshots.
 
-    * ``hp_bounds``: every unit's HP within 0..max; a live unit has HP above 0 (markers below HP);
+    * ``hp_bounds``: every unit's HP within 0..max; a live unit has HP above 0 (markers below HP) while the
+      game goes on (a destroyed leader ends it before later deaths are resolved [R33]);
     * ``one_unit_per_cell``: live units stand on distinct cells, inside the board;
     * ``budget_and_units``: each army within its seat's budget and 1..9 units; bought units never grow in
       number (only summons add units);
@@ -52,7 +53,9 @@ class MagicInvariants:
         broken = []
         units = after["units"]
         live = [u for u in units if u["state"] == "alive"]
-        if any(not 0 <= u["hp"] <= u["max_hp"] for u in units) or any(u["hp"] <= 0 for u in live):
+        # a live unit has HP left, except those the game's end left unresolved [R33]
+        if any(not 0 <= u["hp"] <= u["max_hp"] for u in units) or (
+                after["phase"] != "over" and any(u["hp"] <= 0 for u in live)):
             broken.append("hp_bounds")
         cells = [tuple(u["cell"]) for u in live]
         if len(cells) != len(set(cells)) or any(not (0 <= c < r.cols and 0 <= rr < r.rows) for c, rr in cells):
