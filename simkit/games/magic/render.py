@@ -45,8 +45,9 @@ def draw(ax, m: Match, caption: str = "") -> None:
         leader = u["type"] == r.leaders[m.decks[u["side"]].split(":")[0]]
         ax.add_patch(Circle((c + 0.5, row + 0.52), 0.36, facecolor=SIDE_COLOURS[u["side"]],
                             edgecolor="#f1c40f" if leader else "white", linewidth=3 if leader else 1.5))
-        ax.text(c + 0.5, row + 0.6, u["type"][:9], ha="center", va="center", fontsize=6.5, color="white",
-                weight="bold")
+        name = u["type"]
+        ax.text(c + 0.5, row + 0.6, name, ha="center", va="center", fontsize=6.5 if len(name) <= 9 else 5.0,
+                color="white", weight="bold")
         ax.text(c + 0.5, row + 0.38, f"{u['hp']}/{u['max_hp']}", ha="center", va="center", fontsize=8,
                 color="white")
     ax.set_xlim(-0.05, r.cols + 0.05)
@@ -55,11 +56,15 @@ def draw(ax, m: Match, caption: str = "") -> None:
 
 
 def draw_game(scenario, first_deck: str, second_deck: str, actions: Iterable[tuple], out_path, per: str = "turn",
-              seed: int = 0, **options) -> int:
+              seed: int = 0, *, fps: float | None = None, max_frames: int | None = None, coordinates: bool = True,
+              progress=None) -> int:
     """Replay a game and draw the board after its actions as a ``.png``; returns the frames drawn (1).
 
+    ``fps``, ``max_frames`` and ``progress`` concern animations, which Magic War does not draw; cells always
+    carry their ``c,r`` (``coordinates``).
+
     Raises:
-        ValueError: a suffix other than ``.png``, an unknown ``per`` or option; IllegalAction on a bad action.
+        ValueError: a suffix other than ``.png`` or an unknown ``per``; IllegalAction on a bad action.
     """
     import matplotlib
 
@@ -71,8 +76,6 @@ def draw_game(scenario, first_deck: str, second_deck: str, actions: Iterable[tup
         raise ValueError(f"{out_path}: Magic War draws .png pictures, not {out_path.suffix or 'no suffix'}")
     if per not in ("turn", "action"):
         raise ValueError(f"per must be 'turn' or 'action', got {per!r}")
-    if options:
-        raise ValueError(f"unknown drawing options {sorted(options)}")
     m = Match(scenario, first_deck, second_deck, seed=seed)
     for a in actions:
         m.do(tuple(a))
