@@ -123,6 +123,8 @@ def value_per_gold(path: Path, games: int, bot: str, seed: int, workers: int) ->
     meat = (x * resid[:, None] ** 2).T @ x
     cov = bread @ meat @ bread * games / max(1, games - x.shape[1])
     se = np.sqrt(np.clip(np.diag(cov), 0, None))
+    pts = float(y.sum())
+    print(f"first seat's score, random legal armies (budgets {list(r.budgets)}): {wilson(pts, games)}")
     print(f"value per gold ({games} games between random legal armies, {bot} mirrors; OLS of the first seat's "
           "score on unit counts, HC1 95% intervals):")
     print(f"  intercept (first seat, equal armies): {beta[0]:+.3f} [{beta[0] - 1.96 * se[0]:+.3f}, "
