@@ -79,3 +79,19 @@ def test_seat_metagame_on_a_literal_table():
     assert mg.loc[("first", "A"), "weight"] == pytest.approx(0.5)
     assert mg.loc[("second", "X"), "weight"] == pytest.approx(0.5)
     assert mg.loc[("first", "C"), "weight"] == pytest.approx(0.0) and mg.loc[("first", "C"), "dominated"]
+
+
+def test_compare_pairs_seat_pool_sweeps(magic, tmp_path):
+    """compare: a base and a patch (leaders immune for two turns) swept on the same seat pools pair game by game,
+    and the Nash shift is each seat's mix."""
+    from simkit.analysis.paired import compare_results
+
+    patch = simkit.load_scenario(MAGIC.parent / "immune-2.toml")
+    frames = []
+    for sc, name in ((magic, "base"), (patch, "patch")):
+        plan = plan_sweep(sc, games=1, decks=["Orc:*"], bots=("balanced", "balanced"))
+        run_sweep(sc, plan, tmp_path / name, workers=1)
+        frames.append(load_results(tmp_path / name))
+    tables = compare_results(*frames)
+    assert tables["same_seed"] == 1.0
+    assert all(d.endswith(("(first seat)", "(second seat)")) for d in tables["nash_shift"]["deck"])
