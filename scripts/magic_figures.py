@@ -161,7 +161,11 @@ def pool_figures(path: Path, sc, a) -> None:
         won += sum(r["winner"] == seat for r in rows)
         n += len(rows)
     print(f"utility ({a.bot}) beats random, both seat orders:     {wilson(won, n)}")
+    t = time.perf_counter()
     rows = play(path, a.games, (a.bot, a.bot), a.seed, a.workers)
+    t = time.perf_counter() - t
+    print(f"speed: {len(rows)} utility mirrors in {t:.1f} s wall on {a.workers} worker(s), "
+          f"{len(rows) / t:.0f} games/s (scenario loading included)")
     leader = sum(r["end_reason"] == "leader" for r in rows)
     print(f"utility mirrors ended by a destroyed leader:          {wilson(leader, len(rows))}; "
           f"mean {sum(r['turns'] for r in rows) / len(rows):.1f} turns")
