@@ -95,3 +95,10 @@ def test_compare_pairs_seat_pool_sweeps(magic, tmp_path):
     tables = compare_results(*frames)
     assert tables["same_seed"] == 1.0
     assert all(d.endswith(("(first seat)", "(second seat)")) for d in tables["nash_shift"]["deck"])
+
+
+def test_an_army_id_selects_that_army_only(magic):
+    """An army id holds '*' ("Orc:Goblin*6,OrcInfantry*3"); as a --decks pattern it picks that army, not others."""
+    plan = plan_sweep(magic, decks=["Orc:Goblin*6,OrcInfantry*3", "Orc:Goblin*5,OrcInfantry*4"])
+    assert plan.decks == ("Orc:Goblin*6,OrcInfantry*3",)
+    assert plan.second_decks == ("Orc:Goblin*6,OrcInfantry*3", "Orc:Goblin*5,OrcInfantry*4")

@@ -128,7 +128,8 @@ class Chunk:
 
 
 def select_decks(pool: Iterable[str], patterns: Iterable[str] | None) -> tuple[str, ...]:
-    """The decks of ``pool`` matching any of ``patterns`` (shell-style, e.g. ``'HolyLight:*'``), pool order.
+    """The decks of ``pool`` matching any of ``patterns`` (shell-style, e.g. ``'HolyLight:*'``), pool order;
+    a pattern that is a deck's id selects that deck only.
 
     Raises:
         ValueError: a pattern matches no deck of the pool.
@@ -138,7 +139,8 @@ def select_decks(pool: Iterable[str], patterns: Iterable[str] | None) -> tuple[s
         return pool
     chosen = set()
     for pattern in patterns:
-        hits = [d for d in pool if fnmatch.fnmatchcase(d, pattern)]
+        # a deck's own id picks that deck alone (Magic War's ids hold '*': "Orc:Goblin*6,OrcInfantry*3")
+        hits = [pattern] if pattern in pool else [d for d in pool if fnmatch.fnmatchcase(d, pattern)]
         if not hits:
             raise ValueError(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(pool)} decks)")
         chosen.update(hits)
