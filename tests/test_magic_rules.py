@@ -11,6 +11,7 @@ import copy
 import pytest
 
 from simkit.errors import IllegalAction
+from simkit.games.magic import engine as E
 from simkit.games.magic.match import Match
 from simkit.scenario import scenario_from_data
 from tests.magic_positions import hp, position, scenario
@@ -375,3 +376,52 @@ def test_malformed_actions_are_refused():
     refused(m, ("move", (1, 2), (9, 9)), "off the 5x6 board")
     refused(m, ("move", (3, 3), (3, 4)), "no own unit on that cell")
     refused(m, ("attack", (1, 2), (1, 3), ((1, 2),), (1, 2)), "joiner")
+
+
+# ---- options ------------------------------------------------------------------------------------------------
+
+
+def variant(**tables):
+    """The base scenario with some keys changed, e.g. variant(rules={"obstacles": [[2, 2]]})."""
+    data = copy.deepcopy(scenario().data)
+    for table, keys in tables.items():
+        data[table].update(keys)
+    return scenario_from_data(data, "variant.toml")
+
+
+def test_obstacles_block_walkers_and_lines_not_flyers():
+    """2 [R4]: walkers may not enter or pass an obstacle, flyers pass over it but not stop on it, and it blocks
+    a ranged line."""
+    sc = variant(rules={"obstacles": [[2, 2]]})
+    elves = [(0, "ElfQueen", (2, 0)), (1, "ElfQueen", (2, 5))]
+    m = position(elves + [(0, "Archer", (2, 1)), (0, "SilverPegasus", (1, 2)), (1, "Treant", (2, 3))], sc=sc)
+    refused(m, ("attack", (2, 1), (2, 3)), "out of range")
+    refused(m, ("move", (1, 2), (2, 2)), "not reachable")
+    m.do(("move", (1, 2), (3, 2)))                 # flies over the obstacle
+    refused(m, ("move", (2, 1), (2, 2)), "not reachable")
+
+
+def test_not_acted_joiners_option():
+    """[R31] combined_joiners = "not_acted": a unit that moved may not join."""
+    sc = variant(combat={"combined_joiners": "not_acted"})
+    m = position(ORC_LEADERS + [(0, "Goblin", (1, 3)), (0, "Goblin", (3, 2)), (1, "Ogre", (2, 3))], sc=sc)
+    m.do(("move", (3, 2), (3, 3)))
+    refused(m, ("attack", (1, 3), (2, 3), ((3, 3),), (1, 3)), "joiner")
+
+
+def test_summoned_units_wait_when_the_option_says_so():
+    """[R32] summoned_can_act = false: a summoned Spirit neither moves nor attacks in the turn it appears."""
+    sc = variant(combat={"summoned_can_act": False})
+    und = [(0, "UndeadLeader", (2, 0)), (1, "UndeadLeader", (2, 5))]
+    m = position(und + [(0, "Zombie", (2, 1))], magic=((2, 0), (0, 0)), sc=sc)
+    m.do(("skill", (2, 0), (3, 1), 0))
+    assert not any(a[0] in ("move", "attack") and a[1] == (3, 1) for a in m.legal_actions())
+
+
+def test_turn_limit_tiebreak_on_army_value():
+    """1 [R34]: with equal leader fractions, the larger fraction of the bought army's gold alive wins."""
+    m = position([(0, "Chieftain", (2, 0)), (1, "Chieftain", (2, 5)), (0, "Goblin", (0, 0))], turn=60)
+    for p, gold in ((0, 1), (1, 9)):
+        m.state[E.PB0 + p * E.PBS + E.P_ARMY] = gold  # the bought army's gold: 1 of 1 alive against 0 of 9
+    m.do(("end",))
+    assert m.winner == "first" and m.end_reason == "turn_limit"
