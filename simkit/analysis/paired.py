@@ -20,10 +20,12 @@ from simkit.analysis import (
     deck_strength,
     first_player_advantage,
     first_score,
+    first_seat_rates,
     flag_subjects,
     matchup_matrix,
     meta_of,
     metagame,
+    seat_metagame,
 )
 from simkit.analysis.stats import adjust_p, paired_delta
 
@@ -122,8 +124,11 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
                           "patch_seed": patch["seed"] if "seed" in patch else -2})
     paired = left.merge(right, on="key", how="inner", validate="one_to_one").drop(columns="key")
     per_pair = paired.groupby(KEYS[:2]).size()
-    if len(per_pair) != len(a) ** 2:
-        raise ValueError(f"only {len(per_pair)} of {len(a) ** 2} deck pairings have a game both sweeps played "
+    want = len(a) ** 2
+    if (base.attrs.get("meta") or {}).get("second_decks"):  # the seats had their own pools (Game.seat_pools)
+        want = base["first_deck"].nunique() * base["second_deck"].nunique()
+    if len(per_pair) != want:
+        raise ValueError(f"only {len(per_pair)} of {want} deck pairings have a game both sweeps played "
                          "(same first deck, second deck and game number): the sweeps cannot be compared")
     paired["same_seed"] = paired.pop("base_seed").to_numpy() == paired.pop("patch_seed").to_numpy()
     paired = paired.sort_values(keys, ignore_index=True)
@@ -271,19 +276,30 @@ def matchup_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.D
     return t
 
 
-def nash_shift(base_matchups: pd.DataFrame, patch_matchups: pd.DataFrame) -> pd.DataFrame:
+def _mix(matchups: pd.DataFrame, results: pd.DataFrame | None) -> pd.DataFrame:
+    """The metagame of one sweep; when its seats had their own pools, each seat's mix, decks labelled by seat."""
+    if results is None or not (results.attrs.get("meta") or {}).get("second_decks"):
+        return metagame(matchups)
+    mix = seat_metagame(first_seat_rates(results))
+    return mix.assign(deck=mix["deck"] + " (" + mix.pop("seat") + " seat)")
+
+
+def nash_shift(base_matchups: pd.DataFrame, patch_matchups: pd.DataFrame, base: pd.DataFrame | None = None,
+               patch: pd.DataFrame | None = None) -> pd.DataFrame:
     """The Nash equilibrium mix before and after the patch, deck by deck.
 
     Args:
         base_matchups: :func:`simkit.analysis.matchup_matrix` of the base sweep.
         patch_matchups: the same of the patch sweep.
+        base, patch: the sweeps' results, needed when their seats had their own pools (then each seat's
+            mix of the rectangular game, :func:`~simkit.analysis.metagame.seat_metagame`, decks labelled by seat).
 
     Returns:
         DataFrame ``deck, weight_base, weight_patch, change, in_support_base, in_support_patch``
         sorted by the larger of the two weights.
     """
-    a = metagame(base_matchups).set_index("deck")
-    b = metagame(patch_matchups).set_index("deck").reindex(a.index)
+    a = _mix(base_matchups, base).set_index("deck")
+    b = _mix(patch_matchups, patch).set_index("deck").reindex(a.index)
     t = pd.DataFrame({
         "deck": a.index, "weight_base": a["weight"].to_numpy(), "weight_patch": b["weight"].to_numpy(),
         "in_support_base": a["in_support"].to_numpy(), "in_support_patch": b["in_support"].to_numpy(),
@@ -515,7 +531,7 @@ def compare_results(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands | 
         "card_deltas": card_deltas(paired, bands),
         "first_player_deltas": first_player_deltas(paired, bands),
         "matchup_deltas": matchup_deltas(paired, bands),
-        "nash_shift": nash_shift(mb, mp),
+        "nash_shift": nash_shift(mb, mp, base, patch),
         "flag_changes": flags,
         "spread": spread,
         "changes": changes,

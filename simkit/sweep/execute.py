@@ -185,7 +185,7 @@ def _play(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:
 def _chunk_index(plan: SweepPlan, df: pd.DataFrame) -> int:
     first = df.iloc[0]
     block = plan.bot_pairs.index((first["first_bot"], first["second_bot"]))
-    pair = plan.decks.index(first["first_deck"]) * len(plan.decks) + plan.decks.index(first["second_deck"])
+    pair = plan.decks.index(first["first_deck"]) * len(plan.seconds) + plan.seconds.index(first["second_deck"])
     return block * plan.block_chunks + (pair * plan.games + int(first["game"])) // plan.chunk_size
 
 

@@ -116,6 +116,10 @@ def plan_dict(plan: SweepPlan) -> dict:
         d["panel"] = list(plan.panel)
     else:
         d.pop("panel")  # a plan without a panel is stored as before panels existed
+    if plan.second_decks:
+        d["second_decks"] = list(plan.second_decks)
+    else:
+        d.pop("second_decks")  # one pool for both seats is stored as before seat pools existed
     d["chunk_count"] = plan.chunk_count
     if plan.adaptive is None:
         d.pop("adaptive")
@@ -153,8 +157,10 @@ def plan_of(out: str | Path, meta: dict | None = None) -> SweepPlan:
     ints = {k: d[k] for k in ("games", "seed", "chunk_size", "chunk_count") if k != "chunk_count" or not adaptive}
     bad = [k for k, v in ints.items() if isinstance(v, bool) or not isinstance(v, int)]
     panel = d.get("panel", [])
-    if bad or not isinstance(d["decks"], list) or not isinstance(d["bots"], list) or not isinstance(panel, list):
-        raise ValueError(f"{where}: malformed ({', '.join(bad) or 'decks, bots, panel'})")
+    seconds = d.get("second_decks", [])
+    if bad or not isinstance(d["decks"], list) or not isinstance(d["bots"], list) or not isinstance(panel, list) \
+            or not isinstance(seconds, list):
+        raise ValueError(f"{where}: malformed ({', '.join(bad) or 'decks, bots, panel, second_decks'})")
     plan = SweepPlan(
         scenario_path=str(meta.get("scenario_path", "")),
         scenario_hash=str(d["scenario_hash"]),
@@ -165,6 +171,7 @@ def plan_of(out: str | Path, meta: dict | None = None) -> SweepPlan:
         chunk_size=ints["chunk_size"],
         panel=tuple(map(str, panel)),
         adaptive=adaptive,
+        second_decks=tuple(map(str, seconds)),
     )
     if not plan.decks or plan.games < 1 or plan.chunk_size < 1 or len(plan.bots) != 2:
         raise ValueError(f"{where}: malformed (decks, games, chunk_size or bots)")
@@ -378,11 +385,13 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool, overwr
         "decks": list(plan.decks),
         "bots": list(plan.bots),
         "panel": list(plan.panel),
+        **({"second_decks": list(plan.second_decks)} if plan.second_decks else {}),
         "plan": plan_d,
         **({"rounds": []} if plan.adaptive is not None else {}),
         "game": sc.game_name,
         "schema": sc.game.schema.as_meta(),
-        "deck_cards": {d: {k: list(v) for k, v in sc.game.deck_cards(d).items()} for d in plan.decks},
+        "deck_cards": {d: {k: list(v) for k, v in sc.game.deck_cards(d).items()}
+                       for d in dict.fromkeys(plan.decks + plan.second_decks)},
     }
     write_meta(out, meta)
     return set()
