@@ -16,7 +16,7 @@ from dataclasses import replace
 import pandas as pd
 
 from simkit.analysis.cards import card_pair_synergy, card_win_rates, deck_membership
-from simkit.analysis.first_player import first_player_advantage
+from simkit.analysis.first_player import first_player_advantage, seat_measured
 from simkit.analysis.flags import (
     FLAG_COLUMNS,
     FlagBands,
@@ -60,6 +60,7 @@ __all__ = [
     "deck_pool",
     "deck_strength",
     "first_player_advantage",
+    "seat_measured",
     "first_score",
     "game_shape",
     "matchup_flag_reach",

@@ -169,6 +169,8 @@ def flag_subjects(
     seat_flags = []
     for scopes, method in ((("overall", "deck"), bands.method), (("matchup",), bands.matchup_method)):
         fp = first_player[first_player["scope"].isin(scopes)]
+        if "same_bots" in fp.columns:  # a seat is flagged only where one bot played both seats
+            fp = fp[fp["same_bots"]]
         seat_flags.append(_family("first_player", fp["subject"], fp["first_wins"], fp["draws"], fp["games"],
                                   fp["low"] + 0.5, fp["high"] + 0.5, band, method, bands, _seat_words))
     seat_flags = pd.concat(seat_flags, ignore_index=True)
