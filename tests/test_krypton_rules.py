@@ -368,6 +368,40 @@ def test_attacking_a_tower_the_attacker_never_loses_hp_and_a_won_attack_destroys
     assert g.index_of(1, -1, 0) not in g.buildings
 
 
+def test_a_tower_with_its_own_hero_on_it_is_a_target_of_its_own():
+    """A cell may hold an enemy hero and the enemy tower under it: each is a target, named apart (the tower
+    as ``("attack", x, y, z, "tower")``), listed once; attacking the tower judges the tower, not the hero."""
+    g = new()
+    put(g, 0, 0, (0, 0, 0))
+    put(g, 1, 0, (1, -1, 0))
+    tower(g, 1, "Magic Tower", (1, -1, 0))  # the hero stands on its own tower
+    turn(g, 0, 0, 0)
+    attacks = [a for a in g.legal_actions() if a[0] == "attack"]
+    assert attacks == [("attack", 1, -1, 0), ("attack", 1, -1, 0, "tower")]
+    dice(g, 6)  # 6 + 1 against the Magic Tower's 6; a building rolls nothing
+    g.do(("attack", 1, -1, 0, "tower"))
+    assert g.index_of(1, -1, 0) not in g.buildings and g.heroes[1][0]["hp"] == 6
+    assert [e[5] for e in g.events if e[1] == "attack"] == ["tower"]
+
+
+def test_blood_battle_judges_the_hero_and_the_tower_under_it_once_each():
+    """Blood Battle against a hero standing on its own tower: one judgment for the hero, one for the tower."""
+    g = new()
+    put(g, 0, 0, (0, 0, 0))
+    put(g, 1, 0, (1, -1, 0))
+    tower(g, 1, "Magic Tower", (1, -1, 0))
+    g.hands = [["Blood Battle"], []]
+    turn(g, 0, 0, 0)
+    g.do(("play", "Blood Battle"))
+    dice(g, 6, 1, 6)
+    g.do(("attack", 1, -1, 0))  # the hero: 6+1 against 1+1
+    assert g.heroes[1][0]["hp"] == 1
+    assert [a for a in g.legal_actions() if a[0] == "attack"] == [("attack", 1, -1, 0, "tower")]
+    g.do(("attack", 1, -1, 0, "tower"))  # the tower: 6+1 against 6
+    assert g.index_of(1, -1, 0) not in g.buildings
+    assert [e[5] for e in g.events if e[1] == "attack"] == ["hero", "tower"]
+
+
 def test_a_base_loses_the_difference_and_a_destroyed_base_ends_the_game():
     """An attack beating the base's defence by d takes d of its 10 HP; at 0 the attacker's side wins at once."""
     g = new()

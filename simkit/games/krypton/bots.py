@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from simkit.games.krypton.engine import W_COMPARE, W_DAMAGE, W_DECLARE, W_UNITY, Game
+from simkit.games.krypton.engine import HERO, TOWER, W_COMPARE, W_DAMAGE, W_DECLARE, W_UNITY, Game
 from simkit.games.krypton.tables import T_BASE, T_FOREST, T_HILL, T_VEIN
 from simkit.rng import derive_seed
 from simkit.scenario import Field
@@ -337,8 +337,9 @@ class Utility:
             me = g.heroes[d][tgt[2]]
             lost = j["loser"] == "defender"
             dies = lost and j["d"] >= me["hp"] and not me["floor1"]
-            if dies and "Unyielding Will" in plays:
-                return plays["Unyielding Will"]
+            will = ("play", "Unyielding Will") + g.cell_of(me["cell"])
+            if dies and will in legal:
+                return will
             att = g.heroes[side][j["attacker"]]
             if "Pursuit" in plays and g.on_board(att) and me["hp"] >= 2:
                 gain = me["hp"] - 1
@@ -359,7 +360,7 @@ class Utility:
                 return a
         blood = [a for a in legal if a[0] == "attack"] if g.t["blood_left"] else []
         if blood:
-            return max(blood, key=lambda a: self.attack_value(g, side, h["cell"], g.index_of(*a[1:4]))[0])
+            return max(blood, key=lambda a: self.attack_value(g, side, h["cell"], g.attack_target(a))[0])
         if g.t["acted"]:
             return ("end",)
         key = (g.turn, g.t["shuttle"], g.t["pact"], h["cell"], h["hp"], g.t["points"])
@@ -380,7 +381,7 @@ class Utility:
             return ("step",) + g.cell_of(nxt)
         self._plan = None
         if act[0] == "attack" and self.w["cards"]:
-            a = self.pre_attack_card(g, legal, side, h, g.index_of(*act[1:4]))
+            a = self.pre_attack_card(g, legal, side, h, g.attack_target(act))
             if a is not None:
                 return a
         if act in legal:
@@ -415,7 +416,7 @@ class Utility:
                     return a
         return None
 
-    def pre_attack_card(self, g: Game, legal: list[tuple], side: int, h: dict, target: int) -> tuple | None:
+    def pre_attack_card(self, g: Game, legal: list[tuple], side: int, h: dict, target: tuple) -> tuple | None:
         if not g.t["acted"]:
             if ("play", "Blood Battle") in legal and len(g.attack_targets(side, g.hero_index)) >= 2 and h["hp"] >= 5:
                 return ("play", "Blood Battle")
@@ -424,15 +425,16 @@ class Utility:
             me = ("play", "Inspire") + g.cell_of(h["cell"])
             if me in legal:
                 return me
-            hit = g.hero_at(target)
-            if hit is not None and g.terrain_points(target) > 1:
-                es = ("play", "Earthsplit") + g.cell_of(target)
+            kind, cell = target
+            hit = g.hero_at(cell) if kind == HERO else None
+            if hit is not None and g.terrain_points(cell) > 1:
+                es = ("play", "Earthsplit") + g.cell_of(cell)
                 if es in legal and not g.heroes[hit[0]][hit[1]]["earthsplit"]:
                     return es
         return None
 
-    def attack_value(self, g: Game, side: int, cell: int, target: int) -> tuple[float, tuple]:
-        """Score of attacking ``target`` from ``cell`` (with the exact dice odds)."""
+    def attack_value(self, g: Game, side: int, cell: int, target: tuple) -> tuple[float, tuple]:
+        """Score of attacking ``target`` (``(kind, cell)``) from ``cell`` (with the exact dice odds)."""
         st = g.rules.settings
         sides, comb = st["dice_sides"], st["dice_combine"]
         h = g.acting()
@@ -441,9 +443,10 @@ class Utility:
             - st["curse_malus"] * g.curse[side]
         if self.w["cards"] and "Inspire" in g.hands[side]:
             a_bonus += st["inspire_bonus"]
-        hit = g.hero_at(target)
-        act = ("attack",) + g.cell_of(target)
-        if hit is not None:
+        kind, target = target
+        act = g.attack_action((kind, target))
+        if kind == HERO:
+            hit = g.hero_at(target)
             e = g.heroes[hit[0]][hit[1]]
             d = dice_dist(g.dice_count(1 - side), sides, comb)
             d_bonus = 1 if e["earthsplit"] else g.terrain_points(target)
@@ -451,7 +454,7 @@ class Utility:
             kill = sum(p * dp for av, p in a for dv, dp in d if av + a_bonus - dv - d_bonus >= e["hp"])
             return (self.w["attack_hero"] * min(dealt, e["hp"]) + self.w["kill_hero"] * kill
                     + self.w["hurt"] * taken), act
-        if target in g.buildings:
+        if kind == TOWER:
             tw = g.rules.towers[g.buildings[target]["kind"]]
             _, win, _ = duel_odds(a, a_bonus, None, tw.defense)
             return self.w["attack_tower"] * win * (0 if g.buildings[target]["iron"] else 1), act

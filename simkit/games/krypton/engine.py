@@ -13,10 +13,12 @@ revival choice (the side of the hero that died, whichever side is acting).
 Actions are tuples; a cell is written by its cube coordinates ``x, y, z``:
 
 * ``("step", x, y, z)``: the acting hero enters the adjacent cell (move phase).
-* ``("attack", x, y, z)``: hero action, attack the enemy hero, tower or base on that cell.
+* ``("attack", x, y, z)``: hero action, attack the enemy hero, tower or base on that cell (the hero when
+  one stands there); ``("attack", x, y, z, "tower")``: the enemy tower under an enemy hero.
 * ``("gather",)``, ``("build", tower)``, ``("standby",)``: the other hero actions.
 * ``("upgrade",)``: player action, upgrade the own base one tier.
-* ``("play", card)`` or ``("play", card, x, y, z)``: play a magic card (its target cell if it has one).
+* ``("play", card)`` or ``("play", card, x, y, z)``: play a magic card (its target cell if it has one;
+  Unyielding Will names the friendly hero's cell).
 * ``("pass",)``: close a counter window without playing (more) cards.
 * ``("revive", "base")`` / ``("revive", "place")``: the revival choice for a hero that just died.
 * ``("end",)``: end the hero turn (its end phase follows).
@@ -55,6 +57,9 @@ WINDOW_CARDS = {
 }
 TARGETED = {"Ignite": "enemy_hero", "Earthsplit": "enemy_hero", "Inspire": "own_hero", "Divine Grace": "own_hero",
             "Iron Wall": "own_tower", "Space Swap": "own_tower"}
+
+#: the kinds of attack target; a target is ``(kind, cell)``
+HERO, TOWER, BASE = "hero", "tower", "base"
 
 
 _TABLES: dict = {}
@@ -359,6 +364,8 @@ class Game:
         self.energy[side] -= give
         self.energy[1 - side] += give
         self.stats[side]["heroes_lost"] += 1
+        if self.judgment is not None:
+            self.judgment["dead"].append([side, k])
         self._log("death", side, k, h["cell"], give)
         self.pending.append({"kind": "revive", "side": side, "hero": k, "cell": h["cell"]})
 
@@ -384,13 +391,14 @@ class Game:
         cell = h["cell"]
         out: list[tuple] = []
         if self.t["blood_left"]:
-            return [("attack",) + self.cell_of(c) for c in self.t["blood_left"]]
-        if not self.t["acted"]:
+            # Blood Battle's judgments still owed: between them only player actions (normal magic, upgrade)
+            out = [self.attack_action(t) for t in self.t["blood_left"]]
+        elif not self.t["acted"]:
             for n in self.nbr[cell]:
                 if self.enterable(n, side) and self.step_cost(n) <= self.t["points"]:
                     out.append(("step",) + self.cell_of(n))
-            for c in self.attack_targets(side, self.hero_index):
-                out.append(("attack",) + self.cell_of(c))
+            for t in self.attack_targets(side, self.hero_index):
+                out.append(self.attack_action(t))
             if self.terrain[cell] == T_VEIN and self.stock[cell] > 0:
                 out.append(("gather",))
             if self.buildable(cell):
@@ -404,27 +412,49 @@ class Game:
             out.append(("upgrade",))
         for card in sorted(set(self.hands[side])):
             out.extend(self._normal_plays(card))
-        out.append(("end",))
+        if not self.t["blood_left"]:
+            out.append(("end",))
         return out
 
     def step_cost(self, cell: int) -> int:
         return 1 if self.t.get("shuttle") else self.terrain_points(cell)
 
-    def attack_targets(self, side: int, k: int) -> list[int]:
-        """Cells of the enemy heroes, towers and base within hero ``k``'s range."""
+    def attack_targets(self, side: int, k: int) -> list[tuple[str, int]]:
+        """The enemy heroes, towers and base within hero ``k``'s range, as ``(kind, cell)`` targets.
+
+        A tower with its own hero standing on it is a target of its own: a cell can hold both."""
         h = self.heroes[side][k]
         rng = self.rules.classes[h["cls"]].range
         out = []
         for e in self.heroes[1 - side]:
             if self.on_board(e) and self.dist(h["cell"], e["cell"]) <= rng:
-                out.append(e["cell"])
+                out.append((HERO, e["cell"]))
         for c in sorted(self.towers_of(1 - side)):
             if self.dist(h["cell"], c) <= rng:
-                out.append(c)
+                out.append((TOWER, c))
         base = self.rules.bases[1 - side]
         if self.dist(h["cell"], base) <= rng:
-            out.append(base)
+            out.append((BASE, base))
         return out
+
+    def attack_action(self, target: tuple[str, int]) -> tuple:
+        """The action naming ``target``: its cell, plus ``"tower"`` for a tower under an enemy hero."""
+        kind, c = target
+        act = ("attack",) + self.cell_of(c)
+        if kind == TOWER and self.hero_at(c) is not None:
+            act += (TOWER,)
+        return act
+
+    def attack_target(self, action: tuple) -> tuple[str, int]:
+        """The ``(kind, cell)`` target an attack action names (see :meth:`attack_action`)."""
+        c = self.index_of(*action[1:4])
+        if len(action) == 5:
+            return TOWER, c
+        if self.hero_at(c) is not None:
+            return HERO, c
+        if c in self.buildings:
+            return TOWER, c
+        return BASE, c
 
     def _normal_plays(self, card: str) -> list[tuple]:
         side, h = self.side, self.acting()
@@ -451,20 +481,22 @@ class Game:
 
     # -- attack judgments -----------------------------------------------------------------------
 
-    def _start_attack(self, target: int) -> None:
+    def _start_attack(self, target: tuple[str, int]) -> None:
         side, k = self.side, self.hero_index
-        hit = self.hero_at(target)
-        if hit is not None:
-            tgt = ("hero", hit[0], hit[1])
-        elif target in self.buildings:
-            tgt = ("tower", target)
+        kind, cell = target
+        if kind == HERO:
+            hit = self.hero_at(cell)
+            tgt = (HERO, hit[0], hit[1])
+        elif kind == TOWER:
+            tgt = (TOWER, cell)
         else:
-            tgt = ("base", 1 - side)
+            tgt = (BASE, 1 - side)
         self.stats[side]["attacks"] += 1
-        self.judgment = {"attacker": k, "side": side, "defender": 1 - side, "target": list(tgt), "cell": target,
+        # "dead": heroes (side, index) that died during this judgment; they take none of its later damage
+        self.judgment = {"attacker": k, "side": side, "defender": 1 - side, "target": list(tgt), "cell": cell,
                          "window": W_DECLARE, "a_dice": [], "d_dice": [], "unity": 0, "totals": None,
-                         "same_end": False, "closed": [], "loser": None, "d": 0}
-        self._log("attack", side, k, target, tgt[0])
+                         "same_end": False, "closed": [], "loser": None, "d": 0, "dead": []}
+        self._log("attack", side, k, cell, tgt[0])
 
     def _window_cards(self) -> list[str]:
         """Counter cards the defender may play in the open window now."""
@@ -483,17 +515,23 @@ class Game:
                 continue
             if card == "Power of Unity" and tgt[0] != "hero":
                 continue
-            if card in ("Unyielding Will", "Pursuit", "Same End"):
+            if card == "Unyielding Will":
+                # one friendly hero, whatever the judgment's target (a hero, a tower or the base)
+                if not self._will_heroes(d):
+                    continue
+            elif card in ("Pursuit", "Same End"):
                 if tgt[0] != "hero" or not self.on_board(self.heroes[d][tgt[2]]):
                     continue
                 if card == "Pursuit" and self.heroes[d][tgt[2]]["hp"] < 2:
                     continue
                 if card == "Same End" and (j["same_end"] or j["loser"] != "defender"):
                     continue
-                if card == "Unyielding Will" and self.heroes[d][tgt[2]]["floor1"]:
-                    continue
             out.append(card)
         return out
+
+    def _will_heroes(self, side: int) -> list[int]:
+        """Cells of the heroes of ``side`` Unyielding Will may hold (on the board, not held already)."""
+        return [h["cell"] for h in self.heroes[side] if self.on_board(h) and not h["floor1"]]
 
     def _window_open(self) -> bool:
         return bool(self._window_cards())
@@ -505,6 +543,8 @@ class Game:
             if card == "Space Swap":
                 out.extend(("play", card) + self.cell_of(c) for c in sorted(self.towers_of(j["defender"]))
                            if c != j["cell"])
+            elif card == "Unyielding Will":
+                out.extend(("play", card) + self.cell_of(c) for c in self._will_heroes(j["defender"]))
             else:
                 out.append(("play", card))
         out.append(("pass",))
@@ -523,8 +563,10 @@ class Game:
         side, d = j["side"], j["defender"]
         att = self.heroes[side][j["attacker"]]
         w = j["window"]
-        if w == W_DECLARE and not self.on_board(att):
-            self._finish_judgment()  # Space Swap's tower killed the attacker: the attack ends
+        if w == W_DECLARE and (not self.on_board(att) or [side, j["attacker"]] in j["dead"]):
+            # Space Swap's tower killed the attacker: the attack ends, even if it was revived in place
+            # (the page goes on "if the attacker lives")
+            self._finish_judgment()
             return
         if w == W_DECLARE:
             n = self.dice_count(side)
@@ -565,13 +607,16 @@ class Game:
         j = self.judgment
         side, d, amount = j["side"], j["defender"], j["d"]
         tgt = j["target"]
+        # a hero that already died in this judgment (Pursuit) takes none of its damage: the page resolves
+        # the damage, then Same End, "then deaths", so a revival in place comes after them, at full HP
+        att_dead = [side, j["attacker"]] in j["dead"]
         if j["loser"] == "attacker":
-            if tgt[0] == "hero":
+            if tgt[0] == "hero" and not att_dead:
                 self.damage_hero(side, j["attacker"], amount, "judgment")
             return
         if tgt[0] == "hero":
-            lost = self.damage_hero(d, tgt[2], amount, "judgment")
-            if j["same_end"]:
+            lost = 0 if [d, tgt[2]] in j["dead"] else self.damage_hero(d, tgt[2], amount, "judgment")
+            if j["same_end"] and not att_dead:
                 self.damage_hero(side, j["attacker"], lost, "Same End")
         elif tgt[0] == "tower":
             b = self.buildings.get(j["cell"])
@@ -593,19 +638,25 @@ class Game:
 
     def _finish_judgment(self) -> None:
         self.judgment = None
-        if self.over:
+        self._prune_blood()
+
+    def _prune_blood(self) -> None:
+        """Drop Blood Battle's owed targets that are gone (or all of them if the attacker is)."""
+        if self.over or not self.t["blood_left"]:
             return
         att = self.acting()
-        left = [c for c in self.t["blood_left"] if self.on_board(att) and self._still_target(c)]
-        self.t["blood_left"] = left
+        self.t["blood_left"] = [t for t in self.t["blood_left"] if self.on_board(att) and self._still_target(t)]
 
-    def _still_target(self, cell: int) -> bool:
+    def _still_target(self, target: tuple[str, int]) -> bool:
         side = self.side
-        hit = self.hero_at(cell)
-        if hit is not None:
-            return hit[0] != side
-        b = self.buildings.get(cell)
-        return (b is not None and b["side"] != side) or cell == self.rules.bases[1 - side]
+        kind, cell = target
+        if kind == HERO:
+            hit = self.hero_at(cell)
+            return hit is not None and hit[0] != side
+        if kind == TOWER:
+            b = self.buildings.get(cell)
+            return b is not None and b["side"] != side
+        return cell == self.rules.bases[1 - side]
 
     # -- doing ----------------------------------------------------------------------------------
 
@@ -625,7 +676,7 @@ class Game:
         elif kind == "step":
             self._step(self.index_of(*action[1:4]))
         elif kind == "attack":
-            target = self.index_of(*action[1:4])
+            target = self.attack_target(action)
             if self.t["blood"] and not self.t["blood_left"] and not self.t["acted"]:
                 self.t["blood_left"] = self.attack_targets(self.side, self.hero_index)
             if target in self.t["blood_left"]:
@@ -647,6 +698,7 @@ class Game:
             self._log("upgrade", s, self.base_tier[s])
         elif kind == "play":
             self._play_normal(action)
+            self._prune_blood()  # Ignite, Firestorm, Cataclysm may remove a target Blood Battle still owes
         elif kind == "end":
             self._end_phase()
         self._settle()
@@ -658,6 +710,9 @@ class Game:
             return f"{action!r}: {who} owes a revival choice ('revive', 'base'|'place')"
         if self.judgment is not None:
             return f"{action!r}: {who} owes a counter-window decision (a counter card or 'pass')"
+        if self.t["blood_left"] and action[:1] in (("end",), ("standby",), ("step",), ("gather",), ("build",)):
+            owed = ", ".join(str(self.attack_action(t)) for t in self.t["blood_left"])
+            return f"{action!r}: Blood Battle still owes the judgments {owed} (normal magic and upgrades allowed)"
         return f"{action!r} is not legal now for {who} (round {self.round}, hero turn {self.turn})"
 
     def _revive(self, how: str) -> None:
@@ -778,7 +833,8 @@ class Game:
                        and self.dist(hh["cell"], me["cell"]) <= mg["unity_radius"])
             j["unity"] += min(near, mg["unity_max"])
         elif card == "Unyielding Will":
-            self.heroes[d][tgt[2]]["floor1"] = True
+            s, k = self.hero_at(self.index_of(*action[2:5]))
+            self.heroes[s][k]["floor1"] = True
         elif card == "Pursuit":
             me = self.heroes[d][tgt[2]]
             lost = me["hp"] - 1
