@@ -66,7 +66,7 @@ def test_blood_battle_pays_2_and_attacks_every_enemy_in_range_in_the_chosen_orde
     g.do(("play", "Blood Battle"))
     assert g.heroes[0][0]["hp"] == 4
     dice(g, 6, 6, 1, 6, 1)
-    g.do(("attack", 0, 1, -1))  # the tower first: 6+1 > 6
+    g.do(("attack", 0, 1, -1, "tower"))  # the tower first: 6+1 > 6
     assert sorted(a[1:] for a in g.legal_actions()) == [(-1, 1, 0), (1, -1, 0)]
     assert all(a[0] == "attack" for a in g.legal_actions())
     g.do(("attack", -1, 1, 0))
@@ -153,7 +153,7 @@ def test_iron_wall_tower_loses_nothing_until_its_sides_next_turn():
     dice(g, 3)
     g.do(("end",))  # side 0 hero 2
     dice(g, 6)
-    g.do(("attack", 1, -1, 0))  # 6 + 3 (hill) > 6, but Iron Wall
+    g.do(("attack", 1, -1, 0, "tower"))  # 6 + 3 (hill) > 6, but Iron Wall
     assert g.index_of(1, -1, 0) in g.buildings
     dice(g, 2)
     g.do(("end",))  # side 1 hero 2: its preparation ends Iron Wall
@@ -252,7 +252,7 @@ def test_space_swap_swaps_two_own_towers_and_the_attack_tower_hits_around_its_ne
     tower(g, 1, "Attack Tower", (3, 3, -6))
     g.hands = [[], ["Space Swap"]]
     turn(g, 0, 0, 0)
-    g.do(("attack", 1, -1, 0))
+    g.do(("attack", 1, -1, 0, "tower"))
     assert g.to_act == 1 and g.legal_actions() == [("play", "Space Swap", 3, 3, -6), ("pass",)]
     dice(g, 6)
     g.do(("play", "Space Swap", 3, 3, -6))
@@ -272,7 +272,7 @@ def test_space_swap_kill_ends_the_attack_even_if_the_attacker_revives_in_place()
     g.hands = [["Inspire"], ["Space Swap"]]
     turn(g, 0, 0, 0)
     g.do(("play", "Inspire", 0, 0, 0))  # 6 + 1 + 2 = 9 would beat the Attack Tower's 8
-    g.do(("attack", 1, -1, 0))
+    g.do(("attack", 1, -1, 0, "tower"))
     dice(g, 6, 6)
     g.do(("play", "Space Swap", 3, 3, -6))
     assert g.heroes[0][0]["state"] == "dead" and g.to_act == 0
@@ -337,7 +337,7 @@ def test_unyielding_will_is_offered_when_a_tower_or_the_base_is_attacked():
     g.hands = [[], ["Unyielding Will"]]
     turn(g, 0, 0, 0)
     dice(g, 6)
-    g.do(("attack", 1, -1, 0))  # 6 + 1 against 6
+    g.do(("attack", 1, -1, 0, "tower"))  # 6 + 1 against 6
     assert g.to_act == 1 and g.legal_actions() == [("play", "Unyielding Will", 3, 3, -6),
                                                    ("play", "Unyielding Will", 2, 4, -6), ("pass",)]
     g.do(("play", "Unyielding Will", 3, 3, -6))
