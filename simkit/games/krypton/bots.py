@@ -550,6 +550,16 @@ def noise(W, mem, turn, c):
 
 
 @njit(cache=True)
+def noise_max(W):
+    """The largest value :func:`noise` can take (its uniform is at most ``1 - 2**-53``)."""
+    t = W[W_TEMPERATURE]
+    if t <= 0:
+        return 0.0
+    u = ((1 << 52) - 1 + 0.5) / (1 << 52)
+    return -t * math.log(-math.log(u)) + 1e-9
+
+
+@njit(cache=True)
 def in_list(code, lg, nl):
     for i in range(nl):
         if lg[i] == code:
@@ -753,6 +763,9 @@ def plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path_out, togo):
     pdmg[start] = 0
     chain = np.empty(C, np.int64)
     rng_b, hit_b = R[R_BRANGE], R[R_BATTACK]
+    memo_v = np.zeros(8 * ncand)
+    memo_a = np.full(8 * ncand, -1, np.int64)
+    nmax = noise_max(W)
     for idx in range(nreach):
         c = order[idx]
         nch = 0
@@ -776,13 +789,18 @@ def plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path_out, togo):
         if togo[start] < np.inf and togo[c] < np.inf:
             score += W[W_ADVANCE] * (togo[start] - togo[c])
         act, act_score = enc(K_STANDBY, 0, -1), 0.0
-        s[o + H_CELL] = c  # look from c (restored below)
+        tp = terrain_points(s, R, c)
         for i in range(ncand):
             if dist[c, cand[i] % 1000] <= rng:
-                v, a = attack_value(s, R, W, DV, DP, DN, side, c, cand[i], na, nd)
+                # an attack's value from c depends on c only through its terrain points: kept per target
+                if tp < 8 and memo_a[i * 8 + tp] >= 0:
+                    v, a = memo_v[i * 8 + tp], memo_a[i * 8 + tp]
+                else:
+                    v, a = attack_value(s, R, W, DV, DP, DN, side, c, cand[i], na, nd)
+                    if tp < 8:
+                        memo_v[i * 8 + tp], memo_a[i * 8 + tp] = v, a
                 if v > act_score:
                     act, act_score = a, v
-        s[o + H_CELL] = start
         if s[TERR + c] == T_VEIN and s[STOCK + c] > 0 and need > 0:
             v = W[W_GATHER] * min(R[R_YIELD + c], s[STOCK + c])
             if v > act_score:
@@ -802,6 +820,8 @@ def plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path_out, togo):
                     if v > act_score:
                         act, act_score = enc(K_BUILD, tk, -1), v
                     break
+        if score + (act_score + nmax) < top_score - 1e-6:
+            continue  # even the largest noise cannot make this cell the best
         score += act_score + noise(W, mem, s[G_TURN], c)
         if score > top_score:
             top_score, top_act = score, act

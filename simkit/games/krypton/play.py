@@ -51,9 +51,6 @@ SIDE_COLUMNS = {
 }
 
 _CARD_COLUMNS = {c: card_column(c) for c in CARDS}
-_ORDER = {f"{seat}_{name}": 2 * i + j for i, name in enumerate(SIDE_COLUMNS)
-          for j, seat in enumerate(("first", "second"))}
-
 _bots_cache: list = [None, None, None]
 
 
@@ -145,21 +142,17 @@ def play_compiled(scenario, first: str, second: str, seed: int, bots) -> tuple[G
 def record_columns(g: Game) -> dict:
     """The per-side columns of a finished game, ``first_<name>`` and ``second_<name>``."""
     rec = g.record()
-    out = {}
-    for s, seat in enumerate(("first", "second")):
+    per = []
+    for s in (0, 1):
         r = rec[s]
-        v = {name: 0 for name in SIDE_COLUMNS}
-        for name in SIDE_COLUMNS:
-            if name in r:
-                v[name] = r[name]
+        v = {name: r.get(name, 0) for name in SIDE_COLUMNS}
         for kind, n in r["built"].items():
             if kind in TOWER_COLUMNS:
                 v[TOWER_COLUMNS[kind]] += n
         for card, n in r["played"].items():
             v[_CARD_COLUMNS[card]] += n
-        for name in SIDE_COLUMNS:
-            out[f"{seat}_{name}"] = int(v[name])
-    return dict(sorted(out.items(), key=lambda kv: _ORDER[kv[0]]))
+        per.append(v)
+    return {f"{seat}_{name}": int(per[s][name]) for name in SIDE_COLUMNS for s, seat in enumerate(("first", "second"))}
 
 
 def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str], seeds: Sequence[int],
