@@ -252,9 +252,13 @@ NW = len(WEIGHTS)
 assert WEIGHT_NAMES[W_ATTACKERS] == "attackers" and WEIGHT_NAMES[W_DANGER] == "danger"
 
 # a bot's memory: its noise key, the random bot's draws, the walk under way (key, action, path)
-M_KEY, M_RND, M_PLAN, M_KT, M_KS, M_KP, M_KC, M_KH, M_KPT, M_ACT, M_PN = range(11)
+M_KEY, M_RND, M_PLAN, M_KT, M_KS, M_KP, M_KC, M_KH, M_KPT, M_ACT, M_PN, M_CNEXT = range(12)
 M_PATH = 16
-MEM = M_PATH + MAXC
+# the last NCACHE move-cost maps (cost_to): each entry its side, its inputs per cell and its costs per cell
+NCACHE = 3
+M_CACHE = M_PATH + MAXC
+CE = 2 + 2 * MAXC
+MEM = M_CACHE + NCACHE * CE
 BOT_RANDOM, BOT_UTILITY = 0, 1
 NDV = 64  # values of a dice distribution at most
 
@@ -441,6 +445,40 @@ def cost_to(s, R, nbr, side, goal):
     for c in range(C):
         if di[c] >= 0:
             d[c] = di[c]
+    return d
+
+
+@njit(cache=True)
+def cost_to_kept(s, R, nbr, side, goal, mem):
+    """:func:`cost_to`, kept in the bot's memory for the inputs it reads (terrain, enemy buildings, goals):
+    the same inputs give the same costs, so the map is computed only when one of them changed."""
+    C = R[R_C]
+    key = np.empty(C, np.int64)
+    for c in range(C):
+        key[c] = (s[TERR + c] + 2) * 4 + (2 if s[B_SIDE + c] >= 0 and s[B_SIDE + c] != side else 0) \
+            + (1 if goal[c] else 0)
+    for e in range(NCACHE):
+        o = M_CACHE + e * CE
+        if mem[o] and mem[o + 1] == side:
+            same = True
+            for c in range(C):
+                if mem[o + 2 + c] != key[c]:
+                    same = False
+                    break
+            if same:
+                d = np.empty(C)
+                for c in range(C):
+                    v = mem[o + 2 + MAXC + c]
+                    d[c] = np.inf if v < 0 else v
+                return d
+    d = cost_to(s, R, nbr, side, goal)
+    e = mem[M_CNEXT]
+    mem[M_CNEXT] = (e + 1) % NCACHE
+    o = M_CACHE + e * CE
+    mem[o], mem[o + 1] = 1, side
+    for c in range(C):
+        mem[o + 2 + c] = key[c]
+        mem[o + 2 + MAXC + c] = -1 if d[c] == np.inf else np.int64(d[c])
     return d
 
 
@@ -703,7 +741,7 @@ def goals(s, R, dist, W, DV, DP, DN, side, k, rng, miner):
 
 
 @njit(cache=True)
-def plan_togo(s, R, dist, nbr, W, DV, DP, DN, side):
+def plan_togo(s, R, dist, nbr, W, DV, DP, DN, side, mem):
     """The acting hero's move cost to its goal from every cell (:func:`goals`)."""
     C = R[R_C]
     k = cur_hero(s, R)
@@ -716,7 +754,7 @@ def plan_togo(s, R, dist, nbr, W, DV, DP, DN, side):
             break
     miner = need > 0 and veins and k >= W[W_ATTACKERS]
     rng = R[R_CL_RANGE + s[o + H_CLS]]
-    return cost_to(s, R, nbr, side, goals(s, R, dist, W, DV, DP, DN, side, k, rng, miner))
+    return cost_to_kept(s, R, nbr, side, goals(s, R, dist, W, DV, DP, DN, side, k, rng, miner), mem)
 
 
 @njit(cache=True)
@@ -830,14 +868,14 @@ def plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path_out, togo):
 
 
 @njit(cache=True)
-def revive(s, R, dist, nbr, W):
+def revive(s, R, dist, nbr, W, mem):
     side, cell = s[PD], s[PD + 2]
     C = R[R_C]
     eb = base_cell(R, 1 - side)
     goal = np.zeros(C, np.bool_)
     for c in range(C):
         goal[c] = dist[c, eb] == 1
-    d = cost_to(s, R, nbr, side, goal)[cell]
+    d = cost_to_kept(s, R, nbr, side, goal, mem)[cell]
     # a flipped hero takes no end-phase hits (it does not act): in place it keeps its siege position;
     # enemy heroes next to it would attack it while it cannot answer
     safe = True
@@ -1000,7 +1038,7 @@ def turn(s, R, dist, nbr, W, DV, DP, DN, mem, lg, nl):
             path[i] = mem[M_PATH + i]
         act = mem[M_ACT]
     else:
-        togo = plan_togo(s, R, dist, nbr, W, DV, DP, DN, side)
+        togo = plan_togo(s, R, dist, nbr, W, DV, DP, DN, side, mem)
         score, n, act = plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path, togo)
         if W[W_CARDS] and not shuttle and in_list(enc(K_PLAY, C_SHUTTLE, -1), lg, nl):
             alt = np.empty(R[R_C], np.int64)
@@ -1038,7 +1076,7 @@ def choose_code(s, R, dist, nbr, kind, W, DV, DP, DN, mem, lg, nl):
         mem[M_RND] += 1
         return lg[seed2(mem[M_KEY], mem[M_RND]) % nl]
     if s[PD_N] > 0:
-        return revive(s, R, dist, nbr, W)
+        return revive(s, R, dist, nbr, W, mem)
     if s[J_ON]:
         return counter(s, R, dist, W, lg, nl)
     return turn(s, R, dist, nbr, W, DV, DP, DN, mem, lg, nl)
