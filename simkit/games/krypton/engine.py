@@ -30,11 +30,18 @@ logs nothing (sweeps) but the events are still counted.
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from simkit.games.krypton.tables import CARDS, COUNTER_CARDS, T_BASE, T_FOREST, T_HILL, T_PLAIN, T_VEIN, TOWER_EFFECTS
+from simkit.numba_cache import drop_stale_cache
+
+# numba keys a function's cache on its own file only; the bots' kernels hold engine code and the tables'
+# constants, so the cache of the package goes whenever one of these sources changes
+_HERE = Path(__file__).parent
+drop_stale_cache(_HERE, [_HERE / "engine.py", _HERE / "bots.py", _HERE / "tables.py"])
 
 # un-jitted (NUMBA_DISABLE_JIT=1) the stream's uint64 arithmetic wraps as compiled, but numpy warns
 warnings.filterwarnings("ignore", message="overflow encountered in scalar", category=RuntimeWarning,
