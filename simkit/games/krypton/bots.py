@@ -509,22 +509,6 @@ def attackers(s, R, side, out):
 
 
 @njit(cache=True)
-def path_damage(R, dist, atk, natk, start, path, n):
-    """HP the hero takes from the ``natk`` attackers ``atk`` walking ``path`` from ``start``."""
-    rng, hit = R[R_BRANGE], R[R_BATTACK]
-    total = 0
-    prev = start
-    for i in range(n):
-        c = path[i]
-        for j in range(natk):
-            b = atk[j]
-            if dist[prev, b] > rng >= dist[c, b]:
-                total += hit
-        prev = c
-    return total
-
-
-@njit(cache=True)
 def end_damage(R, dist, atk, natk, cell):
     """HP the hero takes in its end phase on ``cell``."""
     n = 0
@@ -796,7 +780,8 @@ def plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path_out, togo):
             ncand += 1
     cand[ncand] = E.TK_BASE * 1000 + enemy_base
     ncand += 1
-    # HP taken on the way to each cell, through its parent (as path_damage would count it on the whole path)
+    # HP taken on the way to each cell from the enemy Attack Towers and base whose range it enters, summed
+    # through its parent (the first version summed it over each whole path: the same numbers)
     pdmg = np.full(C, -1, np.int64)
     pdmg[start] = 0
     chain = np.empty(C, np.int64)

@@ -114,9 +114,6 @@ class _Hero:
     def as_dict(self) -> dict:
         return {k: self[k] for k in self.keys}
 
-    def __eq__(self, other):
-        return isinstance(other, _Hero) and (other.g, other.side, other.k) == (self.g, self.side, self.k)
-
     def __repr__(self):
         return repr(self.as_dict())
 
