@@ -136,7 +136,6 @@ from simkit.games.krypton.engine import (
     hero_at,
     hero_total,
     ho,
-    is_attacker_of,
     seed2,
     seed3,
     so,
@@ -498,17 +497,6 @@ def path_of(parent, dest, out):
 
 
 @njit(cache=True)
-def attackers(s, R, side, out):
-    """Cells whose attack hits heroes of ``side`` (enemy Attack Towers, the enemy base) into ``out``."""
-    n = 0
-    for b in range(R[R_C]):
-        if is_attacker_of(s, R, side, b):
-            out[n] = b
-            n += 1
-    return n
-
-
-@njit(cache=True)
 def end_damage(R, dist, atk, natk, cell):
     """HP the hero takes in its end phase on ``cell``."""
     n = 0
@@ -521,21 +509,27 @@ def end_damage(R, dist, atk, natk, cell):
 # -- what the side wants -------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _have(s, R, side):
-    have = np.zeros(3, np.int64)
+def towers_by_side(s, R):
+    """``int64[2, 3]``: each side's towers by effect (attack, dice, hand)."""
+    have = np.zeros((2, 3), np.int64)
     for c in range(R[R_C]):
-        if s[B_SIDE + c] == side:
-            have[R[R_TW_EFF + s[B_KIND + c]]] += 1
+        if s[B_SIDE + c] >= 0:
+            have[s[B_SIDE + c], R[R_TW_EFF + s[B_KIND + c]]] += 1
     return have
 
 
 @njit(cache=True)
-def wanted_towers(s, R, W, side, out):
+def dice_of(R, have, side):
+    """The side's dice (engine.dice_count) from its towers (:func:`towers_by_side`)."""
+    return min(R[E.R_MAX_DICE], 1 + have[side, E_DICE])
+
+
+@njit(cache=True)
+def wanted_towers(s, R, W, side, out, have):
     """Tower kinds still wanted, in priority order, that the side could build now (tier allowing)."""
-    have = _have(s, R, side)
     n = 0
     for eff, key in ((E_DICE, W_PRAYER_TOWERS), (E_ATTACK, W_ATTACK_TOWERS), (E_HAND, W_MAGIC_TOWERS)):
-        if have[eff] < W[key]:
+        if have[side, eff] < W[key]:
             for tk in range(R[R_NTK]):
                 if R[R_TW_EFF + tk] == eff and (eff != E_DICE or s[so(side) + S_TIER] >= R[R_PRAYER_TIER]):
                     out[n] = tk
@@ -545,15 +539,15 @@ def wanted_towers(s, R, W, side, out):
 
 
 @njit(cache=True)
-def energy_need(s, R, W, side):
+def energy_need(s, R, W, side, have):
+    """Energy the side still needs for its plan (base upgrades, the towers it wants) beyond its store."""
     need = 0
     tier = s[so(side) + S_TIER]
     if W[W_UPGRADE] and tier < R[R_NTIERS]:
         for i in range(tier - 1, R[R_NTIERS] - 1):
             need += R[R_UPC + i]
-    have = _have(s, R, side)
     for eff, key in ((E_DICE, W_PRAYER_TOWERS), (E_ATTACK, W_ATTACK_TOWERS), (E_HAND, W_MAGIC_TOWERS)):
-        missing = max(0, int(W[key]) - have[eff])
+        missing = max(0, int(W[key]) - have[side, eff])
         cost = -1
         for tk in range(R[R_NTK]):
             if R[R_TW_EFF + tk] == eff and (cost < 0 or R[R_TW_COST + tk] < cost):
@@ -640,10 +634,10 @@ def attack_value(s, R, W, DV, DP, DN, side, cell, t, na, nd):
 
 
 @njit(cache=True)
-def base_odds(s, R, W, DV, DP, DN, side):
+def base_odds(s, R, W, DV, DP, DN, side, have):
     """Expected HP an attack on the enemy base takes off it now (Inspire in hand counted)."""
     f = 1 if s[T_PACT] and R[R_PACT_DIE] else 0
-    na = dice_count(s, R, side)
+    na = dice_of(R, have, side)
     bonus = 1 + (R[R_INSPIRE] if W[W_CARDS] and s[so(side) + S_HAND + C_INSPIRE] > 0 else 0)
     av, ap, an = DV[na, f], DP[na, f], DN[na, f]
     return duel_odds(av, ap, an, bonus, av, ap, 0, base_defense(s, R, 1 - side))[0]
@@ -663,7 +657,7 @@ def _near_any(dist, mark, rng, g, C):
 
 
 @njit(cache=True)
-def goals(s, R, dist, W, DV, DP, DN, side, k, rng, miner):
+def goals(s, R, dist, W, DV, DP, DN, side, k, rng, miner, have):
     """The cells this hero heads for: veins (a miner), a threatened own building's attacker (the nearest
     guard), the enemy base when an attack can hurt it, else the enemy towers."""
     C = R[R_C]
@@ -704,7 +698,7 @@ def goals(s, R, dist, W, DV, DP, DN, side, k, rng, miner):
         if closest == k:
             _near_any(dist, threat, rng, g, C)
             return g
-    if base_odds(s, R, W, DV, DP, DN, side) < 0.3:
+    if base_odds(s, R, W, DV, DP, DN, side, have) < 0.3:
         ntw = 0
         for c in range(C):
             if s[B_SIDE + c] == 1 - side and R[R_TW_EFF + s[B_KIND + c]] == E_DICE:
@@ -725,12 +719,12 @@ def goals(s, R, dist, W, DV, DP, DN, side, k, rng, miner):
 
 
 @njit(cache=True)
-def plan_togo(s, R, dist, nbr, W, DV, DP, DN, side, mem):
+def plan_togo(s, R, dist, nbr, W, DV, DP, DN, side, mem, have):
     """The acting hero's move cost to its goal from every cell (:func:`goals`)."""
     C = R[R_C]
     k = cur_hero(s, R)
     o = ho(side, k)
-    need = energy_need(s, R, W, side)
+    need = energy_need(s, R, W, side, have)
     veins = False
     for c in range(C):
         if s[TERR + c] == T_VEIN and s[STOCK + c] > 0:
@@ -738,13 +732,13 @@ def plan_togo(s, R, dist, nbr, W, DV, DP, DN, side, mem):
             break
     miner = need > 0 and veins and k >= W[W_ATTACKERS]
     rng = R[R_CL_RANGE + s[o + H_CLS]]
-    return cost_to_kept(s, R, nbr, side, goals(s, R, dist, W, DV, DP, DN, side, k, rng, miner), mem)
+    return cost_to_kept(s, R, nbr, side, goals(s, R, dist, W, DV, DP, DN, side, k, rng, miner, have), mem)
 
 
 @njit(cache=True)
-def plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path_out, togo):
+def plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path_out, togo, have):
     """``(score, path length, hero action)`` of the best reachable cell; its path into ``path_out``
-    (``togo``: :func:`plan_togo`)."""
+    (``togo``: :func:`plan_togo`; ``have``: :func:`towers_by_side`)."""
     C = R[R_C]
     k = cur_hero(s, R)
     o = ho(side, k)
@@ -754,21 +748,20 @@ def plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path_out, togo):
     parent = np.empty(C, np.int64)
     order = np.empty(C, np.int64)
     nreach = reach(s, R, nbr, side, start, s[T_POINTS], shuttle, cost, parent, order)
-    need = energy_need(s, R, W, side)
+    need = energy_need(s, R, W, side, have)
     enemy_base = base_cell(R, 1 - side)
     rng = R[R_CL_RANGE + s[o + H_CLS]]
     wanted = np.empty(3, np.int64)
-    nwanted = wanted_towers(s, R, W, side, wanted)
+    nwanted = wanted_towers(s, R, W, side, wanted, have)
     top_score, top_n, top_act = -np.inf, 0, enc(K_STANDBY, 0, -1)
     energy = s[so(side) + S_ENERGY]
     tier = s[so(side) + S_TIER]
-    atk = np.empty(C, np.int64)
-    natk = attackers(s, R, side, atk)
-    na, nd = dice_count(s, R, side), dice_count(s, R, 1 - side)
+    na, nd = dice_of(R, have, side), dice_of(R, have, 1 - side)
     # the targets an attack from a cell may have, in the engine's order (attack_targets): enemy heroes, towers
-    # (ascending), the base
-    cand = np.empty(C, np.int64)
-    ncand = 0
+    # (ascending), the base; and the cells whose attack hits this hero (enemy Attack Towers, the enemy base)
+    cand = np.empty(C + 2 * E.MAXH, np.int64)
+    atk = np.empty(C + 1, np.int64)
+    ncand = natk = 0
     for e in range(R[R_TEAM]):
         oe = ho(1 - side, e)
         if s[oe + H_STATE] != HS_DEAD:
@@ -778,8 +771,13 @@ def plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path_out, togo):
         if s[B_SIDE + c] == 1 - side:
             cand[ncand] = TK_TOWER * 1000 + c
             ncand += 1
+            if R[R_TW_EFF + s[B_KIND + c]] == E_ATTACK:
+                atk[natk] = c
+                natk += 1
     cand[ncand] = E.TK_BASE * 1000 + enemy_base
     ncand += 1
+    atk[natk] = enemy_base
+    natk += 1
     # HP taken on the way to each cell from the enemy Attack Towers and base whose range it enters, summed
     # through its parent (the first version summed it over each whole path: the same numbers)
     pdmg = np.full(C, -1, np.int64)
@@ -952,7 +950,8 @@ def instant_card(s, R, dist, W, lg, nl):
         elif card == C_GRACE:
             h = hero_at(s, R, cell)
             oh = ho(h // E.MAXH, h % E.MAXH)
-            if R[R_CL_HP + s[oh + H_CLS]] - s[oh + H_HP] >= 2 and energy_need(s, R, W, side) == 0:
+            if R[R_CL_HP + s[oh + H_CLS]] - s[oh + H_HP] >= 2 and \
+                    energy_need(s, R, W, side, towers_by_side(s, R)) == 0:
                 return a
         elif card == C_IRON:
             if not s[B_IRON + cell]:
@@ -1023,11 +1022,12 @@ def turn(s, R, dist, nbr, W, DV, DP, DN, mem, lg, nl):
             path[i] = mem[M_PATH + i]
         act = mem[M_ACT]
     else:
-        togo = plan_togo(s, R, dist, nbr, W, DV, DP, DN, side, mem)
-        score, n, act = plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path, togo)
+        have = towers_by_side(s, R)
+        togo = plan_togo(s, R, dist, nbr, W, DV, DP, DN, side, mem, have)
+        score, n, act = plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path, togo, have)
         if W[W_CARDS] and not shuttle and in_list(enc(K_PLAY, C_SHUTTLE, -1), lg, nl):
             alt = np.empty(R[R_C], np.int64)
-            alt_score, _, _ = plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, 1, alt, togo)
+            alt_score, _, _ = plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, 1, alt, togo, have)
             if alt_score > score + 1.0:
                 return enc(K_PLAY, C_SHUTTLE, -1)
     if n > 0:
