@@ -558,6 +558,7 @@ def energy_need(s, R, W, side, have):
 
 @njit(cache=True)
 def noise(W, mem, turn, c):
+    """The Gumbel noise of destination ``c`` in hero turn ``turn`` from the bot's own stream."""
     t = W[W_TEMPERATURE]
     if t <= 0:
         return 0.0
@@ -577,6 +578,7 @@ def noise_max(W):
 
 @njit(cache=True)
 def in_list(code, lg, nl):
+    """``code`` is among the ``nl`` legal codes ``lg``."""
     for i in range(nl):
         if lg[i] == code:
             return True
@@ -852,6 +854,7 @@ def plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path_out, togo, hav
 
 @njit(cache=True)
 def revive(s, R, dist, nbr, W, mem):
+    """Revival choice: in place when the hero died near the enemy base with no enemy hero within 2."""
     side, cell = s[PD], s[PD + 2]
     C = R[R_C]
     eb = base_cell(R, 1 - side)
@@ -871,6 +874,8 @@ def revive(s, R, dist, nbr, W, mem):
 
 @njit(cache=True)
 def counter(s, R, dist, W, lg, nl):
+    """A counter-window answer: Space Swap when a swap hits, Curse and Power of Unity when losing, Unyielding Will
+    when dying, Pursuit, Same End; else pass."""
     passing = enc(K_PASS, 0, -1)
     if not W[W_CARDS]:
         return passing
@@ -925,6 +930,7 @@ def counter(s, R, dist, W, lg, nl):
 
 @njit(cache=True)
 def instant_card(s, R, dist, W, lg, nl):
+    """A normal card worth playing now (Ignite, Firestorm, Cataclysm, Divine Grace, Iron Wall), or -1."""
     side = cur_side(s)
     for i in range(nl):
         a = lg[i]
@@ -964,6 +970,7 @@ def instant_card(s, R, dist, W, lg, nl):
 
 @njit(cache=True)
 def pre_attack_card(s, R, dist, lg, nl, side, t):
+    """A card worth playing before attacking ``t`` (Blood Battle, Satan's Pact, Inspire, Earthsplit), or -1."""
     if s[T_ACTED]:
         return -1
     k = cur_hero(s, R)
@@ -989,6 +996,7 @@ def pre_attack_card(s, R, dist, lg, nl, side, t):
 
 @njit(cache=True)
 def turn(s, R, dist, nbr, W, DV, DP, DN, mem, lg, nl):
+    """A decision of the bot's own hero turn: upgrade, cards, Blood Battle's targets, the planned walk and action."""
     side = cur_side(s)
     k = cur_hero(s, R)
     o = ho(side, k)

@@ -315,21 +315,25 @@ def so(side):
 
 @njit(cache=True)
 def cur_side(s):
+    """The side whose hero turn it is."""
     return s[G_TURN] % 2
 
 
 @njit(cache=True)
 def cur_hero(s, R):
+    """The acting hero's index in its team."""
     return s[G_TURN] // 2 % R[R_TEAM]
 
 
 @njit(cache=True)
 def is_over(s):
+    """The game has ended (a base destroyed or the round cap)."""
     return s[G_WINNER] >= 0
 
 
 @njit(cache=True)
 def on_board(s, side, k):
+    """Hero ``k`` of ``side`` is on the board (alive, face up or flipped)."""
     return s[ho(side, k) + H_STATE] != HS_DEAD
 
 
@@ -356,26 +360,31 @@ def n_towers(s, R, side, eff):
 
 @njit(cache=True)
 def dice_count(s, R, side):
+    """The side's dice in attack judgments: 1 + its Prayer Towers, at most ``max_dice``."""
     return min(R[R_MAX_DICE], 1 + n_towers(s, R, side, E_DICE))
 
 
 @njit(cache=True)
 def hand_limit(s, R, side):
+    """The side's magic hand limit: ``hand_limit`` + its Magic Towers."""
     return R[R_HAND_LIMIT] + n_towers(s, R, side, E_HAND)
 
 
 @njit(cache=True)
 def terrain_points(s, R, cell):
+    """Terrain points of ``cell`` now (move cost and combat bonus)."""
     return R[R_TP + s[TERR + cell]]
 
 
 @njit(cache=True)
 def base_defense(s, R, side):
+    """The side's base defence at its tier."""
     return R[R_DEF + s[so(side) + S_TIER] - 1]
 
 
 @njit(cache=True)
 def base_cell(R, side):
+    """The cell of ``side``'s base."""
     return R[R_BASE0 + side]
 
 
@@ -403,6 +412,7 @@ def is_attacker_of(s, R, side, c):
 
 @njit(cache=True)
 def step_cost(s, R, cell):
+    """What entering ``cell`` costs the acting hero (1 under Shuttle)."""
     return 1 if s[T_SHUTTLE] else terrain_points(s, R, cell)
 
 
@@ -420,6 +430,7 @@ def to_act(s, R):
 
 @njit(cache=True)
 def die_hero(s, R, ev, side, k):
+    """Hero ``k`` of ``side`` dies: the death penalty, and its revival choice is owed."""
     o = ho(side, k)
     s[o + H_HP] = 0
     s[o + H_STATE] = HS_DEAD
@@ -479,6 +490,7 @@ def shuffle_into_pile(s, n):
 
 @njit(cache=True)
 def end_by_cap(s, R, ev):
+    """The round cap ends the game: a draw, or the higher base with ``turn_limit_result = "base_hp"``."""
     s[G_TURN] = 2 * R[R_TEAM] * R[R_MAX_ROUNDS] - 1
     s[G_REASON] = END_TURN_LIMIT
     b0, b1 = s[so(0) + S_BASE_HP], s[so(1) + S_BASE_HP]
@@ -555,6 +567,7 @@ def next_turn(s, R, ev):
 
 @njit(cache=True)
 def end_turn_effects(s, R):
+    """"This turn" effects end: Inspire, Earthsplit, Unyielding Will, Curse."""
     for side in range(2):
         for k in range(R[R_TEAM]):
             o = ho(side, k)
@@ -678,6 +691,7 @@ def window_card_ok(s, R, card):
 
 @njit(cache=True)
 def window_open(s, R, dist):
+    """The defender holds a counter card it may play in the open window."""
     for card in (C_SWAP, C_CURSE, C_UNITY, C_WILL, C_PURSUIT, C_SAME_END):
         if window_card_ok(s, R, card):
             return True
@@ -806,6 +820,7 @@ def legal(s, R, dist, nbr, out):
 
 @njit(cache=True)
 def start_attack(s, R, ev, tkind, cell):
+    """Open an attack judgment of the acting hero against ``tkind`` on ``cell`` (declaration window)."""
     side, k = cur_side(s), cur_hero(s, R)
     s[J_ON] = 1
     s[J_ATT] = k
@@ -917,6 +932,7 @@ def advance_judgment(s, R, dist, ev):
 
 @njit(cache=True)
 def apply_damage(s, R, ev):
+    """The judgment's damage step after the counter cards: the loser loses ``d`` (section 7)."""
     side, d, amount = s[J_SIDE], s[J_DEF], s[J_D]
     tk = s[J_TKIND]
     # a hero that already died in this judgment (Pursuit) takes none of its damage: the page resolves the
@@ -958,6 +974,7 @@ def apply_damage(s, R, ev):
 
 @njit(cache=True)
 def still_target(s, R, t):
+    """Target ``t`` of an owed Blood Battle judgment is still an enemy target."""
     side = cur_side(s)
     kind, cell = t // 1000, t % 1000
     if kind == TK_HERO:
@@ -985,6 +1002,7 @@ def prune_blood(s, R):
 
 @njit(cache=True)
 def finish_judgment(s, R):
+    """Close the judgment; Blood Battle keeps only the targets still there."""
     s[J_ON] = 0
     prune_blood(s, R)
 
@@ -993,6 +1011,7 @@ def finish_judgment(s, R):
 
 @njit(cache=True)
 def spend(s, side, card):
+    """``side`` plays ``card``: out of its hand onto the discard pile, counted."""
     sb = so(side)
     s[sb + S_HAND + card] -= 1
     s[sb + S_NHAND] -= 1
@@ -1004,6 +1023,7 @@ def spend(s, side, card):
 
 @njit(cache=True)
 def play_normal(s, R, ev, card, cell):
+    """The effect of normal magic ``card`` played by the acting side (``cell``: its target, or -1)."""
     side, k = cur_side(s), cur_hero(s, R)
     o = ho(side, k)
     spend(s, side, card)
@@ -1041,6 +1061,7 @@ def play_normal(s, R, ev, card, cell):
 
 @njit(cache=True)
 def counter(s, R, dist, ev, kind, card, cell):
+    """The defender plays counter ``card`` in the open window (``cell``: its target) or passes."""
     d, side = s[J_DEF], s[J_SIDE]
     if kind == K_PASS:
         s[J_CLOSED] |= 1 << s[J_WIN]
