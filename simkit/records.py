@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from simkit.games import as_action
+
 __all__ = ["GameRecord", "as_action", "read_game_record", "write_game_record"]
 
 
@@ -33,11 +35,6 @@ class GameRecord:
     actions: list[tuple] = field(repr=False)
     seed: int = 0
     bots: tuple[str, ...] = ()
-
-
-def as_action(raw: Sequence) -> tuple:
-    """A JSON action list (``["move", 3, [-5, 5, 0]]``) as the single-match tuple."""
-    return tuple(tuple(x) if isinstance(x, list) else x for x in raw)
 
 
 def read_game_record(path: str | Path) -> GameRecord:

@@ -15,7 +15,7 @@ _NOT_RESULT = ("action_list", "first_deck", "second_deck", "seed", "first_bot", 
 def run(args: argparse.Namespace) -> int:
     """Play the game, print its log and result, and write the JSON record when asked."""
     sc = load_scenario(args.scenario)
-    game = sc.plugin
+    game = sc.game
     if args.render and Path(args.render).suffix.lower() not in game.picture_suffixes:
         kinds = ", ".join(game.picture_suffixes) or "none: use `simkit replay GAME.json -o game.txt` for a text log"
         raise ValueError(f"--render {args.render}: {game.title} draws {kinds}")
@@ -25,7 +25,9 @@ def run(args: argparse.Namespace) -> int:
     pair = (row["first_bot"], row["second_bot"])
     print(f"{sc.name}: {row['first_deck']} (first, {pair[0]}) vs {row['second_deck']} (second, {pair[1]}),"
           f" seed {args.seed}")
-    log = game.narrate(sc, row["first_deck"], row["second_deck"], actions, bots=pair, seed=args.seed)
+    narrate = game.capability("narrate")
+    log = None if narrate is None else narrate(row["first_deck"], row["second_deck"], actions, bots=pair,
+                                               seed=args.seed)
     for line in log if log is not None else (repr(a) for a in actions):
         print(line)
     if args.json:
@@ -34,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
                           actions, result)
         print(f"actions written to {args.json}")
     if args.render:
-        n = game.render_game(sc, row["first_deck"], row["second_deck"], actions, args.render, seed=args.seed)
+        n = game.capability("draw")(row["first_deck"], row["second_deck"], actions, args.render, seed=args.seed)
         print(f"board drawn to {args.render} ({n} frame{'s' if n != 1 else ''})")
     return 0
 

@@ -21,16 +21,16 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.output)
     record = read_game_record(args.actions_json)
     sc = load_scenario(args.scenario or record.scenario)
-    game = sc.plugin
+    game = sc.game
     suffix = out.suffix.lower()
-    if suffix not in (TEXT, *game.picture_suffixes):
+    if suffix not in (TEXT, *game.picture_suffixes):  # picture_suffixes is () for a game without "draw"
         raise ValueError(f"{out}: output must end in {', '.join((TEXT, *game.picture_suffixes))} for {game.title}")
     if suffix == TEXT:
-        match = game.replay(sc, record.first_deck, record.second_deck, record.actions, seed=record.seed)
-        lines = game.narrate(sc, record.first_deck, record.second_deck, record.actions,
-                             bots=record.bots or ("?", "?"), seed=record.seed)
-        if lines is None:
-            lines = [repr(a) for a in record.actions]
+        match = game.replay(record.first_deck, record.second_deck, record.actions, seed=record.seed)
+        narrate = game.capability("narrate")
+        lines = ([repr(a) for a in record.actions] if narrate is None else
+                 narrate(record.first_deck, record.second_deck, record.actions, bots=record.bots or ("?", "?"),
+                         seed=record.seed))
         out.write_text("\n".join([*lines, f"result: {match.winner or 'unfinished'}"]) + "\n", encoding="utf-8")
         print(f"wrote {out}: {len(lines)} lines, {len(record.actions)} actions, "
               f"{record.first_deck} vs {record.second_deck}, seed {record.seed}")
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     def progress(frames):
         return tqdm(frames, desc=f"drawing {out.name}", unit="frame", disable=args.quiet, file=sys.stderr)
 
-    n = game.render_game(sc, record.first_deck, record.second_deck, record.actions, out, per=args.per,
+    n = game.capability("draw")(record.first_deck, record.second_deck, record.actions, out, per=args.per,
                          seed=record.seed, fps=args.fps, max_frames=args.max_frames, coordinates=args.coords,
                          progress=progress)
     print(f"wrote {out}: {n} frame{'s' if n != 1 else ''} ({label}), {len(record.actions)} actions, "

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from simkit.games.kits.rng import derive_seed
 from simkit.games.krypton import engine as E
 from simkit.games.krypton.engine import (
     B_IRON,
@@ -142,7 +143,6 @@ from simkit.games.krypton.engine import (
     terrain_points,
 )
 from simkit.games.krypton.tables import T_BASE, T_FOREST, T_HILL, T_VEIN
-from simkit.rng import derive_seed
 from simkit.scenario import Field
 
 RANDOM = "random"

@@ -35,17 +35,19 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from simkit.games.kits.mix import mix64 as _mix
+from simkit.games.kits.numba_cache import drop_stale_cache
 from simkit.games.krypton.tables import CARDS, COUNTER_CARDS, T_BASE, T_FOREST, T_HILL, T_PLAIN, T_VEIN, TOWER_EFFECTS
-from simkit.numba_cache import drop_stale_cache
 
 # numba keys a function's cache on its own file only; the bots' kernels hold engine code and the tables'
 # constants, so the cache of the package goes whenever one of these sources changes
 _HERE = Path(__file__).parent
-drop_stale_cache(_HERE, [_HERE / "engine.py", _HERE / "bots.py", _HERE / "tables.py"])
+drop_stale_cache(_HERE, [_HERE / "engine.py", _HERE / "bots.py", _HERE / "tables.py",
+                         _HERE.parent / "kits" / "mix.py"])
 
 # un-jitted (NUMBA_DISABLE_JIT=1) the stream's uint64 arithmetic wraps as compiled, but numpy warns
 warnings.filterwarnings("ignore", message="overflow encountered in scalar", category=RuntimeWarning,
-                        module=r"simkit\.games\.krypton\.(engine|bots)")
+                        module=r"simkit\.games\.(krypton\.(engine|bots)|kits\.mix)")
 
 WINNERS = ("first", "second", "draw")
 
@@ -214,26 +216,14 @@ STATE_SIZE = B_IRON + MAXC
 OK, ILLEGAL, OVER = 0, 1, 2
 
 
-# ---- the random stream: simkit.rng.derive_seed on integers, one draw at a time -------------------------
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
+# ---- the random stream: simkit.games.kits.rng.derive_seed on integers, one draw at a time ------------
 _H0 = np.uint64(0x243F6A8885A308D3)
 _LOW63 = np.uint64(0x7FFFFFFFFFFFFFFF)
-_S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
-
-
-@njit(cache=True)
-def _mix(x):
-    z = x + _GOLDEN
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
 
 
 @njit(cache=True)
 def seed2(a, b):
-    """``simkit.rng.derive_seed(a, b)`` for two non-negative integers."""
+    """``simkit.games.kits.rng.derive_seed(a, b)`` for two non-negative integers."""
     h = _mix(_H0 ^ np.uint64(a))
     h = _mix(h ^ np.uint64(b))
     return np.int64(h & _LOW63)
@@ -241,7 +231,7 @@ def seed2(a, b):
 
 @njit(cache=True)
 def seed3(a, b, c):
-    """``simkit.rng.derive_seed(a, b, c)`` for three non-negative integers."""
+    """``simkit.games.kits.rng.derive_seed(a, b, c)`` for three non-negative integers."""
     h = _mix(_H0 ^ np.uint64(a))
     h = _mix(h ^ np.uint64(b))
     h = _mix(h ^ np.uint64(c))

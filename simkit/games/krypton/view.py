@@ -23,9 +23,9 @@ from __future__ import annotations
 import numpy as np
 
 from simkit.errors import IllegalAction
+from simkit.games.kits.rng import derive_seed
 from simkit.games.krypton import engine as E
 from simkit.games.krypton.tables import CARDS, SIDE_NAMES, parse_loadout
-from simkit.rng import derive_seed
 
 WINNERS = E.WINNERS
 HERO, TOWER, BASE = E.TARGET_KINDS
