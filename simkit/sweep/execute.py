@@ -105,6 +105,7 @@ def run_sweep(
     resume: bool = False,
     scheduler: str | None = None,
     progress: bool | None = None,
+    planner=None,
 ) -> Path:
     """Play every chunk of ``plan`` not yet on disk and write it to ``out``.
 
@@ -118,6 +119,11 @@ def run_sweep(
             first; a truncated or corrupt one is played again).
         scheduler: a Dask scheduler address ``tcp://HOST:PORT`` to play the chunks on a cluster.
         progress: show a progress bar (default: only when stderr is a terminal).
+        planner: for a plan played in rounds (``plan.adaptive`` set), the function that plans each
+            next round from the layout and the games played so far, ``(layout, games) -> (counts,
+            status, reason)`` as :func:`~simkit.sweep.adaptive.next_round` (the default); it must
+            depend on nothing else, so a resumed run plans the very same rounds (``simkit explore``
+            passes its own).
 
     Returns:
         The results folder.
@@ -137,7 +143,8 @@ def run_sweep(
         handler = _start_logging(out)
         try:
             if plan.adaptive is not None:
-                return _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd)
+                return _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd,
+                                      planner or next_round)
             return _play(sc, plan, out, workers, scheduler, progress, done, lock_fd)
         finally:
             _stop_logging(handler)
@@ -209,7 +216,7 @@ def _stop_logging(handler: logging.Handler) -> None:
     handler.sub_handler.close()  # type: ignore[attr-defined]
 
 
-def _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:
+def _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd, planner=next_round) -> Path:
     """Play an adaptive sweep round by round, recording each round in ``meta.json`` before playing it."""
     from tqdm import tqdm
 
@@ -245,7 +252,7 @@ def _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd) -
             finally:
                 bar.close()
         games = pd.concat([frames[k] for k in sorted(frames)], ignore_index=True) if frames else None
-        target, status, reason = next_round(layout, games)
+        target, status, reason = planner(layout, games)
         meta = read_meta(out)
         if target is None:
             meta["adaptive_result"] = {"stopped": reason, "rounds": len(layout.rounds),
