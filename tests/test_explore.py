@@ -169,7 +169,8 @@ def test_sigkill_then_resume_equals_an_unbroken_run(reference, small, tmp_path):
     out, _ = reference
     killed = tmp_path / "killed"
     args = ["explore", str(small), "--horizon", "4", "--start", "2", "--top", "3", "--contenders", "4",
-            "--field-looks", "1,2", "--axis", "artifact=artifact", "--axis", "bats=creature:BlackBat", "--workers", "1", "--out", str(killed)]
+            "--field-looks", "1,2", "--axis", "artifact=artifact", "--axis", "bats=creature:BlackBat",
+            "--workers", "1", "--out", str(killed)]
     cmd = [sys.executable, "-m", "simkit", *args, "--chunk-size", "1"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)

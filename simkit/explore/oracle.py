@@ -130,7 +130,7 @@ class Planner:
         return {j for i in decks for j in self.space.neighbours[i]}
 
     def __call__(self, layout, df):
-        """Plan the next round: the games per ordered pair after it, the state, and why it stops (``""``: it goes on)."""
+        """Plan the next round: the games per ordered pair after it, the state, and why it stops (``""``: on)."""
         st = dict(layout.rounds[-1]["units"]) if layout.rounds else self.initial()
         st["settings"] = self.s.to_dict()
         n = layout.counts[0]
