@@ -165,23 +165,23 @@ def test_two_workers_give_the_same_answers(reference, small, tmp_path):
 def test_sigkill_then_resume_equals_an_unbroken_run(reference, small, tmp_path):
     """An explore killed with SIGKILL mid-run and resumed from the command line writes the unbroken run's answers.
 
-    One-game chunks, so the kill lands mid-run however fast the games are played."""
+    Two-game chunks, so the kill lands mid-run however fast the games are played."""
     out, _ = reference
     killed = tmp_path / "killed"
     args = ["explore", str(small), "--horizon", "4", "--start", "2", "--top", "3", "--contenders", "4",
             "--field-looks", "1,2", "--axis", "artifact=artifact", "--axis", "bats=creature:BlackBat",
             "--workers", "1", "--out", str(killed)]
-    cmd = [sys.executable, "-m", "simkit", *args, "--chunk-size", "1"]
+    cmd = [sys.executable, "-m", "simkit", *args, "--chunk-size", "2"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     deadline = time.time() + 120
-    while time.time() < deadline and len(done_chunks(killed)) < 30 and proc.poll() is None:
+    while time.time() < deadline and len(done_chunks(killed)) < 12 and proc.poll() is None:
         time.sleep(0.01)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     assert "adaptive_result" not in read_meta(killed), "the run finished before it could be killed"
-    settings = ExploreSettings(**{**SETTINGS.__dict__, "chunk_size": 1})
-    assert main([*args, "--chunk-size", "1", "--resume"]) == 0
+    settings = ExploreSettings(**{**SETTINGS.__dict__, "chunk_size": 2})
+    assert main([*args, "--chunk-size", "2", "--resume"]) == 0
     unbroken = tmp_path / "unbroken"
     explore(small, unbroken, settings, workers=1)
     assert outputs(killed) == outputs(unbroken)
@@ -206,11 +206,9 @@ def test_settings_out_of_range_are_refused(change, message):
         ExploreSettings(**change).check()
 
 
-def test_cli_help_is_cheap_and_names_the_guarantee():
+def test_cli_help_names_the_guarantee(capsys):
     """``simkit explore --help`` prints the options and says what the run stops on."""
-    code = ("from simkit.cli import build_parser; import contextlib, io\n"
-            "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()) as f:"
-            " build_parser().parse_args(['explore', '--help'])\nprint(f.getvalue())")
-    text = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout
-    assert "--epsilon" in text and "confidence" in text
+    with pytest.raises(SystemExit):
+        main(["explore", "--help"])
+    text = capsys.readouterr().out
+    assert "--epsilon" in text and "confidence" in text and "--axis" in text
