@@ -60,20 +60,65 @@ def field_rates(rates: pd.DataFrame) -> pd.Series:
     return pd.Series(np.nanmean(r, axis=1), index=rates.index).sort_values(ascending=False, kind="stable")
 
 
+def simulate(full: pd.DataFrame, scenario: str, out: Path, settings) -> None:
+    """Write the explore folder's answers as the real planner plans them, each game read from the full sweep.
+
+    For choosing settings only: no game is played, every planned game (A, B, g) is taken from ``full``
+    (the same seed, so the same game, as the game-by-game check of a real run shows). Writes
+    ``summary.json`` and the csv files into ``out`` (no chunks), with ``sim_games.parquet``.
+    """
+    from simkit.explore.oracle import Planner
+    from simkit.explore.outputs import analyse
+    from simkit.explore.run import plan_explore
+    from simkit.explore.space import DeckSpace
+    from simkit.scenario import load_scenario
+    from simkit.sweep.adaptive import AdaptiveLayout
+
+    sc = load_scenario(scenario)
+    space = DeckSpace(sc, settings.axis_list())
+    planner = Planner(space, settings)
+    layout = AdaptiveLayout(plan_explore(sc, settings))
+    code = {x: i for i, x in enumerate(space.decks)}
+    fi, si = full["first_deck"].map(code).to_numpy(), full["second_deck"].map(code).to_numpy()
+    g = full["game"].to_numpy()
+    games = None
+    while True:
+        target, state, reason = planner(layout, games)
+        if target is None:
+            break
+        layout.add_round(target, state)
+        counts = layout.counts[0]
+        games = full[g < counts[fi, si]].reset_index(drop=True)
+    answers = analyse(space, settings, games, state, reason)
+    out.mkdir(parents=True, exist_ok=True)
+    for name in ("metagame", "decks", "strongest", "archive", "dead_cards", "matchups"):
+        answers[name].to_csv(out / f"{name}.csv", index=False)
+    (out / "summary.json").write_text(json.dumps(answers["summary"], indent=2, default=float))
+    games.to_parquet(out / "sim_games.parquet")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the check; exit 0 when every target is met."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("full", help="the full sweep's folder (every ordered pair, 20 games)")
     ap.add_argument("explore", help="the explore folder")
     ap.add_argument("--top", type=int, default=10)
+    ap.add_argument("--simulate", metavar="SCENARIO", help="for choosing settings: write into EXPLORE what the "
+                    "planner would do, every game read from the full sweep (no game played; see simulate())")
+    ap.add_argument("--settings", default="{}", help="with --simulate: ExploreSettings fields as JSON")
     args = ap.parse_args(argv)
     full = load_results(args.full)
+    if args.simulate:
+        from simkit.explore import ExploreSettings
+
+        simulate(full, args.simulate, Path(args.explore), ExploreSettings(**json.loads(args.settings)).check())
     if not full.attrs["meta"].get("complete"):
         print(f"note: {args.full} is not complete ({full.attrs['meta'].get('missing_chunks')} chunks missing)")
     decks = list(full.attrs["meta"]["decks"])
     truth = rate_matrix(full, decks)
     summary = json.loads((Path(args.explore) / "summary.json").read_text())
-    explored = load_results(args.explore)
+    explored = (pd.read_parquet(Path(args.explore) / "sim_games.parquet") if args.simulate
+                else load_results(args.explore))
 
     print(f"full sweep: {len(full):,} games ({len(decks)} decks, every ordered pair)")
     print(f"explore:    {len(explored):,} games ({summary['pairs_played']:,} of {len(decks) ** 2:,} ordered pairs), "
@@ -93,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     for deck, x in mix.items():
         print(f"  {x:6.1%}  {deck}")
     print(f"exploitability measured on the full matrix: {e:+.4f} (best response {best})  target <= 0.04")
-    print(f"  explore's own estimate: {summary['exploitability']:+.4f} [{lo:+.4f}, {hi:+.4f}] over the decks it searched")
+    print(f"  explore's own estimate: {summary['exploitability']:+.4f} [{lo:+.4f}, {hi:+.4f}] over the decks "
+          "it searched")
     nash_full = nash_mix(truth)
     e_full, _ = exploitability(truth, nash_full[nash_full > 1e-6].to_dict())
     half = full[full["game"] < 10]
