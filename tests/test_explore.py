@@ -162,6 +162,15 @@ def test_two_workers_give_the_same_answers(reference, small, tmp_path):
     assert [r["counts"] for r in read_meta(tmp_path)["rounds"]] == [r["counts"] for r in read_meta(out)["rounds"]]
 
 
+def test_a_dask_cluster_gives_the_same_answers(reference, small, tmp_path):
+    """The rounds' chunks sent to a Dask LocalCluster give byte-identical answer files."""
+    distributed = pytest.importorskip("distributed")
+    out, _ = reference
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cl:
+        explore(small, tmp_path, SETTINGS, scheduler=cl.scheduler_address)
+    assert outputs(tmp_path) == outputs(out)
+
+
 def test_sigkill_then_resume_equals_an_unbroken_run(reference, small, tmp_path):
     """An explore killed with SIGKILL mid-run and resumed from the command line writes the unbroken run's answers.
 
