@@ -19,6 +19,7 @@ def run(args: argparse.Namespace) -> int:
         epsilon=base.epsilon if args.epsilon is None else args.epsilon,
         horizon=base.horizon if args.horizon is None else args.horizon,
         start=base.start if args.start is None else args.start,
+        draw=args.draw or 0,
         top=base.top if args.top is None else args.top,
         contenders=max(base.contenders, 0 if args.top is None else 2 * args.top) if args.contenders is None
         else args.contenders,
@@ -72,6 +73,8 @@ def register(sub) -> None:
     p.add_argument("--epsilon", type=float, help="the guarantee's margin over 1/2 (default 0.03)")
     p.add_argument("--horizon", type=int, help="most games per ordered pair (default 20)")
     p.add_argument("--start", type=int, help="decks of the first population (default 4)")
+    p.add_argument("--draw", type=int, help="which draw of starting decks (default 0): another draw starts "
+                   "elsewhere in the pool")
     p.add_argument("--top", type=int, help="strongest decks to name, by rate against the field (default 10)")
     p.add_argument("--contenders", type=int, help="decks measured against the whole field (default 25)")
     p.add_argument("--field-looks", metavar="G,G,...",

@@ -15,7 +15,9 @@ One round at a time, as an adaptive sweep's (:func:`simkit.sweep.run_sweep` with
    deck and of every candidate whose estimate is within ``band`` of 1/2 join the candidates.
 4. **Strongest decks.** Once no candidate is left racing, the ``contenders`` decks of greatest
    Bradley-Terry strength play the whole field (every deck of the pool, both seats) at the field
-   looks, until the ``top`` strongest are told apart from the rest (or the last look).
+   looks, until the ``top`` strongest are told apart from the rest (or the last look). A deck
+   whose rating, optimistic by ``z`` standard errors, reaches the ``top``-th best lower bound joins
+   the race late (at most ``top // 2`` a round): its few games may have hidden a strong deck.
 
 The state (population, searched decks, phase) is the round's record in ``meta.json``; the next
 round is a function of that record and the games alone, so a resumed run plans the very same rounds.
@@ -121,7 +123,7 @@ class Planner:
 
     def initial(self) -> dict:
         """The state before any game: the starting population, searched (with its neighbours)."""
-        start = self.space.start(self.s.seed, self.s.start)
+        start = self.space.start(self.s.seed, self.s.start, self.s.draw)
         return {"phase": "metagame", "population": [self.space.decks[i] for i in start],
                 "searched": [self.space.decks[i] for i in sorted(set(start) | self._near(start))],
                 "added": [], "contenders": [], "settings": self.s.to_dict()}
@@ -184,6 +186,11 @@ class Planner:
                 field = field_of(self.space, self.s)
                 contenders = [idx(d) for d in st["contenders"]]
                 verdict = field_race(tally, contenders, field, self.s)
+                late = self._late_contenders(tally, field, contenders, verdict)
+                if late:
+                    contenders = sorted(contenders + late)
+                    st["contenders"] = [self.space.decks[i] for i in contenders]
+                    verdict = field_race(tally, contenders, field, self.s)
                 for c, v in verdict.items():
                     if v[4] == "race" and v[0] < self.s.field_looks[-1]:
                         goal = _next(self.s.field_looks, v[0])
@@ -195,6 +202,20 @@ class Planner:
                     return self._finish(layout, n, target, st)
                 st["phase"] = "done"
             return None, st, "settled"
+
+    def _late_contenders(self, tally: Tally, field: list[int], contenders: list[int], verdict: dict) -> list[int]:
+        """Decks that join the strongest-deck race late: the Bradley-Terry rate against the field of a
+        deck with few games, raised by ``z`` of its standard error, reaches the ``top``-th best lower
+        bound of the contenders (the field games of the contenders keep sharpening every deck's rating)."""
+        if len(contenders) < self.s.top or any(v[0] == 0 for v in verdict.values()):
+            return []
+        bar = sorted((v[2] for v in verdict.values()), reverse=True)[self.s.top - 1]
+        pred = tally.predicted_field_rate(field)
+        games = tally.games.sum(1)
+        hopeful = pred + self.s.z * np.sqrt(pred * (1 - pred) / np.maximum(games, 1))
+        taken = set(contenders)
+        late = [i for i in range(len(self.space)) if i not in taken and games[i] > 0 and hopeful[i] >= bar]
+        return sorted(sorted(late, key=lambda i: (-pred[i], i))[: max(1, self.s.top // 2)])
 
     def _finish(self, layout, n, target, st):
         """The round's counts, or a stop when it would pass ``max_games``."""

@@ -17,7 +17,9 @@ class ExploreSettings:
             below 1/2 + epsilon is dropped).
         horizon: the most games any ordered pair plays (the full sweep's games per pair: explored
             games are then a subset of its games).
-        start: decks of the first population, drawn from the pool by the seed.
+        start: decks of the first population, drawn from the pool by the seed and ``draw``.
+        draw: which draw of starting decks (another draw starts elsewhere: the metagame found should not
+            depend on it).
         z: the width, in standard errors, of the intervals races decide on (2.0: about 95% two-sided).
         band: a deck whose rate against the mixture is within this of 1/2 is "in the band" (its
             neighbours are searched; its cards are not dead).
@@ -39,6 +41,7 @@ class ExploreSettings:
     epsilon: float = 0.03
     horizon: int = 20
     start: int = 4
+    draw: int = 0
     z: float = 2.0
     band: float = 0.05
     support_tol: float = 0.005
@@ -85,6 +88,8 @@ class ExploreSettings:
         """
         if not 0 < self.epsilon < 0.5:
             raise ValueError(f"--epsilon: must lie in (0, 0.5), got {self.epsilon!r}")
+        if self.draw < 0:
+            raise ValueError(f"--draw: must be 0 or more, got {self.draw!r}")
         if self.horizon < 1 or self.start < 1 or self.top < 1 or self.contenders < self.top:
             raise ValueError("--horizon, --start and --top must be at least 1, --contenders at least --top")
         if self.z <= 0 or not 0 <= self.band < 0.5 or not 0 <= self.support_tol < 0.5:

@@ -114,9 +114,9 @@ class DeckSpace:
         """Whether deck ``i`` holds ``card``."""
         return card[1] in self.cards[i].get(card[0], ())
 
-    def start(self, seed: int, k: int) -> list[int]:
-        """``k`` starting decks, drawn from the pool by the explore seed alone (pool order kept)."""
+    def start(self, seed: int, k: int, draw: int = 0) -> list[int]:
+        """``k`` decks drawn from the pool by ``seed`` and ``draw`` alone (pool order kept)."""
         from simkit.rng import derive_seed
 
-        keys = np.array([derive_seed(seed, "explore-start", d) for d in self.decks], dtype=np.uint64)
+        keys = np.array([derive_seed(seed, "explore-start", draw, d) for d in self.decks], dtype=np.uint64)
         return sorted(int(i) for i in np.argsort(keys, kind="stable")[:max(1, min(k, len(self.decks)))])
