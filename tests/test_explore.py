@@ -79,7 +79,7 @@ def test_axes_read_which_card_or_how_many(small):
 
 def test_race_drops_adds_and_keeps_racing_by_the_bounds():
     """Against a one-deck mixture (deck 0), with 20 games each: a deck scoring 2/20 is dropped (upper bound below
-    0.53), 18/20 is added (lower bound above 1/2), 11/20 races on; a deck with no game is new."""
+    0.52), 18/20 is added (lower bound above 1/2), 11/20 races on; a deck with no game is new."""
     tally = Tally(["m", "weak", "strong", "even", "unplayed"], None)
     for deck, points in ((1, 2), (2, 18), (3, 11)):
         tally.n[deck, 0] = tally.n[0, deck] = 10

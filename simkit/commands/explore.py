@@ -70,7 +70,7 @@ def register(sub) -> None:
     )
     p.add_argument("scenario", help="scenario TOML")
     p.add_argument("--out", help="results folder (default: results/explore-<scenario>)")
-    p.add_argument("--epsilon", type=float, help="the guarantee's margin over 1/2 (default 0.03)")
+    p.add_argument("--epsilon", type=float, help="the guarantee's margin over 1/2 (default 0.02)")
     p.add_argument("--horizon", type=int, help="most games per ordered pair (default 20)")
     p.add_argument("--start", type=int, help="decks of the first population (default 4)")
     p.add_argument("--draw", type=int, help="which draw of starting decks (default 0): another draw starts "

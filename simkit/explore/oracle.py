@@ -18,6 +18,8 @@ One round at a time, as an adaptive sweep's (:func:`simkit.sweep.run_sweep` with
    looks, until the ``top`` strongest are told apart from the rest (or the last look). A deck
    whose rating, optimistic by ``z`` standard errors, reaches the ``top``-th best lower bound joins
    the race late (at most ``top // 2`` a round): its few games may have hidden a strong deck.
+   The field's games also count against the mixture: a candidate they reopen is raced again (back
+   to 1), so when the run stops every searched deck is dropped, at the horizon or in the population.
 
 The state (population, searched decks, phase) is the round's record in ``meta.json``; the next
 round is a function of that record and the games alone, so a resumed run plans the very same rounds.
@@ -179,7 +181,8 @@ class Planner:
                 st["phase"] = "field"
                 pred = tally.predicted_field_rate(field_of(self.space, self.s))
                 played = np.flatnonzero(tally.games.sum(1) > 0)
-                order = sorted(played, key=lambda i: (-pred[i], i))[: self.s.contenders]
+                order = set(sorted(played, key=lambda i: (-pred[i], i))[: self.s.contenders])
+                order |= {idx(d) for d in st["contenders"]}  # a second pass keeps the first's contenders
                 st["contenders"] = [self.space.decks[i] for i in sorted(order)]
                 continue
             if st["phase"] == "field":
@@ -200,6 +203,12 @@ class Planner:
                                 target[f, c] = max(target[f, c], goal)
                 if (target > n).any():
                     return self._finish(layout, n, target, st)
+                pop = [idx(d) for d in st["population"]]
+                support, weights = mixture(tally, self.space, pop, self.s.support_tol)
+                cands = sorted({idx(d) for d in st["searched"]} - set(pop))
+                if any(v[4] in ("new", "race", "add") for v in race(tally, support, weights, cands, self.s).values()):
+                    st["phase"] = "metagame"  # the field's games reopened a candidate: race it again
+                    continue
                 st["phase"] = "done"
             return None, st, "settled"
 

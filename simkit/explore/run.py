@@ -14,11 +14,12 @@ from pathlib import Path
 
 from simkit.analysis.sequential import AdaptiveSettings
 from simkit.explore.oracle import Planner
-from simkit.explore.outputs import analyse, write_outputs
+from simkit.explore.outputs import FILES, analyse, write_outputs
 from simkit.explore.settings import ExploreSettings
 from simkit.explore.space import DeckSpace
 from simkit.scenario import Scenario, load_scenario
 from simkit.sweep import load_results, plan_sweep, read_meta, run_sweep
+from simkit.sweep.store import write_meta
 
 
 def plan_explore(sc: Scenario, settings: ExploreSettings):
@@ -78,4 +79,6 @@ def explore(
     result = meta.get("adaptive_result") or {}
     answers = analyse(space, settings, load_results(out), result.get("units") or {}, result.get("stopped", ""))
     write_outputs(out, answers, f"simkit explore: {sc.name}")
+    meta["explore"] = {"settings": settings.to_dict(), "files": list(FILES)}  # what a report would read
+    write_meta(out, meta)
     return answers

@@ -38,7 +38,7 @@ class ExploreSettings:
             every one-card category.
     """
 
-    epsilon: float = 0.03
+    epsilon: float = 0.02
     horizon: int = 20
     start: int = 4
     draw: int = 0
