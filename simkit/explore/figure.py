@@ -24,8 +24,8 @@ def write_pdf(path: Path, answers: dict, title: str) -> None:
         a1.barh(meta["deck"][::-1], meta["weight"][::-1], color="#4477aa")
         a1.set_xlabel("weight in the metagame (Nash mixture)")
         lo, hi = s["exploitability_interval"]
-        a1.set_title(f"{title}\nmetagame of {len(s['population'])} decks, {s['games']:,} games; exploitability "
-                     f"{s['exploitability']:+.3f} [{lo:+.3f}, {hi:+.3f}]; guarantee "
+        a1.set_title(f"{title}\nthe metagame of a population of {len(s['population'])} decks, {s['games']:,} games\n"
+                     f"exploitability {s['exploitability']:+.3f} [{lo:+.3f}, {hi:+.3f}]; guarantee "
                      f"{'met' if s['guarantee_met'] else 'NOT met'} (epsilon {s['epsilon']:g})", fontsize=9)
         a1.tick_params(axis="y", labelsize=7)
         srch = decks[decks["searched"]].sort_values("vs_mix")

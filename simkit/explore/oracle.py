@@ -62,7 +62,7 @@ def race(tally: Tally, support: list[int], weights: np.ndarray, candidates: list
     for c in candidates:
         level = tally.level(c, support)
         est, se = tally.against(c, support, weights)
-        low, high = est - s.z * se, est + s.z * se
+        low, high = max(est - s.z * se, 0.0), min(est + s.z * se, 1.0)
         if level == 0:
             decision = "new"
         elif high < 0.5 + s.epsilon:
@@ -91,8 +91,8 @@ def field_race(tally: Tally, contenders: list[int], field: list[int], s: Explore
     others, ``out`` when its upper bound is below the ``top``-th highest lower bound of the others.
     """
     rows = {c: (tally.level(c, field), *tally.field_rate(c, field)) for c in contenders}
-    low = {c: est - s.z * se for c, (_, est, se) in rows.items()}
-    high = {c: est + s.z * se for c, (_, est, se) in rows.items()}
+    low = {c: max(est - s.z * se, 0.0) for c, (_, est, se) in rows.items()}
+    high = {c: min(est + s.z * se, 1.0) for c, (_, est, se) in rows.items()}
     out = {}
     for c, (level, est, _) in rows.items():
         others_high = sorted((high[o] for o in contenders if o != c), reverse=True)
