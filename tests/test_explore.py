@@ -221,3 +221,22 @@ def test_cli_help_names_the_guarantee(capsys):
         main(["explore", "--help"])
     text = capsys.readouterr().out
     assert "--epsilon" in text and "confidence" in text and "--axis" in text
+
+
+def test_a_patch_run_started_from_the_base_population_scores_the_base_metagame(reference, small, tmp_path):
+    """``--start-from`` makes the base's population the patch run's first one, so every pairing of the base's
+    metagame is played again; with an unchanged game the base mixture's decks score exactly 1/2 against it,
+    so its exploitability in the "patch" is at least 0, and both mixtures are listed deck by deck."""
+    from simkit.explore.compare import metagame_shift
+
+    out, answers = reference
+    patch = tmp_path / "patch"
+    base_pop = answers["summary"]["population"]
+    result = explore(small, patch, ExploreSettings(**{**SETTINGS.__dict__, "start_decks": tuple(base_pop)}),
+                     workers=1)
+    assert set(base_pop) <= set(result["summary"]["population"])
+    shift = metagame_shift(out, patch)
+    assert shift["base_in_patch"] is not None and shift["base_in_patch"] >= -1e-9
+    assert set(shift["weights"]["deck"]) == set(answers["summary"]["metagame"]) | set(result["summary"]["metagame"])
+    with pytest.raises(ValueError, match="not in the scenario's pool"):
+        explore(small, tmp_path / "bad", ExploreSettings(**{**SETTINGS.__dict__, "start_decks": ("Nope:A,B,C",)}))

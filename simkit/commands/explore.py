@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
         seed=check_seed(args.seed, "--seed") if args.seed is not None else d["seed"],
         bots=tuple(b.strip() for b in args.bots.split(",")) if args.bots else tuple(d["bots"]),
         axes=tuple(args.axis or ()),
+        start_decks=tuple(_population(args.start_from)) if args.start_from else (),
     ).check()
     out = args.out or f"results/explore-{sc.path.stem}"
     print(f"explore {sc.name}: {len(sc.decks)} decks, epsilon {settings.epsilon:g}, at most {settings.horizon} games "
@@ -49,6 +50,17 @@ def run(args: argparse.Namespace) -> int:
     print(f"results: {out}  (metagame.csv, decks.csv, strongest.csv, archive.csv, dead_cards.csv, matchups.csv, "
           "summary.json, explore.pdf)")
     return 0
+
+
+def _population(folder: str) -> list[str]:
+    import json
+    from pathlib import Path
+
+    path = Path(folder) / "summary.json"
+    try:
+        return list(json.loads(path.read_text(encoding="utf-8"))["population"])
+    except (OSError, ValueError, KeyError) as exc:
+        raise ValueError(f"--start-from: {path}: not a finished explore run ({exc})") from None
 
 
 def _looks(text: str) -> tuple[int, ...]:
@@ -75,6 +87,8 @@ def register(sub) -> None:
     p.add_argument("--start", type=int, help="decks of the first population (default 4)")
     p.add_argument("--draw", type=int, help="which draw of starting decks (default 0): another draw starts "
                    "elsewhere in the pool")
+    p.add_argument("--start-from", metavar="DIR", help="start from the population of another explore run "
+                   "(e.g. the base's, for a patch: then simkit.explore.compare.metagame_shift scores the move)")
     p.add_argument("--top", type=int, help="strongest decks to name, by rate against the field (default 10)")
     p.add_argument("--contenders", type=int, help="decks measured against the whole field (default 25)")
     p.add_argument("--field-looks", metavar="G,G,...",

@@ -125,7 +125,8 @@ class Planner:
 
     def initial(self) -> dict:
         """The state before any game: the starting population, searched (with its neighbours)."""
-        start = self.space.start(self.s.seed, self.s.start, self.s.draw)
+        start = (sorted({self.space.index(d) for d in self.s.start_decks}) if self.s.start_decks
+                 else self.space.start(self.s.seed, self.s.start, self.s.draw))
         return {"phase": "metagame", "population": [self.space.decks[i] for i in start],
                 "searched": [self.space.decks[i] for i in sorted(set(start) | self._near(start))],
                 "added": [], "contenders": [], "settings": self.s.to_dict()}

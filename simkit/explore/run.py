@@ -64,6 +64,8 @@ def explore(
         settings = ExploreSettings(seed=d["seed"], bots=tuple(d["bots"]))
     settings.check()
     space = DeckSpace(sc, settings.axis_list())
+    for deck in settings.start_decks:
+        space.index(deck)  # a starting deck must be in the pool: checked before anything is written
     plan = plan_explore(sc, settings)
     out = Path(out)
     if (out / "meta.json").exists():

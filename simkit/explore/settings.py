@@ -20,6 +20,9 @@ class ExploreSettings:
         start: decks of the first population, drawn from the pool by the seed and ``draw``.
         draw: which draw of starting decks (another draw starts elsewhere: the metagame found should not
             depend on it).
+        start_decks: the first population itself (e.g. a base run's, so a patch run plays every pairing
+            of the base's metagame and :func:`simkit.explore.compare.metagame_shift` can score it);
+            overrides ``start`` and ``draw``.
         z: the width, in standard errors, of the intervals races decide on (2.0: about 95% two-sided).
         band: a deck whose rate against the mixture is within this of 1/2 is "in the band" (its
             neighbours are searched; its cards are not dead).
@@ -54,6 +57,7 @@ class ExploreSettings:
     seed: int = 0
     bots: tuple[str, str] = ("balanced", "balanced")
     axes: tuple[str, ...] = field(default_factory=tuple)
+    start_decks: tuple[str, ...] = field(default_factory=tuple)
 
     def looks(self) -> tuple[int, ...]:
         """Games per ordered pair against each metagame deck at which a candidate's race looks: 1, 2, 4, ... horizon."""
@@ -71,6 +75,7 @@ class ExploreSettings:
         """The settings as ``meta.json`` stores them."""
         d = asdict(self)
         d["field_looks"], d["bots"], d["axes"] = list(self.field_looks), list(self.bots), list(self.axes)
+        d["start_decks"] = list(self.start_decks)
         return d
 
     @classmethod
@@ -78,6 +83,7 @@ class ExploreSettings:
         """Settings from :meth:`to_dict`'s form."""
         d = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
         d["field_looks"], d["bots"], d["axes"] = tuple(d["field_looks"]), tuple(d["bots"]), tuple(d["axes"])
+        d["start_decks"] = tuple(d.get("start_decks", ()))
         return cls(**d)
 
     def check(self) -> ExploreSettings:
