@@ -106,6 +106,7 @@ def run_sweep(
     scheduler: str | None = None,
     progress: bool | None = None,
     overwrite: bool = False,
+    planner=None,
 ) -> Path:
     """Play every chunk of ``plan`` not yet on disk and write it to ``out``.
 
@@ -121,6 +122,11 @@ def run_sweep(
         progress: show a progress bar (default: only when stderr is a terminal).
         overwrite: delete what an earlier sweep wrote in ``out`` and start again (see
             :func:`~simkit.sweep.store.clear_store`).
+        planner: for a plan played in rounds (``plan.adaptive`` set), the function that plans each
+            next round from the layout and the games played so far, ``(layout, games) -> (counts,
+            status, reason)`` as :func:`~simkit.sweep.adaptive.next_round` (the default); it must
+            depend on nothing else, so a resumed run plans the very same rounds (``simkit explore``
+            passes its own).
 
     Returns:
         The results folder.
@@ -140,7 +146,8 @@ def run_sweep(
         handler = _start_logging(out)
         try:
             if plan.adaptive is not None:
-                return _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd)
+                return _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd,
+                                      planner or next_round)
             return _play(sc, plan, out, workers, scheduler, progress, done, lock_fd)
         finally:
             _stop_logging(handler)
@@ -212,7 +219,7 @@ def _stop_logging(handler: logging.Handler) -> None:
     handler.sub_handler.close()  # type: ignore[attr-defined]
 
 
-def _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:
+def _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd, planner=next_round) -> Path:
     """Play an adaptive sweep round by round, recording each round in ``meta.json`` before playing it."""
     from tqdm import tqdm
 
@@ -248,7 +255,7 @@ def _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd) -
             finally:
                 bar.close()
         games = pd.concat([frames[k] for k in sorted(frames)], ignore_index=True) if frames else None
-        target, status, reason = next_round(layout, games)
+        target, status, reason = planner(layout, games)
         meta = read_meta(out)
         if target is None:
             meta["adaptive_result"] = {"stopped": reason, "rounds": len(layout.rounds),
