@@ -20,7 +20,7 @@ from simkit.explore import DeckSpace, ExploreSettings, explore, parse_axis
 from simkit.explore.oracle import field_race, race
 from simkit.explore.outputs import FILES
 from simkit.explore.tally import Tally
-from simkit.rng import derive_seed
+from simkit.games.kits.rng import derive_seed
 from simkit.sweep import done_chunks, load_results, read_meta
 
 ROOT = Path(__file__).resolve().parents[1]

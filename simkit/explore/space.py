@@ -116,7 +116,7 @@ class DeckSpace:
 
     def start(self, seed: int, k: int, draw: int = 0) -> list[int]:
         """``k`` decks drawn from the pool by ``seed`` and ``draw`` alone (pool order kept)."""
-        from simkit.rng import derive_seed
+        from simkit.games.kits.rng import derive_seed
 
         keys = np.array([derive_seed(seed, "explore-start", draw, d) for d in self.decks], dtype=np.uint64)
         return sorted(int(i) for i in np.argsort(keys, kind="stable")[:max(1, min(k, len(self.decks)))])
