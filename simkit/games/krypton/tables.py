@@ -261,6 +261,11 @@ def build_rules(top: Field) -> Rules:
             if len(hc.variants[side]) < s["max_per_class"]:
                 raise cf.fail(f"side {side} names {len(hc.variants[side])} variants, fewer than max_per_class",
                               f"{name}.variants")
+    # the bots are scenario data too: checked now, not when the first game is played
+    from simkit.games.krypton.bots import read_bots
+    from simkit.games.krypton.search_bot import read_searches
+
+    read_searches(top.source, top.data, read_bots(top.source, top.data))
     return Rules(settings=s, grid=grid, terrain=terrain, stock=stock, vein_yield=yld, bases=bases, spawns=spawns,
                  classes=classes, towers=towers, base_defense=defense, upgrade_cost=upgrade, prayer_tier=prayer_tier,
                  copies=copies, terrain_points=tp)

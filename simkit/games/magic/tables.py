@@ -371,6 +371,9 @@ def build_rules(top: Field) -> Rules:
     for race in races:
         if not race_units[race]:
             raise rf.fail("has no unit to buy besides its leader", race)
+    from simkit.games.magic.batch import read_bots  # the bots are checked at load, not at the first game
+
+    read_bots(top.source, top.data)
     return Rules(st=st, ut=ut, sk=sk, rc=rc, types=tuple(types), skills=skill_names, races=races,
                  race_units=race_units, leaders=leaders, zh=zh, authored=tuple(authored))
 
