@@ -245,7 +245,7 @@ def test_a_finished_scan_is_refused_without_resume_and_another_scan_is_refused_i
             "--workers", "1", "--bootstrap", "50"]
     assert main(args) == 0
     printed = capsys.readouterr().out
-    assert "scan rules.second_draw: first-seat win rate, 2 values x 4 games" in printed
+    assert "scan rules.second_draw: first-seat win rate, 2 values x 8 games" in printed
     assert main(args) == 2
     assert "already holds a scan or other files: pass --resume" in capsys.readouterr().err
     other = [a if a != "4,6" else "4,7" for a in args] + ["--resume"]
@@ -253,7 +253,7 @@ def test_a_finished_scan_is_refused_without_resume_and_another_scan_is_refused_i
     assert "holds another scan (its values differ)" in capsys.readouterr().err
     assert main(args + ["--resume", "--figure", "length"]) == 0  # another figure: no game replayed
     printed = capsys.readouterr().out
-    assert "game length (mean turns), 2 values x 4 games (0 played now" in printed
+    assert "game length (mean turns), 2 values x 8 games (0 played now" in printed
     assert pd.read_csv(out / "scan.csv")["figure"].eq("length").all()
     assert main(args + ["--resume", "--figure", "decks.win_rate@Nope"]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
