@@ -7,6 +7,7 @@ overrides any subset of keys; tables merge key by key, any other value is replac
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import importlib
 import json
@@ -308,9 +309,21 @@ def sweep_settings(sc: Scenario) -> dict:
     panel = f.get("panel", [])
     if not (isinstance(panel, list) and all(isinstance(b, str) and b for b in panel)):
         raise f.fail(f"must be a list of bot names, got {panel!r}", "panel")
+    known = tuple(sc.plugin.bot_names(sc))
+    for key, names in (("bots", bots), ("panel", panel)):
+        for b in names:
+            if b not in known:
+                raise f.fail(f"unknown bot {b!r} (the scenario knows: {', '.join(known)})", key)
+    twice = sorted({b for b in panel if panel.count(b) > 1})
+    if twice:
+        raise f.fail(f"names a bot twice ({', '.join(twice)}): {', '.join(panel)}", "panel")
     decks = f.get("decks", [])
     if not (isinstance(decks, list) and all(isinstance(d, str) for d in decks)):
         raise f.fail(f"must be a list of deck patterns, got {decks!r}", "decks")
+    for pattern in decks:
+        if not any(fnmatch.fnmatchcase(d, pattern) for d in sc.decks):
+            raise f.fail(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(sc.decks)} decks)",
+                         "decks")
     workers = f.get("workers", 0)
     seed = f.int("seed", 0)
     if seed > SEED_MAX:
