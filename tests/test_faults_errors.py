@@ -150,3 +150,39 @@ def test_bad_sweep_table_is_refused_at_load_naming_file_and_key(tmp_path, table,
         load_scenario(path)
     msg = str(err.value)
     assert msg.startswith(f"{path}: {key}: ") and words in msg and "--panel" not in msg
+
+
+# -- a full disk ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def full_disk(monkeypatch):
+    """Every rename of a finished temporary file fails as on a full disk (ENOSPC), as a write would."""
+    import errno
+    import os
+
+    import simkit.files
+
+    def no_space(src, dst):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(src))
+
+    monkeypatch.setattr(simkit.files.os, "replace", no_space)
+
+
+def test_a_full_disk_is_one_line_and_keeps_earlier_files(capsys, tmp_path, results, duel_record, full_disk):
+    """On a full disk `play --json`, `replay -o` and `report -o` end with one line naming the file, the earlier
+    files stay whole and no temporary file is left."""
+    old = tmp_path / "old"
+    old.mkdir()
+    for name in ("g.json", "g.txt", "r.pdf"):
+        (old / name).write_text("earlier")
+    runs = [
+        (["play", str(DUEL_QUICK), DUEL_A, DUEL_B, "--json", str(old / "g.json")], "--json"),
+        (["replay", str(duel_record), "-o", str(old / "g.txt")], "-o"),
+        (["report", str(results), "-o", str(old / "r.pdf"), "--bootstrap", "2"], str(old / "r.pdf")),
+    ]
+    for argv, names in runs:
+        assert main(argv) == 2
+        _one_line(capsys, names, "No space left on device")
+    assert sorted(p.name for p in old.iterdir()) == ["g.json", "g.txt", "r.pdf"]
+    assert all((old / n).read_text() == "earlier" for n in ("g.json", "g.txt", "r.pdf"))
