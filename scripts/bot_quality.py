@@ -90,11 +90,11 @@ def measure(games: int = 200, seed: int = 0, scenario=BASE, batch_size: int = 25
 def measure_speed(sc, batch: int = 256, seed: int = 0) -> dict:
     """Games per second at ``batch`` (balanced mirrors, random decks), and the cost per step at B=64 of the
     bot's decision and of applying it, compiled and in numpy."""
+    from simkit.games.kits.rng import GameStreams
     from simkit.games.miracle import rules as R
     from simkit.games.miracle.bots import make_bot
     from simkit.games.miracle.cards import parse_deck
     from simkit.games.miracle.fast.step import FastStep
-    from simkit.rng import GameStreams
 
     out = {}
     first, second = random_pairings(sc, batch, seed)

@@ -45,7 +45,7 @@ def _games(sc, bots, n, seed):
 def bots_against_random(sc, n: int) -> None:
     """Print each utility bot's win share against random (both seats) and the games' length."""
     print(f"## utility bots against random ({n} games per seat order, random deck pairs)")
-    for bot in sc.plugin.bot_names(sc)[1:]:
+    for bot in sc.game.bot_names()[1:]:
         one = _games(sc, (bot, "random"), n, 1)
         two = _games(sc, ("random", bot), n, 2)
         wins = (one.winner == "first").sum() + (two.winner == "second").sum()
@@ -58,7 +58,7 @@ def bots_against_random(sc, n: int) -> None:
 def game_length(sc, n: int) -> None:
     """Print mean turns and the share of games reaching the cap per pairing."""
     print(f"## game length ({n} games per pairing, random deck pairs; turn cap {sc.data['rules']['turn_limit']})")
-    names = sc.plugin.bot_names(sc)
+    names = sc.game.bot_names()
     pairs = [(a, b) for a in names[1:] for b in names[1:]] + [("random", "random")]
     for bots in pairs:
         df = _games(sc, bots, n, 3)

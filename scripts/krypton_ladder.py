@@ -28,10 +28,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from simkit.analysis.stats import wilson_interval  # noqa: E402
+from simkit.games.kits.rng import derive_seed  # noqa: E402
 from simkit.games.krypton.bots import choose  # noqa: E402
 from simkit.games.krypton.engine import WINNERS, Game  # noqa: E402
 from simkit.games.krypton.play import make_bot  # noqa: E402
-from simkit.rng import derive_seed  # noqa: E402
 from simkit.scenario import load_scenario  # noqa: E402
 
 _scenarios: dict = {}

@@ -18,6 +18,7 @@ import numba
 import numpy as np
 
 import simkit
+from simkit.games.kits.rng import GameStreams, derive_seed
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import make_bot
 from simkit.games.miracle.cards import parse_deck
@@ -32,7 +33,6 @@ from simkit.games.miracle.fast.step import step_one
 from simkit.games.miracle.fast.summons import summons
 from simkit.games.miracle.fast.uses import uses
 from simkit.games.miracle.rules import END_TURN
-from simkit.rng import GameStreams, derive_seed
 
 PARTS = ("situation", "summons", "moves", "attacks", "uses", "choice")
 

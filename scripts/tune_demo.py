@@ -48,7 +48,7 @@ from simkit.analysis import FlagBands
 from simkit.scenario import load_scenario
 from simkit.sweep import load_results, plan_sweep, run_sweep
 from simkit.tune import tune
-from simkit.tune_objective import balance_terms
+from simkit.tune.objective import balance_terms
 
 ROOT = Path(__file__).resolve().parents[1]
 MIRACLE = ROOT / "scenarios" / "miracle"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.rng import derive_seed
+from simkit.games.kits.rng import derive_seed
 from simkit.scenario import load_scenario
 
 

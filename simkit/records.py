@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simkit.rng import SEED_MAX
+from simkit.games import as_action
+from simkit.games.kits.rng import SEED_MAX
 
 __all__ = ["GameRecord", "as_action", "check_scenario", "read_game_record", "write_game_record"]
 
@@ -44,11 +45,6 @@ class GameRecord:
     scenario_hash: str | None = None
     scenario_data: dict | None = field(default=None, repr=False)
     path: Path | None = None
-
-
-def as_action(raw: Sequence) -> tuple:
-    """A JSON action list (``["move", 3, [-5, 5, 0]]``) as the single-match tuple."""
-    return tuple(tuple(x) if isinstance(x, list) else x for x in raw)
 
 
 def read_game_record(path: str | Path) -> GameRecord:

@@ -1,7 +1,7 @@
 """Play listed games between two bots, in batches, into one tidy DataFrame (game-agnostic).
 
 The runner only splits the games into batches and stacks the records; the scenario's game
-package plays each batch (:meth:`simkit.games.Game.play_batch`). Results never depend on the batch
+package plays each batch (:meth:`simkit.games.Ruleset.play_batch`). Results never depend on the batch
 size: every game draws from its own random stream, seeded by its own seed.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simkit.rng import derive_seed
+from simkit.games.kits.rng import derive_seed
 from simkit.scenario import Scenario, load_scenario
 
 __all__ = ["play_games", "game_seeds"]
@@ -89,7 +89,7 @@ def play_games(
     first, second = _listed(first_decks, n), _listed(second_decks, n)
     seed_list = game_seeds(int(seeds), n) if isinstance(seeds, Integral) else [int(s) for s in seeds]
     pair = _bot_pair(bots)
-    play_batch = scenario.plugin.play_batch
+    play_batch = scenario.game.play_batch
     starts = range(0, n, batch_size)
     if progress:
         from tqdm import tqdm
@@ -98,10 +98,10 @@ def play_games(
     frames = []
     for at in starts:
         part = slice(at, at + batch_size)
-        cols = play_batch(scenario, first[part], second[part], seed_list[part], pair, record_actions=record_actions)
+        cols = play_batch(first[part], second[part], seed_list[part], pair, record_actions=record_actions)
         frames.append(pd.DataFrame(cols))
     if not frames:
-        frames.append(pd.DataFrame(play_batch(scenario, [], [], [], pair)))
+        frames.append(pd.DataFrame(play_batch([], [], [], pair)))
     out = pd.concat(frames, ignore_index=True)
     out["rules_version"] = scenario.rules_version
     return out

@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-import importlib
 import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from simkit.errors import ScenarioError
-from simkit.games import Game, get_game
-from simkit.rng import SEED_MAX
+from simkit.games import Ruleset, get_game
+from simkit.games.kits.rng import SEED_MAX
 
 #: The top-level keys the core owns; a game declares its own (:attr:`simkit.games.Game.tables`).
 CORE_KEYS = ("game", "name", "description", "rules_version", "sweep")
@@ -177,16 +175,22 @@ class Scenario:
     Attributes:
         path: the file it was loaded from.
         data: the merged TOML (``extends`` resolved) as plain Python values.
-        game: the game's name (a sub-package of ``simkit.games``).
+        game_name: the scenario's ``game`` key (a sub-package of ``simkit.games``).
         rules: the game's fixed rule tables built from the data.
         decks: the deck pool, canonical deck ids in a fixed order.
+        game: the game bound to this scenario (:class:`simkit.games.Ruleset`): its decks, deck cards,
+            bots, ``new_match``, ``play_batch``, ``replay``, schema and capabilities.
     """
 
     path: Path
     data: dict
-    game: str
+    game_name: str
     rules: Any = field(repr=False)
     decks: tuple[str, ...] = field(repr=False)
+    game: Ruleset = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "game", get_game(self.game_name).load(self))
 
     @property
     def name(self) -> str:
@@ -208,23 +212,13 @@ class Scenario:
         """The rules version the scenario declares."""
         return str(self.data.get("rules_version", "unversioned"))
 
-    @property
-    def module(self) -> ModuleType:
-        """The game's package (``simkit.games.<game>``)."""
-        return importlib.import_module(f"simkit.games.{self.game}")
-
-    @property
-    def plugin(self) -> Game:
-        """The game, through the game interface (:class:`simkit.games.Game`)."""
-        return get_game(self.game)
-
     def canonical_deck(self, deck: str) -> str:
         """The canonical id of ``deck``; raises :class:`ScenarioError` naming an illegal deck."""
-        return self.plugin.canonical_deck(self.rules, deck)
+        return self.game.canonical_deck(deck)
 
     def new_match(self, first_deck: str, second_deck: str, seed: int = 0):
         """A single game between two decks (the first deck moves first), as the game's ``Match``."""
-        return self.plugin.new_match(self, first_deck, second_deck, seed=seed)
+        return self.game.new_match(first_deck, second_deck, seed=seed)
 
 
 def resolve_like(f: Field, name: str, reserved: tuple[str, ...] = ("random",), chain: tuple[str, ...] = ()) -> dict:
@@ -275,25 +269,25 @@ def scenario_from_data(data: dict, source: str = "scenario") -> Scenario:
 
 def _build(path: Path, data: dict) -> Scenario:
     top = Field(str(path), data)
-    game = top.str("game")
+    game_name = top.str("game")
     try:
-        plugin = get_game(game)
+        game = get_game(game_name)
     except LookupError as exc:
         raise top.fail(str(exc), "game") from None
-    known = CORE_KEYS + tuple(plugin.tables)
+    known = CORE_KEYS + tuple(game.tables)
     for key in top.keys():  # a misspelt table is an error, not ignored
         if key not in known:
             raise top.fail(f"unknown top-level key (known: {', '.join(known)})", key)
-    rules = plugin.build_rules(top)
-    decks = tuple(plugin.deck_pool(rules, top))
-    scenario = Scenario(path=path, data=data, game=game, rules=rules, decks=decks)
+    rules = game.hook("build_rules")(top)
+    decks = tuple(game.hook("deck_pool")(rules, top))
+    scenario = Scenario(path=path, data=data, game_name=game_name, rules=rules, decks=decks)
     sweep_settings(scenario)  # the core's [sweep] table is checked at load too
     return scenario
 
 
 def default_bot(sc: Scenario) -> str:
     """The scenario's first bot that is not ``random`` (its first utility personality), else ``random``."""
-    return next((b for b in sc.plugin.bot_names(sc) if b != "random"), "random")
+    return next((b for b in sc.game.bot_names() if b != "random"), "random")
 
 
 def sweep_settings(sc: Scenario) -> dict:
@@ -309,7 +303,7 @@ def sweep_settings(sc: Scenario) -> dict:
     panel = f.get("panel", [])
     if not (isinstance(panel, list) and all(isinstance(b, str) and b for b in panel)):
         raise f.fail(f"must be a list of bot names, got {panel!r}", "panel")
-    known = tuple(sc.plugin.bot_names(sc))
+    known = tuple(sc.game.bot_names())
     for key, names in (("bots", bots), ("panel", panel)):
         for b in names:
             if b not in known:

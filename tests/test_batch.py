@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 from miracle_positions import patch_scenario
 
+from simkit.games.kits.rng import GameStreams, derive_seed
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.cards import parse_deck
 from simkit.games.miracle.state import State
-from simkit.rng import GameStreams, derive_seed
 
 END_TURN_CHANCE = 0.2
 

@@ -9,10 +9,10 @@ from hypothesis import strategies as hs
 from miracle_positions import BASE, DRAGONS, MELEE, SHIELD, WIND, place, random_games
 
 import simkit
+from simkit.games.kits.rng import GameStreams
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import RandomBot, UtilityBot, bot_names, bot_settings, make_bot
-from simkit.rng import GameStreams
 
 
 def patch(tmp_path, text: str, name: str = "patch.toml"):

@@ -19,7 +19,7 @@ from simkit.games.duel import engine as E
 from simkit.games.duel.invariants import DuelInvariants, scramble_hidden
 from simkit.games.duel.match import Match, replay
 from simkit.games.duel.play import bot_tables, game_seeds, play_batch
-from simkit.rng import GameStreams
+from simkit.games.kits.rng import GameStreams
 
 # ---- scenario and decks (sections 9, 10) -----------------------------------------------------------
 
@@ -30,7 +30,7 @@ def test_the_interface_is_complete_and_declares_the_schema():
     assert set(game.schema.end_reasons) == {"hp_zero", "turn_limit"}
     assert game.schema.cap_reason == "turn_limit"
     assert "hp" in game.schema.side_columns
-    assert game.deck_cards(duel().rules, "Longbow+Dagger:Reflect,Frost,Mend") == {
+    assert game.hook("deck_cards")(duel().rules, "Longbow+Dagger:Reflect,Frost,Mend") == {
         "weapon": ("Dagger", "Longbow"), "spell": ("Frost", "Mend", "Reflect")}
 
 
@@ -118,7 +118,7 @@ def test_quick_scenario_loads_with_its_sweep_table():
 def test_bots_are_data_with_like_inheritance():
     """Bots: random is built in; control inherits aggro's numbers and overrides some; search-1 comes last."""
     sc = duel()
-    assert get_game("duel").bot_names(sc) == ("random", "aggro", "control", "search-1")
+    assert sc.game.bot_names() == ("random", "aggro", "control", "search-1")
     kinds, weights = bot_tables(sc, ("aggro", "control"))
     assert kinds.tolist() == [BOTS.BOT_UTILITY, BOTS.BOT_UTILITY]
     from simkit.games.duel.bots_config import W
@@ -203,7 +203,7 @@ def test_legal_actions_of_the_view_are_those_of_the_game():
 
 
 def test_compiled_stream_is_simkits_game_stream():
-    """Randomness reuses simkit.rng: word k of the compiled stream is GameStreams([seed]).bits word k."""
+    """Randomness reuses simkit.games.kits.rng: word k of the compiled stream is GameStreams([seed]).bits word k."""
     for seed in (0, 1, 2**62 + 5):
         words = GameStreams([seed]).bits(5)[0]
         assert [int(E.stream_bits(seed, k)) for k in range(5)] == [int(w) for w in words]
@@ -307,7 +307,7 @@ def test_every_listed_action_is_legal_and_every_other_is_refused():
 def test_records_follow_the_declared_schema():
     """Records: the columns of the schema in order, winners and end reasons from the declared sets."""
     sc = duel()
-    out = get_game("duel").play_batch(sc, list(sc.decks[:4]), list(sc.decks[4:8]), [1, 2, 3, 4], ("aggro", "random"))
+    out = sc.game.play_batch(list(sc.decks[:4]), list(sc.decks[4:8]), [1, 2, 3, 4], ("aggro", "random"))
     assert tuple(out) == get_game("duel").schema.columns()
     assert set(out["end_reason"]) <= {"hp_zero", "turn_limit"}
     assert all(h <= 25 for h in out["first_hp"] + out["second_hp"])
@@ -320,7 +320,7 @@ def test_invariants_hold_over_bot_games_and_catch_broken_states():
     """check_spec: no invariant breaks over two bot games; a card lost, HP above max, a negative status
     and a leaking view are each caught by name."""
     sc = duel()
-    inv = get_game("duel").check_spec(sc)
+    inv = sc.game.capability("checks")
     assert isinstance(inv, DuelInvariants)
     for bots in (("aggro", "control"), ("random", "random")):
         res = play_batch(sc, [A], [B], [8], bots, record_actions=True)
@@ -377,7 +377,7 @@ def test_narration_tells_the_game():
     """narrate: one line per action and turn start, ending with the result."""
     sc = duel()
     res = play_batch(sc, [A], [B], [5], ("aggro", "control"), record_actions=True)
-    lines = get_game("duel").narrate(sc, A, B, res["action_list"][0], bots=("aggro", "control"), seed=5)
+    lines = sc.game.capability("narrate")(A, B, res["action_list"][0], bots=("aggro", "control"), seed=5)
     assert lines[0].startswith("Card Duel · first: " + A)
     assert lines[-1].startswith(f"game over on turn {res['turns'][0]}")
     assert any("begins" in line for line in lines) and len(lines) > res["actions"][0]
@@ -420,14 +420,14 @@ def test_duel_passes_api_test(bots):
 
 def test_turn_limit_hook_reads_the_scenario(tmp_path):
     """The interface's turn_limit is the scenario's [rules] turn_limit."""
-    assert get_game("duel").turn_limit(duel().rules) == 60
-    assert get_game("duel").turn_limit(patched(tmp_path, "[rules]\nturn_limit = 12\n").rules) == 12
+    assert duel().game.turn_limit == 60
+    assert patched(tmp_path, "[rules]\nturn_limit = 12\n").game.turn_limit == 12
 
 
 def test_search_hooks_play_the_same_game_as_the_match():
     """search_hooks: copy/legal/step/over/value follow the engine; a search starts from the view."""
     sc = duel()
-    hooks = get_game("duel").search_hooks(sc)
+    hooks = sc.game.capability("search")
     res = play_batch(sc, [A], [B], [6], ("aggro", "control"), record_actions=True)
     m = Match(sc, A, B, seed=6)
     state = m.state.copy()

@@ -14,13 +14,13 @@ import pytest
 from miracle_positions import random_games
 
 import simkit
+from simkit.games.kits.rng import GameStreams
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import play
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import RandomBot, UtilityBot, make_bot
 from simkit.games.miracle.fast.bot import FastScorer
 from simkit.games.miracle.play import _choose
-from simkit.rng import GameStreams
 
 PAIRINGS = (("balanced", "rush"), ("control", "balanced"), ("rush", "random"))
 

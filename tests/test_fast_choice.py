@@ -7,8 +7,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from simkit.games.kits.rng import mix64
 from simkit.games.miracle.fast.choice import choose
-from simkit.rng import mix64
 
 
 def every_noise_choice(index, score, word, keys, temperature) -> int:

@@ -20,13 +20,13 @@ import pytest
 from miracle_positions import DRAGONS, MELEE, SHIELD, place, random_games, set_hp
 
 import simkit
+from simkit.games.kits.rng import GameStreams
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import RandomBot, make_bot
 from simkit.games.miracle.cards import ARTIFACT_EFFECTS
 from simkit.games.miracle.fast.step import FastStep
 from simkit.games.miracle.play import _choose
 from simkit.games.miracle.state import COOLING, IN_USE, MIRACLE, READY, TURN_LIMIT
-from simkit.rng import GameStreams
 
 PATCH = """
 [rules]

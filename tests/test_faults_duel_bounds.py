@@ -167,7 +167,7 @@ def test_fuzz_every_duel_value_is_refused_in_one_line_or_plays_within_bounds(cha
             (changes, msg)
         return
     rules = sc.rules.settings
-    bots = [b for b in sc.plugin.bot_names(sc) if b in ("aggro", "control")] + ["random"]
+    bots = [b for b in sc.game.bot_names() if b in ("aggro", "control")] + ["random"]
     first, second = sc.decks[0], sc.decks[-1]
     with _deadline(60):
         df = play_games(sc, [first, second], [second, first], bots=[bots[0], bots[-1]], seeds=[1, 2])

@@ -158,16 +158,16 @@ def test_killed_replay_leaves_the_existing_picture_whole(record, tmp_path):
 def test_play_json_and_render_are_written_atomically(tmp_path, monkeypatch):
     """`play --json` and `--render` go through a temporary file: a render that fails leaves the earlier
     picture whole and no temporary file."""
-    import simkit.games.miracle.game as miracle_game
+    import simkit.games.miracle.render_replay as render_replay
 
     pic = tmp_path / "board.png"
     pic.write_bytes(b"earlier picture")
 
-    def broken(self, scenario, first, second, actions, out_path, **options):
+    def broken(scenario, first, second, actions, out_path, **options):
         Path(out_path).write_bytes(b"half")
         raise RuntimeError("drawing failed")
 
-    monkeypatch.setattr(miracle_game.Miracle, "render_game", broken)
+    monkeypatch.setattr(render_replay, "render_game", broken)
     with pytest.raises(RuntimeError):
         main(["play", str(MIRACLE_QUICK), FIRST, SECOND, "--json", str(tmp_path / "g.json"), "--render", str(pic)])
     assert pic.read_bytes() == b"earlier picture"

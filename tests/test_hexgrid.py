@@ -1,10 +1,10 @@
-"""simkit.hexgrid: cube-coordinate helpers, cell indexing and the geometry tables."""
+"""simkit.games.kits.hexgrid: cube-coordinate helpers, cell indexing and the geometry tables."""
 
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from simkit.hexgrid import DIRECTIONS, HexGrid, distance, hexagon_cells, is_cube
+from simkit.games.kits.hexgrid import DIRECTIONS, HexGrid, distance, hexagon_cells, is_cube
 
 cube = st.tuples(st.integers(-20, 20), st.integers(-20, 20)).map(lambda p: (p[0], p[1], -p[0] - p[1]))
 

@@ -30,8 +30,8 @@ def test_base_scenario_loads_with_six_loadouts_in_canonical_order():
     assert sc.decks == ("Archer+Archer", "Archer+Knight", "Archer+Warrior", "Knight+Knight", "Knight+Warrior",
                         "Warrior+Warrior")
     assert sc.canonical_deck("Warrior + Archer") == "Archer+Warrior"
-    assert sc.plugin.deck_cards(sc.rules, "Knight+Archer") == {"class": ("Archer", "Knight")}
-    assert sc.plugin.deck_cards(sc.rules, "Archer+Archer") == {"class": ("Archer",)}
+    assert sc.game.deck_cards("Knight+Archer") == {"class": ("Archer", "Knight")}
+    assert sc.game.deck_cards("Archer+Archer") == {"class": ("Archer",)}
 
 
 @pytest.mark.parametrize("size, count", [(1, 3), (2, 6), (3, 7), (4, 6), (5, 3), (6, 1)])
@@ -73,7 +73,7 @@ def test_the_game_is_registered_and_declares_its_schema():
     assert set(g.schema.end_reasons) == {"base", "turn_limit"} and g.schema.cap_reason == "turn_limit"
     for col in ("towers_built", "cards_played", "revivals", "energy_mined", "heroes_lost", "card_satans_pact"):
         assert col in g.schema.side_columns
-    assert g.turn_limit(scenario().rules) == 50
+    assert scenario().game.turn_limit == 50
 
 
 def test_api_test_passes_with_random_and_utility_bots():
@@ -122,10 +122,10 @@ def test_replay_rebuilds_a_bot_game_and_refuses_a_bad_action():
     """replay() rebuilds a recorded game; a wrong action is refused with its index."""
     sc = scenario()
     r = play_batch(sc, ["Archer+Warrior"], ["Knight+Knight"], [4], ("balanced", "random"), record_actions=True)
-    m = sc.plugin.replay(sc, "Archer+Warrior", "Knight+Knight", r["action_list"][0], seed=4)
+    m = sc.game.replay("Archer+Warrior", "Knight+Knight", r["action_list"][0], seed=4)
     assert m.over and m.winner == r["winner"][0]
     with pytest.raises(IllegalAction, match="action 0"):
-        sc.plugin.replay(sc, "Archer+Warrior", "Knight+Knight", [("gather",)], seed=4)
+        sc.game.replay("Archer+Warrior", "Knight+Knight", [("gather",)], seed=4)
 
 
 def test_invariants_hold_through_random_and_bot_games():
@@ -167,11 +167,11 @@ def test_narrate_tells_counter_cards_and_revival_choices_as_the_deciding_side():
     """The text log names the side that played a counter card and made a revival choice."""
     sc = scenario()
     m = sc.new_match("Warrior+Warrior", "Warrior+Warrior", seed=0)
-    lines = sc.plugin.narrate(sc, "Warrior+Warrior", "Warrior+Warrior", [("end",), ("end",)], seed=0)
+    lines = sc.game.capability("narrate")("Warrior+Warrior", "Warrior+Warrior", [("end",), ("end",)], seed=0)
     assert lines[0].startswith("Krypton Tower War, seed 0") and any("round 1" in x for x in lines)
     del m
     r = play_batch(sc, ["Archer+Knight"], ["Knight+Warrior"], [5], ("balanced", "balanced"), record_actions=True)
-    text = "\n".join(sc.plugin.narrate(sc, "Archer+Knight", "Knight+Warrior", r["action_list"][0], seed=5))
+    text = "\n".join(sc.game.capability("narrate")("Archer+Knight", "Knight+Warrior", r["action_list"][0], seed=5))
     assert "chooses:" in text and "game over after" in text
 
 
@@ -179,12 +179,12 @@ def test_render_game_writes_a_png_and_a_gif(tmp_path):
     """render_game draws the hex map: a PNG of the final board and a GIF with one frame per hero turn."""
     sc = scenario()
     actions = [("end",)] * 4
-    assert sc.plugin.render_game(sc, "Archer+Knight", "Warrior+Warrior", actions, tmp_path / "b.png") == 1
-    n = sc.plugin.render_game(sc, "Archer+Knight", "Warrior+Warrior", actions, tmp_path / "b.gif")
+    assert sc.game.capability("draw")("Archer+Knight", "Warrior+Warrior", actions, tmp_path / "b.png") == 1
+    n = sc.game.capability("draw")("Archer+Knight", "Warrior+Warrior", actions, tmp_path / "b.gif")
     assert n == 5 and (tmp_path / "b.gif").stat().st_size > 1000 and (tmp_path / "b.png").read_bytes()[:4] == \
         b"\x89PNG"
     with pytest.raises(ValueError):
-        sc.plugin.render_game(sc, "Archer+Knight", "Warrior+Warrior", actions, tmp_path / "b.svg")
+        sc.game.capability("draw")("Archer+Knight", "Warrior+Warrior", actions, tmp_path / "b.svg")
     assert not (tmp_path / "b.svg").exists()
 
 
@@ -192,7 +192,7 @@ def test_results_hold_every_declared_column():
     """play_batch returns the core columns and first_/second_ of every side column."""
     sc = scenario()
     r = play_batch(sc, ["Archer+Knight"], ["Knight+Warrior"], [3], ("random", "balanced"))
-    assert set(r) == set(sc.plugin.schema.columns())
+    assert set(r) == set(sc.game.schema.columns())
     assert len(SIDE_COLUMNS) == len([c for c in r if c.startswith("first_") and c[6:] in SIDE_COLUMNS])
 
 
@@ -200,7 +200,7 @@ def test_search_hooks_start_from_the_seats_view_and_step_decisions_of_either_sid
     """The search root hides the other side's hand (dealt again from unseen cards) and re-keys the dice;
     stepping follows to_act through a counter window."""
     sc = scenario()
-    hooks = sc.plugin.search_hooks(sc)
+    hooks = sc.game.capability("search")
     m = sc.new_match("Warrior+Warrior", "Warrior+Warrior", seed=0)
     g = m.game
     g.hands[1] = ["Curse", "Pursuit"]

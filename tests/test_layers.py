@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "simkit"
-GENERIC = ["scenario.py", "runner.py", "sweep.py", "compare.py", "records.py", "analysis", "report", "testing",
-           "commands", "cli.py", "tune.py", "tune_knobs.py", "tune_objective.py", "tune_screen.py", "bench.py",
-           "search.py"]
+GENERIC = ["scenario.py", "runner.py", "sweep", "records.py", "analysis", "report", "testing",
+           "commands", "cli.py", "tune", "bench.py", "games/kits"]
 
 
 def _modules():
@@ -28,19 +27,23 @@ def _imports(path: Path) -> list[str]:
         elif isinstance(node, ast.ImportFrom) and node.module:
             out.append(node.module)
             if node.module == "simkit.games":
-                out += [f"simkit.games.{a.name}" for a in node.names if (ROOT / "games" / a.name).is_dir()]
+                out += [f"simkit.games.{a.name}" for a in node.names if (ROOT / "games" / a.name).is_dir() and a.name != "kits"]
     return out
+
+
+def _is_kit(module: str) -> bool:
+    return module == "simkit.games.kits" or module.startswith("simkit.games.kits.")
 
 
 @pytest.mark.parametrize("path", list(_modules()), ids=lambda p: str(p.relative_to(ROOT)))
 def test_a_generic_module_imports_no_game(path):
-    """No generic module imports simkit.games.<a game>: games are reached through simkit.games alone."""
-    games = [m for m in _imports(path) if m.startswith("simkit.games.")]
+    """No generic module (nor a kit) imports simkit.games.<a game>: games are reached through simkit.games alone."""
+    games = [m for m in _imports(path) if m.startswith("simkit.games.") and not _is_kit(m)]
     assert not games, f"{path.relative_to(ROOT)} imports {games}"
 
 
 def test_the_scenario_loader_does_not_import_the_sweep():
-    """The core validates its own [sweep] table: scenario.py imports nothing from sweep.py (no import circle)."""
+    """The core validates its own [sweep] table: scenario.py imports nothing from sweep/ (no import circle)."""
     assert not [m for m in _imports(ROOT / "scenario.py") if m.startswith("simkit.sweep")]
 
 
@@ -51,3 +54,4 @@ def test_the_check_would_catch_a_game_import(tmp_path):
                    "from simkit.games import miracle, Game\n")
     found = [m for m in _imports(src) if m.startswith("simkit.games.")]
     assert sorted(found) == ["simkit.games.duel", "simkit.games.miracle", "simkit.games.miracle"]
+

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from simkit.rng import derive_seed, mix64
+from simkit.games.kits.rng import derive_seed, mix64
 
 PINNED = [7968027912023157163, 1873272656644598055, 2611923443488327891]
 

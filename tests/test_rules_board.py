@@ -8,8 +8,8 @@ from miracle_positions import BASE, MELEE, SHIELD, place
 
 import simkit
 from simkit import ScenarioError
+from simkit.games.kits.hexgrid import DIRECTIONS
 from simkit.games.miracle import rules as R
-from simkit.hexgrid import DIRECTIONS
 
 ABYSS_QUARTER = [
     (-2, -1, 3), (-1, -2, 3), (-2, -2, 4), (-3, -2, 5),

@@ -4,7 +4,7 @@ import pytest
 from miracle_positions import DRAGONS, SHIELD, moves, place, unit
 
 from simkit import IllegalAction
-from simkit.hexgrid import distance
+from simkit.games.kits.hexgrid import distance
 
 # A straight line of cells (direction (1, 0, -1)) in open ground: its k-step end has a unique shortest path.
 A = (2, -4, 2)

@@ -9,7 +9,7 @@ import random
 import pytest
 from miracle_positions import place
 
-from simkit.hexgrid import DIRECTIONS, distance
+from simkit.games.kits.hexgrid import DIRECTIONS, distance
 
 POSITIONS = 150
 

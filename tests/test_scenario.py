@@ -39,7 +39,7 @@ def flatten(data, prefix=""):
 
 def test_base_scenario_loads_with_its_numbers(base):
     """The base scenario loads as the miracle game with its name, version and a stable hash."""
-    assert base.game == "miracle" and base.module.__name__ == "simkit.games.miracle"
+    assert base.game_name == "miracle" and base.game.name == "miracle" and base.game.scenario is base
     assert base.rules_version == "miracle-war/1"
     assert base.name.startswith("Battle of Miracles")
     assert base.hash == simkit.load_scenario(BASE).hash and len(base.hash) == 16
@@ -48,7 +48,7 @@ def test_base_scenario_loads_with_its_numbers(base):
     assert cards.artifacts == ("HolyLight", "InfernoFlame", "SalamanderShield", "WindBlessing")
     assert base.rules.turn_limit == 100 and base.rules.miracle_hp == 30 and base.rules.full_tie == "draw"
     with pytest.raises(dataclasses.FrozenInstanceError):
-        base.game = "other"
+        base.game_name = "other"
 
 
 def test_base_creature_table_matches_the_rules_page(base):

@@ -16,10 +16,10 @@ import pytest
 
 import simkit
 from simkit.analysis import analyze
+from simkit.analysis.paired import compare_results
 from simkit.analysis.sequential import AdaptiveSettings
 from simkit.cli import main
-from simkit.compare import compare_results
-from simkit.rng import derive_seed
+from simkit.games.kits.rng import derive_seed
 from simkit.sweep import done_chunks, load_results, plan_sweep, read_meta, run_sweep
 
 ROOT = Path(__file__).resolve().parents[1]

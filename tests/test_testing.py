@@ -412,8 +412,8 @@ def test_groups_bias_and_cover_the_legal_actions(base):
     for _, uid, cell in groups["advance"]:
         start = grid.cell(int(st_.cell[0, slot_of(m, uid)]))
         targets = enemy_cells + [base.rules.board.miracles[1]]
-        assert min(simkit.hexgrid.distance(cell, t) for t in targets) < min(
-            simkit.hexgrid.distance(start, t) for t in targets
+        assert min(simkit.games.kits.hexgrid.distance(cell, t) for t in targets) < min(
+            simkit.games.kits.hexgrid.distance(start, t) for t in targets
         )
 
 

@@ -14,8 +14,8 @@ import simkit
 from simkit.analysis import FLAG_COLUMNS, FlagBands, synthetic_results
 from simkit.cli import main
 from simkit.scenario import load_scenario
-from simkit.tune import _interleave, _new_flags, _propose
-from simkit.tune_knobs import (
+from simkit.tune.finish import appeared_flags, propose
+from simkit.tune.knobs import (
     Knob,
     candidate_patch,
     default_range,
@@ -23,7 +23,8 @@ from simkit.tune_knobs import (
     relative_range,
     scenario_numbers,
 )
-from simkit.tune_objective import TuneWeights, balance_terms, change_cost, parse_weights, score
+from simkit.tune.objective import TuneWeights, balance_terms, change_cost, parse_weights, score
+from simkit.tune.study import _interleave
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = ROOT / "scenarios" / "miracle" / "base.toml"
@@ -168,7 +169,7 @@ def test_pushed_is_how_far_a_patch_moves_decks_further_outside_the_band_than_the
     """A deck at 56% (1 point outside the 45-55% band) pushed to 66% (11 outside) is pushed 10 points, and its
     two victims drop from 47% to 42% (3 points outside each): 0.16 in all. A patch that brings a
     deck from 80% back to 56% pushes nothing; without a reference the term is 0."""
-    from simkit.tune_objective import deck_rates
+    from simkit.tune.objective import deck_rates
 
     decks = DECKS
     base = synthetic_results(decks, 2000, _edge(decks[0], 0.56), seed=4)
@@ -319,24 +320,24 @@ def test_the_proposal_is_the_best_confirmed_candidate_that_raises_no_new_flag():
     """Trial 7 scores best but raises a flag the base does not have on the same games: trial 9, the best
     without one, is proposed; with the base first in the table."""
     table = _confirm_table([(0, 0, 0.40, 0), (7, 3, 0.20, 1), (9, 3, 0.25, 0), (4, 2, 0.30, 0)])
-    assert _propose(table) == 9
+    assert propose(table) == 9
 
 
 def test_when_every_better_candidate_raises_a_flag_the_best_is_proposed_all_the_same():
     """No candidate that beats the base is flag-free: the best is proposed (its new flag is in the evidence),
     not the base, which would hide a patch that removes more flags than it raises."""
     table = _confirm_table([(0, 0, 0.40, 0), (7, 3, 0.20, 2), (9, 3, 0.25, 1), (4, 2, 0.45, 0)])
-    assert _propose(table) == 7
+    assert propose(table) == 7
 
 
 def test_no_candidate_beats_the_base_on_the_pooled_games_so_nothing_is_proposed():
     table = _confirm_table([(0, 0, 0.40, 0), (7, 3, 0.41, 0), (9, 1, 0.40, 0)])
-    assert _propose(table) == 0
+    assert propose(table) == 0
 
 
 def test_equal_confirmed_candidates_go_to_fewer_changes_then_the_earlier_trial():
     table = _confirm_table([(0, 0, 0.40, 0), (7, 3, 0.25, 0), (9, 2, 0.25, 0), (5, 2, 0.25, 0)])
-    assert _propose(table) == 5
+    assert propose(table) == 5
 
 
 def test_a_new_flag_is_one_the_base_does_not_raise_on_the_same_games():
@@ -346,8 +347,8 @@ def test_a_new_flag_is_one_the_base_does_not_raise_on_the_same_games():
                             columns=FLAG_COLUMNS)
     base = flags(("deck", "A", "A high"), ("deck", "B", "B low"))
     patch = flags(("deck", "A", "A still high"), ("matchup", "A|C", "A beats C"))
-    assert _new_flags(base, patch) == ["A beats C"]
-    assert _new_flags(patch, patch) == []
+    assert appeared_flags(base, patch) == ["A beats C"]
+    assert appeared_flags(patch, patch) == []
 
 
 def test_every_confirmed_candidate_plays_confirm_games_per_pair(tmp_path):
@@ -424,10 +425,10 @@ def test_every_game_the_search_plays_is_a_trials_game(tmp_path, monkeypatch):
     cost 2 -> 3 and HP 6 -> 2) is played as an 'anchor' trial before the rescreen: the games on disk under
     candidates/ (search seeds) are exactly the trial table's games, and the summary's."""
     from simkit.sweep import load_results
-    from simkit.tune import _Plan
+    from simkit.tune.study import TrialPlan
 
     anchor = {"creatures.Priest.L1.cost": (2, 3), "creatures.Priest.L1.hp": (6, 2)}
-    monkeypatch.setattr(_Plan, "_anchor", lambda self, complete, best, used=(): dict(anchor))
+    monkeypatch.setattr(TrialPlan, "_anchor", lambda self, complete, best, used=(): dict(anchor))
     out = tmp_path / "count"
     result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4",
                                    "creatures.Priest.L1.hp=2..8"], trials=14, max_changes=3, decks=DECKS[:2],
@@ -448,7 +449,7 @@ def test_the_pairs_named_from_the_screened_seat_shifts_are_played_before_the_com
     import importlib
 
     from simkit.sweep import load_results
-    from simkit.tune_screen import matchup_table
+    from simkit.tune.screen import matchup_table
 
     seen = {}
 
@@ -456,7 +457,7 @@ def test_the_pairs_named_from_the_screened_seat_shifts_are_played_before_the_com
         seen["shifts"], seen["n"] = list(shifts), n
         return [{"creatures.Priest.L1.cost": (2, 1), "creatures.Priest.L1.attack": (3, 4)}]
 
-    monkeypatch.setattr(importlib.import_module("simkit.tune"), "opposed_pairs", fake)
+    monkeypatch.setattr(importlib.import_module("simkit.tune.study"), "opposed_pairs", fake)
     out = tmp_path / "pairs"
     result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4"], trials=8,
                          max_changes=2, decks=DECKS[:2], games=1, workers=1, out=out, combine=1, rounds=1,
@@ -481,15 +482,15 @@ def test_a_tune_cut_in_its_pair_phase_resumes_to_the_same_trials(tmp_path, monke
     uninterrupted tune, the pair and the combinations after it included."""
     import importlib
 
-    from simkit.tune import _Evaluator
+    from simkit.tune.study import Evaluator
 
     pair = {"creatures.Priest.L1.cost": (2, 1), "creatures.Priest.L1.attack": (3, 4)}
-    monkeypatch.setattr(importlib.import_module("simkit.tune"), "opposed_pairs", lambda shifts, n: [dict(pair)])
+    monkeypatch.setattr(importlib.import_module("simkit.tune.study"), "opposed_pairs", lambda shifts, n: [dict(pair)])
     knobs = ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4"]
     options = dict(trials=8, max_changes=2, decks=DECKS[:2], games=1, workers=1, combine=1, rounds=1, seat_pairs=2,
                    confirm=0)
     straight = simkit.tune(PLANTED, knobs, out=tmp_path / "straight", **options).trials
-    real, calls = _Evaluator.evaluate, []
+    real, calls = Evaluator.evaluate, []
 
     def cut_at_the_sixth(self, changes):
         calls.append(changes)
@@ -497,11 +498,11 @@ def test_a_tune_cut_in_its_pair_phase_resumes_to_the_same_trials(tmp_path, monke
             raise KeyboardInterrupt
         return real(self, changes)
 
-    monkeypatch.setattr(_Evaluator, "evaluate", cut_at_the_sixth)
+    monkeypatch.setattr(Evaluator, "evaluate", cut_at_the_sixth)
     with pytest.raises(KeyboardInterrupt):
         simkit.tune(PLANTED, knobs, out=tmp_path / "cut", **options)
     assert calls[5] == pair
-    monkeypatch.setattr(_Evaluator, "evaluate", real)
+    monkeypatch.setattr(Evaluator, "evaluate", real)
     resumed = simkit.tune(PLANTED, knobs, out=tmp_path / "cut", resume=True, **options).trials
     kept = resumed[resumed["state"] != "interrupted"].reset_index(drop=True)
     cols = ["phase", "changes", "objective", "candidate"]
@@ -521,8 +522,8 @@ def test_a_later_stage_drops_the_next_least_useful_change_when_the_least_useful_
     2. The best, x + y + z, has no room for another: the least useful change is z (the anchor x + y); that
     anchor used, the next is y (x + z); both used, x (y + z); all three used, none. A best with room for another
     is its own anchor, unless used."""
-    from simkit.tune import _Plan
-    from simkit.tune_screen import Additive, MatchupTable
+    from simkit.tune.screen import Additive, MatchupTable
+    from simkit.tune.study import TrialPlan
 
     def table(strength):
         st = np.asarray(strength)
@@ -535,7 +536,7 @@ def test_a_later_stage_drops_the_next_least_useful_change_when_the_least_useful_
     w = TuneWeights()
     model = Additive(knobs, [table([0.3, 0, 0])], singles, lambda t: score(t, w), lambda c: change_cost(c, w),
                      FlagBands())
-    plan = _Plan.__new__(_Plan)
+    plan = TrialPlan.__new__(TrialPlan)
     plan.max_changes = 3
     plan._first_model = lambda complete: model
     plan._tables = lambda changes: [table([0.0, 0, 0])]  # x + y + z played: an even pool
@@ -552,7 +553,7 @@ def test_a_third_stage_anchors_on_the_best_so_far_and_never_on_the_second_stages
     """stages=2: the third stage's anchor is chosen from the best candidate of both stages before it, with the
     second stage's anchor passed as used; what it plays (here the HP 6 -> 2 anchor is a screened single, and
     cost 2 -> 3 on top of it a second-stage rescreen, so only cost 2 -> 1 on top is new) are trials of stage 3."""
-    from simkit.tune import _Plan
+    from simkit.tune.study import TrialPlan
 
     calls = []
     anchors = [{"creatures.Priest.L1.cost": (2, 3)}, {"creatures.Priest.L1.hp": (6, 2)}]
@@ -561,7 +562,7 @@ def test_a_third_stage_anchors_on_the_best_so_far_and_never_on_the_second_stages
         calls.append((dict(best), [dict(u) for u in used]))
         return dict(anchors[len(calls) - 1])
 
-    monkeypatch.setattr(_Plan, "_anchor", fake)
+    monkeypatch.setattr(TrialPlan, "_anchor", fake)
     result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4",
                                    "creatures.Priest.L1.hp=2..8"], trials=16, max_changes=2, decks=DECKS[:2],
                          games=1, workers=1, out=tmp_path / "three", combine=1, rounds=1, rescreen=1, stages=2,
@@ -643,10 +644,10 @@ def test_resume_with_other_settings_is_refused(small_tune, capsys):
 def test_an_interrupted_tune_resumes_to_the_same_study(small_tune, tmp_path, monkeypatch):
     """A tune interrupted in the middle of its third trial resumes to the very trials of the uninterrupted
     4-trial tune (same candidates, same objectives); the interrupted trial stays visible in the table."""
-    from simkit.tune import _Evaluator
+    from simkit.tune.study import Evaluator
 
     out = tmp_path / "cut"
-    real, calls = _Evaluator.evaluate, []
+    real, calls = Evaluator.evaluate, []
 
     def interrupted_at_the_third(self, changes):
         calls.append(changes)
@@ -654,10 +655,10 @@ def test_an_interrupted_tune_resumes_to_the_same_study(small_tune, tmp_path, mon
             raise KeyboardInterrupt
         return real(self, changes)
 
-    monkeypatch.setattr(_Evaluator, "evaluate", interrupted_at_the_third)
+    monkeypatch.setattr(Evaluator, "evaluate", interrupted_at_the_third)
     assert _cli_tune(out, 4) == 130
     assert not (out / "trials.csv").exists()
-    monkeypatch.setattr(_Evaluator, "evaluate", real)
+    monkeypatch.setattr(Evaluator, "evaluate", real)
     assert _cli_tune(out, 4, "--resume") == 0
     straight = pd.read_csv(small_tune / "trials.csv")
     resumed = pd.read_csv(out / "trials.csv")
@@ -684,7 +685,7 @@ def test_with_a_bot_panel_a_candidate_counts_by_its_worst_pairing(tmp_path):
     recomputed here from that pairing's own sweep on the search seeds (and its ``pushed`` from that
     pairing's base sweep)."""
     from simkit.sweep import load_results
-    from simkit.tune_objective import deck_rates, score
+    from simkit.tune.objective import deck_rates, score
 
     out = tmp_path / "panel"
     result = simkit.tune(PLANTED, ["creatures.Priest.L1.cost=1..3"], trials=2, decks=DECKS[:2], games=1,
@@ -756,7 +757,7 @@ def test_with_a_sweep_panel_a_candidate_counts_by_its_worst_panel_bot(tmp_path):
     """--panel balanced,rush: one panel sweep per candidate; every trial's balance score is the larger of the
     two bots' scores, each recomputed here from that bot's games of the panel sweep."""
     from simkit.sweep import load_results
-    from simkit.tune_objective import deck_rates, score
+    from simkit.tune.objective import deck_rates, score
 
     out = tmp_path / "panel"
     assert main(["tune", str(PLANTED), "--knob", "creatures.Priest.L1.cost=1..3", "--decks", *DECKS[:2],

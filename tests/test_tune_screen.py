@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from simkit.analysis import FlagBands, synthetic_results
-from simkit.tune_knobs import Knob
-from simkit.tune_objective import TuneWeights, balance_terms, change_cost, score
-from simkit.tune_screen import Additive, MatchupTable, best_combinations, matchup_table, opposed_pairs, screen_changes
+from simkit.tune.knobs import Knob
+from simkit.tune.objective import TuneWeights, balance_terms, change_cost, score
+from simkit.tune.screen import Additive, MatchupTable, best_combinations, matchup_table, opposed_pairs, screen_changes
 
 DECKS = ["HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon",
          "WindBlessing:BlackBat,Priest,VolcanoDragon"]
@@ -49,7 +49,7 @@ def test_the_matchup_table_of_a_sweep_gives_back_its_balance_terms():
 def test_the_model_measures_pushed_from_the_base_game_as_balance_terms_do():
     """A single change that takes a deck from 56% to 66%: the model's prediction of it is that sweep's
     score, with ``pushed`` measured from the base's deck rates; re-anchored on the change, it still is."""
-    from simkit.tune_objective import deck_rates
+    from simkit.tune.objective import deck_rates
 
     def edge(rate):
         return lambda a, b: rate if a == DECKS[0] else 1 - rate if b == DECKS[0] else 0.5
@@ -68,8 +68,8 @@ def test_a_change_that_only_moves_the_seats_is_charged_per_deck_as_balance_terms
     """A change that leaves every matchup even but makes going first worth 15 points: read through the
     tables, its score is balance_terms' of that sweep, where each of the 3 decks' first seat scores about 65%,
     10 points beyond the report's 5; the value halfway to it is predicted with half the edge, 2.5 beyond."""
-    from simkit.tune_objective import deck_rates
-    from simkit.tune_screen import deck_seat_rates
+    from simkit.tune.objective import deck_rates
+    from simkit.tune.screen import deck_seat_rates
 
     base_df, patch_df = (synthetic_results(DECKS, 400, first_advantage=a, seed=11) for a in (0.0, 0.15))
     base, patch = matchup_table(base_df, DECKS), matchup_table(patch_df, DECKS)

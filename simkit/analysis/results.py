@@ -60,7 +60,7 @@ def results_schema(df: pd.DataFrame) -> ResultSchema:
         return ResultSchema.from_meta(meta["schema"])
     sc = _scenario_of(meta)
     if sc is not None:
-        return sc.plugin.schema
+        return sc.game.schema
     reasons = sorted(map(str, df["end_reason"].unique())) if "end_reason" in df.columns else []
     return ResultSchema(end_reasons={r: r.replace("_", " ") for r in reasons})
 
@@ -76,7 +76,7 @@ def deck_card_table(df: pd.DataFrame) -> dict[str, dict[str, tuple[str, ...]]]:
     sc = _scenario_of(meta)
     if sc is not None:
         try:
-            return {d: {k: tuple(v) for k, v in sc.plugin.deck_cards(sc.rules, d).items()} for d in decks}
+            return {d: {k: tuple(v) for k, v in sc.game.deck_cards(d).items()} for d in decks}
         except Exception:  # a deck the kept scenario does not know
             pass
     return {d: {"deck": (d,)} for d in decks}

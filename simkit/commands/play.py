@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 
 from simkit.files import atomic_write, cannot_write
+from simkit.games.kits.rng import SEED_MAX
 from simkit.records import write_game_record
-from simkit.rng import SEED_MAX
 from simkit.runner import play_games
 from simkit.scenario import default_bot, load_scenario
 
@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.seed <= SEED_MAX:
         raise ValueError(f"--seed must be between 0 and {SEED_MAX} (2**63 - 1), got {args.seed}")
     sc = load_scenario(args.scenario)
-    game = sc.plugin
+    game = sc.game
     if args.render and Path(args.render).suffix.lower() not in game.picture_suffixes:
         kinds = ", ".join(game.picture_suffixes) or "none: use `simkit replay GAME.json -o game.txt` for a text log"
         raise ValueError(f"--render {args.render}: {game.title} draws {kinds}")
@@ -29,7 +29,9 @@ def run(args: argparse.Namespace) -> int:
     pair = (row["first_bot"], row["second_bot"])
     print(f"{sc.name}: {row['first_deck']} (first, {pair[0]}) vs {row['second_deck']} (second, {pair[1]}),"
           f" seed {args.seed}")
-    log = game.narrate(sc, row["first_deck"], row["second_deck"], actions, bots=pair, seed=args.seed)
+    narrate = game.capability("narrate")
+    log = None if narrate is None else narrate(row["first_deck"], row["second_deck"], actions, bots=pair,
+                                               seed=args.seed)
     for line in log if log is not None else (repr(a) for a in actions):
         print(line)
     if args.json:
@@ -41,8 +43,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"actions written to {args.json}")
     if args.render:
         try:
-            n = atomic_write(args.render, lambda tmp: game.render_game(sc, row["first_deck"], row["second_deck"],
-                                                                        actions, tmp, seed=args.seed))
+            n = atomic_write(args.render, lambda tmp: game.capability("draw")(
+                row["first_deck"], row["second_deck"], actions, tmp, seed=args.seed))
         except OSError as exc:
             raise cannot_write(f"--render {args.render}", exc) from None
         print(f"board drawn to {args.render} ({n} frame{'s' if n != 1 else ''})")

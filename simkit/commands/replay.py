@@ -29,16 +29,16 @@ def run(args: argparse.Namespace) -> int:
     warning = check_scenario(record, sc)
     if warning:
         print(f"simkit replay: warning: {warning}", file=sys.stderr)
-    game = sc.plugin
+    game = sc.game
     suffix = out.suffix.lower()
-    if suffix not in (TEXT, *game.picture_suffixes):
+    if suffix not in (TEXT, *game.picture_suffixes):  # picture_suffixes is () for a game without "draw"
         raise ValueError(f"{out}: output must end in {', '.join((TEXT, *game.picture_suffixes))} for {game.title}")
     if suffix == TEXT:
-        match = game.replay(sc, record.first_deck, record.second_deck, record.actions, seed=record.seed)
-        lines = game.narrate(sc, record.first_deck, record.second_deck, record.actions,
-                             bots=record.bots or ("?", "?"), seed=record.seed)
-        if lines is None:
-            lines = [repr(a) for a in record.actions]
+        match = game.replay(record.first_deck, record.second_deck, record.actions, seed=record.seed)
+        narrate = game.capability("narrate")
+        lines = ([repr(a) for a in record.actions] if narrate is None else
+                 narrate(record.first_deck, record.second_deck, record.actions, bots=record.bots or ("?", "?"),
+                         seed=record.seed))
         text = "\n".join([*lines, f"result: {match.winner or 'unfinished'}"]) + "\n"
         try:
             atomic_write(out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
@@ -52,9 +52,10 @@ def run(args: argparse.Namespace) -> int:
     def progress(frames):
         return tqdm(frames, desc=f"drawing {out.name}", unit="frame", disable=args.quiet, file=sys.stderr)
 
+    draw = game.capability("draw")
     try:
-        n = atomic_write(out, lambda tmp: game.render_game(
-            sc, record.first_deck, record.second_deck, record.actions, tmp, per=args.per, seed=record.seed,
+        n = atomic_write(out, lambda tmp: draw(
+            record.first_deck, record.second_deck, record.actions, tmp, per=args.per, seed=record.seed,
             fps=args.fps, max_frames=args.max_frames, coordinates=args.coords, progress=progress))
     except OSError as exc:
         raise cannot_write(f"-o {out}", exc) from None

@@ -1,14 +1,18 @@
 """The game interface: everything simkit's generic layers may ask of a game, and the registry.
 
-A game is a sub-package ``simkit.games.<name>`` whose ``GAME`` attribute is an instance of a
-:class:`Game` subclass. The generic layers (scenario, runner, sweep, analysis, report, compare,
-testing, commands) reach a game only through this interface, never by importing it: a scenario's
-``game`` key names the sub-package, :func:`get_game` imports it and checks ``GAME`` at once, so a
-missing hook is named when the scenario loads, not deep inside a worker.
+A game is a sub-package ``simkit.games.<name>`` whose ``GAME`` attribute is a :class:`Game`: a
+declaration of the game (name, title, result schema, the scenario tables it owns) and of its hooks,
+each the game's own function named once (``"simkit.games.duel.play:play_batch"``, imported when first
+used, so ``simkit --help`` imports no engine). The generic layers (scenario, runner, sweep, analysis,
+report, tune, testing, commands) reach a game only through this interface, never by importing it: a
+scenario's ``game`` key names the sub-package, :func:`get_game` imports it and checks ``GAME`` at once.
 
-Required hooks are abstract methods (a subclass that lacks one cannot be instantiated, and the
-error names it); optional hooks have a default that says the game lacks them (``None`` or
-``False``), and every caller degrades gracefully.
+A loaded scenario binds its game once: ``scenario.game`` is a :class:`Ruleset` (the game with the
+scenario's rules, decks, bots, ``new_match``, ``play_batch``, its schema), so no hook re-passes the
+scenario and a game writes no forwarders. ``replay`` is written once, here, for every game. What only
+some games have (a text log, pictures, a report page of key turns, a rule check, a search bot) are
+*capabilities* named in :data:`CAPABILITIES`; the generic layers ask ``ruleset.capability(name)``,
+which is ``None`` when the game lacks it, and degrade gracefully.
 
 The records a game returns from :meth:`Game.play_batch` hold the core columns
 (:data:`CORE_COLUMNS` less those the sweep adds) plus the game's declared per-side columns
@@ -17,17 +21,18 @@ The records a game returns from :meth:`Game.play_batch` hold the core columns
 
 from __future__ import annotations
 
+import functools
 import importlib
-from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from simkit.scenario import Field, Scenario
+    from simkit.scenario import Scenario
 
 __all__ = [
-    "CORE_COLUMNS", "GAME_COLUMNS", "SEATS", "WINNERS", "Game", "Match", "ResultSchema", "game_names", "get_game",
+    "CAPABILITIES", "CORE_COLUMNS", "GAME_COLUMNS", "SEATS", "WINNERS", "Game", "Match", "ResultSchema", "Ruleset",
+    "game_names", "get_game",
 ]
 
 SEATS = ("first", "second")
@@ -119,123 +124,209 @@ class Match(Protocol):
     def snapshot(self) -> dict: ...
 
 
-class Game(ABC):
-    """A game simkit can simulate. Subclass it in ``simkit/games/<name>/`` and set ``GAME``.
+#: A hook: the game's function itself, or ``"module:attribute"`` (imported when first used).
+Hook = str | Callable
 
-    Class attributes:
+#: The optional capabilities a game may declare, with what each is called with (the scenario comes
+#: first, bound by :class:`Ruleset`, and is not listed) and what it returns.
+CAPABILITIES: dict[str, str] = {
+    "narrate": "(first_deck, second_deck, actions, bots=('?', '?'), seed=0) -> list[str]: a text log of a game",
+    "draw": "(first_deck, second_deck, actions, out_path, per='turn', seed=None, **options) -> int: a game drawn "
+            "to a file whose suffix is one of Game.picture_suffixes; returns the frames drawn",
+    "key_turns": "(first_deck, second_deck, actions, seed=0, count=3) -> Figure: the report's game page",
+    "checks": "() -> object: the invariants `simkit check` and simkit.testing play games against "
+              "(see simkit.testing.check.run_invariant_games)",
+    "check_runner": "() -> object with run_check(**options) and replay_file(case_path): a game that runs its "
+                    "own `simkit check` (e.g. a hypothesis state machine) instead of the generic one",
+    "search": "() -> object: the search bot's hooks (see simkit.games.kits.search)",
+}
+
+
+def _resolve(hook: Hook) -> Callable:
+    """The callable a hook names (``"module:attribute"`` is imported now)."""
+    if callable(hook):
+        return hook
+    module, _, attribute = hook.partition(":")
+    return functools.reduce(getattr, attribute.split("."), importlib.import_module(module))
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """A game simkit can simulate, declared once in ``simkit/games/<name>/__init__.py`` as ``GAME``.
+
+    Attributes:
         name: the scenario's ``game`` key (the sub-package name).
         title: the game's name in prose.
         schema: its :class:`ResultSchema`.
         tables: the top-level scenario keys the game owns and validates; any other key but the
             core's (``game``, ``name``, ``description``, ``rules_version``, ``sweep``; ``extends``
             is resolved before) is refused at load, naming the key.
+        build_rules: ``(top: Field) -> rules``: validate the game's tables and build its fixed rule
+            tables; raises :class:`ScenarioError` (``file: key: problem``) for the first thing wrong.
+        deck_pool: ``(rules, top) -> Sequence[str]``: the scenario's deck pool, canonical ids, fixed order.
+        canonical_deck: ``(rules, deck) -> str``: the canonical id of a legal deck; raises
+            :class:`ScenarioError` naming an illegal one.
+        deck_cards: ``(rules, deck) -> Mapping[str, tuple[str, ...]]``: the cards of a deck by
+            :attr:`ResultSchema.card_categories`.
+        all_decks: ``(rules) -> list[str]``: every legal deck of the scenario's cards.
+        bot_names: ``(scenario) -> tuple[str, ...]``: the bots the scenario defines.
+        play_batch: ``(scenario, first_decks, second_decks, seeds, bots, record_actions=False)``: one game
+            per (first deck, second deck, seed) to its end between ``bots``; returns the columns of
+            :meth:`ResultSchema.columns` (one value per game), plus ``action_list`` (each game's actions as
+            :class:`Match` tuples) when ``record_actions``. A game's record depends only on the scenario,
+            its decks, the bots and its seed, never on the batch.
+        new_match: ``(scenario, first_deck, second_deck, seed=0) -> Match``: a single game; the first deck
+            moves first.
+        turn_limit: ``(rules) -> int``: the last turn a game can reach, or ``None`` (unbounded).
+        picture_suffixes: the file suffixes the ``draw`` capability writes (``()``: none).
+        capabilities: the optional hooks the game has, by the names of :data:`CAPABILITIES`.
     """
 
-    name: str = ""
-    title: str = ""
+    name: str
+    title: str
     schema: ResultSchema
-    tables: tuple[str, ...] = ()
+    tables: tuple[str, ...]
+    build_rules: Hook
+    deck_pool: Hook
+    canonical_deck: Hook
+    deck_cards: Hook
+    all_decks: Hook
+    bot_names: Hook
+    play_batch: Hook
+    new_match: Hook
+    turn_limit: Hook | None = None
+    picture_suffixes: tuple[str, ...] = ()
+    capabilities: Mapping[str, Hook] = field(default_factory=dict)
 
-    # -- scenario ------------------------------------------------------------------------------
+    def __post_init__(self):
+        unknown = sorted(set(self.capabilities) - set(CAPABILITIES))
+        if unknown:
+            raise LookupError(f"game {self.name!r}: unknown capabilities {unknown} (known: {', '.join(CAPABILITIES)})")
+        if self.picture_suffixes and "draw" not in self.capabilities:
+            raise LookupError(f"game {self.name!r}: picture_suffixes without a draw capability")
 
-    @abstractmethod
-    def build_rules(self, top: Field) -> Any:
-        """Validate the game's tables of the merged scenario and build its fixed rule tables.
+    def hook(self, name: str) -> Callable:
+        """The game's function for hook ``name`` (a field of this class), imported on first use."""
+        return _resolve(getattr(self, name))
+
+    def load(self, scenario: Scenario) -> Ruleset:
+        """This game bound to ``scenario`` (what ``scenario.game`` is)."""
+        return Ruleset(self, scenario)
+
+
+class Ruleset:
+    """A game bound to one loaded scenario: what every generic layer asks of a game, the scenario given once.
+
+    Attributes:
+        spec: the :class:`Game` declaration.
+        scenario: the scenario it is bound to.
+        rules: the scenario's rule tables (the game's own type).
+        decks: the scenario's deck pool.
+        name, title, schema, picture_suffixes: the declaration's.
+    """
+
+    def __init__(self, spec: Game, scenario: Scenario):
+        self.spec, self.scenario = spec, scenario
+        self.name, self.title, self.schema = spec.name, spec.title, spec.schema
+        self.picture_suffixes = spec.picture_suffixes
+
+    def __repr__(self) -> str:
+        return f"<{self.title} ruleset of {self.scenario.path.name}>"
+
+    @property
+    def rules(self) -> Any:
+        return self.scenario.rules
+
+    @property
+    def decks(self) -> tuple[str, ...]:
+        return self.scenario.decks
+
+    def canonical_deck(self, deck: str) -> str:
+        """The canonical id of ``deck``; raises :class:`ScenarioError` naming an illegal deck."""
+        return self.spec.hook("canonical_deck")(self.rules, deck)
+
+    def deck_cards(self, deck: str) -> Mapping[str, tuple[str, ...]]:
+        """The cards of ``deck`` by :attr:`ResultSchema.card_categories`."""
+        return self.spec.hook("deck_cards")(self.rules, deck)
+
+    def all_decks(self) -> list[str]:
+        """Every legal deck of the scenario's cards."""
+        return list(self.spec.hook("all_decks")(self.rules))
+
+    def bot_names(self) -> tuple[str, ...]:
+        """The bots the scenario defines (``random`` and its personalities)."""
+        return tuple(self.spec.hook("bot_names")(self.scenario))
+
+    @property
+    def turn_limit(self) -> int | None:
+        """The last turn a game can reach, or ``None`` if unbounded."""
+        return None if self.spec.turn_limit is None else int(self.spec.hook("turn_limit")(self.rules))
+
+    def play_batch(self, first_decks: Sequence[str], second_decks: Sequence[str], seeds: Sequence[int],
+                   bots: Sequence[str], record_actions: bool = False) -> Mapping[str, Sequence]:
+        """Play one game per (first deck, second deck, seed) to its end (see :attr:`Game.play_batch`)."""
+        return self.spec.hook("play_batch")(self.scenario, first_decks, second_decks, seeds, bots,
+                                            record_actions=record_actions)
+
+    def new_match(self, first_deck: str, second_deck: str, seed: int = 0) -> Match:
+        """A single game between two decks; the first deck moves first."""
+        return self.spec.hook("new_match")(self.scenario, first_deck, second_deck, seed=seed)
+
+    def replay(self, first_deck: str, second_deck: str, actions: Iterable[Sequence], seed: int = 0) -> Match:
+        """The game rebuilt by doing ``actions`` in order (tuples, or the lists a JSON record holds).
 
         Raises:
-            ScenarioError: ``file: key: problem`` for the first thing wrong (unknown keys included).
+            IllegalAction: naming the first illegal action and its index.
         """
+        from simkit.errors import IllegalAction
 
-    @abstractmethod
-    def deck_pool(self, rules: Any, top: Field) -> Sequence[str]:
-        """The scenario's deck pool: canonical deck ids in a fixed order."""
+        match = self.new_match(first_deck, second_deck, seed=seed)
+        for i, action in enumerate(actions):
+            action = as_action(action)
+            try:
+                match.do(action)
+            except IllegalAction as exc:
+                raise IllegalAction(f"action {i} {action!r}: {exc}") from None
+        return match
 
-    @abstractmethod
-    def canonical_deck(self, rules: Any, deck: str) -> str:
-        """The canonical id of a legal deck; raises :class:`ScenarioError` naming an illegal one."""
+    def capability(self, name: str) -> Callable | Any | None:
+        """The game's capability ``name`` (one of :data:`CAPABILITIES`) bound to the scenario, or ``None``.
 
-    @abstractmethod
-    def deck_cards(self, rules: Any, deck: str) -> Mapping[str, tuple[str, ...]]:
-        """The cards of ``deck`` by :attr:`ResultSchema.card_categories` (each a tuple of names)."""
+        ``narrate``, ``draw`` and ``key_turns`` come back as functions without the scenario argument;
+        ``checks``, ``check_runner`` and ``search`` as the objects the game builds for this scenario.
 
-    @abstractmethod
-    def bot_names(self, scenario: Scenario) -> tuple[str, ...]:
-        """The bots the scenario defines (``random`` and its personalities)."""
-
-    # -- playing ---------------------------------------------------------------------------------
-
-    @abstractmethod
-    def play_batch(
-        self,
-        scenario: Scenario,
-        first_decks: Sequence[str],
-        second_decks: Sequence[str],
-        seeds: Sequence[int],
-        bots: Sequence[str],
-        record_actions: bool = False,
-    ) -> Mapping[str, Sequence]:
-        """Play one game per (first deck, second deck, seed) to its end between ``bots``.
-
-        Returns:
-            Columns of :meth:`ResultSchema.columns` (one value per game), plus ``action_list``
-            (each game's actions as :class:`Match` tuples) when ``record_actions``. A game's record
-            depends only on the scenario, its decks, the bots and its seed, never on the batch.
+        Raises:
+            KeyError: ``name`` is not a capability simkit knows.
         """
+        if name not in CAPABILITIES:
+            raise KeyError(f"unknown capability {name!r} (known: {', '.join(CAPABILITIES)})")
+        hook = self.spec.capabilities.get(name)
+        if hook is None:
+            return None
+        fn = _resolve(hook)
+        if name in ("checks", "check_runner", "search"):
+            return fn(self.scenario)
+        return functools.partial(fn, self.scenario)
 
-    @abstractmethod
-    def new_match(self, scenario: Scenario, first_deck: str, second_deck: str, seed: int = 0) -> Match:
-        """A single game; the first deck moves first."""
 
-    @abstractmethod
-    def replay(self, scenario: Scenario, first_deck: str, second_deck: str, actions: Iterable[tuple],
-               seed: int = 0) -> Match:
-        """The game rebuilt from its actions (raises :class:`simkit.IllegalAction` on an illegal one)."""
-
-    # -- optional hooks ----------------------------------------------------------------------------
-
-    def turn_limit(self, rules: Any) -> int | None:
-        """The last turn a game can reach (its ``turns`` never exceed it), or ``None`` if unbounded."""
-        return None
-
-    def narrate(self, scenario: Scenario, first_deck: str, second_deck: str, actions: Iterable[tuple],
-                bots: Sequence[str] = ("?", "?"), seed: int = 0) -> list[str] | None:
-        """A readable text log of a game, one line per event (``None``: the game has none)."""
-        return None
-
-    def key_turns_figure(self, *args, **kwargs) -> Any:
-        """The report's game page: a figure of a game at key turns (``None``: the game has none)."""
-        return None
-
-    #: Picture kinds :meth:`render_game` writes, by file suffix (``()``: the game draws no pictures).
-    picture_suffixes: tuple[str, ...] = ()
-
-    def render_game(self, scenario: Scenario, first_deck: str, second_deck: str, actions: Iterable[tuple],
-                    out_path: str, per: str = "turn", seed: int | None = None, **options) -> int:
-        """Draw a game to ``out_path`` (a suffix of :attr:`picture_suffixes`); returns the frames drawn.
-
-        ``per`` is ``"turn"`` or ``"action"`` (what one frame stands for); ``options`` may hold
-        ``fps``, ``max_frames``, ``coordinates`` and ``progress`` (wraps the frame iterator).
-        """
-        raise NotImplementedError(f"{self.title} draws no pictures")
-
-    def check_spec(self, scenario: Scenario) -> Any:
-        """What ``simkit check`` and :mod:`simkit.testing` need of the game (``None``: not provided)."""
-        return None
-
-    def search_hooks(self, scenario: Scenario) -> Any:
-        """The hooks of the search bot (state copy, legal actions, step, end, value), or ``None``."""
-        return None
+def as_action(raw: Sequence) -> tuple:
+    """An action as the single-match tuple: JSON lists (``["move", 3, [-5, 5, 0]]``) become tuples, nested too."""
+    return tuple(as_action(x) if isinstance(x, list | tuple) else x for x in raw)
 
 
 def game_names() -> tuple[str, ...]:
-    """The games simkit ships, by their scenario ``game`` key."""
+    """The games simkit ships, by their scenario ``game`` key (``_template`` and other private folders aside)."""
     import pkgutil
 
     here = importlib.import_module(__name__)
-    return tuple(sorted(m.name for m in pkgutil.iter_modules(here.__path__) if m.ispkg))
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(here.__path__) if m.ispkg and not m.name.startswith("_")
+                        and m.name != "kits"))
 
 
 _games: dict[str, Game] = {}
+
+_HOOKS = ("build_rules", "deck_pool", "canonical_deck", "deck_cards", "all_decks", "bot_names", "play_batch",
+          "new_match")
 
 
 def get_game(name: str) -> Game:
@@ -249,18 +340,27 @@ def get_game(name: str) -> Game:
         return _games[name]
     if not isinstance(name, str) or not name.isidentifier() or name not in game_names():
         raise LookupError(f"unknown game {name!r} (simkit has: {', '.join(game_names())})")
-    module = importlib.import_module(f"{__name__}.{name}")
+    return register(importlib.import_module(f"{__name__}.{name}"), name)
+
+
+def register(module, name: str | None = None) -> Game:
+    """Check the ``GAME`` of a game's package and register it (also for a game outside ``simkit.games``).
+
+    Raises:
+        LookupError: naming what ``GAME`` lacks.
+    """
     game = getattr(module, "GAME", None)
+    where = module.__name__
     if not isinstance(game, Game):
-        raise LookupError(f"simkit.games.{name}: GAME must be an instance of simkit.games.Game, got {game!r}")
-    missing = [a for a in ("name", "title") if not getattr(game, a, "")]
+        raise LookupError(f"{where}: GAME must be a simkit.games.Game, got {game!r}")
+    missing = [a for a in ("name", "title", *_HOOKS) if not getattr(game, a, None)]
     if not isinstance(getattr(game, "schema", None), ResultSchema):
         missing.append("schema")
     if missing:
-        raise LookupError(f"simkit.games.{name}: GAME lacks {', '.join(missing)}")
-    if game.name != name:
-        raise LookupError(f"simkit.games.{name}: GAME.name is {game.name!r}, expected {name!r}")
+        raise LookupError(f"{where}: GAME lacks {', '.join(missing)}")
+    if name is not None and game.name != name:
+        raise LookupError(f"{where}: GAME.name is {game.name!r}, expected {name!r}")
     if not game.schema.end_reasons:
-        raise LookupError(f"simkit.games.{name}: GAME.schema declares no end reasons")
-    _games[name] = game
+        raise LookupError(f"{where}: GAME.schema declares no end reasons")
+    _games[game.name] = game
     return game

@@ -9,7 +9,7 @@ from textwrap import wrap
 import numpy as np
 import pandas as pd
 
-from simkit.compare import COMPARE_TABLES, compare_results
+from simkit.analysis.paired import COMPARE_TABLES, compare_results
 from simkit.report.balance import WRAP, chunks, flag_pages, load_checked_results
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
 from simkit.report.plots import FULL_LABELS_UP_TO, plot_delta_heatmap, plot_deltas, plot_nash_shift
@@ -47,7 +47,7 @@ def compare_headlines(tables: dict) -> list[str]:
     """The comparison's headline findings in words, one sentence each.
 
     Args:
-        tables: :func:`simkit.compare.compare_results` output.
+        tables: :func:`simkit.analysis.paired.compare_results` output.
 
     Returns:
         sentences (unwrapped).
@@ -185,7 +185,7 @@ def write_compare_report(tables: dict, out: str | Path, when: datetime | None = 
     """Write the comparison PDF and its CSV tables (atomically: all or nothing).
 
     Args:
-        tables: :func:`simkit.compare.compare_results` output.
+        tables: :func:`simkit.analysis.paired.compare_results` output.
         out: the PDF path (``NAME.pdf``); tables go to ``NAME.<table>.csv`` beside it.
         when: the report's date (default: now, UTC).
 

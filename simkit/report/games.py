@@ -4,14 +4,14 @@ For every matchup flagged as lopsided (and, on request, the most lopsided others
 one typical game (the median-length win of the deck the matchup favours, in the seating it was
 played), replays it exactly from its seed with :func:`simkit.play_games`, and asks the game package
 to draw it. The report stays game-agnostic: it reaches the game only through the sweep's scenario
-(``scenario.plugin``, :class:`simkit.games.Game`) and its optional hook
+(``scenario.game``, :class:`simkit.games.Ruleset`) and its optional capability
 
-    ``key_turns_figure(scenario, first_deck, second_deck, actions, seed=SEED, count=3) -> Figure``
+    ``key_turns(first_deck, second_deck, actions, seed=SEED, count=3) -> Figure``
 
 an A4-landscape figure of the board after ``count`` key turns, with ``actions`` the ``action_list``
 of ``play_games(..., record_actions=True)``. With three boards the lower-right quarter of the page
 is left free; the report writes there why the game was chosen, its seed and the command that plays
-it again. A game package without the hook gets no game pages.
+it again. A game without the capability gets no game pages.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from typing import Any
 
 import pandas as pd
 
-from simkit.games import Game
 from simkit.report.document import ReportPdf
 from simkit.runner import play_games
 
@@ -33,12 +32,7 @@ __all__ = ["MAX_GAME_PAGES", "KEY_TURNS", "GamePages", "matchups_to_watch", "rep
 
 MAX_GAME_PAGES = 12   # beyond, the title page says how many matchups were left out
 KEY_TURNS = 3         # boards per page; the fourth quarter of the page holds the notes
-HOOK = "key_turns_figure"
-
-
-def _draws_boards(game: Game) -> bool:
-    """True when the game overrides the optional :meth:`~simkit.games.Game.key_turns_figure` hook."""
-    return getattr(type(game), HOOK) is not getattr(Game, HOOK)
+HOOK = "key_turns"  # the capability (simkit.games.CAPABILITIES) that draws a game's boards
 _NOTES_X, _NOTES_TOP, _NOTES_BOTTOM = 0.45, 0.44, 0.035   # figure fractions of the notes' box
 _NOTES_WRAP = 100     # characters per line of the notes (8 pt)
 _COMMAND_WRAP = 88    # characters per line of the command (7.5 pt monospace)
@@ -257,8 +251,8 @@ def plan_game_pages(df: pd.DataFrame, tables: dict, results_dir: str | Path | No
         return pages
     meta = df.attrs.get("meta") or tables.get("meta") or {}
     sc, path, reason = find_scenario(meta, results_dir)
-    if sc is not None and not _draws_boards(sc.plugin):
-        sc, reason = None, f"the game {sc.game!r} provides no {HOOK} to draw its boards"
+    if sc is not None and sc.game.capability(HOOK) is None:
+        sc, reason = None, f"the game {sc.game_name!r} provides no {HOOK} capability to draw its boards"
     if sc is None:
         pages.skipped = reason
         return pages
@@ -356,10 +350,10 @@ def write_game_pages(pdf: ReportPdf, pages: GamePages) -> None:
     """
     if pages.skipped or pages.games.empty:
         return
-    draw = getattr(pages.scenario.plugin, HOOK)
+    draw = pages.scenario.game.capability(HOOK)
     n = len(pages.games)
     for k, (_, g) in enumerate(pages.games.iterrows(), start=1):
-        fig = draw(pages.scenario, g["first_deck"], g["second_deck"], g["actions"], seed=int(g["seed"]),
+        fig = draw(g["first_deck"], g["second_deck"], g["actions"], seed=int(g["seed"]),
                    count=KEY_TURNS)
         height = fig.get_figheight() * 72
         head, tail = _notes(g, k, n, pages.flagged, pages.scenario_path)

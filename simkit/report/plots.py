@@ -1,6 +1,6 @@
 """Balance plots, Axes first: every ``plot_x(ax, table)`` draws one analysis table on a given Axes.
 
-They take the tidy tables of :mod:`simkit.analysis` (or of :mod:`simkit.compare`) and never touch
+They take the tidy tables of :mod:`simkit.analysis` (or of :mod:`simkit.analysis.paired`) and never touch
 pyplot's global state, so a designer can reuse them in a notebook::
 
     fig, ax = plt.subplots(figsize=(8, 8))
@@ -146,7 +146,7 @@ def plot_delta_heatmap(ax: Axes, matchup_deltas: pd.DataFrame, order: Sequence[s
 
     Args:
         ax: where to draw.
-        matchup_deltas: :func:`simkit.compare.matchup_deltas` (``deck, opponent, delta``).
+        matchup_deltas: :func:`simkit.analysis.paired.matchup_deltas` (``deck, opponent, delta``).
         order: decks in display order (default: alphabetical).
         colorbar: add a colour bar beside the Axes.
 
@@ -387,7 +387,7 @@ def plot_nash_shift(ax: Axes, nash: pd.DataFrame, max_rows: int = 30) -> None:
 
     Args:
         ax: where to draw.
-        nash: :func:`simkit.compare.nash_shift` (``deck, weight_base, weight_patch``).
+        nash: :func:`simkit.analysis.paired.nash_shift` (``deck, weight_base, weight_patch``).
         max_rows: most decks shown (the heaviest in either mix).
     """
     rows = nash[(nash["weight_base"] > 1e-6) | (nash["weight_patch"] > 1e-6)]
@@ -469,7 +469,7 @@ def plot_deltas(ax: Axes, deltas: pd.DataFrame, label: str = "subject", title: s
 
     Args:
         ax: where to draw.
-        deltas: a table of :mod:`simkit.compare` with ``delta, low, high, p_adjusted`` and ``label``.
+        deltas: a table of :mod:`simkit.analysis.paired` with ``delta, low, high, p_adjusted`` and ``label``.
         label: the column naming each row.
         title: the Axes title.
         alpha: significance level for the filled markers (after correction).

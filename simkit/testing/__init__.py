@@ -9,7 +9,8 @@
 * hypothesis profiles ``ci``, ``dev`` and ``thorough``, registered on import (unless already
   registered) without loading any of them.
 
-The games are reached only through the game interface (:meth:`simkit.games.Game.check_spec`).
+The games are reached only through the game interface (the ``checks`` or ``check_runner`` capability
+of :data:`simkit.games.CAPABILITIES`).
 """
 
 from simkit.testing.api import APITestFailure, api_test

@@ -75,7 +75,7 @@ def _replay_and_probe(game, sc: Scenario, cols: dict, i: int, seen: list[tuple],
     first, second, seed = cols["first_deck"][i], cols["second_deck"][i], cols["seed"][i]
     actions = cols["action_list"][i]
     where = f"{game.name}: game {i} ({first} vs {second}, seed {seed})"
-    m = game.new_match(sc, first, second, seed=seed)
+    m = game.new_match(first, second, seed=seed)
     made = 0
     for k, action in enumerate(actions):
         if m.over:
@@ -101,7 +101,7 @@ def _replay_and_probe(game, sc: Scenario, cols: dict, i: int, seen: list[tuple],
         raise _fail(f"{where}: the match is not over after its {len(actions)} recorded actions")
     if m.winner != cols["winner"][i]:
         raise _fail(f"{where}: the replayed match's winner is {m.winner!r}, the record says {cols['winner'][i]!r}")
-    again = game.replay(sc, first, second, actions, seed=seed)
+    again = game.replay(first, second, actions, seed=seed)
     if again.snapshot() != m.snapshot():
         raise _fail(f"{where}: replay() does not rebuild the game played action by action")
     return made
@@ -125,18 +125,18 @@ def api_test(scenario: Scenario | str | Path, games: int = 6, seed: int = 0, bot
         APITestFailure: the first broken promise, naming the game, decks and seed.
     """
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
-    game = sc.plugin
+    game = sc.game
     pick = np.random.default_rng(seed)
     first = [sc.decks[int(j)] for j in pick.integers(0, len(sc.decks), games)]
     second = [sc.decks[int(j)] for j in pick.integers(0, len(sc.decks), games)]
     seeds = game_seeds(seed, games)
-    many = dict(game.play_batch(sc, first, second, seeds, bots, record_actions=True))
+    many = dict(game.play_batch(first, second, seeds, bots, record_actions=True))
     if "action_list" not in many:
         raise _fail(f"{game.name}: play_batch(record_actions=True) returned no action_list")
     _check_columns(game, many, games)
-    limit = game.turn_limit(sc.rules)
+    limit = game.turn_limit
     for i in range(games):
-        one = dict(game.play_batch(sc, [first[i]], [second[i]], [seeds[i]], bots, record_actions=True))
+        one = dict(game.play_batch([first[i]], [second[i]], [seeds[i]], bots, record_actions=True))
         _check_columns(game, one, 1)
         _same_game(game, one, many, i)
         if limit is not None and many["turns"][i] > limit:

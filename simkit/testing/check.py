@@ -1,9 +1,9 @@
 """``simkit check`` for any game: the game's invariants after every action of many legal games.
 
-A game answers :meth:`simkit.games.Game.check_spec` with an object that either runs its own check
-(a ``run_check(...)`` method returning a report with ``passed`` and ``format()``, as Battle of
-Miracles does with its hypothesis state machine, scenario variants and compiled-engine twin), or
-simply declares its invariants: ``names`` and ``invariants(before, action, after)`` returning
+A game declares one of two capabilities (:data:`simkit.games.CAPABILITIES`). ``check_runner`` runs
+its own check (``run_check(...)`` returning a report with ``passed`` and ``format()``, and
+``replay_file(case)``, as Battle of Miracles does with its hypothesis state machine and scenario
+variants). ``checks`` simply declares its invariants: ``names`` and ``invariants(before, action, after)`` returning
 the names of those a step broke, over :meth:`~simkit.games.Match.snapshot` values. For the latter,
 :func:`run_invariant_games` plays games here: random legal actions and games played by the
 scenario's bots, each action checked; illegal actions probed (refused, nothing changed); and the
@@ -91,20 +91,20 @@ def run_invariant_games(sc: Scenario, spec, games: int, seed: int = 0, on_exampl
     moments of each game an action legal at some other moment but not now is tried: it must raise
     :class:`simkit.IllegalAction` and change nothing.
     """
-    game = sc.plugin
+    game = sc.game
     report = InvariantReport(sc, profile, seed, invariants=tuple(getattr(spec, "names", ())))
     start = time.perf_counter()
     rng = np.random.default_rng(seed)
     seeds = game_seeds(seed, games)
-    bots = [b for b in game.bot_names(sc) if b != "random"][:2] or ["random"]
+    bots = [b for b in game.bot_names() if b != "random"][:2] or ["random"]
     bot_games = games // 2
     firsts = [sc.decks[int(i)] for i in rng.integers(0, len(sc.decks), games)]
     seconds = [sc.decks[int(i)] for i in rng.integers(0, len(sc.decks), games)]
-    played = game.play_batch(sc, firsts[:bot_games], seconds[:bot_games], seeds[:bot_games],
+    played = game.play_batch(firsts[:bot_games], seconds[:bot_games], seeds[:bot_games],
                              (bots[0], bots[-1]), record_actions=True) if bot_games else {"action_list": []}
     seen: dict[str, tuple] = {}
     for g in range(games):
-        m = game.new_match(sc, firsts[g], seconds[g], seed=seeds[g])
+        m = game.new_match(firsts[g], seconds[g], seed=seeds[g])
         script = list(played["action_list"][g]) if g < bot_games else None
         where = (f"game {g} ({firsts[g]} vs {seconds[g]}, seed {seeds[g]}, "
                  f"{'bots ' + bots[0] + ',' + bots[-1] if script is not None else 'random legal actions'})")
@@ -160,7 +160,7 @@ def run_invariant_games(sc: Scenario, spec, games: int, seed: int = 0, on_exampl
 
 def run_check(scenario: str | Path, examples: int | None = None, seed: int | None = 0, profile: str = "thorough",
               variants: bool = True, out_dir: str | Path = "reports/check", on_example=None, **options):
-    """Check a scenario's rules through its game's :meth:`~simkit.games.Game.check_spec`.
+    """Check a scenario's rules through its game's ``checks`` or ``check_runner`` capability.
 
     Args:
         scenario: the scenario file (a designer's patch, for instance).
@@ -181,12 +181,13 @@ def run_check(scenario: str | Path, examples: int | None = None, seed: int | Non
     sc = load_scenario(scenario)
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r} (simkit registers: {', '.join(PROFILES)})")
-    spec = sc.plugin.check_spec(sc)
+    runner = sc.game.capability("check_runner")
+    if runner is not None:
+        return runner.run_check(examples=examples, seed=seed, profile=profile, variants=variants, out_dir=out_dir,
+                                on_example=on_example, **options)
+    spec = sc.game.capability("checks")
     if spec is None:
-        raise ValueError(f"{sc.path}: {sc.plugin.title} declares no invariants (its check_spec hook)")
-    if hasattr(spec, "run_check"):
-        return spec.run_check(examples=examples, seed=seed, profile=profile, variants=variants, out_dir=out_dir,
-                              on_example=on_example, **options)
+        raise ValueError(f"{sc.path}: {sc.game.title} declares no invariants (its checks capability)")
     budget = examples if examples is not None else max(10, PROFILES[profile] // 5)
     return run_invariant_games(sc, spec, budget, seed=0 if seed is None else seed, on_example=on_example,
                                profile=profile)
@@ -214,12 +215,12 @@ def replay_file(scenario: str | Path, case_path: str | Path):
     except OSError as exc:
         raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
     sc = load_scenario(scenario)
-    spec = sc.plugin.check_spec(sc)
-    if spec is None or not hasattr(spec, "replay_file"):
-        raise ValueError(f"{path}: {sc.plugin.title}'s check writes no failing cases, so there is none to replay "
+    runner = sc.game.capability("check_runner")
+    if runner is None:
+        raise ValueError(f"{path}: {sc.game.title}'s check writes no failing cases, so there is none to replay "
                          f"under {sc.path}")
     try:
-        return spec.replay_file(path)
+        return runner.replay_file(path)
     except (ValueError, KeyError, TypeError) as exc:
         text = str(exc) if not isinstance(exc, KeyError) else f"missing key {exc}"
         if str(path) in text:

@@ -169,7 +169,7 @@ REASONS = (
 MAX_LEGAL = 512
 MAX_FRAMES = 4 * M + 8
 
-# ---- the random stream: simkit.rng.GameStreams' formula, one word at a time ----------------------
+# ---- the random stream: simkit.games.kits.rng.GameStreams' formula, one word at a time ----------------------
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -178,7 +178,7 @@ _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 
 @njit(cache=True)
 def mix64(x):
-    """splitmix64's finaliser on one ``uint64`` (as :func:`simkit.rng.mix64`)."""
+    """splitmix64's finaliser on one ``uint64`` (as :func:`simkit.games.kits.rng.mix64`)."""
     z = x + _GOLDEN
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2

@@ -31,8 +31,8 @@ from simkit.games.duel import bots as B
 from simkit.games.duel import engine as E
 from simkit.games.duel.bots_config import W
 from simkit.games.duel.tables import F_TYPE, POISON, REGENERATION, SHIELD, STRENGTH, T_WEAPON
+from simkit.games.kits.numba_cache import drop_stale_cache
 from simkit.games.miracle.fast_search import search as loop
-from simkit.numba_cache import drop_stale_cache
 
 # the search budget, in the order of the loop's params
 PLANS, DEPTH, TEMPERATURE, REPLY_TEMPERATURE, PARAMS = loop.PLANS, loop.DEPTH, loop.TEMPERATURE, \

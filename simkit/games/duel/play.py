@@ -16,7 +16,7 @@ from simkit.games.duel import bots as B
 from simkit.games.duel import engine as E
 from simkit.games.duel.bots_config import RANDOM, WEIGHT_NAMES, read_bot_settings
 from simkit.games.duel.tables import canonical_deck, deck_list
-from simkit.rng import derive_seed
+from simkit.games.kits.rng import derive_seed
 
 WINNERS = ("first", "second", "draw")
 END_REASONS = ("none", "hp_zero", "turn_limit")

@@ -1,4 +1,4 @@
-"""The hooks a search bot needs of the Card Duel (``Game.search_hooks``), over the engine's flat state.
+"""The hooks a search bot needs of the Card Duel (its ``search`` capability), over the engine's flat state.
 
 A search must start from its seat's view (rules page section 12), never from the whole state:
 :meth:`DuelSearch.root` gives it. In a view the hidden cards are absent, so a search that steps

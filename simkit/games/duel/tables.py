@@ -465,3 +465,14 @@ def deck_pool(rules: Rules, top: Field) -> list[str]:
     if len(set(out)) != len(out):
         raise d.fail("lists the same deck twice", "pool")
     return out
+
+
+def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:
+    """The cards of ``deck``: its weapons and its spells, by name."""
+    weapons, spells = parse_deck(rules, deck)
+    return {"weapon": weapons, "spell": spells}
+
+
+def turn_limit(rules: Rules) -> int:
+    """The last turn a game can reach."""
+    return int(rules.settings[S_TURN_LIMIT])

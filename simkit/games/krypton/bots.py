@@ -21,9 +21,9 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+from simkit.games.kits.rng import derive_seed
 from simkit.games.krypton.engine import W_COMPARE, W_DAMAGE, W_DECLARE, W_UNITY, Game
 from simkit.games.krypton.tables import T_BASE, T_FOREST, T_HILL, T_VEIN
-from simkit.rng import derive_seed
 from simkit.scenario import Field
 
 RANDOM = "random"

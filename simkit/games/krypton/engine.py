@@ -22,7 +22,7 @@ Actions are tuples; a cell is written by its cube coordinates ``x, y, z``:
 * ``("end",)``: end the hero turn (its end phase follows).
 
 Randomness: one counter-based stream per game (``derive_seed(seed, "krypton")`` then one
-:func:`simkit.rng.derive_seed` per draw), so a game depends only on its seed and its actions.
+:func:`simkit.games.kits.rng.derive_seed` per draw), so a game depends only on its seed and its actions.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from __future__ import annotations
 import copy
 
 from simkit.errors import IllegalAction
+from simkit.games.kits.rng import derive_seed
 from simkit.games.krypton.tables import (
     COUNTER_CARDS,
     SIDE_NAMES,
@@ -41,7 +42,6 @@ from simkit.games.krypton.tables import (
     Rules,
     parse_loadout,
 )
-from simkit.rng import derive_seed
 
 WINNERS = ("first", "second", "draw")
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from simkit.games.kits.rng import derive_seed
 from simkit.games.krypton.bots import RANDOM, Utility, choose, read_bots
 from simkit.games.krypton.engine import WINNERS, Game
 from simkit.games.krypton.search_bot import SearchBot, read_searches
 from simkit.games.krypton.tables import CARDS, canonical_deck
-from simkit.rng import derive_seed
 
 #: most decisions of one game (the rules bound a game far below this; reaching it is a bug)
 ACTION_CAP = 200_000

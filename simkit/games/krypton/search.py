@@ -1,4 +1,4 @@
-"""The hooks a search bot needs of Krypton Tower War (``Game.search_hooks``), over engine games.
+"""The hooks a search bot needs of Krypton Tower War (its ``search`` capability), over engine games.
 
 A search must start from its seat's view, never from the whole game: :meth:`KryptonSearch.root`
 gives a copy in which what the seat cannot know is guessed. The other side's hand and the pile are
@@ -8,7 +8,7 @@ are sorted before they are dealt, so the guess depends only on what the seat can
 real order or split of the hidden cards.
 
 Besides copy, legal, step, over, to_act and value, the generic rollout search
-(:class:`simkit.search.RolloutSearch`) reads four public counters: :meth:`~KryptonSearch.in_turn`
+(:class:`simkit.games.kits.search.RolloutSearch`) reads four public counters: :meth:`~KryptonSearch.in_turn`
 (the decision is the acting side's own move, not a counter window or a revival choice),
 :meth:`~KryptonSearch.turn_count` (hero turns), :meth:`~KryptonSearch.chance` (dice drawn and judgments
 begun) and
@@ -17,8 +17,8 @@ begun) and
 
 from __future__ import annotations
 
+from simkit.games.kits.rng import derive_seed
 from simkit.games.krypton.engine import Game
-from simkit.rng import derive_seed
 
 #: the value weights of a search bot (``value_<name>`` in its ``[bots.<name>]`` table): (name, meaning)
 VALUES = (

@@ -1,7 +1,7 @@
 """The fixed ``Rules`` of a Krypton Tower War scenario: every number the engine reads, checked at load.
 
 The map is data (``[map]``: radius, bases, spawn points, veins, terrain lists) laid on a
-:class:`simkit.hexgrid.HexGrid`; classes, towers, base tiers, veins and magic cards are tables. Errors
+:class:`simkit.games.kits.hexgrid.HexGrid`; classes, towers, base tiers, veins and magic cards are tables. Errors
 read ``file: key: problem``.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.errors import ScenarioError
-from simkit.hexgrid import HexGrid, hexagon_cells
+from simkit.games.kits.hexgrid import HexGrid, hexagon_cells
 from simkit.scenario import Field
 
 CARDS = (
@@ -70,7 +70,7 @@ class Rules:
 
     Attributes:
         settings: the ``[rules]`` and ``[magic]`` numbers by key.
-        grid: the board's cells (:class:`~simkit.hexgrid.HexGrid`).
+        grid: the board's cells (:class:`~simkit.games.kits.hexgrid.HexGrid`).
         terrain: ``int[C]`` terrain of each cell at the start (``T_*``; ``T_BASE`` on a base).
         stock: ``int[C]`` vein stock at the start (0 off veins); ``vein_yield`` per cell.
         bases: the two base cell indices; spawns: each side's spawn cell indices, in order.
@@ -317,3 +317,13 @@ def deck_pool(rules: Rules, top: Field) -> list[str]:
             raise d.fail(f"loadout {c!r} listed twice", "pool")
         out.append(c)
     return out
+
+
+def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:
+    """The hero classes of a loadout, each once (the card statistics count which cards a deck holds, not copies)."""
+    return {"class": tuple(sorted(set(parse_loadout(rules, deck))))}
+
+
+def turn_limit(rules: Rules) -> int:
+    """The last round a game can reach."""
+    return int(rules.settings["max_rounds"])

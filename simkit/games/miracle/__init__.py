@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from simkit.games.miracle.cards import canonical_deck as _canonical_deck
 from simkit.games.miracle.cards import parse_deck
-from simkit.games.miracle.game import Miracle
+from simkit.games.miracle.game import GAME
 from simkit.games.miracle.match import Match, replay
 from simkit.games.miracle.narrate import narrate
 from simkit.games.miracle.play import play_batch
@@ -17,7 +17,7 @@ from simkit.games.miracle.tables import Rules, build_rules, deck_pool
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-GAME = Miracle()  # the game interface (simkit.games.Game) the generic layers use
+
 
 
 def key_turns_figure(*args, **kwargs) -> "Figure":

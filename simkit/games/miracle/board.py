@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simkit.bitboard import HexBitboard
-from simkit.hexgrid import Cell, HexGrid, hexagon_cells, is_cube
+from simkit.games.kits.bitboard import HexBitboard
+from simkit.games.kits.hexgrid import Cell, HexGrid, hexagon_cells, is_cube
 from simkit.scenario import Field
 
 

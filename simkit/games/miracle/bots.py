@@ -22,6 +22,7 @@ from typing import Protocol
 
 import numpy as np
 
+from simkit.games.kits.rng import GameStreams, mix64
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots_config import RANDOM, BotConfig, BotSettings, read_bot_settings
@@ -30,7 +31,6 @@ from simkit.games.miracle.bots_tables import BotTables, build_tables
 from simkit.games.miracle.fast.bot import FastScorer
 from simkit.games.miracle.state import State
 from simkit.games.miracle.tables import Rules
-from simkit.rng import GameStreams, mix64
 
 
 class Bot(Protocol):

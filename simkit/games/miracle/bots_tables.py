@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simkit.games.kits.rng import mix64
 from simkit.games.miracle.cards import INFERNO_FLAME
 from simkit.games.miracle.tables import Rules
-from simkit.rng import mix64
 
 #: Distance used for cells from which a goal cannot be reached at all.
 FAR = 999

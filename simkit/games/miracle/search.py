@@ -13,6 +13,7 @@ from dataclasses import astuple
 
 import numpy as np
 
+from simkit.games.kits.rng import GameStreams
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import UtilityBot
@@ -22,7 +23,6 @@ from simkit.games.miracle.fast_search.play import plan
 from simkit.games.miracle.fast_search.search import DEPTH, PARAMS, PLANS, REPLY_TEMPERATURE, TEMPERATURE
 from simkit.games.miracle.state import State
 from simkit.games.miracle.tables import Rules
-from simkit.rng import GameStreams
 
 Player = tuple  # (policy KBot, reply KBot, float64[PARAMS] budget, float64[7] value weights)
 

@@ -9,7 +9,9 @@ import numpy as np
 from simkit.errors import ScenarioError
 from simkit.games.miracle.board import Board, build_board
 from simkit.games.miracle.bots_config import read_bot_settings
-from simkit.games.miracle.cards import Cards, all_decks, build_cards, canonical_deck
+from simkit.games.miracle.cards import Cards, build_cards, parse_deck
+from simkit.games.miracle.cards import all_decks as _all_decks
+from simkit.games.miracle.cards import canonical_deck as _canonical_deck
 from simkit.scenario import Field
 
 
@@ -121,16 +123,37 @@ def deck_pool(rules: Rules, top: Field) -> list[str]:
     d = top.table("decks", required=False)
     d.reject_unknown(("pool",))
     if not d.has("pool"):
-        return all_decks(rules.cards)
+        return _all_decks(rules.cards)
     pool = d.get("pool")
     if not isinstance(pool, list) or not pool:
         raise d.fail("must be a non-empty list of deck ids", "pool")
     out = []
     for i, deck in enumerate(pool):
         try:
-            out.append(canonical_deck(rules.cards, deck))
+            out.append(_canonical_deck(rules.cards, deck))
         except ScenarioError as exc:
             raise d.fail(str(exc), f"pool[{i}]") from None
     if len(set(out)) != len(out):
         raise d.fail("lists the same deck twice", "pool")
     return out
+
+
+def canonical_deck(rules: Rules, deck: str) -> str:
+    """The canonical id of a legal deck (creatures alphabetical); raises ScenarioError naming an illegal one."""
+    return _canonical_deck(rules.cards, deck)
+
+
+def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:
+    """The cards of ``deck``: its artifact and its three creature kinds, by name."""
+    artifact, kinds = parse_deck(rules.cards, deck)
+    return {"artifact": (rules.cards.artifacts[artifact],), "creature": tuple(rules.cards.kinds[k] for k in kinds)}
+
+
+def all_decks(rules: Rules) -> list[str]:
+    """Every legal deck of the scenario's cards (the pool when ``[decks] pool`` is not given)."""
+    return _all_decks(rules.cards)
+
+
+def turn_limit(rules: Rules) -> int:
+    """The last turn a game can reach."""
+    return int(rules.turn_limit)

@@ -10,7 +10,7 @@
 * :mod:`.check`: :func:`run_check`, the hypothesis run, shrinking and replay files.
 
 The generic :mod:`simkit.testing` reaches this package only through the game interface
-(:meth:`simkit.games.Game.check_spec`).
+(``checks`` or ``check_runner`` capability (:data:`simkit.games.CAPABILITIES`)).
 """
 
 from simkit.games.miracle.checking.check import CheckReport, format_report, replay_file, run_check

@@ -3,7 +3,7 @@
 :class:`CheckedMatch` wraps a :class:`Match` (the single-match API): it plays legal actions,
 probes illegal ones, keeps the states and engine actions it saw, and checks the state and
 transition invariants of :mod:`simkit.games.miracle.checking.invariants` and the game's own (its check hooks,
-``scenario.module.check_hooks(scenario)``) on them (as one batch). Every action is also applied to
+``simkit.games.miracle.check_hooks(scenario)``) on them (as one batch). Every action is also applied to
 a twin of the game by the game's compiled engine (the one the sweeps play), which must reach the
 same state, and the compiled bots must offer exactly the legal actions. At the end of a game it
 replays ``m.actions`` and runs the game in a batch with shifted copies of itself and companion
@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from simkit.errors import IllegalAction
+from simkit.games.kits.rng import GameStreams
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.cards import parse_deck
@@ -37,7 +38,6 @@ from simkit.games.miracle.checking.invariants import (
     stack_states,
 )
 from simkit.games.miracle.state import END_REASONS, State
-from simkit.rng import GameStreams
 from simkit.scenario import Scenario
 
 #: Checks a game runs besides the registered invariants (name: statement).
@@ -59,7 +59,7 @@ _hooks: dict[tuple[str, str], Any] = {}
 
 
 def game_hooks(scenario: Scenario):
-    """The game's check hooks for ``scenario`` (``scenario.module.check_hooks(scenario)``, kept per file and hash).
+    """The game's check hooks for ``scenario`` (``simkit.games.miracle.check_hooks(scenario)``, kept per file and hash).
 
     They carry the game's own invariants (``state_invariants``, ``transition_invariants``), its compiled
     engine (``step_compiled``, ``legal_differences``, ``compiled_checks``) and its bots (``bots``, ``bot_action``).
@@ -68,7 +68,9 @@ def game_hooks(scenario: Scenario):
     if key not in _hooks:
         if len(_hooks) >= HOOKS_KEPT:
             _hooks.clear()
-        _hooks[key] = scenario.module.check_hooks(scenario)
+        from simkit.games.miracle import check_hooks
+
+        _hooks[key] = check_hooks(scenario)
     return _hooks[key]
 
 
@@ -405,9 +407,8 @@ class CheckedMatch:
         """
         self.check()
         m = self.match
-        module = self.scenario.module
         again = self.engine(
-            "replaying m.actions", lambda: module.replay(self.scenario, *m.decks, m.actions, seed=self.seed)
+            "replaying m.actions", lambda: self.scenario.game.replay(*m.decks, m.actions, seed=self.seed)
         )
         self.stats.invariant_checks += 2
         if again.snapshot() != m.snapshot() or not again.state.equals(m.state):

@@ -1,6 +1,6 @@
 """What ``simkit check`` needs of Battle of Miracles beyond the single-match API.
 
-:class:`MiracleChecks` is reached through the game package (``scenario.module.check_hooks(scenario)``)
+:class:`MiracleChecks` is reached through the game package (``simkit.games.miracle.check_hooks(scenario)``)
 so the generic checker never imports this game:
 
 * the game's own invariants (:mod:`simkit.games.miracle.checking.rule_invariants`);

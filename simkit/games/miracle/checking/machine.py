@@ -180,9 +180,9 @@ def match_machine(
         ValueError: the scenario is not a Battle of Miracles scenario.
     """
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
-    if sc.game != "miracle":
+    if sc.game_name != "miracle":
         raise ValueError(f"{sc.path}: simkit.games.miracle.checking checks Battle of Miracles scenarios, "
-                         f"this one is {sc.game!r}")
+                         f"this one is {sc.game_name!r}")
     name = "".join(p.capitalize() for p in Path(sc.path).stem.replace("-", "_").split("_") if p) or "Scenario"
     attrs = {"scenario": sc, "variants": variants, "stats": stats if stats is not None else CheckStats()}
     return type(f"{name}Machine", (MatchMachine,), attrs)

@@ -16,14 +16,14 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from simkit.rng import GOLDEN, MIX1, MIX2
+from simkit.games.kits.rng import GOLDEN, MIX1, MIX2
 
 F32 = np.float32
 
 
 @numba.njit(cache=True)
 def mix64(x):
-    """The splitmix64 finaliser (``simkit.rng.mix64``) on one ``uint64``."""
+    """The splitmix64 finaliser (``simkit.games.kits.rng.mix64``) on one ``uint64``."""
     z = x + GOLDEN
     z = (z ^ (z >> np.uint64(30))) * MIX1
     z = (z ^ (z >> np.uint64(27))) * MIX2

@@ -87,7 +87,7 @@ class KRules(NamedTuple):
     cooling_len: int
     spawn_cells: np.ndarray  # int16[2 + G, C] spawn points of each side, then of each garrison, by cell
     spawn_count: np.ndarray  # int32[2 + G] how many of each row are spawn points
-    # row bitboards (simkit.bitboard), padded with an empty row above and below: row r + 1 holds row r
+    # row bitboards (simkit.games.kits.bitboard), padded with an empty row above and below: row r + 1 holds row r
     bit_row: np.ndarray  # int64[C] padded row of each cell
     bit_index: np.ndarray  # uint64[C] bit of each cell in its row
     bit_cell: np.ndarray  # int16[R + 2, 64] cell of each row and bit, -1 for none

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from simkit.numba_cache import drop_stale_cache
+from simkit.games.kits.numba_cache import drop_stale_cache
 
 _HERE = Path(__file__).parent
 drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")), *sorted((_HERE.parent / "fast").glob("*.py"))])

@@ -36,7 +36,7 @@ Randomness: every draw is derived from the bot's key (the game's seed and the se
 decision (``hooks.moment``: the position's public counters), so a game replays from its seed and actions
 whatever the batch, and two positions that differ only in what the seat cannot see get the same choice.
 
-Hooks (a game's ``search_hooks``): ``root(state, seat, salt)``, ``copy``, ``legal``, ``step``, ``over``,
+Hooks (a game's ``search`` capability): ``root(state, seat, salt)``, ``copy``, ``legal``, ``step``, ``over``,
 ``to_act``, ``in_turn``, ``turn_count``, ``chance``, ``moment``, and optionally ``reseed(state, key)`` (the
 rollouts' chance keyed by what happens: see :class:`_Luck`). Bots are made by factories
 ``(seat, seed, temperature) -> bot`` with ``bot(state, legal) -> action`` (``temperature=None``: the
@@ -49,7 +49,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from simkit.rng import derive_seed
+from simkit.games.kits.rng import derive_seed
 
 #: a bot: ``(state, legal actions) -> action``
 Bot = Callable[[Any, Sequence], Any]

@@ -4,7 +4,7 @@ Game-agnostic. Lower is better; rates are in win-rate units (0.01 = 1 point). :f
 one sweep (spread of the deck win rates, distance outside the report's band, matchups beyond 70/30,
 first-player advantage overall and per deck, and how far decks were pushed further outside the band than
 the base game has them on the same seeds); :func:`score` weighs them with :class:`TuneWeights`;
-:func:`change_cost` prices the changes. The additive model of :mod:`simkit.tune_screen` predicts the
+:func:`change_cost` prices the changes. The additive model of :mod:`simkit.tune.screen` predicts the
 same terms for combinations.
 """
 
@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 
 from simkit.analysis import FlagBands, deck_games, first_player_advantage, first_score, matchup_matrix
-from simkit.tune_screen import outside_band, seat_beyond
 
-__all__ = ["TuneWeights", "balance_terms", "change_cost", "deck_rates", "parse_weights", "score"]
+__all__ = ["TuneWeights", "balance_terms", "change_cost", "deck_rates", "outside_band", "parse_weights", "score",
+           "seat_beyond"]
 
 
 
@@ -73,6 +73,17 @@ def parse_weights(text: str | None) -> TuneWeights:
         if not values[name] >= 0:
             raise ValueError(f"--weights: {name} must be at least 0, got {value.strip()}")
     return TuneWeights(**values)
+
+
+def outside_band(rates: np.ndarray, bands: FlagBands) -> np.ndarray:
+    """The distance of each deck win rate outside the report's deck band (0 inside it)."""
+    lo, hi = bands.deck
+    return np.maximum(0.0, np.maximum(lo - rates, rates - hi))
+
+
+def seat_beyond(first_rates: np.ndarray, bands: FlagBands) -> np.ndarray:
+    """The distance of each first-seat score rate beyond the report's band, 1/2 +- ``bands.first_player``."""
+    return np.maximum(0.0, np.abs(first_rates - 0.5) - bands.first_player)
 
 
 def deck_rates(df: pd.DataFrame) -> pd.Series:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simkit.hexgrid import HexGrid
+from simkit.games.kits.hexgrid import HexGrid
 
 _ONE = np.uint64(1)
 

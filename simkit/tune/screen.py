@@ -31,9 +31,10 @@ import numpy as np
 import pandas as pd
 
 from simkit.analysis import FlagBands, first_score
+from simkit.tune.objective import outside_band, seat_beyond
 
-__all__ = ["Additive", "MatchupTable", "best_combinations", "deck_seat_rates", "matchup_table", "outside_band",
-           "opposed_pairs", "pooled_points", "screen_changes", "seat_beyond"]
+__all__ = ["Additive", "MatchupTable", "best_combinations", "deck_seat_rates", "matchup_table",
+           "opposed_pairs", "pooled_points", "screen_changes"]
 
 BEAM = 64  # partial combinations kept at each depth of the search
 
@@ -136,17 +137,6 @@ def deck_seat_rates(seat: np.ndarray, seat_games: np.ndarray) -> np.ndarray:
     won = seat * g
     games = g.sum(axis=-1) + g.sum(axis=-2)
     return np.where(games > 0, (won.sum(axis=-1) + won.sum(axis=-2)) / np.maximum(games, 1), 0.5)
-
-
-def outside_band(rates: np.ndarray, bands: FlagBands) -> np.ndarray:
-    """The distance of each deck win rate outside the report's deck band (0 inside it)."""
-    lo, hi = bands.deck
-    return np.maximum(0.0, np.maximum(lo - rates, rates - hi))
-
-
-def seat_beyond(first_rates: np.ndarray, bands: FlagBands) -> np.ndarray:
-    """The distance of each first-seat score rate beyond the report's band, 1/2 +- ``bands.first_player``."""
-    return np.maximum(0.0, np.abs(first_rates - 0.5) - bands.first_player)
 
 
 def _rates(points: np.ndarray, games: np.ndarray) -> np.ndarray:

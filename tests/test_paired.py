@@ -1,4 +1,4 @@
-"""simkit.compare and `simkit compare`: paired deltas on synthetic base/patch sweeps with planted changes."""
+"""simkit.analysis.paired and `simkit compare`: paired deltas on synthetic base/patch sweeps with planted changes."""
 
 
 import numpy as np
@@ -8,8 +8,7 @@ from pypdf import PdfReader
 from results_folders import write_sweep_folder
 
 from simkit.analysis import FLAG_COLUMNS, synthetic_deck_cards, synthetic_results
-from simkit.cli import main
-from simkit.compare import (
+from simkit.analysis.paired import (
     COMPARE_TABLES,
     card_deltas,
     compare_results,
@@ -20,6 +19,7 @@ from simkit.compare import (
     pair_results,
     spread_change,
 )
+from simkit.cli import main
 from simkit.report.comparison import compare_headlines, write_compare_report
 
 # both artifacts with the same six creature trios, three of them with a Priest: a balanced pool
@@ -139,7 +139,7 @@ def test_halving_the_priest_edge_halves_the_spread_inside_a_paired_bootstrap_int
     """Priest decks' edge 20 -> 10 points (6 of 12 decks): deck rates 60.9/39.1% -> 55.5/44.5%, so the spread
     (std of the deck win rates, 10.9 points) halves. The ratio is the two sweeps' spreads as balance_terms
     measures them, its 95% interval holds 1/2 and excludes 0.35 and 0.7; a sweep against itself is 1, exactly."""
-    from simkit.tune_objective import balance_terms
+    from simkit.tune.objective import balance_terms
 
     strong, half = sweep(0.20, 0.0, games=200), sweep(0.10, 0.0, games=200, name="patch")
     got = spread_change(pair_results(strong, half), resamples=500)

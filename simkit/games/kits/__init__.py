@@ -1,0 +1,8 @@
+"""What games build on, each written once: no game imports another, every game imports these.
+
+- :mod:`.hexgrid`: hex cells in cube coordinates, neighbour and distance tables.
+- :mod:`.bitboard`: row bitboards over a hex grid (reachability, masks).
+- :mod:`.rng`: counter-based random streams and ``derive_seed`` (every game from its own seed).
+- :mod:`.numba_cache`: numba's on-disk cache dropped whenever its sources change.
+- :mod:`.search`: the rollout search loop over a game's ``search`` capability.
+"""

@@ -1,0 +1,267 @@
+"""Playing a sweep: its chunks on local worker processes or a Dask cluster, uniform or round by round.
+
+Executors never decide a game: every chunk is played by :func:`play_chunk` from its planned seeds,
+so the worker count and the executor never change a result.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pandas as pd
+
+from simkit.scenario import Scenario, load_scenario
+from simkit.sweep.adaptive import layout_of, next_round
+from simkit.sweep.plan import LOG, Chunk, SweepPlan, check_workers
+from simkit.sweep.store import (
+    check_chunk,
+    chunk_path,
+    folder_lock,
+    make_folder,
+    prepare_store,
+    read_chunk,
+    read_meta,
+    write_chunk,
+    write_meta,
+)
+
+log = logging.getLogger("simkit.sweep")
+
+_SCENARIOS: dict[str, Scenario] = {}
+
+
+def play_chunk(chunk: Chunk) -> pd.DataFrame:
+    """Play one chunk and return its rows (runs in a worker; the scenario is loaded once per process)."""
+    from simkit.runner import play_games
+
+    sc = _SCENARIOS.get(chunk.scenario_path)
+    if sc is None:
+        sc = _SCENARIOS[chunk.scenario_path] = load_scenario(chunk.scenario_path)
+    started = time.perf_counter()
+    df = play_games(sc, list(chunk.first_decks), list(chunk.second_decks), bots=chunk.bots, seeds=list(chunk.seeds))
+    df.insert(2, "game", list(chunk.games))
+    df["scenario_hash"] = sc.hash
+    df["rules_version"] = sc.rules_version
+    log.info("chunk %d: %d games in %.1f s (pid %d)", chunk.index, len(df), time.perf_counter() - started, os.getpid())
+    return df
+
+
+def _close_in_worker(fd: int | None) -> None:
+    """Close a forked worker's copy of the folder lock, so the lock ends with the sweep's process."""
+    if fd is not None:
+        os.close(fd)
+
+
+def _local_results(chunks: list[Chunk], workers: int, lock_fd: int | None = None) -> Iterator[pd.DataFrame]:
+    if workers <= 1:
+        for c in chunks:
+            yield play_chunk(c)
+        return
+    import multiprocessing as mp
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    ctx = mp.get_context("fork")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_close_in_worker,
+                             initargs=(lock_fd,)) as pool:
+        pending = set()
+        todo = iter(chunks)
+        for c in todo:
+            pending.add(pool.submit(play_chunk, c))
+            if len(pending) >= 2 * workers:
+                break
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                yield fut.result()
+                nxt = next(todo, None)
+                if nxt is not None:
+                    pending.add(pool.submit(play_chunk, nxt))
+
+
+def _dask_results(chunks: list[Chunk], scheduler: str) -> Iterator[pd.DataFrame]:
+    from distributed import Client, as_completed
+
+    try:
+        client = Client(scheduler, timeout="10s")
+    except OSError as exc:
+        raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    with client:
+        futures = client.map(play_chunk, chunks, key=[f"simkit-chunk-{c.index}-{c.seeds[0]}" for c in chunks])
+        for fut in as_completed(futures):
+            yield fut.result()
+
+
+def run_sweep(
+    sc: Scenario,
+    plan: SweepPlan,
+    out: str | Path,
+    workers: int | None = None,
+    resume: bool = False,
+    scheduler: str | None = None,
+    progress: bool | None = None,
+) -> Path:
+    """Play every chunk of ``plan`` not yet on disk and write it to ``out``.
+
+    Args:
+        sc: the scenario (its hash must match ``plan``).
+        plan: from :func:`plan_sweep`.
+        out: the results folder.
+        workers: local worker processes, 1 to :func:`max_workers` (``None`` or 0: one per core);
+            not used with ``scheduler``.
+        resume: continue a sweep whose folder already holds chunks (the chunks kept are checked
+            first; a truncated or corrupt one is played again).
+        scheduler: a Dask scheduler address ``tcp://HOST:PORT`` to play the chunks on a cluster.
+        progress: show a progress bar (default: only when stderr is a terminal).
+
+    Returns:
+        The results folder.
+
+    Raises:
+        ValueError: workers out of range; another sweep writing to ``out`` (see
+            :func:`folder_lock`); see :func:`prepare_store`; an unreachable scheduler; a played
+            chunk that is not its planned games (e.g. the scenario file changed mid-sweep).
+    """
+    out = Path(out)
+    workers = check_workers(workers)
+    if sc.hash != plan.scenario_hash:
+        raise ValueError(f"the plan is for scenario hash {plan.scenario_hash}, not {sc.name!r} ({sc.hash})")
+    make_folder(out)
+    with folder_lock(out) as lock_fd:
+        done = prepare_store(out, plan, sc, resume)
+        handler = _start_logging(out)
+        try:
+            if plan.adaptive is not None:
+                return _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd)
+            return _play(sc, plan, out, workers, scheduler, progress, done, lock_fd)
+        finally:
+            _stop_logging(handler)
+
+
+def _play(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:
+    todo = [plan.chunk(k) for k in range(plan.chunk_count) if k not in done]
+    total_todo = sum(len(c.games) for c in todo)
+    log.info(
+        "sweep %s: %d decks, %d games per pair, %d chunks to play (%d done), %s",
+        sc.name, len(plan.decks), plan.games, len(todo), len(done),
+        f"dask scheduler {scheduler}" if scheduler else f"{workers} worker(s)",
+    )
+    from tqdm import tqdm
+
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = tqdm(total=total_todo, unit="game", disable=not show, smoothing=0.1, desc="sweep")
+    started = time.perf_counter()
+    results = _dask_results(todo, scheduler) if scheduler else _local_results(todo, workers, lock_fd)
+    try:
+        for df in results:
+            k = _chunk_index(plan, df)
+            problem = check_chunk(plan, k, df)
+            if problem:  # never on disk: e.g. a worker loaded the scenario file after it was edited
+                raise ValueError(f"chunk {k} as played is not the planned games: {problem}")
+            write_chunk(out, k, df)
+            bar.update(len(df))
+    finally:
+        bar.close()
+    elapsed = time.perf_counter() - started
+    meta = read_meta(out)
+    meta["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
+    meta.setdefault("runs", []).append(
+        {"games": total_todo, "seconds": round(elapsed, 2), "workers": None if scheduler else workers,
+         "scheduler": scheduler}
+    )
+    write_meta(out, meta)
+    log.info("sweep done: %d games in %.1f s (%.0f games/s)", total_todo, elapsed, total_todo / max(elapsed, 1e-9))
+    return out
+
+
+def _chunk_index(plan: SweepPlan, df: pd.DataFrame) -> int:
+    first = df.iloc[0]
+    block = plan.bot_pairs.index((first["first_bot"], first["second_bot"]))
+    pair = plan.decks.index(first["first_deck"]) * len(plan.decks) + plan.decks.index(first["second_deck"])
+    return block * plan.block_chunks + (pair * plan.games + int(first["game"])) // plan.chunk_size
+
+
+def _start_logging(out: Path) -> logging.Handler:
+    """Send this process's and every worker's ``simkit`` log records to ``DIR/sweep.log``.
+
+    Workers are forked, so their records travel through ``multiprocessing-logging``'s queue to
+    one file handler in this process. Returns the handler, to be closed when the sweep ends.
+    """
+    from multiprocessing_logging import MultiProcessingHandler
+
+    logger = logging.getLogger("simkit")
+    logger.setLevel(logging.INFO)
+    file_handler = logging.FileHandler(str((out / LOG).resolve()), encoding="utf-8")
+    file_handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(levelname)s %(message)s"))
+    handler = MultiProcessingHandler("simkit-sweep-log", sub_handler=file_handler)
+    logger.addHandler(handler)
+    return handler
+
+
+def _stop_logging(handler: logging.Handler) -> None:
+    logging.getLogger("simkit").removeHandler(handler)
+    handler.close()
+    handler.sub_handler.close()  # type: ignore[attr-defined]
+
+
+def _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:
+    """Play an adaptive sweep round by round, recording each round in ``meta.json`` before playing it."""
+    from tqdm import tqdm
+
+    show = sys.stderr.isatty() if progress is None else progress
+    started = time.perf_counter()
+    played = 0
+    meta = read_meta(out)
+    layout = layout_of(plan, meta)
+    frames: dict[int, pd.DataFrame] = {}
+    for k in sorted(done):
+        frames[k], problem = read_chunk(layout, k, chunk_path(out, k))
+        if problem:  # checked a moment ago by prepare_store
+            raise ValueError(f"{chunk_path(out, k)}: {problem}")
+    while True:
+        todo = [layout.chunk(k) for k in range(layout.chunk_count) if k not in frames]
+        if todo:
+            n_games = sum(len(c.games) for c in todo)
+            log.info("adaptive sweep %s: round %d, %d games in %d chunks", sc.name, len(layout.rounds) - 1,
+                     n_games, len(todo))
+            bar = tqdm(total=n_games, unit="game", disable=not show, smoothing=0.1,
+                       desc=f"round {len(layout.rounds) - 1}")
+            results = _dask_results(todo, scheduler) if scheduler else _local_results(todo, workers, lock_fd)
+            try:
+                for df in results:
+                    k = layout.chunk_index(df)
+                    problem = check_chunk(layout, k, df)
+                    if problem:
+                        raise ValueError(f"chunk {k} as played is not the planned games: {problem}")
+                    write_chunk(out, k, df)
+                    frames[k] = df
+                    bar.update(len(df))
+                    played += len(df)
+            finally:
+                bar.close()
+        games = pd.concat([frames[k] for k in sorted(frames)], ignore_index=True) if frames else None
+        target, status, reason = next_round(layout, games)
+        meta = read_meta(out)
+        if target is None:
+            meta["adaptive_result"] = {"stopped": reason, "rounds": len(layout.rounds),
+                                       "games": layout.total_games, "units": status}
+            break
+        rnd = layout.add_round(target, status)
+        meta["rounds"] = layout.rounds
+        write_meta(out, meta)
+        log.info("adaptive sweep: round %d planned, %d games (%s)", rnd["round"], rnd["games"], status)
+    elapsed = time.perf_counter() - started
+    meta["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
+    meta.setdefault("runs", []).append(
+        {"games": played, "seconds": round(elapsed, 2), "workers": None if scheduler else workers,
+         "scheduler": scheduler}
+    )
+    write_meta(out, meta)
+    log.info("adaptive sweep done (%s): %d games played now, %d in all, %d rounds", reason, played,
+             layout.total_games, len(layout.rounds))
+    return out

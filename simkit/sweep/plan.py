@@ -1,0 +1,257 @@
+"""The plan of a sweep: which games it plays, in which chunks, with which seeds.
+
+A plan is frozen: it fixes every game's seed (``derive_seed(sweep_seed, A, B, g)``, independent of
+the scenario's other numbers, so a base and its patch play the very same seeds) and every chunk's
+content, so batch size, chunking, worker count and resumption never change a result.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from simkit.analysis.sequential import AdaptiveSettings
+from simkit.games.kits.rng import SEED_MAX, derive_seed
+from simkit.scenario import Scenario
+from simkit.scenario import sweep_settings as sweep_defaults
+
+#: the names inside a results folder (its layout is part of the plan's promise)
+META = "meta.json"
+CHUNKS = "chunks"
+LOG = "sweep.log"
+LOCK = ".sweep.lock"
+
+#: workers allowed per core (``0`` means one per core)
+WORKERS_PER_CORE = 4
+
+
+@dataclass(frozen=True)
+class SweepPlan:
+    """What a sweep plays; it fixes every game's seed and every chunk's content.
+
+    Attributes:
+        scenario_path: the scenario file (workers load it themselves).
+        scenario_hash: the loaded scenario's hash (results of another scenario are refused).
+        decks: the decks swept, canonical ids; every ordered pair is played, mirrors included.
+        games: games per ordered pair.
+        bots: the two bots, (first seat, second seat).
+        seed: the sweep seed from which every game's seed derives.
+        chunk_size: games per chunk.
+        panel: a bot panel: every pairing is played under each of these bots, the same bot in both
+            seats, on the same seeds (``()``: no panel, ``bots`` play every game).
+        adaptive: for an adaptive sweep, its settings (``games`` is then round 0's games per
+            ordered pair); the games are planned round by round (:class:`AdaptiveLayout`).
+    """
+
+    scenario_path: str
+    scenario_hash: str
+    decks: tuple[str, ...]
+    games: int
+    bots: tuple[str, str]
+    seed: int
+    chunk_size: int
+    panel: tuple[str, ...] = ()
+    adaptive: AdaptiveSettings | None = None
+
+    @property
+    def bot_pairs(self) -> tuple[tuple[str, str], ...]:
+        """The (first seat, second seat) bots of each block of the plan: one per panel bot, else ``bots``."""
+        return tuple((b, b) for b in self.panel) if self.panel else (self.bots,)
+
+    @property
+    def block_games(self) -> int:
+        """Games of one bot pair (every ordered pair of decks, ``games`` each)."""
+        return len(self.decks) ** 2 * self.games
+
+    @property
+    def block_chunks(self) -> int:
+        """Chunks of one bot pair (a chunk never mixes two bot pairs)."""
+        return -(-self.block_games // self.chunk_size)
+
+    @property
+    def pairs(self) -> list[tuple[str, str]]:
+        """Every ordered pair of decks, in plan order."""
+        return [(a, b) for a in self.decks for b in self.decks]
+
+    @property
+    def total_games(self) -> int:
+        """Games in the whole sweep."""
+        return len(self.bot_pairs) * self.block_games
+
+    @property
+    def chunk_count(self) -> int:
+        """Number of chunks."""
+        return len(self.bot_pairs) * self.block_chunks
+
+    def chunk(self, k: int) -> Chunk:
+        """The games of chunk ``k``: a contiguous slice of (pair, game) in plan order, within one bot pair."""
+        n = len(self.decks)
+        block, k_in = divmod(k, self.block_chunks)
+        lo, hi = k_in * self.chunk_size, min((k_in + 1) * self.chunk_size, self.block_games)
+        first, second, games, seeds = [], [], [], []
+        for i in range(lo, hi):
+            pair, g = divmod(i, self.games)
+            a, b = self.decks[pair // n], self.decks[pair % n]
+            first.append(a)
+            second.append(b)
+            games.append(g)
+            seeds.append(derive_seed(self.seed, a, b, g))
+        return Chunk(k, self.scenario_path, self.bot_pairs[block], tuple(first), tuple(second), tuple(games),
+                     tuple(seeds))
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A batch of games that one worker plays and one parquet file holds."""
+
+    index: int
+    scenario_path: str
+    bots: tuple[str, str]
+    first_decks: tuple[str, ...]
+    second_decks: tuple[str, ...]
+    games: tuple[int, ...]
+    seeds: tuple[int, ...] = field(repr=False)
+
+
+
+def select_decks(pool: Iterable[str], patterns: Iterable[str] | None) -> tuple[str, ...]:
+    """The decks of ``pool`` matching any of ``patterns`` (shell-style, e.g. ``'HolyLight:*'``), pool order.
+
+    Raises:
+        ValueError: a pattern matches no deck of the pool.
+    """
+    pool = tuple(pool)
+    if not patterns:
+        return pool
+    chosen = set()
+    for pattern in patterns:
+        hits = [d for d in pool if fnmatch.fnmatchcase(d, pattern)]
+        if not hits:
+            raise ValueError(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(pool)} decks)")
+        chosen.update(hits)
+    return tuple(d for d in pool if d in chosen)
+
+
+def max_workers() -> int:
+    """The most local worker processes a sweep may ask for: four per core."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+def check_workers(workers: int | None, where: str = "workers") -> int:
+    """The number of local worker processes to start for ``workers`` (``None`` or 0: one per core).
+
+    Args:
+        workers: the number asked for.
+        where: what asked, for the message (``--workers``, ``FILE: sweep.workers``).
+
+    Raises:
+        ValueError: ``workers`` is not an integer from 0 to :func:`max_workers`.
+    """
+    cores = os.cpu_count() or 1
+    if workers is None:
+        return cores
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 0 <= workers <= max_workers():
+        raise ValueError(
+            f"{where}: must be from 0 (one per core) to {max_workers()} ({WORKERS_PER_CORE} x {cores} cores), "
+            f"got {workers!r}"
+        )
+    return workers or cores
+
+
+def check_adaptive(settings: AdaptiveSettings) -> AdaptiveSettings:
+    """``settings`` if every number is in range.
+
+    Raises:
+        ValueError: ``--precision`` not in (0, 1], ``--max-games`` negative, alpha not in (0, 1),
+            bands out of order, a prior or round-0 step count not positive, a horizon below round 0's
+            games, a spending power not positive, a futility chance outside [0, 1).
+    """
+    s = settings
+    if not 0 < s.precision <= 1:
+        raise ValueError(f"--precision: must be a width of rate in (0, 1], got {s.precision!r}")
+    if isinstance(s.max_games, bool) or not isinstance(s.max_games, int) or s.max_games < 0:
+        raise ValueError(f"--max-games: must be 0 (no limit) or a positive number of games, got {s.max_games!r}")
+    if not 0 < s.alpha < 1:
+        raise ValueError(f"alpha: must lie in (0, 1), got {s.alpha!r}")
+    if not (0 <= s.deck[0] < s.deck[1] <= 1 and 0.5 < s.matchup < 1 and 0 < s.first_player < 0.5):
+        raise ValueError("flag bands: deck (low < high in [0, 1]), matchup in (0.5, 1), first_player in (0, 0.5)")
+    if min(s.prior) <= 0 or s.first_steps < 1 or s.spending <= 0 or s.growth <= 0:
+        raise ValueError("adaptive: prior, first_steps, growth and spending must be positive")
+    if isinstance(s.horizon, bool) or not isinstance(s.horizon, int) or s.horizon < s.first_steps:
+        raise ValueError(f"--horizon: must be a number of games per ordered pair, at least {s.first_steps}, "
+                         f"got {s.horizon!r}")
+    if not 0 <= s.futility < 1:
+        raise ValueError(f"adaptive: futility must lie in [0, 1), got {s.futility!r}")
+    for name in ("method", "matchup_method"):
+        if getattr(s, name) not in ("holm", "bh"):
+            raise ValueError(f"adaptive: {name} must be 'holm' or 'bh', got {getattr(s, name)!r}")
+    return s
+
+
+def check_seed(seed: int, where: str = "seed") -> int:
+    """``seed`` if it is a sweep seed (0 to 2**63 - 1), never wrapped into range.
+
+    Raises:
+        ValueError: naming ``where``, for a non-integer or out-of-range seed.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise ValueError(f"{where}: must be an integer from 0 to {SEED_MAX} (2**63 - 1), got {seed!r}")
+    return seed
+
+
+def plan_sweep(
+    sc: Scenario,
+    games: int | None = None,
+    decks: Iterable[str] | None = None,
+    bots: tuple[str, str] | None = None,
+    chunk_size: int | None = None,
+    seed: int | None = None,
+    panel: Iterable[str] | None = None,
+    adaptive: AdaptiveSettings | None = None,
+) -> SweepPlan:
+    """Plan a sweep of ``sc``; arguments left ``None`` come from the scenario's ``[sweep]`` table.
+
+    With a ``panel`` (here or ``[sweep] panel``), every pairing is played under each panel bot in
+    both seats, on the same seeds, and ``bots`` is not used.
+
+    Raises:
+        ValueError: games < 1, chunk size < 1, a seed out of range, a deck pattern matching
+            nothing, a panel naming a bot twice, or a bot the scenario's game does not know (its
+            ``bot_names`` hook).
+    """
+    d = sweep_defaults(sc)
+    games = d["games"] if games is None else games
+    if adaptive is not None:  # round 0's games per ordered pair; the rest is planned from results
+        check_adaptive(adaptive)
+        games = adaptive.first_steps
+    if games < 1:
+        raise ValueError(f"games per pair must be at least 1, got {games}")
+    chunk_size = d["chunk_size"] if chunk_size is None else chunk_size
+    if chunk_size < 1:
+        raise ValueError(f"chunk size must be at least 1, got {chunk_size}")
+    bots = tuple(bots) if bots else d["bots"]
+    if len(bots) != 2:
+        raise ValueError(f"--bots takes two bot names (first seat, second seat), got {','.join(bots)}")
+    panel = tuple(panel) if panel else tuple(d["panel"])
+    if len(set(panel)) != len(panel):
+        raise ValueError(f"--panel names a bot twice: {','.join(panel)}")
+    if panel:
+        bots = (panel[0], panel[0])
+    known = sc.game.bot_names()  # checked here, before anything is written
+    for b in (*bots, *panel):
+        if b not in known:
+            raise ValueError(f"unknown bot {b!r} (the scenario knows: {', '.join(known)})")
+    chosen = select_decks(sc.decks, list(decks) if decks else d["decks"])
+    return SweepPlan(
+        scenario_path=str(sc.path.resolve()),
+        scenario_hash=sc.hash,
+        decks=chosen,
+        games=games,
+        bots=(bots[0], bots[1]),
+        seed=d["seed"] if seed is None else check_seed(seed),
+        chunk_size=chunk_size,
+        panel=panel,
+        adaptive=adaptive,
+    )

@@ -1,0 +1,435 @@
+"""The results folder: ``meta.json``, atomic parquet chunks, the writer lock, and :func:`load_results`.
+
+The folder's guarantee: :func:`load_results` returns exactly the planned games on disk, each
+once, with its planned seed. Only the plan's chunk names are read (any other file in
+``DIR/chunks`` is ignored with a :class:`ResultsFolderWarning` naming it; hidden files are
+skipped silently), and every chunk read must hold exactly its planned rows (decks, game
+indices, seeds, bots, scenario hash), else the load is refused naming the file. One sweep
+writes to a folder at a time (``DIR/.sweep.lock``, an ``flock`` released when its process
+dies); a resumed sweep checks the chunks it keeps and plays again any that are not whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import tempfile
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import simkit
+from simkit.analysis.sequential import AdaptiveSettings
+from simkit.scenario import Scenario
+from simkit.sweep.adaptive import AdaptiveLayout, layout_of
+from simkit.sweep.plan import CHUNKS, LOCK, META, SweepPlan
+
+#: the keys of ``meta.json``'s plan
+PLAN_KEYS = ("scenario_hash", "decks", "games", "bots", "seed", "chunk_size", "chunk_count")
+
+
+class ResultsFolderWarning(UserWarning):
+    """A results folder holds something that is not part of its plan (ignored), or a chunk played again."""
+
+
+
+def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+    """Write through a temporary file in the same folder, then rename over ``path``.
+
+    The temporary file is created with mode 0666 less the user's umask (as ``open`` would), so
+    the file renamed into place has the permissions any other file the user writes has.
+    """
+    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_meta(out: Path, meta: dict) -> None:
+    atomic_write(out / META, lambda p: p.write_text(json.dumps(meta, indent=2, ensure_ascii=False)))
+
+
+def chunk_path(out: Path, k: int) -> Path:
+    """The parquet file of chunk ``k``."""
+    return out / CHUNKS / f"chunk-{k:05d}.parquet"
+
+
+def _chunk_number(name: str) -> int | None:
+    """``k`` when ``name`` is exactly chunk ``k``'s file name, else None."""
+    stem, _, ext = name.partition(".")
+    prefix, dash, digits = stem.partition("-")
+    if prefix != "chunk" or not dash or ext != "parquet" or not (digits.isascii() and digits.isdigit()):
+        return None
+    k = int(digits)
+    return k if name == f"chunk-{k:05d}.parquet" else None
+
+
+def done_chunks(out: Path) -> set[int]:
+    """Chunks whose files are on disk, by name (files are renamed into place whole when written).
+
+    Any other name (``chunk-00003 (1).parquet``, a temporary file) is not a chunk. The contents are
+    not checked here; :func:`load_results` and a resumed sweep check them against the plan.
+    """
+    folder = Path(out) / CHUNKS
+    if not folder.is_dir():
+        return set()
+    return {k for p in folder.iterdir() if (k := _chunk_number(p.name)) is not None}
+
+
+def read_meta(out: Path) -> dict:
+    """The sweep's ``meta.json``.
+
+    Raises:
+        ValueError: DIR is missing or holds no sweep.
+    """
+    out = Path(out)
+    if not out.is_dir():
+        raise ValueError(f"{out}: no such results folder")
+    try:
+        meta = json.loads((out / META).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"{out}: not a simkit results folder (no {META})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{out / META}: unreadable: {exc}") from None
+    if not isinstance(meta, dict):
+        raise ValueError(f"{out / META}: unreadable: not a JSON object")
+    return meta
+
+
+def plan_dict(plan: SweepPlan) -> dict:
+    """The plan as ``meta.json`` stores it (without the scenario's path, with the chunk count)."""
+    d = asdict(plan)
+    d.pop("scenario_path")
+    d["decks"], d["bots"] = list(plan.decks), list(plan.bots)
+    if plan.panel:
+        d["panel"] = list(plan.panel)
+    else:
+        d.pop("panel")  # a plan without a panel is stored as before panels existed
+    d["chunk_count"] = plan.chunk_count
+    if plan.adaptive is None:
+        d.pop("adaptive")
+    else:  # planned round by round: meta.json's "rounds" lay out the chunks
+        d["adaptive"], d["chunk_count"] = plan.adaptive.to_dict(), None
+    return d
+
+
+def plan_of(out: str | Path, meta: dict | None = None) -> SweepPlan:
+    """The plan a results folder was written for, read from its ``meta.json`` and checked.
+
+    Args:
+        out: the results folder.
+        meta: its ``meta.json`` when already read.
+
+    Raises:
+        ValueError: ``DIR/meta.json: plan: problem`` when the plan is missing, incomplete or
+            inconsistent (e.g. a chunk count that does not fit its games and chunk size).
+    """
+    out = Path(out)
+    meta = read_meta(out) if meta is None else meta
+    where = f"{out / META}: plan"
+    d = meta.get("plan")
+    if not isinstance(d, dict):
+        raise ValueError(f"{where}: missing (not a folder written by simkit sweep)")
+    missing = [k for k in PLAN_KEYS if k not in d]
+    if missing:
+        raise ValueError(f"{where}: missing {', '.join(missing)} (not a folder written by simkit sweep)")
+    adaptive = d.get("adaptive")
+    if adaptive is not None:
+        try:
+            adaptive = AdaptiveSettings.from_dict(adaptive)
+        except (TypeError, ValueError, KeyError) as exc:
+            raise ValueError(f"{where}: adaptive: malformed ({exc})") from None
+    ints = {k: d[k] for k in ("games", "seed", "chunk_size", "chunk_count") if k != "chunk_count" or not adaptive}
+    bad = [k for k, v in ints.items() if isinstance(v, bool) or not isinstance(v, int)]
+    panel = d.get("panel", [])
+    if bad or not isinstance(d["decks"], list) or not isinstance(d["bots"], list) or not isinstance(panel, list):
+        raise ValueError(f"{where}: malformed ({', '.join(bad) or 'decks, bots, panel'})")
+    plan = SweepPlan(
+        scenario_path=str(meta.get("scenario_path", "")),
+        scenario_hash=str(d["scenario_hash"]),
+        decks=tuple(map(str, d["decks"])),
+        games=ints["games"],
+        bots=tuple(map(str, d["bots"])),  # type: ignore[arg-type]
+        seed=ints["seed"],
+        chunk_size=ints["chunk_size"],
+        panel=tuple(map(str, panel)),
+        adaptive=adaptive,
+    )
+    if not plan.decks or plan.games < 1 or plan.chunk_size < 1 or len(plan.bots) != 2:
+        raise ValueError(f"{where}: malformed (decks, games, chunk_size or bots)")
+    if not adaptive and ints["chunk_count"] != plan.chunk_count:
+        raise ValueError(
+            f"{where}: chunk_count is {ints['chunk_count']}, but {plan.total_games} games in chunks of "
+            f"{plan.chunk_size} make {plan.chunk_count}"
+        )
+    if meta.get("scenario_hash", plan.scenario_hash) != plan.scenario_hash:
+        raise ValueError(f"{where}: scenario_hash {plan.scenario_hash} differs from the folder's "
+                         f"{meta.get('scenario_hash')}")
+    return plan
+
+
+def check_chunk(plan: SweepPlan, k: int, df: pd.DataFrame) -> str | None:
+    """How chunk ``k``'s rows differ from the plan, or None when they are exactly its games.
+
+    The rows must be the chunk's games in plan order: first and second deck, game index and seed
+    of each, and (where the columns exist) the plan's bots and scenario hash.
+    """
+    c = plan.chunk(k)
+    missing = [col for col in ("first_deck", "second_deck", "game", "seed") if col not in df.columns]
+    if missing:
+        return f"missing column(s) {', '.join(missing)}"
+    if len(df) != len(c.games):
+        return f"holds {len(df)} games where the plan puts {len(c.games)}"
+    planned = {"first_deck": c.first_decks, "second_deck": c.second_decks, "game": c.games, "seed": c.seeds}
+    first_bad = None  # (row, column, found, planned) of the earliest row that differs
+    for col, want in planned.items():
+        got = df[col].to_numpy()
+        differs = np.flatnonzero(got != np.asarray(want, dtype=object if got.dtype == object else None))
+        if len(differs) and (first_bad is None or differs[0] < first_bad[0]):
+            i = int(differs[0])
+            first_bad = (i, col, got[i].item() if hasattr(got[i], "item") else got[i], want[i])
+    if first_bad is not None:
+        i, col, found, plan_value = first_bad
+        return f"row {i}: {col} is {found!r} where the plan has {plan_value!r}"
+    expected = {"first_bot": c.bots[0], "second_bot": c.bots[1], "scenario_hash": plan.scenario_hash}
+    for col, want in expected.items():
+        values = df[col].to_numpy() if col in df.columns else None
+        if values is not None and (values != want).any():
+            return f"{col} is {values[values != want][0]!r} where the plan has {want!r}"
+    return None
+
+
+def read_chunk(plan: SweepPlan, k: int, path: Path) -> tuple[pd.DataFrame | None, str | None]:
+    """Chunk ``k``'s rows from ``path`` and ``None``, or ``None`` and what is wrong with the file."""
+    try:
+        df = pd.read_parquet(path)
+    except Exception as exc:  # a truncated or foreign file: pyarrow raises several kinds
+        first = str(exc).strip().splitlines()
+        return None, f"unreadable ({first[0] if first else type(exc).__name__})"
+    problem = check_chunk(plan, k, df)
+    return (None, problem) if problem else (df, None)
+
+
+def scan_chunks(out: Path, plan: SweepPlan) -> tuple[dict[int, Path], list[Path]]:
+    """The plan's chunk files present in ``DIR/chunks``, and every other entry there (not hidden).
+
+    Returns:
+        ``({k: path}, strays)``: a stray is anything but a file named as one of the plan's chunks.
+    """
+    folder = Path(out) / CHUNKS
+    found: dict[int, Path] = {}
+    strays: list[Path] = []
+    if not folder.is_dir():
+        return found, strays
+    for p in sorted(folder.iterdir()):
+        if p.name.startswith("."):  # hidden: a chunk being written, or a desktop's own file
+            continue
+        k = _chunk_number(p.name)
+        if k is None or k >= plan.chunk_count or not p.is_file():
+            strays.append(p)
+        else:
+            found[k] = p
+    return found, strays
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, ResultsFolderWarning, stacklevel=3)
+
+
+def _visible_entries(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if not p.name.startswith(".")) if folder.is_dir() else []
+
+
+def make_folder(out: Path) -> None:
+    """Create DIR and DIR/chunks and check that DIR is writable."""
+    try:
+        (out / CHUNKS).mkdir(parents=True, exist_ok=True)
+        probe = tempfile.NamedTemporaryFile(dir=out, prefix=".probe", delete=True)
+        probe.close()
+    except OSError as exc:
+        raise ValueError(f"{out}: results folder is not writable ({exc.strerror})") from None
+
+
+@contextmanager
+def folder_lock(out: str | Path) -> Iterator[int]:
+    """Hold the results folder's writer lock: one sweep writes to a folder at a time.
+
+    An ``flock`` on ``DIR/.sweep.lock``: the kernel releases it when the holder's process ends,
+    however it ends (SIGKILL included), so a killed sweep never leaves the folder locked. Yields
+    the lock file's descriptor (forked workers close their copy, see :func:`_local_results`).
+
+    Raises:
+        ValueError: another process holds the lock (the message gives its pid), or the file
+            system cannot lock.
+    """
+    import fcntl
+
+    path = Path(out) / LOCK
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            raise ValueError(
+                f"{out}: another sweep (pid {holder}) is writing to this folder: wait for it to end, "
+                "or choose another --out"
+            ) from None
+        except OSError as exc:  # a file system without locks: refuse rather than risk two writers
+            raise ValueError(f"{path}: cannot lock the results folder ({exc.strerror})") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield fd
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set[int]:
+    """Create or check the results folder; returns the chunks already done (checked, when resuming).
+
+    Call it holding :func:`folder_lock`. A new folder gets its ``meta.json``; an existing one must
+    hold this very plan. When resuming, every chunk on disk is read and checked against the plan
+    (:func:`check_chunk`); a truncated, unreadable or foreign chunk is not done and will be played
+    again (a :class:`ResultsFolderWarning` names it), and any other file in ``DIR/chunks`` is
+    ignored with a warning naming it.
+
+    Raises:
+        ValueError: DIR is not writable; holds chunks but no ``meta.json``; holds another
+            scenario's results or a different plan; or already holds results and ``resume`` is false.
+    """
+    out = Path(out)
+    make_folder(out)
+    plan_d = plan_dict(plan)
+    if not (out / META).exists():
+        leftovers = _visible_entries(out / CHUNKS)
+        if leftovers:
+            raise ValueError(
+                f"{out}: {CHUNKS}/ holds {len(leftovers)} file(s) (e.g. {leftovers[0].name}) but there is no "
+                f"{META} saying which sweep they belong to: choose another --out"
+            )
+    else:
+        meta = read_meta(out)
+        if meta.get("scenario_hash") != sc.hash:
+            raise ValueError(
+                f"{out} holds results of another scenario ({meta.get('scenario_name')!r}, hash "
+                f"{meta.get('scenario_hash')}); this one is {sc.name!r} (hash {sc.hash}): choose another --out"
+            )
+        if meta.get("plan") != plan_d:
+            old = meta.get("plan") if isinstance(meta.get("plan"), dict) else {}
+            diff = [k for k in plan_d if old.get(k) != plan_d[k]]
+            raise ValueError(f"{out} holds a sweep with a different plan ({', '.join(diff)}): choose another --out")
+        named = done_chunks(out)
+        layout = layout_of(plan, meta)
+        if named and not resume:
+            state = ("complete" if len(named) >= layout.chunk_count and (plan.adaptive is None or meta.get("finished"))
+                     else f"{len(named)}/{layout.chunk_count} chunks done")
+            raise ValueError(f"{out} already holds this sweep ({state}): pass --resume to finish it, or another --out")
+        return _verified_chunks(out, layout)
+    meta = {
+        "scenario_name": sc.name,
+        "scenario_path": str(sc.path),
+        "scenario_hash": sc.hash,
+        "rules_version": sc.rules_version,
+        "scenario_text": sc.text,
+        "simkit_version": simkit.__version__,
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        "finished": None,
+        "games_per_pair": plan.games,
+        "decks": list(plan.decks),
+        "bots": list(plan.bots),
+        "panel": list(plan.panel),
+        "plan": plan_d,
+        **({"rounds": []} if plan.adaptive is not None else {}),
+        "game": sc.game_name,
+        "schema": sc.game.schema.as_meta(),
+        "deck_cards": {d: {k: list(v) for k, v in sc.game.deck_cards(d).items()} for d in plan.decks},
+    }
+    write_meta(out, meta)
+    return set()
+
+
+def _verified_chunks(out: Path, plan: SweepPlan) -> set[int]:
+    """The chunks on disk that hold exactly their planned games; warns about every other file."""
+    for tmp in (out / CHUNKS).glob(".chunk-*.tmp"):  # a write cut short; no one else writes (locked)
+        tmp.unlink(missing_ok=True)
+    found, strays = scan_chunks(out, plan)
+    for p in strays:
+        _warn(f"{p}: not a chunk of this sweep's plan, ignored")
+    done = set()
+    for k, p in found.items():
+        _, problem = read_chunk(plan, k, p)
+        if problem:
+            _warn(f"{p}: {problem}: it will be played again")
+        else:
+            done.add(k)
+    return done
+
+
+def write_chunk(out: Path, k: int, df: pd.DataFrame) -> None:
+    """Write chunk ``k`` atomically."""
+    atomic_write(chunk_path(out, k), lambda p: df.to_parquet(p, index=False))
+
+
+def load_results(out: str | Path) -> pd.DataFrame:
+    """All games of a results folder, one row each, sorted by (first_deck, second_deck, game).
+
+    Exactly the planned games on disk, each once with its planned seed: only the plan's chunk
+    names are read, any other file in ``DIR/chunks`` is ignored with a
+    :class:`ResultsFolderWarning` naming it, and every chunk must hold exactly its planned rows
+    (see :func:`check_chunk`). An unfinished sweep gives the games of its finished chunks.
+
+    ``df.attrs["meta"]`` holds the sweep's metadata (scenario name, path, hash and text, rules
+    version, simkit version, started/finished, games per pair, decks, bots, plan), plus
+    ``complete`` (every planned chunk is on disk), ``missing_chunks`` and ``ignored_files``.
+
+    Raises:
+        ValueError: one line: the folder is missing, holds no sweep or no games yet, its plan is
+            malformed, or a chunk is unreadable or does not hold its planned games (naming the
+            file; ``simkit sweep --resume`` plays it again).
+    """
+    out = Path(out)
+    meta = read_meta(out)
+    if not _visible_entries(out / CHUNKS):
+        raise ValueError(f"{out}: the sweep has no finished games yet")
+    plan = layout_of(plan_of(out, meta), meta)
+    found, strays = scan_chunks(out, plan)
+    for p in strays:
+        _warn(f"{p}: not a chunk of this sweep's plan, ignored")
+    if not found:
+        raise ValueError(f"{out}: the sweep has no finished games yet")
+    frames = []
+    for k, p in sorted(found.items()):
+        df, problem = read_chunk(plan, k, p)
+        if problem:
+            raise ValueError(f"{p}: {problem}: run simkit sweep with --resume on this folder to play it again")
+        frames.append(df)
+    df = pd.concat(frames, ignore_index=True)
+    if plan.panel:  # panel order, then pairs and games
+        rank = {b: i for i, b in enumerate(plan.panel)}
+        df = df.sort_values(["first_bot", "first_deck", "second_deck", "game"], kind="stable",
+                            key=lambda col: col.map(rank) if col.name == "first_bot" else col)
+    else:
+        df = df.sort_values(["first_deck", "second_deck", "game"], kind="stable")
+    df = df.reset_index(drop=True)
+    per_pair = df.groupby(["first_bot", "second_bot", "first_deck", "second_deck"], sort=False).size()
+    if (per_pair > plan.games).any() or (len(found) == plan.chunk_count and len(df) != plan.total_games):
+        raise ValueError(f"{out}: games per pair differ from the plan's {plan.games}")  # impossible by the checks
+    meta["complete"] = len(found) == plan.chunk_count and (meta.get("adaptive_result") is not None
+                                                            or not isinstance(plan, AdaptiveLayout))
+    meta["missing_chunks"] = plan.chunk_count - len(found)
+    meta["ignored_files"] = [p.name for p in strays]
+    if isinstance(plan, AdaptiveLayout):
+        meta["games_per_pair"] = f"{int(per_pair.min())}-{int(per_pair.max())} (adaptive)"
+    df.attrs["meta"] = meta
+    return df

@@ -1,0 +1,231 @@
+"""The end of ``simkit tune``: confirm the best candidates on other seeds, propose one, check it on fresh seeds.
+
+The proposal is written as ``OUT/patch.toml`` and checked against the base on fresh seeds: ``compare.pdf``,
+``flags.csv``, ``confirm.csv`` and ``summary.json`` are its evidence.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from simkit.analysis import balance_flags
+from simkit.tune.knobs import candidate_patch
+from simkit.tune.objective import balance_terms, change_cost, deck_rates, score
+from simkit.tune.study import (
+    Evaluator,
+    TuneResult,
+    best_trial,
+    candidate_id,
+    describe_changes,
+    study_progress,
+    write_text,
+)
+
+
+def confirm_best(study, ev: Evaluator, k: int, seed: int, games: int, show: bool):
+    """Replay the ``k`` best distinct candidates, and the base they are measured from, on the confirmation
+    seeds; return the trial to propose (see :func:`propose`) and the confirmation table, the base its first
+    row (``None`` when ``k`` is 0 or nothing completed). ``flags_appeared`` counts the report's flags a
+    candidate raises on the search and confirmation games together that the base does not raise there."""
+    from optuna.trial import TrialState
+    from tqdm import tqdm
+
+    done = sorted(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)),
+                  key=lambda t: (t.value, t.user_attrs.get("n_changes", 0), t.number))
+    top, seen = [], {"base"}
+    for t in done:
+        if t.user_attrs.get("candidate") not in seen:
+            seen.add(t.user_attrs.get("candidate"))
+            top.append(t)
+    top = top[:k]
+    base = next((t for t in done if t.user_attrs.get("candidate") == "base"), None)
+    if not top or base is None:
+        return best_trial(study), None
+    base_again = ev.sweep({}, ev.out / "candidates" / "base" / f"confirm-{seed}-{games}", seed, games)
+    base_games = sum(len(df) for _, df in ev.last_sweeps)
+    base_both = _pooled(ev.frames({}), base_again)
+    ref_again, ref_both = [deck_rates(df) for df in base_again], [deck_rates(df) for df in base_both]
+    base_flags = [balance_flags(df, ev.bands) for df in base_both]
+    rows = []
+    for t in tqdm([base] + top, desc="confirm", unit="candidate", disable=not show):
+        changes = {key: (b, a) for key, b, a in t.user_attrs.get("change_list", [])}
+        if changes:
+            folder = ev.out / "candidates" / candidate_id(changes) / f"confirm-{seed}-{games}"
+            again = ev.sweep(changes, folder, seed, games)
+            played = sum(len(df) for _, df in ev.last_sweeps)  # before ev.frames replaces last_sweeps
+            both = _pooled(ev.frames(changes), again)
+        else:
+            again, played, both = base_again, base_games, base_both
+        cost = change_cost(changes, ev.weights)
+        own = ev.worst(again, ref_again)[2]
+        _, worst, pooled = ev.worst(both, ref_both)
+        new_flags = [m for was, df in zip(base_flags, both) for m in appeared_flags(was, balance_flags(df, ev.bands))]
+        rows.append({"trial": t.number, "candidate": candidate_id(changes), "changes": describe_changes(changes),
+                     "n_changes": len(changes), "search_objective": t.value, "confirm_objective": own + cost,
+                     "pooled_objective": pooled + cost, "search_spread": t.user_attrs.get("spread"),
+                     "pooled_spread": worst["spread"], "pooled_seat": worst["seat"], "pooled_pushed": worst["pushed"],
+                     "flags_appeared": len(new_flags), "new_flags": "; ".join(new_flags), "games": played})
+    table = pd.DataFrame(rows)
+    pick = propose(table)
+    table["proposed"] = table["trial"] == pick
+    return next(t for t in [base] + top if t.number == pick), table
+
+
+def appeared_flags(base_flags: pd.DataFrame, flags: pd.DataFrame) -> list[str]:
+    """The messages of the flags in ``flags`` (one sweep's) that ``base_flags`` (the base's, same seeds) lacks."""
+    from simkit.analysis.paired import flag_changes
+
+    changed = flag_changes(base_flags, flags)
+    return changed.loc[changed["status"] == "appeared", "message"].tolist()
+
+
+def propose(table: pd.DataFrame) -> int:
+    """The trial to propose from the confirmation table (the base its first row): the best pooled objective
+    among the candidates that beat the base and raise no new flag; when each candidate that beats the base
+    raises one, the best of those (the flags it raises are in ``confirm.csv`` and the check's ``flags.csv``);
+    the base (no patch) when none beats it. Ties go to fewer changes, then the earlier trial."""
+    ranked = table.sort_values(["pooled_objective", "n_changes", "trial"])
+    base = table.iloc[0]
+    better = ranked[(ranked["trial"] != base["trial"]) & (ranked["pooled_objective"] < base["pooled_objective"])]
+    clean = better[better["flags_appeared"] == 0]
+    pick = clean if len(clean) else better if len(better) else ranked[ranked["trial"] == base["trial"]]
+    return int(pick["trial"].iloc[0])
+
+
+def _ranking(confirmed: pd.DataFrame, proposed: pd.Series) -> str:
+    """Where the proposal stands among the confirmed candidates, in words (for the patch's header)."""
+    n = len(confirmed) - 1
+    if proposed["flags_appeared"]:
+        return (f"the best of the {n} confirmed; each that beats the base raises a new flag, this one "
+                f"{int(proposed['flags_appeared'])}")
+    if proposed["pooled_objective"] > confirmed["pooled_objective"].iloc[1:].min():
+        return f"the best of the {n} confirmed that raises no new flag"
+    return f"the best of the {n} confirmed"
+
+
+def _pooled(search: list[pd.DataFrame], again: list[pd.DataFrame]) -> list[pd.DataFrame]:
+    """Each bot pairing's search and confirmation games together."""
+    return [pd.concat([a, b], ignore_index=True) for a, b in zip(search, again)]
+
+
+def finish(study, best, confirmed, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel, bands,
+            weights):
+    """Write the proposed patch (trial ``best``), check it on fresh seeds against the base, write the summary."""
+    from simkit.analysis.paired import compare_results, pair_results, spread_change
+    from simkit.report.comparison import write_compare_report
+
+    started = time.perf_counter()
+    base_trial = next((t for t in study.get_trials(deepcopy=False) if t.number == 0), None)
+    changes = {k: (b, a) for k, b, a in best.user_attrs.get("change_list", [])} if best is not None else {}
+    top = best_trial(study)
+    proposed = None if confirmed is None else confirmed[confirmed["proposed"]].iloc[0]
+    summary = {
+        "base": str(base_path), "trials": study_progress(study)[1], "asked": study_progress(study)[0],
+        "search": {"decks": len(settings["decks"]), "games_per_pair": settings["games"],
+                   "seed": settings["search_seed"], "bots": settings["bots"],
+                   "base_objective": base_trial.value if base_trial is not None and base_trial.value is not None
+                   else None,
+                   "best_objective": top.value if top is not None else None,
+                   "best_trial": top.number if top is not None else None},
+        "confirm": {"seed": settings["confirm_seed"], "candidates": 0 if confirmed is None else len(confirmed) - 1,
+                    "games_per_pair": settings["confirm_games"]},
+        "proposed": {"trial": best.number if best is not None else None,
+                     "search_objective": best.value if best is not None else None,
+                     "pooled_objective": None if proposed is None else float(proposed["pooled_objective"]),
+                     "pooled_spread": None if proposed is None else float(proposed["pooled_spread"]),
+                     "flags_appeared": None if proposed is None else int(proposed["flags_appeared"])},
+        "changes": {k: {"before": b, "after": a} for k, (b, a) in changes.items()},
+    }
+    files: list[Path] = [out / "trials.csv"] + ([out / "confirm.csv"] if confirmed is not None else [])
+    patch_text, check_games = "", 0
+    if not changes:
+        (out / "patch.toml").unlink(missing_ok=True)
+        summary["verdict"] = "no candidate beat the base on the search seeds: no patch proposed"
+    else:
+        rel = os.path.relpath(base_path, out.resolve())
+        patch_text = candidate_patch(
+            rel, changes, name=f"{sc.name} — tune proposal", base=sc.data,
+            header=[f"Proposed by simkit tune: trial {best.number} ({summary['trials']} candidates), objective "
+                    f"{best.value:.4f} (base {summary['search']['base_objective']:.4f}) on the search seeds"
+                    + ("." if proposed is None else f", {proposed['pooled_objective']:.4f} with the confirmation "
+                       f"seeds ({settings['confirm_seed']}) added: {_ranking(confirmed, proposed)}."),
+                    f"Checked on fresh seeds (sweep seed {settings['check_seed']}): see compare.pdf and summary.json."])
+        write_text(out / "patch.toml", patch_text)
+        files.append(out / "patch.toml")
+        # the evidence is about the very files: the base as given, and OUT/patch.toml as written
+        fresh = out / "fresh"
+        seed_games = (settings["check_seed"], settings["check_games"])
+        base_frames = ev.sweep_file(base_path, fresh / "base", *seed_games)
+        base_sweeps = ev.last_sweeps
+        patch_frames = ev.sweep_file(out / "patch.toml", fresh / f"patch-{candidate_id(changes)}", *seed_games)
+        patch_sweeps = ev.last_sweeps
+        check_games = sum(len(df) for _, df in base_sweeps + patch_sweeps)
+        before = [balance_terms(df, bands) for df in base_frames]
+        after = [balance_terms(df, bands, deck_rates(b)) for df, b in zip(patch_frames, base_frames)]
+        flag_rows, spreads = [], []
+        for i, ((label, b), (_, p)) in enumerate(zip(base_sweeps, patch_sweeps)):
+            tables = compare_results(b, p, bands)
+            spreads.append(tables["spread"])  # a sweep per bot pairing, unless a panel's sweep holds them all
+            name = "compare.pdf" if i == 0 else f"compare-{label.replace(',', '-')}.pdf"
+            files += write_compare_report(tables, out / name)
+            fc = tables["flag_changes"].assign(bots=label)
+            flag_rows.append(fc)
+        flags = pd.concat(flag_rows, ignore_index=True)
+        per_pair = []
+        for i, bots in enumerate(pairs):
+            label = ",".join(bots)
+            fc = flags if panel else flags[flags["bots"] == label]
+            counts = fc["status"].value_counts()
+            ratio = spread_change(pair_results(base_frames[i], patch_frames[i])) if panel else spreads[i]
+            per_pair.append({
+                "bots": ",".join(bots),
+                "spread_before": before[i]["spread"], "spread_after": after[i]["spread"],
+                "spread_ratio": ratio["ratio"], "spread_ratio_low": ratio["low"], "spread_ratio_high": ratio["high"],
+                "worst_deck_before": before[i]["worst_deck"], "worst_deck_after": after[i]["worst_deck"],
+                "decks_outside_before": before[i]["decks_outside"], "decks_outside_after": after[i]["decks_outside"],
+                "first_player_before": before[i]["first_player"], "first_player_after": after[i]["first_player"],
+                "seat_before": before[i]["seat"], "seat_after": after[i]["seat"],
+                "pushed_after": after[i]["pushed"],
+                "objective_before": score(before[i], weights),
+                "objective_after": score(after[i], weights) + change_cost(changes, weights),
+                "flags_vanished": fc.loc[fc["status"] == "vanished", "message"].tolist(),
+                "flags_appeared": fc.loc[fc["status"] == "appeared", "message"].tolist(),
+                "flags_stayed": int(counts.get("stayed", 0)),
+            })
+        write_text(out / "flags.csv", flags.to_csv(index=False))
+        files.append(out / "flags.csv")
+        summary["check"] = {"seed": settings["check_seed"], "games_per_pair": settings["check_games"],
+                            "pairings": per_pair}
+        vanished = sum(len(p["flags_vanished"]) for p in per_pair)
+        appeared = sum(len(p["flags_appeared"]) for p in per_pair)
+        worst = max(per_pair, key=lambda p: p["spread_after"] / max(p["spread_before"], 1e-12))
+        summary["verdict"] = (
+            f"{len(changes)} change(s); on fresh seeds the spread of deck win rates goes "
+            f"{100 * worst['spread_before']:.1f} -> {100 * worst['spread_after']:.1f} points "
+            f"(x{worst['spread_ratio']:.2f}, 95% CI x{worst['spread_ratio_low']:.2f}-"
+            f"{worst['spread_ratio_high']:.2f}), decks outside the band "
+            f"{worst['decks_outside_before']} -> {worst['decks_outside_after']}, flags vanished "
+            f"{vanished}, appeared {appeared}")
+    search_games = int(pd.to_numeric(table["games_played"], errors="coerce").fillna(0).sum())
+    confirm_games = 0 if confirmed is None else int(confirmed["games"].sum())
+    summary["games"] = {"search": search_games, "confirm": confirm_games, "check": check_games,
+                        "total": search_games + confirm_games + check_games,
+                        "played_this_run": int(ev.games_played)}
+    summary["seconds"] = {"search_this_run": round(search_seconds, 1),
+                          "check_this_run": round(time.perf_counter() - started, 1),
+                          "trials_total": round(float(pd.to_numeric(table["seconds"], errors="coerce").sum()), 1)}
+    write_text(out / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False, default=_json_default))
+    files.append(out / "summary.json")
+    return TuneResult(trials=table, patch=patch_text, summary=summary, out=out, files=files)
+
+
+def _json_default(x):
+    if isinstance(x, np.generic):
+        return x.item()
+    raise TypeError(f"not JSON serialisable: {type(x).__name__}")
