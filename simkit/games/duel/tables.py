@@ -57,8 +57,9 @@ MAX_DECK = 32
 
 # ---- bounds: every number of a scenario is refused at load beyond what the engine can hold ----------
 #: the largest HP, cost, resource, range, damage or status level. The engine keeps a game in int64;
-#: a game adds such numbers up (Strength onto damage, status levels over turns, HP minus hits) at most
-#: a few dozen times a turn for at most TURN_LIMIT_MAX turns, which stays far inside int64.
+#: a game adds such numbers up (Strength onto damage, status levels over turns, HP minus hits): at
+#: most MAX_EFFECTS rows per card and chained counter, for at most the engine's 20,000 actions a game
+#: (:func:`max_turn_limit`), about 2e16 at the very worst, far inside int64's 9.2e18.
 VALUE_MAX = 10**9
 #: actions a turn takes besides playing or discarding its hand's cards (each card at most once: no
 #: effect draws during a turn): one weapon use, one move, ending the play phase, ending the turn
