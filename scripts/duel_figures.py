@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 import simkit
-from simkit.games.duel.play import play_batch
+from simkit.games.duel.batch import play_batch
 from simkit.sweep import load_results
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 import simkit
-from simkit.games.duel.play import play_batch
+from simkit.games.duel.batch import play_batch
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import simkit
 from simkit.cli import main
-from simkit.testing.check import run_check, run_invariant_games
+from simkit.testing.rule_check import run_check, run_invariant_games
 
 ROOT = Path(__file__).resolve().parents[1]
 DUEL = ROOT / "scenarios" / "duel" / "quick.toml"

@@ -66,7 +66,11 @@ def commands(text: str) -> list[list[str]]:
     for lang, lines in _fences(text):
         if lang != "bash":
             continue
-        for line in lines:
+        joined = "\n".join(lines).replace("\\\n", " ").splitlines()  # continuation lines joined
+        for part in (p for line in joined for p in line.split("&&")):
+            line = part.strip()
+            if not line:
+                continue
             words = shlex.split(line, comments=True)
             if words[:1] == ["simkit"]:
                 out.append(words[1:])
@@ -147,3 +151,36 @@ def test_every_test_named_exists():
                for m in re.finditer(r"^def (test_\w+)", path.read_text(encoding="utf-8"), re.M)}
     assert len(named) >= 5
     assert named <= defined, f"unknown tests: {sorted(named - defined)}"
+
+
+def test_the_cost_table_quotes_the_template_as_it_is():
+    """The page's "What a new game costs" quotes scripts/game_cost.py's rows for the template as the
+    script prints them now (after changing the template, re-run the script and paste its output)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("game_cost", ROOT / "scripts" / "game_cost.py")
+    cost = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cost)
+    page = PAGE.read_text(encoding="utf-8").splitlines()
+    rows = cost.table(["_template"], files=True)
+    assert len(rows) == 14
+    stale = [row for row in rows if row not in page]
+    assert not stale, f"docs/adding-a-game.md: re-run `python scripts/game_cost.py --files`; now: {stale}"
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/krypton.md", "scripts/README.md", "reports/README.md"])
+def test_every_path_named_in_the_other_pages_exists(page):
+    """README.md and the other pages name only paths that exist, so a move must update them too."""
+    paths = named_paths((ROOT / page).read_text(encoding="utf-8"))
+    missing = sorted(p for p in paths if not (ROOT / p).exists())
+    assert not missing, f"{page} names missing paths: {missing}"
+
+
+def test_every_command_in_the_readme_parses():
+    """Every ``simkit`` command in the README's bash blocks parses with the real argument parser."""
+    parser = build_parser()
+    for argv in commands((ROOT / "README.md").read_text(encoding="utf-8")):
+        try:
+            parser.parse_args(argv)
+        except SystemExit:
+            pytest.fail(f"README.md: `simkit {' '.join(argv)}` does not parse")

@@ -8,8 +8,8 @@ from collections import Counter
 import numpy as np
 from duel_positions import duel
 
+from simkit.games.duel.batch import play_batch
 from simkit.games.duel.match import Match
-from simkit.games.duel.play import play_batch
 from simkit.games.duel.tables import F_RANGE
 
 

@@ -16,9 +16,9 @@ from simkit import IllegalAction, ScenarioError, load_scenario
 from simkit.games import get_game
 from simkit.games.duel import bots as BOTS
 from simkit.games.duel import engine as E
+from simkit.games.duel.batch import bot_tables, game_seeds, play_batch
 from simkit.games.duel.invariants import DuelInvariants, scramble_hidden
 from simkit.games.duel.match import Match, replay
-from simkit.games.duel.play import bot_tables, game_seeds, play_batch
 from simkit.games.kits.rng import GameStreams
 
 # ---- scenario and decks (sections 9, 10) -----------------------------------------------------------
@@ -390,7 +390,7 @@ def test_uncompiled_rules_play_the_same_games():
     """The same source runs compiled and, under NUMBA_DISABLE_JIT=1, as plain Python: same games."""
     code = (
         "import json, sys, warnings; warnings.simplefilter('ignore'); import simkit;"
-        "from simkit.games.duel.play import play_batch;"
+        "from simkit.games.duel.batch import play_batch;"
         f"sc = simkit.load_scenario({str(DUEL)!r});"
         "out = play_batch(sc, [sc.decks[0], sc.decks[60]], [sc.decks[119], sc.decks[7]], [3, 4], ('aggro', 'random'));"
         "print(json.dumps(out))"

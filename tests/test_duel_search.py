@@ -10,9 +10,9 @@ import pytest
 import simkit
 from simkit.games.duel import engine as E
 from simkit.games.duel import fast_search as FS
+from simkit.games.duel.batch import bot_names, bot_settings, game_seeds, play_batch, search_tables
 from simkit.games.duel.invariants import scramble_hidden
 from simkit.games.duel.match import Match
-from simkit.games.duel.play import bot_names, bot_settings, game_seeds, play_batch, search_tables
 from simkit.scenario import ScenarioError
 from simkit.testing import api_test
 from tests.duel_positions import A, B, duel, patched

@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "simkit"
 GENERIC = ["scenario.py", "runner.py", "sweep", "records.py", "analysis", "report", "testing",
-           "commands", "cli.py", "tune", "bench.py", "games/kits"]
+           "commands", "cli.py", "tune", "scan", "bench.py", "games/kits"]
 
 
 def _modules():
@@ -27,7 +27,8 @@ def _imports(path: Path) -> list[str]:
         elif isinstance(node, ast.ImportFrom) and node.module:
             out.append(node.module)
             if node.module == "simkit.games":
-                out += [f"simkit.games.{a.name}" for a in node.names if (ROOT / "games" / a.name).is_dir() and a.name != "kits"]
+                out += [f"simkit.games.{a.name}" for a in node.names
+                        if (ROOT / "games" / a.name).is_dir() and a.name != "kits"]
     return out
 
 
@@ -55,3 +56,17 @@ def test_the_check_would_catch_a_game_import(tmp_path):
     found = [m for m in _imports(src) if m.startswith("simkit.games.")]
     assert sorted(found) == ["simkit.games.duel", "simkit.games.miracle", "simkit.games.miracle"]
 
+
+
+GAMES = sorted(p.name for p in (ROOT / "games").iterdir()
+               if p.is_dir() and (p / "__init__.py").exists() and p.name != "kits")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_game_imports_another(game):
+    """A game reaches shared machinery through the kits, never through another game's package."""
+    others = [g for g in GAMES if g != game]
+    for path in sorted((ROOT / "games" / game).rglob("*.py")):
+        bad = [m for m in _imports(path) if any(m == f"simkit.games.{g}" or m.startswith(f"simkit.games.{g}.")
+                                                for g in others)]
+        assert not bad, f"{path.relative_to(ROOT)} imports {bad}"

@@ -7,7 +7,7 @@ import pytest
 from pypdf import PdfReader
 from results_folders import write_sweep_folder
 
-from simkit.analysis import FLAG_COLUMNS, synthetic_deck_cards, synthetic_results
+from simkit.analysis import FLAG_COLUMNS
 from simkit.analysis.paired import (
     COMPARE_TABLES,
     card_deltas,
@@ -21,6 +21,7 @@ from simkit.analysis.paired import (
 )
 from simkit.cli import main
 from simkit.report.comparison import compare_headlines, write_compare_report
+from simkit.testing.synthetic import synthetic_deck_cards, synthetic_results
 
 # both artifacts with the same six creature trios, three of them with a Priest: a balanced pool
 TRIOS = ["Archer,BlackBat,Priest", "FrostDragon,Priest,Swordsman", "Priest,Swordsman,VolcanoDragon",

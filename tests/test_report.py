@@ -10,9 +10,10 @@ from pypdf import PdfReader
 from results_folders import write_sweep_folder
 
 import simkit.report.balance as balance
-from simkit.analysis import TABLES, analyze, synthetic_results
+from simkit.analysis import TABLES, analyze
 from simkit.cli import main
 from simkit.report import plot_deck_ratings, plot_flags, plot_matchup_heatmap, write_balance_report
+from simkit.testing.synthetic import synthetic_results
 
 A = "HolyLight:Archer,Priest,Swordsman"
 B = "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon"

@@ -10,11 +10,12 @@ import pytest
 from pypdf import PdfReader
 
 import simkit
-from simkit.analysis import FlagBands, analyze, synthetic_results
+from simkit.analysis import FlagBands, analyze
 from simkit.cli import main
 from simkit.report import write_balance_report
 from simkit.report.games import find_scenario, matchups_to_watch, plan_game_pages, representative_game
 from simkit.sweep import load_results, plan_sweep, run_sweep
+from simkit.testing.synthetic import synthetic_results
 
 QUICK = Path(__file__).resolve().parents[1] / "scenarios" / "miracle" / "quick.toml"
 A = "HolyLight:Archer,Priest,Swordsman"

@@ -9,7 +9,6 @@ from matplotlib.figure import Figure
 from pypdf import PdfReader
 from results_folders import write_sweep_folder
 
-from simkit.analysis.synthetic import synthetic_results
 from simkit.cli import main
 from simkit.report.robustness_page import (
     ROBUST_TABLES,
@@ -18,6 +17,7 @@ from simkit.report.robustness_page import (
     plot_pilots,
     robustness_pages,
 )
+from simkit.testing.synthetic import synthetic_results
 
 DECKS = [f"HolyLight:Archer,Priest,{k}" for k in ("Swordsman", "BlackBat", "FrostDragon", "VolcanoDragon")] + [
     f"InfernoFlame:Archer,Priest,{k}" for k in ("Swordsman", "BlackBat", "FrostDragon", "VolcanoDragon")]

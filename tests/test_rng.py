@@ -33,3 +33,11 @@ def test_seeds_of_a_sweep_never_change():
 @given(st.lists(st.one_of(st.integers(-(2**63), 2**64 - 1), st.text(max_size=40)), max_size=6))
 def test_derive_seed_is_the_uint64_fold(parts):
     assert derive_seed(*parts) == numpy_fold(*parts)
+
+
+def test_the_compiled_mixer_is_the_arrays_mixer():
+    """kits.mix.mix64 (for compiled code) and kits.rng.mix64 (numpy arrays) give the same values."""
+    from simkit.games.kits.mix import mix64 as compiled
+
+    xs = np.array([0, 1, 2**63, 2**64 - 1, 0x243F6A8885A308D3], dtype=np.uint64)
+    assert [int(compiled(np.uint64(x))) for x in xs] == [int(v) for v in mix64(xs)]

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from simkit.analysis.robustness import best_pilot, deck_rates_by_bot, flag_robustness, rank_agreement, robustness
-from simkit.analysis.synthetic import synthetic_results
+from simkit.testing.synthetic import synthetic_results
 
 DECKS = [f"HolyLight:Archer,Priest,{k}" for k in ("Swordsman", "BlackBat", "FrostDragon", "VolcanoDragon")] + [
     f"InfernoFlame:Archer,Priest,{k}" for k in ("Swordsman", "BlackBat", "FrostDragon", "VolcanoDragon")]

@@ -15,7 +15,7 @@ from simkit.analysis.sequential import (
     stream_table,
     unit_status,
 )
-from simkit.analysis.synthetic import synthetic_results
+from simkit.testing.synthetic import synthetic_results
 
 DECKS = ["A:X,Y,Z", "B:X,Y,Z", "C:X,Y,Z"]
 

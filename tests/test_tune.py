@@ -11,9 +11,10 @@ import pandas as pd
 import pytest
 
 import simkit
-from simkit.analysis import FLAG_COLUMNS, FlagBands, synthetic_results
+from simkit.analysis import FLAG_COLUMNS, FlagBands
 from simkit.cli import main
 from simkit.scenario import load_scenario
+from simkit.testing.synthetic import synthetic_results
 from simkit.tune.finish import appeared_flags, propose
 from simkit.tune.knobs import (
     Knob,

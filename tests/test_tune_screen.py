@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.analysis import FlagBands, synthetic_results
+from simkit.analysis import FlagBands
+from simkit.testing.synthetic import synthetic_results
 from simkit.tune.knobs import Knob
 from simkit.tune.objective import TuneWeights, balance_terms, change_cost, score
 from simkit.tune.screen import Additive, MatchupTable, best_combinations, matchup_table, opposed_pairs, screen_changes

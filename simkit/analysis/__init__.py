@@ -33,7 +33,6 @@ from simkit.analysis.results import (
 from simkit.analysis.shape import game_shape, side_numbers, turn_counts
 from simkit.analysis.stats import adjust_p, p_beyond, p_beyond_exact, paired_delta, sign_test, wilson_interval
 from simkit.analysis.strength import bradley_terry, deck_strength
-from simkit.analysis.synthetic import rate_matrix, synthetic_deck_cards, synthetic_results
 
 __all__ = [
     "FLAG_COLUMNS",
@@ -65,11 +64,8 @@ __all__ = [
     "p_beyond",
     "p_beyond_exact",
     "paired_delta",
-    "rate_matrix",
     "side_numbers",
     "sign_test",
-    "synthetic_deck_cards",
-    "synthetic_results",
     "turn_counts",
     "wilson_interval",
     "win_rate_table",

@@ -7,8 +7,8 @@ import sys
 
 from tqdm import tqdm
 
-from simkit.testing.check import format_report, replay_file, run_check
 from simkit.testing.profiles import PROFILES
+from simkit.testing.rule_check import format_report, replay_file, run_check
 
 
 def run(args: argparse.Namespace) -> int:

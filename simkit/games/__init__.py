@@ -2,7 +2,7 @@
 
 A game is a sub-package ``simkit.games.<name>`` whose ``GAME`` attribute is a :class:`Game`: a
 declaration of the game (name, title, result schema, the scenario tables it owns) and of its hooks,
-each the game's own function named once (``"simkit.games.duel.play:play_batch"``, imported when first
+each the game's own function named once (``"simkit.games.duel.batch:play_batch"``, imported when first
 used, so ``simkit --help`` imports no engine). The generic layers (scenario, runner, sweep, analysis,
 report, tune, testing, commands) reach a game only through this interface, never by importing it: a
 scenario's ``game`` key names the sub-package, :func:`get_game` imports it and checks ``GAME`` at once.
@@ -135,10 +135,10 @@ CAPABILITIES: dict[str, str] = {
             "to a file whose suffix is one of Game.picture_suffixes; returns the frames drawn",
     "key_turns": "(first_deck, second_deck, actions, seed=0, count=3) -> Figure: the report's game page",
     "checks": "() -> object: the invariants `simkit check` and simkit.testing play games against "
-              "(see simkit.testing.check.run_invariant_games)",
+              "(see simkit.testing.rule_check.run_invariant_games)",
     "check_runner": "() -> object with run_check(**options) and replay_file(case_path): a game that runs its "
                     "own `simkit check` (e.g. a hypothesis state machine) instead of the generic one",
-    "search": "() -> object: the search bot's hooks (see simkit.games.kits.search)",
+    "search": "() -> object: the search bot's hooks (see simkit.games.kits.rollout_search)",
 }
 
 
@@ -314,13 +314,14 @@ def as_action(raw: Sequence) -> tuple:
     return tuple(as_action(x) if isinstance(x, list | tuple) else x for x in raw)
 
 
-def game_names() -> tuple[str, ...]:
-    """The games simkit ships, by their scenario ``game`` key (``_template`` and other private folders aside)."""
+def game_names(private: bool = False) -> tuple[str, ...]:
+    """The games simkit ships, by their scenario ``game`` key (``_template`` and other private folders aside;
+    ``private=True`` lists those too: a scenario may load them by name, but they are not shipped games)."""
     import pkgutil
 
     here = importlib.import_module(__name__)
-    return tuple(sorted(m.name for m in pkgutil.iter_modules(here.__path__) if m.ispkg and not m.name.startswith("_")
-                        and m.name != "kits"))
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(here.__path__) if m.ispkg and m.name != "kits"
+                        and (private or not m.name.startswith("_"))))
 
 
 _games: dict[str, Game] = {}
@@ -338,7 +339,7 @@ def get_game(name: str) -> Game:
     """
     if name in _games:
         return _games[name]
-    if not isinstance(name, str) or not name.isidentifier() or name not in game_names():
+    if not isinstance(name, str) or not name.isidentifier() or name not in game_names(private=True):
         raise LookupError(f"unknown game {name!r} (simkit has: {', '.join(game_names())})")
     return register(importlib.import_module(f"{__name__}.{name}"), name)
 

@@ -2,10 +2,10 @@
 
 * :func:`~simkit.testing.api.api_test`: the game interface's contract every game passes (records,
   batch independence, turn limit, replay, illegal actions refused);
-* :func:`~simkit.testing.check.run_check`: what ``simkit check`` runs: the game's own check when it
+* :func:`~simkit.testing.rule_check.run_check`: what ``simkit check`` runs: the game's own check when it
   has one (Battle of Miracles: a hypothesis state machine in the game's own package),
   else its declared invariants after every action of random and bot-played games
-  (:func:`~simkit.testing.check.run_invariant_games`);
+  (:func:`~simkit.testing.rule_check.run_invariant_games`);
 * hypothesis profiles ``ci``, ``dev`` and ``thorough``, registered on import (unless already
   registered) without loading any of them.
 
@@ -14,8 +14,8 @@ of :data:`simkit.games.CAPABILITIES`).
 """
 
 from simkit.testing.api import APITestFailure, api_test
-from simkit.testing.check import InvariantReport, format_report, replay_file, run_check, run_invariant_games
 from simkit.testing.profiles import register_profiles
+from simkit.testing.rule_check import InvariantReport, format_report, replay_file, run_check, run_invariant_games
 
 register_profiles()
 

@@ -6,9 +6,9 @@ numba); :mod:`.bots` holds the bots, :mod:`.match` the single-game facade, :mod:
 :class:`~simkit.games.Game` the generic layers use.
 """
 
+from simkit.games.duel.batch import bot_names, play_batch
 from simkit.games.duel.game import GAME
 from simkit.games.duel.match import Match, replay
-from simkit.games.duel.play import bot_names, play_batch
 from simkit.games.duel.tables import Rules, build_rules, canonical_deck, deck_pool, parse_deck
 
 __all__ = [

@@ -1,7 +1,7 @@
 """The Card Duel's rules, once: plain functions over one game's state, compiled by numba.
 
 Every rule of ``shared/rules/card-duel.md`` lives here and only here. The same functions run
-compiled in sweeps (:mod:`simkit.games.duel.play`), behind the single-game facade
+compiled in sweeps (:mod:`simkit.games.duel.batch`), behind the single-game facade
 (:mod:`simkit.games.duel.match`) and, with ``NUMBA_DISABLE_JIT=1``, as plain Python (a test plays
 games both ways and finds them equal).
 
@@ -69,6 +69,7 @@ from simkit.games.duel.tables import (
     TGT_SELF,
     TR_DAMAGED_BY_OPPONENT,
 )
+from simkit.games.kits.mix import mix64
 
 M = MAX_DECK
 
@@ -170,19 +171,7 @@ MAX_LEGAL = 512
 MAX_FRAMES = 4 * M + 8
 
 # ---- the random stream: simkit.games.kits.rng.GameStreams' formula, one word at a time ----------------------
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
-
-
-@njit(cache=True)
-def mix64(x):
-    """splitmix64's finaliser on one ``uint64`` (as :func:`simkit.games.kits.rng.mix64`)."""
-    z = x + _GOLDEN
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
+_S11 = np.uint64(11)
 
 
 @njit(cache=True)

@@ -1,11 +1,6 @@
-"""The search bot for the Card Duel: the generic turn-search loop of
-:mod:`simkit.games.miracle.fast_search.search`, compiled against the duel's hooks, and whole games
-with search bots.
-
-The loop is written once, against five hooks (``copy_game``, ``play_turn``, ``game_over``,
-``to_act``, ``value``) it imports by name. :func:`compile_loop` rebuilds its function from the
-loop's own code object with this module's hooks bound in their place (no copy of its source), and
-caches it beside this file.
+"""The search bot for the Card Duel: the kit's turn search (:mod:`simkit.games.kits.turn_search`)
+compiled against the duel's five hooks (``copy_game``, ``play_turn``, ``game_over``, ``to_act``,
+``value``), and whole games with search bots.
 
 The search starts from the acting seat's *view* (rules page section 12), never from the whole
 state. In the world it simulates, the hidden cards are out of play: the opponent's hand, discard
@@ -21,7 +16,6 @@ from a stream keyed by it, so a game depends only on its seed.
 
 from __future__ import annotations
 
-import types
 from pathlib import Path
 
 import numba
@@ -31,8 +25,8 @@ from simkit.games.duel import bots as B
 from simkit.games.duel import engine as E
 from simkit.games.duel.bots_config import W
 from simkit.games.duel.tables import F_TYPE, POISON, REGENERATION, SHIELD, STRENGTH, T_WEAPON
+from simkit.games.kits import turn_search as loop
 from simkit.games.kits.numba_cache import drop_stale_cache
-from simkit.games.miracle.fast_search import search as loop
 
 # the search budget, in the order of the loop's params
 PLANS, DEPTH, TEMPERATURE, REPLY_TEMPERATURE, PARAMS = loop.PLANS, loop.DEPTH, loop.TEMPERATURE, \
@@ -46,10 +40,9 @@ _SHIFT = np.int64(1024)
 
 
 _HERE = Path(__file__).parent
-_MIRACLE = _HERE.parent / "miracle"
-# today's duel sources and the loop's: this folder's cache is dropped when any of them changes
-drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")), _MIRACLE / "fast_search" / "search.py",
-                         _MIRACLE / "fast" / "choice.py"])
+_KITS = _HERE.parent / "kits"
+# today's duel sources and the kits': this folder's cache is dropped when any of them changes
+drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")), _KITS / "turn_search.py", _KITS / "mix.py"])
 
 
 # ---- the hooks -----------------------------------------------------------------------------------
@@ -162,19 +155,7 @@ def value(ctx, me, bot, weights):
 # ---- the loop, compiled against the hooks above -----------------------------------------------------
 
 
-def compile_loop(function, hooks: dict, filename: str):
-    """``function`` (a compiled function of the generic loop's module) rebuilt from its own code
-    object with ``hooks`` bound in place of the loop's hooks, compiled and cached beside ``filename``."""
-    py = function.py_func
-    namespace = dict(py.__globals__)
-    namespace.update(hooks)
-    namespace["__name__"] = __name__
-    code = py.__code__.replace(co_filename=filename)
-    return numba.njit(cache=True)(types.FunctionType(code, namespace, py.__name__, py.__defaults__))
-
-
-search_turn = compile_loop(
-    loop.search_turn,
+search_turn = loop.compile_turn_search(
     {"copy_game": copy_game, "play_turn": play_turn, "game_over": game_over, "to_act": to_act, "value": value},
     __file__,
 )

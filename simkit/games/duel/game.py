@@ -22,12 +22,12 @@ GAME = Game(
     deck_cards=_ + "tables:deck_cards",
     all_decks=_ + "tables:all_decks",
     turn_limit=_ + "tables:turn_limit",
-    bot_names=_ + "play:bot_names",
-    play_batch=_ + "play:play_batch",
+    bot_names=_ + "batch:bot_names",
+    play_batch=_ + "batch:play_batch",
     new_match=_ + "match:Match",
     capabilities={
         "narrate": _ + "narrate:narrate",
         "checks": _ + "invariants:DuelInvariants",
-        "search": _ + "search:DuelSearch",
+        "search": _ + "search_hooks:DuelSearch",
     },
 )

@@ -8,7 +8,7 @@ are sorted before they are dealt, so the guess depends only on what the seat can
 real order or split of the hidden cards.
 
 Besides copy, legal, step, over, to_act and value, the generic rollout search
-(:class:`simkit.games.kits.search.RolloutSearch`) reads four public counters: :meth:`~KryptonSearch.in_turn`
+(:class:`simkit.games.kits.rollout_search.RolloutSearch`) reads four public counters: :meth:`~KryptonSearch.in_turn`
 (the decision is the acting side's own move, not a counter window or a revival choice),
 :meth:`~KryptonSearch.turn_count` (hero turns), :meth:`~KryptonSearch.chance` (dice drawn and judgments
 begun) and

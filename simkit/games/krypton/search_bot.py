@@ -1,7 +1,7 @@
-"""Krypton search bots: ``[bots.<name>]`` tables with a ``policy``, played by :mod:`simkit.games.kits.search`.
+"""Krypton search bots: ``[bots.<name>]`` tables with a ``policy``, played by :mod:`simkit.games.kits.rollout_search`.
 
 A search bot plays its own hero turns by plans and its answers (counter windows, revival choices) by
-valuing every option; the loop is the generic :class:`simkit.games.kits.search.RolloutSearch` over
+valuing every option; the loop is the generic :class:`simkit.games.kits.rollout_search.RolloutSearch` over
 :class:`~simkit.games.krypton.search.KryptonSearch`'s hooks, with utility personalities as its policy
 (the seat's plans and own look-ahead moves) and reply (the enemy's moves in the look-ahead).
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simkit.games.kits.search import Budget, RolloutSearch
+from simkit.games.kits.rollout_search import Budget, RolloutSearch
 from simkit.games.krypton.bots import Personality, Utility, is_search_table
 from simkit.games.krypton.search import VALUE_NAMES, KryptonSearch
 from simkit.scenario import Field, resolve_like
@@ -112,7 +112,7 @@ def read_searches(source: str, data: dict, personalities: dict[str, Personality]
 
 def utility_factory(personality: Personality):
     """``(seat, seed, temperature) -> bot``: a fresh :class:`Utility` of ``personality`` (its own
-    temperature when ``None``), as the :class:`~simkit.games.kits.search.RolloutSearch` calls it."""
+    temperature when ``None``), as the :class:`~simkit.games.kits.rollout_search.RolloutSearch` calls it."""
     by_t: dict = {}
 
     def make(seat: int, seed: int, temperature: float | None):

@@ -1,4 +1,4 @@
-"""The search bot: plans each of its turns by simulating candidate turns (see :mod:`.fast_search.search`).
+"""The search bot: plans each of its turns by simulating candidate turns (see :mod:`simkit.games.kits.turn_search`).
 
 A :class:`SearchBot` is a scenario's ``[bots.<name>]`` table with a ``policy`` key
 (:class:`~simkit.games.miracle.bots_config.SearchConfig`). Whole games are played in compiled code
@@ -14,13 +14,13 @@ from dataclasses import astuple
 import numpy as np
 
 from simkit.games.kits.rng import GameStreams
+from simkit.games.kits.turn_search import DEPTH, PARAMS, PLANS, REPLY_TEMPERATURE, TEMPERATURE
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import UtilityBot
 from simkit.games.miracle.bots_config import SearchConfig
 from simkit.games.miracle.fast.pack import pack_state
 from simkit.games.miracle.fast_search.play import plan
-from simkit.games.miracle.fast_search.search import DEPTH, PARAMS, PLANS, REPLY_TEMPERATURE, TEMPERATURE
 from simkit.games.miracle.state import State
 from simkit.games.miracle.tables import Rules
 

@@ -17,4 +17,4 @@ from pathlib import Path
 from simkit.games.kits.numba_cache import drop_stale_cache
 
 _HERE = Path(__file__).parent
-drop_stale_cache(_HERE, sorted(_HERE.glob("*.py")))
+drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")), _HERE.parents[1] / "kits" / "mix.py"])

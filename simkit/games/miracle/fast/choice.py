@@ -16,18 +16,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from simkit.games.kits.rng import GOLDEN, MIX1, MIX2
+from simkit.games.kits.mix import mix64  # noqa: F401 (the bots draw and hash with it; re-exported)
 
 F32 = np.float32
-
-
-@numba.njit(cache=True)
-def mix64(x):
-    """The splitmix64 finaliser (``simkit.games.kits.rng.mix64``) on one ``uint64``."""
-    z = x + GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * MIX1
-    z = (z ^ (z >> np.uint64(27))) * MIX2
-    return z ^ (z >> np.uint64(31))
 
 
 @numba.njit(cache=True)

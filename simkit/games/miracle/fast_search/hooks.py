@@ -1,5 +1,5 @@
-"""What the turn search (:mod:`.search`) needs of Battle of Miracles, compiled: copy a game, play a
-turn with a utility bot, see the game's end, value a position.
+"""What the turn search (:mod:`simkit.games.kits.turn_search`) needs of Battle of Miracles, compiled:
+copy a game, play a turn with a utility bot, see the game's end, value a position.
 
 The search is written against these hooks only. ``ctx`` is a tuple the hooks share and the search
 passes through unopened: ``(S, R, W, sit, L, cand_index, cand_score, cand_high, atk)``, the real
@@ -12,7 +12,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from simkit.games.miracle.fast.choice import mix64
+from simkit.games.kits.mix import mix64
+from simkit.games.kits.turn_search import compile_turn_search
 from simkit.games.miracle.fast.decide import decide_one
 from simkit.games.miracle.fast.game import decode_one
 from simkit.games.miracle.fast.step import step_one
@@ -144,3 +145,10 @@ def apply(ctx, g, index):
     kind, a, b, c = decode_one(L, R.distance.shape[0], S.alive.shape[1], index)
     step_one(S, R, g, kind, a, b, c, atk)
     return kind == END_TURN
+
+
+#: the turn search of :mod:`simkit.games.kits.turn_search`, compiled against the hooks above
+search_turn = compile_turn_search(
+    {"copy_game": copy_game, "play_turn": play_turn, "game_over": game_over, "to_act": to_act, "value": value},
+    __file__,
+)

@@ -2,7 +2,8 @@
 
 Each seat is a *player* ``(policy, reply, params, weights)``: two packed :class:`~simkit.games.miracle.fast.pack.KBot`,
 the search budget (``float64[search.PARAMS]``) and the value weights. Every seat plans each of its
-turns at the turn's first decision (:func:`.search.search_turn`) and then plays the plan. A utility
+turns at the turn's first decision (the kit's turn search, :mod:`simkit.games.kits.turn_search`) and
+then plays the plan. A utility
 bot is the player with one candidate, no depth and its own temperature: its one candidate is drawn
 word for word as :func:`~simkit.games.miracle.fast.game.play` draws its decisions, so it plays the
 same games.
@@ -13,9 +14,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from simkit.games.kits.turn_search import PLANS
 from simkit.games.miracle.fast.pack import KBotRef, KRulesRef, KSitRef, KStateRef
-from simkit.games.miracle.fast_search.hooks import apply
-from simkit.games.miracle.fast_search.search import PLANS, search_turn
+from simkit.games.miracle.fast_search.hooks import apply, search_turn
 
 F32 = np.float32
 

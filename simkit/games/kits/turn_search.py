@@ -13,20 +13,37 @@ comes from a stream keyed by the game's key and its position after that first ca
 search with one candidate plays its policy's games word for word, and every choice depends only
 on the game's seed and state, never on the batch.
 
-The loop below knows the game only through the hooks of :mod:`.hooks` (``copy_game``,
-``play_turn``, ``game_over``, ``to_act``, ``value``) and passes their context ``ctx`` through
-unopened. Numba cannot cache a kernel that takes functions as arguments, so the loop is compiled
-with one game's hooks imported by name: another game gets the search by compiling this loop against
-its own hooks module.
+The loop knows a game only through five hooks, :data:`HOOKS`, and passes their context ``ctx``
+(a tuple of the game's own arrays) through unopened:
+
+- ``copy_game(ctx, g)``: copy real game ``g`` into the context's one-game work state;
+- ``play_turn(ctx, bot, temperature, keys, counter, k, cap, record) -> n``: play the work state's
+  current turn with ``bot`` drawing from stream ``k`` of ``keys``/``counter``, recording its actions
+  in ``record`` (an empty array: none) and returning how many it played (at most ``cap``);
+- ``game_over(ctx) -> bool`` and ``to_act(ctx) -> seat``: of the work state;
+- ``value(ctx, seat, bot, weights) -> float``: the work state's worth to ``seat``.
+
+A game gets its search with :func:`compile_turn_search`, naming its hook functions (compiled with
+numba). Numba caches a kernel only when the functions it calls are fixed when it is compiled: a kernel
+taking functions as arguments is not cached, and neither is one built as a closure over them (measured:
+a closure recompiles in every process). So the loop below is written against the five hook names, and
+:func:`compile_turn_search` compiles its code with the game's hooks in place of those names and caches
+it beside the game's own module.
 """
 
+# ruff: noqa: F821  (the five hook names of search_turn are bound by compile_turn_search)
 from __future__ import annotations
+
+import types
+from collections.abc import Mapping
 
 import numba
 import numpy as np
 
-from simkit.games.miracle.fast.choice import mix64
-from simkit.games.miracle.fast_search.hooks import copy_game, game_over, play_turn, to_act, value
+from simkit.games.kits.mix import mix64
+
+#: the hooks a game supplies, by name (see the module docstring for their signatures)
+HOOKS = ("copy_game", "play_turn", "game_over", "to_act", "value")
 
 #: the search budget, in the order of ``params``
 PLANS, DEPTH, TEMPERATURE, REPLY_TEMPERATURE = range(4)
@@ -43,7 +60,6 @@ def _plan_hash(plan, n):
     return h
 
 
-@numba.njit(cache=True)
 def search_turn(ctx, g, policy, reply, params, weights, keys, counter, cap, plan, best, seen):
     """Choose the turn of the side to act in game ``g``: ``best[:n]`` its actions; returns ``n``.
 
@@ -91,3 +107,32 @@ def search_turn(ctx, g, policy, reply, params, weights, keys, counter, cap, plan
             best_value, best_n = v, n
             best[:n] = plan[:n]
     return best_n
+
+
+def compile_turn_search(hooks: Mapping[str, object], module_file: str):
+    """The turn search compiled against one game's ``hooks`` and cached beside ``module_file``.
+
+    Args:
+        hooks: a compiled function (numba dispatcher) for each name of :data:`HOOKS`.
+        module_file: the ``__file__`` of the game's module that calls this (the cache lives in its
+            ``__pycache__``; drop it with :func:`simkit.games.kits.numba_cache.drop_stale_cache`
+            when the hooks or this file change).
+
+    Returns:
+        ``search_turn(ctx, g, policy, reply, params, weights, keys, counter, cap, plan, best, seen)``.
+
+    Raises:
+        TypeError: a hook is missing, not one of :data:`HOOKS`, or not compiled.
+    """
+    names = set(hooks)
+    if names != set(HOOKS):
+        raise TypeError(f"turn search hooks: need exactly {', '.join(HOOKS)}; missing "
+                        f"{sorted(set(HOOKS) - names)}, unknown {sorted(names - set(HOOKS))}")
+    plain = [n for n, f in hooks.items() if not isinstance(f, numba.core.registry.CPUDispatcher)]
+    if plain and not numba.config.DISABLE_JIT:
+        raise TypeError(f"turn search hooks must be numba-compiled functions: {', '.join(plain)}")
+    namespace = dict(globals())
+    namespace.update(hooks)
+    code = search_turn.__code__.replace(co_filename=module_file)
+    function = types.FunctionType(code, namespace, "search_turn", search_turn.__defaults__)
+    return numba.njit(cache=True)(function)

@@ -1,0 +1,163 @@
+"""The template game's scenario tables -> fixed ``Rules`` (int arrays for the compiled rules), the
+decks and the bots, every table checked with :class:`simkit.scenario.Field` (``file: key: problem``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from simkit.errors import ScenarioError
+from simkit.games.kits.bot_tables import RANDOM, bot_tables, number
+from simkit.scenario import Field
+
+# the settings vector ([rules]) and the columns of the card table ([cards.<name>])
+S_HP, S_PER_TURN, S_MAX_ENERGY, S_TURN_LIMIT, S_SLOTS = range(5)
+F_COST, F_MIN, F_MAX, F_HEAL, F_USES = range(5)
+#: most cards a deck may hold (the state keeps this many slots per player)
+MAX_SLOTS = 6
+
+RULES_KEYS = ("hp", "energy_per_turn", "max_energy", "turn_limit", "cards_per_deck")
+CARD_KEYS = ("cost", "damage", "heal", "uses")
+DECK_KEYS = ("pool",)
+#: a utility bot's weights, in the order the compiled bot reads them
+WEIGHTS = ("temperature", "end_turn", "damage", "heal", "energy", "win")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Tables built once from a scenario; never part of a game's state.
+
+    Attributes:
+        names: card names; a card's id is its index.
+        settings: ``int64[5]`` the ``[rules]`` numbers (``S_*``).
+        cards: ``int64[C, 5]`` one row per card (``F_*``).
+        bots: the utility bots, name -> ``float64[len(WEIGHTS)]``, in file order.
+    """
+
+    names: tuple[str, ...]
+    settings: np.ndarray
+    cards: np.ndarray
+    bots: dict
+
+    @property
+    def slots(self) -> int:
+        """Cards in every deck."""
+        return int(self.settings[S_SLOTS])
+
+    @property
+    def max_rolls(self) -> int:
+        """Most damage rolls one game can use: every use of both decks' cards."""
+        return 2 * self.slots * int(self.cards[:, F_USES].max())
+
+    @property
+    def action_cap(self) -> int:
+        """Most actions one game can take: one ``end`` per turn plus every use of both decks."""
+        return int(self.settings[S_TURN_LIMIT]) + self.max_rolls
+
+
+def _bots(top: Field) -> dict:
+    """Each utility personality's weights, in the order of :data:`WEIGHTS` (the kit reads the tables)."""
+    out = {}
+    for name, t in bot_tables(top):
+        t.reject_unknown(WEIGHTS)
+        out[name] = np.array([number(t, key, minimum=0 if key == "temperature" else None) for key in WEIGHTS],
+                             np.float64)
+    return out
+
+
+def build_rules(top: Field) -> Rules:
+    """Validate the ``[rules]``, ``[cards]``, ``[decks]`` and ``[bots]`` tables.
+
+    Raises:
+        ScenarioError: ``file: key: problem`` for the first thing wrong.
+    """
+    r = top.table("rules")
+    r.reject_unknown(RULES_KEYS)
+    st = np.zeros(5, np.int64)
+    st[S_HP] = r.int("hp", minimum=1)
+    st[S_PER_TURN] = r.int("energy_per_turn")
+    st[S_MAX_ENERGY] = r.int("max_energy")
+    st[S_TURN_LIMIT] = r.int("turn_limit", minimum=1)
+    st[S_SLOTS] = r.int("cards_per_deck", minimum=1)
+    if st[S_SLOTS] > MAX_SLOTS:
+        raise r.fail(f"must be at most {MAX_SLOTS} (the state's slots per player), got {st[S_SLOTS]}",
+                     "cards_per_deck")
+    c = top.table("cards")
+    names = tuple(c.keys())
+    if len(names) < st[S_SLOTS]:
+        raise c.fail(f"defines {len(names)} cards, fewer than rules.cards_per_deck ({st[S_SLOTS]})")
+    rows = []
+    for name in names:
+        f = c.table(name)
+        f.reject_unknown(CARD_KEYS)
+        lo, hi = f.int_list("damage", length=2, default=[0, 0])
+        if lo > hi:
+            raise f.fail(f"min {lo} is above max {hi}", "damage")
+        rows.append((f.int("cost"), lo, hi, f.int("heal", 0), f.int("uses", minimum=1)))
+    return Rules(names=names, settings=st, cards=np.array(rows, np.int64), bots=_bots(top))
+
+
+def all_decks(rules: Rules) -> list[str]:
+    """Every legal deck id: ``cards_per_deck`` different cards joined by ``+``, alphabetical."""
+    return ["+".join(d) for d in itertools.combinations(sorted(rules.names), rules.slots)]
+
+
+def parse_deck(rules: Rules, deck: str) -> tuple[str, ...]:
+    """The cards of a deck id, sorted; raises :class:`ScenarioError` naming an illegal deck."""
+    if not isinstance(deck, str):
+        raise ScenarioError(f"deck {deck!r}: expected card names joined by '+'")
+    cards = tuple(sorted(c.strip() for c in deck.split("+") if c.strip()))
+    for card in cards:
+        if card not in rules.names:
+            raise ScenarioError(f"deck {deck!r}: unknown card {card!r} (cards: {', '.join(rules.names)})")
+    if len(cards) != rules.slots or len(set(cards)) != len(cards):
+        raise ScenarioError(f"deck {deck!r}: needs {rules.slots} different cards")
+    return cards
+
+
+def canonical_deck(rules: Rules, deck: str) -> str:
+    """The canonical id of a legal deck: its cards in alphabetical order."""
+    return "+".join(parse_deck(rules, deck))
+
+
+def deck_list(rules: Rules, deck: str) -> np.ndarray:
+    """``int64[cards_per_deck]`` the card ids of a deck, in its slot order (alphabetical)."""
+    return np.array([rules.names.index(c) for c in parse_deck(rules, deck)], np.int64)
+
+
+def deck_pool(rules: Rules, top: Field) -> list[str]:
+    """``[decks] pool`` if given (each deck checked), else every legal deck."""
+    d = top.table("decks", required=False)
+    d.reject_unknown(DECK_KEYS)
+    if not d.has("pool"):
+        return all_decks(rules)
+    pool = d.get("pool")
+    if not isinstance(pool, list) or not pool:
+        raise d.fail("must be a non-empty list of deck ids", "pool")
+    out = []
+    for i, deck in enumerate(pool):
+        try:
+            out.append(canonical_deck(rules, deck))
+        except ScenarioError as exc:
+            raise d.fail(str(exc), f"pool[{i}]") from None
+    if len(set(out)) != len(out):
+        raise d.fail("lists the same deck twice", "pool")
+    return out
+
+
+def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:
+    """The cards of ``deck`` (one category: ``card``)."""
+    return {"card": parse_deck(rules, deck)}
+
+
+def turn_limit(rules: Rules) -> int:
+    """The last turn a game can reach."""
+    return int(rules.settings[S_TURN_LIMIT])
+
+
+def bot_names(scenario) -> tuple[str, ...]:
+    """``random`` and the scenario's utility bots."""
+    return (RANDOM, *scenario.rules.bots)
