@@ -9,9 +9,10 @@ from matplotlib.figure import Figure
 from pypdf import PdfReader
 from results_folders import write_sweep_folder
 
-from simkit.analysis import deck_strength, synthetic_results
+from simkit.analysis import deck_strength
 from simkit.cli import main
 from simkit.report import plot_deck_ratings
+from simkit.testing.synthetic import synthetic_results
 
 A = "HolyLight:Archer,Priest,Swordsman"
 B = "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon"

@@ -13,9 +13,9 @@ import pytest
 from results_folders import write_sweep_folder
 
 from simkit import load_scenario
-from simkit.analysis import synthetic_results
 from simkit.cli import main
 from simkit.errors import ScenarioError
+from simkit.testing.synthetic import synthetic_results
 
 ROOT = Path(__file__).resolve().parents[1]
 DUEL_QUICK = ROOT / "scenarios" / "duel" / "quick.toml"

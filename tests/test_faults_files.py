@@ -18,9 +18,9 @@ import pandas as pd
 import pytest
 from results_folders import write_sweep_folder
 
-from simkit.analysis import synthetic_results
 from simkit.cli import main
 from simkit.files import atomic_write, create_temp, remove_stale_temps, temp_path
+from simkit.testing.synthetic import synthetic_results
 
 ROOT = Path(__file__).resolve().parents[1]
 MIRACLE_QUICK = ROOT / "scenarios" / "miracle" / "quick.toml"

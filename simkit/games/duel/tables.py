@@ -333,7 +333,7 @@ def build_rules(top: Field) -> Rules:
     st[S_DECK_SIZE] = size
     longest = max_turn_limit(size)
     if st[S_TURN_LIMIT] > longest:
-        from simkit.games.duel.play import ACTION_CAP
+        from simkit.games.duel.batch import ACTION_CAP
 
         raise r.fail(f"must be at most {longest} with decks of {size} cards (a turn takes at most {size} + "
                      f"{TURN_OVERHEAD} actions and the engine plays at most {ACTION_CAP} a game), got "
@@ -357,7 +357,7 @@ def build_rules(top: Field) -> Rules:
 def max_turn_limit(deck_size: int) -> int:
     """The longest ``turn_limit`` the engine plays with decks of ``deck_size`` cards: every game's actions
     (at most ``deck_size + TURN_OVERHEAD`` a turn) must fit its action cap."""
-    from simkit.games.duel.play import ACTION_CAP
+    from simkit.games.duel.batch import ACTION_CAP
 
     return ACTION_CAP // (deck_size + TURN_OVERHEAD)
 
