@@ -7,10 +7,11 @@ from simkit.sweep import load_results
 
 __version__ = "0.1.0"
 
-from simkit.scan import scan  # noqa: E402  (after __version__: the sweep records it)
+from simkit.explore import explore  # noqa: E402  (after __version__: the sweep records it)
+from simkit.scan import scan  # noqa: E402
 from simkit.tune import tune  # noqa: E402
 
 __all__ = [
-    "IllegalAction", "Scenario", "ScenarioError", "__version__", "load_results", "load_scenario", "play_games",
-    "scan", "tune",
+    "IllegalAction", "Scenario", "ScenarioError", "__version__", "explore", "load_results", "load_scenario",
+    "play_games", "scan", "tune",
 ]

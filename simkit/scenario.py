@@ -60,7 +60,15 @@ def _read_toml(path: Path, chain: tuple[Path, ...] = ()) -> dict:
     if not isinstance(parent, str):
         raise ScenarioError(f"{path}: extends: must be a file name, got {parent!r}")
     base = _read_toml(path.parent / parent, chain + (path,))
-    return _merge(base, data)
+    merged = _merge(base, data)
+    # a patch is its own scenario: without a name or an output folder of its own it does not take its
+    # base's (two scenarios under one name, sweeping into one folder), it is named after its own file
+    if "name" not in data:
+        merged["name"] = f"{base.get('name', Path(parent).stem)} + {path.stem}"
+    own_sweep = data.get("sweep") if isinstance(data.get("sweep"), dict) else {}
+    if "out" not in own_sweep and isinstance(merged.get("sweep"), dict):
+        merged["sweep"] = {k: v for k, v in merged["sweep"].items() if k != "out"}  # results/<this file's stem>
+    return merged
 
 
 class Field:
@@ -333,3 +341,29 @@ def sweep_settings(sc: Scenario) -> dict:
         "out": f.str("out", f"results/{sc.path.stem}"),
     }
 
+
+
+def flat_keys(data: dict, prefix: str = "") -> dict[str, Any]:
+    """Every value of merged scenario data by dotted key, in file order (tables opened, lists kept whole)."""
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(flat_keys(value, dotted + "."))
+        else:
+            out[dotted] = value
+    return out
+
+
+def base_of(path: str | Path) -> Path | None:
+    """The file a scenario ``extends`` (resolved against its folder), or ``None`` for a base scenario.
+
+    Raises:
+        ScenarioError: the file cannot be read or is not TOML.
+    """
+    path = Path(path)
+    try:
+        parent = tomllib.loads(path.read_text(encoding="utf-8")).get("extends")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ScenarioError(f"{path}: cannot read: {exc}") from None
+    return (path.parent / parent).resolve() if isinstance(parent, str) else None

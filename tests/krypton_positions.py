@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from simkit.games.krypton.engine import Game
+from simkit.games.krypton.view import Game
 from simkit.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,15 +57,7 @@ def turn(g: Game, side: int, k: int, points: int) -> None:
 
 def dice(g: Game, *values: int) -> None:
     """Script the next dice (movement, attack, defence) in order; more draws than given fail."""
-    it = iter(values)
-
-    def die():
-        try:
-            return next(it)
-        except StopIteration:
-            raise AssertionError("a test rolled more dice than it scripted") from None
-
-    g._die = die
+    g.script_dice(*values)
 
 
 def cell(g: Game, side: int, k: int) -> tuple[int, int, int]:

@@ -27,14 +27,12 @@ from simkit.analysis import (
     p_beyond,
     p_beyond_exact,
     paired_delta,
-    rate_matrix,
     sign_test,
-    synthetic_deck_cards,
-    synthetic_results,
     turn_counts,
     wilson_interval,
 )
 from simkit.analysis.results import RESULT_COLUMNS
+from simkit.testing.synthetic import rate_matrix, synthetic_deck_cards, synthetic_results
 
 A = "HolyLight:Archer,Priest,Swordsman"
 B = "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon"
@@ -437,3 +435,18 @@ def test_analyze_returns_every_table():
 
     assert set(TABLES) <= set(tables) and tables["meta"]["games"] == 180
     assert tables["decks"]["rating"].is_monotonic_decreasing
+
+
+def test_a_seat_is_not_flagged_where_the_seats_had_different_bots():
+    """With one bot first and another second, the first seat's edge is a bot-and-seat effect: said, not flagged."""
+    from simkit.analysis import balance_flags, first_player_advantage, seat_measured
+
+    decks = ["HolyLight:Archer,BlackBat,Priest", "WindBlessing:Archer,BlackBat,Priest"]
+    df = synthetic_results(decks, 200, 0.5, first_advantage=0.25, seed=3, bots=("turtle", "balanced"))
+    fp = first_player_advantage(df)
+    assert not fp["same_bots"].any() and fp.loc[0, "advantage"] > 0.15
+    assert not (balance_flags(df)["kind"] == "first_player").any()
+    sentence = seat_measured(df)
+    assert "bot-and-seat effect" in sentence and "turtle first, balanced second" in sentence
+    same = synthetic_results(decks, 200, 0.5, first_advantage=0.25, seed=3, bots=("balanced", "balanced"))
+    assert seat_measured(same) is None and (balance_flags(same)["kind"] == "first_player").any()

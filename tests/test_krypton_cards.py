@@ -66,7 +66,7 @@ def test_blood_battle_pays_2_and_attacks_every_enemy_in_range_in_the_chosen_orde
     g.do(("play", "Blood Battle"))
     assert g.heroes[0][0]["hp"] == 4
     dice(g, 6, 6, 1, 6, 1)
-    g.do(("attack", 0, 1, -1))  # the tower first: 6+1 > 6
+    g.do(("attack", 0, 1, -1, "tower"))  # the tower first: 6+1 > 6
     assert sorted(a[1:] for a in g.legal_actions()) == [(-1, 1, 0), (1, -1, 0)]
     assert all(a[0] == "attack" for a in g.legal_actions())
     g.do(("attack", -1, 1, 0))
@@ -153,7 +153,7 @@ def test_iron_wall_tower_loses_nothing_until_its_sides_next_turn():
     dice(g, 3)
     g.do(("end",))  # side 0 hero 2
     dice(g, 6)
-    g.do(("attack", 1, -1, 0))  # 6 + 3 (hill) > 6, but Iron Wall
+    g.do(("attack", 1, -1, 0, "tower"))  # 6 + 3 (hill) > 6, but Iron Wall
     assert g.index_of(1, -1, 0) in g.buildings
     dice(g, 2)
     g.do(("end",))  # side 1 hero 2: its preparation ends Iron Wall
@@ -210,7 +210,7 @@ def test_unyielding_will_keeps_the_hero_at_1():
     g = attack_setup(hand1=["Unyielding Will"], hp1=2)
     dice(g, 6, 1)
     g.do(("attack", 1, -1, 0))
-    g.do(("play", "Unyielding Will"))
+    g.do(("play", "Unyielding Will", 1, -1, 0))
     assert g.heroes[1][0]["hp"] == 1 and g.heroes[1][0]["state"] == "board"
 
 
@@ -252,7 +252,7 @@ def test_space_swap_swaps_two_own_towers_and_the_attack_tower_hits_around_its_ne
     tower(g, 1, "Attack Tower", (3, 3, -6))
     g.hands = [[], ["Space Swap"]]
     turn(g, 0, 0, 0)
-    g.do(("attack", 1, -1, 0))
+    g.do(("attack", 1, -1, 0, "tower"))
     assert g.to_act == 1 and g.legal_actions() == [("play", "Space Swap", 3, 3, -6), ("pass",)]
     dice(g, 6)
     g.do(("play", "Space Swap", 3, 3, -6))
@@ -260,3 +260,85 @@ def test_space_swap_swaps_two_own_towers_and_the_attack_tower_hits_around_its_ne
     assert g.buildings[g.index_of(3, 3, -6)]["kind"] == "Magic Tower"
     assert g.heroes[0][0]["hp"] == 4
     assert g.index_of(1, -1, 0) in g.buildings  # 6 + 1 against the Attack Tower's 8: no win
+
+
+def test_space_swap_kill_ends_the_attack_even_if_the_attacker_revives_in_place():
+    """Space Swap's Attack Tower kills the attacker: revived in place at once, it is back on the board, but
+    the attack goes on only "if the attacker lives": no dice are rolled and the tower stands."""
+    g = new()
+    put(g, 0, 0, (0, 0, 0), hp=2)
+    tower(g, 1, "Magic Tower", (1, -1, 0))
+    tower(g, 1, "Attack Tower", (3, 3, -6))
+    g.hands = [["Inspire"], ["Space Swap"]]
+    turn(g, 0, 0, 0)
+    g.do(("play", "Inspire", 0, 0, 0))  # 6 + 1 + 2 = 9 would beat the Attack Tower's 8
+    g.do(("attack", 1, -1, 0, "tower"))
+    dice(g, 6, 6)
+    g.do(("play", "Space Swap", 3, 3, -6))
+    assert g.heroes[0][0]["state"] == "dead" and g.to_act == 0
+    g.do(("revive", "place"))
+    assert g.buildings[g.index_of(1, -1, 0)]["kind"] == "Attack Tower"  # not destroyed
+    assert not [e for e in g.events if e[1] == "dice"]
+    assert g.heroes[0][0]["state"] == "flipped" and g.heroes[0][0]["hp"] == 6
+    assert g.judgment is None and g.side == 1  # the flipped attacker's turn ended
+
+
+def test_an_attacker_killed_by_pursuit_and_revived_in_place_keeps_its_full_hp():
+    """Pursuit kills the attacker, which then loses the judgment: the damage, "then deaths": it revives in
+    place at full HP afterwards and the judgment's damage does not reach the revived hero."""
+    g = attack_setup(hand1=["Pursuit"], hp0=5, hp1=6)
+    dice(g, 1, 4, 3)
+    g.do(("attack", 1, -1, 0))  # 1+1 against 4+1: the attacker loses 3
+    g.do(("play", "Pursuit"))  # the defender goes to 1, the attacker loses 5: dead
+    assert g.heroes[1][0]["hp"] == 1 and g.heroes[0][0]["state"] == "dead" and g.to_act == 0
+    g.do(("revive", "place"))
+    assert g.heroes[0][0]["state"] == "flipped" and g.heroes[0][0]["hp"] == 6
+    assert g.judgment is None and g.heroes[1][0]["hp"] == 1
+
+
+def test_normal_magic_and_upgrades_between_blood_battle_judgments():
+    """Between Blood Battle's judgments the side may play normal magic and upgrade (before declaring the next
+    one); it may not end the turn while judgments are owed; a target Ignite removes is no longer owed."""
+    g = attack_setup(hand0=["Blood Battle", "Ignite"])
+    put(g, 1, 1, (-1, 1, 0), hp=2)
+    g.energy[0] = 20
+    g.do(("play", "Blood Battle"))
+    dice(g, 6, 1)
+    g.do(("attack", 1, -1, 0))
+    legal = g.legal_actions()
+    assert ("upgrade",) in legal and ("play", "Ignite", -1, 1, 0) in legal and ("end",) not in legal
+    assert ("standby",) not in legal and not [a for a in legal if a[0] == "step"]
+    g.do(("upgrade",))
+    assert g.base_tier[0] == 2
+    g.do(("play", "Ignite", -1, 1, 0))  # kills hero 2 of side 1
+    g.do(("revive", "base"))
+    assert ("end",) in g.legal_actions() and not [a for a in g.legal_actions() if a[0] == "attack"]
+
+
+def test_unyielding_will_may_hold_another_friendly_hero():
+    """Unyielding Will holds one friendly hero, not only the judgment's target: every friendly hero on the
+    board is offered, by its cell."""
+    g = attack_setup(hand1=["Unyielding Will"], hp1=2)
+    put(g, 1, 1, (2, -2, 0))
+    dice(g, 6, 1)
+    g.do(("attack", 1, -1, 0))
+    assert g.legal_actions() == [("play", "Unyielding Will", 1, -1, 0), ("play", "Unyielding Will", 2, -2, 0),
+                                 ("pass",)]
+    g.do(("play", "Unyielding Will", 2, -2, 0))
+    assert g.heroes[1][1]["floor1"] and not g.heroes[1][0]["floor1"]
+    assert g.heroes[1][0]["state"] == "dead"  # the target was not held
+
+
+def test_unyielding_will_is_offered_when_a_tower_or_the_base_is_attacked():
+    """The damage step of a judgment against a tower (or the base) opens Unyielding Will for a friendly hero."""
+    g = new()
+    put(g, 0, 0, (0, 0, 0))
+    tower(g, 1, "Magic Tower", (1, -1, 0))
+    g.hands = [[], ["Unyielding Will"]]
+    turn(g, 0, 0, 0)
+    dice(g, 6)
+    g.do(("attack", 1, -1, 0, "tower"))  # 6 + 1 against 6
+    assert g.to_act == 1 and g.legal_actions() == [("play", "Unyielding Will", 3, 3, -6),
+                                                   ("play", "Unyielding Will", 2, 4, -6), ("pass",)]
+    g.do(("play", "Unyielding Will", 3, 3, -6))
+    assert g.heroes[1][0]["floor1"] and g.index_of(1, -1, 0) not in g.buildings

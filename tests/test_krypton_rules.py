@@ -7,7 +7,7 @@ import pytest
 from krypton_positions import cell, dice, new, put, scenario, steps, tower, turn
 
 from simkit.errors import IllegalAction
-from simkit.games.krypton.bots import cost_to
+from simkit.games.krypton.bots import cost_to_cells as cost_to
 from simkit.games.krypton.tables import T_PLAIN, T_VEIN
 
 # -- section 2: the authored map -----------------------------------------------------------------------
@@ -89,7 +89,7 @@ def test_knight_plus_2_from_plain_minus_2_from_other_terrain_never_below_0():
         g.turn = -1
         g.hands[0] = []  # the roll happens at the start of the hero turn, after the draw
         dice(g, roll)
-        g._next_turn()
+        g.next_turn()
         assert (g.t["roll"], g.t["points"]) == (roll, want)
 
 
@@ -270,7 +270,7 @@ def test_death_penalty_gives_a_tenth_of_the_energy_rounded_down():
     g = new()
     g.energy = [29, 4]
     put(g, 0, 0, (0, 0, 0), hp=2)
-    g.damage_hero(0, 0, 2, "test")
+    g.damage_hero(0, 0, 2)
     assert g.energy == [27, 6]
 
 
@@ -358,14 +358,48 @@ def test_attacking_a_tower_the_attacker_never_loses_hp_and_a_won_attack_destroys
     put(g, 0, 0, (0, 0, 0), hp=6)
     turn(g, 0, 0, 0)
     dice(g, 1)
-    g.do(("attack", 1, -1, 0))
+    g.do(("attack", 1, -1, 0, "tower"))
     assert g.heroes[0][0]["hp"] == 6 and g.index_of(1, -1, 0) in g.buildings
     tower(g, 0, "Prayer Tower", (-3, -1, 4))
     tower(g, 0, "Prayer Tower", (-3, 0, 3))
     turn(g, 0, 0, 0)
     dice(g, 6, 1, 1)  # 8 + 1 terrain = 9 > 8
-    g.do(("attack", 1, -1, 0))
+    g.do(("attack", 1, -1, 0, "tower"))
     assert g.index_of(1, -1, 0) not in g.buildings
+
+
+def test_a_tower_with_its_own_hero_on_it_is_a_target_of_its_own():
+    """A cell may hold an enemy hero and the enemy tower under it: each is a target, named apart (the tower
+    as ``("attack", x, y, z, "tower")``), listed once; attacking the tower judges the tower, not the hero."""
+    g = new()
+    put(g, 0, 0, (0, 0, 0))
+    put(g, 1, 0, (1, -1, 0))
+    tower(g, 1, "Magic Tower", (1, -1, 0))  # the hero stands on its own tower
+    turn(g, 0, 0, 0)
+    attacks = [a for a in g.legal_actions() if a[0] == "attack"]
+    assert attacks == [("attack", 1, -1, 0), ("attack", 1, -1, 0, "tower")]
+    dice(g, 6)  # 6 + 1 against the Magic Tower's 6; a building rolls nothing
+    g.do(("attack", 1, -1, 0, "tower"))
+    assert g.index_of(1, -1, 0) not in g.buildings and g.heroes[1][0]["hp"] == 6
+    assert [e[5] for e in g.events if e[1] == "attack"] == ["tower"]
+
+
+def test_blood_battle_judges_the_hero_and_the_tower_under_it_once_each():
+    """Blood Battle against a hero standing on its own tower: one judgment for the hero, one for the tower."""
+    g = new()
+    put(g, 0, 0, (0, 0, 0))
+    put(g, 1, 0, (1, -1, 0))
+    tower(g, 1, "Magic Tower", (1, -1, 0))
+    g.hands = [["Blood Battle"], []]
+    turn(g, 0, 0, 0)
+    g.do(("play", "Blood Battle"))
+    dice(g, 6, 1, 6)
+    g.do(("attack", 1, -1, 0))  # the hero: 6+1 against 1+1
+    assert g.heroes[1][0]["hp"] == 1
+    assert [a for a in g.legal_actions() if a[0] == "attack"] == [("attack", 1, -1, 0, "tower")]
+    g.do(("attack", 1, -1, 0, "tower"))  # the tower: 6+1 against 6
+    assert g.index_of(1, -1, 0) not in g.buildings
+    assert [e[5] for e in g.events if e[1] == "attack"] == ["hero", "tower"]
 
 
 def test_a_base_loses_the_difference_and_a_destroyed_base_ends_the_game():
@@ -514,7 +548,7 @@ def test_round_cap_with_base_hp_gives_the_game_to_the_higher_base(tmp_path):
 def test_the_dice_come_from_the_games_seed():
     """Two games with the same seed roll the same; another seed rolls otherwise."""
     a, b, c = (new(seed=s) for s in (7, 7, 8))
-    rolls = [[x._die() for _ in range(20)] for x in (a, b, c)]
+    rolls = [[x.roll_die() for _ in range(20)] for x in (a, b, c)]
     assert rolls[0] == rolls[1] != rolls[2]
     assert a.pile == b.pile
 

@@ -107,7 +107,7 @@ def test_the_search_bot_curses_an_attack_that_would_hurt_its_base():
     g.hands = [[], ["Curse"]]
     dice(g, 6)  # the attack die: 6 + plain 1 = 7 against the basic base's 6
     g.do(("attack", 6, -3, -3))
-    del g._die  # from here on the game's own stream
+    g.clear_dice()  # from here on the game's own stream
     assert g.to_act == 1 and g.judgment["window"] == "compare"
     legal = g.legal_actions()
     assert legal == [("play", "Curse"), ("pass",)]

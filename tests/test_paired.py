@@ -208,7 +208,7 @@ def test_a_deck_flagged_too_weak_then_too_strong_is_a_flag_vanished_and_one_appe
     a = fc[fc["subject"] == "A"].set_index("status")
     assert a.loc["appeared", "message"] == "A 0.7" and a.loc["vanished", "message"] == "A 0.3"
     assert (a["base_value"] == 0.30).all() and (a["patch_value"] == 0.70).all()
-    assert list(fc.columns) == ["status", *FLAG_COLUMNS, "base_value", "patch_value"]
+    assert list(fc.columns) == ["status", *FLAG_COLUMNS, "base_value", "patch_value", "reason"]
 
 
 def test_compare_pdf_and_command(base, patch, tmp_path, capsys):
@@ -239,3 +239,51 @@ def test_write_compare_report_is_atomic(base, tmp_path, monkeypatch):
     with pytest.raises(RuntimeError):
         write_compare_report(compare_results(base, base), tmp_path / "x.pdf")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_verdict_says_more_balanced_when_the_whole_interval_is_below_one(base, patch):
+    """A patch that removes a planted 10-point edge is 'more balanced', its sentence matching its numbers."""
+    v = compare_results(base, patch)["verdict"]
+    assert v["kind"] == "more balanced" and v["high"] < 1
+    assert "more balanced: deck spread " in v["sentence"]
+    assert f"x{v['ratio']:.2f}, 95% CI {v['low']:.2f}-{v['high']:.2f}" in v["sentence"]
+    assert v["inside_after"] >= v["inside_before"]
+
+
+def test_the_verdict_says_no_measurable_effect_when_the_interval_holds_one(base):
+    """The same rules on other luck is 'no measurable effect on balance', and says the rules are the same."""
+    again = synthetic_results(POOL, 40, priest_edge(0.10), first_advantage=0.08, seed=6, scenario_name="again",
+                              scenario_hash="again", bots=("balanced", "balanced"))
+    v = compare_results(base, again)["verdict"]
+    assert v["kind"] == "no measurable effect on balance" and v["low"] <= 1 <= v["high"]
+    assert v["sentence"].startswith("the two sweeps play the same rules; no measurable effect")
+
+
+def test_a_flag_that_changed_says_why():
+    """Each reason a flag appears or vanishes, from the subject's value in the other sweep."""
+    cols = dict(kind="deck", low=0.0, high=1.0, games=100, band_low=0.45, band_high=0.55, p_value=0.01,
+                p_adjusted=0.01, message="m")
+    def frame(rows):
+        return pd.DataFrame([{**cols, **r} for r in rows], columns=FLAG_COLUMNS)
+    base_all = frame([{"subject": s, "value": v} for s, v in zip("ABCDE", (0.63, 0.62, 0.50, 0.30, 0.40))])
+    patch_all = frame([{"subject": s, "value": v} for s, v in zip("ABCDE", (0.61, 0.52, 0.60, 0.31, 0.60))])
+    base_flags = base_all[base_all["subject"].isin(["A", "B", "E"])]
+    patch_flags = patch_all[patch_all["subject"].isin(["C", "D", "E"])]
+    t = flag_changes(base_flags, patch_flags, base_all, patch_all).set_index(["status", "subject"])["reason"]
+    assert t[("vanished", "A")] == "still outside the band, no longer significant"
+    assert t[("vanished", "B")] == "moved inside the band"
+    assert t[("appeared", "C")] == "was inside the band"
+    assert t[("appeared", "D")] == "was already outside the band (not significant in the base)"
+    assert t[("vanished", "E")] == "crossed to the other side of the band"
+    assert t[("appeared", "E")] == "crossed from the other side of the band"
+
+
+def test_compare_prints_the_verdict_and_what_the_patch_changed(tmp_path, capsys):
+    """What the patch changed is read from the folders' scenario texts; a folder compared with itself is refused."""
+    from simkit.analysis.paired import patch_changes
+
+    a = {"scenario_text": '{"name": "x", "creatures": {"Priest": {"L3": {"cost": 7}}}, "sweep": {"out": "a"}}'}
+    b = {"scenario_text": '{"name": "y", "creatures": {"Priest": {"L3": {"cost": 6}}}, "sweep": {"out": "b"}}'}
+    assert patch_changes(a, b) == [("creatures.Priest.L3.cost", 7, 6)]
+    assert main(["compare", str(tmp_path), str(tmp_path), "-o", str(tmp_path / "c.pdf")]) == 2
+    assert "compared with itself" in capsys.readouterr().err

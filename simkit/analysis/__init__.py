@@ -16,10 +16,17 @@ from dataclasses import replace
 import pandas as pd
 
 from simkit.analysis.cards import card_pair_synergy, card_win_rates, deck_membership
-from simkit.analysis.first_player import first_player_advantage
-from simkit.analysis.flags import FLAG_COLUMNS, FlagBands, balance_flags, matchup_flag_reach, min_games_to_flag
+from simkit.analysis.first_player import first_player_advantage, seat_measured
+from simkit.analysis.flags import (
+    FLAG_COLUMNS,
+    FlagBands,
+    balance_flags,
+    flag_subjects,
+    matchup_flag_reach,
+    min_games_to_flag,
+)
 from simkit.analysis.matchups import matchup_matrix, win_rate_table
-from simkit.analysis.metagame import metagame, nash_mix
+from simkit.analysis.metagame import first_seat_rates, metagame, nash_mix, seat_metagame
 from simkit.analysis.results import (
     card_membership,
     check_results,
@@ -41,6 +48,7 @@ __all__ = [
     "adjust_p",
     "analyze",
     "balance_flags",
+    "flag_subjects",
     "bradley_terry",
     "card_membership",
     "card_win_rates",
@@ -52,6 +60,7 @@ __all__ = [
     "deck_pool",
     "deck_strength",
     "first_player_advantage",
+    "seat_measured",
     "first_score",
     "game_shape",
     "matchup_flag_reach",
@@ -94,6 +103,7 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
         ValueError: when the results break the contract (see :func:`check_results`).
     """
     check_results(df)
+    seat_pools = bool((df.attrs.get("meta") or {}).get("second_decks"))  # the seats had their own pools
     bands = bands or FlagBands()
     matchups = matchup_matrix(df)
     first_player = first_player_advantage(df)
@@ -103,7 +113,7 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
         "first_player": first_player,
         "cards": card_win_rates(df),
         "card_pairs": card_pair_synergy(df),
-        "metagame": metagame(matchups),
+        "metagame": metagame(matchups) if not seat_pools else seat_metagame(first_seat_rates(df)),
         "game_shape": game_shape(df),
         "turns": turn_counts(df),
         "flags": balance_flags(df, bands, matchups=matchups, first_player=first_player),

@@ -28,7 +28,7 @@ from simkit.analysis.matchups import matchup_matrix
 from simkit.analysis.results import deck_games
 from simkit.analysis.stats import adjust_p, p_beyond_exact, wilson_interval
 
-__all__ = ["FlagBands", "balance_flags", "FLAG_COLUMNS", "matchup_flag_reach", "min_games_to_flag"]
+__all__ = ["FlagBands", "balance_flags", "flag_subjects", "FLAG_COLUMNS", "matchup_flag_reach", "min_games_to_flag"]
 
 FLAG_COLUMNS = [
     "kind", "subject", "value", "low", "high", "games", "band_low", "band_high",
@@ -75,7 +75,7 @@ def _family(kind, subject, wins, draws, games, low, high, band, method: str, ban
         "band_high": band[1], "p_value": p, "p_adjusted": adjust_p(p, method),
     })
     outside = (t["value"] < band[0]) | (t["value"] > band[1])
-    t = t[outside & (t["p_adjusted"] < bands.alpha)].copy()
+    t["flagged"] = outside & (t["p_adjusted"] < bands.alpha)
     t["message"] = [words(r) for r in t.itertuples()]
     return t
 
@@ -107,6 +107,20 @@ def balance_flags(
 ) -> pd.DataFrame:
     """Flags for decks outside their band, lopsided matchups and seat advantages, if significant.
 
+    The rows of :func:`flag_subjects` that are outside their band and significant; see there.
+    """
+    subjects = flag_subjects(df, bands, matchups, first_player)
+    return subjects[subjects["flagged"]].reset_index(drop=True)[FLAG_COLUMNS]
+
+
+def flag_subjects(
+    df: pd.DataFrame,
+    bands: FlagBands | None = None,
+    matchups: pd.DataFrame | None = None,
+    first_player: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """Every subject a flag could name, its value and band, and whether it is flagged (outside and significant).
+
     Kinds: ``deck`` (overall non-mirror win rate outside ``bands.deck``), ``matchup`` (a
     non-mirror pairing beyond ``bands.matchup``, named from the winning deck's side) and
     ``first_player`` (overall, per deck or per matchup, first-seat score rate beyond
@@ -123,8 +137,9 @@ def balance_flags(
         first_player: the first-player table, if already computed.
 
     Returns:
-        DataFrame with :data:`FLAG_COLUMNS`, one row per flag (``value``, ``low``, ``high`` are
-        rates; ``message`` says it in words), sorted by kind then by how far outside the band.
+        DataFrame with :data:`FLAG_COLUMNS` plus ``flagged``: one row per subject that could be flagged
+        (every deck, non-mirror pairing and seat scope; ``value``, ``low``, ``high`` are rates;
+        ``message`` says it in words), sorted by kind then by how far outside the band.
     """
     bands = bands or FlagBands()
     matchups = matchup_matrix(df) if matchups is None else matchups
@@ -154,18 +169,20 @@ def balance_flags(
     seat_flags = []
     for scopes, method in ((("overall", "deck"), bands.method), (("matchup",), bands.matchup_method)):
         fp = first_player[first_player["scope"].isin(scopes)]
+        if "same_bots" in fp.columns:  # a seat is flagged only where one bot played both seats
+            fp = fp[fp["same_bots"]]
         seat_flags.append(_family("first_player", fp["subject"], fp["first_wins"], fp["draws"], fp["games"],
                                   fp["low"] + 0.5, fp["high"] + 0.5, band, method, bands, _seat_words))
     seat_flags = pd.concat(seat_flags, ignore_index=True)
 
     out = pd.concat([deck_flags, matchup_flags, seat_flags], ignore_index=True)
     if out.empty:
-        return pd.DataFrame(columns=FLAG_COLUMNS)
+        return pd.DataFrame(columns=[*FLAG_COLUMNS, "flagged"])
     out["excess"] = np.maximum(out["value"] - out["band_high"], out["band_low"] - out["value"])
     order = {"deck": 0, "matchup": 1, "first_player": 2}
     out["k"] = out["kind"].map(order)
     out = out.sort_values(["k", "excess"], ascending=[True, False], ignore_index=True)
-    return out[FLAG_COLUMNS]
+    return out[[*FLAG_COLUMNS, "flagged"]]
 
 
 def _pairings(matchups: pd.DataFrame) -> pd.DataFrame:

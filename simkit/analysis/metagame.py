@@ -14,7 +14,7 @@ from scipy.optimize import linprog, minimize
 
 from simkit.analysis.matchups import win_rate_table
 
-__all__ = ["nash_mix", "metagame"]
+__all__ = ["first_seat_rates", "nash_mix", "metagame", "seat_metagame"]
 
 _CAP = 1e3  # largest scaled weight in the support LP (see nash_mix)
 
@@ -169,3 +169,61 @@ def metagame(matchups: pd.DataFrame, support_tol: float = 1e-6, max_listed: int 
         "all_even": bool(np.all(np.abs(a) < 1e-12)),
     })
     return out.sort_values(["weight", "vs_mix", "deck"], ascending=[False, False, True], ignore_index=True)
+
+
+def _solve_rows(a: np.ndarray) -> tuple[np.ndarray, float]:
+    """The row player's maximin mix of the zero-sum game ``a`` (row's payoff) and the game's value."""
+    m, n = a.shape
+    res = linprog(np.append(np.zeros(m), -1.0), A_ub=np.hstack([-a.T, np.ones((n, 1))]), b_ub=np.zeros(n),
+                  A_eq=np.append(np.ones(m), 0.0)[None], b_eq=[1.0], bounds=[(0, None)] * m + [(None, None)],
+                  method="highs")
+    if not res.success:  # pragma: no cover - a finite zero-sum game always has an equilibrium
+        raise ValueError(f"metagame: linear program failed: {res.message}")
+    x = np.clip(res.x[:m], 0.0, None)
+    return x / x.sum(), float(res.x[-1])
+
+
+def seat_metagame(rates: pd.DataFrame, support_tol: float = 1e-6) -> pd.DataFrame:
+    """The metagame when the seats have their own pools: the zero-sum game in which the first seat picks
+    a deck of its pool and the second seat one of its own, the payoff being the first seat's score.
+
+    Args:
+        rates: rows the first seat's decks, columns the second seat's, the first seat's score (draws half).
+
+    Returns:
+        DataFrame ``seat, deck, weight, in_support, vs_mix, dominated, dominated_by, all_even``: each
+        seat's equilibrium mix (a deck in both pools has a row per seat); ``vs_mix`` is the deck's score
+        for its own seat against the other seat's mix; ``dominated`` as in :func:`metagame`, within a seat.
+
+    Raises:
+        ValueError: when a pairing has no result.
+    """
+    a = rates.to_numpy(float)
+    if np.isnan(a).any():
+        i, j = np.argwhere(np.isnan(a))[0]
+        raise ValueError(f"metagame: no result for {rates.index[i]} (first) against {rates.columns[j]} (second)")
+    x, _ = _solve_rows(a)
+    y, _ = _solve_rows(1.0 - a.T)
+    rows = []
+    for seat, payoff, mix, other, names in (("first", a, x, y, list(rates.index)),
+                                            ("second", 1.0 - a.T, y, x, list(rates.columns))):
+        ge = (payoff[:, None, :] >= payoff[None, :, :] - 1e-12).all(-1)
+        gt = (payoff[:, None, :] > payoff[None, :, :] + 1e-12).any(-1)
+        dom = ge & gt
+        np.fill_diagonal(dom, False)
+        dom[:, mix > support_tol] = False
+        for i, deck in enumerate(names):
+            rows.append({"seat": seat, "deck": deck, "weight": float(mix[i]), "in_support": bool(mix[i] > support_tol),
+                         "vs_mix": float(payoff[i] @ other), "dominated": bool(dom[:, i].any()),
+                         "dominated_by": ", ".join(names[k] for k in np.flatnonzero(dom[:, i])[:3]),
+                         "all_even": bool(np.all(np.abs(a - 0.5) < 1e-12))})
+    out = pd.DataFrame(rows)
+    return out.sort_values(["seat", "weight", "vs_mix", "deck"], ascending=[True, False, False, True],
+                           ignore_index=True)
+
+
+def first_seat_rates(df: pd.DataFrame) -> pd.DataFrame:
+    """The first seat's score (win 1, draw 1/2) per pairing: rows first-seat decks, columns second-seat decks."""
+    points = df["winner"].map({"first": 1.0, "draw": 0.5, "second": 0.0})
+    wide = points.groupby([df["first_deck"].astype(str), df["second_deck"].astype(str)]).mean().unstack()
+    return wide.reindex(index=sorted(wide.index), columns=sorted(wide.columns))

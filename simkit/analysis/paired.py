@@ -14,16 +14,18 @@ import pandas as pd
 
 from simkit.analysis import (
     FlagBands,
-    balance_flags,
     check_results,
     deck_membership,
     deck_pool,
     deck_strength,
     first_player_advantage,
     first_score,
+    first_seat_rates,
+    flag_subjects,
     matchup_matrix,
     meta_of,
     metagame,
+    seat_metagame,
 )
 from simkit.analysis.stats import adjust_p, paired_delta
 
@@ -37,7 +39,9 @@ __all__ = [
     "matchup_deltas",
     "nash_shift",
     "flag_changes",
+    "patch_changes",
     "spread_change",
+    "verdict",
     "compare_results",
 ]
 
@@ -120,8 +124,11 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
                           "patch_seed": patch["seed"] if "seed" in patch else -2})
     paired = left.merge(right, on="key", how="inner", validate="one_to_one").drop(columns="key")
     per_pair = paired.groupby(KEYS[:2]).size()
-    if len(per_pair) != len(a) ** 2:
-        raise ValueError(f"only {len(per_pair)} of {len(a) ** 2} deck pairings have a game both sweeps played "
+    want = len(a) ** 2
+    if (base.attrs.get("meta") or {}).get("second_decks"):  # the seats had their own pools (Game.seat_pools)
+        want = base["first_deck"].nunique() * base["second_deck"].nunique()
+    if len(per_pair) != want:
+        raise ValueError(f"only {len(per_pair)} of {want} deck pairings have a game both sweeps played "
                          "(same first deck, second deck and game number): the sweeps cannot be compared")
     paired["same_seed"] = paired.pop("base_seed").to_numpy() == paired.pop("patch_seed").to_numpy()
     paired = paired.sort_values(keys, ignore_index=True)
@@ -269,19 +276,30 @@ def matchup_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.D
     return t
 
 
-def nash_shift(base_matchups: pd.DataFrame, patch_matchups: pd.DataFrame) -> pd.DataFrame:
+def _mix(matchups: pd.DataFrame, results: pd.DataFrame | None) -> pd.DataFrame:
+    """The metagame of one sweep; when its seats had their own pools, each seat's mix, decks labelled by seat."""
+    if results is None or not (results.attrs.get("meta") or {}).get("second_decks"):
+        return metagame(matchups)
+    mix = seat_metagame(first_seat_rates(results))
+    return mix.assign(deck=mix["deck"] + " (" + mix.pop("seat") + " seat)")
+
+
+def nash_shift(base_matchups: pd.DataFrame, patch_matchups: pd.DataFrame, base: pd.DataFrame | None = None,
+               patch: pd.DataFrame | None = None) -> pd.DataFrame:
     """The Nash equilibrium mix before and after the patch, deck by deck.
 
     Args:
         base_matchups: :func:`simkit.analysis.matchup_matrix` of the base sweep.
         patch_matchups: the same of the patch sweep.
+        base, patch: the sweeps' results, needed when their seats had their own pools (then each seat's
+            mix of the rectangular game, :func:`~simkit.analysis.metagame.seat_metagame`, decks labelled by seat).
 
     Returns:
         DataFrame ``deck, weight_base, weight_patch, change, in_support_base, in_support_patch``
         sorted by the larger of the two weights.
     """
-    a = metagame(base_matchups).set_index("deck")
-    b = metagame(patch_matchups).set_index("deck").reindex(a.index)
+    a = _mix(base_matchups, base).set_index("deck")
+    b = _mix(patch_matchups, patch).set_index("deck").reindex(a.index)
     t = pd.DataFrame({
         "deck": a.index, "weight_base": a["weight"].to_numpy(), "weight_patch": b["weight"].to_numpy(),
         "in_support_base": a["in_support"].to_numpy(), "in_support_patch": b["in_support"].to_numpy(),
@@ -292,8 +310,9 @@ def nash_shift(base_matchups: pd.DataFrame, patch_matchups: pd.DataFrame) -> pd.
         ["deck", "weight_base", "weight_patch", "change", "in_support_base", "in_support_patch"]]
 
 
-def flag_changes(base_flags: pd.DataFrame, patch_flags: pd.DataFrame) -> pd.DataFrame:
-    """Flags that appeared with the patch, vanished with it, or stayed.
+def flag_changes(base_flags: pd.DataFrame, patch_flags: pd.DataFrame, base_subjects: pd.DataFrame | None = None,
+                 patch_subjects: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Flags that appeared with the patch, vanished with it, or stayed, each with the reason it changed.
 
     A flag is matched by its kind, its subject and its side of the band: a deck flagged too weak in the
     base and too strong with the patch (or a seat advantage that changes seat) is a flag that vanished
@@ -302,33 +321,130 @@ def flag_changes(base_flags: pd.DataFrame, patch_flags: pd.DataFrame) -> pd.Data
     Args:
         base_flags: :func:`simkit.analysis.balance_flags` of the base sweep.
         patch_flags: the same of the patch sweep.
+        base_subjects: :func:`simkit.analysis.flag_subjects` of the base sweep (every subject's value,
+            flagged or not); without it a subject's value is known only where it is flagged.
+        patch_subjects: the same of the patch sweep.
 
     Returns:
-        the flag columns plus ``status`` ("appeared"/"vanished"/"stayed") and ``base_value``,
-        ``patch_value`` (the subject's flagged value in each, whichever side); the other columns come
-        from the patch where flagged there, else from the base. Sorted appeared, vanished, stayed.
+        the flag columns plus ``status`` ("appeared"/"vanished"/"stayed"), ``base_value`` and
+        ``patch_value`` (the subject's value in each sweep, flagged or not) and ``reason``: for a flag that
+        vanished, "moved inside the band", "still outside the band, no longer significant" or "crossed
+        to the other side of the band"; for one that appeared, "was inside the band", "was already
+        outside the band (not significant in the base)" or "crossed from the other side of the band";
+        "still flagged" for one that stayed. The other columns come from the patch where flagged there,
+        else from the base. Sorted appeared, vanished, stayed.
     """
     key = ["kind", "subject", "side"]
     a = base_flags.assign(side=_side(base_flags)).set_index(key)
     b = patch_flags.assign(side=_side(patch_flags)).set_index(key)
-    a_value = base_flags.set_index(["kind", "subject"])["value"]
-    b_value = patch_flags.set_index(["kind", "subject"])["value"]
+    a_all = (base_flags if base_subjects is None else base_subjects).set_index(["kind", "subject"])
+    b_all = (patch_flags if patch_subjects is None else patch_subjects).set_index(["kind", "subject"])
     rows = []
     for status, idx, src in (("appeared", b.index.difference(a.index, sort=False), b),
                              ("vanished", a.index.difference(b.index, sort=False), a),
                              ("stayed", b.index.intersection(a.index, sort=False), b)):
-        part = src.loc[idx].reset_index().drop(columns="side")
+        part = src.loc[idx].reset_index()
+        side = part.pop("side").to_numpy() if len(idx) else np.array([], dtype=object)
         part.insert(0, "status", status)
         subjects = idx.droplevel("side")
-        part["base_value"] = a_value.reindex(subjects).to_numpy() if len(idx) else []
-        part["patch_value"] = b_value.reindex(subjects).to_numpy() if len(idx) else []
+        part["base_value"] = a_all["value"].reindex(subjects).to_numpy(float) if len(idx) else []
+        part["patch_value"] = b_all["value"].reindex(subjects).to_numpy(float) if len(idx) else []
+        other = part["base_value"] if status == "appeared" else part["patch_value"]
+        part["reason"] = [_flag_reason(status, s, v, lo, hi) for s, v, lo, hi in
+                          zip(side, other, part["band_low"], part["band_high"])] if len(idx) else []
         rows.append(part)
     return pd.concat(rows, ignore_index=True)
+
+
+def _flag_reason(status: str, side: str, other: float, low: float, high: float) -> str:
+    """Why a flag changed state, from the subject's value in the other sweep (NaN: not known there)."""
+    if status == "stayed":
+        return "still flagged"
+    if other != other:
+        return "new" if status == "appeared" else "gone"
+    where = "inside" if low <= other <= high else ("above" if other > high else "below")
+    if status == "vanished":
+        if where == "inside":
+            return "moved inside the band"
+        return ("still outside the band, no longer significant" if where == side
+                else "crossed to the other side of the band")
+    if where == "inside":
+        return "was inside the band"
+    return ("was already outside the band (not significant in the base)" if where == side
+            else "crossed from the other side of the band")
 
 
 def _side(flags: pd.DataFrame) -> np.ndarray:
     """Which side of its band each flag lies on: ``"above"`` or ``"below"``."""
     return np.where(flags["value"].to_numpy(float) > flags["band_high"].to_numpy(float), "above", "below")
+
+
+#: keys of a scenario that do not change the game (what it is called, where and how it is swept)
+_NOT_RULES = ("name", "description", "sweep.")
+
+
+def patch_changes(base_meta: dict, patch_meta: dict) -> list[tuple[str, object, object]]:
+    """What the patch changed: ``(key, base value, patch value)`` for every key of the merged scenarios that
+    differs (``None`` where a key is absent), the name, description and ``[sweep]`` table left out; read
+    from the scenario text each results folder keeps."""
+    import json
+
+    from simkit.scenario import flat_keys
+
+    def keys(meta: dict) -> dict:
+        try:
+            return flat_keys(json.loads(meta.get("scenario_text") or "{}"))
+        except (TypeError, ValueError):
+            return {}
+
+    a, b = keys(base_meta), keys(patch_meta)
+    out = []
+    for k in [*a, *(k for k in b if k not in a)]:
+        if k.startswith(_NOT_RULES) or k in _NOT_RULES:
+            continue
+        if a.get(k) != b.get(k):
+            out.append((k, a.get(k), b.get(k)))
+    return out
+
+
+def verdict(spread: dict, decks: pd.DataFrame, flags: pd.DataFrame, bands: FlagBands,
+            changes: list[tuple[str, object, object]] = ()) -> dict:
+    """The comparison's answer in one sentence, from the spread of deck win rates and its paired interval.
+
+    "more balanced" when the whole interval of the spread's ratio lies below 1, "less balanced" when it
+    lies above, else "no measurable effect on balance"; then the decks inside the report's band before
+    and after, and the flags that changed, counted by reason.
+
+    Returns:
+        ``{"kind", "sentence", "ratio", "low", "high", "inside_before", "inside_after", "decks",
+        "changes"}``.
+    """
+    ratio, low, high = spread["ratio"], spread["low"], spread["high"]
+    if high == high and high < 1:
+        kind = "more balanced"
+    elif low == low and low > 1:
+        kind = "less balanced"
+    else:
+        kind = "no measurable effect on balance"
+    lo, hi = bands.deck
+    inside_before = int(decks["base_rate"].between(lo, hi).sum())
+    inside_after = int(decks["patch_rate"].between(lo, hi).sum())
+    interval = f"{low:.2f}-{high:.2f}" if low == low else "no interval"
+    sentence = (f"{kind}: deck spread {100 * spread['base']:.1f} -> {100 * spread['patch']:.1f} points "
+                f"(x{ratio:.2f}, 95% CI {interval}); decks inside the {100 * lo:g}-{100 * hi:g}% band "
+                f"{inside_before} -> {inside_after} of {len(decks)}")
+    moved = flags[flags["status"] != "stayed"]
+    if len(moved):
+        counts = moved.groupby(["status", "reason"]).size()
+        parts = [f"{n} {status} ({reason})" for (status, reason), n in counts.items()]
+        sentence += "; flags: " + ", ".join(parts)
+    else:
+        sentence += "; no flag changed"
+    if not changes:
+        sentence = "the two sweeps play the same rules; " + sentence
+    return {"kind": kind, "sentence": sentence, "ratio": ratio, "low": low, "high": high,
+            "inside_before": inside_before, "inside_after": inside_after, "decks": len(decks),
+            "changes": list(changes)}
 
 
 def spread_change(paired: pd.DataFrame, level: float = 0.95, resamples: int = 2000, seed: int = 0) -> dict:
@@ -403,14 +519,23 @@ def compare_results(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands | 
     paired = pair_results(base, patch)
     mb, mp = matchup_matrix(base), matchup_matrix(patch)
     fb, fpp = first_player_advantage(base), first_player_advantage(patch)
+    base_subjects, patch_subjects = flag_subjects(base, bands, mb, fb), flag_subjects(patch, bands, mp, fpp)
+    spread = spread_change(paired)
+    deck_table = deck_deltas(paired, bands)
+    flags = flag_changes(base_subjects[base_subjects["flagged"]].drop(columns="flagged"),
+                         patch_subjects[patch_subjects["flagged"]].drop(columns="flagged"),
+                         base_subjects, patch_subjects)
+    changes = patch_changes(meta_of(base), meta_of(patch))
     return {
-        "deck_deltas": deck_deltas(paired, bands),
+        "deck_deltas": deck_table,
         "card_deltas": card_deltas(paired, bands),
         "first_player_deltas": first_player_deltas(paired, bands),
         "matchup_deltas": matchup_deltas(paired, bands),
-        "nash_shift": nash_shift(mb, mp),
-        "flag_changes": flag_changes(balance_flags(base, bands, mb, fb), balance_flags(patch, bands, mp, fpp)),
-        "spread": spread_change(paired),
+        "nash_shift": nash_shift(mb, mp, base, patch),
+        "flag_changes": flags,
+        "spread": spread,
+        "changes": changes,
+        "verdict": verdict(spread, deck_table, flags, bands, changes),
         "order": list(deck_strength(base, bootstrap=0)["deck"]),
         "base_meta": meta_of(base),
         "patch_meta": meta_of(patch),

@@ -94,7 +94,9 @@ def check_results(df: pd.DataFrame, source: str = "results") -> pd.DataFrame:
 
     Raises:
         ValueError: one line naming ``source`` and the first problem (empty dataset, missing
-            column, unknown winner or end reason, a deck pairing missing).
+            column, unknown winner or end reason, a deck pairing missing: every ordered pair of the
+            decks, or, for results whose seats had their own pools, every first-seat deck against every
+            second-seat deck).
     """
     if len(df) == 0:
         raise ValueError(f"{source}: the dataset holds no games")
@@ -109,10 +111,13 @@ def check_results(df: pd.DataFrame, source: str = "results") -> pd.DataFrame:
     if bad.any():
         raise ValueError(f"{source}: end_reason must be one of {reasons}, got {df['end_reason'][bad].iloc[0]!r}")
     decks = deck_pool(df)
+    firsts = seconds = decks
+    if (df.attrs.get("meta") or {}).get("second_decks"):  # the seats had their own pools (Game.seat_pools)
+        firsts, seconds = sorted(set(df["first_deck"].astype(str))), sorted(set(df["second_deck"].astype(str)))
     pairs = df.groupby(["first_deck", "second_deck"], observed=True).size()
-    if len(pairs) != len(decks) ** 2:
+    if len(pairs) != len(firsts) * len(seconds):
         have = set(pairs.index)
-        gap = next((a, b) for a in decks for b in decks if (a, b) not in have)
+        gap = next((a, b) for a in firsts for b in seconds if (a, b) not in have)
         raise ValueError(
             f"{source}: every ordered deck pairing must be played; none of {gap[0]} (first) vs {gap[1]} (second)"
         )

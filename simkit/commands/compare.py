@@ -5,13 +5,25 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from simkit.report.comparison import compare_report
-
 
 def run(args: argparse.Namespace) -> int:
-    """Compare the two results folders and write the report; print what was written."""
+    """Compare the two results folders, print the verdict and what the patch changed, write the report."""
+    from simkit.analysis.paired import compare_results
+    from simkit.report.balance import load_checked_results
+    from simkit.report.comparison import write_compare_report
+    from simkit.report.document import output_paths
+
+    if Path(args.base).resolve() == Path(args.patch).resolve():
+        raise ValueError(f"{args.base}: compared with itself: give the base's folder and the patch's")
     base, patch = Path(args.base).resolve().name, Path(args.patch).resolve().name
-    files = compare_report(args.base, args.patch, args.out or f"reports/{base}-vs-{patch}.pdf")
+    out = args.out or f"reports/{base}-vs-{patch}.pdf"
+    output_paths(out, [])
+    tables = compare_results(load_checked_results(args.base), load_checked_results(args.patch))
+    v = tables["verdict"]
+    print(f"verdict: {v['sentence']}")
+    for key, before, after in v["changes"]:
+        print(f"  changed: {key}: {before!r} -> {after!r}")
+    files = write_compare_report(tables, out)
     print(f"comparison: {files[0]}")
     print(f"tables: {len(files) - 1} CSV files beside it ({files[1].name}, ...)")
     return 0

@@ -40,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or defaults["out"]
     who = (f"under each bot of the panel {', '.join(plan.panel)} (the same bot in both seats)" if plan.panel
            else f"bots {plan.bots[0]} (first) vs {plan.bots[1]} (second)")
+    decks = (f"{len(plan.decks)} decks" if not plan.second_decks
+             else f"{len(plan.decks)} first-seat and {len(plan.second_decks)} second-seat decks")
     if adaptive:
         print(
             f"adaptive sweep {sc.name}: {len(plan.decks)} decks, {len(plan.decks) ** 2} ordered pairs, rounds until "
@@ -48,10 +50,11 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         print(
-            f"sweep {sc.name}: {len(plan.decks)} decks, {len(plan.decks) ** 2} ordered pairs x {plan.games} games "
+            f"sweep {sc.name}: {decks}, {len(plan.pairs)} ordered pairs x {plan.games} games "
             f"x {len(plan.bot_pairs)} bot pairing(s) = {plan.total_games} games, {who}"
         )
-    run_sweep(sc, plan, out, workers=workers, resume=args.resume, scheduler=args.scheduler)
+    run_sweep(sc, plan, out, workers=workers, resume=args.resume, scheduler=args.scheduler,
+              overwrite=args.overwrite)
     print(f"results: {out}  (log: {out}/sweep.log)")
     return 0
 
@@ -86,5 +89,7 @@ def register(sub) -> None:
     p.add_argument("--horizon", type=int, metavar="G",
                    help="adaptive: at most G games per ordered pair, the flag test's last look (default 100)")
     p.add_argument("--resume", action="store_true", help="finish a sweep that was interrupted")
+    p.add_argument("--overwrite", action="store_true",
+                   help="delete the results an earlier sweep wrote in --out (meta.json, chunks, log) and play again")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="play on an existing Dask cluster")
     p.set_defaults(func=run)

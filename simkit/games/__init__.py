@@ -178,6 +178,9 @@ class Game:
         new_match: ``(scenario, first_deck, second_deck, seed=0) -> Match``: a single game; the first deck
             moves first.
         turn_limit: ``(rules) -> int``: the last turn a game can reach, or ``None`` (unbounded).
+        seat_pools: ``(rules, decks) -> (first_seat_decks, second_seat_decks)``: for a game whose seats
+            differ (Magic War: the first player buys with 12 gold, the second with 13), the decks of
+            ``decks`` each seat may hold, in pool order; ``None``: every deck sits in either seat.
         picture_suffixes: the file suffixes the ``draw`` capability writes (``()``: none).
         capabilities: the optional hooks the game has, by the names of :data:`CAPABILITIES`.
     """
@@ -195,6 +198,7 @@ class Game:
     play_batch: Hook
     new_match: Hook
     turn_limit: Hook | None = None
+    seat_pools: Hook | None = None
     picture_suffixes: tuple[str, ...] = ()
     capabilities: Mapping[str, Hook] = field(default_factory=dict)
 
@@ -252,6 +256,16 @@ class Ruleset:
     def all_decks(self) -> list[str]:
         """Every legal deck of the scenario's cards."""
         return list(self.spec.hook("all_decks")(self.rules))
+
+    def seat_decks(self, decks: Sequence[str] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The decks of ``decks`` (default: the scenario's pool) that may sit first and second, in order.
+
+        Both are all of ``decks`` unless the game declares :attr:`Game.seat_pools`."""
+        decks = tuple(self.decks if decks is None else decks)
+        if self.spec.seat_pools is None:
+            return decks, decks
+        first, second = self.spec.hook("seat_pools")(self.rules, decks)
+        return tuple(first), tuple(second)
 
     def bot_names(self) -> tuple[str, ...]:
         """The bots the scenario defines (``random`` and its personalities)."""

@@ -39,6 +39,7 @@ from simkit.sweep.store import (
     ResultsFolderWarning,
     check_chunk,
     chunk_path,
+    clear_store,
     done_chunks,
     folder_lock,
     load_results,
@@ -54,7 +55,7 @@ from simkit.sweep.store import (
 __all__ = [
     "CHUNKS", "LOCK", "LOG", "META", "PLAN_KEYS", "WORKERS_PER_CORE", "AdaptiveLayout", "Chunk",
     "ResultsFolderWarning", "SweepPlan", "check_adaptive", "check_chunk", "check_seed", "check_workers",
-    "chunk_path", "done_chunks", "folder_lock", "layout_of", "load_results", "max_workers", "next_round",
+    "chunk_path", "clear_store", "done_chunks", "folder_lock", "layout_of", "load_results", "max_workers", "next_round",
     "plan_dict", "plan_of", "plan_sweep", "play_chunk", "prepare_store", "read_chunk", "read_meta",
     "run_sweep", "scan_chunks", "select_decks", "sweep_defaults", "write_chunk",
 ]

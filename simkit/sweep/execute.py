@@ -105,6 +105,8 @@ def run_sweep(
     resume: bool = False,
     scheduler: str | None = None,
     progress: bool | None = None,
+    overwrite: bool = False,
+    planner=None,
 ) -> Path:
     """Play every chunk of ``plan`` not yet on disk and write it to ``out``.
 
@@ -118,6 +120,13 @@ def run_sweep(
             first; a truncated or corrupt one is played again).
         scheduler: a Dask scheduler address ``tcp://HOST:PORT`` to play the chunks on a cluster.
         progress: show a progress bar (default: only when stderr is a terminal).
+        overwrite: delete what an earlier sweep wrote in ``out`` and start again (see
+            :func:`~simkit.sweep.store.clear_store`).
+        planner: for a plan played in rounds (``plan.adaptive`` set), the function that plans each
+            next round from the layout and the games played so far, ``(layout, games) -> (counts,
+            status, reason)`` as :func:`~simkit.sweep.adaptive.next_round` (the default); it must
+            depend on nothing else, so a resumed run plans the very same rounds (``simkit explore``
+            passes its own).
 
     Returns:
         The results folder.
@@ -133,11 +142,12 @@ def run_sweep(
         raise ValueError(f"the plan is for scenario hash {plan.scenario_hash}, not {sc.name!r} ({sc.hash})")
     make_folder(out)
     with folder_lock(out) as lock_fd:
-        done = prepare_store(out, plan, sc, resume)
+        done = prepare_store(out, plan, sc, resume, overwrite)
         handler = _start_logging(out)
         try:
             if plan.adaptive is not None:
-                return _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd)
+                return _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd,
+                                      planner or next_round)
             return _play(sc, plan, out, workers, scheduler, progress, done, lock_fd)
         finally:
             _stop_logging(handler)
@@ -182,7 +192,7 @@ def _play(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:
 def _chunk_index(plan: SweepPlan, df: pd.DataFrame) -> int:
     first = df.iloc[0]
     block = plan.bot_pairs.index((first["first_bot"], first["second_bot"]))
-    pair = plan.decks.index(first["first_deck"]) * len(plan.decks) + plan.decks.index(first["second_deck"])
+    pair = plan.decks.index(first["first_deck"]) * len(plan.seconds) + plan.seconds.index(first["second_deck"])
     return block * plan.block_chunks + (pair * plan.games + int(first["game"])) // plan.chunk_size
 
 
@@ -209,7 +219,7 @@ def _stop_logging(handler: logging.Handler) -> None:
     handler.sub_handler.close()  # type: ignore[attr-defined]
 
 
-def _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:
+def _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd, planner=next_round) -> Path:
     """Play an adaptive sweep round by round, recording each round in ``meta.json`` before playing it."""
     from tqdm import tqdm
 
@@ -245,7 +255,7 @@ def _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd) -
             finally:
                 bar.close()
         games = pd.concat([frames[k] for k in sorted(frames)], ignore_index=True) if frames else None
-        target, status, reason = next_round(layout, games)
+        target, status, reason = planner(layout, games)
         meta = read_meta(out)
         if target is None:
             meta["adaptive_result"] = {"stopped": reason, "rounds": len(layout.rounds),

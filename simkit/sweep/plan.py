@@ -7,9 +7,10 @@ content, so batch size, chunking, worker count and resumption never change a res
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from simkit.analysis.sequential import AdaptiveSettings
@@ -34,7 +35,8 @@ class SweepPlan:
     Attributes:
         scenario_path: the scenario file (workers load it themselves).
         scenario_hash: the loaded scenario's hash (results of another scenario are refused).
-        decks: the decks swept, canonical ids; every ordered pair is played, mirrors included.
+        decks: the decks swept, canonical ids; every ordered pair is played, mirrors included. With
+            ``second_decks`` these are the first seat's decks only.
         games: games per ordered pair.
         bots: the two bots, (first seat, second seat).
         seed: the sweep seed from which every game's seed derives.
@@ -43,6 +45,9 @@ class SweepPlan:
             seats, on the same seeds (``()``: no panel, ``bots`` play every game).
         adaptive: for an adaptive sweep, its settings (``games`` is then round 0's games per
             ordered pair); the games are planned round by round (:class:`AdaptiveLayout`).
+        second_decks: the second seat's decks when the seats have different pools (a game declaring
+            :attr:`simkit.games.Game.seat_pools`, e.g. Magic War's 12 and 13 gold); ``()`` (every other
+            game): the second seat plays ``decks`` too. The pairs are then ``decks`` x ``second_decks``.
     """
 
     scenario_path: str
@@ -54,6 +59,12 @@ class SweepPlan:
     chunk_size: int
     panel: tuple[str, ...] = ()
     adaptive: AdaptiveSettings | None = None
+    second_decks: tuple[str, ...] = ()
+
+    @property
+    def seconds(self) -> tuple[str, ...]:
+        """The second seat's decks: ``second_decks``, or ``decks`` when the seats share one pool."""
+        return self.second_decks or self.decks
 
     @property
     def bot_pairs(self) -> tuple[tuple[str, str], ...]:
@@ -63,7 +74,7 @@ class SweepPlan:
     @property
     def block_games(self) -> int:
         """Games of one bot pair (every ordered pair of decks, ``games`` each)."""
-        return len(self.decks) ** 2 * self.games
+        return len(self.decks) * len(self.seconds) * self.games
 
     @property
     def block_chunks(self) -> int:
@@ -72,8 +83,8 @@ class SweepPlan:
 
     @property
     def pairs(self) -> list[tuple[str, str]]:
-        """Every ordered pair of decks, in plan order."""
-        return [(a, b) for a in self.decks for b in self.decks]
+        """Every ordered pair of decks (first seat, second seat), in plan order."""
+        return [(a, b) for a in self.decks for b in self.seconds]
 
     @property
     def total_games(self) -> int:
@@ -87,13 +98,14 @@ class SweepPlan:
 
     def chunk(self, k: int) -> Chunk:
         """The games of chunk ``k``: a contiguous slice of (pair, game) in plan order, within one bot pair."""
-        n = len(self.decks)
+        seconds = self.seconds
+        n = len(seconds)
         block, k_in = divmod(k, self.block_chunks)
         lo, hi = k_in * self.chunk_size, min((k_in + 1) * self.chunk_size, self.block_games)
         first, second, games, seeds = [], [], [], []
         for i in range(lo, hi):
             pair, g = divmod(i, self.games)
-            a, b = self.decks[pair // n], self.decks[pair % n]
+            a, b = self.decks[pair // n], seconds[pair % n]
             first.append(a)
             second.append(b)
             games.append(g)
@@ -116,20 +128,35 @@ class Chunk:
 
 
 
-def select_decks(pool: Iterable[str], patterns: Iterable[str] | None) -> tuple[str, ...]:
-    """The decks of ``pool`` matching any of ``patterns`` (shell-style, e.g. ``'HolyLight:*'``), pool order.
+def select_decks(pool: Iterable[str], patterns: Iterable[str] | None,
+                 canonical: Callable[[str], str] | None = None) -> tuple[str, ...]:
+    """The decks of ``pool`` matching any of ``patterns`` (shell-style, e.g. ``'HolyLight:*'``), pool order;
+    a pattern that is a deck's id selects that deck only.
+
+    A pattern without wildcards names one deck; with ``canonical`` (the game's ``canonical_deck``) it may
+    list its cards in any order (``'HolyLight:Priest,Archer,Swordsman'``).
 
     Raises:
-        ValueError: a pattern matches no deck of the pool.
+        ValueError: a pattern matches no deck of the pool (the closest deck ids are suggested).
     """
     pool = tuple(pool)
     if not patterns:
         return pool
     chosen = set()
     for pattern in patterns:
-        hits = [d for d in pool if fnmatch.fnmatchcase(d, pattern)]
+        # a deck's own id picks that deck alone (Magic War's ids hold '*': "Orc:Goblin*6,OrcInfantry*3")
+        hits = [pattern] if pattern in pool else [d for d in pool if fnmatch.fnmatchcase(d, pattern)]
+        if not hits and canonical is not None and not any(c in pattern for c in "*?["):
+            try:
+                name = canonical(pattern)
+            except ValueError:
+                name = None
+            hits = [d for d in pool if d == name]
         if not hits:
-            raise ValueError(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(pool)} decks)")
+            close = difflib.get_close_matches(pattern, pool, n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(close)}?" if close else "; `simkit decks SCENARIO` lists them"
+            raise ValueError(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(pool)} decks)"
+                             + hint)
         chosen.update(hits)
     return tuple(d for d in pool if d in chosen)
 
@@ -214,7 +241,9 @@ def plan_sweep(
     """Plan a sweep of ``sc``; arguments left ``None`` come from the scenario's ``[sweep]`` table.
 
     With a ``panel`` (here or ``[sweep] panel``), every pairing is played under each panel bot in
-    both seats, on the same seeds, and ``bots`` is not used.
+    both seats, on the same seeds, and ``bots`` is not used. When the game's seats have different pools
+    (:meth:`simkit.games.Ruleset.seat_decks`), the chosen decks are split into the first seat's and the
+    second seat's (``SweepPlan.second_decks``); for every other game the plan is as it always was.
 
     Raises:
         ValueError: games < 1, chunk size < 1, a seed out of range, a deck pattern matching
@@ -243,11 +272,17 @@ def plan_sweep(
     for b in (*bots, *panel):
         if b not in known:
             raise ValueError(f"unknown bot {b!r} (the scenario knows: {', '.join(known)})")
-    chosen = select_decks(sc.decks, list(decks) if decks else d["decks"])
+    chosen = select_decks(sc.decks, list(decks) if decks else d["decks"], canonical=sc.canonical_deck)
+    firsts, seconds = sc.game.seat_decks(chosen)
+    if not firsts or not seconds:
+        raise ValueError(f"the chosen decks leave the {'first' if not firsts else 'second'} seat with none it may hold")
+    if adaptive is not None and firsts != seconds:
+        raise ValueError("an adaptive sweep needs one pool for both seats; this game's seats differ")
     return SweepPlan(
         scenario_path=str(sc.path.resolve()),
         scenario_hash=sc.hash,
-        decks=chosen,
+        decks=firsts,
+        second_decks=() if seconds == firsts else seconds,
         games=games,
         bots=(bots[0], bots[1]),
         seed=d["seed"] if seed is None else check_seed(seed),

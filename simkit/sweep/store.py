@@ -29,7 +29,7 @@ import simkit
 from simkit.analysis.sequential import AdaptiveSettings
 from simkit.scenario import Scenario
 from simkit.sweep.adaptive import AdaptiveLayout, layout_of
-from simkit.sweep.plan import CHUNKS, LOCK, META, SweepPlan
+from simkit.sweep.plan import CHUNKS, LOCK, LOG, META, SweepPlan
 
 #: the keys of ``meta.json``'s plan
 PLAN_KEYS = ("scenario_hash", "decks", "games", "bots", "seed", "chunk_size", "chunk_count")
@@ -116,6 +116,10 @@ def plan_dict(plan: SweepPlan) -> dict:
         d["panel"] = list(plan.panel)
     else:
         d.pop("panel")  # a plan without a panel is stored as before panels existed
+    if plan.second_decks:
+        d["second_decks"] = list(plan.second_decks)
+    else:
+        d.pop("second_decks")  # one pool for both seats is stored as before seat pools existed
     d["chunk_count"] = plan.chunk_count
     if plan.adaptive is None:
         d.pop("adaptive")
@@ -153,8 +157,10 @@ def plan_of(out: str | Path, meta: dict | None = None) -> SweepPlan:
     ints = {k: d[k] for k in ("games", "seed", "chunk_size", "chunk_count") if k != "chunk_count" or not adaptive}
     bad = [k for k, v in ints.items() if isinstance(v, bool) or not isinstance(v, int)]
     panel = d.get("panel", [])
-    if bad or not isinstance(d["decks"], list) or not isinstance(d["bots"], list) or not isinstance(panel, list):
-        raise ValueError(f"{where}: malformed ({', '.join(bad) or 'decks, bots, panel'})")
+    seconds = d.get("second_decks", [])
+    if bad or not isinstance(d["decks"], list) or not isinstance(d["bots"], list) or not isinstance(panel, list) \
+            or not isinstance(seconds, list):
+        raise ValueError(f"{where}: malformed ({', '.join(bad) or 'decks, bots, panel, second_decks'})")
     plan = SweepPlan(
         scenario_path=str(meta.get("scenario_path", "")),
         scenario_hash=str(d["scenario_hash"]),
@@ -165,6 +171,7 @@ def plan_of(out: str | Path, meta: dict | None = None) -> SweepPlan:
         chunk_size=ints["chunk_size"],
         panel=tuple(map(str, panel)),
         adaptive=adaptive,
+        second_decks=tuple(map(str, seconds)),
     )
     if not plan.decks or plan.games < 1 or plan.chunk_size < 1 or len(plan.bots) != 2:
         raise ValueError(f"{where}: malformed (decks, games, chunk_size or bots)")
@@ -295,7 +302,24 @@ def folder_lock(out: str | Path) -> Iterator[int]:
         os.close(fd)  # releases the lock
 
 
-def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set[int]:
+def clear_store(out: Path) -> int:
+    """Delete what a sweep wrote in ``out`` (``meta.json``, its chunk files and temporaries, ``sweep.log``);
+    every other file stays. Call it holding :func:`folder_lock`. Returns the files deleted."""
+    out = Path(out)
+    gone = [out / META, out / LOG]
+    folder = out / CHUNKS
+    if folder.is_dir():
+        gone += [p for p in folder.iterdir() if _chunk_number(p.name) is not None
+                 or (p.name.startswith(".chunk-") and p.name.endswith(".tmp"))]
+    n = 0
+    for path in gone:
+        if path.is_file() and not path.is_symlink():
+            path.unlink()
+            n += 1
+    return n
+
+
+def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool, overwrite: bool = False) -> set[int]:
     """Create or check the results folder; returns the chunks already done (checked, when resuming).
 
     Call it holding :func:`folder_lock`. A new folder gets its ``meta.json``; an existing one must
@@ -304,12 +328,20 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set
     again (a :class:`ResultsFolderWarning` names it), and any other file in ``DIR/chunks`` is
     ignored with a warning naming it.
 
+    With ``overwrite``, what an earlier sweep wrote there (any scenario, any plan) is deleted first
+    (:func:`clear_store`) and the sweep starts again.
+
     Raises:
         ValueError: DIR is not writable; holds chunks but no ``meta.json``; holds another
-            scenario's results or a different plan; or already holds results and ``resume`` is false.
+            scenario's results or a different plan; or already holds results and neither ``resume``
+            nor ``overwrite`` is given.
     """
     out = Path(out)
+    if resume and overwrite:
+        raise ValueError("--resume and --overwrite: give one (finish the sweep in the folder, or start it again)")
     make_folder(out)
+    if overwrite:
+        clear_store(out)
     plan_d = plan_dict(plan)
     if not (out / META).exists():
         leftovers = _visible_entries(out / CHUNKS)
@@ -323,18 +355,22 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set
         if meta.get("scenario_hash") != sc.hash:
             raise ValueError(
                 f"{out} holds results of another scenario ({meta.get('scenario_name')!r}, hash "
-                f"{meta.get('scenario_hash')}); this one is {sc.name!r} (hash {sc.hash}): choose another --out"
+                f"{meta.get('scenario_hash')}); this one is {sc.name!r} (hash {sc.hash}): choose another --out, "
+                "or pass --overwrite to replace them"
             )
         if meta.get("plan") != plan_d:
             old = meta.get("plan") if isinstance(meta.get("plan"), dict) else {}
             diff = [k for k in plan_d if old.get(k) != plan_d[k]]
-            raise ValueError(f"{out} holds a sweep with a different plan ({', '.join(diff)}): choose another --out")
+            raise ValueError(f"{out} holds a sweep with a different plan ({', '.join(diff)}): choose another --out, "
+                             "or pass --overwrite to replace it")
         named = done_chunks(out)
         layout = layout_of(plan, meta)
         if named and not resume:
-            state = ("complete" if len(named) >= layout.chunk_count and (plan.adaptive is None or meta.get("finished"))
-                     else f"{len(named)}/{layout.chunk_count} chunks done")
-            raise ValueError(f"{out} already holds this sweep ({state}): pass --resume to finish it, or another --out")
+            if len(named) >= layout.chunk_count and (plan.adaptive is None or meta.get("finished")):
+                raise ValueError(f"{out} already holds this sweep, finished: nothing to play (pass --overwrite to "
+                                 "play it again, or choose another --out)")
+            raise ValueError(f"{out} already holds this sweep ({len(named)}/{layout.chunk_count} chunks done): "
+                             "pass --resume to finish it, --overwrite to start again, or another --out")
         return _verified_chunks(out, layout)
     meta = {
         "scenario_name": sc.name,
@@ -349,11 +385,13 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set
         "decks": list(plan.decks),
         "bots": list(plan.bots),
         "panel": list(plan.panel),
+        **({"second_decks": list(plan.second_decks)} if plan.second_decks else {}),
         "plan": plan_d,
         **({"rounds": []} if plan.adaptive is not None else {}),
         "game": sc.game_name,
         "schema": sc.game.schema.as_meta(),
-        "deck_cards": {d: {k: list(v) for k, v in sc.game.deck_cards(d).items()} for d in plan.decks},
+        "deck_cards": {d: {k: list(v) for k, v in sc.game.deck_cards(d).items()}
+                       for d in dict.fromkeys(plan.decks + plan.second_decks)},
     }
     write_meta(out, meta)
     return set()

@@ -113,7 +113,7 @@ def api_test(scenario: Scenario | str | Path, games: int = 6, seed: int = 0, bot
 
     Args:
         scenario: a loaded scenario or its file.
-        games: how many games (random decks from the pool, random seat order).
+        games: how many games (random decks from the pool, or from each seat's pool when the game's seats differ).
         seed: picks the decks and the games' seeds.
         bots: the bots that play (random legal play by default).
         probes: at most this many illegal actions tried (actions legal elsewhere, not at that moment).
@@ -127,8 +127,9 @@ def api_test(scenario: Scenario | str | Path, games: int = 6, seed: int = 0, bot
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     game = sc.game
     pick = np.random.default_rng(seed)
-    first = [sc.decks[int(j)] for j in pick.integers(0, len(sc.decks), games)]
-    second = [sc.decks[int(j)] for j in pick.integers(0, len(sc.decks), games)]
+    pool0, pool1 = game.seat_decks()  # the same pool twice unless the game's seats differ
+    first = [pool0[int(j)] for j in pick.integers(0, len(pool0), games)]
+    second = [pool1[int(j)] for j in pick.integers(0, len(pool1), games)]
     seeds = game_seeds(seed, games)
     many = dict(game.play_batch(first, second, seeds, bots, record_actions=True))
     if "action_list" not in many:

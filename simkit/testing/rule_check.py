@@ -98,8 +98,9 @@ def run_invariant_games(sc: Scenario, spec, games: int, seed: int = 0, on_exampl
     seeds = game_seeds(seed, games)
     bots = [b for b in game.bot_names() if b != "random"][:2] or ["random"]
     bot_games = games // 2
-    firsts = [sc.decks[int(i)] for i in rng.integers(0, len(sc.decks), games)]
-    seconds = [sc.decks[int(i)] for i in rng.integers(0, len(sc.decks), games)]
+    pool0, pool1 = game.seat_decks()  # each seat's pool (the same one unless the game's seats differ)
+    firsts = [pool0[int(i)] for i in rng.integers(0, len(pool0), games)]
+    seconds = [pool1[int(i)] for i in rng.integers(0, len(pool1), games)]
     played = game.play_batch(firsts[:bot_games], seconds[:bot_games], seeds[:bot_games],
                              (bots[0], bots[-1]), record_actions=True) if bot_games else {"action_list": []}
     seen: dict[str, tuple] = {}

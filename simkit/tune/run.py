@@ -185,7 +185,7 @@ def tune(
         pairs = bot_pairs(bots, sc)
         plans = [plan_sweep(sc, games=games, decks=decks, bots=p) for p in pairs]
     games = plans[0].games
-    deck_ids = list(plans[0].decks)
+    deck_ids = list(dict.fromkeys(plans[0].decks + plans[0].second_decks))  # both seats' pools, if they differ
     search_seed = plans[0].seed
     check_seed = search_seed + FRESH_SEED_OFFSET if check_seed is None else check_seed
     confirm_seed = search_seed + CONFIRM_SEED_OFFSET

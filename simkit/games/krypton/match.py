@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from simkit.errors import IllegalAction
-from simkit.games.krypton.engine import WINNERS, Game
 from simkit.games.krypton.tables import canonical_deck
+from simkit.games.krypton.view import WINNERS, Game
 
 
 class Match:

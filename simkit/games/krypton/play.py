@@ -1,6 +1,8 @@
 """Play batches of Krypton Tower War games between two bots: one tidy record per game.
 
-Games are played one after another; a game's dice and shuffles come from its own stream
+Games are played one after another, compiled (the engine and the utility and random bots are numba
+functions: :func:`simkit.games.krypton.bots.play_loop`; a search bot plays through the Python view);
+a game's dice and shuffles come from its own stream
 (``derive_seed(seed, "krypton")``) and each seat's bot noise from ``derive_seed(seed, "bots", seat)``,
 so a record depends only on the scenario, the loadouts, the bots and the seed, never on the batch.
 """
@@ -9,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from simkit.games.kits.rng import derive_seed
-from simkit.games.krypton.bots import RANDOM, Utility, choose, read_bots
-from simkit.games.krypton.engine import WINNERS, Game
+import numpy as np
+
+from simkit.games.krypton.bots import MEM, NW, RANDOM, RandomBot, Utility, choose, play_loop, read_bots
 from simkit.games.krypton.search_bot import SearchBot, read_searches
 from simkit.games.krypton.tables import CARDS, canonical_deck
+from simkit.games.krypton.view import WINNERS, Game
 
 #: most decisions of one game (the rules bound a game far below this; reaching it is a bug)
 ACTION_CAP = 200_000
@@ -47,6 +50,7 @@ SIDE_COLUMNS = {
     **{card_column(c): f"{c} played" for c in CARDS},
 }
 
+_CARD_COLUMNS = {c: card_column(c) for c in CARDS}
 _bots_cache: list = [None, None, None]
 
 
@@ -74,9 +78,9 @@ def bot_names(scenario) -> tuple[str, ...]:
 
 
 def make_bot(scenario, name: str, seat: int, seed: int):
-    """The bot ``name`` for ``seat`` of the game with ``seed``: ``(bot, noise state)``."""
+    """The bot ``name`` for ``seat`` of the game with ``seed``: ``(bot, None)``."""
     if name == RANDOM:
-        return RANDOM, [derive_seed(int(seed), "bots", seat), 0]
+        return RandomBot(seat, seed), None
     pers = personalities(scenario)
     if name in pers:
         return Utility(pers[name], seat, seed), None
@@ -88,8 +92,17 @@ def make_bot(scenario, name: str, seat: int, seed: int):
 
 def play_one(scenario, first: str, second: str, seed: int, bots: Sequence[str]) -> tuple[Game, list[tuple]]:
     """Play one game to its end; returns the finished game and its actions."""
-    g = Game(scenario.rules, (first, second), seed)
+    g, actions = _play(scenario, first, second, seed, bots)
+    if isinstance(actions, np.ndarray):
+        actions = [g.action_of(c) for c in actions]
+    return g, actions
+
+
+def _play(scenario, first: str, second: str, seed: int, bots: Sequence[str]):
     players = [make_bot(scenario, bots[s], s, seed) for s in (0, 1)]
+    if all(isinstance(p, (Utility, RandomBot)) for p, _ in players):
+        return play_compiled(scenario, first, second, seed, [p for p, _ in players])
+    g = Game(scenario.rules, (first, second), seed, log=False)
     actions = []
     while not g.over:
         seat = g.to_act
@@ -102,21 +115,44 @@ def play_one(scenario, first: str, second: str, seed: int, bots: Sequence[str]) 
     return g, actions
 
 
+def play_compiled(scenario, first: str, second: str, seed: int, bots) -> tuple[Game, np.ndarray]:
+    """One game of two compiled bots (:class:`Utility` or :class:`RandomBot`), played by numba to its end;
+    returns the finished game and its action codes (:meth:`Game.action_of` names them)."""
+    g = Game(scenario.rules, (first, second), seed, log=False)
+    P = g.P
+    kinds = np.array([b.kind for b in bots], np.int64)
+    W = np.zeros((2, NW), np.float64)
+    mems = np.zeros((2, MEM), np.int64)
+    for s, b in enumerate(bots):
+        W[s], mems[s] = b.W, b.mem
+    acts = np.zeros(4096, np.int64)
+    n = 0
+    while True:
+        n = play_loop(g.s, P.R, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, acts, n)
+        if n < 0:
+            raise RuntimeError(f"krypton: a bot chose an illegal action in {first} vs {second} seed {seed}")
+        if g.over:
+            break
+        if n > ACTION_CAP:
+            raise RuntimeError(f"krypton: game {first} vs {second} seed {seed} passed {ACTION_CAP} actions")
+        acts = np.concatenate([acts, np.zeros_like(acts)])
+    return g, acts[:n]
+
+
 def record_columns(g: Game) -> dict:
     """The per-side columns of a finished game, ``first_<name>`` and ``second_<name>``."""
     rec = g.record()
-    out = {}
-    for name in SIDE_COLUMNS:
-        for s, seat in enumerate(("first", "second")):
-            r = rec[s]
-            if name in r:
-                v = r[name]
-            elif name in TOWER_COLUMNS.values():
-                v = sum(n for kind, n in r["built"].items() if TOWER_COLUMNS.get(kind) == name)
-            else:
-                v = sum(n for card, n in r["played"].items() if card_column(card) == name)
-            out[f"{seat}_{name}"] = int(v)
-    return out
+    per = []
+    for s in (0, 1):
+        r = rec[s]
+        v = {name: r.get(name, 0) for name in SIDE_COLUMNS}
+        for kind, n in r["built"].items():
+            if kind in TOWER_COLUMNS:
+                v[TOWER_COLUMNS[kind]] += n
+        for card, n in r["played"].items():
+            v[_CARD_COLUMNS[card]] += n
+        per.append(v)
+    return {f"{seat}_{name}": int(per[s][name]) for name in SIDE_COLUMNS for s, seat in enumerate(("first", "second"))}
 
 
 def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str], seeds: Sequence[int],
@@ -146,7 +182,7 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
     lists = []
     for first, second, seed in zip(first_decks, second_decks, seeds):
         first, second = canonical_deck(rules, first), canonical_deck(rules, second)
-        g, actions = play_one(scenario, first, second, int(seed), bots)
+        g, actions = _play(scenario, first, second, int(seed), bots)
         cols["first_deck"].append(first)
         cols["second_deck"].append(second)
         cols["seed"].append(int(seed))
@@ -159,7 +195,7 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
         for k, v in record_columns(g).items():
             side_cols.setdefault(k, []).append(v)
         if record_actions:
-            lists.append(actions)
+            lists.append([g.action_of(c) for c in actions] if isinstance(actions, np.ndarray) else actions)
     if not n:
         side_cols = {f"{seat}_{name}": [] for name in SIDE_COLUMNS for seat in ("first", "second")}
     cols.update(side_cols)

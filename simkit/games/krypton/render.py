@@ -120,12 +120,12 @@ def render_game(scenario, first_deck: str, second_deck: str, actions: Iterable[t
             os.replace(tmp, out_path)
             return 1
         moments = []  # frames as PNG bytes
-        states = [g.copy()]
+        states = [g.copy(log=False)]
         last_turn = g.turn
         for a in actions:
             m.do(tuple(a))
             if per == "action" or g.turn != last_turn or m.over:
-                states.append(g.copy())
+                states.append(g.copy(log=False))
                 last_turn = g.turn
         if max_frames is not None and len(states) > max_frames:
             k = max_frames

@@ -18,7 +18,7 @@ begun) and
 from __future__ import annotations
 
 from simkit.games.kits.rng import derive_seed
-from simkit.games.krypton.engine import Game
+from simkit.games.krypton.view import Game
 
 #: the value weights of a search bot (``value_<name>`` in its ``[bots.<name>]`` table): (name, meaning)
 VALUES = (
@@ -55,7 +55,7 @@ class KryptonSearch:
 
         ``salt`` picks one guess of the unseen cards and the dice among many (0: the default guess).
         """
-        g = getattr(state, "game", state).copy()
+        g = getattr(state, "game", state).copy(log=False)
         other = 1 - seat
         unseen = sorted(g.hands[other] + g.pile)
         key = derive_seed(g.key, "view", seat, g.ctr, int(salt))
@@ -69,7 +69,7 @@ class KryptonSearch:
 
     def copy(self, state: Game) -> Game:
         """An independent copy."""
-        return state.copy()
+        return state.copy(log=False)
 
     def legal(self, state: Game) -> list[tuple]:
         """The legal actions of the seat to act."""
@@ -112,7 +112,7 @@ class KryptonSearch:
         open counter window and the windows closed, revival choices owed."""
         g = getattr(state, "game", state)
         j = g.judgment
-        return (g.turn, g.ctr, len(g.events), "" if j is None else j["window"] or "",
+        return (g.turn, g.ctr, g.n_events, "" if j is None else j["window"] or "",
                 0 if j is None else len(j["closed"]), len(g.pending))
 
     def value(self, state: Game, seat: int, weights: dict | None = None) -> float:

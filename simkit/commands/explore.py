@@ -1,0 +1,109 @@
+"""``simkit explore``: the metagame of the deck pool without playing every pairing (double oracle)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the inputs, run (or resume) the explore, print the metagame and the guarantee."""
+    from simkit.explore import ExploreSettings, explore
+    from simkit.scenario import load_scenario
+    from simkit.sweep import check_seed, check_workers, sweep_defaults
+
+    sc = load_scenario(args.scenario)
+    d = sweep_defaults(sc)
+    workers = check_workers(args.workers if args.workers is not None else d["workers"], "--workers")
+    base = ExploreSettings()
+    settings = ExploreSettings(
+        epsilon=base.epsilon if args.epsilon is None else args.epsilon,
+        horizon=base.horizon if args.horizon is None else args.horizon,
+        start=base.start if args.start is None else args.start,
+        draw=args.draw or 0,
+        top=base.top if args.top is None else args.top,
+        contenders=max(base.contenders, 0 if args.top is None else 2 * args.top) if args.contenders is None
+        else args.contenders,
+        band=base.band if args.band is None else args.band,
+        field_looks=_looks(args.field_looks) if args.field_looks else
+        tuple(k for k in base.field_looks if k <= (args.horizon or base.horizon)),
+        max_games=args.max_games or 0,
+        chunk_size=base.chunk_size if args.chunk_size is None else args.chunk_size,
+        seed=check_seed(args.seed, "--seed") if args.seed is not None else d["seed"],
+        bots=tuple(b.strip() for b in args.bots.split(",")) if args.bots else tuple(d["bots"]),
+        axes=tuple(args.axis or ()),
+        start_decks=tuple(_population(args.start_from)) if args.start_from else (),
+    ).check()
+    out = args.out or f"results/explore-{sc.path.stem}"
+    print(f"explore {sc.name}: {len(sc.decks)} decks, epsilon {settings.epsilon:g}, at most {settings.horizon} games "
+          f"per ordered pair, bots {settings.bots[0]} (first) vs {settings.bots[1]} (second)")
+    answers = explore(sc, out, settings, workers=workers, resume=args.resume, scheduler=args.scheduler)
+    s = answers["summary"]
+    lo, hi = s["exploitability_interval"]
+    print(f"metagame ({s['games']:,} games, {s['pairs_played']:,} of {len(sc.decks) ** 2:,} ordered pairs played):")
+    for deck, w in s["metagame"].items():
+        print(f"  {w:6.1%}  {deck}")
+    print(f"exploitability {s['exploitability']:+.3f} (interval {lo:+.3f} to {hi:+.3f}), best response "
+          f"{s['best_response']}; guarantee {'met' if s['guarantee_met'] else 'NOT met'} ({s['stopped']}): "
+          f"{s['guarantee']}")
+    print(f"strongest: {', '.join(s['strongest'])}")
+    print(f"dead cards: {', '.join(s['dead_cards']) or 'none'}")
+    print(f"results: {out}  (metagame.csv, decks.csv, strongest.csv, archive.csv, dead_cards.csv, matchups.csv, "
+          "summary.json, explore.pdf)")
+    return 0
+
+
+def _population(folder: str) -> list[str]:
+    import json
+    from pathlib import Path
+
+    path = Path(folder) / "summary.json"
+    try:
+        return list(json.loads(path.read_text(encoding="utf-8"))["population"])
+    except (OSError, ValueError, KeyError) as exc:
+        raise ValueError(f"--start-from: {path}: not a finished explore run ({exc})") from None
+
+
+def _looks(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(k) for k in text.split(","))
+    except ValueError:
+        raise ValueError(f"--field-looks: write rising games per pair, e.g. 1,2,4; got {text!r}") from None
+
+
+def register(sub) -> None:
+    """Add the ``explore`` command."""
+    p = sub.add_parser(
+        "explore",
+        help="find the metagame (Nash mixture), the strongest decks, an archive and dead cards without every pairing",
+        description="Grow a population of decks by double oracle: the Nash mixture of the decks so far, then a "
+        "race of one-card-swap candidates against it (sequential tests drop hopeless ones early), the best one "
+        "added while it beats the mixture, until no searched deck beats it by more than --epsilon with "
+        "confidence. Games use the sweep's seeds and bots, so they are a subset of the full sweep's games.",
+    )
+    p.add_argument("scenario", help="scenario TOML")
+    p.add_argument("--out", help="results folder (default: results/explore-<scenario>)")
+    p.add_argument("--epsilon", type=float, help="the guarantee's margin over 1/2 (default 0.02)")
+    p.add_argument("--horizon", type=int, help="most games per ordered pair (default 20)")
+    p.add_argument("--start", type=int, help="decks of the first population (default 4)")
+    p.add_argument("--draw", type=int, help="which draw of starting decks (default 0): another draw starts "
+                   "elsewhere in the pool")
+    p.add_argument("--start-from", metavar="DIR", help="start from the population of another explore run "
+                   "(e.g. the base's, for a patch: then simkit.explore.compare.metagame_shift scores the move)")
+    p.add_argument("--top", type=int, help="strongest decks to name, by rate against the field (default 10)")
+    p.add_argument("--contenders", type=int, help="decks measured against the whole field (default 25)")
+    p.add_argument("--field-looks", metavar="G,G,...",
+                   help="games per ordered pair against the field at which the strongest-deck race looks "
+                   "(default 1,2,3,4,6)")
+    p.add_argument("--band", type=float, help="within this of 1/2 against the mixture a deck is in the band "
+                   "(its cards are not dead; default 0.05)")
+    p.add_argument("--axis", action="append", metavar="NAME=CATEGORY[:CARD,...]",
+                   help="a style axis of the archive: which card of a category, or how many of the listed cards "
+                   "(repeatable; default: every one-card category)")
+    p.add_argument("--max-games", type=int, metavar="N", help="stop after N games (the guarantee is then not met)")
+    p.add_argument("--bots", help="two bots, first seat and second seat (default: [sweep] bots)")
+    p.add_argument("--seed", type=int, help="the sweep seed (default: [sweep] seed)")
+    p.add_argument("--chunk-size", type=int, help="games per chunk file (default 64)")
+    p.add_argument("--workers", type=int, help="worker processes, up to 4 per core (default: one per core)")
+    p.add_argument("--resume", action="store_true", help="finish a run that was interrupted")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="play on an existing Dask cluster")
+    p.set_defaults(func=run)

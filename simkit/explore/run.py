@@ -1,0 +1,86 @@
+"""Running an explore: its folder is a sweep folder played in rounds, the rounds planned by the double oracle.
+
+The folder is the one an adaptive sweep writes (``meta.json`` with the plan and every round's games
+per ordered pair and state, atomic parquet chunks of the games, the writer lock), written by
+:func:`simkit.sweep.run_sweep` with the explore :class:`~simkit.explore.oracle.Planner`: so every
+game has the sweep's seed ``derive_seed(seed, A, B, g)`` and every pair's games are the prefix
+``0..n-1`` of the full sweep's, :func:`simkit.load_results` reads it, a killed run resumes by
+playing only the chunks not on disk, and the worker count never changes a result.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from simkit.analysis.sequential import AdaptiveSettings
+from simkit.explore.oracle import Planner
+from simkit.explore.outputs import FILES, analyse, write_outputs
+from simkit.explore.settings import ExploreSettings
+from simkit.explore.space import DeckSpace
+from simkit.scenario import Scenario, load_scenario
+from simkit.sweep import load_results, plan_sweep, read_meta, run_sweep
+from simkit.sweep.store import write_meta
+
+
+def plan_explore(sc: Scenario, settings: ExploreSettings):
+    """The sweep plan an explore plays in: the scenario's pool, its bots and seed, rounds of at most ``horizon``."""
+    adaptive = AdaptiveSettings(first_steps=1, horizon=settings.horizon, max_games=settings.max_games)
+    return plan_sweep(sc, bots=settings.bots, chunk_size=settings.chunk_size, seed=settings.seed, adaptive=adaptive)
+
+
+def explore(
+    scenario: str | Path | Scenario,
+    out: str | Path,
+    settings: ExploreSettings | None = None,
+    workers: int | None = None,
+    resume: bool = False,
+    scheduler: str | None = None,
+    progress: bool | None = None,
+) -> dict:
+    """Grow a metagame over the scenario's deck pool without playing every pairing; write its folder.
+
+    Args:
+        scenario: a scenario file or a loaded scenario.
+        out: the results folder.
+        settings: the run's numbers (default :class:`ExploreSettings` with the scenario's sweep seed and bots).
+        workers: local worker processes (``None`` or 0: one per core).
+        resume: finish a run whose folder holds games (its settings must be these).
+        scheduler: a Dask scheduler ``tcp://HOST:PORT``.
+        progress: show a progress bar per round.
+
+    Returns:
+        The answers (see :func:`simkit.explore.outputs.analyse`): DataFrames ``metagame``,
+        ``decks``, ``strongest``, ``archive``, ``dead_cards``, ``matchups`` and the ``summary`` dict.
+
+    Raises:
+        ValueError: a setting out of range, an unknown bot or axis, a folder holding another
+            run (other settings or scenario), or a folder holding games without ``resume``.
+    """
+    sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+    if settings is None:
+        from simkit.sweep import sweep_defaults
+
+        d = sweep_defaults(sc)
+        settings = ExploreSettings(seed=d["seed"], bots=tuple(d["bots"]))
+    settings.check()
+    space = DeckSpace(sc, settings.axis_list())
+    for deck in settings.start_decks:
+        space.index(deck)  # a starting deck must be in the pool: checked before anything is written
+    plan = plan_explore(sc, settings)
+    out = Path(out)
+    if (out / "meta.json").exists():
+        rounds = read_meta(out).get("rounds") or []
+        kept = rounds[0].get("units", {}).get("settings") if rounds else None
+        if kept is not None and kept != settings.to_dict():
+            diff = [k for k, v in settings.to_dict().items() if kept.get(k) != v]
+            raise ValueError(f"{out} holds an explore run with other settings ({', '.join(diff)}): "
+                             "choose another --out")
+    run_sweep(sc, plan, out, workers=workers, resume=resume, scheduler=scheduler, progress=progress,
+              planner=Planner(space, settings))
+    meta = read_meta(out)
+    result = meta.get("adaptive_result") or {}
+    answers = analyse(space, settings, load_results(out), result.get("units") or {}, result.get("stopped", ""))
+    write_outputs(out, answers, f"simkit explore: {sc.name}")
+    meta["explore"] = {"settings": settings.to_dict(), "files": list(FILES)}  # what a report would read
+    write_meta(out, meta)
+    return answers

@@ -1,0 +1,110 @@
+"""What an explore run stops on and how it spends games (recorded in the folder, checked on resume)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from simkit.explore.space import Axis, parse_axis
+
+
+@dataclass(frozen=True)
+class ExploreSettings:
+    """The numbers of an explore run.
+
+    Attributes:
+        epsilon: the guarantee's margin: explore stops once no searched deck beats the metagame by
+            more than this with confidence (a candidate whose upper bound against the mixture is
+            below 1/2 + epsilon is dropped).
+        horizon: the most games any ordered pair plays (the full sweep's games per pair: explored
+            games are then a subset of its games).
+        start: decks of the first population, drawn from the pool by the seed and ``draw``.
+        draw: which draw of starting decks (another draw starts elsewhere: the metagame found should not
+            depend on it).
+        start_decks: the first population itself (e.g. a base run's, so a patch run plays every pairing
+            of the base's metagame and :func:`simkit.explore.compare.metagame_shift` can score it);
+            overrides ``start`` and ``draw``.
+        z: the width, in standard errors, of the intervals races decide on (2.0: about 95% two-sided).
+        band: a deck whose rate against the mixture is within this of 1/2 is "in the band" (its
+            neighbours are searched; its cards are not dead).
+        support_tol: mixture weights below this are dropped (and the rest renormalised): candidates
+            need not play decks the metagame barely uses.
+        top: how many strongest decks (rate against the field) to name.
+        contenders: decks measured against the whole field to find the ``top`` (the strongest by
+            Bradley-Terry strength from the metagame's games).
+        field_looks: the games per ordered pair against the field at which the strongest-deck race looks.
+        field_size: the field is the whole pool (0) or this many decks drawn by the seed.
+        max_games: stop after this many games in all (0: no limit); the guarantee is then not met.
+        chunk_size: games per chunk file.
+        seed: the sweep seed (every game's seed is ``derive_seed(seed, A, B, g)``, as the sweep's).
+        bots: first-seat and second-seat bots.
+        axes: the archive's style axes (``NAME=CATEGORY`` or ``NAME=CATEGORY:CARD,CARD``); empty:
+            every one-card category.
+    """
+
+    epsilon: float = 0.02
+    horizon: int = 20
+    start: int = 4
+    draw: int = 0
+    z: float = 2.0
+    band: float = 0.05
+    support_tol: float = 0.005
+    top: int = 10
+    contenders: int = 25
+    field_looks: tuple[int, ...] = (1, 2, 3, 4, 6)
+    field_size: int = 0
+    max_games: int = 0
+    chunk_size: int = 64
+    seed: int = 0
+    bots: tuple[str, str] = ("balanced", "balanced")
+    axes: tuple[str, ...] = field(default_factory=tuple)
+    start_decks: tuple[str, ...] = field(default_factory=tuple)
+
+    def looks(self) -> tuple[int, ...]:
+        """Games per ordered pair against each metagame deck at which a candidate's race looks: 1, 2, 4, ... horizon."""
+        out, k = [], 1
+        while k < self.horizon:
+            out.append(k)
+            k *= 2
+        return (*out, self.horizon)
+
+    def axis_list(self) -> tuple[Axis, ...] | None:
+        """The parsed axes (None: the default ones)."""
+        return tuple(parse_axis(a) for a in self.axes) or None
+
+    def to_dict(self) -> dict:
+        """The settings as ``meta.json`` stores them."""
+        d = asdict(self)
+        d["field_looks"], d["bots"], d["axes"] = list(self.field_looks), list(self.bots), list(self.axes)
+        d["start_decks"] = list(self.start_decks)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> ExploreSettings:
+        """Settings from :meth:`to_dict`'s form."""
+        d = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
+        d["field_looks"], d["bots"], d["axes"] = tuple(d["field_looks"]), tuple(d["bots"]), tuple(d["axes"])
+        d["start_decks"] = tuple(d.get("start_decks", ()))
+        return cls(**d)
+
+    def check(self) -> ExploreSettings:
+        """``self`` if every number is in range.
+
+        Raises:
+            ValueError: naming the first setting out of range.
+        """
+        if not 0 < self.epsilon < 0.5:
+            raise ValueError(f"--epsilon: must lie in (0, 0.5), got {self.epsilon!r}")
+        if self.draw < 0:
+            raise ValueError(f"--draw: must be 0 or more, got {self.draw!r}")
+        if self.horizon < 1 or self.start < 1 or self.top < 1 or self.contenders < self.top:
+            raise ValueError("--horizon, --start and --top must be at least 1, --contenders at least --top")
+        if self.z <= 0 or not 0 <= self.band < 0.5 or not 0 <= self.support_tol < 0.5:
+            raise ValueError("z must be positive, band and support_tol in [0, 0.5)")
+        looks = list(self.field_looks)
+        if not looks or looks != sorted(set(looks)) or looks[0] < 1 or looks[-1] > self.horizon:
+            raise ValueError(f"field looks must rise from 1 up to the horizon ({self.horizon}), got {looks}")
+        if self.max_games < 0 or self.chunk_size < 1 or self.field_size < 0:
+            raise ValueError("--max-games and field size must be >= 0, chunk size >= 1")
+        for a in self.axes:
+            parse_axis(a)
+        return self

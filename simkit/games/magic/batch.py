@@ -1,0 +1,170 @@
+"""Play batches of Magic War games between two bots: one tidy record per game.
+
+Every game is played wholly in compiled code (:func:`simkit.games.magic.bots.play_game`), one after
+another; its dice tape, its pile's shuffle and its bots' noise come from three seeds derived from its own
+(:func:`simkit.games.magic.match.stream_seeds`), so a record depends only on the scenario, the armies, the
+bots and the seed, never on the batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from simkit.games.kits.rng import derive_seed
+from simkit.games.magic import bots as B
+from simkit.games.magic import engine as E
+from simkit.games.magic.match import WINNERS, decode, new_state, stream_seeds
+from simkit.games.magic.tables import canonical_deck
+from simkit.scenario import Field, resolve_like
+
+#: per-side result columns and their words
+SIDE_COLUMNS = {
+    "leader_hp": "leader HP at the end",
+    "army_value": "gold of the army bought",
+    "army_left": "gold of the bought army alive at the end",
+    "units_lost": "own units lost (leader aside)",
+    "kills": "units destroyed",
+    "magic_gained": "magic gained",
+    "magic_spent": "magic spent from the active pool",
+    "cards_drawn": "tactical cards drawn",
+    "cards_used": "tactical cards spent as magic",
+    "dice": "dice rolled",
+    "skills": "active skills used",
+    "summons": "units summoned",
+    "combined": "combined attacks",
+}
+_P = {"army_value": E.P_ARMY, "units_lost": E.P_LOST, "kills": E.P_KILLS, "magic_gained": E.P_GAINED,
+      "magic_spent": E.P_SPENT, "cards_drawn": E.P_DRAWN, "cards_used": E.P_CARDS_USED, "dice": E.P_DICE,
+      "skills": E.P_SKILLS, "summons": E.P_SUMMONS, "combined": E.P_COMBINED}
+
+_cache: list = [None, None]
+
+
+def read_bots(source: str, data: dict) -> dict[str, np.ndarray]:
+    """The ``[bots.<name>]`` personalities as weight vectors (:data:`~simkit.games.magic.bots.WEIGHT_NAMES`);
+    a personality may start ``like = "other"``; every weight must be given (directly or inherited)."""
+    f = Field(source, data).table("bots", required=False)
+    out = {}
+    for name in f.keys():
+        if name == B.RANDOM:
+            raise f.fail("'random' is built in, not a personality", name)
+        merged = Field(source, resolve_like(f, name), f"bots.{name}")
+        merged.reject_unknown(B.WEIGHT_NAMES)
+        w = np.zeros(len(B.WEIGHT_NAMES), np.float64)
+        for i, key in enumerate(B.WEIGHT_NAMES):
+            v = merged.get(key)
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise merged.fail(f"must be a number, got {v!r}", key)
+            w[i] = float(v)
+        if w[B.W_NOISE] < 0:
+            raise merged.fail("must be at least 0", "noise")
+        out[name] = w
+    return out
+
+
+def personalities(scenario) -> dict[str, np.ndarray]:
+    """The scenario's utility personalities (kept for the last scenario read)."""
+    if _cache[0] is not scenario:
+        _cache[:] = [scenario, read_bots(str(scenario.path), scenario.data)]
+    return _cache[1]
+
+
+def bot_names(scenario) -> tuple[str, ...]:
+    """``random`` and the scenario's personalities."""
+    return (B.RANDOM, *personalities(scenario))
+
+
+def bot_tables(scenario, bots: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """``(kinds int64[2], weights float64[2, W])`` of the two seats' bots."""
+    if len(bots) != 2:
+        raise ValueError(f"need two bots (first player's, second player's), got {list(bots)}")
+    pers = personalities(scenario)
+    kinds = np.zeros(2, np.int64)
+    weights = np.zeros((2, len(B.WEIGHT_NAMES)), np.float64)
+    for seat, name in enumerate(bots):
+        if name == B.RANDOM:
+            kinds[seat] = B.BOT_RANDOM
+        elif name in pers:
+            kinds[seat] = B.BOT_UTILITY
+            weights[seat] = pers[name]
+        else:
+            raise ValueError(f"unknown bot {name!r} (the scenario knows: {', '.join(bot_names(scenario))})")
+    return kinds, weights
+
+
+def play_state(scenario, first: str, second: str, seed: int, bots: Sequence[str], record: bool = False):
+    """Play one game to its end; returns ``(state, actions as engine rows or None, number of actions)``."""
+    rules = scenario.rules
+    kinds, weights = bot_tables(scenario, bots)
+    s = new_state(rules, first, second, seed)
+    bseed = stream_seeds(seed)[2]
+    keys = np.array([derive_seed(bseed, seat) for seat in (0, 1)], np.int64)
+    rec = np.zeros((B.ACTION_CAP + 1 if record else 0, 5), np.int64)
+    n = B.play_game(s, kinds, weights, keys, rules.ut, rules.sk, rules.st, rules.rc, rec)
+    if n < 0:
+        raise RuntimeError(f"magic: game {first} vs {second} seed {seed}: "
+                           + ("a bot chose an illegal action" if n == -2 else f"passed {B.ACTION_CAP} actions"))
+    return s, (rec[:n] if record else None), n
+
+
+def side_values(rules, s: np.ndarray) -> dict[str, int]:
+    """The per-side columns of a finished game, ``first_<name>`` and ``second_<name>``."""
+    out = {}
+    for name in SIDE_COLUMNS:
+        for p, seat in enumerate(("first", "second")):
+            b = E.PB0 + p * E.PBS
+            if name == "leader_hp":
+                lead = int(s[b + E.P_LEADER])
+                v = E.hp_left(s, lead, rules.ut)
+            elif name == "army_left":
+                v = E.army_left(s, p, rules.ut)
+            else:
+                v = s[b + _P[name]]
+            out[f"{seat}_{name}"] = int(v)
+    return out
+
+
+def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str], seeds: Sequence[int],
+               bots: Sequence[str] = ("balanced", "balanced"), record_actions: bool = False) -> dict[str, list]:
+    """Play one game per (first army, second army, seed) to the end.
+
+    Returns:
+        The columns of the game's :class:`~simkit.games.ResultSchema` (one value per game), plus
+        ``action_list`` (each game's actions as :class:`~simkit.games.magic.match.Match` tuples) when
+        ``record_actions``.
+
+    Raises:
+        ValueError: lengths differ, an unknown bot, an illegal army or one in a seat it cannot afford
+            (:class:`~simkit.errors.ScenarioError`).
+    """
+    rules = scenario.rules
+    n = len(first_decks)
+    if len(second_decks) != n or len(seeds) != n:
+        raise ValueError(f"got {n} first armies, {len(second_decks)} second armies and {len(seeds)} seeds; "
+                         "need one of each per game")
+    bot_tables(scenario, bots)
+    cols: dict[str, list] = {k: [] for k in ("first_deck", "second_deck", "seed", "winner", "end_reason", "turns",
+                                             "first_bot", "second_bot", "actions")}
+    cols.update({f"{seat}_{name}": [] for name in SIDE_COLUMNS for seat in ("first", "second")})
+    lists = []
+    for first, second, seed in zip(first_decks, second_decks, seeds):
+        first, second = canonical_deck(rules, first), canonical_deck(rules, second)
+        s, rows, k = play_state(scenario, first, second, int(seed), bots, record_actions)
+        cols["first_deck"].append(first)
+        cols["second_deck"].append(second)
+        cols["seed"].append(int(seed))
+        cols["winner"].append(WINNERS[int(s[E.G_WINNER])])
+        cols["end_reason"].append(E.END_REASONS[int(s[E.G_REASON])])
+        cols["turns"].append(int(s[E.G_TURN]))
+        cols["first_bot"].append(bots[0])
+        cols["second_bot"].append(bots[1])
+        cols["actions"].append(int(k))
+        for key, v in side_values(rules, s).items():
+            cols[key].append(v)
+        if record_actions:
+            lists.append([decode(rules, r) for r in rows])
+    if record_actions:
+        cols["action_list"] = lists
+    return cols
