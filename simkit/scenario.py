@@ -7,7 +7,6 @@ overrides any subset of keys; tables merge key by key, any other value is replac
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import json
 import tomllib
@@ -322,10 +321,13 @@ def sweep_settings(sc: Scenario) -> dict:
     decks = f.get("decks", [])
     if not (isinstance(decks, list) and all(isinstance(d, str) for d in decks)):
         raise f.fail(f"must be a list of deck patterns, got {decks!r}", "decks")
-    for pattern in decks:
-        if not any(fnmatch.fnmatchcase(d, pattern) for d in sc.decks):
-            raise f.fail(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(sc.decks)} decks)",
-                         "decks")
+    if decks:  # as the sweep reads them: wildcards, a deck's id, or its cards in any order
+        from simkit.sweep.plan import select_decks
+
+        try:
+            select_decks(sc.decks, decks, canonical=sc.canonical_deck)
+        except ValueError as exc:
+            raise f.fail(str(exc), "decks") from None
     workers = f.get("workers", 0)
     seed = f.int("seed", 0)
     if seed > SEED_MAX:
