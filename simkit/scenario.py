@@ -7,6 +7,8 @@ overrides any subset of keys; tables merge key by key, any other value is replac
 
 from __future__ import annotations
 
+import difflib
+import fnmatch
 import hashlib
 import json
 import tomllib
@@ -321,13 +323,19 @@ def sweep_settings(sc: Scenario) -> dict:
     decks = f.get("decks", [])
     if not (isinstance(decks, list) and all(isinstance(d, str) for d in decks)):
         raise f.fail(f"must be a list of deck patterns, got {decks!r}", "decks")
-    if decks:  # as the sweep reads them: wildcards, a deck's id, or its cards in any order
-        from simkit.sweep.plan import select_decks
-
-        try:
-            select_decks(sc.decks, decks, canonical=sc.canonical_deck)
-        except ValueError as exc:
-            raise f.fail(str(exc), "decks") from None
+    for pattern in decks:  # as the sweep reads them: a deck's id, wildcards, or a deck's cards in any order
+        if pattern in sc.decks or any(fnmatch.fnmatchcase(d, pattern) for d in sc.decks):
+            continue
+        if not any(c in pattern for c in "*?["):
+            try:
+                if sc.canonical_deck(pattern) in sc.decks:
+                    continue
+            except ValueError:
+                pass
+        close = difflib.get_close_matches(pattern, sc.decks, n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else "; `simkit decks SCENARIO` lists them"
+        raise f.fail(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(sc.decks)} decks)"
+                     + hint, "decks")
     workers = f.get("workers", 0)
     seed = f.int("seed", 0)
     if seed > SEED_MAX:
