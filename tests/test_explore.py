@@ -197,11 +197,11 @@ def test_sigkill_then_resume_equals_an_unbroken_run(reference, small, tmp_path):
 
 
 def test_a_folder_of_another_run_is_refused_and_a_finished_one_needs_resume(reference, small):
-    """Resuming with another epsilon is refused naming it; running again into a finished folder needs --resume."""
+    """Resuming with another epsilon is refused naming it; running again into a finished folder says it is finished."""
     out, _ = reference
     with pytest.raises(ValueError, match="other settings \\(epsilon\\)"):
         explore(small, out, ExploreSettings(**{**SETTINGS.__dict__, "epsilon": 0.1}), workers=1, resume=True)
-    with pytest.raises(ValueError, match="complete"):
+    with pytest.raises(ValueError, match="finished: nothing to play"):
         explore(small, out, SETTINGS, workers=1)
 
 

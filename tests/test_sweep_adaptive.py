@@ -102,12 +102,12 @@ def test_sigkill_then_resume_equals_an_unbroken_run(quick, short_scenario, tmp_p
     assert read_meta(out)["rounds"] == read_meta(unbroken)["rounds"]
 
 
-def test_a_folder_is_refused_for_other_settings_and_a_finished_one_needs_resume(reference, quick):
+def test_a_folder_is_refused_for_other_settings_and_a_finished_one_says_so(reference, quick):
     """Resuming with another precision is refused (the plan differs); a finished adaptive sweep says so."""
     with pytest.raises(ValueError, match="different plan"):
         run_sweep(quick, adaptive_plan(quick, settings=AdaptiveSettings(precision=0.5, max_games=150)), reference,
                   resume=True, workers=1)
-    with pytest.raises(ValueError, match="complete"):
+    with pytest.raises(ValueError, match="finished: nothing to play"):
         run_sweep(quick, adaptive_plan(quick), reference, workers=1)
 
 

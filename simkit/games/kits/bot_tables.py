@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from simkit.scenario import Field, resolve_like
 
-__all__ = ["RANDOM", "bot_tables", "is_search", "number"]
+__all__ = ["RANDOM", "bot_tables", "is_search", "number", "switch"]
 
 #: the built-in uniformly random bot
 RANDOM = "random"
@@ -73,3 +73,17 @@ def number(table: Field, key: str, default: float | None = None, kind: type = fl
     if maximum is not None and value > maximum:
         raise table.fail(f"must be at most {maximum:g}, got {value!r}", key)
     return kind(value)
+
+
+def switch(table: Field, key: str, default: bool | None = None) -> float:
+    """An on/off weight ``table.key``: ``true``/``false`` or 1/0, as 1.0 or 0.0 (``default`` when absent).
+
+    Raises:
+        ScenarioError: missing without a default, or anything but a boolean, 0 or 1.
+    """
+    if not table.has(key) and default is not None:
+        return float(default)
+    value = table.get(key)
+    if isinstance(value, bool) or (isinstance(value, int | float) and value in (0, 1)):
+        return float(value)
+    raise table.fail(f"must be true or false (or 1 or 0), got {value!r}", key)

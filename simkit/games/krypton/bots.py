@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from simkit.games.kits.bot_tables import bot_tables, is_search, number, switch
 from simkit.games.kits.rng import derive_seed
 from simkit.games.krypton import engine as E
 from simkit.games.krypton.engine import (
@@ -145,8 +146,6 @@ from simkit.games.krypton.engine import (
 from simkit.games.krypton.tables import T_BASE, T_FOREST, T_HILL, T_VEIN
 from simkit.scenario import Field
 
-RANDOM = "random"
-
 #: A utility personality's numbers: (name, default, meaning).
 WEIGHTS = (
     ("temperature", 0.1, "scale of the Gumbel noise on every destination score (0: always the best)"),
@@ -170,6 +169,9 @@ WEIGHTS = (
 )
 WEIGHT_NAMES = tuple(w[0] for w in WEIGHTS)
 INT_WEIGHTS = ("prayer_towers", "attack_towers", "magic_towers", "revive_in_place_within", "attackers")
+SWITCHES = ("upgrade", "cards")
+#: the largest count a personality may ask for (towers, heroes, move cost): beyond any board simkit holds
+MAX_COUNT = 1000
 
 
 @dataclass(frozen=True)
@@ -183,52 +185,30 @@ class Personality:
 def read_bots(source: str, data: dict) -> dict[str, Personality]:
     """The scenario's ``[bots]`` personalities by name (file order); ``like`` copies another's numbers.
 
-    Search bots (tables with a ``policy``, directly or through ``like``) are left to
-    :func:`simkit.games.krypton.search_bot.read_searches`.
+    The tables are read by the kit (:mod:`simkit.games.kits.bot_tables`): every weight a finite number
+    (``temperature`` at least 0, the counts whole numbers from 0 to :data:`MAX_COUNT`), ``upgrade`` and
+    ``cards`` on/off switches. Search bots (tables with a ``policy``, directly or through ``like``) are left
+    to :func:`simkit.games.krypton.search_bot.read_searches`.
 
     Raises:
-        ScenarioError: an unknown key, a non-number, an unknown or circular ``like``.
+        ScenarioError: an unknown key, a non-number, NaN or an infinity, a value out of range, an unknown
+            or circular ``like``.
     """
-    f = Field(source, data).table("bots", required=False)
-    raw = {}
-    for name in f.keys():
-        if name == RANDOM:
-            raise f.fail("'random' is built in and cannot be redefined", name)
-        t = f.table(name)
-        if is_search_table(f, name):
-            continue  # a search bot (simkit.games.krypton.search_bot)
-        t.reject_unknown(("like",) + WEIGHT_NAMES)
-        raw[name] = t
     out: dict[str, Personality] = {}
-
-    def build(name, chain=()):
-        if name in out:
-            return out[name].w
-        if name in chain:
-            raise f.fail(f"'like' goes round in a circle ({' -> '.join(chain + (name,))})", name)
-        t = raw[name]
-        base = {k: d for k, d, _ in WEIGHTS}
-        if t.has("like"):
-            other = t.str("like")
-            if other not in raw:
-                raise t.fail(f"unknown bot {other!r} (known: {', '.join(raw)})", "like")
-            base = dict(build(other, chain + (name,)))
-        for k in WEIGHT_NAMES:
-            if t.has(k):
-                v = t.get(k)
-                if isinstance(v, bool):
-                    v = 1.0 if v else 0.0
-                if not isinstance(v, (int, float)):
-                    raise t.fail(f"must be a number, got {v!r}", k)
-                if k in INT_WEIGHTS and (not isinstance(v, int) or v < 0):
-                    raise t.fail(f"must be a non-negative integer, got {v!r}", k)
-                base[k] = v
-        out[name] = Personality(name, base)
-        return base
-
-    for name in raw:
-        build(name)
-    return {name: out[name] for name in raw}
+    for name, t in bot_tables(Field(source, data), required=False):
+        if is_search(t):
+            continue  # a search bot (simkit.games.krypton.search_bot)
+        t.reject_unknown(WEIGHT_NAMES)
+        w = {}
+        for k, default, _ in WEIGHTS:
+            if k in SWITCHES:
+                w[k] = switch(t, k, default=bool(default))
+            elif k in INT_WEIGHTS:
+                w[k] = number(t, k, default=default, kind=int, minimum=0, maximum=MAX_COUNT)
+            else:
+                w[k] = number(t, k, default=default, minimum=0 if k == "temperature" else None)
+        out[name] = Personality(name, w)
+    return out
 
 
 def is_search_table(bots: Field, name: str) -> bool:

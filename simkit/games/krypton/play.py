@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simkit.games.krypton.bots import MEM, NW, RANDOM, RandomBot, Utility, choose, play_loop, read_bots
+from simkit.games.kits.bot_tables import RANDOM
+from simkit.games.krypton.bots import MEM, NW, RandomBot, Utility, choose, play_loop, read_bots
 from simkit.games.krypton.search_bot import SearchBot, read_searches
 from simkit.games.krypton.tables import CARDS, canonical_deck
 from simkit.games.krypton.view import WINNERS, Game

@@ -12,12 +12,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from simkit.games.kits.bot_tables import bot_tables as read_tables
+from simkit.games.kits.bot_tables import number
 from simkit.games.kits.rng import derive_seed
 from simkit.games.magic import bots as B
 from simkit.games.magic import engine as E
 from simkit.games.magic.match import WINNERS, decode, new_state, stream_seeds
 from simkit.games.magic.tables import canonical_deck
-from simkit.scenario import Field, resolve_like
+from simkit.scenario import Field
 
 #: per-side result columns and their words
 SIDE_COLUMNS = {
@@ -43,24 +45,14 @@ _cache: list = [None, None]
 
 
 def read_bots(source: str, data: dict) -> dict[str, np.ndarray]:
-    """The ``[bots.<name>]`` personalities as weight vectors (:data:`~simkit.games.magic.bots.WEIGHT_NAMES`);
-    a personality may start ``like = "other"``; every weight must be given (directly or inherited)."""
-    f = Field(source, data).table("bots", required=False)
+    """The ``[bots.<name>]`` personalities as weight vectors (:data:`~simkit.games.magic.bots.WEIGHT_NAMES`),
+    read by the kit (:mod:`simkit.games.kits.bot_tables`): ``like = "other"`` starts from another's weights,
+    every weight must be given (directly or inherited) as a finite number, ``noise`` at least 0."""
     out = {}
-    for name in f.keys():
-        if name == B.RANDOM:
-            raise f.fail("'random' is built in, not a personality", name)
-        merged = Field(source, resolve_like(f, name), f"bots.{name}")
+    for name, merged in read_tables(Field(source, data), required=False):
         merged.reject_unknown(B.WEIGHT_NAMES)
-        w = np.zeros(len(B.WEIGHT_NAMES), np.float64)
-        for i, key in enumerate(B.WEIGHT_NAMES):
-            v = merged.get(key)
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise merged.fail(f"must be a number, got {v!r}", key)
-            w[i] = float(v)
-        if w[B.W_NOISE] < 0:
-            raise merged.fail("must be at least 0", "noise")
-        out[name] = w
+        out[name] = np.array([number(merged, key, minimum=0 if key == "noise" else None) for key in B.WEIGHT_NAMES],
+                             np.float64)
     return out
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simkit.games.kits.bot_tables import RANDOM  # noqa: E402,F401 (the built-in bot; re-exported)
 from simkit.games.magic import engine as E
 from simkit.games.magic.engine import (
     A_ATTACK,
@@ -95,7 +96,6 @@ from simkit.games.magic.tables import (
     U_SK,
 )
 
-RANDOM = "random"
 BOT_RANDOM, BOT_UTILITY = 0, 1
 WEIGHT_NAMES = ("damage", "kill", "leader", "advance", "threat", "leader_threat", "heal", "buff", "summon", "magic",
                 "cluster", "guard", "front", "urgency", "noise")
