@@ -2,7 +2,9 @@
 
 The record names the scenario, the two decks, the seed, the bots and the game's actions as JSON
 lists; :func:`read_game_record` checks each key and turns the actions back into the tuples the
-game's :class:`~simkit.games.Match` takes.
+game's :class:`~simkit.games.Match` takes. It also keeps the scenario's hash and its merged
+numbers, so a replay under a scenario edited since is refused naming what changed
+(:func:`check_scenario`) instead of silently showing another game.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simkit.games import as_action
+from simkit.games.kits.rng import SEED_MAX
 
-__all__ = ["GameRecord", "as_action", "read_game_record", "write_game_record"]
+__all__ = ["GameRecord", "as_action", "check_scenario", "read_game_record", "write_game_record"]
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,10 @@ class GameRecord:
         actions: the single-match action tuples, in order.
         seed: the game's seed.
         bots: the bots' names, first player's then second's (empty when unknown).
+        scenario_hash: the hash of the scenario the game was played under (``None``: an old record
+            that keeps none).
+        scenario_data: that scenario's merged numbers (``None`` when not kept).
+        path: the record's own file (for messages).
     """
 
     scenario: Path
@@ -35,6 +42,9 @@ class GameRecord:
     actions: list[tuple] = field(repr=False)
     seed: int = 0
     bots: tuple[str, ...] = ()
+    scenario_hash: str | None = None
+    scenario_data: dict | None = field(default=None, repr=False)
+    path: Path | None = None
 
 
 def read_game_record(path: str | Path) -> GameRecord:
@@ -59,6 +69,15 @@ def read_game_record(path: str | Path) -> GameRecord:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}: not valid JSON: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}): "
+                         "not a game record written by simkit play --json") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path}: is a folder, not a game record") from None
+    except OSError as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise ValueError(f"{path}: no such game record") from None
+        raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{path}: must be a JSON object with scenario, first_deck, second_deck and actions")
     if "decks" in data and "first_deck" not in data and "second_deck" not in data:
@@ -73,11 +92,17 @@ def read_game_record(path: str | Path) -> GameRecord:
     if not isinstance(actions, list) or not all(isinstance(a, list) and a and isinstance(a[0], str) for a in actions):
         raise ValueError(f"{path}: actions: must be a list of action lists such as [\"end_turn\"]")
     seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"{path}: seed: must be an integer, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise ValueError(f"{path}: seed: must be an integer from 0 to {SEED_MAX} (2**63 - 1), got {seed!r}")
     bots = data.get("bots", [])
     if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
         raise ValueError(f"{path}: bots: must be a list of bot names, got {bots!r}")
+    digest = data.get("scenario_hash")
+    if digest is not None and not isinstance(digest, str):
+        raise ValueError(f"{path}: scenario_hash: must be a string, got {digest!r}")
+    numbers = data.get("scenario_data")
+    if numbers is not None and not isinstance(numbers, dict):
+        raise ValueError(f"{path}: scenario_data: must be a JSON object, got {type(numbers).__name__}")
     scenario = Path(data["scenario"])
     if not scenario.is_absolute() and not scenario.exists() and (path.parent / scenario).exists():
         scenario = path.parent / scenario
@@ -88,17 +113,90 @@ def read_game_record(path: str | Path) -> GameRecord:
         actions=[as_action(a) for a in actions],
         seed=seed,
         bots=tuple(bots),
+        scenario_hash=digest,
+        scenario_data=numbers,
+        path=path,
     )
 
 
-def write_game_record(path: str | Path, scenario: str, decks: Sequence[str], seed: int, bots: Sequence[str],
+def _differences(old: object, new: object, key: str = "") -> list[str]:
+    """Dotted keys where two merged scenarios differ, ``key: old -> new``, in sorted order."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        out = []
+        for k in sorted(set(old) | set(new), key=str):
+            sub = f"{key}.{k}" if key else str(k)
+            if k not in old:
+                out.append(f"{sub}: added")
+            elif k not in new:
+                out.append(f"{sub}: removed")
+            else:
+                out += _differences(old[k], new[k], sub)
+        return out
+    if old == new:
+        return []
+    return [f"{key or '(top level)'}: {_short(old)} -> {_short(new)}"]
+
+
+def _short(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_scenario(record: GameRecord, scenario) -> str | None:
+    """Refuse to replay ``record`` under a scenario other than the one it was played under.
+
+    Args:
+        record: the game record.
+        scenario: the loaded :class:`~simkit.scenario.Scenario` the replay would use.
+
+    Returns:
+        ``None`` when the hashes agree; a warning (one line) when the record keeps no hash, so
+        the match cannot be checked.
+
+    Raises:
+        ValueError: the scenario's hash differs from the record's; the one-line message names the
+            record, both hashes and the first keys that differ (when the record keeps its numbers).
+    """
+    where = record.path or "the game record"
+    if record.scenario_hash is None:
+        return (f"{where}: the record keeps no scenario hash (written by an older simkit), so it cannot be checked "
+                f"that {scenario.path} is the scenario the game was played under")
+    if record.scenario_hash == scenario.hash:
+        return None
+    what = ""
+    if record.scenario_data is not None:
+        diff = _differences(record.scenario_data, json.loads(scenario.text))
+        if diff:
+            more = f" and {len(diff) - 3} more" if len(diff) > 3 else ""
+            what = f" ({'; '.join(diff[:3])}{more})"
+    raise ValueError(f"{where}: played under scenario hash {record.scenario_hash}, but {scenario.path} now hashes to "
+                     f"{scenario.hash}{what}: the scenario changed since, so the replay would show another game; "
+                     "replay under the original file (--scenario)")
+
+
+def write_game_record(path: str | Path, scenario, decks: Sequence[str], seed: int, bots: Sequence[str],
                       actions: Sequence[Sequence], result: dict) -> None:
-    """Write a game record (``scenario``, ``decks``, ``seed``, ``bots``, ``actions``, ``result``) as JSON."""
-    record = {
-        "scenario": str(scenario), "decks": list(decks), "seed": int(seed), "bots": list(bots),
+    """Write a game record as JSON, atomically (a killed write leaves any earlier file whole).
+
+    Args:
+        path: the JSON file.
+        scenario: the loaded :class:`~simkit.scenario.Scenario` (its path, hash and merged numbers are
+            kept), or just its path (an unchecked record).
+        decks, seed, bots, actions, result: the game.
+    """
+    from simkit.files import atomic_write
+
+    record = {"scenario": str(getattr(scenario, "path", scenario))}
+    if hasattr(scenario, "hash"):
+        record["scenario_hash"] = scenario.hash
+    record.update({
+        "decks": list(decks), "seed": int(seed), "bots": list(bots),
         "actions": [_json_action(a) for a in actions], "result": result,
-    }
-    Path(path).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    })
+    if hasattr(scenario, "text"):
+        record["scenario_data"] = json.loads(scenario.text)
+    text = json.dumps(record, indent=1) + "\n"
+    atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def _json_action(action: Sequence) -> list:

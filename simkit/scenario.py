@@ -7,6 +7,8 @@ overrides any subset of keys; tables merge key by key, any other value is replac
 
 from __future__ import annotations
 
+import difflib
+import fnmatch
 import hashlib
 import json
 import tomllib
@@ -310,9 +312,30 @@ def sweep_settings(sc: Scenario) -> dict:
     panel = f.get("panel", [])
     if not (isinstance(panel, list) and all(isinstance(b, str) and b for b in panel)):
         raise f.fail(f"must be a list of bot names, got {panel!r}", "panel")
+    known = tuple(sc.game.bot_names())
+    for key, names in (("bots", bots), ("panel", panel)):
+        for b in names:
+            if b not in known:
+                raise f.fail(f"unknown bot {b!r} (the scenario knows: {', '.join(known)})", key)
+    twice = sorted({b for b in panel if panel.count(b) > 1})
+    if twice:
+        raise f.fail(f"names a bot twice ({', '.join(twice)}): {', '.join(panel)}", "panel")
     decks = f.get("decks", [])
     if not (isinstance(decks, list) and all(isinstance(d, str) for d in decks)):
         raise f.fail(f"must be a list of deck patterns, got {decks!r}", "decks")
+    for pattern in decks:  # as the sweep reads them: a deck's id, wildcards, or a deck's cards in any order
+        if pattern in sc.decks or any(fnmatch.fnmatchcase(d, pattern) for d in sc.decks):
+            continue
+        if not any(c in pattern for c in "*?["):
+            try:
+                if sc.canonical_deck(pattern) in sc.decks:
+                    continue
+            except ValueError:
+                pass
+        close = difflib.get_close_matches(pattern, sc.decks, n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else "; `simkit decks SCENARIO` lists them"
+        raise f.fail(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(sc.decks)} decks)"
+                     + hint, "decks")
     workers = f.get("workers", 0)
     seed = f.int("seed", 0)
     if seed > SEED_MAX:

@@ -36,6 +36,7 @@ from simkit.games.miracle.render_replay import (
     thin,
     turn_snapshots,
 )
+from simkit.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = ROOT / "scenarios" / "miracle" / "base.toml"
@@ -65,8 +66,9 @@ def _json_actions(actions):
 
 
 def _record(tmp_path: Path, actions, scenario=str(BASE), **extra) -> Path:
-    data = {"scenario": scenario, "first_deck": FIRST, "second_deck": SECOND, "seed": 7,
-            "bots": ["scripted", "scripted"], "actions": _json_actions(actions), **extra}
+    data = {"scenario": scenario, "scenario_hash": load_scenario(BASE).hash, "first_deck": FIRST,
+            "second_deck": SECOND, "seed": 7, "bots": ["scripted", "scripted"], "actions": _json_actions(actions),
+            **extra}
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     return path

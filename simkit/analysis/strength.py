@@ -8,7 +8,7 @@ import pandas as pd
 from simkit.analysis.results import deck_card_table, deck_games, deck_pool, results_schema
 from simkit.analysis.stats import wilson_interval
 
-__all__ = ["ELO_SCALE", "deck_strength", "bradley_terry"]
+__all__ = ["ELO_SCALE", "deck_strength", "bradley_terry", "rating_interval"]
 
 ELO_SCALE = 400 / np.log(10)  # rating points per unit of log-strength: 400 points = 10-to-1 odds
 
@@ -80,13 +80,52 @@ def _pooled(fi, si, counts, d: int) -> tuple[np.ndarray, np.ndarray]:
     return points, games + games.T
 
 
+def rating_interval(fi, si, counts, d: int, bootstrap: int, seed: int = 0,
+                    prior_games: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile-bootstrap 95% intervals of the Bradley-Terry ratings (Elo scale).
+
+    Each replica draws as many games as were played, with replacement, from all the games between
+    two different decks: how many games each pairing gets varies from replica to replica, as it
+    would from sweep to sweep. (Resampling within each pairing instead gives an interval of no
+    width whenever a pairing's games all ended alike, as a single game always does.) A deck whose
+    rating does not move across the replicas gets ``NaN``: the games cannot say how uncertain it is.
+
+    Args:
+        fi, si, counts: :func:`_pair_counts` (ordered pairings and their first wins, draws, second wins).
+        d: decks in the pool.
+        bootstrap: replicas (0: no interval, all ``NaN``).
+        seed: seed of the replicas' random generator.
+        prior_games: as :func:`bradley_terry`.
+
+    Returns:
+        ``(low, high)``, ``float[D]`` each.
+    """
+    nan = np.full(d, np.nan)
+    counts = np.where((fi != si)[:, None], counts, 0)  # mirrors tell nothing about strength
+    total = int(counts.sum())
+    if bootstrap <= 0 or total == 0:
+        return nan, nan.copy()
+    rng = np.random.default_rng(seed)
+    cells = counts.reshape(-1)
+    draws = rng.multinomial(total, cells / total, size=bootstrap).reshape(bootstrap, *counts.shape)  # [R, P, 3]
+    b_points, _ = _pooled(fi, si, draws, d)
+    b_games = np.zeros((bootstrap, d, d))
+    b_games[:, fi, si] += draws.sum(-1)
+    b_games = b_games + np.swapaxes(b_games, -1, -2)
+    reps = bradley_terry(b_points, b_games, prior_games) * ELO_SCALE
+    low, high = np.percentile(reps, [2.5, 97.5], axis=0)
+    flat = (high - low) <= 1e-9 * np.maximum(1.0, np.abs(reps).max(0))
+    return np.where(flat, np.nan, low), np.where(flat, np.nan, high)
+
+
 def deck_strength(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, prior_games: float = 1.0) -> pd.DataFrame:
     """How strong each deck is: win rate against the rest of the pool and a Bradley-Terry rating.
 
     The win rate pools every non-mirror game of the deck (both seats), with a Wilson 95% interval.
     The rating is a Bradley-Terry fit on the pooled matchup results, on the Elo scale (a deck
     rated 400 above another is expected to score 10 to 1 against it) centred at 0; its 95%
-    interval is a percentile bootstrap that resamples each seated pairing's games.
+    interval is a percentile bootstrap over the games (:func:`rating_interval`), ``NaN`` where
+    the bootstrap cannot estimate one.
 
     Args:
         df: the results, one row per game.
@@ -107,15 +146,7 @@ def deck_strength(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, prior_g
     d = len(decks)
     points, games = _pooled(fi, si, counts, d)
     rating = bradley_terry(points, games, prior_games) * ELO_SCALE
-    low = high = np.full(d, np.nan)
-    if bootstrap > 0:
-        rng = np.random.default_rng(seed)
-        n = counts.sum(-1)
-        probs = counts / np.maximum(n, 1)[:, None]
-        draws = rng.multinomial(n, probs, size=(bootstrap, len(n)))  # [R, pairs, 3]
-        b_points, _ = _pooled(fi, si, draws, d)
-        reps = bradley_terry(b_points, games, prior_games) * ELO_SCALE
-        low, high = np.percentile(reps, [2.5, 97.5], axis=0)
+    low, high = rating_interval(fi, si, counts, d, bootstrap, seed, prior_games)
     table = deck_card_table(df)
     categories = [c for c in results_schema(df).card_categories if any(c in table[d] for d in decks)] or ["deck"]
     cards = {c: [", ".join(table[d].get(c, ())) for d in decks] for c in categories}

@@ -14,9 +14,16 @@ from simkit.testing.rule_check import format_report, replay_file, run_check
 def run(args: argparse.Namespace) -> int:
     """Check (or replay) and print the report; 0 when every invariant held, 1 otherwise."""
     if args.replay:
-        report = replay_file(args.scenario, args.replay)
+        try:
+            report = replay_file(args.scenario, args.replay)
+        except ValueError as exc:
+            if str(exc).startswith(f"{args.replay}: "):  # the case file's fault: say which option named it
+                raise ValueError(f"--replay {exc}") from None
+            raise
         print(format_report(report))
         return 0 if report.passed else 1
+    if args.seed < 0:
+        raise ValueError(f"--seed must be 0 or more, got {args.seed}")
     if args.examples is not None and args.examples < 1:
         raise ValueError(f"--examples must be at least 1, got {args.examples}")
     # a counter, not a bar: hypothesis runs more examples than its budget counts

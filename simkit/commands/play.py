@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from simkit.files import atomic_write, cannot_write
+from simkit.games.kits.rng import SEED_MAX
 from simkit.records import write_game_record
 from simkit.runner import play_games
 from simkit.scenario import default_bot, load_scenario
@@ -14,6 +16,8 @@ _NOT_RESULT = ("action_list", "first_deck", "second_deck", "seed", "first_bot", 
 
 def run(args: argparse.Namespace) -> int:
     """Play the game, print its log and result, and write the JSON record when asked."""
+    if not 0 <= args.seed <= SEED_MAX:
+        raise ValueError(f"--seed must be between 0 and {SEED_MAX} (2**63 - 1), got {args.seed}")
     sc = load_scenario(args.scenario)
     game = sc.game
     if args.render and Path(args.render).suffix.lower() not in game.picture_suffixes:
@@ -32,11 +36,17 @@ def run(args: argparse.Namespace) -> int:
         print(line)
     if args.json:
         result = {k: (v.item() if hasattr(v, "item") else v) for k, v in row.items() if k not in _NOT_RESULT}
-        write_game_record(args.json, str(args.scenario), (row["first_deck"], row["second_deck"]), args.seed, pair,
-                          actions, result)
+        try:
+            write_game_record(args.json, sc, (row["first_deck"], row["second_deck"]), args.seed, pair, actions, result)
+        except OSError as exc:
+            raise cannot_write(f"--json {args.json}", exc) from None
         print(f"actions written to {args.json}")
     if args.render:
-        n = game.capability("draw")(row["first_deck"], row["second_deck"], actions, args.render, seed=args.seed)
+        try:
+            n = atomic_write(args.render, lambda tmp: game.capability("draw")(
+                row["first_deck"], row["second_deck"], actions, tmp, seed=args.seed))
+        except OSError as exc:
+            raise cannot_write(f"--render {args.render}", exc) from None
         print(f"board drawn to {args.render} ({n} frame{'s' if n != 1 else ''})")
     return 0
 

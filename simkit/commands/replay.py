@@ -8,7 +8,8 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from simkit.records import read_game_record
+from simkit.files import atomic_write, cannot_write
+from simkit.records import check_scenario, read_game_record
 from simkit.scenario import load_scenario
 
 #: What a frame stands for: one per turn or one per action.
@@ -19,8 +20,15 @@ TEXT = ".txt"
 def run(args: argparse.Namespace) -> int:
     """Read the record, replay it and write the log or picture; print what was written."""
     out = Path(args.output)
+    if args.max_frames is not None and args.max_frames < 1:
+        raise ValueError(f"--max-frames must be at least 1, got {args.max_frames}")
+    if args.fps is not None and not args.fps > 0:
+        raise ValueError(f"--fps must be positive, got {args.fps}")
     record = read_game_record(args.actions_json)
     sc = load_scenario(args.scenario or record.scenario)
+    warning = check_scenario(record, sc)
+    if warning:
+        print(f"simkit replay: warning: {warning}", file=sys.stderr)
     game = sc.game
     suffix = out.suffix.lower()
     if suffix not in (TEXT, *game.picture_suffixes):  # picture_suffixes is () for a game without "draw"
@@ -31,7 +39,11 @@ def run(args: argparse.Namespace) -> int:
         lines = ([repr(a) for a in record.actions] if narrate is None else
                  narrate(record.first_deck, record.second_deck, record.actions, bots=record.bots or ("?", "?"),
                          seed=record.seed))
-        out.write_text("\n".join([*lines, f"result: {match.winner or 'unfinished'}"]) + "\n", encoding="utf-8")
+        text = "\n".join([*lines, f"result: {match.winner or 'unfinished'}"]) + "\n"
+        try:
+            atomic_write(out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+        except OSError as exc:
+            raise cannot_write(f"-o {out}", exc) from None
         print(f"wrote {out}: {len(lines)} lines, {len(record.actions)} actions, "
               f"{record.first_deck} vs {record.second_deck}, seed {record.seed}")
         return 0
@@ -40,9 +52,13 @@ def run(args: argparse.Namespace) -> int:
     def progress(frames):
         return tqdm(frames, desc=f"drawing {out.name}", unit="frame", disable=args.quiet, file=sys.stderr)
 
-    n = game.capability("draw")(record.first_deck, record.second_deck, record.actions, out, per=args.per,
-                         seed=record.seed, fps=args.fps, max_frames=args.max_frames, coordinates=args.coords,
-                         progress=progress)
+    draw = game.capability("draw")
+    try:
+        n = atomic_write(out, lambda tmp: draw(
+            record.first_deck, record.second_deck, record.actions, tmp, per=args.per, seed=record.seed,
+            fps=args.fps, max_frames=args.max_frames, coordinates=args.coords, progress=progress))
+    except OSError as exc:
+        raise cannot_write(f"-o {out}", exc) from None
     print(f"wrote {out}: {n} frame{'s' if n != 1 else ''} ({label}), {len(record.actions)} actions, "
           f"{record.first_deck} vs {record.second_deck}, seed {record.seed}")
     return 0

@@ -10,6 +10,10 @@ from simkit.report import balance_report
 
 def run(args: argparse.Namespace) -> int:
     """Analyse the results folder and write the report; print what was written."""
+    if args.bootstrap < 0:
+        raise ValueError(f"--bootstrap must be 0 (no rating intervals) or more, got {args.bootstrap}")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be 0 or more, got {args.seed}")
     out = args.out or f"reports/{Path(args.results).resolve().name}.pdf"
     files = balance_report(args.results, out, bootstrap=args.bootstrap, seed=args.seed, game_pages=args.game_pages,
                            bot=args.bot)

@@ -218,10 +218,38 @@ def headlines(tables: dict) -> list[str]:
     return out
 
 
+def games_line(tables: dict) -> str:
+    """The title page's count of games: what the results hold, per ordered pairing, not what was planned.
+
+    With ``tables["pairing_games"]`` (games of each ordered deck pairing in the results, as
+    :func:`balance_report` adds) the line states the games found, per pairing as one number or a
+    min-max range with the mean, and the planned total when the sweep is not finished; without
+    it, the sweep's metadata.
+    """
+    meta = tables["meta"]
+    n = len(tables["decks"])
+    pool = f"{_count(n, 'deck')} x {_count(n, 'deck')} (both seatings, mirrors included)"
+    per = tables.get("pairing_games")
+    if per is None or not len(per):
+        return f"Games: {meta['games']} = {pool} x {_count(meta.get('games_per_pair'), 'game')} per pairing"
+    total, lo, hi = int(per.sum()), int(per.min()), int(per.max())
+    if lo == hi:
+        each = f"{_count(lo, 'game')} per pairing"
+    else:
+        each = f"{lo}-{hi} games per pairing (mean {per.mean():.1f})"
+    line = f"Games: {total} = {pool} x {each}"
+    if not meta.get("complete", True):
+        plan = meta.get("plan") or {}
+        planned = plan.get("games") if not plan.get("adaptive") else None
+        line += (f"; the sweep is not finished: {total} of the {n * n * int(planned)} planned games "
+                 f"({_count(int(planned), 'game')} per pairing) are in the results" if isinstance(planned, int)
+                 else "; the sweep is not finished")
+    return line
+
+
 def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages | None = None) -> None:
     meta, b = tables["meta"], tables["bands"]
     bots = meta.get("bots") or ["?", "?"]
-    n = len(tables["decks"])
     fig = pdf.new_page(PORTRAIT)
     facts = [
         f"Scenario: {meta.get('scenario_name')}   ({meta.get('scenario_path') or 'path not recorded'})",
@@ -231,8 +259,7 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages |
         f"both seats; every number below describes {bots[0]}'s games only (the reference bot"
         f"{'' if bots[0] != tables['robustness']['bots'][-1] else ', the last of the panel'}; --bot chooses "
         "another); the other bots are on the 'Does the player matter?' pages",
-        f"Games: {meta['games']} = {_count(n, 'deck')} x {_count(n, 'deck')} (both seatings, mirrors included) x "
-        f"{_count(meta.get('games_per_pair'), 'game')} per pairing",
+        games_line(tables),
         f"Sweep: started {meta.get('started') or '?'}, finished {meta.get('finished') or 'not finished'}; "
         f"simkit {meta.get('simkit_version', '?')}",
         f"Report made {when.strftime('%Y-%m-%d %H:%M UTC')}",
@@ -537,6 +564,9 @@ def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 20
         robust = panel_tables(df, ref, bootstrap=bootstrap, seed=seed) if len(panel_bots(df)) >= 2 else None
         df = reference_view(df, ref)
     tables = analyze(df, bootstrap=bootstrap, seed=seed)
+    decks = list(tables["decks"]["deck"])
+    pairs = pd.MultiIndex.from_product([decks, decks], names=["first_deck", "second_deck"])
+    tables["pairing_games"] = df.groupby(["first_deck", "second_deck"]).size().reindex(pairs, fill_value=0)
     if robust is not None:
         tables["robustness"] = robust
     games = plan_game_pages(df, tables, results_dir, at_least=game_pages)

@@ -8,8 +8,6 @@ complete, so an interrupted report leaves nothing half-written.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,7 +16,10 @@ import pandas as pd
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
-__all__ = ["PORTRAIT", "LANDSCAPE", "ReportPdf", "atomic_outputs", "output_paths", "text_page", "write_csvs"]
+from simkit.files import atomic_files, cannot_write
+
+__all__ = ["PORTRAIT", "LANDSCAPE", "ReportPdf", "atomic_outputs", "csv_cell", "csv_safe", "output_paths", "text_page",
+           "write_csvs"]
 
 PORTRAIT = (8.27, 11.69)   # A4, inches
 LANDSCAPE = (11.69, 8.27)
@@ -36,38 +37,35 @@ def output_paths(out: str | Path, tables: list[str]) -> tuple[Path, dict[str, Pa
     return pdf, {t: pdf.with_name(f"{pdf.stem}.{t}.csv") for t in tables}
 
 
-def _file_mode() -> int:
-    """The mode a plainly created file gets under the current umask (mkstemp's files are 0600)."""
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
 @contextmanager
 def atomic_outputs(finals: list[Path]) -> Iterator[dict[Path, Path]]:
     """Temporary paths for ``finals``; renamed over them together when the block ends without error.
+
+    The temporary files are the process's own (:func:`simkit.files.atomic_files`): unique names
+    ``.<name>.<pid>.<token>.tmp<suffix>``, removed on any failure; those a killed report left
+    behind are removed by the next report writing the same files.
 
     Args:
         finals: the files to produce (their folders are created).
 
     Yields:
         dict final path -> temporary path to write.
+
+    Raises:
+        ValueError: a file could not be written (full disk, name too long, read-only folder): one
+            line naming the first final file (the PDF) and the system's reason.
     """
-    temps: dict[Path, Path] = {}
+    finals = [Path(f) for f in finals]
+    ours: set[Path] = set(finals)
     try:
-        for final in finals:
-            final.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
-            os.close(fd)
-            temps[final] = Path(tmp)
-        yield temps
-        mode = _file_mode()
-        for final, tmp in temps.items():
-            os.chmod(tmp, mode)
-            os.replace(tmp, final)
-    finally:
-        for tmp in temps.values():
-            tmp.unlink(missing_ok=True)
+        with atomic_files(finals) as temps:
+            ours |= set(temps.values())
+            yield temps
+    except OSError as exc:  # a full disk, a name too long, a folder under a file or read-only: one line
+        name = Path(exc.filename) if exc.filename else None
+        if name is None or name in ours or any(name in f.parents for f in finals):
+            raise cannot_write(str(finals[0]), exc) from None
+        raise ValueError(f"{name}: {exc.strerror or exc}") from None
 
 
 class ReportPdf:
@@ -146,7 +144,38 @@ def text_page(fig: Figure, title: str, blocks: list[tuple[str, list[str]]], top:
         y -= 4 / height
 
 
+#: a cell starting with one of these is read as a formula by spreadsheets (OWASP "CSV injection")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def csv_cell(value):
+    """``value`` safe for a spreadsheet: text starting with ``= + - @``, tab or CR gets a leading ``'``
+    (the OWASP advice against formula injection); numbers, and text that is a plain number, stay as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _is_number(value):
+        return "'" + value
+    return value
+
+
+def csv_safe(table: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``table`` with every text cell and column name passed through :func:`csv_cell`."""
+    out = table.rename(columns=csv_cell)
+    for col in range(out.shape[1]):
+        column = out.iloc[:, col]
+        if column.dtype == object or isinstance(column.dtype, pd.StringDtype | pd.CategoricalDtype):
+            out.isetitem(col, column.astype(object).map(csv_cell))
+    return out
+
+
 def write_csvs(tables: dict[str, pd.DataFrame], temps: dict[str, Path]) -> None:
-    """Write each table to its (temporary) CSV path, without the index."""
+    """Write each table to its (temporary) CSV path, without the index, its text cells made safe for
+    spreadsheets (:func:`csv_safe`)."""
     for name, path in temps.items():
-        tables[name].to_csv(path, index=False)
+        csv_safe(tables[name]).to_csv(path, index=False)

@@ -211,7 +211,8 @@ def plot_deck_win_rates(ax: Axes, decks: pd.DataFrame, band: tuple[float, float]
 
 
 def plot_deck_ratings(ax: Axes, decks: pd.DataFrame, show_labels: bool = True) -> None:
-    """Each deck's Bradley-Terry rating (Elo scale, 0 = pool average) with its bootstrap 95% interval.
+    """Each deck's Bradley-Terry rating (Elo scale, 0 = pool average) with its bootstrap 95% interval
+    (a deck without one, ``NaN``, gets no whisker, and the axis label says so).
 
     Args:
         ax: where to draw.
@@ -221,8 +222,12 @@ def plot_deck_ratings(ax: Axes, decks: pd.DataFrame, show_labels: bool = True) -
     colours = group_colours(decks["group"])
     low = decks["rating_low"].fillna(decks["rating"])
     high = decks["rating_high"].fillna(decks["rating"])
+    unknown = int((decks["rating_low"].isna() | decks["rating_high"].isna()).sum())
+    what = "95% bootstrap CI" if not unknown else (
+        "no interval: the games cannot estimate one" if unknown == len(decks) else
+        f"95% bootstrap CI; {unknown} without: the games cannot estimate one")
     _forest(ax, decks["deck"], decks["rating"], low, high, [colours[g] for g in decks["group"]],
-            xlabel="rating, Elo points (95% bootstrap CI)",
+            xlabel=f"rating, Elo points ({what})",
             title="Bradley-Terry rating\n(0: pool average; +100: 64% vs a 0)", centre=0, show_labels=show_labels)
     _group_legend(ax, colours, decks.attrs.get("group_title", ""), fontsize=6)
 

@@ -12,6 +12,7 @@ game interface's own contract (:func:`~simkit.testing.api.api_test`).
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -197,13 +198,35 @@ def replay_file(scenario: str | Path, case_path: str | Path):
     """Replay a failing case written by an earlier check (games whose check writes cases).
 
     Raises:
-        ValueError: the game's check does not record cases.
+        ValueError: one line naming the case file: it is missing, unreadable, not UTF-8 or not JSON,
+            it is not such a case, or the game's check does not record cases.
     """
+    path = Path(case_path)
+    try:
+        json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file (a case is written by a failing simkit check)") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path}: is a folder, not a case file written by simkit check") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}): "
+                         "not a case written by simkit check") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not valid JSON ({exc}): not a case written by simkit check") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
     sc = load_scenario(scenario)
     runner = sc.game.capability("check_runner")
     if runner is None:
-        raise ValueError(f"{sc.path}: {sc.game.title}'s check records no cases to replay")
-    return runner.replay_file(case_path)
+        raise ValueError(f"{path}: {sc.game.title}'s check writes no failing cases, so there is none to replay "
+                         f"under {sc.path}")
+    try:
+        return runner.replay_file(path)
+    except (ValueError, KeyError, TypeError) as exc:
+        text = str(exc) if not isinstance(exc, KeyError) else f"missing key {exc}"
+        if str(path) in text:
+            raise
+        raise ValueError(f"{path}: {text}") from None
 
 
 def format_report(report) -> str:

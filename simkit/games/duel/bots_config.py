@@ -95,6 +95,13 @@ class BotSettings:
         return (RANDOM, *self.personalities, *self.searches)
 
 
+#: the largest weight (in size) a bot may give: scores sum weight x feature over features of at most
+#: about 10**9 (the largest HP), which stays a finite float; far larger weights would overflow to inf
+WEIGHT_MAX = 1e9
+#: a search bot's budget: candidate turns per decision and turns looked ahead after each
+MAX_PLANS, MAX_DEPTH = 1024, 16
+
+
 def _number(f: Field, key: str) -> float:
     value = f.get(key)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -103,6 +110,8 @@ def _number(f: Field, key: str) -> float:
         raise f.fail(f"must be a finite number, got {value!r}", key)
     if key == "temperature" and value < 0:
         raise f.fail(f"must be at least 0, got {value!r}", key)
+    if abs(value) > WEIGHT_MAX:
+        raise f.fail(f"must be from {-WEIGHT_MAX:g} to {WEIGHT_MAX:g} (scores must stay finite), got {value!r}", key)
     return float(value)
 
 
@@ -132,10 +141,11 @@ def read_bot_settings(source: str, data: dict) -> BotSettings:
     return BotSettings(personalities=out, searches={name: _search(m, out) for name, m in searches.items()})
 
 
-def _count(f: Field, key: str, default: int, least: int) -> int:
+def _count(f: Field, key: str, default: int, least: int, most: int) -> int:
     value = f.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise f.fail(f"must be a whole number of at least {least}, got {value!r}", key)
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+        raise f.fail(f"must be a whole number from {least} to {most} (a search's budget, so that every decision "
+                     f"ends), got {value!r}", key)
     return value
 
 
@@ -145,7 +155,7 @@ def _search(f: Field, personalities: dict[str, np.ndarray]) -> SearchSettings:
     bots = {}
     for key in ("policy", "reply"):
         name = f.get(key, f.get("policy"))
-        if name not in personalities:
+        if not isinstance(name, str) or name not in personalities:
             raise f.fail(f"must name a utility personality ({', '.join(personalities)}), got {name!r}", key)
         bots[key] = name
     temperature = _number(f, "temperature") if f.has("temperature") else float(personalities[bots["policy"]][0])
@@ -153,5 +163,5 @@ def _search(f: Field, personalities: dict[str, np.ndarray]) -> SearchSettings:
     if reply_temperature < 0:
         raise f.fail(f"must be at least 0, got {reply_temperature!r}", "reply_temperature")
     value = np.array([_number(f, key) if f.has(key) else 0.0 for key in VALUE_NAMES], np.float64)
-    return SearchSettings(plans=_count(f, "plans", 1, 1), depth=_count(f, "depth", 0, 0), temperature=temperature,
-                          reply_temperature=reply_temperature, value=value, **bots)
+    return SearchSettings(plans=_count(f, "plans", 1, 1, MAX_PLANS), depth=_count(f, "depth", 0, 0, MAX_DEPTH),
+                          temperature=temperature, reply_temperature=reply_temperature, value=value, **bots)

@@ -9,6 +9,7 @@ primitives ``OP_*``).
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,6 +54,20 @@ N_SETTINGS = 16
 
 #: most cards a deck may hold (the state keeps this many slots per player)
 MAX_DECK = 32
+
+# ---- bounds: every number of a scenario is refused at load beyond what the engine can hold ----------
+#: the largest HP, cost, resource, range, damage or status level. The engine keeps a game in int64;
+#: a game adds such numbers up (Strength onto damage, status levels over turns, HP minus hits): at
+#: most MAX_EFFECTS rows per card and chained counter, for at most the engine's 20,000 actions a game
+#: (:func:`max_turn_limit`), about 2e16 at the very worst, far inside int64's 9.2e18.
+VALUE_MAX = 10**9
+#: actions a turn takes besides playing or discarding its hand's cards (each card at most once: no
+#: effect draws during a turn): one weapon use, one move, ending the play phase, ending the turn
+TURN_OVERHEAD = 4
+#: the most effects one effect list of a card may hold
+MAX_EFFECTS = 16
+#: the most decks ``[decks]`` may make when no ``pool`` lists them (they are enumerated at load)
+MAX_POOL = 100_000
 
 RULES_KEYS = (
     "hp", "max_hp", "start_distance", "max_distance", "melee_max_range", "first_draw", "second_draw", "turn_draw",
@@ -112,10 +127,24 @@ class Rules:
         return TYPES[int(self.cards[card, F_TYPE])]
 
 
-def _effects(f: Field, key: str, names_ok: tuple[str, ...]) -> list[tuple[int, int, int, int, int]]:
+def _bounded(f: Field, key: str, default=..., minimum: int | None = 0, maximum: int = VALUE_MAX,
+             why: str = "the most simkit plays, so that what a game adds up stays inside the engine's int64") -> int:
+    """An integer of ``f`` at ``key`` from ``minimum`` to ``maximum``; refused naming file and key beyond."""
+    value = f.int(key, default, minimum=minimum)
+    if value > maximum:
+        raise f.fail(f"must be at most {maximum} ({why}), got {value}", key)
+    return value
+
+
+_DRAWS = f"a deck's most cards, {MAX_DECK}: drawing more draws nothing more"
+
+
+def _effects(f: Field, key: str, names_ok: tuple[str, ...], max_distance: int) -> list[tuple[int, int, int, int, int]]:
     value = f.get(key, [])
     if not isinstance(value, list):
         raise f.fail(f"must be a list of effect tables, got {value!r}", key)
+    if len(value) > MAX_EFFECTS:
+        raise f.fail(f"must hold at most {MAX_EFFECTS} effects, got {len(value)}", key)
     out = []
     for i, item in enumerate(value):
         e = Field(f.source, item, f"{f._join(key)}[{i}]")
@@ -127,15 +156,20 @@ def _effects(f: Field, key: str, names_ok: tuple[str, ...]) -> list[tuple[int, i
         if op == "damage":
             e.reject_unknown(("do", "amount", "void", "piercing", "target"))
             target = TARGETS.index(e.str("target", "opponent", choices=TARGETS))
-            out.append((OP_DAMAGE, e.int("amount"), int(e.bool("void", False)), int(e.bool("piercing", False)), target))
+            out.append((OP_DAMAGE, _bounded(e, "amount"), int(e.bool("void", False)),
+                        int(e.bool("piercing", False)), target))
         elif op == "status":
             e.reject_unknown(("do", "target", "kind", "level"))
             target = TARGETS.index(e.str("target", choices=TARGETS))
             kind = STATUSES.index(e.str("kind", choices=STATUSES))
-            out.append((OP_STATUS, kind, e.int("level", minimum=1), 0, target))
+            out.append((OP_STATUS, kind, _bounded(e, "level", minimum=1), 0, target))
         else:
             e.reject_unknown(("do", "min", "max"))
             lo, hi = e.int("min", minimum=None), e.int("max", minimum=None)
+            for k, v in (("min", lo), ("max", hi)):
+                if abs(v) > max_distance:
+                    raise e.fail(f"must be from -{max_distance} to {max_distance} (rules.max_distance: a move "
+                                 f"beyond is never legal), got {v}", k)
             if lo > hi:
                 raise e.fail(f"min {lo} is above max {hi}", "min")
             out.append((OP_MOVE, lo, hi, 0, 0))
@@ -150,8 +184,8 @@ def _card(f: Field, max_distance: int) -> tuple[list[int], dict[int, list]]:
     row[F_TYPE] = kind
     paid_ap = kind in (T_ACTION, T_ACTION_MAGIC)
     paid_mana = kind in (T_MAGIC, T_ACTION_MAGIC, T_ATTACHMENT, T_PERSISTENT)
-    row[F_AP] = f.int("cost_ap", 1 if paid_ap else 0)
-    row[F_MANA] = f.int("cost_mana", 0)
+    row[F_AP] = _bounded(f, "cost_ap", 1 if paid_ap else 0)
+    row[F_MANA] = _bounded(f, "cost_mana", 0)
     for key, ok in (("cost_ap", paid_ap), ("cost_mana", paid_mana)):
         if f.has(key) and not ok and f.get(key) != 0:
             raise f.fail(f"a {TYPES[kind]} card costs no {key[5:]} (rules page section 5)", key)
@@ -162,11 +196,11 @@ def _card(f: Field, max_distance: int) -> tuple[list[int], dict[int, list]]:
     for key in ("min_distance", "max_distance"):
         if f.has(key) and weapon:
             raise f.fail("a weapon's reach is its range, not a distance requirement", key)
-    row[F_RANGE] = f.int("range") if weapon else 0
-    row[F_CHARGE] = f.int("charge", 0)
-    row[F_COOLDOWN] = f.int("cooldown", 0)
-    row[F_MIN_D] = f.int("min_distance", 0)
-    row[F_MAX_D] = f.int("max_distance", max_distance)
+    row[F_RANGE] = _bounded(f, "range") if weapon else 0
+    row[F_CHARGE] = _bounded(f, "charge", 0)
+    row[F_COOLDOWN] = _bounded(f, "cooldown", 0)
+    row[F_MIN_D] = _bounded(f, "min_distance", 0)
+    row[F_MAX_D] = _bounded(f, "max_distance", max_distance)
     if row[F_MIN_D] > row[F_MAX_D]:
         raise f.fail(f"min_distance {row[F_MIN_D]} is above max_distance {row[F_MAX_D]}", "min_distance")
     row[F_REMOVE] = int(f.bool("remove", False))
@@ -184,7 +218,7 @@ def _card(f: Field, max_distance: int) -> tuple[list[int], dict[int, list]]:
         if f.has(key) and not allowed[key]:
             raise f.fail(f"a {TYPES[kind]} card has no {key}", key)
         ops = ("damage", "status", "move_distance") if key == "effects" and kind != T_COUNTER else ("damage", "status")
-        slots[s] = _effects(f, key, ops) if allowed[key] else []
+        slots[s] = _effects(f, key, ops, max_distance) if allowed[key] else []
     picks = [e for e in slots[SLOT_USE] if e[0] == OP_MOVE]
     if len(picks) > 1:
         raise f.fail("at most one move_distance (one [a, b] choice) per card", "effects")
@@ -221,20 +255,21 @@ def build_rules(top: Field) -> Rules:
     r = top.table("rules")
     r.reject_unknown(RULES_KEYS)
     st = np.zeros(N_SETTINGS, np.int64)
-    st[S_HP] = r.int("hp", minimum=1)
-    st[S_MAX_HP] = r.int("max_hp", minimum=1)
+    st[S_HP] = _bounded(r, "hp", minimum=1)
+    st[S_MAX_HP] = _bounded(r, "max_hp", minimum=1)
     if st[S_HP] > st[S_MAX_HP]:
         raise r.fail(f"{st[S_HP]} is above max_hp {st[S_MAX_HP]}", "hp")
-    st[S_MAX_DIST] = r.int("max_distance", minimum=1)
-    st[S_START_DIST] = r.int("start_distance")
+    st[S_MAX_DIST] = _bounded(r, "max_distance", minimum=1)
+    st[S_START_DIST] = _bounded(r, "start_distance")
     if st[S_START_DIST] > st[S_MAX_DIST]:
         raise r.fail(f"{st[S_START_DIST]} is above max_distance {st[S_MAX_DIST]}", "start_distance")
-    st[S_MELEE] = r.int("melee_max_range")
-    st[S_FIRST_DRAW], st[S_SECOND_DRAW] = r.int("first_draw"), r.int("second_draw")
-    st[S_TURN_DRAW] = r.int("turn_draw")
-    st[S_HAND_LIMIT] = r.int("hand_limit")
-    st[S_AP], st[S_MANA] = r.int("action_points"), r.int("mana")
-    st[S_TURN_LIMIT] = r.int("turn_limit", minimum=1)
+    st[S_MELEE] = _bounded(r, "melee_max_range")
+    st[S_FIRST_DRAW] = _bounded(r, "first_draw", maximum=MAX_DECK, why=_DRAWS)
+    st[S_SECOND_DRAW] = _bounded(r, "second_draw", maximum=MAX_DECK, why=_DRAWS)
+    st[S_TURN_DRAW] = _bounded(r, "turn_draw", maximum=MAX_DECK, why=_DRAWS)
+    st[S_HAND_LIMIT] = _bounded(r, "hand_limit")
+    st[S_AP], st[S_MANA] = _bounded(r, "action_points"), _bounded(r, "mana")
+    st[S_TURN_LIMIT] = _bounded(r, "turn_limit", minimum=1)
     st[S_LIMIT_BY_HP] = int(r.str("turn_limit_result", "draw", choices=("draw", "hp")) == "hp")
     st[S_CHARGE_RESETS] = int(r.bool("charge_resets", True))
     st[S_STRENGTH_OWN_POISON] = int(r.bool("strength_on_own_poison", False))
@@ -272,7 +307,8 @@ def build_rules(top: Field) -> Rules:
     for name in core_t.keys():
         if name not in ids:
             raise core_t.fail(f"unknown card (the pool: {', '.join(names)})", name)
-        core.append((ids[name], core_t.int(name, minimum=1)))
+        core.append((ids[name], _bounded(core_t, name, minimum=1, maximum=MAX_DECK, why=f"a deck's most cards, "
+                                         f"{MAX_DECK}")))
     weapons = _names(d, "weapons", ids, cards[:, F_TYPE], (T_WEAPON,), "weapon")
     spells = _names(d, "spells", ids, cards[:, F_TYPE], (), "spell")
     for w in spells:
@@ -281,8 +317,11 @@ def build_rules(top: Field) -> Rules:
     overlap = {names[i] for i, _ in core} & {names[i] for i in weapons + spells}
     if overlap:
         raise d.fail(f"{', '.join(sorted(overlap))} is both a core card and a choice", "core")
-    wpd, wc = d.int("weapons_per_deck", minimum=0), d.int("weapon_copies", minimum=1)
-    spd, sc = d.int("spells_per_deck", minimum=0), d.int("spell_copies", minimum=1)
+    most = f"a deck's most cards, {MAX_DECK}"
+    wpd = _bounded(d, "weapons_per_deck", minimum=0, maximum=MAX_DECK, why=most)
+    wc = _bounded(d, "weapon_copies", minimum=1, maximum=MAX_DECK, why=most)
+    spd = _bounded(d, "spells_per_deck", minimum=0, maximum=MAX_DECK, why=most)
+    sc = _bounded(d, "spell_copies", minimum=1, maximum=MAX_DECK, why=most)
     if wpd > len(weapons):
         raise d.fail(f"{wpd} is more than the {len(weapons)} weapons listed", "weapons_per_deck")
     if spd > len(spells):
@@ -292,6 +331,20 @@ def build_rules(top: Field) -> Rules:
         raise d.fail(f"core ({sum(n for _, n in core)}) + weapons ({wpd} x {wc}) + spells ({spd} x {sc}) make "
                      f"{total} cards, not {size}", "deck_size")
     st[S_DECK_SIZE] = size
+    longest = max_turn_limit(size)
+    if st[S_TURN_LIMIT] > longest:
+        from simkit.games.duel.batch import ACTION_CAP
+
+        raise r.fail(f"must be at most {longest} with decks of {size} cards (a turn takes at most {size} + "
+                     f"{TURN_OVERHEAD} actions and the engine plays at most {ACTION_CAP} a game), got "
+                     f"{st[S_TURN_LIMIT]}", "turn_limit")
+    if not d.has("pool"):
+        count = math.comb(len(weapons), wpd) * math.comb(len(spells), spd)
+        if count > MAX_POOL:
+            raise d.fail(f"weapons ({len(weapons)} choose {wpd}) and spells ({len(spells)} choose {spd}) make {count} "
+                         f"decks, more than the {MAX_POOL} simkit lists at load; give a [decks] pool",
+                         "spells_per_deck")
+    _check_legal_actions(r, cards, core, weapons, spells, wpd, wc, spd, size, int(st[S_MAX_DIST]), names)
     from simkit.games.duel.bots_config import read_bot_settings
 
     read_bot_settings(top.source, top.data)  # a bad [bots] table is refused at load
@@ -299,6 +352,50 @@ def build_rules(top: Field) -> Rules:
         names=names, settings=st, cards=cards, effects=effects, core=tuple(core), weapons=weapons, spells=spells,
         weapons_per_deck=wpd, weapon_copies=wc, spells_per_deck=spd, spell_copies=sc, status_labels=labels,
     )
+
+
+def max_turn_limit(deck_size: int) -> int:
+    """The longest ``turn_limit`` the engine plays with decks of ``deck_size`` cards: every game's actions
+    (at most ``deck_size + TURN_OVERHEAD`` a turn) must fit its action cap."""
+    from simkit.games.duel.batch import ACTION_CAP
+
+    return ACTION_CAP // (deck_size + TURN_OVERHEAD)
+
+
+def legal_action_bound(cards: np.ndarray, core, weapons, spells, wpd: int, wc: int, spd: int, size: int,
+                       max_distance: int) -> int:
+    """The most legal actions any deck of the rules can offer at once (what ``engine.legal`` lists).
+
+    In the play phase: per distinct card in hand one action, an attachment one per weapon slot, a card
+    with a ``move_distance`` choice one per distance it can reach; one use per equipped card; advance,
+    retreat and ending the play phase. The discard phase offers fewer (a discard per distinct card
+    and ending the turn).
+    """
+    def offers(c: int, weapon_slots: int) -> int:
+        if cards[c, F_TYPE] == T_ATTACHMENT:
+            return weapon_slots
+        if cards[c, F_PICK]:
+            return min(int(cards[c, F_PICK_MAX] - cards[c, F_PICK_MIN]) + 1, max_distance + 1)
+        return 1
+
+    core_weapons = sum(n for c, n in core if cards[c, F_TYPE] == T_WEAPON)
+    slots = core_weapons + wpd * wc
+    weapon_offers = sorted((offers(c, slots) for c in weapons), reverse=True)[:wpd]
+    spell_offers = sorted((offers(c, slots) for c in spells), reverse=True)[:spd]
+    return sum(offers(c, slots) for c, _ in core) + sum(weapon_offers) + sum(spell_offers) + size + 3
+
+
+def _check_legal_actions(r: Field, cards, core, weapons, spells, wpd, wc, spd, size, max_distance, names) -> None:
+    """Refuse rules under which a position could offer more legal actions than the engine's list holds."""
+    from simkit.games.duel.engine import MAX_LEGAL
+
+    most = legal_action_bound(cards, core, weapons, spells, wpd, wc, spd, size, max_distance)
+    if most > MAX_LEGAL:
+        picks = [names[c] for c in range(len(names)) if cards[c, F_PICK]]
+        why = (f" (cards with a move_distance choice offer one action per distance: {', '.join(picks)})"
+               if picks else "")
+        raise r.fail(f"{max_distance} lets a position offer up to {most} legal actions, more than the engine's "
+                     f"{MAX_LEGAL}{why}; lower it or narrow the choices", "max_distance")
 
 
 # ---- decks ----------------------------------------------------------------------------------------

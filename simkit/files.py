@@ -1,0 +1,165 @@
+"""Files written whole or not at all: atomic writes through temporary files the process owns.
+
+A command writes each output under a temporary name in the output's own folder and renames it over
+the final name only when it is complete (:func:`os.replace`, atomic on one file system), so a
+killed command leaves the previous file intact, never a truncated one. A temporary file is
+
+- created by this process itself (``O_CREAT | O_EXCL``: never an existing file, never through a
+  symlink), with the mode a plainly created file gets under the user's umask;
+- named ``.<name>.<pid>.<token>.tmp<suffix>`` beside ``<name>``: the process id says whose it is,
+  the random token makes it unique, and the final suffix is kept so writers that choose a format
+  by suffix (``.gif``, ``.png``) still do;
+- removed by the process when the write fails (any exception, Ctrl-C included).
+
+A process killed outright (SIGKILL, power loss) cannot remove its temporary files: the next write
+of the same output removes those whose process is gone (:func:`remove_stale_temps`), and only
+files of exactly that name pattern, never another file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+__all__ = ["atomic_write", "atomic_files", "temp_path", "create_temp", "remove_stale_temps", "pid_alive"]
+
+
+#: the longest file name most file systems take, in bytes
+NAME_MAX = 255
+#: bytes of a temporary name besides the final name and suffix: ``.`` ``.<pid>`` (10 digits at most)
+#: ``.<token>`` (12) ``.tmp``
+_OVERHEAD = 1 + 11 + 13 + 4
+
+
+def _name_part(final: Path) -> str:
+    """``final``'s name, cut (at a character boundary) so that its temporary names fit ``NAME_MAX``."""
+    budget = NAME_MAX - _OVERHEAD - len(final.suffix.encode())
+    raw = final.name.encode()
+    return final.name if len(raw) <= budget else raw[:max(budget, 1)].decode("utf-8", "ignore")
+
+
+def temp_path(final: str | Path, pid: int | None = None) -> Path:
+    """A new temporary name for ``final``: ``.<name>.<pid>.<token>.tmp<suffix>`` in the same folder
+    (a very long name is cut so that the temporary name is no longer than a final name may be)."""
+    final = Path(final)
+    pid = os.getpid() if pid is None else pid
+    return final.with_name(f".{_name_part(final)}.{pid}.{secrets.token_hex(6)}.tmp{final.suffix}")
+
+
+def _pattern(final: Path) -> re.Pattern:
+    return re.compile(rf"\.{re.escape(_name_part(final))}\.(\d+)\.[0-9a-f]{{12}}\.tmp{re.escape(final.suffix)}")
+
+
+def create_temp(final: str | Path) -> Path:
+    """Create (empty) and return a new temporary file for ``final``, exclusively and by this process.
+
+    Raises:
+        OSError: the folder cannot be written.
+    """
+    while True:
+        tmp = temp_path(final)
+        try:
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            return tmp
+        except FileExistsError:  # pragma: no cover - a 48-bit token collision
+            continue
+
+
+def pid_alive(pid: int) -> bool:
+    """True when a process ``pid`` exists (it may be another user's)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OverflowError:
+        return False
+    return True
+
+
+def remove_stale_temps(final: str | Path) -> list[Path]:
+    """Remove the temporary files of ``final`` left by processes that no longer run.
+
+    Only names :func:`temp_path` makes for this very ``final`` are considered, only regular files
+    (a symlink or folder of that name is left alone), and only when their process id is not running.
+
+    Returns:
+        the files removed.
+    """
+    final = Path(final)
+    pattern = _pattern(final)
+    removed = []
+    try:
+        entries = list(os.scandir(final.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        m = pattern.fullmatch(entry.name)
+        if m is None or int(m.group(1)) == os.getpid() or pid_alive(int(m.group(1))):
+            continue
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            os.unlink(entry.path)
+            removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
+@contextmanager
+def atomic_files(finals: list[str | Path], make_folders: bool = True) -> Iterator[dict[Path, Path]]:
+    """Temporary paths for ``finals``, renamed over them together when the block ends without error.
+
+    Stale temporary files of each final (left by a killed process) are removed first. On any
+    exception every temporary file is removed and no final file is touched.
+
+    Args:
+        finals: the files to produce.
+        make_folders: create their folders when missing.
+
+    Yields:
+        dict final path -> temporary path to write.
+    """
+    temps: dict[Path, Path] = {}
+    try:
+        for final in map(Path, finals):
+            if make_folders:
+                final.parent.mkdir(parents=True, exist_ok=True)
+            remove_stale_temps(final)
+            temps[final] = create_temp(final)
+        yield temps
+        for final, tmp in temps.items():
+            os.replace(tmp, final)
+    finally:
+        for tmp in temps.values():
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
+
+
+def atomic_write(path: str | Path, write: Callable[[Path], object], make_folders: bool = False) -> object:
+    """Write ``path`` through a temporary file in its folder (``write(tmp)`` fills it), then rename.
+
+    Returns:
+        what ``write`` returned.
+    """
+    with atomic_files([path], make_folders=make_folders) as temps:
+        return write(temps[Path(path)])
+
+
+def cannot_write(what: str, exc: OSError) -> ValueError:
+    """A one-line error for an output that could not be written (``what`` names the option and file).
+
+    The reason is the system's (``No space left on device``, ``File name too long``, ``Not a
+    directory``, ...); the temporary file's name, which means nothing to the user, is left out.
+    """
+    return ValueError(f"{what}: cannot write: {exc.strerror or exc}")
