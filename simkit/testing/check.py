@@ -2,7 +2,7 @@
 
 A game answers :meth:`simkit.games.Game.check_spec` with an object that either runs its own check
 (a ``run_check(...)`` method returning a report with ``passed`` and ``format()``, as Battle of
-Miracles does with its hypothesis state machine, scenario variants and compiled-engine twin), or
+Miracles does with its hypothesis state machine and scenario variants), or
 simply declares its invariants: ``names`` and ``invariants(before, action, after)`` returning
 the names of those a step broke, over :meth:`~simkit.games.Match.snapshot` values. For the latter,
 :func:`run_invariant_games` plays games here: random legal actions and games played by the

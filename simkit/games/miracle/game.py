@@ -88,7 +88,7 @@ class Miracle(Game):
 
 class MiracleCheck:
     """``simkit check`` for Battle of Miracles: the hypothesis state machine over the scenario and its
-    variants, every invariant and the compiled engine's twin after every action, shrinking and replay
+    variants, every invariant after every action, shrinking and replay
     files (:mod:`simkit.games.miracle.checking`)."""
 
     def __init__(self, scenario):

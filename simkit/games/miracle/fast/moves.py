@@ -101,7 +101,7 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
             d = np.int64(R.distance[sit.unit_cell[listed, h], start])
             off0 = min(off0, max(d - hi, lo - d, 0))
 
-        # every term but the support, in numpy's order; the rows read per target cell kept in locals
+        # every term but the support, in a fixed order; the rows read per target cell kept in locals
         approach = borrow(borrow(borrow(T.approach, k), lv), foe)
         garrison_goal, threat = borrow(sit.garrison_goal, cur), borrow(borrow(sit.threat, cur), layer)
         own_distance, worth = borrow(T.miracle_distance, cur), unowned(sit.garrison_worth)
@@ -129,7 +129,7 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
         # the support: own units brought into or out of the unit's aura
         aura, radius = R.aura[k, lv], R.aura_range[k, lv]
         if aura > 0 and w.support != 0:
-            support = w.support * F64(aura)  # numpy: weight * int16 aura is float64
+            support = w.support * F64(aura)  # float64, as the scores were first written
             # only own units within radius + move of the start can be in range of a target
             n_near = 0
             for f in range(n_friends):

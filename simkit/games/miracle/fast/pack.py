@@ -112,7 +112,8 @@ class KBot(NamedTuple):
 
 
 class KSit(NamedTuple):
-    """Scratch arrays for one game at a time (U unit slots, C cells); see ``bots_score.Situation``."""
+    """Scratch arrays for one game at a time (U unit slots, C cells): the bots' situation (:mod:`.situation`),
+    the rules' occupancy and move search (:mod:`.legal`) and the scorers' working rows."""
 
     atk: np.ndarray  # int32[U] current attack, 0 for empty slots
     value: np.ndarray  # float32[U]
