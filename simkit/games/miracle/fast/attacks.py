@@ -1,10 +1,11 @@
 """The utility bots' scores of the legal attacks, and their prediction of each blow.
 
-Which attacks are legal, whether the target strikes back and whom the splash reaches are
-:mod:`.legal`'s predicates (:func:`.legal.may_attack`, :func:`.legal.can_hit`,
-:func:`.legal.strikes_back`, :func:`.legal.splashes`, :func:`.legal.splash_victim`), the ones the
-step applies. The scores mix float32 and float64 with explicit casts at every step (the precision
-the scores have had since they were first written), so they are the same bits compiled or not.
+Which attacks are legal, whether the target strikes back, whom the splash reaches, whether a holy
+shield cancels a hit and whether a hit kills are :mod:`.legal`'s predicates (:func:`.legal.may_attack`,
+:func:`.legal.can_hit`, :func:`.legal.strikes_back`, :func:`.legal.splashes`,
+:func:`.legal.splash_victim`, :func:`.legal.blocks`, :func:`.legal.kills`), the ones the step applies.
+The scores mix float32 and float64 with explicit casts at every step (the precision the scores have
+had since they were first written), so they are the same bits compiled or not.
 
 :func:`attacks` runs once per decision and takes the game's rows and the weights it needs from the
 packed groups; the helpers it calls per attacker and target take only arrays and scalars.
@@ -17,7 +18,7 @@ import numpy as np
 
 from simkit.games.miracle.fast.borrow import borrow, unowned
 from simkit.games.miracle.fast.choice import offer
-from simkit.games.miracle.fast.legal import can_hit, may_attack, splash_victim, splashes, strikes_back
+from simkit.games.miracle.fast.legal import blocks, can_hit, kills, may_attack, splash_victim, splashes, strikes_back
 
 F32 = np.float32
 F64 = np.float64
@@ -41,14 +42,15 @@ def blow(
     splash: damage, kill, shield break, counter-attack, loss and defence, summed in a fixed
     order and precision. ``counter``: the target strikes back (:func:`.legal.strikes_back`)."""
     atk, hp_t = F32(atk), F32(max(hp_t, 1))
-    dealt = F32(0) if shield_t else min(atk, hp_t)
-    kill = not shield_t and atk >= hp_t
-    s = F64(F32(w_damage) * dealt) + w_kill * F64(kill) * F64(value_t) + w_shield_break * F64(shield_t)
+    broken = blocks(shield_t, atk)
+    dealt = F32(0) if broken else min(atk, hp_t)
+    kill = kills(atk, hp_t, shield_t)
+    s = F64(F32(w_damage) * dealt) + w_kill * F64(kill) * F64(value_t) + w_shield_break * F64(broken)
 
     back, hp_a = F32(back), F32(hp_a)
-    hurt = counter and back > 0 and not shield_a
+    hurt = counter and back > 0 and not blocks(shield_a, back)
     s += F64(F32(w_counter_damage) * (min(back, hp_a) if hurt else F32(0)))
-    s += w_loss * F64(hurt and back >= hp_a) * F64(value_a)
+    s += w_loss * F64(counter and kills(back, hp_a, shield_a)) * F64(value_a)
 
     share = F32(1) if kill else dealt / hp_t
     s += F64(F32(w_defend) * share * (back * F32(threatens_t)))
@@ -69,8 +71,8 @@ def splash(alive, side, kind, cell, hp, shield, value, flying, distance, foe, he
         if not splash_victim(distance[there, cv], distance[here, cv], flying[kind[v]]):
             continue
         hp_v, shield_v = F32(hp[v]), shield[v]
-        taken = F32(0) if shield_v else min(F32(amount), hp_v)
-        killed = value[v] if not shield_v and amount >= hp_v else F32(0)
+        taken = F32(0) if blocks(shield_v, amount) else min(F32(amount), hp_v)
+        killed = value[v] if kills(amount, hp_v, shield_v) else F32(0)
         gain += F32(w_damage) * taken + F32(w_kill) * killed
     return gain
 

@@ -115,6 +115,19 @@ def splash_victim(to_target, to_attacker, victim_flies):
 
 
 @numba.njit(cache=True, inline="always")
+def blocks(shielded, dmg):
+    """A holy shield cancels a hit: the unit is shielded and the hit is above 0 (the shield is spent)."""
+    return shielded and dmg > 0
+
+
+@numba.njit(cache=True, inline="always")
+def kills(dmg, hp, shielded):
+    """A hit of ``dmg`` kills a unit of ``hp`` (at least 1): no holy shield cancels it and it leaves
+    0 HP or less."""
+    return not blocks(shielded, dmg) and dmg >= hp
+
+
+@numba.njit(cache=True, inline="always")
 def summonable(available, cost, mana):
     """A deck slot with ``available`` units may be summoned at a level of ``cost`` with ``mana`` left."""
     return available > 0 and cost <= mana

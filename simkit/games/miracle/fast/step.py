@@ -16,7 +16,7 @@ import numpy as np
 
 from simkit.games.miracle.cards import HOLY_LIGHT, INFERNO_FLAME, SALAMANDER_SHIELD, WIND_BLESSING
 from simkit.games.miracle.fast.borrow import borrow
-from simkit.games.miracle.fast.legal import attack_now, hits_air, splash_victim, splashes, strikes_back
+from simkit.games.miracle.fast.legal import attack_now, blocks, hits_air, splash_victim, splashes, strikes_back
 from simkit.games.miracle.fast.pack import KRulesRef, KStateRef
 from simkit.games.miracle.state import (
     ATTACK,
@@ -41,12 +41,10 @@ from simkit.games.miracle.state import (
 
 @numba.njit(cache=True, inline="always")
 def hit(S, g, u, dmg):
-    """Deal ``dmg`` to slot ``u``; a holy shield cancels a non-zero hit."""
-    if dmg <= 0:
-        return
-    if S.shield[g, u]:
+    """Deal ``dmg`` to slot ``u``; a holy shield cancels a non-zero hit (:func:`.legal.blocks`)."""
+    if blocks(S.shield[g, u], dmg):
         S.shield[g, u] = False
-    else:
+    elif dmg > 0:
         S.hp[g, u] -= dmg
 
 

@@ -10,7 +10,7 @@ from simkit.games.miracle.cards import HOLY_LIGHT, INFERNO_FLAME, SALAMANDER_SHI
 from simkit.games.miracle.fast.borrow import borrow
 from simkit.games.miracle.fast.choice import offer
 from simkit.games.miracle.fast.features import goal_steps, risk, summon_base
-from simkit.games.miracle.fast.legal import artifact_usable, inferno_targets
+from simkit.games.miracle.fast.legal import artifact_usable, blocks, inferno_targets, kills
 
 F32 = np.float32
 
@@ -83,8 +83,8 @@ def inferno_flame(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
         u = first + i
         hp = F32(S.hp[g, u])
         shielded = S.shield[g, u]
-        burn[i] = F32(0) if shielded else min(F32(R.inferno_damage), hp)
-        killed[i] = sit.value[u] if (not shielded and R.inferno_damage >= hp) else F32(0)
+        burn[i] = F32(0) if blocks(shielded, R.inferno_damage) else min(F32(R.inferno_damage), hp)
+        killed[i] = sit.value[u] if kills(R.inferno_damage, hp, shielded) else F32(0)
     burnt, dead = borrow(sit.cell_x, 0), borrow(sit.cell_x, 1)
     near_sums(R.distance, borrow(S.alive, g), borrow(S.cell, g), first, burn, R.inferno_radius, burnt)
     near_sums(R.distance, borrow(S.alive, g), borrow(S.cell, g), first, killed, R.inferno_radius, dead)
