@@ -14,6 +14,7 @@ import numpy as np
 
 from simkit.errors import IllegalAction, ScenarioError
 from simkit.games.miracle import rules as R
+from simkit.games.miracle.actions import layout
 from simkit.games.miracle.cards import SALAMANDER_SHIELD, canonical_deck, parse_deck
 from simkit.games.miracle.fast import legal as L
 from simkit.games.miracle.state import (
@@ -284,19 +285,23 @@ class Match:
             return []
         rules, st = self.rules, self.state
         cards, grid = rules.cards, rules.board.grid
+        c, u = grid.size, rules.unit_slots
         cur = self.current
+        mask, lay = R.legal_mask(rules, st)[0], layout(rules)
+
+        def part(name: str, *shape: int) -> np.ndarray:
+            return mask[slice(*lay[name])].reshape(shape)
+
         out: list[Action] = []
-        for slot, lv, c in zip(*np.nonzero(R.summon_mask(rules, st)[0])):
-            out.append(("summon", cards.kinds[st.deck_kind[0, cur, slot]], int(lv) + 1, grid.cell(c)))
+        for slot, lv, cell in zip(*np.nonzero(part("summon", 3, 3, c))):
+            out.append(("summon", cards.kinds[st.deck_kind[0, cur, slot]], int(lv) + 1, grid.cell(cell)))
         uid = st.uid[0]
-        for u, c in zip(*np.nonzero(R.move_mask(rules, st)[0])):
-            out.append(("move", int(uid[u]), grid.cell(c)))
-        attacks = R.attack_mask(rules, st)[0]
-        for u, t in zip(*np.nonzero(attacks)):
-            out.append(("attack", int(uid[u]), "miracle" if t == attacks.shape[1] - 1 else int(uid[t])))
-        cells, units = R.use_mask(rules, st)
-        out += [("use", grid.cell(c)) for c in np.nonzero(cells[0])[0]]
-        out += [("use", int(uid[u])) for u in np.nonzero(units[0])[0]]
+        for mover, cell in zip(*np.nonzero(part("move", u, c))):
+            out.append(("move", int(uid[mover]), grid.cell(cell)))
+        for attacker, t in zip(*np.nonzero(part("attack", u, u + 1))):
+            out.append(("attack", int(uid[attacker]), "miracle" if t == u else int(uid[t])))
+        out += [("use", grid.cell(cell)) for cell in np.nonzero(part("use_cell", c))[0]]
+        out += [("use", int(uid[unit])) for unit in np.nonzero(part("use_unit", u))[0]]
         out.append(("end_turn",))
         return out
 
