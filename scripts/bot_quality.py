@@ -89,12 +89,11 @@ def measure(games: int = 200, seed: int = 0, scenario=BASE, batch_size: int = 25
 
 def measure_speed(sc, batch: int = 256, seed: int = 0) -> dict:
     """Games per second at ``batch`` (balanced mirrors, random decks), and the cost per step at B=64 of the
-    bot's decision and of applying it, compiled and in numpy."""
+    bot's decision and of applying it."""
     from simkit.games.kits.rng import GameStreams
     from simkit.games.miracle import rules as R
     from simkit.games.miracle.bots import make_bot
     from simkit.games.miracle.cards import parse_deck
-    from simkit.games.miracle.fast.step import FastStep
 
     out = {}
     first, second = random_pairings(sc, batch, seed)
@@ -112,19 +111,14 @@ def measure_speed(sc, batch: int = 256, seed: int = 0) -> dict:
     kinds = np.array([[p[1] for p in pair] for pair in zip(*parsed)])
     st = R.new_games(rules, art, kinds)
     bot, streams = make_bot(sc, "balanced"), GameStreams(np.arange(n))
-    fast_step = FastStep(rules)
-    spent = dict.fromkeys(("bot", "bot_numpy", "step", "step_numpy"), 0.0)
+    spent = dict.fromkeys(("bot", "step"), 0.0)
     for _ in range(150):
         t0 = time.perf_counter()
         act = bot.act(rules, st, streams)
         t1 = time.perf_counter()
-        bot.reference_act(rules, st, streams.take(np.arange(n)))
-        t2 = time.perf_counter()
-        fast_step(st.copy(), act)
-        t3 = time.perf_counter()
         R.step(rules, st, act)
-        t4 = time.perf_counter()
-        for key, seconds in zip(spent, (t1 - t0, t2 - t1, t3 - t2, t4 - t3)):
+        t2 = time.perf_counter()
+        for key, seconds in zip(spent, (t1 - t0, t2 - t1)):
             spent[key] += seconds
     for key, seconds in spent.items():
         out[f"{key}_ms_per_step_B64"] = seconds / 150 * 1000

@@ -317,7 +317,7 @@ def test_records_follow_the_declared_schema():
 
 
 def test_invariants_hold_over_bot_games_and_catch_broken_states():
-    """check_spec: no invariant breaks over two bot games; a card lost, HP above max, a negative status
+    """The checks capability: no invariant breaks over two bot games; a card lost, HP above max, a negative status
     and a leaking view are each caught by name."""
     sc = duel()
     inv = sc.game.capability("checks")
@@ -346,7 +346,7 @@ def test_invariants_hold_over_bot_games_and_catch_broken_states():
 
 
 def test_a_leaking_view_is_caught(monkeypatch):
-    """check_spec: a view builder that forgets to hide the opponent's hand breaks hidden_information."""
+    """The checks capability: a view builder that forgets to hide the opponent's hand breaks hidden_information."""
     sc = duel()
     inv = DuelInvariants(sc)
     m = Match(sc, A, B, seed=2)
@@ -364,7 +364,7 @@ def test_a_leaking_view_is_caught(monkeypatch):
 
 
 def test_hand_over_the_limit_after_end_turn_is_caught():
-    """check_spec: a turn that ends with 7 cards breaks hand_limit."""
+    """The checks capability: a turn that ends with 7 cards breaks hand_limit."""
     inv = DuelInvariants(duel())
     m = position(phase="discard", p0={"hand": ["Strike"] * 4 + ["Guard"] * 3})
     before = m.snapshot()
@@ -425,7 +425,7 @@ def test_turn_limit_hook_reads_the_scenario(tmp_path):
 
 
 def test_search_hooks_play_the_same_game_as_the_match():
-    """search_hooks: copy/legal/step/over/value follow the engine; a search starts from the view."""
+    """The search capability: copy/legal/step/over/value follow the engine; a search starts from the view."""
     sc = duel()
     hooks = sc.game.capability("search")
     res = play_batch(sc, [A], [B], [6], ("aggro", "control"), record_actions=True)

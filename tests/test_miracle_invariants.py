@@ -1,5 +1,5 @@
 """Tests for Battle of Miracles' own check invariants (artifact effects, garrisons, legal targets) and the
-compiled engine stepped beside the numpy one in a checked game.
+check that the utility bots offer exactly the rules' legal actions in a checked game.
 
 Each invariant is shown to hold on a real action in a literal position, and to report a plausible
 engine mistake (the state after the action edited as that mistake would leave it).
@@ -13,7 +13,7 @@ from miracle_positions import DRAGONS, MELEE, SHIELD, WIND, cell_of, place
 
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.checking import rule_invariants as MI
-from simkit.games.miracle.checking.checker import CheckedMatch, InvariantBroken, game_hooks
+from simkit.games.miracle.checking.checker import CheckedMatch
 from simkit.games.miracle.checking.hooks import MiracleChecks
 from simkit.games.miracle.checking.invariants import check_states, check_transitions
 from simkit.games.miracle.state import COOLING, IN_USE
@@ -227,10 +227,10 @@ def test_an_attack_out_of_range_offered_by_the_engine_is_reported(base, monkeypa
     assert state_broken(m) == []
     attack_mask = R.attack_mask
 
-    def no_minimum(rules, st, atk=None):
+    def no_minimum(rules, st):
         cards = rules.cards
         lo = np.zeros_like(cards.range_min)
-        return attack_mask(dataclasses.replace(rules, cards=dataclasses.replace(cards, range_min=lo)), st, atk)
+        return attack_mask(dataclasses.replace(rules, cards=dataclasses.replace(cards, range_min=lo)), st)
 
     monkeypatch.setattr(R, "attack_mask", no_minimum)
     messages = state_broken(m)
@@ -238,49 +238,33 @@ def test_an_attack_out_of_range_offered_by_the_engine_is_reported(base, monkeypa
 
 
 # ----------------------------------------------------------------------------------------------
-# the compiled engine beside the numpy one
+# the bots' offered actions against the rules' legal mask
 
 
-def test_a_checked_game_steps_the_compiled_engine_beside_the_numpy_one(base):
-    """Forty actions of the sweeps' own bot in a checked game: the compiled twin stays equal to the numpy state."""
+def test_a_checked_game_of_the_sweeps_bot_keeps_its_offers_legal(base):
+    """Forty actions of the sweeps' own bot in a checked game: every check holds, and at each position the
+    bot offers exactly the actions the legal mask lists."""
     game = CheckedMatch(base, MELEE, DRAGONS, seed=3)
     hooks = game.hooks
     for i in range(40):
         game.play(hooks.bot_action(game.match, hooks.bots[0], i))
         game.check()
-    assert game.twin.equals(game.match.state) and game.twin is not game.match.state
+        assert hooks.legal_differences(game.match.state) == []
+    assert game.stats.actions == 40
 
 
-def test_a_compiled_engine_that_differs_is_reported_at_the_first_differing_step(base, monkeypatch):
-    """A compiled engine that forgets to refill mana at turn starts is caught at the first end of turn."""
-    hooks = game_hooks(base)
-
-    def forgetful(st, act):
-        mana = st.mana.copy()
-        hooks.fast_step(st, act)
-        st.mana[:] = mana
-
-    monkeypatch.setattr(hooks, "step_compiled", forgetful)
-    game = CheckedMatch(base, MELEE, DRAGONS, seed=0)
-    game.play(("end_turn",))
-    with pytest.raises(InvariantBroken) as caught:
-        game.check()
-    assert caught.value.invariant == "compiled_step_agrees" and "mana" in caught.value.message
-    assert [s.action for s in caught.value.case.steps] == [("end_turn",)]
-
-
-def test_compiled_legal_actions_that_differ_are_reported(base, monkeypatch):
-    """Compiled bots offering one action the numpy masks refuse break compiled_legal_actions_agree."""
+def test_bot_offers_that_differ_from_the_legal_mask_are_reported(base, monkeypatch):
+    """Bots offering one action the legal mask refuses break bots_offer_the_legal_actions."""
     hooks = MiracleChecks(base)
     m = base.new_match(MELEE, DRAGONS, seed=0)
     assert hooks.legal_differences(m.state) == []
-    offered = hooks.compiled_legal
+    offered = hooks.bot_offers
 
     def one_more(st):
         out = offered(st)
         out[:, 0] = True  # summon of deck slot 0, L1, on cell 0: no spawn point
         return out
 
-    monkeypatch.setattr(hooks, "compiled_legal", one_more)
+    monkeypatch.setattr(hooks, "bot_offers", one_more)
     (g, message), = hooks.legal_differences(m.state)
     assert g == 0 and "summon(0, 1, 0)" in message

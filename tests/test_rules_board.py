@@ -169,9 +169,10 @@ def test_pair_distance_reads_the_table(base):
     a = place(m, "Swordsman", (3, -3, 0), side=0)
     b = place(m, "Swordsman", (-3, 3, 0), side=1)
     st = m.state
-    d = R.pair_distance(m.rules, st)[0]
-    ua, ub = (int(np.nonzero(st.alive[0] & (st.uid[0] == x))[0][0]) for x in (a, b))
-    assert d[ua, ub] == d[ub, ua] == 6
+    d = R.packed(m.rules).k_rules.distance  # the table every rule of the engine reads
+    assert np.array_equal(d, m.rules.board.grid.distance)
+    ca, cb = (int(st.cell[0, np.nonzero(st.alive[0] & (st.uid[0] == x))[0][0]]) for x in (a, b))
+    assert d[ca, cb] == d[cb, ca] == 6
 
 
 @pytest.mark.parametrize("a, b", list(itertools.combinations([(-8, 6, 2), (0, -5, 5), (5, 2, -7), (8, -5, -3)], 2)))

@@ -540,14 +540,14 @@ def test_check_reports_a_failure_and_its_replay_command(monkeypatch, capsys, tmp
 
 def test_an_engine_crash_is_a_finding_with_its_case(base, monkeypatch):
     """An exception inside the engine is reported as engine_runs_without_error with the game that leads to it."""
-    end_turn = R._end_turn
+    step = R.step
 
-    def crashes_on_turn_3(rules, st, b):
-        if (st.turn[b] == 3).any():
+    def crashes_on_turn_3(rules, st, act):
+        if ((st.turn == 3) & (act.kind == R.END_TURN)).any():
             raise IndexError("cooling histogram too short")
-        end_turn(rules, st, b)
+        step(rules, st, act)
 
-    monkeypatch.setattr(R, "_end_turn", crashes_on_turn_3)
+    monkeypatch.setattr(R, "step", crashes_on_turn_3)
     game = CheckedMatch(base, PRIEST_DECK, SHIELD_DECK)
     game.play(("end_turn",))
     game.play(("end_turn",))

@@ -34,7 +34,7 @@ def canonical_deck(rules: Rules, deck: str) -> str:
 
 def check_hooks(scenario):
     """The game's hooks for ``simkit check`` (:class:`~simkit.games.miracle.checking.hooks.MiracleChecks`): its own
-    invariants, the compiled engine stepped beside the numpy one, and the sweeps' bots as players."""
+    invariants, the bots' offered actions against the rules' legal mask, and the sweeps' bots as players."""
     from simkit.games.miracle.checking.hooks import MiracleChecks  # the testing layer only when checking
 
     return MiracleChecks(scenario)

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.games.miracle import rules as R
-from simkit.games.miracle.state import State
+from simkit.games.miracle.state import ATTACK, END_TURN, MOVE, PASS, SUMMON, TARGET_MIRACLE, USE, Actions, State
 from simkit.games.miracle.tables import Rules
 
 
@@ -26,28 +25,19 @@ def layout(rules: Rules) -> dict[str, tuple[int, int]]:
 
 
 def legal_mask(rules: Rules, st: State) -> np.ndarray:
-    """``bool[B, N]`` every legal action of each game (all False for games that are over)."""
-    cells, units = R.use_mask(rules, st)
-    b = st.batch
-    return np.concatenate(
-        [
-            R.summon_mask(rules, st).reshape(b, -1),
-            R.move_mask(rules, st).reshape(b, -1),
-            R.attack_mask(rules, st).reshape(b, -1),
-            cells,
-            units,
-            ~st.over[:, None],
-        ],
-        axis=1,
-    )
+    """``bool[B, N]`` every legal action of each game (all False for games that are over;
+    :func:`simkit.games.miracle.rules.legal_mask`)."""
+    from simkit.games.miracle.rules import legal_mask  # rules imports this module
+
+    return legal_mask(rules, st)
 
 
-def decode(rules: Rules, index: np.ndarray) -> R.Actions:
+def decode(rules: Rules, index: np.ndarray) -> Actions:
     """Turn flat action indices ``int[B]`` into an :class:`Actions` batch (negative index: PASS)."""
     c, u = rules.board.grid.size, rules.unit_slots
     lay = layout(rules)
     index = np.asarray(index, dtype=np.int64)
-    kind = np.full(len(index), R.PASS, np.int32)
+    kind = np.full(len(index), PASS, np.int32)
     a = np.zeros(len(index), np.int32)
     bb = np.zeros(len(index), np.int32)
     cc = np.zeros(len(index), np.int32)
@@ -58,19 +48,19 @@ def decode(rules: Rules, index: np.ndarray) -> R.Actions:
         return m, index[m] - lo
 
     m, i = part("summon")
-    kind[m], a[m], bb[m], cc[m] = R.SUMMON, i // (3 * c), (i // c) % 3 + 1, i % c
+    kind[m], a[m], bb[m], cc[m] = SUMMON, i // (3 * c), (i // c) % 3 + 1, i % c
     m, i = part("move")
-    kind[m], a[m], cc[m] = R.MOVE, i // c, i % c
+    kind[m], a[m], cc[m] = MOVE, i // c, i % c
     m, i = part("attack")
     t = i % (u + 1)
-    kind[m], a[m], bb[m] = R.ATTACK, i // (u + 1), np.where(t == u, R.TARGET_MIRACLE, t)
+    kind[m], a[m], bb[m] = ATTACK, i // (u + 1), np.where(t == u, TARGET_MIRACLE, t)
     m, i = part("use_cell")
-    kind[m], cc[m] = R.USE, i
+    kind[m], cc[m] = USE, i
     m, i = part("use_unit")
-    kind[m], bb[m] = R.USE, i
+    kind[m], bb[m] = USE, i
     m, _ = part("end_turn")
-    kind[m] = R.END_TURN
-    return R.Actions(kind, a, bb, cc)
+    kind[m] = END_TURN
+    return Actions(kind, a, bb, cc)
 
 
 def sample_uniform(mask: np.ndarray, u: np.ndarray) -> np.ndarray:

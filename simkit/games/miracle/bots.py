@@ -5,10 +5,10 @@ and only ever chooses legal actions (``end_turn`` is always legal while a game i
 
 * ``random`` (:class:`RandomBot`): a uniformly random legal action, ending the turn among them.
 * utility bots (:class:`UtilityBot`): every legal action is scored by weighted features
-  (:mod:`simkit.games.miracle.bots_score`) and the best one is played (compiled in
-  :mod:`simkit.games.miracle.fast`, which chooses exactly as the numpy scorer); ``end_turn`` scores the
-  personality's ``end_turn`` weight, so a bot that finds nothing better ends its turn. With a
-  ``temperature`` above 0, Gumbel noise from the game's own random stream is added to the scores.
+  (:mod:`simkit.games.miracle.fast.decide` and the scorers it calls, compiled) and the best one is
+  played; ``end_turn`` scores the personality's ``end_turn`` weight, so a bot that finds nothing
+  better ends its turn. With a ``temperature`` above 0, Gumbel noise from the game's own random
+  stream is added to the scores.
 
 * search bots (:class:`simkit.games.miracle.search.SearchBot`): plan each turn by simulating
   candidate turns of a utility bot and valuing where they lead; their budget is data.
@@ -22,14 +22,12 @@ from typing import Protocol
 
 import numpy as np
 
-from simkit.games.kits.rng import GameStreams, mix64
+from simkit.games.kits.rng import GameStreams
 from simkit.games.miracle import actions as A
-from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots_config import RANDOM, BotConfig, BotSettings, read_bot_settings
-from simkit.games.miracle.bots_score import score_attacks, score_moves, score_summons, score_uses, situate
 from simkit.games.miracle.bots_tables import BotTables, build_tables
 from simkit.games.miracle.fast.bot import FastScorer
-from simkit.games.miracle.state import State
+from simkit.games.miracle.state import Actions, State
 from simkit.games.miracle.tables import Rules
 
 
@@ -38,7 +36,7 @@ class Bot(Protocol):
 
     name: str
 
-    def act(self, rules: Rules, st: State, rng: GameStreams) -> R.Actions:
+    def act(self, rules: Rules, st: State, rng: GameStreams) -> Actions:
         """One legal action per game of ``st`` (PASS for games that are over)."""
         ...  # pragma: no cover
 
@@ -48,7 +46,7 @@ class RandomBot:
 
     name = RANDOM
 
-    def act(self, rules: Rules, st: State, rng: GameStreams) -> R.Actions:
+    def act(self, rules: Rules, st: State, rng: GameStreams) -> Actions:
         """A uniformly random legal action per game.
 
         Args:
@@ -90,38 +88,16 @@ class UtilityBot:
         return self._fast[1]
 
     def scores(self, rules: Rules, st: State) -> np.ndarray:
-        """``float32[B, N]`` the score of every action in the flat layout of :func:`actions.layout`.
+        """``float32[B, N]`` the score of every action in the flat layout of :func:`actions.layout`,
+        without noise.
 
         Illegal actions score ``-inf``; ``end_turn`` scores the ``end_turn`` weight (``-inf`` once
         a game is over).
         """
-        tab, cfg = self.tables(rules), self.config
-        atk = R.attack_now(rules, st)
-        sit = situate(rules, tab, cfg, st, atk)
-        b = st.batch
-        cells, units = R.use_mask(rules, st)
-        use_cell, use_unit = score_uses(rules, tab, cfg, sit, st, cells, units)
-        parts = {
-            "summon": score_summons(rules, tab, cfg, sit, st, R.summon_mask(rules, st)),
-            "move": score_moves(rules, tab, cfg, sit, st, R.move_mask(rules, st)),
-            "attack": score_attacks(rules, cfg, sit, st, R.attack_mask(rules, st, atk)),
-            "use_cell": use_cell,
-            "use_unit": use_unit,
-            "end_turn": np.where(st.over, -np.inf, cfg.weights.end_turn).astype(np.float32)[:, None],
-        }
-        lay = A.layout(rules)
-        order = sorted(lay, key=lambda name: lay[name][0])
-        flat = [parts[name].reshape(b, -1) for name in order]
-        for name, part in zip(order, flat):
-            lo, hi = lay[name]
-            if part.shape[1] != hi - lo:  # pragma: no cover - guards against a layout change
-                raise RuntimeError(f"bot scores for {name!r} have {part.shape[1]} actions, the layout {hi - lo}")
-        return np.concatenate(flat, axis=1)
+        return self.compiled(rules).scores(st)
 
-    def act(self, rules: Rules, st: State, rng: GameStreams) -> R.Actions:
+    def act(self, rules: Rules, st: State, rng: GameStreams) -> Actions:
         """The best-scoring legal action per game (noisy when the temperature is above 0).
-
-        Chosen by the compiled scorer; :meth:`reference_act` is the same choice in numpy.
 
         Args:
             rules: the scenario's rules.
@@ -134,20 +110,6 @@ class UtilityBot:
         """
         word = rng.bits(1)[:, 0] if self.config.temperature > 0 else None
         return A.decode(rules, self.compiled(rules).choose(st, word))
-
-    def reference_act(self, rules: Rules, st: State, rng: GameStreams) -> R.Actions:
-        """:meth:`act` computed with numpy over the whole flat action layout (:meth:`scores`)."""
-        scores = self.scores(rules, st)
-        temperature = self.config.temperature
-        if temperature > 0:
-            word = rng.bits(1)[:, 0]
-            gb, gi = np.divmod(np.flatnonzero(np.isfinite(scores)), scores.shape[1])  # 2-D nonzero is slower
-            keys = mix64(word[gb] ^ self.tables(rules).action_keys[gi])
-            u = (keys >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
-            noise = -np.log(-np.log(np.clip(u, 1e-300, 1 - 1e-16)))
-            scores[gb, gi] += (temperature * noise).astype(np.float32)
-        best = scores.argmax(1)
-        return A.decode(rules, np.where(st.over, -1, best))
 
 
 def bot_settings(scenario) -> BotSettings:

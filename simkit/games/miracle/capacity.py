@@ -1,9 +1,9 @@
 """What the engine can hold: a scenario's numbers, and the sums the rules make of them, against the
 integer types of the state.
 
-Both engines keep a game in the arrays of :class:`~simkit.games.miracle.state.State` (the compiled
-twin works on the very same arrays), so a number too large for its field would wrap or raise in the
-middle of a sweep. :func:`check_capacity` refuses such a scenario at load with ``file: key: problem``.
+The engine keeps a game in the arrays of :class:`~simkit.games.miracle.state.State`, so a number too
+large for its field would wrap or raise in the middle of a sweep. :func:`check_capacity` refuses
+such a scenario at load with ``file: key: problem``.
 Every limit is ``np.iinfo`` of the dtype :func:`~simkit.games.miracle.state.empty_state` actually
 builds, so a limit moves with its dtype. Single stats are checked against their tables' type as they
 are read (``cards.TABLE_DTYPE``); this module checks what the rules make of them:

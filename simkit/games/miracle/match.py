@@ -1,8 +1,9 @@
 """One game of Battle of Miracles: the single-match facade over a batch of one.
 
-Used by tests, designers scripting situations and replays. Every action is checked against the
-batched engine's legal-action masks; an illegal one raises :class:`simkit.IllegalAction`
-naming the reason and leaves the game unchanged.
+Used by tests, designers scripting situations and replays. Every action is checked by the rules'
+own legality functions (:func:`simkit.games.miracle.rules.reasons`, a reason code from
+:mod:`simkit.games.miracle.fast.legal`, put into words here); an illegal one raises
+:class:`simkit.IllegalAction` naming the reason and leaves the game unchanged.
 """
 
 from __future__ import annotations
@@ -13,8 +14,22 @@ import numpy as np
 
 from simkit.errors import IllegalAction, ScenarioError
 from simkit.games.miracle import rules as R
-from simkit.games.miracle.cards import INFERNO_FLAME, SALAMANDER_SHIELD, canonical_deck, parse_deck
-from simkit.games.miracle.state import ARTIFACT_STATES, DRAW, END_REASONS, State
+from simkit.games.miracle.actions import layout
+from simkit.games.miracle.cards import SALAMANDER_SHIELD, canonical_deck, parse_deck
+from simkit.games.miracle.fast import legal as L
+from simkit.games.miracle.state import (
+    ARTIFACT_STATES,
+    ATTACK,
+    DRAW,
+    END_REASONS,
+    END_TURN,
+    MOVE,
+    SUMMON,
+    TARGET_MIRACLE,
+    USE,
+    Actions,
+    State,
+)
 
 Action = tuple
 
@@ -129,7 +144,7 @@ class Match:
     def _normal(action: Action) -> Action:
         return tuple(tuple(int(v) for v in x) if isinstance(x, (list, tuple)) else x for x in action)
 
-    def encode(self, action: Action) -> R.Actions:
+    def encode(self, action: Action) -> Actions:
         """Check ``action`` and turn it into an engine action batch of one.
 
         Raises:
@@ -147,10 +162,14 @@ class Match:
             raise IllegalAction(f"{name}: the game is over")
         return getattr(self, f"_check_{name}")(*args)
 
-    def _check_end_turn(self) -> R.Actions:
-        return R.Actions.of(R.END_TURN)
+    def _refuse(self, act: Actions) -> int:
+        """The rules' reason code why ``act`` is illegal now (:func:`rules.reasons`; 0 when legal)."""
+        return int(R.reasons(self.rules, self.state, act)[0])
 
-    def _check_summon(self, kind, level, cell) -> R.Actions:
+    def _check_end_turn(self) -> Actions:
+        return Actions.of(END_TURN)
+
+    def _check_summon(self, kind, level, cell) -> Actions:
         rules, st, cur = self.rules, self.state, self.current
         cards = rules.cards
         k = cards.kind_index(kind) if isinstance(kind, str) else -1
@@ -162,97 +181,101 @@ class Match:
         if not _is_int(level) or level not in (1, 2, 3):
             raise IllegalAction(f"summon: level must be 1, 2 or 3, got {level!r}")
         c = self._cell(cell)
-        slot = deck.index(k)
-        mask = R.summon_mask(rules, st)[0, slot, level - 1, c]
-        if not mask:
-            if st.available[0, cur, slot] <= 0:
-                raise IllegalAction(f"summon: no {kind} unit available (all on the board or cooling)")
+        act = Actions.of(SUMMON, deck.index(k), level, c)
+        why = self._refuse(act)
+        if why == L.NO_UNIT_AVAILABLE:
+            raise IllegalAction(f"summon: no {kind} unit available (all on the board or cooling)")
+        if why == L.SUMMON_TOO_DEAR:
             cost, mana = int(cards.cost[k, level - 1]), int(st.mana[0, cur])
-            if cost > mana:
-                raise IllegalAction(f"summon: {kind} L{level} costs {cost} mana, the player has {mana}")
-            if not R.spawn_cells(rules, st)[0, c]:
-                raise IllegalAction(f"summon: {tuple(cell)} is not one of the current player's spawn points")
+            raise IllegalAction(f"summon: {kind} L{level} costs {cost} mana, the player has {mana}")
+        if why == L.NOT_A_SPAWN_POINT:
+            raise IllegalAction(f"summon: {tuple(cell)} is not one of the current player's spawn points")
+        if why == L.LAYER_TAKEN:
             layer = "flying" if cards.flying[k] else "ground"
             raise IllegalAction(f"summon: {tuple(cell)} already holds a {layer} unit")
-        return R.Actions.of(R.SUMMON, slot, level, c)
+        self._unexpected("summon", why)
+        return act
 
-    def _check_unit(self, verb: str, uid) -> int:
-        u = self._slot(uid)
-        st = self.state
-        if st.side[0, u] != self.current:
+    @staticmethod
+    def _unexpected(verb: str, why: int) -> None:
+        if why != L.LEGAL:  # pragma: no cover - every reason the rules give for this verb is worded above
+            raise IllegalAction(f"{verb}: illegal ({L.REASONS[why]})")
+
+    def _unit_refused(self, verb: str, uid, why: int) -> None:
+        if why == L.NOT_OWN_UNIT:
             raise IllegalAction(f"{verb}: unit {uid} belongs to the other player")
-        if not st.ready[0, u]:
+        if why == L.NOT_READY:
             raise IllegalAction(f"{verb}: unit {uid} cannot act any more this turn (summoned, moved or attacked)")
-        return u
 
-    def _check_move(self, uid, cell) -> R.Actions:
-        u = self._check_unit("move", uid)
-        c = self._cell(cell)
-        if not R.move_mask(self.rules, self.state)[0, u, c]:
+    def _check_move(self, uid, cell) -> Actions:
+        u = self._slot(uid)
+        act = Actions.of(MOVE, u, 0, self._cell(cell))
+        why = self._refuse(act)
+        self._unit_refused("move", uid, why)
+        if why == L.NO_PATH:
             lv = int(self.state.level[0, u])
             steps = int(self.rules.cards.move[self.state.kind[0, u], lv - 1])
             raise IllegalAction(
                 f"move: unit {uid} ({self._kind_name(u)}) has no legal path of at most {steps} steps to {tuple(cell)}"
             )
-        return R.Actions.of(R.MOVE, u, 0, c)
+        self._unexpected("move", why)
+        return act
 
-    def _check_attack(self, uid, target) -> R.Actions:
+    def _check_attack(self, uid, target) -> Actions:
         rules, st = self.rules, self.state
-        u = self._check_unit("attack", uid)
-        atk = R.attack_now(rules, st)
-        if atk[0, u] <= 0:
-            raise IllegalAction(f"attack: unit {uid} ({self._kind_name(u)}) has attack 0")
-        mask = R.attack_mask(rules, st, atk)[0, u]
-        lv = int(st.level[0, u]) - 1
-        k = int(st.kind[0, u])
+        u = self._slot(uid)
+        t = TARGET_MIRACLE if target == "miracle" else self._slot(target)
+        act = Actions.of(ATTACK, u, t)
+        why = self._refuse(act)
+        self._unit_refused("attack", uid, why)
+        lv, k = int(st.level[0, u]) - 1, int(st.kind[0, u])
         span = f"{rules.cards.range_min[k, lv]}-{rules.cards.range_max[k, lv]}"
-        if target == "miracle":
-            if not mask[-1]:
-                raise IllegalAction(f"attack: the enemy miracle is not within range {span} of unit {uid}")
-            return R.Actions.of(R.ATTACK, u, R.TARGET_MIRACLE)
-        t = self._slot(target)
-        if st.side[0, t] == self.current:
+        if why == L.NO_ATTACK:
+            raise IllegalAction(f"attack: unit {uid} ({self._kind_name(u)}) has attack 0")
+        if why == L.MIRACLE_OUT_OF_RANGE:
+            raise IllegalAction(f"attack: the enemy miracle is not within range {span} of unit {uid}")
+        if why == L.FRIENDLY_TARGET:
             raise IllegalAction(f"attack: unit {target} is a friendly unit")
-        if not mask[t]:
-            if rules.cards.flying[st.kind[0, t]] and not R.hits_air(rules, st.kind[0, u]):
-                raise IllegalAction(f"attack: unit {target} flies; unit {uid} is neither flying nor anti-air")
+        if why == L.TARGET_FLIES:
+            raise IllegalAction(f"attack: unit {target} flies; unit {uid} is neither flying nor anti-air")
+        if why == L.OUT_OF_RANGE:
             raise IllegalAction(f"attack: unit {target} is not within range {span} of unit {uid}")
-        return R.Actions.of(R.ATTACK, u, t)
+        self._unexpected("attack", why)
+        return act
 
-    def _check_use(self, target) -> R.Actions:
+    def _check_use(self, target) -> Actions:
         rules, st, cur = self.rules, self.state, self.current
         cards = rules.cards
         art = int(st.deck_artifact[0, cur])
         name = cards.artifacts[art]
-        state = ARTIFACT_STATES[st.artifact_state[0, cur]]
-        if state == "in_use":
+        why = self._refuse(Actions.of(USE, 0, -1, -1))  # the artifact itself, before its target is read
+        if why == L.ARTIFACT_IN_USE:
             raise IllegalAction(f"use: {name} is in use")
-        if state == "cooling":
+        if why == L.ARTIFACT_COOLING:
             raise IllegalAction(f"use: {name} is cooling ({int(st.artifact_cooldown[0, cur])} turns left)")
-        cost, mana = int(cards.artifact_cost[art]), int(st.mana[0, cur])
-        if cost > mana:
+        if why == L.ARTIFACT_TOO_DEAR:
+            cost, mana = int(cards.artifact_cost[art]), int(st.mana[0, cur])
             raise IllegalAction(f"use: {name} costs {cost} mana, the player has {mana}")
-        cells, units = R.use_mask(rules, st)
         if cards.artifact_effect[art] == SALAMANDER_SHIELD:
             if isinstance(target, tuple):
                 raise IllegalAction(f"use: {name} targets a friendly unit id, not a cell")
-            u = self._slot(target)
-            if not units[0, u]:
-                raise IllegalAction(f"use: {name} must target a friendly unit; unit {target} is an enemy")
-            return R.Actions.of(R.USE, 0, u, 0)
-        if not isinstance(target, tuple):
-            raise IllegalAction(f"use: {name} targets a cell (x, y, z), got {target!r}")
-        c = self._cell(target)
-        if not cells[0, c]:
-            if cards.artifact_effect[art] == INFERNO_FLAME:
-                e = cards.effect["InfernoFlame"]
-                raise IllegalAction(
-                    f"use: {name} needs a cell that is not abyss, holds no ground unit, and is within "
-                    f"{e['miracle_range']} of the own miracle or {e['garrison_range']} of an owned garrison; "
-                    f"{target} is not"
-                )
-            raise IllegalAction(f"use: {name} cannot target {target}")  # pragma: no cover
-        return R.Actions.of(R.USE, 0, 0, c)
+            act = Actions.of(USE, 0, self._slot(target), 0)
+        else:
+            if not isinstance(target, tuple):
+                raise IllegalAction(f"use: {name} targets a cell (x, y, z), got {target!r}")
+            act = Actions.of(USE, 0, 0, self._cell(target))
+        why = self._refuse(act)
+        if why == L.SHIELD_ON_ENEMY:
+            raise IllegalAction(f"use: {name} must target a friendly unit; unit {target} is an enemy")
+        if why == L.BAD_INFERNO_CELL:
+            e = cards.effect["InfernoFlame"]
+            raise IllegalAction(
+                f"use: {name} needs a cell that is not abyss, holds no ground unit, and is within "
+                f"{e['miracle_range']} of the own miracle or {e['garrison_range']} of an owned garrison; "
+                f"{target} is not"
+            )
+        self._unexpected("use", why)
+        return act
 
     # -- views -----------------------------------------------------------------------------
 
@@ -262,19 +285,23 @@ class Match:
             return []
         rules, st = self.rules, self.state
         cards, grid = rules.cards, rules.board.grid
+        c, u = grid.size, rules.unit_slots
         cur = self.current
+        mask, lay = R.legal_mask(rules, st)[0], layout(rules)
+
+        def part(name: str, *shape: int) -> np.ndarray:
+            return mask[slice(*lay[name])].reshape(shape)
+
         out: list[Action] = []
-        for slot, lv, c in zip(*np.nonzero(R.summon_mask(rules, st)[0])):
-            out.append(("summon", cards.kinds[st.deck_kind[0, cur, slot]], int(lv) + 1, grid.cell(c)))
+        for slot, lv, cell in zip(*np.nonzero(part("summon", 3, 3, c))):
+            out.append(("summon", cards.kinds[st.deck_kind[0, cur, slot]], int(lv) + 1, grid.cell(cell)))
         uid = st.uid[0]
-        for u, c in zip(*np.nonzero(R.move_mask(rules, st)[0])):
-            out.append(("move", int(uid[u]), grid.cell(c)))
-        attacks = R.attack_mask(rules, st)[0]
-        for u, t in zip(*np.nonzero(attacks)):
-            out.append(("attack", int(uid[u]), "miracle" if t == attacks.shape[1] - 1 else int(uid[t])))
-        cells, units = R.use_mask(rules, st)
-        out += [("use", grid.cell(c)) for c in np.nonzero(cells[0])[0]]
-        out += [("use", int(uid[u])) for u in np.nonzero(units[0])[0]]
+        for mover, cell in zip(*np.nonzero(part("move", u, c))):
+            out.append(("move", int(uid[mover]), grid.cell(cell)))
+        for attacker, t in zip(*np.nonzero(part("attack", u, u + 1))):
+            out.append(("attack", int(uid[attacker]), "miracle" if t == u else int(uid[t])))
+        out += [("use", grid.cell(cell)) for cell in np.nonzero(part("use_cell", c))[0]]
+        out += [("use", int(uid[unit])) for unit in np.nonzero(part("use_unit", u))[0]]
         out.append(("end_turn",))
         return out
 

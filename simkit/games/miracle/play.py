@@ -3,8 +3,8 @@
 ``play_batch`` is the game's entry point for :func:`simkit.play_games`. Games between two utility
 bots are played wholly in compiled code, one game after another (:func:`~simkit.games.miracle.fast.game.play`).
 Otherwise (the random bot, or recorded actions) all games of the batch advance together, one
-action per game per step, applied by the compiled rules (:class:`~simkit.games.miracle.fast.step.FastStep`,
-the numpy ``rules.step`` bit for bit); finished games leave the active set at once so they cost nothing.
+action per game per step, applied by the rules (:func:`simkit.games.miracle.rules.step`, the same
+compiled step the whole-game loops call); finished games leave the active set at once so they cost nothing.
 Each game draws its bot randomness from its own stream (:class:`simkit.games.kits.rng.GameStreams`), so a
 game's record depends only on the scenario, its decks, the bots and its seed, never on the batch
 it was played in or on the path that played it."""
@@ -21,7 +21,6 @@ from simkit.games.miracle.bots import UtilityBot, bot_settings, make_bot
 from simkit.games.miracle.cards import SALAMANDER_SHIELD, canonical_deck, parse_deck
 from simkit.games.miracle.fast.game import play as play_games
 from simkit.games.miracle.fast.pack import pack_state
-from simkit.games.miracle.fast.step import FastStep
 from simkit.games.miracle.fast_search.play import play as play_searches
 from simkit.games.miracle.search import SearchBot, utility_player
 from simkit.games.miracle.state import DRAW, END_REASONS, FIRST, SECOND
@@ -152,7 +151,6 @@ def _play_batched(rules, players, st, streams: GameStreams, cap: int, record_act
     """Play the games of ``st`` all as one batch, one action per game per step, the finished ones
     leaving the batch; returns the result columns and, when ``record_actions``, the action log."""
     n = st.batch
-    step = FastStep(rules)
     ids = np.arange(n)
     in_turn = np.zeros(n, np.int64)
     played = np.zeros(n, np.int64)
@@ -164,7 +162,7 @@ def _play_batched(rules, players, st, streams: GameStreams, cap: int, record_act
         act.kind[forced] = R.END_TURN
         if record_actions:
             log.append((ids.copy(), _record(rules, st, act)))
-        step(st, act)
+        R.step(rules, st, act)
         played[ids] += 1
         in_turn = np.where(act.kind == R.END_TURN, 0, in_turn + 1)
         done = st.over

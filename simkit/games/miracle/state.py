@@ -7,6 +7,7 @@ Shapes use B (games), U (unit slots, ``Rules.unit_slots``; side ``s`` owns slots
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import NamedTuple
 
 import numpy as np
 
@@ -20,6 +21,34 @@ NO_WINNER, FIRST, SECOND, DRAW = -1, 0, 1, 2
 # end_reason
 NOT_OVER, MIRACLE, TURN_LIMIT = 0, 1, 2
 END_REASONS = (None, "miracle", "turn_limit")
+# action kinds (Actions.kind) and the attack target that is the enemy miracle
+END_TURN, SUMMON, MOVE, ATTACK, USE, PASS = range(6)
+ACTION_NAMES = ("end_turn", "summon", "move", "attack", "use", "pass")
+TARGET_MIRACLE = -1
+
+
+class Actions(NamedTuple):
+    """One action per game: ``int[B]`` arrays ``kind`` and three operands whose meaning depends on it:
+
+    =========  ==================  =========================  ============
+    kind       a                   b                          c
+    =========  ==================  =========================  ============
+    SUMMON     deck slot 0..2      level 1..3                 cell
+    MOVE       unit slot           -                          cell
+    ATTACK     unit slot           target slot, -1 miracle    -
+    USE        -                   target slot (shield)       target cell
+    =========  ==================  =========================  ============
+    """
+
+    kind: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    c: np.ndarray
+
+    @classmethod
+    def of(cls, kind, a=0, b=0, c=0, batch: int = 1) -> Actions:
+        """Broadcast scalars or arrays to a batch of actions."""
+        return cls(*(np.broadcast_to(np.asarray(v, dtype=np.int32), (batch,)).copy() for v in (kind, a, b, c)))
 
 
 @dataclass

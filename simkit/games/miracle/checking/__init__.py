@@ -3,8 +3,8 @@
 * :mod:`.strategies`: hypothesis strategies for decks, seeds, scenario variants, legal and illegal
   actions and played games;
 * :mod:`.invariants` and :mod:`.rule_invariants`: the rule invariants, checked over whole batches;
-* :mod:`.checker`: one game under watch (:class:`CheckedMatch`), cases and replays, the compiled
-  engine stepped beside the numpy one (:mod:`.hooks`);
+* :mod:`.checker`: one game under watch (:class:`CheckedMatch`), cases and replays, the bots'
+  offered actions against the rules' legal mask (:mod:`.hooks`);
 * :mod:`.machine`: :func:`match_machine`, a ``RuleBasedStateMachine`` per scenario, for a designer's
   own pytest files;
 * :mod:`.check`: :func:`run_check`, the hypothesis run, shrinking and replay files.

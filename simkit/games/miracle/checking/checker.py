@@ -3,9 +3,8 @@
 :class:`CheckedMatch` wraps a :class:`Match` (the single-match API): it plays legal actions,
 probes illegal ones, keeps the states and engine actions it saw, and checks the state and
 transition invariants of :mod:`simkit.games.miracle.checking.invariants` and the game's own (its check hooks,
-``simkit.games.miracle.check_hooks(scenario)``) on them (as one batch). Every action is also applied to
-a twin of the game by the game's compiled engine (the one the sweeps play), which must reach the
-same state, and the compiled bots must offer exactly the legal actions. At the end of a game it
+``simkit.games.miracle.check_hooks(scenario)``) on them (as one batch). The utility bots must offer
+exactly the actions the rules list as legal. At the end of a game it
 replays ``m.actions`` and runs the game in a batch with shifted copies of itself and companion
 games, which must give exactly the states each game reaches alone.
 
@@ -61,8 +60,8 @@ _hooks: dict[tuple[str, str], Any] = {}
 def game_hooks(scenario: Scenario):
     """The game's check hooks for ``scenario`` (``simkit.games.miracle.check_hooks(scenario)``, kept per file and hash).
 
-    They carry the game's own invariants (``state_invariants``, ``transition_invariants``), its compiled
-    engine (``step_compiled``, ``legal_differences``, ``compiled_checks``) and its bots (``bots``, ``bot_action``).
+    They carry the game's own invariants (``state_invariants``, ``transition_invariants``), the bots'
+    listing of the legal actions (``legal_differences``, ``compiled_checks``) and its bots (``bots``, ``bot_action``).
     """
     key = (str(scenario.path), scenario.hash)
     if key not in _hooks:
@@ -228,9 +227,7 @@ class CheckedMatch:
         self.state_invariants = STATE_INVARIANTS + list(self.hooks.state_invariants)
         self.transition_invariants = TRANSITION_INVARIANTS + list(self.hooks.transition_invariants)
         self.match = self.engine("starting the game", lambda: scenario.new_match(*self.decks, seed=seed))
-        self.twin = self.match.state.copy()  # the same game stepped by the compiled engine
         self._states: list[tuple[int, State]] = [(-1, self.match.state.copy())]
-        self._twins: list[State] = [self.twin.copy()]
         self._transitions: list[tuple[int, State, R.Actions, State]] = []
 
     # -- the record --------------------------------------------------------------------------
@@ -296,12 +293,10 @@ class CheckedMatch:
             self.steps.pop()
             raise InvalidCase(f"step {len(self.steps) + 1} {action!r} is not legal here: {exc}") from None
         self.engine(f"performing {action!r}", lambda: m.do(action))
-        self.engine(f"performing {action!r} in the compiled engine", lambda: self.hooks.step_compiled(self.twin, act))
         index = len(self.steps) - 1
         after = m.state.copy()
         self.encoded.append(act)
         self._states.append((index, after))
-        self._twins.append(self.twin.copy())
         self._transitions.append((index, before, act, after))
         s = self.stats
         s.actions += 1
@@ -352,7 +347,6 @@ class CheckedMatch:
                 the game cut after that step.
         """
         states, self._states = self._states, []
-        twins, self._twins = self._twins, []
         transitions, self._transitions = self._transitions, []
         self.stats.invariant_checks += len(states) * (len(self.state_invariants) + 2) + len(transitions) * len(
             self.transition_invariants
@@ -362,7 +356,7 @@ class CheckedMatch:
             stacked = stack_states([s for _, s in states])
             for v in check_states(self.rules, stacked, self.state_invariants):
                 found.append((states[v.game][0], v.invariant.name, v.message))
-            found += self._compiled_differences(states, twins, stacked)
+            found += self._bot_differences(states, stacked)
         if transitions:
             for v in check_transitions(
                 self.rules,
@@ -383,21 +377,10 @@ class CheckedMatch:
             if listed:
                 raise self.broken("over_means_no_legal_action", f"the game is over but lists {listed}")
 
-    def _compiled_differences(
-        self, states: list[tuple[int, State]], twins: list[State], stacked: State
-    ) -> list[tuple[int, str, str]]:
-        """``(step index, check, message)`` where the compiled engine's state or legal actions differ."""
-        found = []
-        for (i, state), twin in zip(states, twins):
-            if not twin.equals(state):
-                what = f"step {i + 1} {self.steps[i].action!r}" if i >= 0 else "the start of the game"
-                found.append((i, "compiled_step_agrees", f"after {what} the compiled engine's state differs in "
-                                                         f"{_differences(state, twin)}"))
-                break  # the twin has left the game: later differences follow from this one
-        listed = self.engine("listing the compiled legal actions", lambda: self.hooks.legal_differences(stacked))
-        for g, message in listed:
-            found.append((states[g][0], "compiled_legal_actions_agree", message))
-        return found
+    def _bot_differences(self, states: list[tuple[int, State]], stacked: State) -> list[tuple[int, str, str]]:
+        """``(step index, check, message)`` where the bots' offered actions differ from the legal mask."""
+        listed = self.engine("listing the bots' legal actions", lambda: self.hooks.legal_differences(stacked))
+        return [(states[g][0], "bots_offer_the_legal_actions", message) for g, message in listed]
 
     def finish(self) -> None:
         """End-of-game checks: replaying ``m.actions`` and running this game in a batch.

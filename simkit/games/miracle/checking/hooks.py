@@ -4,9 +4,9 @@
 so the generic checker never imports this game:
 
 * the game's own invariants (:mod:`simkit.games.miracle.checking.rule_invariants`);
-* the compiled engine the sweeps play (:class:`~.fast.step.FastStep`), stepped beside the numpy one
-  on a twin state, and the compiled bots' legal actions (every action they score), compared
-  with the numpy masks;
+* the utility bots' own listing of the legal actions (every action they score, enumerated with the
+  rules' predicates of :mod:`~simkit.games.miracle.fast.legal` while scoring), compared with the
+  rules' legal-action mask;
 * the sweeps' own players: a utility bot's choice as an action tuple, so checked games reach the
   fights, artifact uses and garrisons of real games.
 """
@@ -21,14 +21,11 @@ from simkit.games.miracle import actions as A
 from simkit.games.miracle.bots import UtilityBot, bot_settings
 from simkit.games.miracle.checking.rule_invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS
 from simkit.games.miracle.fast.bot import FastScorer
-from simkit.games.miracle.fast.step import FastStep
-from simkit.games.miracle.rules import ATTACK, MOVE, SUMMON, TARGET_MIRACLE, USE, Actions
-from simkit.games.miracle.state import State
+from simkit.games.miracle.state import ATTACK, MOVE, SUMMON, TARGET_MIRACLE, USE, State
 
-#: Checks of the compiled engine (name: statement).
+#: Checks of the bots against the rules (name: statement).
 COMPILED_CHECKS = {
-    "compiled_step_agrees": "the compiled engine the sweeps play reaches the numpy engine's state after every action",
-    "compiled_legal_actions_agree": "the compiled bots score exactly the actions the numpy masks list as legal",
+    "bots_offer_the_legal_actions": "the utility bots score exactly the actions the rules' legal mask lists",
 }
 
 
@@ -38,7 +35,7 @@ def state_differences(a: State, b: State) -> list[str]:
 
 
 class MiracleChecks:
-    """The game hooks of one scenario (compiled tables packed once).
+    """The game hooks of one scenario (the bots' tables packed once).
 
     Args:
         scenario: a loaded Battle of Miracles scenario (or variant).
@@ -51,7 +48,6 @@ class MiracleChecks:
     def __init__(self, scenario):
         self.scenario = scenario
         self.rules = scenario.rules
-        self.fast_step = FastStep(self.rules)
         settings = bot_settings(scenario)
         self.bots = tuple(settings.personalities)
         self._configs = settings.personalities
@@ -64,25 +60,21 @@ class MiracleChecks:
             self._scorers[name] = UtilityBot(self._configs[name]).compiled(self.rules)
         return self._scorers[name]
 
-    # -- the compiled engine ---------------------------------------------------------------
+    # -- the bots against the rules -----------------------------------------------------------
 
-    def step_compiled(self, st: State, act: Actions) -> None:
-        """Apply ``act`` to ``st`` in place with the compiled engine."""
-        self.fast_step(st, act)
-
-    def compiled_legal(self, st: State) -> np.ndarray:
+    def bot_offers(self, st: State) -> np.ndarray:
         """``bool[B, N]`` the actions the compiled bot offers in each game (its finite scores)."""
         return np.isfinite(self.scorer().scores(st))
 
     def legal_differences(self, st: State) -> list[tuple[int, str]]:
-        """``(game, message)`` for each game where the compiled bots' legal actions differ from the numpy masks."""
-        want, got = A.legal_mask(self.rules, st), self.compiled_legal(st)
+        """``(game, message)`` for each game where the bots' offered actions differ from the legal mask."""
+        want, got = A.legal_mask(self.rules, st), self.bot_offers(st)
         out = []
         for g in np.nonzero((want != got).any(1))[0]:
             extra = np.nonzero(got[g] & ~want[g])[0][:3]
             missing = np.nonzero(want[g] & ~got[g])[0][:3]
-            out.append((int(g), f"turn {st.turn[g]}: the compiled bots offer {self.describe(extra)} the numpy masks "
-                                f"refuse, and miss {self.describe(missing)} they allow"))
+            out.append((int(g), f"turn {st.turn[g]}: the bots offer {self.describe(extra)} the legal mask "
+                                f"refuses, and miss {self.describe(missing)} it allows"))
         return out
 
     def describe(self, flat: np.ndarray) -> str:
@@ -97,7 +89,7 @@ class MiracleChecks:
 
     def bot_action(self, match, bot: str, word: int) -> tuple:
         """The action tuple the utility bot ``bot`` chooses in ``match`` with random word ``word``
-        (not checked: ``Match.do`` refuses it if the numpy rules do not allow it)."""
+        (not checked: ``Match.do`` refuses it if the rules do not allow it)."""
         rules, st = self.rules, match.state
         choice = int(self.scorer(bot).choose(st, np.array([word], np.uint64))[0])
         parts = A.layout(rules)

@@ -5,8 +5,8 @@ changed numbers) and starts a match; its rules play biased legal actions, let on
 scenario's utility bots (the sweeps' players) play a stretch, fast-forward several turns, probe
 illegal actions, and start a rematch once a game is over. After every rule the ``@invariant``
 checks every position reached and every action played against :mod:`simkit.games.miracle.checking.invariants`
-and the game's own invariants, and compares the compiled engine's twin of the game with it (see
-:mod:`simkit.games.miracle.checking.checker`); at the end of each game it is replayed and run in a batch with
+and the game's own invariants, and the utility bots' offered actions against the rules' legal mask
+(see :mod:`simkit.games.miracle.checking.checker`); at the end of each game it is replayed and run in a batch with
 companions. Hypothesis shrinks any failure to a minimal sequence of steps (``simkit check``
 shrinks the failing game with :mod:`simkit.games.miracle.checking.minimize` instead, which is much faster).
 
@@ -123,7 +123,7 @@ class MatchMachine(RuleBasedStateMachine):
             action = game.engine("choosing a bot action", lambda w=w: game.hooks.bot_action(game.match, bot, w))
             try:
                 game.play(action)
-            except InvalidCase:  # not legal by the numpy rules: compiled_legal_actions_agree reports it
+            except InvalidCase:  # not legal by the rules: bots_offer_the_legal_actions reports it
                 break
             self.played += 1
 

@@ -1,9 +1,10 @@
-"""The utility bots and the rules compiled with numba: the same choices and states as the numpy code.
+"""The rules of Battle of Miracles and its utility bots, written once as functions numba compiles.
 
-:func:`.game.play` plays whole games between two utility bots (``play_batch`` uses it);
-:func:`.decide.decide` scores each game's legal actions for :class:`simkit.games.miracle.bots.UtilityBot`
-and :func:`.step.step` applies a batch's actions. The numpy scorer
-(:mod:`simkit.games.miracle.bots_score`) and ``rules.step`` stay the reference they are tested against.
+:mod:`.step` applies actions and :mod:`.legal` says which are legal and why not (the rules, once);
+:mod:`.situation`, :mod:`.summons`, :mod:`.moves`, :mod:`.attacks`, :mod:`.uses` and :mod:`.decide`
+are the utility bots, which read the rules' predicates; :func:`.game.play` plays whole games between
+two utility bots (``play_batch`` uses it). The same functions run as plain Python under
+``NUMBA_DISABLE_JIT=1`` (``tests/test_fast_step.py`` plays games both ways and finds them equal).
 
 Compiled code is cached beside these modules. Numba checks only the file of each cached function,
 not the files of the functions it calls, so the cache is dropped here whenever any module of the

@@ -1,10 +1,11 @@
-"""Compiled scores of the legal attacks.
+"""The utility bots' scores of the legal attacks, and their prediction of each blow.
 
-Mirrors :func:`simkit.games.miracle.rules.attack_mask` and
-:func:`simkit.games.miracle.bots_score.score_attacks` number for number. The numpy reference mixes
-float32 and float64 (NEP 50): a weight times a float32 array stays float32, a weight times a bool
-array is float64, and the sum of the unit features is float64 until the final cast. The casts below
-follow it step by step, so the scores are the same float32 bits.
+Which attacks are legal, whether the target strikes back, whom the splash reaches, whether a holy
+shield cancels a hit and whether a hit kills are :mod:`.legal`'s predicates (:func:`.legal.may_attack`,
+:func:`.legal.can_hit`, :func:`.legal.strikes_back`, :func:`.legal.splashes`,
+:func:`.legal.splash_victim`, :func:`.legal.blocks`, :func:`.legal.kills`), the ones the step applies.
+The scores mix float32 and float64 with explicit casts at every step (the precision the scores have
+had since they were first written), so they are the same bits compiled or not.
 
 :func:`attacks` runs once per decision and takes the game's rows and the weights it needs from the
 packed groups; the helpers it calls per attacker and target take only arrays and scalars.
@@ -17,6 +18,7 @@ import numpy as np
 
 from simkit.games.miracle.fast.borrow import borrow, unowned
 from simkit.games.miracle.fast.choice import offer
+from simkit.games.miracle.fast.legal import blocks, can_hit, kills, may_attack, splash_victim, splashes, strikes_back
 
 F32 = np.float32
 F64 = np.float64
@@ -26,7 +28,7 @@ F64 = np.float64
 def any_attacker(alive, ready, side, atk, cur):
     """Some slot holds a unit of side ``cur`` that may attack now (alive, ready, attack above 0)."""
     for a in range(alive.shape[0]):
-        if alive[a] and ready[a] and atk[a] > 0 and side[a] == cur:
+        if may_attack(alive[a], ready[a], side[a], cur, atk[a]):
             return True
     return False
 
@@ -37,17 +39,18 @@ def blow(
     atk, value_a, hp_a, shield_a, back, value_t, hp_t, shield_t, threatens_t, counter,
 ):
     """``float64`` score of an attacker (attack ``atk``) hitting a target (attack ``back``) before the
-    splash: damage, kill, shield break, counter-attack, loss and defence, summed in the reference's
-    order and precision. ``counter``: the target may strike back (attacker in its range and layer)."""
+    splash: damage, kill, shield break, counter-attack, loss and defence, summed in a fixed
+    order and precision. ``counter``: the target strikes back (:func:`.legal.strikes_back`)."""
     atk, hp_t = F32(atk), F32(max(hp_t, 1))
-    dealt = F32(0) if shield_t else min(atk, hp_t)
-    kill = not shield_t and atk >= hp_t
-    s = F64(F32(w_damage) * dealt) + w_kill * F64(kill) * F64(value_t) + w_shield_break * F64(shield_t)
+    broken = blocks(shield_t, atk)
+    dealt = F32(0) if broken else min(atk, hp_t)
+    kill = kills(atk, hp_t, shield_t)
+    s = F64(F32(w_damage) * dealt) + w_kill * F64(kill) * F64(value_t) + w_shield_break * F64(broken)
 
     back, hp_a = F32(back), F32(hp_a)
-    hurt = counter and back > 0 and not shield_a
+    hurt = counter and back > 0 and not blocks(shield_a, back)
     s += F64(F32(w_counter_damage) * (min(back, hp_a) if hurt else F32(0)))
-    s += w_loss * F64(hurt and back >= hp_a) * F64(value_a)
+    s += w_loss * F64(counter and kills(back, hp_a, shield_a)) * F64(value_a)
 
     share = F32(1) if kill else dealt / hp_t
     s += F64(F32(w_defend) * share * (back * F32(threatens_t)))
@@ -57,19 +60,19 @@ def blow(
 @numba.njit(cache=True)
 def splash(alive, side, kind, cell, hp, shield, value, flying, distance, foe, here, there, amount, w_damage, w_kill):
     """``float32`` worth of the splash of ``amount`` when an attacker on cell ``here`` hits the ground
-    unit on cell ``there``: damage and kills on the enemy (side ``foe``) ground units next to ``there``
-    and 2 from ``here``, summed in float32 by increasing slot (as the reference's matmul does).
+    unit on cell ``there``: damage and kills on the enemy (side ``foe``) units it reaches
+    (:func:`.legal.splash_victim`), summed in float32 by increasing slot.
     The unit arrays are the game's rows."""
     gain = F32(0)
     for v in range(alive.shape[0]):
         if not alive[v] or side[v] != foe:
             continue
         cv = cell[v]
-        if distance[there, cv] != 1 or distance[here, cv] != 2 or flying[kind[v]]:
+        if not splash_victim(distance[there, cv], distance[here, cv], flying[kind[v]]):
             continue
         hp_v, shield_v = F32(hp[v]), shield[v]
-        taken = F32(0) if shield_v else min(F32(amount), hp_v)
-        killed = value[v] if not shield_v and amount >= hp_v else F32(0)
+        taken = F32(0) if blocks(shield_v, amount) else min(F32(amount), hp_v)
+        killed = value[v] if kills(amount, hp_v, shield_v) else F32(0)
         gain += F32(w_damage) * taken + F32(w_kill) * killed
     return gain
 
@@ -109,7 +112,7 @@ def attacks(S, R, T, L, g, sit, cand_index, cand_score, n):
 
     mine, theirs, n_side = cur * R.side_units, foe * R.side_units, R.side_units  # slots grouped by side
     for a in range(mine, mine + n_side):
-        if not (alive[a] and ready[a] and atk[a] > 0):
+        if not may_attack(alive[a], ready[a], side[a], cur, atk[a]):
             continue
         ka, la, here = kind[a], level[a] - 1, cell[a]
         lo, hi, amount = range_min[ka, la], range_max[ka, la], splash_of[ka, la]
@@ -120,18 +123,17 @@ def attacks(S, R, T, L, g, sit, cand_index, cand_score, n):
                 continue
             kt = kind[t]
             air_t = flying[kt]
-            if air_t and not hits_air_a:
-                continue
             dist = distance[here, cell[t]]
-            if not lo <= dist <= hi:
+            if not can_hit(lo, hi, hits_air_a, air_t, dist):
                 continue
             lt = level[t] - 1
-            counter = range_min[kt, lt] <= dist <= range_max[kt, lt] and (not air_a or flying[kt] or anti_air[kt])
+            back_air = flying[kt] or anti_air[kt]
+            counter = strikes_back(range_min[kt, lt], range_max[kt, lt], atk[t], back_air, air_a, dist)
             s = blow(
                 w_damage, w_kill, w_shield_break, w_counter_damage, w_loss, w_defend,
                 atk[a], value[a], hp[a], shield[a], atk[t], value[t], hp[t], shield[t], threatens[t], counter,
             )
-            if amount > 0 and not air_t:
+            if splashes(amount, air_t):
                 s += F64(splash(
                     alive, side, kind, cell, hp, shield, value, flying, distance, foe, here, cell[t], amount,
                     w_damage, w_kill,

@@ -6,11 +6,17 @@ views per decision, and these atomic operations were about a twelfth of a game's
 makes the same view with no reference (a null ``meminfo``, as for an array made by ``carray``):
 numba skips the counting for it. The view must not outlive its array, which holds for the scorers:
 their views live for one call, while the state, rules and scratch live for the whole kernel.
+
+Under ``NUMBA_DISABLE_JIT=1`` (the engine run as plain Python) these intrinsics cannot run: the
+module then defines them as the plain Python they stand for (``array[index]``, ``array``, and the
+count of trailing zero bits).
 """
 
 from __future__ import annotations
 
+import numba
 from numba.core import cgutils, types
+from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
@@ -62,3 +68,22 @@ def unowned(typingctx, array):
         return out._getvalue()
 
     return array(array), codegen
+
+
+if numba.config.DISABLE_JIT:  # plain Python: the same meaning without the intrinsics
+
+    def borrow(array, index):  # noqa: F811
+        """``array[index]``."""
+        return array[index]
+
+    def unowned(array):  # noqa: F811
+        """``array`` itself."""
+        return array
+
+    def trailing_zeros(word):  # noqa: F811
+        """The number of trailing zero bits of a non-zero integer ``word``."""
+        word = int(word)
+        return (word & -word).bit_length() - 1
+
+
+__all__ = ["borrow", "trailing_zeros", "unowned"]

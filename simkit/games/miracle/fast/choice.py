@@ -1,9 +1,9 @@
-"""How a game's candidate actions are collected and the best one chosen, with the numpy bot's noise.
+"""How a game's candidate actions are collected and the best one chosen, with Gumbel noise.
 
 The scorers :func:`offer` every legal action of a game, in increasing flat index, into two
 buffers; :func:`choose` then adds each candidate's Gumbel noise (from the game's word and the
 action's key, scaled by the temperature, added in float32) and keeps the first of equal
-best scores, as ``argmax`` does in the numpy bot.
+best scores (as ``argmax`` would).
 
 Hot helpers take arrays and scalars. The packed groups (state, rules, bot, scratch) reach the
 helpers as StructRefs built by the entry kernels (``decide``, ``step``, ``game.play``; see
@@ -31,7 +31,7 @@ def offer(cand_index, cand_score, n, index, score):
 
 def _gumbel_bounds(buckets: int) -> tuple[np.ndarray, np.ndarray]:
     """The Gumbel noise at the low and high end of each of ``buckets`` equal slices of [0, 1), as
-    clipped by the numpy bot: noise is increasing in the uniform, so these bound every draw of a slice."""
+    clipped by :func:`_noisy`: noise is increasing in the uniform, so these bound every draw of a slice."""
     edges = np.arange(buckets + 1, dtype=np.float64) / buckets
     u = np.clip(edges, 1e-300, 1 - 1e-16)
     noise = -np.log(-np.log(u))
@@ -45,7 +45,7 @@ _SLACK = 1e-4  # far above float32 rounding of the sums compared: a bound is nev
 
 @numba.njit(cache=True)
 def _noisy(score, word, key, temperature):
-    """``score`` plus the Gumbel noise of ``word`` and the action's ``key``, in float32 as numpy adds it."""
+    """``score`` plus the Gumbel noise of ``word`` and the action's ``key``, added in float32."""
     u = np.float64(mix64(word ^ key) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
     u = min(max(u, 1e-300), 1 - 1e-16)
     return score + F32(temperature * -np.log(-np.log(u)))

@@ -2,8 +2,7 @@
 
 One pass per game: the situation (:mod:`.situation`), then summons, moves, attacks, artifact uses
 and ending the turn, each part offering its legal actions in flat-layout order (:func:`.choice.offer`),
-then :func:`.choice.choose`. The numpy bot (:mod:`simkit.games.miracle.bots_score`) is the
-reference; this one plays the same games, only faster.
+then :func:`.choice.choose`. Which actions are legal is :mod:`.legal`'s.
 """
 
 from __future__ import annotations

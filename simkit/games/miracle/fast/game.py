@@ -15,7 +15,7 @@ from simkit.games.miracle.fast.choice import mix64
 from simkit.games.miracle.fast.decide import decide_one
 from simkit.games.miracle.fast.pack import KBotRef, KRulesRef, KSitRef, KStateRef
 from simkit.games.miracle.fast.step import step_one
-from simkit.games.miracle.rules import ATTACK, END_TURN, MOVE, SUMMON, TARGET_MIRACLE, USE
+from simkit.games.miracle.state import ATTACK, END_TURN, MOVE, SUMMON, TARGET_MIRACLE, USE
 
 F32 = np.float32
 

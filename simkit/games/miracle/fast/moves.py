@@ -1,9 +1,9 @@
-"""Compiled scores of the legal moves.
+"""The utility bots' scores of the legal moves.
 
-Mirrors :func:`simkit.games.miracle.rules.move_mask` (the same row-bitboard search as
-:func:`simkit.games.miracle.reach.reachable`, one unit at a time over the rows it can reach) and
-:func:`simkit.games.miracle.bots_score.score_moves` number for number: every intermediate is
-rounded to the dtype numpy gives it, in numpy's order, so the scores are the numpy bot's bit for bit.
+The legal moves are :mod:`.legal`'s (:func:`.legal.board_bits` and :func:`.legal.reach`, the
+row-bitboard search one unit at a time over the rows it can reach); every intermediate of a score
+is rounded to float32 or float64 as written, so the scores, and the games, do not depend on
+whether the code runs compiled or as plain Python.
 
 What all units of the side to act share is worked out once per decision: the row bitboards of the
 cells each layer may enter and stops on, the own units (for auras) and the enemies threatening the
@@ -26,82 +26,15 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.games.miracle.bots_tables import FAR
 from simkit.games.miracle.fast.borrow import borrow, unowned
 from simkit.games.miracle.fast.features import goal_steps, risk
+from simkit.games.miracle.fast.legal import board_bits, may_act, reach
 
 F32 = np.float32
 F64 = np.float64
 U64 = np.uint64
-
-# Rows of sit.bits (one uint64 word per padded board row, see KRules.bit_row)
-ENTER = 0  # + layer: cells a mover of the layer may enter (no unit of its layer, no abyss for ground)
-STOP = 2  # + layer: cells a mover of the layer stops on entering (next to an enemy of its layer,
-# or under/over an enemy of the other layer)
-ENEMY = 4  # + layer: the enemies' cells
-REACH, FRONT, NEXT = 6, 7, 8  # the unit being searched: cells entered, cells to expand from, new cells
-ONE = U64(1)
-
-
-@numba.njit(cache=True, inline="always")
-def _board_bits(S, R, g, cur, bits):
-    """Fill rows ``ENTER``, ``STOP`` and ``ENEMY`` of ``bits`` for the side ``cur`` of game ``g``."""
-    rows = bits.shape[1]
-    for r in range(rows):
-        bits[ENTER, r] = bits[ENTER + 1, r] = bits[ENEMY, r] = bits[ENEMY + 1, r] = 0
-    for j in range(S.alive.shape[1]):
-        if S.alive[g, j]:
-            layer = 1 if R.flying[S.kind[g, j]] else 0
-            at = S.cell[g, j]
-            r, bit = R.bit_row[at], ONE << R.bit_index[at]
-            bits[ENTER + layer, r] |= bit  # occupied, inverted below
-            if S.side[g, j] != cur:
-                bits[ENEMY + layer, r] |= bit
-    for r in range(1, rows - 1):
-        bits[ENTER, r] = R.walkable_bits[r] & ~bits[ENTER, r]
-        bits[ENTER + 1, r] = R.valid_bits[r] & ~bits[ENTER + 1, r]
-        for layer in range(2):
-            e, up, down = bits[ENEMY + layer, r], bits[ENEMY + layer, r + 1], bits[ENEMY + layer, r - 1]
-            near = (e << ONE) | (e >> ONE) | (up << ONE) | up | (down >> ONE) | down
-            bits[STOP + layer, r] = near | bits[ENEMY + 1 - layer, r]
-
-
-@numba.njit(cache=True, inline="always")
-def _reach(R, bits, layer, steps, start, targets):
-    """List in ``targets``, in increasing order, the cells a mover of ``layer`` on ``start`` reaches
-    in ``steps`` steps (rows ``ENTER``/``STOP`` of ``bits`` filled); returns how many.
-
-    Each step expands the cells entered on the previous step except those the mover stops on (the
-    start always expands), over the rows the unit can reach only.
-    """
-    r0 = np.int64(R.bit_row[start])
-    top = bits.shape[1] - 2
-    lo, hi = max(r0 - steps, 1), min(r0 + steps, top)
-    for r in range(lo - 1, hi + 2):
-        bits[REACH, r] = bits[FRONT, r] = 0
-    bits[FRONT, r0] = ONE << R.bit_index[start]
-    enter, stop = ENTER + layer, STOP + layer
-    cell_of = unowned(R.bit_cell)
-    for _ in range(steps):
-        for r in range(lo, hi + 1):
-            f, up, down = bits[FRONT, r], bits[FRONT, r + 1], bits[FRONT, r - 1]
-            near = (f << ONE) | (f >> ONE) | (up << ONE) | up | (down >> ONE) | down
-            bits[NEXT, r] = near & bits[enter, r] & ~bits[REACH, r]
-        for r in range(lo, hi + 1):
-            new = bits[NEXT, r]
-            bits[REACH, r] |= new
-            bits[FRONT, r] = new & ~bits[stop, r]
-    m = 0
-    for r in range(lo, hi + 1):
-        word = bits[REACH, r]
-        while word:
-            targets[m] = cell_of[r, trailing_zeros(word)]
-            m += 1
-            word &= word - ONE
-    return m
-
 
 @numba.njit(cache=True, inline="always")
 def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
@@ -121,7 +54,7 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
     threat_cell, friend_slot, friend_cell, listed = 0, 1, 2, 3
 
     bits = unowned(sit.bits)
-    _board_bits(S, R, g, cur, bits)
+    board_bits(S, R, g, cur, bits)
     n_threats = n_friends = 0
     for j in range(slots):
         if not S.alive[g, j]:
@@ -138,14 +71,14 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
 
     mine = cur * R.side_units  # the side's slots (state.py: slots are grouped by side)
     for u in range(mine, mine + R.side_units):
-        if S.over[g] or not (S.alive[g, u] and S.ready[g, u]):
+        if S.over[g] or not may_act(S.alive[g, u], S.ready[g, u], S.side[g, u], cur):
             continue
         k, lv = S.kind[g, u], np.int64(S.level[g, u]) - 1
         fly = R.flying[k]
         layer = 1 if fly else 0
         start = np.int64(S.cell[g, u])
         steps = np.int64(R.move[k, lv])
-        m = _reach(R, bits, layer, steps, start, targets)
+        m = reach(R, bits, layer, steps, start, targets)
         first = L.move + u * cells
 
         # the unit's features on its own cell
@@ -168,7 +101,7 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
             d = np.int64(R.distance[sit.unit_cell[listed, h], start])
             off0 = min(off0, max(d - hi, lo - d, 0))
 
-        # every term but the support, in numpy's order; the rows read per target cell kept in locals
+        # every term but the support, in a fixed order; the rows read per target cell kept in locals
         approach = borrow(borrow(borrow(T.approach, k), lv), foe)
         garrison_goal, threat = borrow(sit.garrison_goal, cur), borrow(borrow(sit.threat, cur), layer)
         own_distance, worth = borrow(T.miracle_distance, cur), unowned(sit.garrison_worth)
@@ -196,7 +129,7 @@ def moves(S, R, T, L, g, sit, cand_index, cand_score, n):
         # the support: own units brought into or out of the unit's aura
         aura, radius = R.aura[k, lv], R.aura_range[k, lv]
         if aura > 0 and w.support != 0:
-            support = w.support * F64(aura)  # numpy: weight * int16 aura is float64
+            support = w.support * F64(aura)  # float64, as the scores were first written
             # only own units within radius + move of the start can be in range of a target
             n_near = 0
             for f in range(n_friends):

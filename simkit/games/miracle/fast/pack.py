@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import astuple, fields
 from typing import NamedTuple
 
+import numba
 import numpy as np
 from numba.core import types
 from numba.experimental import structref
@@ -111,7 +112,8 @@ class KBot(NamedTuple):
 
 
 class KSit(NamedTuple):
-    """Scratch arrays for one game at a time (U unit slots, C cells); see ``bots_score.Situation``."""
+    """Scratch arrays for one game at a time (U unit slots, C cells): the bots' situation (:mod:`.situation`),
+    the rules' occupancy and move search (:mod:`.legal`) and the scorers' working rows."""
 
     atk: np.ndarray  # int32[U] current attack, 0 for empty slots
     value: np.ndarray  # float32[U]
@@ -223,6 +225,9 @@ structref.define_proxy(KStateRef, KStateType, list(KState._fields))
 structref.define_proxy(KRulesRef, KRulesType, list(KRules._fields))
 structref.define_proxy(KBotRef, KBotType, list(KBot._fields))
 structref.define_proxy(KSitRef, KSitType, list(KSit._fields))
+
+if numba.config.DISABLE_JIT:  # plain Python: a StructRef cannot be built, the named tuple reads the same
+    KStateRef, KRulesRef, KBotRef, KSitRef = KState, KRules, KBot, KSit  # noqa: F811
 
 
 def pack_rules(rules: Rules) -> KRules:

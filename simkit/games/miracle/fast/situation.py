@@ -1,8 +1,8 @@
-"""What the side to act sees in one game, computed into per-game scratch arrays (compiled).
+"""What the side to act sees in one game, computed into per-game scratch arrays: the utility bots'
+view of the position (current attacks, unit values, the enemies' threat next turn, garrison goals).
 
-Mirrors :func:`simkit.games.miracle.bots_score.situate` and :func:`simkit.games.miracle.rules.attack_now`
-number for number: the same float32 results, so the compiled bot plays exactly the numpy bot's games.
-Both run once per game and decision and read the game's rows into locals before their loops.
+:func:`situate` runs once per game and decision and reads the game's rows into locals before its
+loops. The rules it reads (current attack, occupancy) are :mod:`.legal`'s.
 """
 
 from __future__ import annotations
@@ -12,39 +12,9 @@ import numpy as np
 
 from simkit.games.miracle.bots_tables import FAR
 from simkit.games.miracle.fast.borrow import borrow, unowned
+from simkit.games.miracle.fast.legal import attack_now, hits_air, occupancy
 
 F32 = np.float32
-
-
-@numba.njit(cache=True, inline="always")
-def hits_air(R, kind):
-    """Units of ``kind`` may attack flying units."""
-    return R.flying[kind] or R.anti_air[kind]
-
-
-@numba.njit(cache=True, inline="always")
-def attack_now(S, R, g, out):
-    """``out[u]``: the current attack of every slot of game ``g`` (``rules.attack_now``): its own,
-    the HolyLight buff, then the aura of every friendly aura bearer in range (few units bear one,
-    so they are found once rather than sought around every unit)."""
-    n = S.alive.shape[1]
-    alive, kind, level = borrow(S.alive, g), borrow(S.kind, g), borrow(S.level, g)
-    side, cell = borrow(S.side, g), borrow(S.cell, g)
-    buff, attack, holy_attack = borrow(S.buff, g), unowned(R.attack), R.holy_attack
-    auras, aura_range, distance = unowned(R.aura), unowned(R.aura_range), unowned(R.distance)
-    for u in range(n):
-        out[u] = 0
-        if alive[u]:
-            out[u] = attack[kind[u], level[u] - 1] + (holy_attack if buff[u] > 0 else 0)
-    for j in range(n):
-        if not alive[j]:
-            continue
-        aura, radius = auras[kind[j], level[j] - 1], aura_range[kind[j], level[j] - 1]
-        if aura <= 0:
-            continue
-        for u in range(n):
-            if u != j and alive[u] and side[u] == side[j] and distance[cell[u], cell[j]] <= radius:
-                out[u] += aura
 
 
 @numba.njit(cache=True, inline="always")
@@ -134,8 +104,8 @@ def _garrison_goals(S, R, T, g, cur, sit):
 
 @numba.njit(cache=True, inline="always")
 def situate(S, R, T, g, sit):
-    """Fill ``sit`` for game ``g`` (``bots_score.situate``); the maps of the side to act, ``threat``
-    and ``garrison_goal``, are its rows of them."""
+    """Fill ``sit`` for game ``g``; the maps of the side to act, ``threat`` and ``garrison_goal``,
+    are its rows of them."""
     cur = np.int64(S.current[g])
     attack_now(S, R, g, sit.atk)
     alive, kind, level, cell = borrow(S.alive, g), borrow(S.kind, g), borrow(S.level, g), borrow(S.cell, g)
@@ -153,13 +123,5 @@ def situate(S, R, T, g, sit):
             count += 1
     sit.home_count[0] = count
 
-    ground, air, flying = unowned(sit.ground), unowned(sit.air), unowned(R.flying)
-    ground[:] = -1
-    air[:] = -1
-    for u in range(alive.shape[0]):
-        if alive[u]:
-            if flying[kind[u]]:
-                air[cell[u]] = u
-            else:
-                ground[cell[u]] = u
+    occupancy(S, R, g, sit.ground, sit.air)
     _garrison_goals(S, R, T, g, cur, sit)

@@ -1,8 +1,12 @@
-"""Applying actions, compiled: :func:`step` is :func:`simkit.games.miracle.rules.step` one game at a time.
+"""Applying actions: what summons, moves, attacks, artifact uses, deaths, turn ends and turn starts
+do (``../shared/rules/miracle-war.md`` sections 2 to 5), written once.
 
-The numpy rules stay the reference; this module gives the same state bit for bit. Each function
-names the numpy function it mirrors. ``S`` is a :class:`~.pack.KState`, ``R`` a :class:`~.pack.KRules`
-and ``g`` the game.
+:func:`step_one` applies one legal action to one game; :func:`step` does it for a batch (the batch
+on axis 0), and the sweeps' compiled loops (:mod:`.game`, :mod:`simkit.games.miracle.fast_search`)
+call :func:`step_one` between their bots' decisions. Which actions are legal is :mod:`.legal`'s;
+:mod:`simkit.games.miracle.rules` is the Python face of both. ``S`` is a :class:`~.pack.KState`,
+``R`` a :class:`~.pack.KRules` and ``g`` the game. Compiled with numba; under
+``NUMBA_DISABLE_JIT=1`` the same functions run as plain Python.
 """
 
 from __future__ import annotations
@@ -12,11 +16,24 @@ import numpy as np
 
 from simkit.games.miracle.cards import HOLY_LIGHT, INFERNO_FLAME, SALAMANDER_SHIELD, WIND_BLESSING
 from simkit.games.miracle.fast.borrow import borrow
-from simkit.games.miracle.fast.pack import KRules, KRulesRef, KStateRef, pack_rules, pack_state
-from simkit.games.miracle.fast.situation import attack_now, hits_air
-from simkit.games.miracle.rules import ATTACK, END_TURN, MOVE, PASS, SUMMON, TARGET_MIRACLE, USE, Actions
-from simkit.games.miracle.state import COOLING, FIRST, IN_USE, MIRACLE, READY, SECOND, TURN_LIMIT, State
-from simkit.games.miracle.tables import Rules
+from simkit.games.miracle.fast.legal import attack_now, blocks, hits_air, splash_victim, splashes, strikes_back
+from simkit.games.miracle.fast.pack import KRulesRef, KStateRef
+from simkit.games.miracle.state import (
+    ATTACK,
+    COOLING,
+    END_TURN,
+    FIRST,
+    IN_USE,
+    MIRACLE,
+    MOVE,
+    PASS,
+    READY,
+    SECOND,
+    SUMMON,
+    TARGET_MIRACLE,
+    TURN_LIMIT,
+    USE,
+)
 
 # ----------------------------------------------------------------------------------------------
 # units and artifacts
@@ -24,18 +41,16 @@ from simkit.games.miracle.tables import Rules
 
 @numba.njit(cache=True, inline="always")
 def hit(S, g, u, dmg):
-    """Deal ``dmg`` to slot ``u``; a holy shield cancels a non-zero hit (``rules._hit``)."""
-    if dmg <= 0:
-        return
-    if S.shield[g, u]:
+    """Deal ``dmg`` to slot ``u``; a holy shield cancels a non-zero hit (:func:`.legal.blocks`)."""
+    if blocks(S.shield[g, u], dmg):
         S.shield[g, u] = False
-    else:
+    elif dmg > 0:
         S.hp[g, u] -= dmg
 
 
 @numba.njit(cache=True, inline="always")
 def recycle(S, R, g, side):
-    """Send the artifact of ``side`` to cooling, or ready at once if its cooldown is 0 (``rules._recycle``)."""
+    """Send the artifact of ``side`` to cooling, or ready at once if its cooldown is 0."""
     cd = R.artifact_cooldown[S.deck_artifact[g, side]]
     S.artifact_cooldown[g, side] = cd
     S.artifact_state[g, side] = COOLING if cd > 0 else READY
@@ -44,7 +59,8 @@ def recycle(S, R, g, side):
 @numba.njit(cache=True, inline="always")
 def place_unit(S, R, g, side, kind, level, deck_slot, cell):
     """Put a new unit with full HP, not ready, in the first free slot of ``side``; returns the slot
-    (``rules._place_unit``; like its ``argmax``, the side's first slot when none is free)."""
+    (the side's first slot when none is free, which legal games never meet: ``Rules.side_units``
+    holds every unit a deck can field plus one Inferno)."""
     first = side * R.side_units
     u = first
     for s in range(first, first + R.side_units):
@@ -74,7 +90,7 @@ def place_unit(S, R, g, side, kind, level, deck_slot, cell):
 
 @numba.njit(cache=True, inline="always")
 def summon(S, R, g, slot, level, cell):
-    """The side to act summons a unit of deck slot ``slot`` at ``level`` on ``cell`` (``rules._summon``)."""
+    """The side to act summons a unit of deck slot ``slot`` at ``level`` on ``cell``."""
     cur = S.current[g]
     kind = S.deck_kind[g, cur, slot]
     S.mana[g, cur] -= R.cost[kind, level - 1]
@@ -84,35 +100,33 @@ def summon(S, R, g, slot, level, cell):
 
 @numba.njit(cache=True, inline="always")
 def move(S, g, u, cell):
-    """Unit ``u`` moves to ``cell`` and may not act again (``rules._move``)."""
+    """Unit ``u`` moves to ``cell`` and may not act again."""
     S.cell[g, u] = cell
     S.ready[g, u] = False
 
 
 @numba.njit(cache=True, inline="always")
 def counters(S, R, g, u, t, atk):
-    """The target ``t`` strikes back at the attacker ``u``: ``u`` is in its range, ``t`` has attack
-    and reaches ``u``'s layer."""
+    """The target ``t`` strikes back at the attacker ``u`` (:func:`.legal.strikes_back`)."""
     tk, tl = S.kind[g, t], S.level[g, t] - 1
     d = R.distance[S.cell[g, u], S.cell[g, t]]
-    in_range = R.range_min[tk, tl] <= d <= R.range_max[tk, tl]
-    return in_range and atk[t] > 0 and (not R.flying[S.kind[g, u]] or hits_air(R, tk))
+    return strikes_back(R.range_min[tk, tl], R.range_max[tk, tl], atk[t], hits_air(R, tk), R.flying[S.kind[g, u]], d)
 
 
 @numba.njit(cache=True, inline="always")
 def splash(S, R, g, u, t, amount):
-    """``amount`` to every enemy ground unit at distance 1 from the target ``t`` and 2 from the attacker ``u``."""
+    """``amount`` to every enemy unit the splash reaches (:func:`.legal.splash_victim`) around the target ``t``."""
     here, there = S.cell[g, u], S.cell[g, t]
     for v in range(S.alive.shape[1]):
-        if not S.alive[g, v] or S.side[g, v] == S.current[g] or R.flying[S.kind[g, v]]:
+        if not S.alive[g, v] or S.side[g, v] == S.current[g]:
             continue
-        if R.distance[S.cell[g, v], there] == 1 and R.distance[S.cell[g, v], here] == 2:
+        if splash_victim(R.distance[S.cell[g, v], there], R.distance[S.cell[g, v], here], R.flying[S.kind[g, v]]):
             hit(S, g, v, amount)
 
 
 @numba.njit(cache=True, inline="always")
 def attack(S, R, g, u, t, atk):
-    """Unit ``u`` attacks slot ``t`` or the enemy miracle; counter-attack and splash follow (``rules._attack``).
+    """Unit ``u`` attacks slot ``t`` or the enemy miracle; counter-attack and splash follow.
 
     ``atk``: scratch ``int32[U]``, filled with the attacks before the blow (a target brought to 0 HP
     still counter-attacks: deaths wait for the end of the action).
@@ -127,13 +141,13 @@ def attack(S, R, g, u, t, atk):
     if counters(S, R, g, u, t, atk):
         hit(S, g, u, atk[t])
     amount = R.splash[S.kind[g, u], S.level[g, u] - 1]
-    if amount > 0 and not R.flying[S.kind[g, t]]:
+    if splashes(amount, R.flying[S.kind[g, t]]):
         splash(S, R, g, u, t, amount)
 
 
 @numba.njit(cache=True, inline="always")
 def use(S, R, g, target, cell):
-    """The side to act uses its artifact on unit ``target`` or ``cell``, by its effect (``rules._use``)."""
+    """The side to act uses its artifact on unit ``target`` or ``cell``, by its effect."""
     cur = S.current[g]
     art = S.deck_artifact[g, cur]
     effect = R.artifact_effect[art]
@@ -180,7 +194,7 @@ def has_dead(S, g):
 @numba.njit(cache=True, inline="always")
 def resolve_deaths(S, R, g):
     """Remove every unit at HP <= 0: its slot cools, its owner's dead stars grow, a bound artifact
-    is recycled (``rules.resolve_deaths``)."""
+    is recycled."""
     for u in range(S.alive.shape[1]):
         if not S.alive[g, u] or S.hp[g, u] > 0:
             continue
@@ -203,7 +217,7 @@ def resolve_deaths(S, R, g):
 
 @numba.njit(cache=True, inline="always")
 def decide_winner(S, R, g):
-    """Winner of game ``g``: more miracle HP, then fewer dead stars, then ``full_tie`` (``rules.decide_winner``)."""
+    """Winner of game ``g``: more miracle HP, then fewer dead stars, then ``full_tie``."""
     hp, stars = borrow(S.miracle_hp, g), borrow(S.dead_stars, g)
     if hp[0] != hp[1]:
         return FIRST if hp[0] > hp[1] else SECOND
@@ -214,7 +228,7 @@ def decide_winner(S, R, g):
 
 @numba.njit(cache=True, inline="always")
 def check_miracles(S, R, g):
-    """End the game when a miracle has fallen (``rules._check_miracles``)."""
+    """End the game when a miracle has fallen."""
     if S.miracle_hp[g, 0] <= 0 or S.miracle_hp[g, 1] <= 0:
         S.over[g] = True
         S.end_reason[g] = MIRACLE
@@ -238,7 +252,7 @@ def has_healer(S, R, g):
 @numba.njit(cache=True, inline="always")
 def heal(S, R, g):
     """Priests of the side to act heal every friendly unit within their heal range (themselves
-    included), never above max HP. Every slot is capped at its max HP, as the reference does."""
+    included), never above max HP."""
     cur = S.current[g]
     n = S.alive.shape[1]
     for u in range(n):
@@ -255,7 +269,8 @@ def heal(S, R, g):
 
 @numba.njit(cache=True, inline="always")
 def capture_garrisons(S, R, g):
-    """A ground unit standing on a garrison claims it for its side (the last such slot, as numpy's occupancy)."""
+    """A ground unit standing on a garrison claims it for its side; ownership persists until another
+    side's ground unit stands there at a turn start."""
     for i in range(R.garrisons.shape[0]):
         holder = -1
         for u in range(S.alive.shape[1]):
@@ -293,7 +308,7 @@ def unit_step(S, R, g, i):
 
 @numba.njit(cache=True, inline="always")
 def turn_start(S, R, g):
-    """Turn start of the side to act: mana, garrisons, shields, cooldowns, unit steps, ready (``rules.turn_start``)."""
+    """Turn start of the side to act: mana, garrisons, shields, cooldowns, unit steps, ready."""
     cur = S.current[g]
     grow = 1 if S.turn[g] % R.mana_period == R.mana_phase[cur] else 0
     S.max_mana[g, cur] = min(S.max_mana[g, cur] + grow, R.max_mana_cap)
@@ -312,10 +327,9 @@ def turn_start(S, R, g):
 
 
 @numba.njit(cache=True, inline="always")
-def end_turn(S, R, g, healing):
-    """End the turn: heals (when ``healing``), buffs count down, then the turn limit or the next turn
-    (``rules._end_turn``)."""
-    if healing:
+def end_turn(S, R, g):
+    """End the turn: priests heal, buffs count down, then the turn limit or the next turn."""
+    if has_healer(S, R, g):  # a cheap test first
         heal(S, R, g)
     for u in range(S.alive.shape[1]):
         S.buff[g, u] = max(S.buff[g, u] - 1, 0)
@@ -348,15 +362,15 @@ def perform(S, R, g, kind, a, b, c, atk):
 
 @numba.njit(cache=True, inline="always")
 def step_one(S, R, g, kind, a, b, c, atk):
-    """Apply one legal action to game ``g`` alone: :func:`step` on a batch of this one game.
+    """Apply one legal action ``(kind, a, b, c)`` to game ``g``, then resolve deaths and the end of
+    the game; a game that is over, or a PASS, is left untouched.
 
-    ``atk``: scratch ``int32[U]``. The two batch-wide decisions of :func:`step` become this game's
-    own, which in a consistent state is what they decide for it anyway.
+    ``atk``: scratch ``int32[U]`` (the attacks before a blow).
     """
     if S.over[g] or kind == PASS:
         return
     if kind == END_TURN:
-        end_turn(S, R, g, has_healer(S, R, g))
+        end_turn(S, R, g)
         return
     perform(S, R, g, kind, a, b, c, atk)
     if has_dead(S, g):
@@ -367,51 +381,22 @@ def step_one(S, R, g, kind, a, b, c, atk):
 @numba.njit(cache=True)
 def step(state, rules, kind, a, b, c):
     """Apply one legal action per game of ``state`` (a :class:`~.pack.KState`; ``rules``: a
-    :class:`~.pack.KRules`) in place, then resolve deaths and the end of the game (``rules.step``).
+    :class:`~.pack.KRules`) in place, then resolve deaths and the end of the game: :func:`step_one`
+    for each game.
 
-    ``kind, a, b, c``: ``int32[B]`` as in :class:`~simkit.games.miracle.rules.Actions`. Games that
-    are over, or whose action is PASS, are left untouched. The phases run over all games in the
-    reference's order because two of its decisions are taken for the whole batch: deaths are
-    resolved in every game once any game acted, and every ending turn caps HP at max HP once any
-    ending turn heals. In a consistent state both only matter where they must.
+    ``kind, a, b, c``: ``int32[B]`` as in :class:`~simkit.games.miracle.state.Actions`. Games that
+    are over, or whose action is PASS, are left untouched. The caller guarantees legality
+    (:mod:`.legal` says which actions are legal).
     """
     S, R = KStateRef(*state), KRulesRef(*rules)
-    n = S.turn.shape[0]
     atk = np.zeros(S.alive.shape[1], np.int32)
-    acted = False
-    for g in range(n):
-        if S.over[g] or kind[g] == END_TURN or kind[g] == PASS:
-            continue
-        acted = True
-        perform(S, R, g, kind[g], a[g], b[g], c[g], atk)
-    if acted:
-        for g in range(n):
-            if has_dead(S, g):  # a cheap test first: a call with all of S and R costs more than the scan
-                resolve_deaths(S, R, g)
-        for g in range(n):
-            if not S.over[g] and kind[g] != END_TURN and kind[g] != PASS:
-                check_miracles(S, R, g)
-    healing = False
-    for g in range(n):
-        if not S.over[g] and kind[g] == END_TURN and has_healer(S, R, g):
-            healing = True
-    for g in range(n):
-        if not S.over[g] and kind[g] == END_TURN:
-            end_turn(S, R, g, healing)
+    for g in range(S.turn.shape[0]):
+        step_one(S, R, g, kind[g], a[g], b[g], c[g], atk)
 
 
-def apply(k_rules: KRules, st: State, act: Actions) -> None:
-    """Apply ``act`` to ``st`` in place with the compiled :func:`step` (``k_rules``: :func:`~.pack.pack_rules`)."""
-    step(pack_state(st), k_rules, *(np.ascontiguousarray(x, dtype=np.int32) for x in act))
-
-
-class FastStep:
-    """``rules.step`` of one scenario, compiled: ``fast_step = FastStep(rules); fast_step(st, act)``."""
-
-    def __init__(self, rules: Rules):
-        self.rules = rules
-        self.k_rules = pack_rules(rules)
-
-    def __call__(self, st: State, act: Actions) -> None:
-        """Apply one legal action per game of ``st``, in place."""
-        apply(self.k_rules, st, act)
+@numba.njit(cache=True)
+def start_games(state, rules):
+    """The first player's turn start in every game of ``state`` (new games, before turn 1's actions)."""
+    S, R = KStateRef(*state), KRulesRef(*rules)
+    for g in range(S.turn.shape[0]):
+        turn_start(S, R, g)

@@ -1,4 +1,4 @@
-"""Compiled scores of the legal summons (mirrors ``bots_score.score_summons`` and ``rules.summon_mask``)."""
+"""The utility bots' scores of the legal summons (which summons are legal: :mod:`.legal`)."""
 
 from __future__ import annotations
 
@@ -9,29 +9,9 @@ from simkit.games.miracle.bots_tables import FAR
 from simkit.games.miracle.fast.borrow import borrow
 from simkit.games.miracle.fast.choice import offer
 from simkit.games.miracle.fast.features import goal_steps, risk, summon_base
+from simkit.games.miracle.fast.legal import spawn_points, summonable
 
 F32 = np.float32
-
-
-@numba.njit(cache=True)
-def spawn_points(spawn_cells, spawn_count, garrison_owner, cur, out):
-    """Write the spawn points of side ``cur`` in increasing order to ``out``: its own and those of the
-    garrisons it owns (rows ``cur`` and ``2 + garrison`` of :attr:`KRules.spawn_cells`); returns how many."""
-    n = 0
-    for row in range(spawn_count.shape[0]):
-        if row == cur or (row >= 2 and garrison_owner[row - 2] == cur):
-            for i in range(spawn_count[row]):
-                c = np.int64(spawn_cells[row, i])
-                at = n  # insertion sort: a handful of cells, most already in order
-                while at > 0 and out[at - 1] > c:
-                    at -= 1
-                if at > 0 and out[at - 1] == c:
-                    continue
-                for j in range(n, at, -1):
-                    out[j] = out[j - 1]
-                out[at] = c
-                n += 1
-    return n
 
 
 @numba.njit(cache=True, inline="always")
@@ -47,14 +27,15 @@ def summons(S, R, T, L, g, sit, cand_index, cand_score, n):
     advance, exposure, mana_weight = F32(w.advance), F32(w.exposure), w.mana
     garrison_goal = borrow(sit.garrison_goal, cur)
     for slot in range(3):
-        if S.available[g, cur, slot] <= 0:
+        available = S.available[g, cur, slot]
+        if available <= 0:
             continue
         kind = np.int64(S.deck_kind[g, cur, slot])
         flying = R.flying[kind]
         taken = sit.air if flying else sit.ground
         threat = borrow(borrow(sit.threat, cur), 1 if flying else 0)
         for level0 in range(3):
-            if R.cost[kind, level0] > mana:
+            if not summonable(available, R.cost[kind, level0], mana):
                 continue
             approach = borrow(borrow(borrow(T.approach, kind), level0), foe)
             best = F32(FAR)

@@ -1,4 +1,4 @@
-"""Compiled scores of the legal artifact uses (mirrors ``bots_score.score_uses`` and ``rules.use_mask``)."""
+"""The utility bots' scores of the legal artifact uses (which uses are legal: :mod:`.legal`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from simkit.games.miracle.cards import HOLY_LIGHT, INFERNO_FLAME, SALAMANDER_SHI
 from simkit.games.miracle.fast.borrow import borrow
 from simkit.games.miracle.fast.choice import offer
 from simkit.games.miracle.fast.features import goal_steps, risk, summon_base
-from simkit.games.miracle.state import READY
+from simkit.games.miracle.fast.legal import artifact_usable, blocks, inferno_targets, kills
 
 F32 = np.float32
 
@@ -31,17 +31,6 @@ def near_sums(distance, alive, cell, first, x, radius, out):
         for c in range(out.shape[0]):
             if row[c] <= radius:
                 out[c] += x[i]
-
-
-@numba.njit(cache=True, inline="always")
-def inferno_targets(S, R, g, cur, sit, out):
-    """``out[c]``: InfernoFlame may land on cell ``c``: no abyss, no ground unit, near the own miracle
-    or an owned garrison."""
-    out[:] = R.miracle_distance[cur] <= R.inferno_miracle_range
-    for gi in range(R.garrisons.shape[0]):
-        if S.garrison_owner[g, gi] == cur:
-            out |= R.distance[R.garrisons[gi]] <= R.inferno_garrison_range
-    out &= ~R.abyss & (sit.ground < 0)
 
 
 @numba.njit(cache=True, inline="always")
@@ -94,13 +83,13 @@ def inferno_flame(S, R, T, L, g, cur, sit, mana, cand_index, cand_score, n):
         u = first + i
         hp = F32(S.hp[g, u])
         shielded = S.shield[g, u]
-        burn[i] = F32(0) if shielded else min(F32(R.inferno_damage), hp)
-        killed[i] = sit.value[u] if (not shielded and R.inferno_damage >= hp) else F32(0)
+        burn[i] = F32(0) if blocks(shielded, R.inferno_damage) else min(F32(R.inferno_damage), hp)
+        killed[i] = sit.value[u] if kills(R.inferno_damage, hp, shielded) else F32(0)
     burnt, dead = borrow(sit.cell_x, 0), borrow(sit.cell_x, 1)
     near_sums(R.distance, borrow(S.alive, g), borrow(S.cell, g), first, burn, R.inferno_radius, burnt)
     near_sums(R.distance, borrow(S.alive, g), borrow(S.cell, g), first, killed, R.inferno_radius, dead)
     target = sit.target
-    inferno_targets(S, R, g, cur, sit, target)
+    inferno_targets(S, R, g, cur, sit.ground, target)
     kind = R.inferno
     approach, flying = borrow(borrow(borrow(T.approach, kind), 0), foe), R.flying[kind]
     best = F32(FAR)
@@ -139,7 +128,7 @@ def uses(S, R, T, L, g, sit, cand_index, cand_score, n):
     """Offer every legal use of the current player's artifact in game ``g``; returns the count."""
     cur = np.int64(S.current[g])
     art = S.deck_artifact[g, cur]
-    if S.artifact_state[g, cur] != READY or R.artifact_cost[art] > S.mana[g, cur]:
+    if not artifact_usable(S, R, g, cur):
         return n
     effect = R.artifact_effect[art]
     mana = F32(T.weights.mana) * F32(R.artifact_cost[art])

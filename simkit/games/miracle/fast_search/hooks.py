@@ -17,8 +17,7 @@ from simkit.games.kits.turn_search import compile_turn_search
 from simkit.games.miracle.fast.decide import decide_one
 from simkit.games.miracle.fast.game import decode_one
 from simkit.games.miracle.fast.step import step_one
-from simkit.games.miracle.rules import END_TURN
-from simkit.games.miracle.state import DRAW
+from simkit.games.miracle.state import DRAW, END_TURN
 
 #: the value weights, in the order of :class:`simkit.games.miracle.bots_config.SearchValue`
 VALUE_MIRACLE, VALUE_UNITS, VALUE_UNIT_HP, VALUE_REACH, VALUE_GARRISONS, VALUE_STARS, VALUE_WIN = range(7)
