@@ -107,8 +107,8 @@ def test_whole_games_in_compiled_code_play_the_batched_games(base, tmp_path, sce
     rng = np.random.default_rng(11)
     first, second = (list(rng.choice(base.decks, 6)) for _ in range(2))
     seeds = list(range(200, 206))
-    compiled = base.module.play_batch(base, first, second, seeds, pairing)
-    reference = base.module.play_batch(base, first, second, seeds, pairing, record_actions=True)
+    compiled = base.game.play_batch(first, second, seeds, pairing)
+    reference = base.game.play_batch(first, second, seeds, pairing, record_actions=True)
     actions = reference.pop("action_list")
     assert compiled == reference
     if scenario == "capped":  # the cap ended turns: runs of 3 actions, never more

@@ -68,10 +68,10 @@ def test_base_scenario_lists_the_search_rungs_after_the_personalities():
     ('candidates = ["rush", "hunter"]\nplans = 2', "bots.bad.plans: must leave room for the policy's and the 2"),
 ])
 def test_a_bad_search_key_is_a_scenario_error_naming_it(tmp_path, text, where):
-    """A misspelt key, an unknown policy, a budget or a weight of the wrong kind: ScenarioError naming the key."""
-    sc = patch(tmp_path, f'[bots.bad]\nlike = "search-1"\n{text}\n')
+    """A misspelt key, an unknown policy, a budget or a weight of the wrong kind: ScenarioError naming the key,
+    when the scenario loads."""
     with pytest.raises(ScenarioError, match=where.replace(".", r"\.")):
-        bot_names(sc)
+        bot_names(patch(tmp_path, f'[bots.bad]\nlike = "search-1"\n{text}\n'))
 
 
 # -- determinism ------------------------------------------------------------------------------------------------

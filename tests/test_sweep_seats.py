@@ -41,7 +41,7 @@ def test_a_seat_pool_plan_pairs_first_with_second(magic):
 def test_other_games_plan_as_before():
     """A game with one pool: no second_decks, pairs = decks x decks, meta's plan has exactly the old keys."""
     sc = simkit.load_scenario(DUEL)
-    plan = plan_sweep(sc, games=2)
+    plan = plan_sweep(sc, games=2, bots=("aggro", "control"))
     assert plan.second_decks == () and plan.seconds == plan.decks
     assert plan.pairs == [(a, b) for a in plan.decks for b in plan.decks]
     assert set(plan_dict(plan)) == {"scenario_hash", "decks", "games", "bots", "seed", "chunk_size", "chunk_count"}

@@ -260,10 +260,11 @@ def plan_sweep(
     chunk_size = d["chunk_size"] if chunk_size is None else chunk_size
     if chunk_size < 1:
         raise ValueError(f"chunk size must be at least 1, got {chunk_size}")
+    given_bots = bool(bots)
     bots = tuple(bots) if bots else d["bots"]
     if len(bots) != 2:
         raise ValueError(f"--bots takes two bot names (first seat, second seat), got {','.join(bots)}")
-    panel = tuple(panel) if panel else tuple(d["panel"])
+    panel = tuple(panel) if panel else (() if given_bots else tuple(d["panel"]))  # --bots overrides [sweep] panel
     if len(set(panel)) != len(panel):
         raise ValueError(f"--panel names a bot twice: {','.join(panel)}")
     if panel:
