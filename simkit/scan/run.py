@@ -152,8 +152,8 @@ def scan(
 
     def plan_of(sc):
         # the patterns, not the base's decks: a key that changes the pool (a budget) gets each value's own decks
-        return plan_sweep(sc, games=probe.games, decks=decks, bots=probe.bots, chunk_size=probe.chunk_size,
-                          seed=probe.seed)
+        return plan_sweep(sc, games=probe.games, decks=decks, bots=None if probe.panel else probe.bots,
+                          panel=probe.panel or None, chunk_size=probe.chunk_size, seed=probe.seed)
 
     texts = check_values(base, knob, vals, check=plan_of)  # each value's sweep planned before anything is written
     out = Path(out or _default_out(defaults["out"], knob.key))
