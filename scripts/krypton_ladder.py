@@ -31,7 +31,7 @@ from simkit.analysis.stats import wilson_interval  # noqa: E402
 from simkit.games.kits.rng import derive_seed  # noqa: E402
 from simkit.games.krypton.bots import choose  # noqa: E402
 from simkit.games.krypton.play import make_bot  # noqa: E402
-from simkit.games.krypton.view import WINNERS, Game  # noqa: E402
+from simkit.games.krypton.view import WINNERS, GameView  # noqa: E402
 from simkit.scenario import load_scenario  # noqa: E402
 
 _scenarios: dict = {}
@@ -50,7 +50,7 @@ def play_game(job: tuple) -> dict:
         _scenarios[path] = load_scenario(path)
     sc = _scenarios[path]
     t = time.process_time()
-    g = Game(sc.rules, (sc.canonical_deck(first), sc.canonical_deck(second)), seed, log=False)
+    g = GameView(sc.rules, (sc.canonical_deck(first), sc.canonical_deck(second)), seed, log=False)
     players = [make_bot(sc, bots[s], s, seed) for s in (0, 1)]
     while not g.over:
         bot, state = players[g.to_act]

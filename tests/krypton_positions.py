@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from simkit.games.krypton.view import Game
+from simkit.games.krypton.view import GameView
 from simkit.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,16 +27,16 @@ def scenario(path=BASE):
     return _cache[str(path)]
 
 
-def new(first: str = "Warrior+Warrior", second: str = "Warrior+Warrior", seed: int = 0, sc=None) -> Game:
+def new(first: str = "Warrior+Warrior", second: str = "Warrior+Warrior", seed: int = 0, sc=None) -> GameView:
     """A fresh game with every hero parked in a far corner (see :data:`PARK`)."""
-    g = Game((sc or scenario()).rules, (first, second), seed)
+    g = GameView((sc or scenario()).rules, (first, second), seed)
     for (s, k), cell in PARK.items():
         if k < g.team:
             g.heroes[s][k]["cell"] = g.index_of(*cell)
     return g
 
 
-def put(g: Game, side: int, k: int, cell, hp: int | None = None) -> dict:
+def put(g: GameView, side: int, k: int, cell, hp: int | None = None) -> dict:
     """Put hero ``k`` of ``side`` on ``cell`` (alive, face up), optionally with ``hp``."""
     h = g.heroes[side][k]
     h["cell"] = g.index_of(*cell)
@@ -46,7 +46,7 @@ def put(g: Game, side: int, k: int, cell, hp: int | None = None) -> dict:
     return h
 
 
-def turn(g: Game, side: int, k: int, points: int) -> None:
+def turn(g: GameView, side: int, k: int, points: int) -> None:
     """Make it hero ``k`` of ``side``'s turn (round 1), in its move phase with ``points``."""
     g.turn = 2 * k + side
     g.t = {"roll": points, "points": points, "acted": False, "shuttle": False, "pact": False, "blood": False,
@@ -55,22 +55,22 @@ def turn(g: Game, side: int, k: int, points: int) -> None:
     g.pending = []
 
 
-def dice(g: Game, *values: int) -> None:
+def dice(g: GameView, *values: int) -> None:
     """Script the next dice (movement, attack, defence) in order; more draws than given fail."""
     g.script_dice(*values)
 
 
-def cell(g: Game, side: int, k: int) -> tuple[int, int, int]:
+def cell(g: GameView, side: int, k: int) -> tuple[int, int, int]:
     return g.cell_of(g.heroes[side][k]["cell"])
 
 
-def tower(g: Game, side: int, kind: str, at) -> int:
+def tower(g: GameView, side: int, kind: str, at) -> int:
     """Put a ``kind`` tower of ``side`` on cell ``at``; returns its cell index."""
     c = g.index_of(*at)
     g.buildings[c] = {"side": side, "kind": kind, "hp": g.rules.towers[kind].hp, "iron": False}
     return c
 
 
-def steps(g: Game, *cells) -> None:
+def steps(g: GameView, *cells) -> None:
     for c in cells:
         g.do(("step",) + tuple(c))

@@ -18,7 +18,7 @@ from simkit.games.duel import bots as BOTS
 from simkit.games.duel import engine as E
 from simkit.games.duel.batch import bot_tables, game_seeds, play_batch
 from simkit.games.duel.invariants import DuelInvariants, scramble_hidden
-from simkit.games.duel.match import Match, replay
+from simkit.games.duel.match import Match
 from simkit.games.kits.rng import GameStreams
 
 # ---- scenario and decks (sections 9, 10) -----------------------------------------------------------
@@ -247,7 +247,7 @@ def test_replay_rebuilds_a_recorded_game():
     """Match: replaying a recorded game's actions gives the same winner, turns and HP."""
     sc = duel()
     res = play_batch(sc, [A], [B], [21], ("control", "aggro"), record_actions=True)
-    m = replay(sc, A, B, res["action_list"][0], seed=21)
+    m = sc.game.replay(A, B, res["action_list"][0], seed=21)
     assert (m.winner, m.end_reason, m.turn, m.hp(0), m.hp(1)) == (
         res["winner"][0], res["end_reason"][0], res["turns"][0], res["first_hp"][0], res["second_hp"][0])
     assert m.actions == res["action_list"][0]
@@ -256,8 +256,8 @@ def test_replay_rebuilds_a_recorded_game():
 
 def test_replay_names_the_first_illegal_action():
     """Match: an illegal action in a replay raises naming its position and reason."""
-    with pytest.raises(IllegalAction, match=r"action 1: .*already advanced or retreated"):
-        replay(duel(), A, B, [("advance",), ("advance",)], seed=0)
+    with pytest.raises(IllegalAction, match=r"action 1 \(.advance.,\): .*already advanced or retreated"):
+        duel().game.replay(A, B, [("advance",), ("advance",)], seed=0)
 
 
 @pytest.mark.parametrize("bad, words", [

@@ -300,13 +300,13 @@ def test_uncompiled_rules_and_bots_play_the_same_games():
 
 def test_compiled_game_loop_plays_what_the_bots_play_one_decision_at_a_time():
     """play_batch's compiled loop (engine and bots in numba) plays the game the Python view plays when each
-    bot is asked decision by decision through Game.do."""
+    bot is asked decision by decision through GameView.do."""
     from simkit.games.krypton.play import make_bot
-    from simkit.games.krypton.view import Game
+    from simkit.games.krypton.view import GameView
 
     sc = scenario()
     r = play_batch(sc, ["Knight+Knight"], ["Archer+Warrior"], [11], ("rush", "builder"), record_actions=True)
-    g = Game(sc.rules, ("Knight+Knight", "Archer+Warrior"), 11)
+    g = GameView(sc.rules, ("Knight+Knight", "Archer+Warrior"), 11)
     bots = [make_bot(sc, name, s, 11)[0] for s, name in enumerate(("rush", "builder"))]
     actions = []
     while not g.over:

@@ -8,7 +8,6 @@ import pytest
 from krypton_positions import BASE, dice, new, put, scenario, turn
 
 from simkit.errors import ScenarioError
-from simkit.games.krypton.match import replay
 from simkit.games.krypton.play import bot_names, make_bot, personalities, play_batch, searches
 from simkit.games.krypton.search import KryptonSearch
 from simkit.games.krypton.search_bot import SearchBot
@@ -85,7 +84,7 @@ def test_a_search_game_depends_on_its_seed_only_and_replays(cheap):
                        record_actions=True)
     assert alone["action_list"][0] == batch["action_list"][1]
     assert alone["first_base_hp"][0] == batch["first_base_hp"][1]
-    m = replay(cheap, decks[0], decks[1], alone["action_list"][0], seed=21)
+    m = cheap.game.replay(decks[0], decks[1], alone["action_list"][0], seed=21)
     assert m.over and m.winner == alone["winner"][0]
 
 
@@ -210,7 +209,7 @@ def test_a_search_bot_plays_a_match_and_its_actions_replay(cheap):
     bots = [make_bot(cheap, "balanced", 0, 12)[0], make_bot(cheap, "cheap", 1, 12)[0]]
     while not m.over:  # the search bot takes the Match itself, the utility bot its engine game
         m.do(bots[m.to_act].choose(m if m.to_act == 1 else m.game, m.legal_actions()))
-    again = replay(cheap, "Knight+Warrior", "Archer+Archer", m.actions, seed=12)
+    again = cheap.game.replay("Knight+Warrior", "Archer+Archer", m.actions, seed=12)
     assert again.snapshot() == m.snapshot() and bots[1].search.decisions > 0
 
 

@@ -104,7 +104,7 @@ def test_a_scenario_naming_an_illegal_army_is_refused_at_load():
     data = copy.deepcopy(DATA)
     data["armies"]["pool"] = ["Orc:Ogre*2,OrcInfantry", "Orc:Ogre*3"]
     r = rules_of(data)
-    with pytest.raises(ScenarioError, match=r"armies.pool: army 'Orc:Ogre\*3': costs 15 gold"):
+    with pytest.raises(ScenarioError, match=r"armies.pool\[1\]: army 'Orc:Ogre\*3': costs 15 gold"):
         deck_pool(r, Field("test.toml", data))
 
 

@@ -7,7 +7,7 @@ import pytest
 from miracle_positions import DRAGONS, MELEE, SHIELD, WIND, place, set_mana
 
 from simkit import IllegalAction, ScenarioError
-from simkit.games.miracle import Match, replay
+from simkit.games.miracle import Match
 
 LINE = [(2 + k, -4, 2 - k) for k in range(6)]  # LINE[i] and LINE[j] are |i - j| apart
 
@@ -143,20 +143,20 @@ def test_unit_ids_increase_by_appearance_and_are_never_reused(base):
 
 
 def test_replay_of_the_recorded_actions_gives_the_same_game(base):
-    """replay(scenario, decks, m.actions) rebuilds the same snapshot, also from JSON-decoded actions."""
+    """scenario.game.replay(decks, m.actions) rebuilds the same snapshot, also from JSON-decoded actions."""
     m = base.new_match(MELEE, DRAGONS, seed=7)
     random_play(m, seed=7, actions=250)
     assert len(m.actions) == 250 or m.over
-    again = replay(base, MELEE, DRAGONS, m.actions, seed=7)
+    again = base.game.replay(MELEE, DRAGONS, m.actions, seed=7)
     assert again.snapshot() == m.snapshot()
     decoded = json.loads(json.dumps(m.actions))
-    assert replay(base, MELEE, DRAGONS, decoded).snapshot() == m.snapshot()
+    assert base.game.replay(MELEE, DRAGONS, decoded).snapshot() == m.snapshot()
 
 
 def test_replay_names_the_first_illegal_action(base):
     """A replay stops at an illegal action and names its index."""
     with pytest.raises(IllegalAction, match=r"action 1 \('move', 1, \(0, 0, 0\)\)"):
-        replay(base, MELEE, DRAGONS, [("summon", "Swordsman", 1, (-6, 6, 0)), ("move", 1, (0, 0, 0))])
+        base.game.replay(MELEE, DRAGONS, [("summon", "Swordsman", 1, (-6, 6, 0)), ("move", 1, (0, 0, 0))])
 
 
 @pytest.mark.parametrize("deck, seed, actions", [(MELEE, 1, 0), (DRAGONS, 2, 60), (SHIELD, 3, 120), (WIND, 4, 200)])

@@ -267,6 +267,7 @@ def test_planted_bug_is_caught_within_the_ci_budget(base, monkeypatch, planted_f
 
 
 @pytest.mark.slow
+@pytest.mark.long
 def test_ci_hunt_reports_every_planted_bug_but_the_known_misses(base, planted_folder, capsys):
     """Planted one at a time into the one rules source, every bug but those of HUNT_MISSES is caught by
     the hunt ``simkit check --profile ci`` runs, each by a fitting independent check (the misses are

@@ -11,7 +11,6 @@ import pytest
 
 import simkit
 from simkit.cli import main
-from simkit.games.miracle import replay
 from simkit.runner import game_seeds
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,7 +82,7 @@ def test_recorded_actions_replay_to_the_same_result(short):
     first, second = pairings(short, 3, seed=2)
     df = simkit.play_games(short, first, second, bots="rush,control", seeds=[1, 2, 3], record_actions=True)
     for row in df.itertuples():
-        m = replay(short, row.first_deck, row.second_deck, row.action_list)
+        m = short.game.replay(row.first_deck, row.second_deck, row.action_list)
         s = m.snapshot()
         assert s["over"] and s["turn"] == row.turns
         assert [p["miracle_hp"] for p in s["players"]] == [row.first_miracle_hp, row.second_miracle_hp]
@@ -137,7 +136,7 @@ def test_cli_play_prints_the_game_and_writes_a_replayable_record(short, tmp_path
     assert record["decks"] == [first, second] and record["seed"] == 7 and record["bots"] == ["balanced", "rush"]
     assert record["scenario"] == str(short.path)
     assert all(isinstance(a, list) and isinstance(a[0], str) for a in record["actions"])
-    m = replay(simkit.load_scenario(record["scenario"]), *record["decks"], record["actions"])
+    m = simkit.load_scenario(record["scenario"]).game.replay(*record["decks"], record["actions"])
     assert m.over and m.snapshot()["turn"] == record["result"]["turns"]
     again = simkit.play_games(short, first, second, bots=("balanced", "rush"), seeds=[7]).iloc[0]
     assert again.actions == len(record["actions"])

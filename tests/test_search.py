@@ -9,7 +9,6 @@ from miracle_positions import BASE
 import simkit
 from simkit.games.miracle import play as P
 from simkit.games.miracle.bots import bot_names, bot_settings, make_bot
-from simkit.games.miracle.match import replay
 from simkit.games.miracle.search import SearchBot
 
 DECKS = ("HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon")
@@ -123,7 +122,7 @@ def test_search_bot_plays_only_legal_actions(small):
     which refuses illegal actions, and reaches the recorded end."""
     df = games(small, ("small", "small"), n=2, record_actions=True)
     for row in df.itertuples():
-        m = replay(small, row.first_deck, row.second_deck, row.action_list)
+        m = small.game.replay(row.first_deck, row.second_deck, row.action_list)
         assert m.over and len(row.action_list) == row.actions
 
 

@@ -557,6 +557,7 @@ def test_an_engine_crash_is_a_finding_with_its_case(base, monkeypatch):
 
 
 @pytest.mark.slow
+@pytest.mark.long
 def test_thorough_check_passes_on_the_base_scenario(tmp_path):
     """The thorough profile (what `simkit check` runs by default) finds nothing in the base scenario."""
     from simkit.games.miracle.checking import run_check

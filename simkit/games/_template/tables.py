@@ -11,6 +11,7 @@ import numpy as np
 
 from simkit.errors import ScenarioError
 from simkit.games.kits.bot_tables import RANDOM, bot_tables, number
+from simkit.games.kits.decks import deck_pool as read_pool
 from simkit.scenario import Field
 
 # the settings vector ([rules]) and the columns of the card table ([cards.<name>])
@@ -129,23 +130,11 @@ def deck_list(rules: Rules, deck: str) -> np.ndarray:
 
 
 def deck_pool(rules: Rules, top: Field) -> list[str]:
-    """``[decks] pool`` if given (each deck checked), else every legal deck."""
-    d = top.table("decks", required=False)
-    d.reject_unknown(DECK_KEYS)
-    if not d.has("pool"):
-        return all_decks(rules)
-    pool = d.get("pool")
-    if not isinstance(pool, list) or not pool:
-        raise d.fail("must be a non-empty list of deck ids", "pool")
-    out = []
-    for i, deck in enumerate(pool):
-        try:
-            out.append(canonical_deck(rules, deck))
-        except ScenarioError as exc:
-            raise d.fail(str(exc), f"pool[{i}]") from None
-    if len(set(out)) != len(out):
-        raise d.fail("lists the same deck twice", "pool")
-    return out
+    """``[decks] pool`` if given (each deck checked), else every legal deck.
+
+    Read by the kit: :func:`simkit.games.kits.decks.deck_pool`.
+    """
+    return read_pool(top, lambda deck: canonical_deck(rules, deck), lambda: all_decks(rules), keys=DECK_KEYS)
 
 
 def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:

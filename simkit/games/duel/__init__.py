@@ -8,10 +8,9 @@ numba); :mod:`.bots` holds the bots, :mod:`.match` the single-game facade, :mod:
 
 from simkit.games.duel.batch import bot_names, play_batch
 from simkit.games.duel.game import GAME
-from simkit.games.duel.match import Match, replay
+from simkit.games.duel.match import Match
 from simkit.games.duel.tables import Rules, build_rules, canonical_deck, deck_pool, parse_deck
 
 __all__ = [
     "GAME", "Match", "Rules", "bot_names", "build_rules", "canonical_deck", "deck_pool", "parse_deck", "play_batch",
-    "replay",
 ]

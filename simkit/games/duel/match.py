@@ -12,7 +12,7 @@ reason and leaves the game unchanged. The rules themselves are :mod:`simkit.game
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -363,16 +363,3 @@ def snapshot_of(rules, s: np.ndarray, lists, decks=("?", "?"), seed: int = 0) ->
     }
 
 
-def replay(scenario, first_deck: str, second_deck: str, actions: Iterable[tuple], seed: int = 0) -> Match:
-    """The game rebuilt from its actions.
-
-    Raises:
-        IllegalAction: naming the first illegal action and its position.
-    """
-    m = Match(scenario, first_deck, second_deck, seed=seed)
-    for n, action in enumerate(actions):
-        try:
-            m.do(tuple(action) if isinstance(action, list) else action)
-        except IllegalAction as exc:
-            raise IllegalAction(f"action {n}: {exc}") from None
-    return m

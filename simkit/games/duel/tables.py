@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.errors import ScenarioError
+from simkit.games.kits.decks import deck_pool as read_pool
 from simkit.scenario import Field
 
 # card types (rules page section 5), in the note's order
@@ -450,22 +451,11 @@ def deck_list(rules: Rules, deck: str) -> np.ndarray:
 
 
 def deck_pool(rules: Rules, top: Field) -> list[str]:
-    """The scenario's deck pool: ``[decks] pool`` if given (each deck checked), else every legal deck."""
-    d = top.table("decks", required=False)
-    if not d.has("pool"):
-        return all_decks(rules)
-    pool = d.get("pool")
-    if not isinstance(pool, list) or not pool:
-        raise d.fail("must be a non-empty list of deck ids", "pool")
-    out = []
-    for i, deck in enumerate(pool):
-        try:
-            out.append(canonical_deck(rules, deck))
-        except ScenarioError as exc:
-            raise d.fail(str(exc), f"pool[{i}]") from None
-    if len(set(out)) != len(out):
-        raise d.fail("lists the same deck twice", "pool")
-    return out
+    """The scenario's deck pool: ``[decks] pool`` if given (each deck checked), else every legal deck.
+
+    Read by the kit: :func:`simkit.games.kits.decks.deck_pool`.
+    """
+    return read_pool(top, lambda deck: canonical_deck(rules, deck), lambda: all_decks(rules), keys=None)
 
 
 def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:

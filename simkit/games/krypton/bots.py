@@ -1093,7 +1093,7 @@ class Utility:
         self.mem = new_memory(seat, seed)
 
     def choose_code(self, g) -> int:
-        """The code of the bot's action in game ``g`` (a :class:`~simkit.games.krypton.view.Game`)."""
+        """The code of the bot's action in game ``g`` (a :class:`~simkit.games.krypton.view.GameView`)."""
         lg = g.legal_codes()
         P = g.P
         return int(choose_code(g.s, P.R, P.dist, P.nbr, BOT_UTILITY, self.W, *P.dice, self.mem, lg, len(lg)))

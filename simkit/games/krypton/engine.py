@@ -2,7 +2,7 @@
 
 Every rule of ``shared/rules/krypton-tower-war.md`` lives here and only here. The same functions run
 compiled in sweeps (:mod:`simkit.games.krypton.play`), behind the single-game view
-(:class:`simkit.games.krypton.view.Game`, which ``Match``, the tests, ``narrate``, ``render``, ``check``
+(:class:`simkit.games.krypton.view.GameView`, which ``Match``, the tests, ``narrate``, ``render``, ``check``
 and the search bots use) and, with ``NUMBA_DISABLE_JIT=1``, as plain Python (a test plays games both
 ways and finds them equal).
 

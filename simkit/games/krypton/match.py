@@ -6,11 +6,9 @@ an attack judgment's counter window, or the side of a hero that just died (its r
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from simkit.errors import IllegalAction
 from simkit.games.krypton.tables import canonical_deck
-from simkit.games.krypton.view import WINNERS, Game
+from simkit.games.krypton.view import WINNERS, GameView
 
 
 class Match:
@@ -27,7 +25,7 @@ class Match:
         self.rules = scenario.rules
         self.decks = (canonical_deck(self.rules, first_deck), canonical_deck(self.rules, second_deck))
         self.seed = int(seed)
-        self.game = Game(self.rules, self.decks, self.seed)
+        self.game = GameView(self.rules, self.decks, self.seed)
         self.actions: list[tuple] = []
 
     @property
@@ -74,12 +72,3 @@ class Match:
         return other
 
 
-def replay(scenario, first_deck: str, second_deck: str, actions: Iterable[tuple], seed: int = 0) -> Match:
-    """The match rebuilt from its actions (raises :class:`simkit.IllegalAction` on an illegal one)."""
-    m = Match(scenario, first_deck, second_deck, seed=seed)
-    for k, a in enumerate(actions):
-        try:
-            m.do(tuple(a))
-        except IllegalAction as exc:
-            raise IllegalAction(f"action {k}: {exc}") from None
-    return m

@@ -17,7 +17,7 @@ def _c(g, i: int) -> str:
 
 
 def event_line(g, e: tuple) -> str | None:
-    """One event (``(hero turn, kind, ...)``) of :attr:`Game.events` in words, or ``None`` to skip it."""
+    """One event (``(hero turn, kind, ...)``) of :attr:`GameView.events` in words, or ``None`` to skip it."""
     kind = e[1]
     side = e[2] if len(e) > 2 and isinstance(e[2], int) else 0
 

@@ -17,7 +17,7 @@ from simkit.games.kits.bot_tables import RANDOM
 from simkit.games.krypton.bots import MEM, NW, RandomBot, Utility, choose, play_loop, read_bots
 from simkit.games.krypton.search_bot import SearchBot, read_searches
 from simkit.games.krypton.tables import CARDS, canonical_deck
-from simkit.games.krypton.view import WINNERS, Game
+from simkit.games.krypton.view import WINNERS, GameView
 
 #: most decisions of one game (the rules bound a game far below this; reaching it is a bug)
 ACTION_CAP = 200_000
@@ -91,7 +91,7 @@ def make_bot(scenario, name: str, seat: int, seed: int):
     raise ValueError(f"unknown bot {name!r} (the scenario knows: {', '.join(bot_names(scenario))})")
 
 
-def play_one(scenario, first: str, second: str, seed: int, bots: Sequence[str]) -> tuple[Game, list[tuple]]:
+def play_one(scenario, first: str, second: str, seed: int, bots: Sequence[str]) -> tuple[GameView, list[tuple]]:
     """Play one game to its end; returns the finished game and its actions."""
     g, actions = _play(scenario, first, second, seed, bots)
     if isinstance(actions, np.ndarray):
@@ -103,7 +103,7 @@ def _play(scenario, first: str, second: str, seed: int, bots: Sequence[str]):
     players = [make_bot(scenario, bots[s], s, seed) for s in (0, 1)]
     if all(isinstance(p, (Utility, RandomBot)) for p, _ in players):
         return play_compiled(scenario, first, second, seed, [p for p, _ in players])
-    g = Game(scenario.rules, (first, second), seed, log=False)
+    g = GameView(scenario.rules, (first, second), seed, log=False)
     actions = []
     while not g.over:
         seat = g.to_act
@@ -116,10 +116,10 @@ def _play(scenario, first: str, second: str, seed: int, bots: Sequence[str]):
     return g, actions
 
 
-def play_compiled(scenario, first: str, second: str, seed: int, bots) -> tuple[Game, np.ndarray]:
+def play_compiled(scenario, first: str, second: str, seed: int, bots) -> tuple[GameView, np.ndarray]:
     """One game of two compiled bots (:class:`Utility` or :class:`RandomBot`), played by numba to its end;
-    returns the finished game and its action codes (:meth:`Game.action_of` names them)."""
-    g = Game(scenario.rules, (first, second), seed, log=False)
+    returns the finished game and its action codes (:meth:`GameView.action_of` names them)."""
+    g = GameView(scenario.rules, (first, second), seed, log=False)
     P = g.P
     kinds = np.array([b.kind for b in bots], np.int64)
     W = np.zeros((2, NW), np.float64)
@@ -140,7 +140,7 @@ def play_compiled(scenario, first: str, second: str, seed: int, bots) -> tuple[G
     return g, acts[:n]
 
 
-def record_columns(g: Game) -> dict:
+def record_columns(g: GameView) -> dict:
     """The per-side columns of a finished game, ``first_<name>`` and ``second_<name>``."""
     rec = g.record()
     per = []

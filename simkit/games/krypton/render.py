@@ -27,7 +27,7 @@ def _xy(cell) -> tuple[float, float]:
 
 
 def draw(ax, g, caption: str = "", coordinates: bool = False) -> None:
-    """Draw game ``g`` (an :class:`~simkit.games.krypton.engine.Game`) on the matplotlib axes ``ax``."""
+    """Draw game ``g`` (an :class:`~simkit.games.krypton.view.GameView`) on the matplotlib axes ``ax``."""
     from matplotlib.patches import Circle, RegularPolygon
 
     r = g.rules

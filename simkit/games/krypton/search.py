@@ -18,7 +18,7 @@ begun) and
 from __future__ import annotations
 
 from simkit.games.kits.rng import derive_seed
-from simkit.games.krypton.view import Game
+from simkit.games.krypton.view import GameView
 
 #: the value weights of a search bot (``value_<name>`` in its ``[bots.<name>]`` table): (name, meaning)
 VALUES = (
@@ -41,7 +41,7 @@ _EFFECT_OF = {"prayer_towers": "dice", "attack_towers": "attack", "magic_towers"
 
 
 class KryptonSearch:
-    """State copy, legal actions, step, end and value for one game (an engine :class:`Game`).
+    """State copy, legal actions, step, end and value for one game (an engine :class:`GameView`).
 
     Args:
         scenario: the loaded Krypton scenario.
@@ -50,7 +50,7 @@ class KryptonSearch:
     def __init__(self, scenario):
         self.rules = scenario.rules
 
-    def root(self, state, seat: int, salt: int = 0) -> Game:
+    def root(self, state, seat: int, salt: int = 0) -> GameView:
         """``seat``'s view of ``state`` (a :class:`Match` or an engine game): where a search begins.
 
         ``salt`` picks one guess of the unseen cards and the dice among many (0: the default guess).
@@ -67,22 +67,22 @@ class KryptonSearch:
         g.key, g.ctr = key, 0
         return g
 
-    def copy(self, state: Game) -> Game:
+    def copy(self, state: GameView) -> GameView:
         """An independent copy."""
         return state.copy(log=False)
 
-    def legal(self, state: Game) -> list[tuple]:
+    def legal(self, state: GameView) -> list[tuple]:
         """The legal actions of the seat to act."""
         return state.legal_actions()
 
-    def step(self, state: Game, action) -> None:
+    def step(self, state: GameView, action) -> None:
         """Apply a legal action in place."""
         state.do(tuple(action))
 
-    def over(self, state: Game) -> bool:
+    def over(self, state: GameView) -> bool:
         return state.over
 
-    def to_act(self, state: Game) -> int:
+    def to_act(self, state: GameView) -> int:
         """The seat whose decision is owed (a counter window's defender, a revival's side)."""
         return state.to_act
 
@@ -103,7 +103,7 @@ class KryptonSearch:
         g = getattr(state, "game", state)
         return g.ctr + g.stats[0]["attacks"] + g.stats[1]["attacks"]
 
-    def reseed(self, state: Game, key: int) -> None:
+    def reseed(self, state: GameView, key: int) -> None:
         """Key the game's stream afresh (a search's rollout only: the real game never is)."""
         state.key, state.ctr = int(key), 0
 
@@ -115,7 +115,7 @@ class KryptonSearch:
         return (g.turn, g.ctr, g.n_events, "" if j is None else j["window"] or "",
                 0 if j is None else len(j["closed"]), len(g.pending))
 
-    def value(self, state: Game, seat: int, weights: dict | None = None) -> float:
+    def value(self, state: GameView, seat: int, weights: dict | None = None) -> float:
         """``seat``'s value of the position.
 
         Without ``weights``: in [-1, 1], the result once over, else the base HP difference over base HP.
@@ -132,7 +132,7 @@ class KryptonSearch:
             return 0.0 if state.winner == 2 else weights["value_win"] * (1.0 if state.winner == seat else -1.0)
         return sum(weights[f"value_{name}"] * d for name, d in self.features(state, seat).items())
 
-    def features(self, state: Game, seat: int) -> dict[str, float]:
+    def features(self, state: GameView, seat: int) -> dict[str, float]:
         """The own-minus-enemy features the weighted value sums (every name of :data:`VALUES` but ``win``)."""
         g = state
         other = 1 - seat
@@ -154,7 +154,7 @@ class KryptonSearch:
         return out
 
     @staticmethod
-    def _closeness(g: Game, side: int) -> float:
+    def _closeness(g: GameView, side: int) -> float:
         """Minus the mean distance of ``side``'s heroes to the enemy base (a dead hero: from its spawn point)."""
         base = g.rules.bases[1 - side]
         home = g.rules.spawns[side][0]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.errors import ScenarioError
+from simkit.games.kits.decks import deck_pool as read_pool
 from simkit.games.kits.hexgrid import HexGrid, hexagon_cells
 from simkit.scenario import Field
 
@@ -304,24 +305,11 @@ def canonical_deck(rules: Rules, deck: str) -> str:
 
 
 def deck_pool(rules: Rules, top: Field) -> list[str]:
-    """``[decks] pool`` (canonical ids) when given, else every legal loadout."""
-    d = top.table("decks", required=False)
-    d.reject_unknown(("pool",))
-    if not d.has("pool"):
-        return all_loadouts(rules)
-    pool = d.get("pool")
-    if not isinstance(pool, list) or not pool:
-        raise d.fail("must be a non-empty list of loadout ids", "pool")
-    out = []
-    for p in pool:
-        try:
-            c = canonical_deck(rules, p)
-        except ScenarioError as exc:
-            raise d.fail(str(exc), "pool") from None
-        if c in out:
-            raise d.fail(f"loadout {c!r} listed twice", "pool")
-        out.append(c)
-    return out
+    """``[decks] pool`` (canonical ids) when given, else every legal loadout.
+
+    Read by the kit: :func:`simkit.games.kits.decks.deck_pool`.
+    """
+    return read_pool(top, lambda deck: canonical_deck(rules, deck), lambda: all_loadouts(rules), words="loadout")
 
 
 def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:

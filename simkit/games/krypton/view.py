@@ -1,7 +1,7 @@
-"""One game of Krypton Tower War seen from Python: :class:`Game`, a readable view over the compiled engine.
+"""One game of Krypton Tower War seen from Python: :class:`GameView`, a readable view over the compiled engine.
 
 The rules are the compiled functions of :mod:`simkit.games.krypton.engine`; this module holds none. A
-:class:`Game` owns one state array and its event buffer, names actions as tuples, and shows the state
+:class:`GameView` owns one state array and its event buffer, names actions as tuples, and shows the state
 as plain values (``g.heroes[side][k]["hp"]``, ``g.buildings``, ``g.hands``, ``g.t``, ``g.judgment``...)
 that the tests, ``Match``, ``narrate``, ``render``, ``check`` and the search bots read; writing through
 them (a test's literal position) writes the state. Actions:
@@ -302,7 +302,7 @@ class _Turn:
         return {k: self[k] for k in self.keys}
 
 
-class Game:
+class GameView:
     """One game of Krypton Tower War between two loadouts (seat 0 acts first), over the compiled engine.
 
     Args:
@@ -769,9 +769,9 @@ class Game:
             "dice": [self.dice_count(0), self.dice_count(1)], "hand_limit": [self.hand_limit(0), self.hand_limit(1)],
         }
 
-    def copy(self, log: bool | None = None) -> Game:
+    def copy(self, log: bool | None = None) -> GameView:
         """An independent copy (``log=False``: one that keeps no events, for search rollouts)."""
-        other = Game.__new__(Game)
+        other = GameView.__new__(GameView)
         other.rules, other.P, other.loadouts, other.names = self.rules, self.P, self.loadouts, self.names
         other.s = self.s.copy()
         keep = self.ev.shape[0] > 0 if log is None else log

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.errors import ScenarioError
+from simkit.games.kits.decks import deck_pool as read_pool
 from simkit.scenario import Field
 
 TOP_LEVEL_KEYS = ("rules", "combat", "magic", "tactics", "skills", "races", "armies", "bots")
@@ -501,24 +502,12 @@ def all_decks(rules: Rules) -> list[str]:
 
 
 def deck_pool(rules: Rules, top: Field) -> list[str]:
-    """``[armies] pool`` (canonical ids, file order) when given, else every legal army."""
-    d = top.table("armies", required=False)
-    d.reject_unknown(("pool",))
-    if not d.has("pool"):
-        return all_decks(rules)
-    pool = d.get("pool")
-    if not isinstance(pool, list) or not pool:
-        raise d.fail("must be a non-empty list of army ids", "pool")
-    out = []
-    for p in pool:
-        try:
-            c = canonical_deck(rules, p)
-        except ScenarioError as exc:
-            raise d.fail(str(exc), "pool") from None
-        if c in out:
-            raise d.fail(f"army {c!r} listed twice", "pool")
-        out.append(c)
-    return out
+    """``[armies] pool`` (canonical ids, file order) when given, else every legal army.
+
+    Read by the kit: :func:`simkit.games.kits.decks.deck_pool`.
+    """
+    return read_pool(top, lambda deck: canonical_deck(rules, deck), lambda: all_decks(rules), table="armies",
+                     words="army")
 
 
 def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from simkit.games.miracle.cards import canonical_deck as _canonical_deck
 from simkit.games.miracle.cards import parse_deck
 from simkit.games.miracle.game import GAME
-from simkit.games.miracle.match import Match, replay
+from simkit.games.miracle.match import Match
 from simkit.games.miracle.narrate import narrate
 from simkit.games.miracle.play import play_batch
 from simkit.games.miracle.tables import Rules, build_rules, deck_pool
@@ -42,6 +42,6 @@ def check_hooks(scenario):
 
 __all__ = [
     "GAME", "Match", "Rules", "build_rules", "canonical_deck", "check_hooks", "deck_pool", "key_turns_figure",
-    "narrate", "parse_deck", "play_batch", "replay",
+    "narrate", "parse_deck", "play_batch",
 ]
 

@@ -365,20 +365,4 @@ class Match:
         }
 
 
-def replay(scenario, first_deck: str, second_deck: str, actions, seed: int = 0) -> Match:
-    """Rebuild a match by performing ``actions`` (tuples or JSON lists) in order.
-
-    Raises:
-        IllegalAction: an action is not legal where it stands (its index is named).
-    """
-    m = Match(scenario, first_deck, second_deck, seed=seed)
-    for i, action in enumerate(actions):
-        action = tuple(tuple(x) if isinstance(x, list) else x for x in action)
-        try:
-            m.do(action)
-        except IllegalAction as exc:
-            raise IllegalAction(f"action {i} {action!r}: {exc}") from None
-    return m
-
-
-__all__ = ["Match", "replay", "ScenarioError"]
+__all__ = ["Match", "ScenarioError"]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simkit.errors import ScenarioError
+from simkit.games.kits.decks import deck_pool as read_pool
 from simkit.games.miracle.board import Board, build_board
 from simkit.games.miracle.bots_config import read_bot_settings
 from simkit.games.miracle.cards import Cards, build_cards, parse_deck
@@ -119,23 +119,11 @@ def build_rules(top: Field) -> Rules:
 
 
 def deck_pool(rules: Rules, top: Field) -> list[str]:
-    """The scenario's deck pool: ``[decks] pool`` if given (each deck checked), else every legal deck."""
-    d = top.table("decks", required=False)
-    d.reject_unknown(("pool",))
-    if not d.has("pool"):
-        return _all_decks(rules.cards)
-    pool = d.get("pool")
-    if not isinstance(pool, list) or not pool:
-        raise d.fail("must be a non-empty list of deck ids", "pool")
-    out = []
-    for i, deck in enumerate(pool):
-        try:
-            out.append(_canonical_deck(rules.cards, deck))
-        except ScenarioError as exc:
-            raise d.fail(str(exc), f"pool[{i}]") from None
-    if len(set(out)) != len(out):
-        raise d.fail("lists the same deck twice", "pool")
-    return out
+    """The scenario's deck pool: ``[decks] pool`` if given (each deck checked), else every legal deck.
+
+    Read by the kit: :func:`simkit.games.kits.decks.deck_pool`.
+    """
+    return read_pool(top, lambda deck: _canonical_deck(rules.cards, deck), lambda: _all_decks(rules.cards))
 
 
 def canonical_deck(rules: Rules, deck: str) -> str:
