@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simkit.scenario import Field, resolve_like
-
-RANDOM = "random"
+from simkit.games.kits.bot_tables import RANDOM, bot_tables, is_search
+from simkit.scenario import Field
 
 #: The features a utility bot weighs, in the order of the compiled weight vector. Each is read from
 #: the bot's own view (rules page section 12): the score of an action is the change it makes to
@@ -122,22 +121,17 @@ def read_bot_settings(source: str, data: dict) -> BotSettings:
     Raises:
         ScenarioError: naming the file, the key and the problem.
     """
-    f = Field(source, data).table("bots")
+    top = Field(source, data)
     out: dict[str, np.ndarray] = {}
     searches: dict[str, Field] = {}
-    for name in f.keys():
-        if not isinstance(f.get(name), dict):
-            raise f.fail("unknown key (expected a [bots.<name>] table)", name)
-        if name == RANDOM:
-            raise f.fail("'random' is the built-in uniformly random bot; give the table another name", name)
-        merged = Field(source, resolve_like(f, name), f"bots.{name}")
-        if merged.has("policy"):
+    for name, merged in bot_tables(top):  # the kit reads the tables: like chains, random reserved
+        if is_search(merged):
             searches[name] = merged
             continue
         merged.reject_unknown(WEIGHT_NAMES)
         out[name] = np.array([_number(merged, key) for key in WEIGHT_NAMES], np.float64)
     if not out:
-        raise f.fail("defines no bot; add a [bots.<name>] table")
+        raise top.table("bots").fail("defines no utility personality; add a [bots.<name>] table of weights")
     return BotSettings(personalities=out, searches={name: _search(m, out) for name, m in searches.items()})
 
 

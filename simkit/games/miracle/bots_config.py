@@ -16,9 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from simkit.scenario import Field, resolve_like
-
-RANDOM = "random"
+from simkit.games.kits.bot_tables import RANDOM, bot_tables, is_search
+from simkit.scenario import Field
 
 
 @dataclass(frozen=True)
@@ -225,15 +224,8 @@ def read_bot_settings(source: str, data: dict) -> BotSettings:
     known = {"max_actions_per_turn"}
     personalities: dict[str, BotConfig] = {}
     searches: dict[str, Field] = {}
-    for name in f.keys():
-        if name in known:
-            continue
-        if not isinstance(f.get(name), dict):
-            raise f.fail("unknown key (expected max_actions_per_turn or a [bots.<name>] table)", name)
-        if name == RANDOM:
-            raise f.fail("'random' is the built-in uniformly random bot; give the table another name", name)
-        merged = Field(source, resolve_like(f, name), f"bots.{name}")
-        if merged.has("policy"):
+    for name, merged in bot_tables(top, shared=tuple(known)):  # the kit reads the tables (like, random)
+        if is_search(merged):
             searches[name] = merged
             continue
         for key in merged.keys():
