@@ -1,31 +1,5 @@
-"""Automatic balance suggestions: search the numbers a designer lets simkit touch for a small patch.
-
-Game-agnostic. A *knob* is a number of the scenario (a dotted key of the merged scenario such as
-``creatures.Priest.L3.cost``) with the range it may take. A *candidate* changes at most
-``max_changes`` knobs; it is written as a patch that ``extends`` the base, validated by
-:func:`simkit.load_scenario` (a candidate that fails validation is a failed trial, not a crash)
-and swept on the very seeds of the base (:mod:`simkit.sweep`), so the difference between two
-candidates is the change, not the luck of the draw. Its *objective* (lower is better) adds the
-spread of the deck win rates, how far decks sit outside the report's band, how far matchups go
-beyond 70/30, the first-player advantage, how far the candidate pushes decks further outside the
-band than the base game has them on the same seeds (a new outlier is a new flag) and a small price
-per change; with several bot pairings,
-or a sweep's bot panel, a candidate counts by its worst pairing or bot, so the patch does not
-balance one bot's habits.
-
-The search is an Optuna study (a seeded TPE sampler, one re-seeded per trial so that a resumed
-study proposes what an uninterrupted one would have) stored in SQLite in the output folder: a
-killed tune resumes with ``resume=True``. Each candidate's sweeps live in
-``OUT/candidates/<id>/``, keyed by the patch itself, so a candidate proposed twice is played once
-and a sweep cut short by a kill is finished rather than restarted.
-
-When the budget is spent, the best candidate is written as ``OUT/patch.toml`` (``extends`` the
-base, only the changed keys, a comment per change with before/after) and checked against the
-base on fresh seeds (another sweep seed than the search used; the sweeps of the base file and of
-``OUT/patch.toml`` itself, in ``OUT/fresh/``): ``OUT/compare.pdf`` (with its tables as CSV beside
-it), ``OUT/flags.csv`` (flags that vanished, appeared or stayed) and ``OUT/summary.json``.
-``OUT/trials.csv`` is the trial table.
-"""
+"""``simkit tune`` itself: :func:`tune` plans the screening and the search, runs the study, and hands the
+best candidates to :mod:`~simkit.tune.finish` (the whole method is told in :mod:`simkit.tune`)."""
 
 from __future__ import annotations
 
