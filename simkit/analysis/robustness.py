@@ -19,7 +19,8 @@ from scipy.stats import kendalltau, spearmanr
 from simkit.analysis.flags import FlagBands, balance_flags
 from simkit.analysis.results import deck_games
 
-__all__ = ["panel_bots", "robustness", "deck_rates_by_bot", "rank_agreement", "flag_robustness", "best_pilot"]
+__all__ = ["panel_bots", "panel_parts", "deck_points", "robustness", "deck_rates_by_bot", "rank_agreement",
+           "flag_robustness", "best_pilot"]
 
 
 def panel_bots(df: pd.DataFrame) -> list[str]:
@@ -31,12 +32,13 @@ def panel_bots(df: pd.DataFrame) -> list[str]:
     return list(dict.fromkeys(same["first_bot"].tolist()))
 
 
-def _by_bot(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+def panel_parts(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Each panel bot's games (both seats played by that bot), by bot in panel order."""
     same = df[df["first_bot"] == df["second_bot"]]
     return {b: same[same["first_bot"] == b] for b in panel_bots(df)}
 
 
-def _deck_points(part: pd.DataFrame, decks: list[str], weights: np.ndarray | None = None) -> np.ndarray:
+def deck_points(part: pd.DataFrame, decks: list[str], weights: np.ndarray | None = None) -> np.ndarray:
     """Win rate of each deck (non-mirror games, both seats), optionally with a weight per game: the mean over
     its opponents of its matchup rates, which is the pooled rate when every pair played as many games and
     stays unbiased when they did not (an adaptive sweep)."""
@@ -60,9 +62,9 @@ def deck_rates_by_bot(df: pd.DataFrame) -> pd.DataFrame:
     Returns:
         DataFrame indexed by deck, one column per bot, ordered by the mean over bots (strongest first).
     """
-    parts = _by_bot(df)
+    parts = panel_parts(df)
     decks = sorted(set(df["first_deck"]) | set(df["second_deck"]))
-    table = pd.DataFrame({b: _deck_points(p, decks) for b, p in parts.items()}, index=pd.Index(decks, name="deck"))
+    table = pd.DataFrame({b: deck_points(p, decks) for b, p in parts.items()}, index=pd.Index(decks, name="deck"))
     return table.loc[table.mean(axis=1).sort_values(ascending=False).index]
 
 
@@ -101,15 +103,15 @@ def rank_agreement(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, top_k:
         kendall_low, kendall_high, top_k, top_overlap, spearman_measured, kendall_measured``
         (top_overlap: the share of ``bot_a``'s top-k decks also in ``bot_b``'s top-k).
     """
-    parts = _by_bot(df)
+    parts = panel_parts(df)
     decks = sorted(set(df["first_deck"]) | set(df["second_deck"]))
-    rates = {b: _deck_points(p, decks) for b, p in parts.items()}
+    rates = {b: deck_points(p, decks) for b, p in parts.items()}
     k = max(1, min(top_k, len(decks) // 4 or 1))
     rng = np.random.default_rng(seed)
     boot = {b: [] for b in parts}
     for _ in range(bootstrap):
         for b, p in parts.items():
-            boot[b].append(_deck_points(p, decks, rng.poisson(1.0, len(p)).astype(float)))
+            boot[b].append(deck_points(p, decks, rng.poisson(1.0, len(p)).astype(float)))
     tail = (1 - level) / 2
     rows = []
     for a, b in combinations(parts, 2):
@@ -160,7 +162,7 @@ def flag_robustness(df: pd.DataFrame, bands: FlagBands | None = None) -> pd.Data
         DataFrame ``kind, subject, flagged_by, robust, label`` plus one ``value_<bot>`` column per bot.
     """
     bands = bands or FlagBands()
-    parts = _by_bot(df)
+    parts = panel_parts(df)
     flags = {b: _flags(p, bands) for b, p in parts.items()}
     # every estimate (flagged or not) under each bot, to judge the direction where a bot did not flag
     loose = replace(bands, alpha=1.0 + 1e-9)

@@ -12,6 +12,7 @@ import pandas as pd
 
 from simkit.analysis import TABLES, analyze, check_results
 from simkit.analysis.robustness import panel_bots
+from simkit.analysis.skill import skill_tables
 from simkit.analysis.stats import Z95
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
 from simkit.report.games import GamePages, plan_game_pages, write_game_pages
@@ -37,6 +38,7 @@ from simkit.report.robustness_page import (
     reference_view,
     robustness_pages,
 )
+from simkit.report.skill_page import SKILL_TABLES, skill_pages, skill_words
 
 __all__ = ["load_checked_results", "write_balance_report", "balance_report", "headlines", "reach_words",
            "matchup_page", "seat_matchup_page", "ROWS_PER_PAGE", "FLAGS_PER_PAGE", "MAX_FLAG_PAGES"]
@@ -305,6 +307,9 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages |
     guide = wrap(" ".join(guide), 110)
     player = [line for s in agreement_words(tables["robustness"]) for line in wrap(s, 110)] \
         if "robustness" in tables else []
+    skill = (tables.get("robustness") or {}).get("skill")
+    if skill:
+        player += [line for s in skill_words(skill) for line in wrap(s, 110)]
     blocks = [("", facts), ("Does the player matter?", player), ("Headlines", heads), ("Flags", shown),
               ("Games", watch), ("How to read", guide)]
     text_page(fig, "Balance report", [b for b in blocks if b[1]])
@@ -512,10 +517,13 @@ def write_balance_report(tables: dict, out: str | Path, when: datetime | None = 
     when = when or datetime.now(UTC)
     robust = tables.get("robustness")
     extra = ["units"] if "units" in tables else []  # an adaptive sweep: every unit's stream and decision
-    pdf_path, csvs = output_paths(out, list(TABLES) + extra + (list(ROBUST_TABLES) if robust else []))
+    skill = (robust or {}).get("skill")
+    pdf_path, csvs = output_paths(out, list(TABLES) + extra + (list(ROBUST_TABLES) if robust else [])
+                                  + (list(SKILL_TABLES) if skill else []))
     meta = tables["meta"]
     with atomic_outputs([pdf_path, *csvs.values()]) as temps:
-        write_csvs({**tables, **(robust["csv"] if robust else {})}, {t: temps[p] for t, p in csvs.items()})
+        skill_csv = {"skill_depth": skill["depth"]} if skill else {}
+        write_csvs({**tables, **(robust["csv"] if robust else {}), **skill_csv}, {t: temps[p] for t, p in csvs.items()})
         footer = f"{meta.get('scenario_name')}  |  hash {meta.get('scenario_hash')}  |  {meta.get('rules_version')}"
         with ReportPdf(temps[pdf_path], title=f"Balance report: {meta.get('scenario_name')}", footer=footer,
                        subject=f"simkit balance report; scenario {meta.get('scenario_name')}; scenario hash "
@@ -525,6 +533,8 @@ def write_balance_report(tables: dict, out: str | Path, when: datetime | None = 
             _title_page(pdf, tables, when, games)
             if robust:
                 robustness_pages(pdf, robust)
+            if skill:
+                skill_pages(pdf, skill)
             _pages(pdf, tables)
             if games is not None:
                 write_game_pages(pdf, games)
@@ -562,6 +572,8 @@ def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 20
     robust = None
     if ref is not None:
         robust = panel_tables(df, ref, bootstrap=bootstrap, seed=seed) if len(panel_bots(df)) >= 2 else None
+        if robust is not None:  # a ladder in the panel (utility personalities, then search rungs)
+            robust["skill"] = skill_tables(df, robust["agreement"], bootstrap=bootstrap, seed=seed)
         df = reference_view(df, ref)
     tables = analyze(df, bootstrap=bootstrap, seed=seed)
     decks = list(tables["decks"]["deck"])
