@@ -228,3 +228,14 @@ def test_the_smallest_max_games_the_refusal_names_plays_a_round(short_scenario, 
     args.remove("1")
     assert main(args) == 0
     assert len(load_results(out)) == 8
+
+
+@pytest.mark.parametrize("values", ["3,,4", "3,4,", ","])
+def test_scan_values_with_an_empty_item_are_refused_not_dropped(values):
+    """`scan --values 3,,4` named three values and gave two: refused naming the option, not scanned as 3,4."""
+    from simkit.scan.values import parse_values, scan_knob
+    from simkit.scenario import load_scenario
+
+    knob = scan_knob(load_scenario(ROOT / "scenarios" / "miracle" / "quick.toml").data, "rules.mana_period")
+    with pytest.raises(ValueError, match=r"--values for rules\.mana_period: every value of the comma list"):
+        parse_values(values, knob)
