@@ -9,7 +9,14 @@ killed command leaves the previous file intact, never a truncated one. A tempora
 - named ``.<name>.<pid>.<token>.tmp<suffix>`` beside ``<name>``: the process id says whose it is,
   the random token makes it unique, and the final suffix is kept so writers that choose a format
   by suffix (``.gif``, ``.png``) still do;
-- removed by the process when the write fails (any exception, Ctrl-C included).
+- removed by the process when the write fails (any exception, Ctrl-C included);
+- still a regular file when it is renamed (a temporary file replaced by a symlink meanwhile is
+  refused, never renamed into place).
+
+Symlinks inside an output folder are never written through: the final name is replaced by
+:func:`os.replace` (a symlink planted there is replaced, its target untouched), and the files a
+command keeps open by a fixed name (a folder's lock, its log) are opened by :func:`open_own`, which
+refuses a symlink in one line naming it.
 
 A process killed outright (SIGKILL, power loss) cannot remove its temporary files: the next write
 of the same output removes those whose process is gone (:func:`remove_stale_temps`), and only
@@ -18,14 +25,17 @@ files of exactly that name pattern, never another file.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import secrets
+import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["atomic_write", "atomic_files", "temp_path", "create_temp", "remove_stale_temps", "pid_alive"]
+__all__ = ["atomic_write", "atomic_files", "temp_path", "create_temp", "remove_stale_temps", "pid_alive", "open_own",
+           "refuse_symlink", "cannot_write", "remove_stale_temps_in"]
 
 
 #: the longest file name most file systems take, in bytes
@@ -63,10 +73,52 @@ def create_temp(final: str | Path) -> Path:
     while True:
         tmp = temp_path(final)
         try:
-            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666))
             return tmp
         except FileExistsError:  # pragma: no cover - a 48-bit token collision
             continue
+
+
+#: ``O_NOFOLLOW`` where the system has it (a symlink as the last part of a path is refused, not followed)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def refuse_symlink(path: str | Path) -> None:
+    """Raise when ``path`` is a symlink: simkit never writes through one inside an output folder.
+
+    Raises:
+        ValueError: ``path`` is a symlink (the message names it and where it points).
+    """
+    path = Path(path)
+    if path.is_symlink():
+        raise ValueError(f"{path}: is a symlink (to {os.readlink(path)}); simkit does not write through one: "
+                         "remove it")
+
+
+def open_own(path: str | Path, flags: int, mode: int = 0o666) -> int:
+    """``os.open(path, flags)`` that never follows a symlink at ``path`` (``O_NOFOLLOW``).
+
+    For the files a command opens by a fixed name in its folder and keeps (a lock, a log): a
+    symlink planted at that name is refused, its target left untouched.
+
+    Raises:
+        ValueError: ``path`` is a symlink.
+        OSError: as :func:`os.open`.
+    """
+    try:
+        return os.open(path, flags | _NOFOLLOW, mode)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or Path(path).is_symlink():
+            refuse_symlink(path)
+        raise
+
+
+def _regular_file(tmp: Path) -> bool:
+    """True when ``tmp`` is a regular file (a writer may have renamed its own file onto it), not a symlink."""
+    try:
+        return stat.S_ISREG(os.lstat(tmp).st_mode)
+    except OSError:
+        return False
 
 
 def pid_alive(pid: int) -> bool:
@@ -114,8 +166,38 @@ def remove_stale_temps(final: str | Path) -> list[Path]:
     return removed
 
 
+_ANY_TEMP = re.compile(r"\..+\.(\d+)\.[0-9a-f]{12}\.tmp(\.[^.]*)?")
+
+
+def remove_stale_temps_in(folder: str | Path) -> list[Path]:
+    """Remove every temporary file in ``folder`` (names :func:`temp_path` makes, regular files only) whose
+    process no longer runs: one listing for a writer of many files (a sweep's chunks) that passed
+    ``remove_stale=False`` to each write.
+
+    Returns:
+        the files removed.
+    """
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        m = _ANY_TEMP.fullmatch(entry.name)
+        if m is None or int(m.group(1)) == os.getpid() or pid_alive(int(m.group(1))):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
 @contextmanager
-def atomic_files(finals: list[str | Path], make_folders: bool = True) -> Iterator[dict[Path, Path]]:
+def atomic_files(finals: list[str | Path], make_folders: bool = True,
+                 remove_stale: bool = True) -> Iterator[dict[Path, Path]]:
     """Temporary paths for ``finals``, renamed over them together when the block ends without error.
 
     Stale temporary files of each final (left by a killed process) are removed first. On any
@@ -124,6 +206,8 @@ def atomic_files(finals: list[str | Path], make_folders: bool = True) -> Iterato
     Args:
         finals: the files to produce.
         make_folders: create their folders when missing.
+        remove_stale: remove the stale temporary files of each final first (a writer of many files in
+            one folder, such as a sweep's chunks, clears its own instead of listing the folder each time).
 
     Yields:
         dict final path -> temporary path to write.
@@ -133,9 +217,14 @@ def atomic_files(finals: list[str | Path], make_folders: bool = True) -> Iterato
         for final in map(Path, finals):
             if make_folders:
                 final.parent.mkdir(parents=True, exist_ok=True)
-            remove_stale_temps(final)
+            if remove_stale:
+                remove_stale_temps(final)
             temps[final] = create_temp(final)
         yield temps
+        for final, tmp in temps.items():
+            if not _regular_file(tmp):
+                raise ValueError(f"{final}: its temporary file {tmp.name} was replaced by a symlink or removed "
+                                 "while being written: nothing was renamed into place")
         for final, tmp in temps.items():
             os.replace(tmp, final)
     finally:
@@ -146,13 +235,15 @@ def atomic_files(finals: list[str | Path], make_folders: bool = True) -> Iterato
                 pass
 
 
-def atomic_write(path: str | Path, write: Callable[[Path], object], make_folders: bool = False) -> object:
-    """Write ``path`` through a temporary file in its folder (``write(tmp)`` fills it), then rename.
+def atomic_write(path: str | Path, write: Callable[[Path], object], make_folders: bool = False,
+                 remove_stale: bool = True) -> object:
+    """Write ``path`` through a temporary file in its folder (``write(tmp)`` fills it), then rename
+    (see :func:`atomic_files`).
 
     Returns:
         what ``write`` returned.
     """
-    with atomic_files([path], make_folders=make_folders) as temps:
+    with atomic_files([path], make_folders=make_folders, remove_stale=remove_stale) as temps:
         return write(temps[Path(path)])
 
 

@@ -72,6 +72,9 @@ def _read_toml(path: Path, chain: tuple[Path, ...] = ()) -> dict:
     return merged
 
 
+#: the longest problem an error line states (a longer one, holding a huge value, is cut)
+PROBLEM_MAX = 1000
+
 class Field:
     """Reads keys of a scenario table and reports problems as ``file: key: problem``.
 
@@ -87,6 +90,8 @@ class Field:
     def fail(self, problem: str, key: str | None = None) -> ScenarioError:
         """A :class:`ScenarioError` naming this file, ``key`` (default: this table) and ``problem``."""
         where = self._join(key) if key is not None else self.key
+        if len(problem) > PROBLEM_MAX:  # a huge value (a 100 kB string) is not echoed whole into the one line
+            problem = f"{problem[:PROBLEM_MAX - 60]}... ({len(problem)} characters in all)"
         return ScenarioError(f"{self.source}: {where or '(top level)'}: {problem}")
 
     def _join(self, key: str) -> str:

@@ -3,10 +3,52 @@
 from __future__ import annotations
 
 import argparse
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from simkit.analysis.sequential import AdaptiveSettings
 from simkit.scenario import load_scenario
 from simkit.sweep import check_seed, check_workers, plan_sweep, run_sweep, sweep_defaults
+
+
+class Terminated(Exception):
+    """The sweep's process was sent SIGTERM."""
+
+
+@contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    """Turn SIGTERM into :class:`Terminated` while the sweep plays, so it stops as Ctrl-C does: its workers
+    end, the chunks written stay and ``--resume`` finishes the folder."""
+
+    def stop(signum, frame):
+        raise Terminated
+
+    try:
+        old = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # pragma: no cover - not the main thread: leave SIGTERM alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def names_option(option: str, text: str | None) -> tuple[str, ...] | None:
+    """The names of a comma list option (``--bots a,b``), or None when it was not given.
+
+    Raises:
+        ValueError: an empty list or an empty name in it (``--panel ,``, ``--bots aggro,``), which
+            would otherwise quietly mean "no panel" or an unknown bot.
+    """
+    if text is None:
+        return None
+    names = tuple(n.strip() for n in text.split(","))
+    if not any(names) or not all(names):
+        raise ValueError(f"{option}: every name of the comma list must be given, got {text!r}")
+    return names
 
 
 def run(args: argparse.Namespace) -> int:
@@ -22,9 +64,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         workers = check_workers(defaults["workers"], f"{sc.path}: sweep.workers")
     seed = check_seed(args.seed, "--seed") if args.seed is not None else None
-    bots = tuple(b.strip() for b in args.bots.split(",")) if args.bots else None
-    panel = [b.strip() for b in args.panel.split(",") if b.strip()] if args.panel else None
-    if args.panel is not None and args.bots:
+    bots = names_option("--bots", args.bots)
+    panel = names_option("--panel", args.panel)
+    if panel is not None and bots:
         raise ValueError("--bots and --panel: give one (a panel plays each of its bots in both seats)")
     adaptive = None
     if args.adaptive:
@@ -53,8 +95,14 @@ def run(args: argparse.Namespace) -> int:
             f"sweep {sc.name}: {decks}, {len(plan.pairs)} ordered pairs x {plan.games} games "
             f"x {len(plan.bot_pairs)} bot pairing(s) = {plan.total_games} games, {who}"
         )
-    run_sweep(sc, plan, out, workers=workers, resume=args.resume, scheduler=args.scheduler,
-              overwrite=args.overwrite)
+    try:
+        with _sigterm_stops():
+            run_sweep(sc, plan, out, workers=workers, resume=args.resume, scheduler=args.scheduler,
+                      overwrite=args.overwrite)
+    except Terminated:
+        print(f"simkit sweep: stopped by SIGTERM; the whole chunks are kept in {out}: add --resume to finish it",
+              file=sys.stderr)
+        return 143
     print(f"results: {out}  (log: {out}/sweep.log)")
     return 0
 

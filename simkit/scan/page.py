@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simkit.files import atomic_write
 from simkit.scan.crossing import Crossing
 from simkit.scan.figures import Figure
 
@@ -100,9 +101,11 @@ def draw_page(path: Path, table: pd.DataFrame, crossing: Crossing | None, fig: F
     page.text(0.65, 0.18, "Files: scan.csv (this table), crossing.csv, summary.json;\none sweep per value under "
               "values/<value>/ (patch.toml + results).", fontsize=8.5, color=_GREY, va="top")
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    with PdfPages(tmp, metadata={"Title": f"simkit scan: {fig.label} against {spec['key']}",
-                                 "Subject": scenario_name}) as pdf:
-        pdf.savefig(page)
-    tmp.replace(path)
+
+    def write(tmp: Path) -> None:
+        with PdfPages(tmp, metadata={"Title": f"simkit scan: {fig.label} against {spec['key']}",
+                                     "Subject": scenario_name}) as pdf:
+            pdf.savefig(page)
+
+    atomic_write(path, write)
     return path

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -23,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simkit.files import atomic_write
 from simkit.scan.crossing import Crossing, crossing_interval
 from simkit.scan.figures import (
     GAME_KEY,
@@ -70,9 +70,7 @@ def _same_scan(out: Path, spec: dict) -> None:
 def _write_text(path: Path, text: str) -> None:
     if path.exists() and path.read_text(encoding="utf-8") == text:
         return
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def scan(
@@ -243,14 +241,10 @@ def read_scan(frames: Sequence[pd.DataFrame], values: Sequence[float], fig: Figu
 
 def _write_outputs(out: Path, table: pd.DataFrame, crossing: Crossing | None, fig: Figure, spec: dict,
                    name: str, page: bool) -> None:
-    tmp = out / f".{TABLE}.tmp"
-    table.to_csv(tmp, index=False)
-    os.replace(tmp, out / TABLE)
+    atomic_write(out / TABLE, lambda tmp: table.to_csv(tmp, index=False))
     row = {"key": spec["key"], "figure": fig.name, **(crossing.as_dict() if crossing else {"target": None}),
            "paired": table.attrs["paired"], "sentence": table.attrs["sentence"]}
-    tmp = out / f".{CROSSING}.tmp"
-    pd.DataFrame([row]).to_csv(tmp, index=False)
-    os.replace(tmp, out / CROSSING)
+    atomic_write(out / CROSSING, lambda tmp: pd.DataFrame([row]).to_csv(tmp, index=False))
     summary = {"scenario": name, **spec, "figure": fig.name, "label": fig.label, "target": table.attrs["target"],
                "crossing": _jsonable(crossing.as_dict()) if crossing else None, "sentence": table.attrs["sentence"],
                "paired": table.attrs["paired"], "replicas": table.attrs["replicas"],

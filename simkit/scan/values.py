@@ -55,7 +55,8 @@ def parse_values(values: str | Sequence, knob: Knob) -> list[int | float]:
             number, a fractional value for an integer key, a value given twice.
     """
     items = [v.strip() for v in values.split(",")] if isinstance(values, str) else list(values)
-    items = [v for v in items if not (isinstance(v, str) and not v)]
+    if any(isinstance(v, str) and not v for v in items):  # "3,,4" or "3,": a value left out, not quietly dropped
+        raise ValueError(f"--values for {knob.key}: every value of the comma list must be given, got {values!r}")
     out: list[int | float] = []
     for raw in items:
         out.append(_one_value(raw, knob))

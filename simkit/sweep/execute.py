@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from simkit.files import open_own
 from simkit.scenario import Scenario, load_scenario
 from simkit.sweep.adaptive import layout_of, next_round
 from simkit.sweep.plan import LOG, Chunk, SweepPlan, check_workers
@@ -52,10 +53,51 @@ def play_chunk(chunk: Chunk) -> pd.DataFrame:
     return df
 
 
-def _close_in_worker(fd: int | None) -> None:
-    """Close a forked worker's copy of the folder lock, so the lock ends with the sweep's process."""
+def _end_with_parent(parent: int) -> None:
+    """Make this worker end when the sweep's process ``parent`` ends, however it ends.
+
+    On Linux the kernel sends the worker SIGKILL when its parent dies (``prctl(PR_SET_PDEATHSIG)``);
+    everywhere a watch thread also ends it within a second of being orphaned (its parent id changes).
+    """
+    import threading
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):  # pragma: no cover - a libc without prctl: the thread alone
+            pass
+    if os.getppid() != parent:  # the parent died before the watch was set
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="simkit-parent-watch", daemon=True).start()
+
+
+def _start_worker(fd: int | None, parent: int) -> None:
+    """A forked worker's start: close its copy of the folder lock (so the lock ends with the sweep's
+    process) and end with its parent (:func:`_end_with_parent`)."""
     if fd is not None:
         os.close(fd)
+    _end_with_parent(parent)
+
+
+def _stop_workers(pool) -> None:
+    """End a pool's workers now (the sweep is stopping: an error, Ctrl-C or SIGTERM): the chunks they
+    were playing are not written, and a resume plays them."""
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            proc.kill()
+        except (OSError, ValueError, AttributeError):  # pragma: no cover - already gone
+            pass
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _local_results(chunks: list[Chunk], workers: int, lock_fd: int | None = None) -> Iterator[pd.DataFrame]:
@@ -67,8 +109,10 @@ def _local_results(chunks: list[Chunk], workers: int, lock_fd: int | None = None
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     ctx = mp.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_close_in_worker,
-                             initargs=(lock_fd,)) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_start_worker,
+                               initargs=(lock_fd, os.getpid()))
+    finished_all = False
+    try:
         pending = set()
         todo = iter(chunks)
         for c in todo:
@@ -82,6 +126,12 @@ def _local_results(chunks: list[Chunk], workers: int, lock_fd: int | None = None
                 nxt = next(todo, None)
                 if nxt is not None:
                     pending.add(pool.submit(play_chunk, nxt))
+        finished_all = True
+    finally:
+        if finished_all:
+            pool.shutdown(wait=True)
+        else:
+            _stop_workers(pool)
 
 
 def _dask_results(chunks: list[Chunk], scheduler: str) -> Iterator[pd.DataFrame]:
@@ -176,6 +226,7 @@ def _play(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:
             write_chunk(out, k, df)
             bar.update(len(df))
     finally:
+        _close(results)
         bar.close()
     elapsed = time.perf_counter() - started
     meta = read_meta(out)
@@ -189,11 +240,27 @@ def _play(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:
     return out
 
 
+def _close(results) -> None:
+    """Close a results generator now (ending its workers when the sweep stops early), not when the
+    traceback holding it is freed."""
+    close = getattr(results, "close", None)
+    if close is not None:
+        close()
+
+
 def _chunk_index(plan: SweepPlan, df: pd.DataFrame) -> int:
     first = df.iloc[0]
     block = plan.bot_pairs.index((first["first_bot"], first["second_bot"]))
     pair = plan.decks.index(first["first_deck"]) * len(plan.seconds) + plan.seconds.index(first["second_deck"])
     return block * plan.block_chunks + (pair * plan.games + int(first["game"])) // plan.chunk_size
+
+
+class _LogFile(logging.FileHandler):
+    """``sweep.log``, appended to but never through a symlink (:func:`simkit.files.open_own`)."""
+
+    def _open(self):
+        fd = open_own(self.baseFilename, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        return open(fd, "a", encoding=self.encoding, errors=self.errors)
 
 
 def _start_logging(out: Path) -> logging.Handler:
@@ -206,7 +273,7 @@ def _start_logging(out: Path) -> logging.Handler:
 
     logger = logging.getLogger("simkit")
     logger.setLevel(logging.INFO)
-    file_handler = logging.FileHandler(str((out / LOG).resolve()), encoding="utf-8")
+    file_handler = _LogFile(str((out / LOG).absolute()), encoding="utf-8")
     file_handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(levelname)s %(message)s"))
     handler = MultiProcessingHandler("simkit-sweep-log", sub_handler=file_handler)
     logger.addHandler(handler)
@@ -253,6 +320,7 @@ def _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd, p
                     bar.update(len(df))
                     played += len(df)
             finally:
+                _close(results)
                 bar.close()
         games = pd.concat([frames[k] for k in sorted(frames)], ignore_index=True) if frames else None
         target, status, reason = planner(layout, games)

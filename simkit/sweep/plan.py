@@ -251,15 +251,17 @@ def plan_sweep(
             ``bot_names`` hook).
     """
     d = sweep_defaults(sc)
+    games_from = "--games" if games is not None else f"{sc.path}: sweep.games"
+    chunks_from = "--chunk-size" if chunk_size is not None else f"{sc.path}: sweep.chunk_size"
     games = d["games"] if games is None else games
     if adaptive is not None:  # round 0's games per ordered pair; the rest is planned from results
         check_adaptive(adaptive)
         games = adaptive.first_steps
     if games < 1:
-        raise ValueError(f"games per pair must be at least 1, got {games}")
+        raise ValueError(f"{games_from}: games per pair must be at least 1, got {games}")
     chunk_size = d["chunk_size"] if chunk_size is None else chunk_size
     if chunk_size < 1:
-        raise ValueError(f"chunk size must be at least 1, got {chunk_size}")
+        raise ValueError(f"{chunks_from}: games per chunk must be at least 1, got {chunk_size}")
     given_bots = bool(bots)
     bots = tuple(bots) if bots else d["bots"]
     if len(bots) != 2:
@@ -279,7 +281,7 @@ def plan_sweep(
         raise ValueError(f"the chosen decks leave the {'first' if not firsts else 'second'} seat with none it may hold")
     if adaptive is not None and firsts != seconds:
         raise ValueError("an adaptive sweep needs one pool for both seats; this game's seats differ")
-    return SweepPlan(
+    plan = SweepPlan(
         scenario_path=str(sc.path.resolve()),
         scenario_hash=sc.hash,
         decks=firsts,
@@ -291,3 +293,9 @@ def plan_sweep(
         panel=panel,
         adaptive=adaptive,
     )
+    if adaptive is not None and adaptive.max_games and adaptive.max_games < plan.total_games:
+        # round 0 alone would pass the limit: the sweep would stop having played nothing
+        raise ValueError(f"--max-games: {adaptive.max_games} is fewer than the first round's {plan.total_games} games "
+                         f"({games} per ordered pair x {len(plan.pairs)} pairs x {len(plan.bot_pairs)} bot "
+                         f"pairing(s)): give at least {plan.total_games}, or 0 for no limit")
+    return plan

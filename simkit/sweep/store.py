@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator
@@ -26,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 import simkit
+from simkit import files
 from simkit.analysis.sequential import AdaptiveSettings
 from simkit.scenario import Scenario
 from simkit.sweep.adaptive import AdaptiveLayout, layout_of
@@ -40,20 +40,10 @@ class ResultsFolderWarning(UserWarning):
 
 
 
-def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
-    """Write through a temporary file in the same folder, then rename over ``path``.
-
-    The temporary file is created with mode 0666 less the user's umask (as ``open`` would), so
-    the file renamed into place has the permissions any other file the user writes has.
-    """
-    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
-    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+def atomic_write(path: Path, write: Callable[[Path], None], remove_stale: bool = True) -> None:
+    """Write through a temporary file of this process in the same folder, then rename over ``path``
+    (:func:`simkit.files.atomic_write`: created exclusively, never through a symlink, removed on failure)."""
+    files.atomic_write(path, write, remove_stale=remove_stale)
 
 
 def write_meta(out: Path, meta: dict) -> None:
@@ -260,6 +250,8 @@ def _visible_entries(folder: Path) -> list[Path]:
 
 def make_folder(out: Path) -> None:
     """Create DIR and DIR/chunks and check that DIR is writable."""
+    for inside in (out / CHUNKS, out / META, out / LOG):  # a symlink planted in the folder is never followed
+        files.refuse_symlink(inside)
     try:
         (out / CHUNKS).mkdir(parents=True, exist_ok=True)
         probe = tempfile.NamedTemporaryFile(dir=out, prefix=".probe", delete=True)
@@ -283,7 +275,7 @@ def folder_lock(out: str | Path) -> Iterator[int]:
     import fcntl
 
     path = Path(out) / LOCK
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    fd = files.open_own(path, os.O_RDWR | os.O_CREAT)  # a symlink planted as the lock is refused
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -310,7 +302,7 @@ def clear_store(out: Path) -> int:
     folder = out / CHUNKS
     if folder.is_dir():
         gone += [p for p in folder.iterdir() if _chunk_number(p.name) is not None
-                 or (p.name.startswith(".chunk-") and p.name.endswith(".tmp"))]
+                 or (p.name.startswith(".chunk-") and (p.name.endswith(".tmp") or p.name.endswith(".tmp.parquet")))]
     n = 0
     for path in gone:
         if path.is_file() and not path.is_symlink():
@@ -342,6 +334,7 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool, overwr
     make_folder(out)
     if overwrite:
         clear_store(out)
+    files.remove_stale_temps_in(out / CHUNKS)  # chunks a killed sweep was writing (their writes skip the listing)
     plan_d = plan_dict(plan)
     if not (out / META).exists():
         leftovers = _visible_entries(out / CHUNKS)
@@ -416,7 +409,8 @@ def _verified_chunks(out: Path, plan: SweepPlan) -> set[int]:
 
 def write_chunk(out: Path, k: int, df: pd.DataFrame) -> None:
     """Write chunk ``k`` atomically."""
-    atomic_write(chunk_path(out, k), lambda p: df.to_parquet(p, index=False))
+    # a killed sweep's chunk temporaries are removed once, by prepare_store, not by listing the folder per chunk
+    atomic_write(chunk_path(out, k), lambda p: df.to_parquet(p, index=False), remove_stale=False)
 
 
 def load_results(out: str | Path) -> pd.DataFrame:

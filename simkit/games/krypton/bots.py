@@ -21,7 +21,6 @@ A personality reaches the compiled code as ``float64[NW]`` (:data:`WEIGHTS` orde
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 
@@ -261,12 +260,16 @@ def new_memory(seat: int, seed: int) -> np.ndarray:
 
 def dice_dist(n: int, sides: int, combine: str, fixed: int = 0) -> tuple[tuple[int, float], ...]:
     """Distribution of ``n`` combined dice, one of them showing ``fixed`` when ``fixed`` (Satan's Pact)."""
-    counts: dict[int, int] = {}
     rolled = max(0, n - (1 if fixed else 0))
-    for faces in itertools.product(range(1, sides + 1), repeat=rolled):
-        vals = list(faces) + ([fixed] if fixed else [])
-        v = sum(vals) if combine == "sum" else max(vals)
-        counts[v] = counts.get(v, 0) + 1
+    # exact counts die by die (a convolution: sides x totals steps a die, never sides ** n outcomes)
+    counts: dict[int, int] = {fixed: 1} if fixed else {}
+    for _ in range(rolled):
+        nxt: dict[int, int] = {}
+        for v, c in (counts.items() if counts else [(None, 1)]):
+            for face in range(1, sides + 1):
+                w = face if v is None else (v + face if combine == "sum" else max(v, face))
+                nxt[w] = nxt.get(w, 0) + c
+        counts = nxt
     total = sides ** rolled
     return tuple(sorted((v, c / total) for v, c in counts.items()))
 

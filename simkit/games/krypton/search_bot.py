@@ -65,10 +65,18 @@ def _number(f: Field, key: str, least: float | None = None) -> float:
     return float(v)
 
 
+#: the largest search budgets: plans and samples a decision, hero turns looked ahead (a decision's cost grows
+#: as their product: 1024 x 1024 x 16 rollouts is hours, never a hang)
+BUDGET_MAX = {"plans": 1024, "samples": 1024, "depth": 16}
+
+
 def _count(f: Field, key: str, default: int, least: int) -> int:
     v = f.get(key, default)
+    most = BUDGET_MAX[key]
     if isinstance(v, bool) or not isinstance(v, int) or v < least:
         raise f.fail(f"must be a whole number of at least {least}, got {v!r}", key)
+    if v > most:
+        raise f.fail(f"must be a whole number of at most {most}, got {v!r}", key)
     return v
 
 

@@ -32,6 +32,16 @@ TOWER_EFFECTS = ("attack", "dice", "hand")
 MOVE_RULES = ("die", "knight")
 SIDE_NAMES = ("Settan", "Pandaria")
 
+# ---- bounds: every number of a scenario is refused at load beyond what the engine can hold ----------
+#: the largest HP, cost, defense, energy, damage, range or price. The engine keeps a game in int64; what a
+#: game adds up (energy from veins over every round, damage over a game) stays far inside int64's 9.2e18
+#: at 10**9 per number, MAX_ROUNDS rounds and MAXC cells.
+VALUE_MAX = 10**9
+#: the most rounds: a game of MAXH heroes a side may take ~16 actions a hero turn, and a game is
+#: stopped past 200,000 actions (``play.ACTION_CAP``); 1000 rounds of 12 heroes at 16 is 192,000
+MAX_ROUNDS = 1000
+_WHY = "the most simkit plays, so that what a game adds up stays inside the engine's int64"
+
 RULES_KEYS = (
     "team_size", "max_per_class", "random_first", "max_rounds", "turn_limit_result", "start_energy", "max_dice",
     "dice_sides", "dice_combine", "knight_bonus", "knight_plain_bonus", "knight_other_malus", "base_hp",
@@ -104,6 +114,32 @@ class Rules:
         return self.terrain_points[terrain]
 
 
+def _bounded(f: Field, key: str, default=..., minimum: int | None = 0, maximum: int = VALUE_MAX,
+             why: str = _WHY) -> int:
+    """An integer of ``f`` at ``key`` from ``minimum`` to ``maximum``; refused naming file and key beyond."""
+    value = f.int(key, default, minimum=minimum)
+    if value > maximum:
+        raise f.fail(f"must be at most {maximum} ({why}), got {value}", key)
+    if minimum is None and value < -maximum:
+        raise f.fail(f"must be at least {-maximum} ({why}), got {value}", key)
+    return value
+
+
+def _bounded_list(f: Field, key: str, length: int | None = None) -> list[int]:
+    """A list of integers from 0 to VALUE_MAX; refused naming file and key beyond."""
+    values = f.int_list(key, length=length, minimum=0)
+    for v in values:
+        if v > VALUE_MAX:
+            raise f.fail(f"must hold numbers of at most {VALUE_MAX} ({_WHY}), got {v}", key)
+    return values
+
+
+def _engine_sizes():
+    from simkit.games.krypton import engine as E
+
+    return E
+
+
 def _cell(f: Field, key: str, value, grid_cells: set) -> tuple[int, int, int]:
     if not (isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) and not isinstance(v, bool)
                                                                 for v in value) and sum(value) == 0):
@@ -124,7 +160,9 @@ def _cells(f: Field, key: str, grid_cells: set) -> list[tuple[int, int, int]]:
 def _read_map(top: Field, terrain_points: dict):
     m = top.table("map")
     m.reject_unknown(("radius", "bases", "spawns", "poor_veins", "rich_veins", "river", "hill", "forest"))
-    radius = m.int("radius", minimum=1, dtype=np.int8)
+    E = _engine_sizes()
+    largest = next(r for r in range(1, 64) if 3 * (r + 1) * (r + 2) + 1 > E.MAXC)  # cells: 3r(r+1) + 1
+    radius = _bounded(m, "radius", minimum=1, maximum=largest, why=f"the engine holds {E.MAXC} cells at most")
     cells = hexagon_cells((radius, radius, radius))
     grid = HexGrid.from_cells(cells)
     cell_set = set(cells)
@@ -164,41 +202,69 @@ def _read_map(top: Field, terrain_points: dict):
     return grid, terrain, kinds, base_idx, (spawns[0], spawns[1])
 
 
+def _check_sizes(top: Field, s: dict, classes: dict, towers: dict, defense: tuple, copies: dict, spawns) -> None:
+    """The engine's fixed sizes (kinds of towers, tiers, classes, the magic pile, spawn points) and the dice
+    totals a bot weighs, checked at load rather than when the first game is packed."""
+    from simkit.games.krypton.bots import NDV, dice_dist
+
+    E = _engine_sizes()
+    for table, n, most, what in (("towers", len(towers), E.MAXTK, "tower kinds"),
+                                 (f"bases.{s['base_tiers']}", len(defense), E.MAXTIERS, "base tiers"),
+                                 ("classes", len(classes), 16, "hero classes"),
+                                 ("magic.copies", sum(copies.values()), E.MAXPILE, "magic cards in the pile")):
+        if n > most:
+            raise top.fail(f"{n} {what}: the engine holds at most {most}", table)
+    for side in (0, 1):
+        if len(spawns[side]) > 2 * E.MAXH:
+            raise top.table("map").fail(f"side {side}: {len(spawns[side])} spawn points, the engine holds at most "
+                                        f"{2 * E.MAXH}", "spawns")
+    r = top.table("rules")
+    for n in range(1, s["max_dice"] + 1):
+        for fixed in (0, s["pact_die"]):
+            totals = len(dice_dist(n, s["dice_sides"], s["dice_combine"], fixed))
+            if totals > NDV:
+                raise r.fail(f"{n} dice of {s['dice_sides']} sides ({s['dice_combine']}) make {totals} totals, "
+                             f"more than the {NDV} a bot weighs: fewer sides or dice", "dice_sides")
+
+
 def build_rules(top: Field) -> Rules:
     """Validate the Krypton tables of a merged scenario and build its :class:`Rules`."""
     top.reject_unknown(TOP_LEVEL_KEYS)
+    E = _engine_sizes()
+    from simkit.games.krypton.bots import NDV
     r = top.table("rules")
     r.reject_unknown(RULES_KEYS)
     s: dict = {}
-    s["team_size"] = r.int("team_size", 2, minimum=1)
-    s["max_per_class"] = r.int("max_per_class", 2, minimum=1)
+    s["team_size"] = _bounded(r, "team_size", 2, minimum=1, maximum=E.MAXH, why="the engine's heroes a side")
+    s["max_per_class"] = _bounded(r, "max_per_class", 2, minimum=1, maximum=E.MAXH, why="the engine's heroes a side")
     if r.bool("random_first", False):
         raise r.fail("true is not supported: seat 0 acts first, sweeps play both orders", "random_first")
-    s["max_rounds"] = r.int("max_rounds", minimum=1, dtype=np.int16)
+    s["max_rounds"] = _bounded(r, "max_rounds", minimum=1, maximum=MAX_ROUNDS,
+                                 why="the rounds a game fits in the 200,000 actions simkit lets it take")
     s["turn_limit_result"] = r.str("turn_limit_result", "draw", ("draw", "base_hp"))
-    s["start_energy"] = r.int("start_energy", 0)
-    s["max_dice"] = r.int("max_dice", minimum=1)
-    s["dice_sides"] = r.int("dice_sides", minimum=1)
+    s["start_energy"] = _bounded(r, "start_energy", 0)
+    s["max_dice"] = _bounded(r, "max_dice", minimum=1, maximum=E.MAXDICE, why="the engine's dice a side")
+    s["dice_sides"] = _bounded(r, "dice_sides", minimum=1, maximum=NDV, why="the totals a bot weighs")
     s["dice_combine"] = r.str("dice_combine", "sum", ("sum", "max"))
     s["knight_bonus"] = r.str("knight_bonus", "start_cell", ("start_cell",))
-    s["knight_plain_bonus"] = r.int("knight_plain_bonus")
-    s["knight_other_malus"] = r.int("knight_other_malus")
-    s["base_hp"] = r.int("base_hp", minimum=1)
-    s["building_attack"] = r.int("building_attack")
-    s["building_attack_range"] = r.int("building_attack_range")
-    s["hand_limit"] = r.int("hand_limit")
-    s["death_penalty_divisor"] = r.int("death_penalty_divisor", minimum=1)
-    s["hp_price_min"] = r.int("hp_price_min", minimum=1)
+    s["knight_plain_bonus"] = _bounded(r, "knight_plain_bonus")
+    s["knight_other_malus"] = _bounded(r, "knight_other_malus")
+    s["base_hp"] = _bounded(r, "base_hp", minimum=1)
+    s["building_attack"] = _bounded(r, "building_attack")
+    s["building_attack_range"] = _bounded(r, "building_attack_range")
+    s["hand_limit"] = _bounded(r, "hand_limit")
+    s["death_penalty_divisor"] = _bounded(r, "death_penalty_divisor", minimum=1)
+    s["hp_price_min"] = _bounded(r, "hp_price_min", minimum=1)
     tiers = r.str("base_tiers", "table", ("table", "text"))
     s["base_tiers"] = tiers
 
     bt = top.table("bases").table(tiers)
     bt.reject_unknown(("defense", "upgrade_cost", "prayer_tier"))
-    defense = tuple(bt.int_list("defense", minimum=0))
+    defense = tuple(_bounded_list(bt, "defense"))
     if not defense:
         raise bt.fail("must hold at least one tier", "defense")
-    upgrade = tuple(bt.int_list("upgrade_cost", length=len(defense) - 1, minimum=0))
-    prayer_tier = bt.int("prayer_tier", minimum=1)
+    upgrade = tuple(_bounded_list(bt, "upgrade_cost", length=len(defense) - 1))
+    prayer_tier = _bounded(bt, "prayer_tier", minimum=1)
     if prayer_tier > len(defense):
         raise bt.fail(f"must be at most {len(defense)} (the tiers), got {prayer_tier}", "prayer_tier")
     for name in top.table("bases").keys():
@@ -207,7 +273,7 @@ def build_rules(top: Field) -> Rules:
 
     t = top.table("terrain")
     t.reject_unknown(TERRAINS)
-    tp = tuple(t.int(k, minimum=0) for k in TERRAINS)
+    tp = tuple(_bounded(t, k) for k in TERRAINS)
 
     cf = top.table("classes")
     classes = {}
@@ -220,7 +286,7 @@ def build_rules(top: Field) -> Rules:
         if not (isinstance(variants, list) and len(variants) == 2 and all(
                 isinstance(v, list) and v and all(isinstance(x, str) for x in v) for v in variants)):
             raise c.fail("must be two lists of names (Settan's variants, Pandaria's)", "variants")
-        classes[name] = HeroClass(name, c.int("hp", minimum=1), c.int("range", minimum=1),
+        classes[name] = HeroClass(name, _bounded(c, "hp", minimum=1), _bounded(c, "range", minimum=1),
                                   c.str("move", choices=MOVE_RULES), (tuple(variants[0]), tuple(variants[1])))
     if not classes:
         raise cf.fail("must define at least one class")
@@ -230,7 +296,7 @@ def build_rules(top: Field) -> Rules:
     for name in tf.keys():
         w = tf.table(name)
         w.reject_unknown(("cost", "defense", "hp", "effect"))
-        towers[name] = Tower(name, w.int("cost"), w.int("defense"), w.int("hp", minimum=1),
+        towers[name] = Tower(name, _bounded(w, "cost"), _bounded(w, "defense"), _bounded(w, "hp", minimum=1),
                              w.str("effect", choices=TOWER_EFFECTS))
 
     v = top.table("veins")
@@ -238,17 +304,17 @@ def build_rules(top: Field) -> Rules:
     grid, terrain, kinds, bases, spawns = _read_map(top, dict(zip(TERRAINS, tp)))
     stock = np.zeros(grid.size, np.int64)
     yld = np.zeros(grid.size, np.int64)
-    stock[kinds == 1], yld[kinds == 1] = v.int("poor_stock"), v.int("poor_yield", minimum=1)
-    stock[kinds == 2], yld[kinds == 2] = v.int("rich_stock"), v.int("rich_yield", minimum=1)
+    stock[kinds == 1], yld[kinds == 1] = _bounded(v, "poor_stock"), _bounded(v, "poor_yield", minimum=1)
+    stock[kinds == 2], yld[kinds == 2] = _bounded(v, "rich_stock"), _bounded(v, "rich_yield", minimum=1)
 
     mg = top.table("magic")
     mg.reject_unknown(MAGIC_KEYS)
     s["piles"] = mg.str("piles", "single", ("single",))
     for k in MAGIC_KEYS[1:-1]:
-        s[k] = mg.int(k)
+        s[k] = _bounded(mg, k)
     cp = mg.table("copies")
     cp.reject_unknown(CARDS)
-    copies = {c: cp.int(c, 0) for c in CARDS}
+    copies = {c: _bounded(cp, c, 0, maximum=E.MAXPILE, why="the engine's magic pile") for c in CARDS}
 
     team = s["team_size"]
     if team > len(spawns[0]) or team > len(spawns[1]):
@@ -262,6 +328,7 @@ def build_rules(top: Field) -> Rules:
             if len(hc.variants[side]) < s["max_per_class"]:
                 raise cf.fail(f"side {side} names {len(hc.variants[side])} variants, fewer than max_per_class",
                               f"{name}.variants")
+    _check_sizes(top, s, classes, towers, defense, copies, spawns)
     # the bots are scenario data too: checked now, not when the first game is played
     from simkit.games.krypton.bots import read_bots
     from simkit.games.krypton.search_bot import read_searches

@@ -73,6 +73,36 @@ PARAMS = {
 _INT_PARAMS = {"k": K_K, "radius": K_RADIUS, "range": K_RANGE, "amount": K_AMOUNT, "magic": K_MAGIC,
                "self_damage": K_SELFDMG, "min_hp": K_MINHP, "dice": K_DICE, "precision": K_PREC, "move": K_MOVE,
                "gain_magic": K_GAIN}
+#: the skill numbers a game rolls, steps or counts one at a time (the rest are HP, magic and costs)
+_SMALL_PARAMS = ("radius", "range", "dice", "precision", "move", "k")
+
+# ---- bounds: every number of a scenario is refused at load beyond what the engine can hold ----------
+#: the largest HP, cost, budget, magic or die: the engine keeps a game in int64 and adds such numbers
+#: up over at most a game's 20,000 actions, far inside int64's 9.2e18
+VALUE_MAX = 10**9
+#: the most dice one attack or skill rolls, cards a draw takes, or steps a move or range spans: the
+#: board has at most 63 cells, the pile 64 cards; the engine rolls and steps one at a time
+SMALL_MAX = 64
+#: the most copies of a unit in an army: an army id writes them ``Unit*n`` with n from 2 to 9
+COPIES_MAX = 9
+#: the most steps the listing of every army may take at load (when no ``[armies] pool`` names them)
+MAX_ARMY_STEPS = 2_000_000
+_WHY = "the most simkit plays, so that what a game adds up stays inside the engine's int64"
+_SMALL_WHY = "more than the board's cells or the pile's cards: the engine rolls, draws and steps one at a time"
+
+
+def _bounded(f: Field, key: str, default=..., minimum: int | None = 0, maximum: int = VALUE_MAX,
+             why: str = _WHY) -> int:
+    """An integer of ``f`` at ``key`` from ``minimum`` to ``maximum``; refused naming file and key beyond."""
+    value = f.int(key, default, minimum=minimum)
+    if value > maximum:
+        raise f.fail(f"must be at most {maximum} ({why}), got {value}", key)
+    return value
+
+
+def _small(f: Field, key: str, default=..., minimum: int | None = 0) -> int:
+    return _bounded(f, key, default, minimum, SMALL_MAX, _SMALL_WHY)
+
 
 ARMY_RE = re.compile(r"^[A-Za-z]+:[A-Za-z]+(\*[2-9])?(,[A-Za-z]+(\*[2-9])?)*$")
 
@@ -149,7 +179,7 @@ def _read_skill(f: Field, name: str, types_later: list) -> list[int]:
     row[K_UNIT] = -1
     for p in PARAMS[kind]:
         if p in _INT_PARAMS:
-            row[_INT_PARAMS[p]] = s.int(p, 0, minimum=0)
+            row[_INT_PARAMS[p]] = (_small if p in _SMALL_PARAMS else _bounded)(s, p, 0, minimum=0)
         elif p == "include_self":
             row[K_SELF] = int(s.bool(p, False))
         elif p == "target":
@@ -160,6 +190,8 @@ def _read_skill(f: Field, name: str, types_later: list) -> list[int]:
             types_later.append((name, s, "unit:" + s.str(p)))
         elif p == "ring":
             ring = s.int_list(p, length=2, minimum=0)
+            if max(ring) > SMALL_MAX:
+                raise s.fail(f"must be at most {SMALL_MAX} ({_SMALL_WHY}), got {ring}", p)
             if ring[0] > ring[1]:
                 raise s.fail(f"must be [d1, d2] with d1 <= d2, got {ring}", p)
             row[K_D1], row[K_D2] = ring
@@ -175,7 +207,7 @@ def build_rules(top: Field) -> Rules:
     r = top.table("rules")
     r.reject_unknown(("cols", "rows", "leader_cells", "deploy_rows", "obstacles", "min_units", "max_units", "budgets",
                       "budget_exact", "leader_immune_turns", "turn_limit", "tiebreak"))
-    cols, rows = r.int("cols", minimum=1), r.int("rows", minimum=2)
+    cols, rows = _small(r, "cols", minimum=1), _small(r, "rows", minimum=2)
     if cols * rows > 63:
         raise r.fail(f"the board must have at most 63 cells (cols x rows), got {cols * rows}", "rows")
     st[S_COLS], st[S_ROWS] = cols, rows
@@ -208,8 +240,11 @@ def build_rules(top: Field) -> Rules:
             raise r.fail(f"cell {v} is a crown", "obstacles")
         mask |= 1 << i
     st[S_OBST] = mask
-    st[S_MIN_UNITS] = r.int("min_units", 1, minimum=1)
-    st[S_MAX_UNITS] = r.int("max_units", 9, minimum=1)
+    st[S_MIN_UNITS] = _small(r, "min_units", 1, minimum=1)
+    from simkit.games.magic.engine import MAXU  # the engine's unit slots (it reads these tables' layout)
+
+    st[S_MAX_UNITS] = _bounded(r, "max_units", 9, minimum=1, maximum=MAXU // 2 - 1,
+                               why=f"both armies and their leaders fill the engine's {MAXU} unit slots")
     if st[S_MIN_UNITS] > st[S_MAX_UNITS]:
         raise r.fail("must be at most max_units", "min_units")
     for s in (0, 1):
@@ -218,9 +253,11 @@ def build_rules(top: Field) -> Rules:
         if st[S_MAX_UNITS] > free:
             raise r.fail(f"must be at most the {free} free deployment cells of side {s}", "max_units")
     b = r.int_list("budgets", length=2, minimum=0)
+    if max(b) > VALUE_MAX:
+        raise r.fail(f"must be at most {VALUE_MAX} ({_WHY}), got {b}", "budgets")
     st[S_B0], st[S_B1] = b
     st[S_EXACT] = int(r.bool("budget_exact", False))
-    st[S_IMMUNE] = r.int("leader_immune_turns", 1, minimum=0)
+    st[S_IMMUNE] = _bounded(r, "leader_immune_turns", 1, minimum=0)
     st[S_TURN_LIMIT] = r.int("turn_limit", 60, minimum=1, dtype=np.int16)
     tb = r.get("tiebreak", list(TIEBREAKS))
     if not (isinstance(tb, list) and 1 <= len(tb) <= 3 and all(t in TIEBREAKS for t in tb) and len(set(tb)) == len(tb)
@@ -232,10 +269,10 @@ def build_rules(top: Field) -> Rules:
     c = top.table("combat")
     c.reject_unknown(("die_sides", "melee_range", "melee_hit_min", "ranged_hit_min", "ranged_shape", "ranged_blocked",
                       "combined_joiners", "summoned_can_act"))
-    st[S_SIDES] = c.int("die_sides", 6, minimum=2)
-    st[S_MELEE_RANGE] = c.int("melee_range", 1, minimum=1)
-    st[S_MELEE_HIT] = c.int("melee_hit_min", 3, minimum=1)
-    st[S_RANGED_HIT] = c.int("ranged_hit_min", 4, minimum=1)
+    st[S_SIDES] = _bounded(c, "die_sides", 6, minimum=2)
+    st[S_MELEE_RANGE] = _small(c, "melee_range", 1, minimum=1)
+    st[S_MELEE_HIT] = _bounded(c, "melee_hit_min", 3, minimum=1)
+    st[S_RANGED_HIT] = _bounded(c, "ranged_hit_min", 4, minimum=1)
     st[S_SHAPE] = SHAPES.index(c.str("ranged_shape", "line", SHAPES))
     st[S_BLOCKED] = int(c.bool("ranged_blocked", True))
     st[S_JOINERS] = JOINERS.index(c.str("combined_joiners", "not_attacked", JOINERS))
@@ -243,13 +280,13 @@ def build_rules(top: Field) -> Rules:
 
     m = top.table("magic")
     m.reject_unknown(("per_kill", "activation"))
-    st[S_PER_KILL] = m.int("per_kill", 1)
+    st[S_PER_KILL] = _bounded(m, "per_kill", 1)
     m.str("activation", "owner_next_turn", ("owner_next_turn",))
 
     t = top.table("tactics")
     t.reject_unknown(("kinds", "copies", "draw_by_cost", "cap", "unlocked_cap", "unlock_leader_hp", "effect"))
-    st[S_KINDS] = t.int("kinds", 14, minimum=1)
-    st[S_COPIES] = t.int("copies", 2, minimum=1)
+    st[S_KINDS] = _small(t, "kinds", 14, minimum=1)
+    st[S_COPIES] = _small(t, "copies", 2, minimum=1)
     if st[S_KINDS] * st[S_COPIES] > 64:
         raise t.fail("the tactical deck holds at most 64 cards (kinds x copies)", "copies")
     bands = t.get("draw_by_cost", [])
@@ -259,14 +296,24 @@ def build_rules(top: Field) -> Rules:
     st[S_NBANDS] = len(bands)
     for k, band in enumerate(bands):
         lo, hi, n = (t.check_int(v, "draw_by_cost", minimum=0) for v in band)
+        if max(lo, hi) > VALUE_MAX or n > SMALL_MAX:
+            raise t.fail(f"band {band}: costs at most {VALUE_MAX}, cards at most {SMALL_MAX} ({_SMALL_WHY})",
+                         "draw_by_cost")
         if lo > hi or lo == 0:
             raise t.fail(f"band {band}: must have 1 <= min cost <= max cost", "draw_by_cost")
         st[S_BANDS + 3 * k: S_BANDS + 3 * k + 3] = lo, hi, n
-    st[S_CAP] = t.int("cap", 4)
-    st[S_UNLOCK_CAP] = t.int("unlocked_cap", 5)
-    st[S_UNLOCK_HP] = t.int("unlock_leader_hp", 2)
+    st[S_CAP] = _small(t, "cap", 4)
+    st[S_UNLOCK_CAP] = _small(t, "unlocked_cap", 5)
+    st[S_UNLOCK_HP] = _bounded(t, "unlock_leader_hp", 2)
     if st[S_UNLOCK_CAP] < st[S_CAP]:
         raise t.fail("must be at least cap", "unlocked_cap")
+    from simkit.games.magic.bots import ACTION_CAP
+
+    per_turn = 3 * (int(st[S_MAX_UNITS]) + 1) + int(st[S_UNLOCK_CAP]) + 1  # moves, attacks, skills, cards, end
+    if st[S_TURN_LIMIT] * per_turn > ACTION_CAP:
+        raise r.fail(f"must be at most {ACTION_CAP // per_turn} with max_units {st[S_MAX_UNITS]} (a turn may take "
+                     f"{per_turn} actions and the engine plays at most {ACTION_CAP} a game), got {st[S_TURN_LIMIT]}",
+                     "turn_limit")
     t.str("effect", "none", ("none",))
 
     # skills, then races and units (a skill's of_type / unit names a unit type, checked once all are read)
@@ -311,24 +358,25 @@ def build_rules(top: Field) -> Rules:
             if (card == "leader") != (name == leader):
                 raise u.fail(f"the race's leader is {leader!r}; exactly it has type 'leader'", "type")
             row = [0] * U_SIZE
-            row[U_COST] = u.int("cost", minimum=0)
+            row[U_COST] = _bounded(u, "cost", minimum=0)
             if card == "leader" and row[U_COST] != 0:
                 raise u.fail("a leader is free [R17]: cost must be 0", "cost")
             if card != "leader" and row[U_COST] == 0:
                 raise u.fail("a bought unit costs at least 1", "cost")
-            row[U_ATK] = u.int("attack", minimum=0)
+            row[U_ATK] = _small(u, "attack", minimum=0)
             row[U_RANGED] = ATTACK_TYPES.index(u.str("attack_type", choices=ATTACK_TYPES))
             if row[U_RANGED]:
-                row[U_RANGE] = u.int("range", minimum=1)  # required for ranged units [R36]
+                row[U_RANGE] = _small(u, "range", minimum=1)  # required for ranged units [R36]
             elif u.has("range"):
                 raise u.fail("a melee unit has no range (melee_range applies)", "range")
-            row[U_HP] = u.int("hp", minimum=1)
+            row[U_HP] = _bounded(u, "hp", minimum=1)
             row[U_FLY] = MOVE_TYPES.index(u.str("move_type", choices=MOVE_TYPES))
-            row[U_MOVE] = u.int("move", minimum=1)
+            row[U_MOVE] = _small(u, "move", minimum=1)
             row[U_LEADER] = int(card == "leader")
             row[U_HERO] = int(card == "hero")
             row[U_RACE] = ri
-            row[U_MAXC] = u.int("max_copies", 1 if card == "hero" else int(st[S_MAX_UNITS]), minimum=1)
+            row[U_MAXC] = _bounded(u, "max_copies", 1 if card == "hero" else min(int(st[S_MAX_UNITS]), COPIES_MAX),
+                                    minimum=1, maximum=COPIES_MAX, why="an army id writes Unit*2 to Unit*9")
             if card == "hero" and row[U_MAXC] != 1:
                 raise u.fail("a hero is unique [R18]: max_copies must be 1", "max_copies")
             sks = u.get("skills", [])
@@ -382,14 +430,23 @@ def build_rules(top: Field) -> Rules:
 # ---- armies ----------------------------------------------------------------------------------------------
 
 
-def count_vectors(costs, caps, budget: int, min_units: int, max_units: int, exact: bool = False) -> list[tuple]:
+def count_vectors(costs, caps, budget: int, min_units: int, max_units: int, exact: bool = False,
+                  limit: int | None = None) -> list[tuple]:
     """Every vector ``k`` with ``0 <= k_j <= caps[j]``, ``min_units <= sum(k) <= max_units`` and
-    ``sum(k_j * costs[j]) <= budget`` (``== budget`` when ``exact``), by direct recursion (the page's 3.3)."""
+    ``sum(k_j * costs[j]) <= budget`` (``== budget`` when ``exact``), by direct recursion (the page's 3.3).
+
+    Raises:
+        ValueError: the recursion passes ``limit`` steps (too many armies to list).
+    """
     out: list[tuple] = []
     n = len(costs)
     k = [0] * n
+    steps = [0]
 
     def rec(j: int, gold: int, units: int) -> None:
+        steps[0] += 1
+        if limit is not None and steps[0] > limit:
+            raise ValueError(f"more than {limit} armies to look through")
         if j == n:
             if units >= min_units and (gold == budget if exact else True):
                 out.append(tuple(k))
@@ -418,7 +475,7 @@ def armies(rules: Rules, race: str, budget: int) -> list[str]:
     costs = [int(rules.ut[rules.type_id(u), U_COST]) for u in names]
     caps = [int(rules.ut[rules.type_id(u), U_MAXC]) for u in names]
     vecs = count_vectors(costs, caps, budget, int(rules.st[S_MIN_UNITS]), int(rules.st[S_MAX_UNITS]),
-                         bool(rules.st[S_EXACT]))
+                         bool(rules.st[S_EXACT]), limit=MAX_ARMY_STEPS)
     return sorted(army_id(race, dict(zip(names, v))) for v in vecs)
 
 
@@ -506,8 +563,14 @@ def deck_pool(rules: Rules, top: Field) -> list[str]:
 
     Read by the kit: :func:`simkit.games.kits.decks.deck_pool`.
     """
-    return read_pool(top, lambda deck: canonical_deck(rules, deck), lambda: all_decks(rules), table="armies",
-                     words="army")
+    def every_army() -> list[str]:
+        try:
+            return all_decks(rules)
+        except ValueError as exc:  # too many to list at load
+            raise top.table("rules").fail(f"the budgets, max_units and units' max_copies make {exc}; give an "
+                                          "[armies] pool", "budgets") from None
+
+    return read_pool(top, lambda deck: canonical_deck(rules, deck), every_army, table="armies", words="army")
 
 
 def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:
