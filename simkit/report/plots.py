@@ -17,7 +17,7 @@ from textwrap import wrap
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.colors import TwoSlopeNorm
+from matplotlib.colors import ListedColormap, TwoSlopeNorm
 from matplotlib.lines import Line2D
 
 from simkit.analysis.matchups import win_rate_table
@@ -155,11 +155,26 @@ def plot_delta_heatmap(ax: Axes, matchup_deltas: pd.DataFrame, order: Sequence[s
     """
     table = win_rate_table(matchup_deltas, order, value="delta") * 100
     table = table.mask(np.eye(len(table), dtype=bool))
-    half = _symmetric_limit(table.to_numpy(float), 2.0, 1.0)
+    noise = None
+    if "significant" in matchup_deltas.columns:
+        sig = win_rate_table(matchup_deltas.assign(sig=matchup_deltas["significant"].astype(float)), order,
+                             value="sig")
+        noise = (sig.to_numpy(float) < 0.5) & np.isfinite(table.to_numpy(float))
+    shown = table.mask(noise) if noise is not None else table
+    finite = shown.to_numpy(float)
+    half = _symmetric_limit(finite if np.isfinite(finite).any() else table.to_numpy(float), 2.0, 1.0)
     norm = TwoSlopeNorm(vcenter=0.0, vmin=-half, vmax=half)
-    return _square(ax, table, norm, True, "Change in the row deck's win rate against the column deck\n"
-                   "(patch minus base, points; blue: the row deck gained)", "points (patch - base)",
-                   colorbar, "{:+.0f}")
+    title = ("Change in the row deck's win rate against the column deck\n(patch minus base, points; blue: the "
+             "row deck gained" + ("; white, grey number: not significant, noise)" if noise is not None else ")"))
+    im = _square(ax, shown, norm, True, title, "points (patch - base), significant cells", colorbar, "{:+.0f}")
+    if noise is not None:
+        ax.imshow(np.ma.masked_where(~noise, np.ones_like(finite)), cmap=ListedColormap(["#ffffff"]),
+                  interpolation="nearest", aspect="equal")
+        if len(table) <= 16:
+            for (i, j), v in np.ndenumerate(table.to_numpy(float)):
+                if noise[i, j]:
+                    ax.text(j, i, f"{v:+.0f}", ha="center", va="center", fontsize=7, color="#9e9e9e")
+    return im
 
 
 def _forest(ax: Axes, labels, value, low, high, colours=None, marker_fill=None, xlabel: str = "",
@@ -478,9 +493,13 @@ def plot_deltas(ax: Axes, deltas: pd.DataFrame, label: str = "subject", title: s
     significant = (deltas["p_adjusted"] < alpha).to_list()
     colours = ["#b03a2e" if s and d < 0 else "#1f4e79" if s else "#7f7f7f"
                for s, d in zip(significant, deltas["delta"])]
-    _forest(ax, deltas[label], deltas["delta"] * 100, deltas["low"] * 100, deltas["high"] * 100, colours,
+    corrected = {"adj_low", "adj_high"} <= set(deltas.columns)
+    low, high = (deltas["adj_low"], deltas["adj_high"]) if corrected else (deltas["low"], deltas["high"])
+    _forest(ax, deltas[label], deltas["delta"] * 100, low * 100, high * 100, colours,
             marker_fill=significant, centre=0, title=title, show_labels=show_labels,
-            xlabel="change, points (patch - base; 95% paired CI; filled: significant after correction)")
+            xlabel="change, points (patch - base); paired interval at the corrected level: it misses 0 "
+            "exactly when filled (significant)" if corrected else
+            "change, points (patch - base; 95% paired CI; filled: significant after correction)")
 
 
 def plot_flags(ax: Axes, flags: pd.DataFrame, width: int = 128) -> None:
