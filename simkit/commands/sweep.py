@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from simkit.analysis.sequential import AdaptiveSettings
-from simkit.scenario import load_scenario
-from simkit.sweep import check_seed, check_workers, plan_sweep, run_sweep, sweep_defaults
-
 
 def run(args: argparse.Namespace) -> int:
     """Plan and play the sweep; print where the results are.
@@ -15,6 +11,10 @@ def run(args: argparse.Namespace) -> int:
     Every input is checked before anything is written: the scenario, the plan (games, chunk
     size, seed, deck patterns, bots) and the worker count.
     """
+    from simkit.analysis.sequential import AdaptiveSettings
+    from simkit.scenario import load_scenario
+    from simkit.sweep import check_seed, check_workers, plan_sweep, run_sweep, sweep_defaults
+
     sc = load_scenario(args.scenario)
     defaults = sweep_defaults(sc)
     if args.workers is not None:
