@@ -24,6 +24,10 @@ def run(args: argparse.Namespace) -> int:
     if args.render and Path(args.render).suffix.lower() not in game.picture_suffixes:
         kinds = ", ".join(game.picture_suffixes) or "none: use `simkit replay GAME.json -o game.txt` for a text log"
         raise ValueError(f"--render {args.render}: {game.title} draws {kinds}")
+    for flag, out in (("--json", args.json), ("--render", args.render)):
+        if out and not Path(out).resolve().parent.is_dir():
+            raise ValueError(f"{flag} {out}: the folder {Path(out).parent} does not exist (create it first); "
+                             "nothing was played")
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else [default_bot(sc), "random"]
     row = play_games(sc, args.first_deck, args.second_deck, bots=bots, seeds=[args.seed], record_actions=True).iloc[0]
     actions = row["action_list"]

@@ -13,7 +13,16 @@ import pandas as pd
 from simkit.analysis import TABLES, analyze, check_results
 from simkit.analysis.robustness import panel_bots
 from simkit.analysis.stats import Z95
-from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
+from simkit.report.document import (
+    PORTRAIT,
+    ReportPdf,
+    atomic_outputs,
+    count,
+    output_paths,
+    plural,
+    text_page,
+    write_csvs,
+)
 from simkit.report.games import GamePages, plan_game_pages, write_game_pages
 from simkit.report.plots import (
     FULL_LABELS_UP_TO,
@@ -84,7 +93,7 @@ def _p(p: float) -> str:
 
 def _count(n: int, noun: str) -> str:
     """``1 game``, ``2 games``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+    return count(n, noun)
 
 
 def _cap(text: str) -> str:
@@ -199,7 +208,7 @@ def headlines(tables: dict) -> list[str]:
     out.append(_metagame_words(tables["metagame"]))
     cards, schema = tables["cards"], tables["schema"]
     words = [w for kind in dict.fromkeys(cards["kind"])
-             if (w := _best_worst(cards[cards["kind"] == kind], f"{schema.card_categories.get(kind, kind)}s"))]
+             if (w := _best_worst(cards[cards["kind"] == kind], plural(schema.card_categories.get(kind, kind))))]
     if words:
         out.append(_cap("; ".join(words)) + ".")
     shape = tables["game_shape"].set_index("end_reason")

@@ -309,8 +309,11 @@ def plot_card_win_rates(ax: Axes, cards: pd.DataFrame, words: dict[str, str] | N
     palette = ["#8e44ad", "#1f4e79", "#1e8449", "#b9770e", "#7b241c"]
     order = list(dict.fromkeys(cards["kind"]))
     colours = [palette[order.index(k) % len(palette)] for k in cards["kind"]]
-    labels = [f"{c}  ({words.get(k, k)}, {d} decks)" for c, k, d in zip(cards["card"], cards["kind"], cards["decks"])]
-    names = " and ".join(f"{words.get(k, k)}s" for k in order)
+    from simkit.report.document import count, plural
+
+    labels = [f"{c}  ({words.get(k, k)}, {count(int(d), 'deck')})"
+              for c, k, d in zip(cards["card"], cards["kind"], cards["decks"])]
+    names = " and ".join(plural(words.get(k, k)) for k in order)
     _forest(ax, labels, cards["win_rate"] * 100, cards["low"] * 100, cards["high"] * 100, colours,
             xlabel="win rate of decks holding the card, % (95% CI)", title=f"Cards: {names}", centre=50)
     for y, v in enumerate(cards["win_rate"] * 100):
