@@ -140,3 +140,19 @@ def test_plurals_in_the_reports_words():
     assert [count(1, "deck"), count(2, "deck"), count(3, "hero class")] == ["1 deck", "2 decks", "3 hero classes"]
     assert [plural("unit type"), plural("creature kind"), plural("artifact")] == ["unit types", "creature kinds",
                                                                                   "artifacts"]
+
+
+def test_the_checks_game_counts_add_up():
+    """`simkit check`'s games line accounts for every game: ended by a miracle, by the turn limit, or still going
+    when its run's actions ran out (112 = 8 + 68 + 36)."""
+    from types import SimpleNamespace
+
+    from simkit.games.miracle.checking.check import format_report
+
+    stats = SimpleNamespace(examples=53, variant_examples=28, action_kinds={"move": 3}, actions=3, illegal_refused=0,
+                            games=112, ends={"miracle": 8, "turn_limit": 68}, deaths=231, invariant_checks=10)
+    report = SimpleNamespace(scenario=simkit.load_scenario("scenarios/miracle/base.toml"), stats=stats,
+                             profile="ci", seed=0, budget=30, seconds=1.0, note=None, diverged=None, passed=True)
+    line = next(x for x in format_report(report).splitlines() if x.startswith("  games"))
+    assert line == ("  games      112: 8 ended by a fallen miracle, 68 by the turn limit, 36 still going when their "
+                    "run ended; 231 units died")
