@@ -1,56 +1,195 @@
 """The ``simkit`` command: a thin group of sub-commands, each in ``simkit/commands/<name>.py``.
 
 A command module defines ``register(subparsers)`` which adds its parser and sets
-``func(args) -> int``. Bad input (a ``ValueError`` such as ScenarioError or IllegalAction, or a
-missing file) ends with one line on stderr and exit status 2. A results folder's warnings (a
-stray file ignored, a chunk played again) print as one line each.
+``func(args) -> int``. Only the command named on the line is imported: ``simkit --help`` reads every
+command's one-line help from its module's source, so help and argument errors cost no engine, pandas or
+matplotlib import. A misspelt flag prints the command's own usage with the nearest flags. Bad input (a
+``ValueError`` such as ScenarioError or IllegalAction, or a missing file) ends with one line on stderr
+and exit status 2. A results folder's warnings (a stray file ignored, a chunk played again) print as
+one line each. Before a command that plays games compiles the game's engine (numba's cache is cold for
+it), one line says so and about how long it takes, once per install.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
+import ast
+import difflib
+import os
 import pkgutil
 import sys
-import warnings
+import tomllib
+from importlib import import_module
+from pathlib import Path
 
 import simkit.commands
 
+#: the way of playing each command compiles (its kernels): commands not named here play no compiled game
+PLAYS = {"sweep": "sweep", "tune": "sweep", "explore": "sweep", "scan": "sweep", "play": "play", "demo": "play",
+         "check": "check"}
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every command found in ``simkit.commands``."""
+#: CPU time of a game's first compile (per worker process for a sweep), measured on the shared 2-core machine:
+#: Battle of Miracles' sweep path 64 s a worker (`simkit sweep scenarios/miracle/quick.toml`, 128 s of CPU over 2
+#: workers) and `simkit play` 61 s more (it plays step by step, other kernels)
+COMPILE_CPU = {("miracle", "sweep"): "about a minute", ("miracle", "play"): "about a minute"}
+
+
+def command_help() -> dict[str, str]:
+    """Every command's name and one-line help, read from its module's source (no command module imported)."""
+    here = Path(simkit.commands.__file__).parent
+    out = {}
+    for info in pkgutil.iter_modules(simkit.commands.__path__):
+        if info.name.startswith("_"):
+            continue
+        tree = ast.parse((here / f"{info.name}.py").read_text(encoding="utf-8"))
+        name, text = info.name, (ast.get_docstring(tree) or "").split("\n")[0]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_parser" and node.args:
+                if isinstance(node.args[0], ast.Constant):
+                    name = node.args[0].value
+                for kw in node.keywords:
+                    if kw.arg == "help" and isinstance(kw.value, ast.Constant):
+                        text = kw.value.value
+                break
+        out[name] = text
+    return dict(sorted(out.items()))
+
+
+def build_parser(only: str | None = "*") -> argparse.ArgumentParser:
+    """The argument parser: the command ``only`` in full (``"*"``: every command), the others by name and help.
+
+    Args:
+        only: the command to import and register in full; ``None`` registers none (the top-level help).
+    """
     parser = argparse.ArgumentParser(prog="simkit", description="Balance simulation for game designers.")
     parser.add_argument("--version", action="version", version=f"simkit {simkit.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for info in sorted(pkgutil.iter_modules(simkit.commands.__path__), key=lambda m: m.name):
-        importlib.import_module(f"simkit.commands.{info.name}").register(sub)
+    for name, text in command_help().items():
+        if only == "*" or name == only:
+            import_module(f"simkit.commands.{name}").register(sub)
+        else:
+            sub.add_parser(name, help=text, add_help=False)
     return parser
+
+
+def _command(argv: list[str]) -> str | None:
+    """The command named on the line: its first word not an option (the top level's options take no value)."""
+    return next((a for a in argv if not a.startswith("-")), None) if argv else None
+
+
+def _unknown(sub: argparse.ArgumentParser, extra: list[str]) -> str:
+    """The error for arguments a command does not know, with the nearest flags it has."""
+    flags = [s for a in sub._actions for s in a.option_strings if s.startswith("--")]
+    hints = []
+    for word in extra:
+        if word.startswith("--"):
+            near = difflib.get_close_matches(word.split("=")[0], flags, n=2, cutoff=0.6)
+            if near:
+                hints.append(f"{word}: did you mean {' or '.join(near)}?")
+    return f"unrecognized arguments: {' '.join(extra)}" + (f" ({'; '.join(hints)})" if hints else "")
+
+
+def _game_of(path: str) -> str | None:
+    """The ``game`` of a scenario file, following ``extends`` (``None`` when it cannot be read: the command
+    then reports why)."""
+    p, seen = Path(path), set()
+    while p not in seen:
+        seen.add(p)
+        try:
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if isinstance(data.get("game"), str):
+            return data["game"]
+        if not isinstance(data.get("extends"), str):
+            return None
+        p = p.parent / data["extends"]
+    return None
+
+
+def compile_notice(args: argparse.Namespace) -> tuple[Path, str, str | None] | None:
+    """``(game package, way of playing, the line to print)`` when ``args``'s command plays a compiled game.
+
+    The line is ``None`` when numba's cache holds the kernels already (or cannot tell); ``None`` in all
+    when the command plays no compiled game or the JIT is off (``NUMBA_DISABLE_JIT=1``).
+    """
+    path = PLAYS.get(args.command)
+    scenario = getattr(args, "scenario", None)
+    if path is None or not isinstance(scenario, str) or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return None
+    game = _game_of(scenario)
+    if game is None or not game.isidentifier():
+        return None
+    from importlib.util import find_spec
+
+    from simkit.games.kits.numba_cache import compile_pending
+
+    spec = find_spec(f"simkit.games.{game}")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    package = Path(next(iter(spec.submodule_search_locations)))
+    if not compile_pending(package, path):
+        return package, path, None
+    try:
+        from simkit.games import get_game
+
+        title = get_game(game).title
+    except (LookupError, ImportError):
+        title = game
+    cpu = COMPILE_CPU.get((game, path), "a minute or more")
+    each = " in each worker" if path == "sweep" else ""
+    return package, path, (f"simkit {args.command}: compiling the {title} engine once for this install "
+                           f"({cpu} of CPU{each}, longer on a busy machine); later runs start at once")
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    names = command_help()
+    command = _command(argv)
+    parser = build_parser(command if command in names else None)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[args.command]
+        sub.error(_unknown(sub, extra))
+    import warnings
+
     from simkit.sweep import ResultsFolderWarning
 
     show = warnings.showwarning
 
+    from simkit.errors import ScenarioWarning
+
+    named = str(getattr(args, "scenario", "") or "")
+
     def one_line(message, category, *rest, **kw):
         if issubclass(category, ResultsFolderWarning):
             print(f"simkit {args.command}: warning: {message}", file=sys.stderr)
+        elif issubclass(category, ScenarioWarning):  # the designer's file only, not a check's own variants
+            if named and str(message).startswith(named):
+                print(f"simkit {args.command}: warning: {message}", file=sys.stderr)
         else:
             show(message, category, *rest, **kw)
 
+    notice = compile_notice(args)
+    if notice and notice[2]:
+        print(notice[2], file=sys.stderr, flush=True)
     try:
         with warnings.catch_warnings():
             warnings.showwarning = one_line
-            return int(args.func(args) or 0)
+            status = int(args.func(args) or 0)
     except (ValueError, FileNotFoundError, PermissionError, NotADirectoryError, IsADirectoryError) as exc:
         print(f"simkit {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"simkit {args.command}: interrupted", file=sys.stderr)
         return 130
+    if notice and status in (0, 1):
+        from simkit.games.kits.numba_cache import remember_compiled
+
+        remember_compiled(notice[0], notice[1])
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

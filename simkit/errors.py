@@ -10,3 +10,8 @@ class IllegalAction(ValueError):
 
     The state is left unchanged when this is raised.
     """
+
+
+class ScenarioWarning(UserWarning):
+    """A scenario loads but holds something almost surely unintended (a cost no player can ever pay); the
+    message names the file, key and problem, like :class:`ScenarioError`."""

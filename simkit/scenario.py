@@ -269,7 +269,48 @@ def load_scenario(path: str | Path) -> Scenario:
         ScenarioError: one message naming the file, the key and the problem.
     """
     path = Path(path)
-    return _build(path, _read_toml(path))
+    data = _read_toml(path)
+    try:
+        return _build(path, data)
+    except ScenarioError as exc:
+        hint = _new_table_hint(path, str(exc))
+        if hint is None:
+            raise
+        raise ScenarioError(f"{exc} ({hint})") from None
+
+
+def _new_tables(own: dict, base: dict, prefix: str = "") -> list[tuple[str, list[str]]]:
+    """``(key, the base's keys beside it)`` for every table a patch adds that its base does not have."""
+    out = []
+    for key, value in own.items():
+        if not isinstance(value, dict) or not isinstance(base, dict):
+            continue
+        if key in base:
+            out += _new_tables(value, base[key], f"{prefix}{key}.")
+        else:
+            out.append((f"{prefix}{key}", [f"{prefix}{k}" for k, v in base.items() if isinstance(v, dict)]))
+    return out
+
+
+def _new_table_hint(path: Path, message: str) -> str | None:
+    """When an error lies inside a table the patch ``path`` adds and the base has one of a close name: say that
+    the patch's table is read as a new one, and name the base's (a misspelt ``creatures.Archr``)."""
+    try:
+        own = tomllib.loads(path.read_text(encoding="utf-8"))
+        parent = own.pop("extends", None)
+        if not isinstance(parent, str):
+            return None
+        base = _read_toml(path.parent / parent)
+    except (OSError, ValueError):
+        return None
+    parts = message.split(": ")
+    key = parts[1] if len(parts) > 2 else ""
+    for new, siblings in _new_tables(own, base):
+        if key == new or key.startswith(new + "."):
+            near = difflib.get_close_matches(new, siblings, n=1, cutoff=0.7)
+            if near:
+                return (f"{new} is not in {parent}, so it is read as a new table: did you mean {near[0]}?")
+    return None
 
 
 def scenario_from_data(data: dict, source: str = "scenario") -> Scenario:

@@ -87,3 +87,72 @@ def test_the_new_commands_have_help(command, capsys):
     with pytest.raises(SystemExit) as exc:
         main([command, "--help"])
     assert exc.value.code == 0 and "scenario" in capsys.readouterr().out
+
+
+def test_a_misspelt_creature_table_is_named_with_the_base_table_it_resembles(tmp_path, capsys):
+    """`[creatures.Archr.L1] cost = 3` in a patch: the error says Archr is not in the base and names Archer,
+    instead of only 'creatures.Archr.units: missing key'."""
+    base = Path("scenarios/miracle/base.toml").resolve()
+    patch = tmp_path / "archr.toml"
+    patch.write_text(f'extends = "{base}"\n[creatures.Archr.L1]\ncost = 3\n')
+    assert main(["show", str(patch)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert err.endswith(f"creatures.Archr.units: missing key (creatures.Archr is not in {base}, so it is read as a "
+                        "new table: did you mean creatures.Archer?)")
+
+
+def test_a_cost_above_the_mana_cap_is_warned_about_naming_the_key(tmp_path, capsys):
+    """`cost = 300` with a mana cap of 12 loads (a check's own variants hold such costs) but says, in one line
+    naming the file and key, that the card can never be paid."""
+    base = Path("scenarios/miracle/base.toml").resolve()
+    patch = tmp_path / "cost.toml"
+    patch.write_text(f'extends = "{base}"\n[creatures.Archer.L1]\ncost = 300\n')
+    assert main(["show", str(patch), "creatures.Archer.L1.cost"]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"simkit show: warning: {patch}: creatures.Archer.L1.cost: 300 is above rules.max_mana_cap 12: "
+                   "it can never be paid, so no game will play it"]
+    assert main(["show", QUICK, "rules"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_play_json_into_a_missing_folder_is_refused_before_the_game(tmp_path, capsys, monkeypatch):
+    """`play --json missing/dir/x.json` ends with one line naming the folder and plays nothing."""
+    import simkit.runner
+
+    def no_game(*a, **k):
+        raise AssertionError("played a game")
+
+    monkeypatch.setattr(simkit.runner, "play_games", no_game)
+    out = tmp_path / "missing" / "dir" / "x.json"
+    argv = ["play", QUICK, "HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon",
+            "--json", str(out)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err == (f"simkit play: error: --json {out}: the folder {out.parent} does not exist (create it first); "
+                   "nothing was played")
+
+
+def test_plurals_in_the_reports_words():
+    """One deck, two decks, three hero classes (not 'classs'), two unit types."""
+    from simkit.report.document import count, plural
+
+    assert [count(1, "deck"), count(2, "deck"), count(3, "hero class")] == ["1 deck", "2 decks", "3 hero classes"]
+    assert [plural("unit type"), plural("creature kind"), plural("artifact")] == ["unit types", "creature kinds",
+                                                                                  "artifacts"]
+
+
+def test_the_checks_game_counts_add_up():
+    """`simkit check`'s games line accounts for every game: ended by a miracle, by the turn limit, or still going
+    when its run's actions ran out (112 = 8 + 68 + 36)."""
+    from types import SimpleNamespace
+
+    from simkit.games.miracle.checking.check import format_report
+
+    stats = SimpleNamespace(examples=53, variant_examples=28, action_kinds={"move": 3}, actions=3, illegal_refused=0,
+                            games=112, ends={"miracle": 8, "turn_limit": 68}, deaths=231, invariant_checks=10)
+    report = SimpleNamespace(scenario=simkit.load_scenario("scenarios/miracle/base.toml"), stats=stats,
+                             profile="ci", seed=0, budget=30, seconds=1.0, note=None, diverged=None, passed=True)
+    line = next(x for x in format_report(report).splitlines() if x.startswith("  games"))
+    assert line == ("  games      112: 8 ended by a fallen miracle, 68 by the turn limit, 36 still going when their "
+                    "run ended; 231 units died")

@@ -21,9 +21,10 @@ C = "SalamanderShield:Archer,FrostDragon,Swordsman"
 D = "WindBlessing:BlackBat,Priest,VolcanoDragon"
 DECKS = [A, B, C, D]
 PLANTED = {(A, B): 0.8, (A, C): 0.75, (A, D): 0.8}
-# title, matchups, deck strength, first player (per deck, per matchup), cards, metagame, game shape, flags
-PAGES = ["title", "matchups", "deck strength 1", "first player 1", "first player per matchup", "cards", "metagame",
-         "game shape", "flags 1"]
+# title, matchups, deck strength with the first player per deck (a small pool), the first player per matchup,
+# cards, game shape, metagame with the flags (few)
+PAGES = ["title", "matchups", "deck strength 1", "first player per matchup", "cards", "game shape",
+         "metagame and flags"]
 
 
 @pytest.fixture(scope="module")
@@ -88,11 +89,12 @@ def test_report_pdf_has_the_expected_pages_metadata_and_csvs(tables, tmp_path):
 
 
 def test_many_flags_spread_over_several_pages(tables, tmp_path, monkeypatch):
-    """With one flag per page the report grows by one page per extra flag."""
+    """Flags too many to share the metagame page get pages of their own: with one flag per page, one page each."""
     monkeypatch.setattr(balance, "FLAGS_PER_PAGE", 1)
     monkeypatch.setattr(balance, "MAX_FLAG_PAGES", 100)
+    monkeypatch.setattr(balance, "FLAGS_PACKED", 0)
     pdf = write_balance_report(tables, tmp_path / "many.pdf")[0]
-    assert len(PdfReader(pdf).pages) == len(PAGES) - 1 + len(tables["flags"])
+    assert len(PdfReader(pdf).pages) == len(PAGES) + len(tables["flags"])
 
 
 def test_a_failing_page_leaves_no_file(tables, tmp_path, monkeypatch):

@@ -33,6 +33,7 @@ __all__ = [
     "COMPARE_TABLES",
     "KEYS",
     "pair_results",
+    "corrected_interval",
     "deck_deltas",
     "card_deltas",
     "first_player_deltas",
@@ -169,7 +170,39 @@ def _finish(t: pd.DataFrame, method: str, alpha: float, rate_names=("base_rate",
     p = np.where(family, t["p_value"], np.nan)
     t["p_adjusted"] = adjust_p(p, method)
     t["significant"] = t["p_adjusted"] < alpha
-    return t.drop(columns=["base", "patch", "d", "d2"])
+    return corrected_interval(t, alpha).drop(columns=["base", "patch", "d", "d2"])
+
+
+def corrected_interval(t: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    """Add ``adj_low, adj_high``: each change's interval at the level its corrected test used.
+
+    A row's corrected p-value ``p_adjusted`` is its raw p-value scaled up by the correction, so its
+    test is the raw t-test at level ``alpha * p_value / p_adjusted``; the t interval at that level
+    (wider than the 95% one) excludes 0 exactly when the row is ``significant``. So an interval and
+    its significance word always agree (for a family of one test it is the 95% t interval).
+
+    Args:
+        t: a table with ``games, delta, low, high, p_value, p_adjusted`` (``low``/``high`` the normal
+            95% interval of :func:`simkit.analysis.stats.paired_delta`).
+        alpha: the significance level.
+
+    Returns:
+        ``t`` with ``adj_low`` and ``adj_high`` (NaN where the row has no test).
+    """
+    from scipy.stats import t as student
+
+    from simkit.analysis.stats import Z95
+
+    n = t["games"].to_numpy(float)
+    delta = t["delta"].to_numpy(float)
+    se = (t["high"].to_numpy(float) - delta) / Z95
+    raw, adj = t["p_value"].to_numpy(float), t["p_adjusted"].to_numpy(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        level = np.where(adj > 0, alpha * raw / adj, alpha)
+        half = np.where(se > 0, student.ppf(1 - np.clip(level, 1e-300, 1) / 2, np.maximum(n - 1, 1)) * se, 0.0)
+    half = np.where(np.isfinite(adj) & np.isfinite(raw), half, np.nan)
+    t["adj_low"], t["adj_high"] = delta - half, delta + half
+    return t
 
 
 def deck_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.DataFrame:
@@ -181,7 +214,7 @@ def deck_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.Data
 
     Returns:
         DataFrame ``deck, games, base_rate, patch_rate, delta, low, high, p_value, p_adjusted,
-        significant`` sorted by ``delta``, largest gain first.
+        significant, adj_low, adj_high`` (:func:`corrected_interval`) sorted by ``delta``, largest gain first.
     """
     bands = bands or FlagBands()
     t = _sums(_deck_view(paired), "deck").reset_index()
@@ -198,7 +231,7 @@ def card_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.Data
 
     Returns:
         DataFrame ``card, kind, decks, games, base_rate, patch_rate, delta, low, high, p_value,
-        p_adjusted, significant``, by category in the game's order, each group by ``delta``.
+        p_adjusted, significant, adj_low, adj_high``, by category in the game's order, each group by ``delta``.
     """
     bands = bands or FlagBands()
     per_deck = _sums(_deck_view(paired), "deck")
@@ -230,8 +263,9 @@ def first_player_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) ->
 
     Returns:
         DataFrame ``scope ("overall"/"deck"), subject, games, base_advantage, patch_advantage,
-        delta, low, high, p_value, p_adjusted, significant``; the overall row first, decks by
-        ``delta``. The correction runs over every row.
+        delta, low, high, p_value, p_adjusted, significant, adj_low, adj_high``; the overall row
+        first, decks by ``delta``. The overall change is the headline's test, a family of its own (its
+        significance is its 95% interval's); the per-deck rows are corrected among themselves.
     """
     bands = bands or FlagBands()
     g = pd.DataFrame({"base": paired["base_points"], "patch": paired["patch_points"]})
@@ -243,14 +277,15 @@ def first_player_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) ->
                        g[~mirror].assign(subject=paired["second_deck"][~mirror].to_numpy())])
     o = _sums(overall, "subject").reset_index().assign(scope="overall")
     d = _sums(decks, "subject").reset_index().assign(scope="deck")
+    o = _finish(o, bands.method, bands.alpha, ("base_advantage", "patch_advantage"))
+    d = _finish(d, bands.method, bands.alpha, ("base_advantage", "patch_advantage"))
     t = pd.concat([o, d], ignore_index=True)
-    t = _finish(t, bands.method, bands.alpha, ("base_advantage", "patch_advantage"))
     t["base_advantage"] -= 0.5
     t["patch_advantage"] -= 0.5
     t["order"] = (t["scope"] == "deck").astype(int)
     t = t.sort_values(["order", "delta", "subject"], ascending=[True, False, True], ignore_index=True)
     return t[["scope", "subject", "games", "base_advantage", "patch_advantage", "delta", "low", "high",
-              "p_value", "p_adjusted", "significant"]]
+              "p_value", "p_adjusted", "significant", "adj_low", "adj_high"]]
 
 
 def matchup_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.DataFrame:
@@ -262,7 +297,7 @@ def matchup_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.D
 
     Returns:
         DataFrame ``deck, opponent, games, base_rate, patch_rate, delta, low, high, p_value,
-        p_adjusted, significant`` for every ordered pair of different decks; (A, B) and (B, A)
+        p_adjusted, significant, adj_low, adj_high`` for every ordered pair of different decks; (A, B) and (B, A)
         mirror each other and the correction (``bands.matchup_method``, Benjamini-Hochberg by
         default, as for the matchup flags) counts each pairing once.
     """
@@ -271,9 +306,11 @@ def matchup_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.D
     once = (t["deck"] < t["opponent"]).to_numpy()
     t = _finish(t, bands.matchup_method, bands.alpha, family=once)
     adj = dict(zip(zip(t["deck"], t["opponent"]), t["p_adjusted"]))
+    raw = dict(zip(zip(t["deck"], t["opponent"]), t["p_value"]))
     t["p_adjusted"] = [adj[(a, b)] if a < b else adj[(b, a)] for a, b in zip(t["deck"], t["opponent"])]
+    t["p_value"] = [raw[(a, b)] if a < b else raw[(b, a)] for a, b in zip(t["deck"], t["opponent"])]
     t["significant"] = t["p_adjusted"] < bands.alpha
-    return t
+    return corrected_interval(t, bands.alpha)
 
 
 def _mix(matchups: pd.DataFrame, results: pd.DataFrame | None) -> pd.DataFrame:
@@ -508,7 +545,9 @@ def compare_results(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands | 
         bands: flag thresholds, significance level and correction (default :class:`FlagBands`).
 
     Returns:
-        dict with the tables of :data:`COMPARE_TABLES`, ``spread`` (:func:`spread_change`), ``order``
+        dict with the tables of :data:`COMPARE_TABLES` (the Nash table with ``deck_change_significant``: whether
+        the deck's own win rate changed significantly, the Nash mix having no test of its own), ``spread``
+        (:func:`spread_change`), ``order``
         (decks by base strength, strongest first), ``base_meta``, ``patch_meta``, ``same_seed`` (share of paired games
         with equal seeds) and ``bands``.
 
@@ -526,12 +565,15 @@ def compare_results(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands | 
                          patch_subjects[patch_subjects["flagged"]].drop(columns="flagged"),
                          base_subjects, patch_subjects)
     changes = patch_changes(meta_of(base), meta_of(patch))
+    nash = nash_shift(mb, mp, base, patch)
+    moved = deck_table.set_index("deck")["significant"]
+    nash["deck_change_significant"] = nash["deck"].map(moved).eq(True).to_numpy()
     return {
         "deck_deltas": deck_table,
         "card_deltas": card_deltas(paired, bands),
         "first_player_deltas": first_player_deltas(paired, bands),
         "matchup_deltas": matchup_deltas(paired, bands),
-        "nash_shift": nash_shift(mb, mp, base, patch),
+        "nash_shift": nash,
         "flag_changes": flags,
         "spread": spread,
         "changes": changes,

@@ -6,13 +6,13 @@ from __future__ import annotations
 import argparse
 import json
 
-from simkit.bench import bench_games, bench_sweep, speedup, targets
-
 DEFAULT_BATCHES = {"targets": "1,512"}  # batch 1 against one batch, then a whole sweep on every core
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the chosen measurements, printing one JSON line per run and a summary."""
+    from simkit.bench import bench_games, bench_sweep, speedup, targets
+
     if args.games is not None and args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
     if args.games_per_pair < 1:

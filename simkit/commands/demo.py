@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from simkit.scenario import load_scenario
-
 
 def scripted_action(m) -> tuple:
     """A simple scripted policy: hit the miracle, else hit a unit, else summon, else advance, else end turn."""
@@ -35,6 +33,8 @@ def scripted_action(m) -> tuple:
 
 def run(args: argparse.Namespace) -> int:
     """Play the demo game and print its end."""
+    from simkit.scenario import load_scenario
+
     sc = load_scenario(args.scenario)
     first, second = args.first or sc.decks[0], args.second or sc.decks[-1]
     m = sc.new_match(first, second, seed=args.seed)

@@ -5,17 +5,18 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from simkit.files import atomic_write, cannot_write
 from simkit.games.kits.rng import SEED_MAX
-from simkit.records import write_game_record
-from simkit.runner import play_games
-from simkit.scenario import default_bot, load_scenario
 
 _NOT_RESULT = ("action_list", "first_deck", "second_deck", "seed", "first_bot", "second_bot")
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the game, print its log and result, and write the JSON record when asked."""
+    from simkit.files import atomic_write, cannot_write
+    from simkit.records import write_game_record
+    from simkit.runner import play_games
+    from simkit.scenario import default_bot, load_scenario
+
     if not 0 <= args.seed <= SEED_MAX:
         raise ValueError(f"--seed must be between 0 and {SEED_MAX} (2**63 - 1), got {args.seed}")
     sc = load_scenario(args.scenario)
@@ -23,6 +24,10 @@ def run(args: argparse.Namespace) -> int:
     if args.render and Path(args.render).suffix.lower() not in game.picture_suffixes:
         kinds = ", ".join(game.picture_suffixes) or "none: use `simkit replay GAME.json -o game.txt` for a text log"
         raise ValueError(f"--render {args.render}: {game.title} draws {kinds}")
+    for flag, out in (("--json", args.json), ("--render", args.render)):
+        if out and not Path(out).resolve().parent.is_dir():
+            raise ValueError(f"{flag} {out}: the folder {Path(out).parent} does not exist (create it first); "
+                             "nothing was played")
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else [default_bot(sc), "random"]
     row = play_games(sc, args.first_deck, args.second_deck, bots=bots, seeds=[args.seed], record_actions=True).iloc[0]
     actions = row["action_list"]

@@ -6,12 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from tqdm import tqdm
-
-from simkit.files import atomic_write, cannot_write
-from simkit.records import check_scenario, read_game_record
-from simkit.scenario import load_scenario
-
 #: What a frame stands for: one per turn or one per action.
 PER = ("turn", "action")
 TEXT = ".txt"
@@ -19,6 +13,12 @@ TEXT = ".txt"
 
 def run(args: argparse.Namespace) -> int:
     """Read the record, replay it and write the log or picture; print what was written."""
+    from tqdm import tqdm
+
+    from simkit.files import atomic_write, cannot_write
+    from simkit.records import check_scenario, read_game_record
+    from simkit.scenario import load_scenario
+
     out = Path(args.output)
     if args.max_frames is not None and args.max_frames < 1:
         raise ValueError(f"--max-frames must be at least 1, got {args.max_frames}")

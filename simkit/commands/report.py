@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from simkit.report import balance_report
-
 
 def run(args: argparse.Namespace) -> int:
     """Analyse the results folder and write the report; print what was written."""
+    from simkit.report import balance_report
+
     if args.bootstrap < 0:
         raise ValueError(f"--bootstrap must be 0 (no rating intervals) or more, got {args.bootstrap}")
     if args.seed < 0:

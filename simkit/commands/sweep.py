@@ -8,10 +8,6 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from simkit.analysis.sequential import AdaptiveSettings
-from simkit.scenario import load_scenario
-from simkit.sweep import check_seed, check_workers, plan_sweep, run_sweep, sweep_defaults
-
 
 class Terminated(Exception):
     """The sweep's process was sent SIGTERM."""
@@ -57,6 +53,10 @@ def run(args: argparse.Namespace) -> int:
     Every input is checked before anything is written: the scenario, the plan (games, chunk
     size, seed, deck patterns, bots) and the worker count.
     """
+    from simkit.analysis.sequential import AdaptiveSettings
+    from simkit.scenario import load_scenario
+    from simkit.sweep import check_seed, check_workers, plan_sweep, run_sweep, sweep_defaults
+
     sc = load_scenario(args.scenario)
     defaults = sweep_defaults(sc)
     if args.workers is not None:

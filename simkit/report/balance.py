@@ -14,7 +14,16 @@ from simkit.analysis import TABLES, analyze, check_results
 from simkit.analysis.robustness import panel_bots
 from simkit.analysis.skill import skill_tables
 from simkit.analysis.stats import Z95
-from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
+from simkit.report.document import (
+    PORTRAIT,
+    ReportPdf,
+    atomic_outputs,
+    count,
+    output_paths,
+    plural,
+    text_page,
+    write_csvs,
+)
 from simkit.report.games import GamePages, plan_game_pages, write_game_pages
 from simkit.report.plots import (
     FULL_LABELS_UP_TO,
@@ -44,6 +53,8 @@ __all__ = ["load_checked_results", "write_balance_report", "balance_report", "he
            "matchup_page", "seat_matchup_page", "ROWS_PER_PAGE", "FLAGS_PER_PAGE", "MAX_FLAG_PAGES"]
 
 ROWS_PER_PAGE = 80     # deck lists longer than this continue on another page
+PACKED_ROWS = 24       # pools up to this many decks show deck strength and the first player on one page
+FLAGS_PACKED = 12      # up to this many flags share the metagame page when they fit
 FLAGS_PER_PAGE = 40
 MAX_FLAG_PAGES = 4     # beyond, the PDF says how many more flags the CSV holds
 WRAP = 118             # characters per line of running text on a portrait page
@@ -86,7 +97,7 @@ def _p(p: float) -> str:
 
 def _count(n: int, noun: str) -> str:
     """``1 game``, ``2 games``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+    return count(n, noun)
 
 
 def _cap(text: str) -> str:
@@ -201,7 +212,7 @@ def headlines(tables: dict) -> list[str]:
     out.append(_metagame_words(tables["metagame"]))
     cards, schema = tables["cards"], tables["schema"]
     words = [w for kind in dict.fromkeys(cards["kind"])
-             if (w := _best_worst(cards[cards["kind"] == kind], f"{schema.card_categories.get(kind, kind)}s"))]
+             if (w := _best_worst(cards[cards["kind"] == kind], plural(schema.card_categories.get(kind, kind))))]
     if words:
         out.append(_cap("; ".join(words)) + ".")
     shape = tables["game_shape"].set_index("end_reason")
@@ -401,6 +412,42 @@ def seat_matchup_page(pdf: ReportPdf, tables: dict) -> None:
     pdf.add(fig, "first player per matchup")
 
 
+def _flag_caption(fig, tables: dict, y: float, reach: list[str]) -> None:
+    """Above a flags table: whether a matchup could be flagged at this size, and what ``value`` means."""
+    fig.text(0.04, y, "\n".join(reach), fontsize=7.5, va="top",
+             color="#b03a2e" if not tables["flag_reach"]["enough"] else "black")
+    fig.text(0.04, y - 0.0112 * len(reach) - 0.002,
+             "value: a deck's win rate; the winning side's rate in a matchup (subject 'winner vs "
+             "loser'); the first seat's score rate for first-player flags.", fontsize=7.5, va="top")
+
+
+def outside_unflagged(tables: dict) -> pd.DataFrame:
+    """The decks whose 95% interval lies wholly outside the deck band but that carry no flag."""
+    decks, (lo, hi) = tables["decks"], tables["bands"].deck
+    flags = tables["flags"]
+    flagged = set(flags.loc[flags["kind"] == "deck", "subject"])
+    out = decks[((decks["low"] > hi) | (decks["high"] < lo)) & ~decks["deck"].isin(flagged)]
+    return out
+
+
+def _outside_note(fig, tables: dict, y: float) -> float:
+    """Under the deck-strength plots: why a deck whose interval lies outside the band is not flagged (if any);
+    returns the height left below."""
+    out = outside_unflagged(tables)
+    if out.empty:
+        return y
+    lo, hi = tables["bands"].deck
+    b = tables["bands"]
+    names = "; ".join(f"{r.deck} ({_pct(r.low)}-{_pct(r.high)})" for r in out.itertuples())
+    text = (f"Not flagged although the interval lies outside the {100 * lo:g}-{100 * hi:g}% band: {names}. The "
+            f"interval drawn is each deck's own 95% interval; a flag needs the exact test to stay significant "
+            f"after the {_method(b.method)} correction over all {len(tables['decks'])} decks (alpha {b.alpha:g}), "
+            "which these games do not reach: more games per pair would settle it.")
+    lines = wrap(text, 130)
+    fig.text(0.04, y, "\n".join(lines), fontsize=7.5, va="top", color="#7b241c")
+    return y - 0.013 * len(lines) - 0.03
+
+
 def _pages(pdf: ReportPdf, tables: dict) -> None:
     decks = tables["decks"]
     order = list(decks["deck"])
@@ -408,25 +455,43 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
 
     matchup_page(pdf, tables)
 
-    for k, part in enumerate(chunks(decks, ROWS_PER_PAGE)):
+    if n <= PACKED_ROWS:  # a small pool: deck strength and the first player share a page
         fig = pdf.new_page(PORTRAIT)
-        h = _list_height(len(part))
-        a1 = fig.add_axes([0.42, 0.92 - h, 0.27, h])
-        a2 = fig.add_axes([0.71, 0.92 - h, 0.27, h], sharey=a1)
-        plot_deck_win_rates(a1, part)
-        plot_deck_ratings(a2, part, show_labels=False)
-        more = f" (ranks {part['rank'].iloc[0]}-{part['rank'].iloc[-1]})" if n > ROWS_PER_PAGE else ""
-        fig.text(0.02, 0.985, f"Deck strength, strongest first{more}", fontsize=12, weight="bold", va="top")
-        pdf.add(fig, f"deck strength {k + 1}")
-
-    for k, part in enumerate(chunks(decks, ROWS_PER_PAGE)):
-        fig = pdf.new_page(PORTRAIT)
-        h = _list_height(len(part) + 1)
-        ax = fig.add_axes([0.42, 0.92 - h, 0.53, h])
-        plot_first_player(ax, tables["first_player"], part["deck"])
-        fig.text(0.02, 0.985, "First-player advantage, overall and per deck (decks strongest first)", fontsize=12,
+        h = _list_height(n)
+        a1 = fig.add_axes([0.42, 0.9 - h, 0.27, h])
+        a2 = fig.add_axes([0.71, 0.9 - h, 0.27, h], sharey=a1)
+        plot_deck_win_rates(a1, decks)
+        plot_deck_ratings(a2, decks, show_labels=False)
+        y = 0.9 - h - 0.1
+        y = _outside_note(fig, tables, y)
+        h2 = _list_height(n + 1)
+        plot_first_player(fig.add_axes([0.42, y - 0.04 - h2, 0.53, h2]), tables["first_player"], order)
+        fig.text(0.02, y + 0.005, "First-player advantage, overall and per deck (decks strongest first)", fontsize=12,
                  weight="bold", va="top")
-        pdf.add(fig, f"first player {k + 1}")
+        fig.text(0.02, 0.985, "Deck strength, strongest first", fontsize=12, weight="bold", va="top")
+        pdf.add(fig, "deck strength 1")
+    else:
+        for k, part in enumerate(chunks(decks, ROWS_PER_PAGE)):
+            fig = pdf.new_page(PORTRAIT)
+            h = _list_height(len(part))
+            a1 = fig.add_axes([0.42, 0.92 - h, 0.27, h])
+            a2 = fig.add_axes([0.71, 0.92 - h, 0.27, h], sharey=a1)
+            plot_deck_win_rates(a1, part)
+            plot_deck_ratings(a2, part, show_labels=False)
+            if k == 0:
+                _outside_note(fig, tables, 0.92 - h - 0.08)
+            more = f" (ranks {part['rank'].iloc[0]}-{part['rank'].iloc[-1]})" if n > ROWS_PER_PAGE else ""
+            fig.text(0.02, 0.985, f"Deck strength, strongest first{more}", fontsize=12, weight="bold", va="top")
+            pdf.add(fig, f"deck strength {k + 1}")
+
+        for k, part in enumerate(chunks(decks, ROWS_PER_PAGE)):
+            fig = pdf.new_page(PORTRAIT)
+            h = _list_height(len(part) + 1)
+            ax = fig.add_axes([0.42, 0.92 - h, 0.53, h])
+            plot_first_player(ax, tables["first_player"], part["deck"])
+            fig.text(0.02, 0.985, "First-player advantage, overall and per deck (decks strongest first)",
+                     fontsize=12, weight="bold", va="top")
+            pdf.add(fig, f"first player {k + 1}")
 
     seat_matchup_page(pdf, tables)
 
@@ -440,29 +505,6 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
         plot_pair_synergy(fig.add_axes(box), pairs, category=kind, word=words.get(kind, kind or "card"))
     fig.text(0.02, 0.985, "Cards", fontsize=12, weight="bold", va="top")
     pdf.add(fig, "cards")
-
-    fig = pdf.new_page(PORTRAIT)
-    mix = tables["metagame"]
-    groups = dict(zip(tables["decks"]["deck"], tables["decks"]["group"]))
-    plot_nash_mix(fig.add_axes([0.42, 0.45, 0.5, 0.47]), mix, groups=groups,
-                  group_title=tables["decks"].attrs.get("group_title", ""))
-    dominated = mix[mix["dominated"]]
-    lines = [line for d, by in zip(dominated["deck"], dominated["dominated_by"])
-             for line in wrap(f"- {d}   (by {by})", WRAP, subsequent_indent="    ")]
-    shown = lines
-    fig.text(0.07, 0.385, "\n".join(wrap(
-        _metagame_words(mix) + " Of all equilibria this is the one of greatest entropy (as in Nash averaging): every "
-        "deck that can be part of an equilibrium has a share, spread as evenly as the equilibrium allows. It is "
-        "computed from measured win rates: decks of nearly equal strength swap in and out of it with sampling "
-        "noise, so read it as a shortlist of what a field would converge to, not as exact shares.", 125)),
-        fontsize=8, style="italic", va="top")
-    why = ("Decks outside the mix that another deck matches or beats against every deck "
-           "(the dominating decks in brackets):")
-    text_page(fig, "", [(f"Dominated decks ({len(dominated)})", [why, *shown] if shown else ["none"])], top=0.32,
-              overflow="... (every dominated deck is in the metagame CSV)")
-    fig.text(0.02, 0.985, "Metagame: what a field of perfect adapters would play", fontsize=12, weight="bold",
-             va="top")
-    pdf.add(fig, "metagame")
 
     fig = pdf.new_page(PORTRAIT)
     plot_game_length(fig.add_axes([0.1, 0.56, 0.85, 0.36]), tables["turns"], unit=tables["schema"].turn_words)
@@ -480,14 +522,49 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     pdf.add(fig, "game shape")
 
     flags = tables["flags"]
+    fig = pdf.new_page(PORTRAIT)
+    mix = tables["metagame"]
+    groups = dict(zip(tables["decks"]["deck"], tables["decks"]["group"]))
+    rows = min(int(mix["in_support"].sum()), 30)
+    h = min(0.47, 0.07 + 0.014 * max(rows, 3))
+    plot_nash_mix(fig.add_axes([0.42, 0.92 - h, 0.5, h]), mix, groups=groups,
+                  group_title=tables["decks"].attrs.get("group_title", ""))
+    dominated = mix[mix["dominated"]]
+    lines = [line for d, by in zip(dominated["deck"], dominated["dominated_by"])
+             for line in wrap(f"- {d}   (by {by})", WRAP, subsequent_indent="    ")]
+    words = wrap(
+        _metagame_words(mix) + " Of all equilibria this is the one of greatest entropy (as in Nash averaging): every "
+        "deck that can be part of an equilibrium has a share, spread as evenly as the equilibrium allows. It is "
+        "computed from measured win rates: decks of nearly equal strength swap in and out of it with sampling "
+        "noise, so read it as a shortlist of what a field would converge to, not as exact shares.", 125)
+    y = 0.92 - h - 0.065
+    fig.text(0.07, y, "\n".join(words), fontsize=8, style="italic", va="top")
+    y -= 0.0125 * len(words) + 0.015
+    why = ("Decks outside the mix that another deck matches or beats against every deck "
+           "(the dominating decks in brackets):")
+    listed = [why, *lines] if lines else ["none"]
+    step = 11.5 / (fig.get_figheight() * 72)
+    below = y - 0.03 - step * (len(listed) + 1)
+    reach = [line for r in reach_words(tables) for line in wrap(r, 130)][:3]
+    need = 0.05 + 0.0112 * (len(reach) + 1) + 0.0125 * (len(flags) + 3)
+    packed = len(flags) <= FLAGS_PACKED and below - need > 0.04
+    text_page(fig, "", [(f"Dominated decks ({len(dominated)})", listed)], top=y,
+              bottom=0.03 if not packed else below, overflow="... (every dominated deck is in the metagame CSV)")
+    fig.text(0.02, 0.985, "Metagame: what a field of perfect adapters would play", fontsize=12, weight="bold",
+             va="top")
+    if packed:  # few flags: they share the page
+        fig.text(0.02, below, "Flags", fontsize=12, weight="bold", va="top")
+        _flag_caption(fig, tables, below - 0.025, reach)
+        table_top = below - 0.025 - 0.0112 * (len(reach) + 1) - 0.01
+        plot_flags(fig.add_axes([0.04, 0.03, 0.92, table_top - 0.03]), flags.assign(
+            number=range(1, len(flags) + 1)), width=FLAG_WRAP)
+    pdf.add(fig, "metagame and flags" if packed else "metagame")
+
+    if packed:
+        return
 
     def balance_caption(fig, k: int, part: pd.DataFrame, more: int) -> None:
-        reach = [line for r in reach_words(tables) for line in wrap(r, 130)][:3]
-        fig.text(0.04, 0.962, "\n".join(reach), fontsize=7.5, va="top",
-                 color="#b03a2e" if not tables["flag_reach"]["enough"] else "black")
-        fig.text(0.04, 0.962 - 0.0112 * len(reach) - 0.002,
-                 "value: a deck's win rate; the winning side's rate in a matchup (subject 'winner vs "
-                 "loser'); the first seat's score rate for first-player flags.", fontsize=7.5, va="top")
+        _flag_caption(fig, tables, 0.962, reach)
         note = f"  ({more} more in the flags CSV)" if more and k == 0 else ""
         first = k * FLAGS_PER_PAGE + 1
         span = f" {first}-{first + len(part) - 1} of {len(flags)}" if len(flags) > FLAGS_PER_PAGE else ""

@@ -14,7 +14,8 @@ from simkit.report.balance import WRAP, chunks, flag_pages, load_checked_results
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
 from simkit.report.plots import FULL_LABELS_UP_TO, plot_delta_heatmap, plot_deltas, plot_nash_shift
 
-__all__ = ["write_compare_report", "compare_report", "compare_headlines"]
+__all__ = ["write_compare_report", "compare_report", "compare_headlines", "answer_blocks", "flag_lines",
+           "nash_sentence"]
 
 ROWS_PER_PAGE = 80
 
@@ -43,6 +44,74 @@ def _movers(t: pd.DataFrame, label: str, n: int = 3) -> list[str]:
     return out
 
 
+def nash_sentence(nash: pd.DataFrame) -> str:
+    """The metagame's change in words, decks that entered or left the mix named only as noise unless their
+    own win rate changed significantly (the Nash mix has no test of its own: a small change of one matchup can
+    swap a deck in or out)."""
+    sb, sp = int(nash["in_support_base"].sum()), int(nash["in_support_patch"].sum())
+    moved = nash[nash["in_support_base"] != nash["in_support_patch"]]
+    real = moved["deck_change_significant"] if "deck_change_significant" in moved else pd.Series(False, moved.index)
+    head = f"Nash mix: {sb} decks before, {sp} after"
+    if moved.empty:
+        return head + "; the same decks."
+    entered = moved[moved["in_support_patch"] & real]
+    left = moved[moved["in_support_base"] & real]
+    words = [f"{d} entered" for d in entered["deck"]] + [f"{d} left" for d in left["deck"]]
+    noise = int((~real).sum())
+    tail = (f"; {noise} deck{'s' if noise != 1 else ''} entered or left with no significant change of "
+            f"{'their' if noise != 1 else 'its'} own win rate (noise, not a result)") if noise else ""
+    return head + ("; " + ", ".join(words) if words else "") + tail + "."
+
+
+def flag_lines(flags: pd.DataFrame, limit: int = 12) -> list[str]:
+    """Each flag that appeared or vanished as one line: what, its value base -> patch against its band, why."""
+    kinds = {"deck": "deck", "matchup": "matchup", "first_player": "first player"}
+    moved = flags[flags["status"] != "stayed"]
+
+    def pct(v: float) -> str:
+        return "?" if v != v else f"{100 * v:.1f}%"
+
+    lines = [f"{r.status} {kinds.get(r.kind, r.kind)} {r.subject}: {pct(r.base_value)} -> {pct(r.patch_value)} "
+             f"(band {100 * r.band_low:g}-{100 * r.band_high:g}%): {r.reason}" for r in moved.head(limit).itertuples()]
+    if len(moved) > limit:
+        lines.append(f"... {len(moved) - limit} more in the flag_changes CSV")
+    stayed = int((flags["status"] == "stayed").sum())
+    lines.append(f"{stayed} flag{'s' if stayed != 1 else ''} stayed" if stayed else "no flag stayed")
+    return lines
+
+
+def _value(v) -> str:
+    return "(absent)" if v is None else repr(v)
+
+
+def answer_blocks(tables: dict, width: int = 110) -> list[tuple[str, list[str]]]:
+    """The title page's answer: the verdict, what the patch changed, the decks in the band and the flags.
+
+    Args:
+        tables: :func:`simkit.analysis.paired.compare_results` output.
+        width: characters per line.
+
+    Returns:
+        ``(heading, lines)`` blocks for :func:`simkit.report.document.text_page`.
+    """
+    v = tables["verdict"]
+    changes = [f"{k}: {_value(a)} -> {_value(b)}" for k, a, b in v["changes"]] or [
+        "nothing: both sweeps play the same rules (any difference is noise)"]
+    if len(changes) > 10:
+        changes = changes[:10] + [f"... {len(changes) - 10} more keys"]
+    lo, hi = tables["bands"].deck
+    inside = [f"{v['inside_before']} -> {v['inside_after']} of {v['decks']} decks inside the "
+              f"{100 * lo:g}-{100 * hi:g}% band"]
+
+    def wrapped(lines: list[str]) -> list[str]:
+        return [line for t in lines for line in wrap(t, width, subsequent_indent="    ")]
+
+    return [("Verdict", wrapped([v["sentence"][0].upper() + v["sentence"][1:] + "."])),
+            ("What the patch changed", wrapped(changes)),
+            ("Decks inside the band (base -> patch)", inside),
+            ("Flags that changed (value base -> patch)", wrapped(flag_lines(tables["flag_changes"])))]
+
+
 def compare_headlines(tables: dict) -> list[str]:
     """The comparison's headline findings in words, one sentence each.
 
@@ -68,21 +137,20 @@ def compare_headlines(tables: dict) -> list[str]:
                + (f"; {'; '.join(moved)}." if moved else "."))
     o = fp[fp["scope"] == "overall"].iloc[0]
     out.append(f"First-player advantage: {_pts(o['base_advantage'])} -> {_pts(o['patch_advantage'])} points "
-               f"(change {_pts(o['delta'])}, 95% CI {_pts(o['low'])} to {_pts(o['high'])}, "
+               f"(change {_pts(o['delta'])}, 95% CI {_pts(o['adj_low'])} to {_pts(o['adj_high'])}, "
                f"{'significant' if o['significant'] else 'not significant'}).")
     mu = tables["matchup_deltas"]
     once = mu[mu["deck"] < mu["opponent"]]
-    out.append(f"Matchups: {int(once['significant'].sum())} of {len(once)} pairings changed significantly; "
-               f"the largest change is {100 * once['delta'].abs().max():.0f} points.")
-    ns = tables["nash_shift"]
-    sb, sp = int(ns["in_support_base"].sum()), int(ns["in_support_patch"].sum())
-    out.append(f"Nash mix: {sb} decks before, {sp} after; "
-               f"{int((ns['in_support_patch'] & ~ns['in_support_base']).sum())} entered, "
-               f"{int((ns['in_support_base'] & ~ns['in_support_patch']).sum())} left.")
+    sig = once[once["significant"]]
+    out.append(f"Matchups: {len(sig)} of {len(once)} pairings changed significantly"
+               + (f"; the largest significant change is {100 * sig['delta'].abs().max():.0f} points." if len(sig)
+                  else f"; the others' changes (up to {100 * once['delta'].abs().max():.0f} points) are within noise."
+                  if len(once) else "."))
+    out.append(nash_sentence(tables["nash_shift"]))
     fc = tables["flag_changes"]
     counts = fc["status"].value_counts()
     out.append(f"Flags: {counts.get('appeared', 0)} appeared, {counts.get('vanished', 0)} vanished, "
-               f"{counts.get('stayed', 0)} stayed.")
+               f"{counts.get('stayed', 0)} stayed (each with its value base -> patch and why on the title page).")
     if tables["same_seed"] < 1:
         out.append(f"Note: only {100 * tables['same_seed']:.0f}% of paired games share a seed; paired intervals "
                    "stay valid but are wider than with common seeds.")
@@ -112,12 +180,17 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime) -> None:
     guide = [
         "Every game of the patch sweep is paired with the base game of the same decks, seats and game number",
         "(same seed). A change is the mean of the paired differences, patch minus base, in points (1 point = 1%",
-        "of games), with a 95% interval; 'significant' means a paired t-test stays below "
+        "of games), with its interval; 'significant' means a paired t-test stays below "
         f"{bands.alpha:g} after a",
-        f"correction within its family: {_name(bands.method)} for decks, cards and the first player, "
-        f"{_name(bands.matchup_method)} for matchups. Every table is also written as CSV beside the PDF.",
+        f"correction within its family: {_name(bands.method)} for decks, cards and the per-deck first player, "
+        f"{_name(bands.matchup_method)} for matchups (the overall first-player change is one test). Intervals are "
+        "drawn at the level the corrected test used (adj_low/adj_high in the CSV), so an interval excludes 0 exactly "
+        "when its change is significant; the CSV also keeps the uncorrected 95% interval (low/high). Matchup cells "
+        "and Nash changes that are not significant are shown as noise, not as results. Every table is also "
+        "written as CSV beside the PDF.",
     ]
-    text_page(fig, "Patch comparison", [("", facts), ("Headlines", heads), ("How to read", wrap(" ".join(guide), 110))])
+    text_page(fig, "Patch comparison", [*answer_blocks(tables), ("Headlines", heads), ("The sweeps", facts),
+                                        ("How to read", wrap(" ".join(guide), 110))])
     pdf.add(fig, "title")
 
 
@@ -162,9 +235,11 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     fig = pdf.new_page(PORTRAIT)
     plot_nash_shift(fig.add_axes([0.42, 0.3, 0.52, 0.62]), tables["nash_shift"])
     ns = tables["nash_shift"]
-    lines = [f"{d}: {100 * wb:.1f}% -> {100 * wp:.1f}%" for d, wb, wp in
-             zip(ns["deck"], ns["weight_base"], ns["weight_patch"]) if abs(wp - wb) > 1e-6]
-    text_page(fig, "", [("Weights that changed", lines or ["none"])], top=0.24)
+    real = ns["deck_change_significant"] if "deck_change_significant" in ns else [False] * len(ns)
+    lines = [f"{d}: {100 * wb:.1f}% -> {100 * wp:.1f}%" + ("" if r else "   (noise: the deck's own win rate did "
+                                                            "not change significantly)")
+             for d, wb, wp, r in zip(ns["deck"], ns["weight_base"], ns["weight_patch"], real) if abs(wp - wb) > 1e-6]
+    text_page(fig, "", [("Weights that changed", [*wrap(nash_sentence(ns), 110), *(lines or ["none"])])], top=0.24)
     fig.text(0.02, 0.985, "Metagame before and after", fontsize=12, weight="bold", va="top")
     pdf.add(fig, "metagame")
 

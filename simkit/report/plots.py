@@ -17,7 +17,7 @@ from textwrap import wrap
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.colors import TwoSlopeNorm
+from matplotlib.colors import ListedColormap, TwoSlopeNorm
 from matplotlib.lines import Line2D
 
 from simkit.analysis.matchups import win_rate_table
@@ -61,10 +61,19 @@ def group_colours(groups: Sequence[str]) -> dict[str, tuple]:
     return {g: cmap(i % 10) for i, g in enumerate(sorted(set(groups)))}
 
 
-def _group_legend(ax: Axes, colours: dict, title: str, fontsize: float = 7, loc: str = "lower right") -> None:
+def _group_legend(ax: Axes, colours: dict, title: str, fontsize: float = 7, loc: str = "lower right",
+                  below: bool = False) -> None:
+    """The groups' colours; ``below``: in a row under the Axes' x label, where it covers no data."""
     if len(colours) > 12:  # a legend longer than the plot helps no one
         return
     handles = [Line2D([], [], marker="o", ls="", color=c, label=a) for a, c in colours.items()]
+    if below:
+        from matplotlib.transforms import offset_copy
+
+        ax.legend(handles=handles, fontsize=fontsize, loc="upper right", title=title or None,
+                  title_fontsize=fontsize, framealpha=0.9, ncol=min(len(handles), 4), bbox_to_anchor=(1, 0),
+                  bbox_transform=offset_copy(ax.transAxes, fig=ax.figure, y=-30, units="points"))
+        return
     ax.legend(handles=handles, fontsize=fontsize, loc=loc, title=title or None, title_fontsize=fontsize,
               framealpha=0.9)
 
@@ -107,10 +116,11 @@ def _ink(norm, value: float) -> str:
     return "white" if abs(float(norm(value)) - 0.5) > 0.33 else "black"
 
 
-def _symmetric_limit(values: np.ndarray, floor: float, step: float) -> float:
-    dev = np.abs(values[np.isfinite(values)])
-    top = np.quantile(dev, 0.99) if dev.size else floor
-    return max(floor, float(np.ceil(top / step) * step))
+#: colour scales shared by every report, so the same colour means the same number in any two reports
+CHANGE_SCALE = 30.0      # points of a matchup's change (compare), either way
+SEAT_SCALE = 30.0        # points of the first seat's advantage in a matchup, either way
+SYNERGY_SCALE = 10.0     # points of a card pair's synergy, either way
+SYNERGY_MIN_DECKS = 2    # a pair held by fewer decks is drawn as noise (white)
 
 
 def plot_matchup_heatmap(ax: Axes, matchups: pd.DataFrame, order: Sequence[str] | None = None,
@@ -130,7 +140,7 @@ def plot_matchup_heatmap(ax: Axes, matchups: pd.DataFrame, order: Sequence[str] 
     table = win_rate_table(matchups, order)
     mirror = np.eye(len(table), dtype=bool)
     table = table.mask(mirror)
-    half = _symmetric_limit(table.to_numpy(float) - 0.5, 0.1, 0.05)
+    half = 0.5  # the same scale in every report: 0-100%
     norm = TwoSlopeNorm(vcenter=0.5, vmin=max(0.0, 0.5 - half), vmax=min(1.0, 0.5 + half))
     im = _square(ax, table * 1.0, norm, True, "Win rate of the row deck against the column deck\n"
                  "(both seats pooled, a draw counts half; grey: mirror)", "row deck's win rate", colorbar, "{:.0%}")
@@ -155,11 +165,26 @@ def plot_delta_heatmap(ax: Axes, matchup_deltas: pd.DataFrame, order: Sequence[s
     """
     table = win_rate_table(matchup_deltas, order, value="delta") * 100
     table = table.mask(np.eye(len(table), dtype=bool))
-    half = _symmetric_limit(table.to_numpy(float), 2.0, 1.0)
+    noise = None
+    if "significant" in matchup_deltas.columns:
+        sig = win_rate_table(matchup_deltas.assign(sig=matchup_deltas["significant"].astype(float)), order,
+                             value="sig")
+        noise = (sig.to_numpy(float) < 0.5) & np.isfinite(table.to_numpy(float))
+    shown = table.mask(noise) if noise is not None else table
+    finite = shown.to_numpy(float)
+    half = CHANGE_SCALE
     norm = TwoSlopeNorm(vcenter=0.0, vmin=-half, vmax=half)
-    return _square(ax, table, norm, True, "Change in the row deck's win rate against the column deck\n"
-                   "(patch minus base, points; blue: the row deck gained)", "points (patch - base)",
-                   colorbar, "{:+.0f}")
+    title = ("Change in the row deck's win rate against the column deck\n(patch minus base, points; blue: the "
+             "row deck gained" + ("; white, grey number: not significant, noise)" if noise is not None else ")"))
+    im = _square(ax, shown, norm, True, title, "points (patch - base), significant cells", colorbar, "{:+.0f}")
+    if noise is not None:
+        ax.imshow(np.ma.masked_where(~noise, np.ones_like(finite)), cmap=ListedColormap(["#ffffff"]),
+                  interpolation="nearest", aspect="equal")
+        if len(table) <= 16:
+            for (i, j), v in np.ndenumerate(table.to_numpy(float)):
+                if noise[i, j]:
+                    ax.text(j, i, f"{v:+.0f}", ha="center", va="center", fontsize=7, color="#9e9e9e")
+    return im
 
 
 def _forest(ax: Axes, labels, value, low, high, colours=None, marker_fill=None, xlabel: str = "",
@@ -229,7 +254,7 @@ def plot_deck_ratings(ax: Axes, decks: pd.DataFrame, show_labels: bool = True) -
     _forest(ax, decks["deck"], decks["rating"], low, high, [colours[g] for g in decks["group"]],
             xlabel=f"rating, Elo points ({what})",
             title="Bradley-Terry rating\n(0: pool average; +100: 64% vs a 0)", centre=0, show_labels=show_labels)
-    _group_legend(ax, colours, decks.attrs.get("group_title", ""), fontsize=6)
+    _group_legend(ax, colours, decks.attrs.get("group_title", ""), fontsize=6, below=True)
 
 
 def plot_first_player(ax: Axes, first_player: pd.DataFrame, order: Sequence[str] | None = None,
@@ -274,7 +299,7 @@ def plot_first_player_matchups(ax: Axes, first_player: pd.DataFrame, order: Sequ
     both = pd.concat([rows, rows.rename(columns={"deck": "opponent", "opponent": "deck"})])
     both = both.drop_duplicates(["deck", "opponent"])
     table = win_rate_table(both, order, value="advantage") * 100
-    half = _symmetric_limit(table.to_numpy(float), 5.0, 5.0)
+    half = SEAT_SCALE
     norm = TwoSlopeNorm(vcenter=0.0, vmin=-half, vmax=half)
     im = _square(ax, table, norm, True, "First-player advantage in the matchup of the row and column decks\n"
                  "(points above 50% for the player moving first; both seatings pooled; diagonal: mirrors)",
@@ -294,8 +319,11 @@ def plot_card_win_rates(ax: Axes, cards: pd.DataFrame, words: dict[str, str] | N
     palette = ["#8e44ad", "#1f4e79", "#1e8449", "#b9770e", "#7b241c"]
     order = list(dict.fromkeys(cards["kind"]))
     colours = [palette[order.index(k) % len(palette)] for k in cards["kind"]]
-    labels = [f"{c}  ({words.get(k, k)}, {d} decks)" for c, k, d in zip(cards["card"], cards["kind"], cards["decks"])]
-    names = " and ".join(f"{words.get(k, k)}s" for k in order)
+    from simkit.report.document import count, plural
+
+    labels = [f"{c}  ({words.get(k, k)}, {count(int(d), 'deck')})"
+              for c, k, d in zip(cards["card"], cards["kind"], cards["decks"])]
+    names = " and ".join(plural(words.get(k, k)) for k in order)
     _forest(ax, labels, cards["win_rate"] * 100, cards["low"] * 100, cards["high"] * 100, colours,
             xlabel="win rate of decks holding the card, % (95% CI)", title=f"Cards: {names}", centre=50)
     for y, v in enumerate(cards["win_rate"] * 100):
@@ -331,20 +359,26 @@ def plot_pair_synergy(ax: Axes, card_pairs: pd.DataFrame, colorbar: bool = True,
                           card_pairs["decks"]):
         grid.loc[a, b] = grid.loc[b, a] = s if abs(s) >= 0.05 else 0.0  # no "-0.0"
         decks.loc[a, b] = decks.loc[b, a] = n
-    half = _symmetric_limit(grid.to_numpy(float), 1.0, 1.0)
-    norm = TwoSlopeNorm(vcenter=0, vmin=-half, vmax=half)
+    few = (decks.to_numpy() < SYNERGY_MIN_DECKS) & np.isfinite(grid.to_numpy(float))
+    norm = TwoSlopeNorm(vcenter=0, vmin=-SYNERGY_SCALE, vmax=SYNERGY_SCALE)
     from matplotlib import colormaps
 
     cmap = colormaps[_CMAP].with_extremes(bad=_MISSING)
     im = ax.imshow(np.ma.masked_invalid(grid.to_numpy(float)), cmap=cmap, norm=norm)
+    if few.any():  # one deck's pair: its luck, not a synergy; drawn white
+        ax.imshow(np.ma.masked_where(~few, np.ones(few.shape)), cmap=ListedColormap(["#ffffff"]),
+                  interpolation="nearest")
     ax.set_xticks(range(len(kinds)), kinds, rotation=45, ha="right", fontsize=7)
     ax.set_yticks(range(len(kinds)), kinds, fontsize=7)
     for (i, j), v in np.ndenumerate(grid.to_numpy(float)):
         if np.isfinite(v):
             n = decks.iloc[i, j]
             ax.text(j, i, f"{v:+.1f}\n{n} deck{'s' if n != 1 else ''}", ha="center", va="center", fontsize=6.5,
-                    color=_ink(norm, v))
-    ax.set_title(f"Pairs of {word or category}s: synergy, points\n(grey: no deck holds the pair)\n"
+                    color="#9e9e9e" if few[i, j] else _ink(norm, v))
+    from simkit.report.document import plural
+
+    ax.set_title(f"Pairs of {plural(word or category)}: synergy, points\n(grey: no deck holds the pair; white: "
+                 f"fewer than {SYNERGY_MIN_DECKS} decks, noise)\n"
                  "the pair's decks' win rate minus an additive model of their cards", fontsize=8)
     if colorbar:
         cb = ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.03)
@@ -369,9 +403,9 @@ def plot_nash_mix(ax: Axes, metagame: pd.DataFrame, max_rows: int = 30, groups: 
     colours = group_colours([groups[d] for d in metagame["deck"]])
     y = np.arange(len(mix))
     ax.barh(y, mix["weight"] * 100, color=[colours[groups[d]] for d in mix["deck"]], height=0.7)
-    size = _rows_font(ax, max(len(mix), 12), largest=7.5)
+    size = _rows_font(ax, max(len(mix), 3), largest=7.5)
     ax.set_yticks(y, list(mix["deck"]), fontsize=size)
-    ax.set_ylim(max(len(mix), 12) - 0.5, -0.5)
+    ax.set_ylim(max(len(mix), 3) - 0.5, -0.5)
     for yy, w in zip(y, mix["weight"] * 100):
         ax.annotate(f"{w:.1f}%", (w, yy), xytext=(3, 0), textcoords="offset points", va="center", fontsize=size)
     ax.set_xlabel("share of the equilibrium metagame, %", fontsize=8)
@@ -478,9 +512,13 @@ def plot_deltas(ax: Axes, deltas: pd.DataFrame, label: str = "subject", title: s
     significant = (deltas["p_adjusted"] < alpha).to_list()
     colours = ["#b03a2e" if s and d < 0 else "#1f4e79" if s else "#7f7f7f"
                for s, d in zip(significant, deltas["delta"])]
-    _forest(ax, deltas[label], deltas["delta"] * 100, deltas["low"] * 100, deltas["high"] * 100, colours,
+    corrected = {"adj_low", "adj_high"} <= set(deltas.columns)
+    low, high = (deltas["adj_low"], deltas["adj_high"]) if corrected else (deltas["low"], deltas["high"])
+    _forest(ax, deltas[label], deltas["delta"] * 100, low * 100, high * 100, colours,
             marker_fill=significant, centre=0, title=title, show_labels=show_labels,
-            xlabel="change, points (patch - base; 95% paired CI; filled: significant after correction)")
+            xlabel="change, points (patch - base); paired interval at the corrected level: it misses 0 "
+            "exactly when filled (significant)" if corrected else
+            "change, points (patch - base; 95% paired CI; filled: significant after correction)")
 
 
 def plot_flags(ax: Axes, flags: pd.DataFrame, width: int = 128) -> None:

@@ -66,6 +66,23 @@ def reachable_phases(period: int, side: int) -> list[int]:
     return sorted({t % period for t in range(1 + side, 2 * period + 1, 2)})
 
 
+def _check_costs(top: Field, cards, cap: int) -> None:
+    """A cost above ``max_mana_cap`` can never be paid: warn naming the key (a card no game will ever play)."""
+    import warnings
+
+    from simkit.errors import ScenarioWarning
+    from simkit.games.miracle.cards import LEVELS
+
+    never = [(top.table("creatures").table(kind).table(level), int(cards.cost[k, lv]))
+             for k, kind in enumerate(cards.kinds) for lv, level in enumerate(LEVELS) if int(cards.cost[k, lv]) > cap]
+    never += [(top.table("artifacts").table(name), int(cards.artifact_cost[a]))
+              for a, name in enumerate(cards.artifacts) if int(cards.artifact_cost[a]) > cap]
+    for table, cost in never:
+        warnings.warn(ScenarioWarning(str(table.fail(
+            f"{cost} is above rules.max_mana_cap {cap}: it can never be paid, so no game will play it", "cost"))),
+            stacklevel=2)
+
+
 def build_rules(top: Field) -> Rules:
     """Validate a scenario's ``[rules]``, ``[map]``, ``[creatures]`` and ``[artifacts]`` tables."""
     r = top.table("rules")
@@ -97,6 +114,7 @@ def build_rules(top: Field) -> Rules:
     bots = read_bot_settings(top.source, top.data)  # a bad [bots] table is refused at load, not mid-sweep
     board = build_board(top)
     cards = build_cards(top, steps=len(steps) + 1)
+    _check_costs(top, cards, cap)
     final = np.sort(cards.units[:, -1])[::-1]
     rules = Rules(
         board=board,

@@ -264,8 +264,10 @@ def format_report(report: CheckReport) -> str:
                      f"(budget {report.budget} examples: profile {report.profile}, seed {seed})")
         kinds = ", ".join(f"{k} {v}" for k, v in sorted(s.action_kinds.items()))
         lines.append(f"  actions    {s.actions} legal actions ({kinds}); {s.illegal_refused} illegal actions refused")
+        open_games = s.games - sum(s.ends.values())  # a run's actions end before its game does
         lines.append(f"  games      {s.games}: {s.ends.get('miracle', 0)} ended by a fallen miracle, "
-                     f"{s.ends.get('turn_limit', 0)} by the turn limit; {s.deaths} units died")
+                     f"{s.ends.get('turn_limit', 0)} by the turn limit, {open_games} still going when their run "
+                     f"ended; {s.deaths} units died")
     lines.append(f"  checks     {s.invariant_checks} invariant checks ({n_checks} invariants)")
     lines.append(f"  time       {report.seconds:.1f} s")
     if report.note:
