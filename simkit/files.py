@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["atomic_write", "atomic_files", "temp_path", "create_temp", "remove_stale_temps", "pid_alive"]
+__all__ = ["atomic_write", "atomic_files", "temp_path", "create_temp", "remove_stale_temps", "pid_alive", "held_lock"]
 
 
 #: the longest file name most file systems take, in bytes
@@ -154,6 +154,47 @@ def atomic_write(path: str | Path, write: Callable[[Path], object], make_folders
     """
     with atomic_files([path], make_folders=make_folders) as temps:
         return write(temps[Path(path)])
+
+
+@contextmanager
+def held_lock(path: str | Path, busy: Callable[[str], str], what: str) -> Iterator[int]:
+    """Hold the writer lock ``path``: one process writes to a folder at a time.
+
+    An ``flock`` on ``path``: the kernel releases it when the holder's process ends, however it
+    ends (SIGKILL included), so a killed writer never leaves the folder locked. The file is opened
+    without following a symlink (a link planted under the lock's name is refused, never written
+    through). Yields the lock file's descriptor (forked workers close their copy).
+
+    Args:
+        path: the lock file (created when missing, with the mode the umask gives).
+        busy: the refusal when another process holds the lock, from the holder's pid.
+        what: what the lock guards, for the other refusals (``the results folder``).
+
+    Raises:
+        ValueError: another process holds the lock, the file system cannot lock, or ``path`` is
+            a symlink.
+    """
+    import fcntl
+
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o666)
+    except OSError as exc:
+        reason = "a symbolic link, not a lock file of its own" if path.is_symlink() else exc.strerror
+        raise ValueError(f"{path}: cannot lock {what} ({reason})") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            raise ValueError(busy(holder)) from None
+        except OSError as exc:  # a file system without locks: refuse rather than risk two writers
+            raise ValueError(f"{path}: cannot lock {what} ({exc.strerror})") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield fd
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def cannot_write(what: str, exc: OSError) -> ValueError:
