@@ -156,8 +156,25 @@ def atomic_write(path: str | Path, write: Callable[[Path], object], make_folders
         return write(temps[Path(path)])
 
 
+#: descriptors of locks that forked children must not hold (closed in each child as it forks)
+_NOT_IN_CHILDREN: set[int] = set()
+
+
+def _close_in_child() -> None:
+    for fd in _NOT_IN_CHILDREN:
+        try:
+            os.close(fd)
+        except OSError:  # pragma: no cover - already closed
+            pass
+    _NOT_IN_CHILDREN.clear()
+
+
+os.register_at_fork(after_in_child=_close_in_child)
+
+
 @contextmanager
-def held_lock(path: str | Path, busy: Callable[[str], str], what: str) -> Iterator[int]:
+def held_lock(path: str | Path, busy: Callable[[str], str], what: str,
+              children: bool = True) -> Iterator[int]:
     """Hold the writer lock ``path``: one process writes to a folder at a time.
 
     An ``flock`` on ``path``: the kernel releases it when the holder's process ends, however it
@@ -169,6 +186,9 @@ def held_lock(path: str | Path, busy: Callable[[str], str], what: str) -> Iterat
         path: the lock file (created when missing, with the mode the umask gives).
         busy: the refusal when another process holds the lock, from the holder's pid.
         what: what the lock guards, for the other refusals (``the results folder``).
+        children: forked children inherit the lock's descriptor (the caller closes it in them); with
+            ``False`` each forked child closes it as it forks, so a worker left behind by a killed
+            holder never keeps the lock.
 
     Raises:
         ValueError: another process holds the lock, the file system cannot lock, or ``path`` is
@@ -192,8 +212,11 @@ def held_lock(path: str | Path, busy: Callable[[str], str], what: str) -> Iterat
             raise ValueError(f"{path}: cannot lock {what} ({exc.strerror})") from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        if not children:
+            _NOT_IN_CHILDREN.add(fd)
         yield fd
     finally:
+        _NOT_IN_CHILDREN.discard(fd)
         os.close(fd)  # releases the lock
 
 

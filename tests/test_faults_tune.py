@@ -177,6 +177,39 @@ def test_a_second_resume_of_a_running_tune_gets_one_line(tmp_path, monkeypatch, 
     assert summary["trials"] == 3
 
 
+def test_a_process_forked_by_a_tune_never_keeps_its_folder_locked(tmp_path, monkeypatch):
+    """A sweep's workers are forked from the tune. A child forked during a trial (as a worker left behind by a
+    killed tune would be) does not hold the tune's lock: once the tune ends, the folder can be locked again
+    while that child still runs."""
+    import signal
+    import time
+
+    from simkit.files import held_lock
+    from simkit.tune.study import LOCK, Evaluator
+
+    real, children = Evaluator.evaluate, []
+
+    def fork_once(self, changes):
+        if not children:
+            pid = os.fork()
+            if pid == 0:  # the child only waits to be killed
+                time.sleep(120)
+                os._exit(0)
+            children.append(pid)
+        return real(self, changes)
+
+    monkeypatch.setattr(Evaluator, "evaluate", fork_once)
+    out = tmp_path / "forked"
+    try:
+        simkit.tune(PLANTED, [KNOB], trials=1, max_changes=1, decks=DECKS, games=1, workers=1, out=out, confirm=0)
+        with held_lock(out / LOCK, lambda pid: f"held by {pid}", "the tune folder"):
+            pass
+    finally:
+        for pid in children:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+
+
 # ----------------------------------------------------------------------------------------------
 # 36.3 and 36.20: only files of its own, with the umask's mode
 

@@ -210,7 +210,7 @@ def tune(
     def busy(pid: str) -> str:
         return f"{out}: another tune (pid {pid}) is running in this folder: wait for it to end, or choose another --out"
 
-    with held_lock(out / LOCK, busy, "the tune folder"):
+    with held_lock(out / LOCK, busy, "the tune folder", children=False):  # a sweep's workers never hold it
         import optuna
 
         said = [w for w in (warn(budget_warning(trials, knob_list, max_changes, screen, combine, rounds, rescreen,
