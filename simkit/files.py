@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = ["atomic_write", "atomic_files", "temp_path", "create_temp", "remove_stale_temps", "pid_alive", "open_own",
-           "refuse_symlink", "cannot_write", "remove_stale_temps_in"]
+           "refuse_symlink", "cannot_write", "remove_stale_temps_in", "held_lock"]
 
 
 #: the longest file name most file systems take, in bytes
@@ -245,6 +245,69 @@ def atomic_write(path: str | Path, write: Callable[[Path], object], make_folders
     """
     with atomic_files([path], make_folders=make_folders, remove_stale=remove_stale) as temps:
         return write(temps[Path(path)])
+
+
+#: descriptors of locks that forked children must not hold (closed in each child as it forks)
+_NOT_IN_CHILDREN: set[int] = set()
+
+
+def _close_in_child() -> None:
+    for fd in _NOT_IN_CHILDREN:
+        try:
+            os.close(fd)
+        except OSError:  # pragma: no cover - already closed
+            pass
+    _NOT_IN_CHILDREN.clear()
+
+
+os.register_at_fork(after_in_child=_close_in_child)
+
+
+@contextmanager
+def held_lock(path: str | Path, busy: Callable[[str], str], what: str,
+              children: bool = True) -> Iterator[int]:
+    """Hold the writer lock ``path``: one process writes to a folder at a time.
+
+    An ``flock`` on ``path``: the kernel releases it when the holder's process ends, however it
+    ends (SIGKILL included), so a killed writer never leaves the folder locked. The file is opened
+    without following a symlink (a link planted under the lock's name is refused, never written
+    through). Yields the lock file's descriptor (forked workers close their copy).
+
+    Args:
+        path: the lock file (created when missing, with the mode the umask gives).
+        busy: the refusal when another process holds the lock, from the holder's pid.
+        what: what the lock guards, for the other refusals (``the results folder``).
+        children: forked children inherit the lock's descriptor (the caller closes it in them); with
+            ``False`` each forked child closes it as it forks, so a worker left behind by a killed
+            holder never keeps the lock.
+
+    Raises:
+        ValueError: another process holds the lock, the file system cannot lock, or ``path`` is
+            a symlink.
+    """
+    import fcntl
+
+    path = Path(path)
+    try:
+        fd = open_own(path, os.O_RDWR | os.O_CREAT)  # a symlink planted as the lock is refused
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot lock {what} ({exc.strerror})") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            raise ValueError(busy(holder)) from None
+        except OSError as exc:  # a file system without locks: refuse rather than risk two writers
+            raise ValueError(f"{path}: cannot lock {what} ({exc.strerror})") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        if not children:
+            _NOT_IN_CHILDREN.add(fd)
+        yield fd
+    finally:
+        _NOT_IN_CHILDREN.discard(fd)
+        os.close(fd)  # releases the lock
 
 
 def cannot_write(what: str, exc: OSError) -> ValueError:

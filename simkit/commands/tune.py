@@ -3,16 +3,39 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+import warnings
 from dataclasses import asdict
 
 from simkit.tune import TuneWeights, tune
+from simkit.tune.preflight import TuneWarning
+from simkit.tune.study import STUDY
 
 _DEFAULT_WEIGHTS = asdict(TuneWeights())
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run (or resume) the tune; print the proposal, the fresh-seed check and where the evidence is."""
-    result = tune(
+    """Run (or resume) the tune; print the proposal, the fresh-seed check and where the evidence is (a warning
+    that the budget or the games per pair cannot support a proposal comes first, as one line, before the search)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", TuneWarning)
+        shown = warnings.showwarning
+
+        def one_line(message, category, *rest, **kw):
+            if issubclass(category, TuneWarning):
+                print(f"simkit tune: warning: {message}", file=sys.stderr, flush=True)
+            else:
+                shown(message, category, *rest, **kw)
+
+        warnings.showwarning = one_line
+        result = _tune(args)
+    _say(result)
+    return 0
+
+
+def _tune(args: argparse.Namespace):
+    return tune(
         args.scenario, args.knob, trials=args.trials, max_changes=args.max_changes, decks=args.decks,
         bots=args.bots, panel=[b.strip() for b in args.panel.split(",") if b.strip()] if args.panel else None,
         games=args.games, workers=args.workers, out=args.out, resume=args.resume, seed=args.seed,
@@ -21,6 +44,10 @@ def run(args: argparse.Namespace) -> int:
         check_games=args.check_games,
         check_seed=args.check_seed, weights=args.weights,
     )
+
+
+def _say(result) -> None:
+    """The answer first (the proposal and its check, or why there is none), then the evidence that exists."""
     s = result.summary
     search = s["search"]
     print(f"tune: {s['trials']} candidates ({s['asked']} trials) on {search['decks']} decks x "
@@ -28,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
           f"(seed {search['seed']}); {s['games']['total']:,} games ({s['games']['played_this_run']:,} played now in "
           f"{s['seconds']['search_this_run']:.0f} s + {s['seconds']['check_this_run']:.0f} s check)")
     if not result.patch:
-        print(f"no patch: {s['verdict']}")
+        print(s["verdict"])
     else:
         pr = s["proposed"]
         line = (f"proposed: trial {pr['trial']}, objective {search['base_objective']:.4f} -> "
@@ -45,8 +72,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"  vanished [{p['bots']}]: {m}")
             for m in p["flags_appeared"]:
                 print(f"  APPEARED [{p['bots']}]: {m}")
-    print(f"evidence: {result.out}/ (patch.toml, trials.csv, confirm.csv, compare.pdf, flags.csv, summary.json)")
-    return 0
+    names = [STUDY] + [os.path.relpath(f, result.out) for f in result.files]
+    print(f"evidence: {result.out}/ ({', '.join(n for n in names if (result.out / n).exists())})")
 
 
 def register(sub) -> None:

@@ -12,7 +12,6 @@ dies); a resumed sweep checks the chunks it keeps and plays again any that are n
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator
@@ -27,6 +26,7 @@ import pandas as pd
 import simkit
 from simkit import files
 from simkit.analysis.sequential import AdaptiveSettings
+from simkit.files import held_lock
 from simkit.scenario import Scenario
 from simkit.sweep.adaptive import AdaptiveLayout, layout_of
 from simkit.sweep.plan import CHUNKS, LOCK, LOG, META, SweepPlan
@@ -264,34 +264,22 @@ def make_folder(out: Path) -> None:
 def folder_lock(out: str | Path) -> Iterator[int]:
     """Hold the results folder's writer lock: one sweep writes to a folder at a time.
 
-    An ``flock`` on ``DIR/.sweep.lock``: the kernel releases it when the holder's process ends,
-    however it ends (SIGKILL included), so a killed sweep never leaves the folder locked. Yields
-    the lock file's descriptor (forked workers close their copy, see :func:`_local_results`).
+    An ``flock`` on ``DIR/.sweep.lock`` (:func:`simkit.files.held_lock`): the kernel releases it when
+    the holder's process ends, however it ends (SIGKILL included), so a killed sweep never leaves the
+    folder locked. Yields the lock file's descriptor (forked workers close their copy, see
+    :func:`_local_results`).
 
     Raises:
         ValueError: another process holds the lock (the message gives its pid), or the file
             system cannot lock.
     """
-    import fcntl
 
-    path = Path(out) / LOCK
-    fd = files.open_own(path, os.O_RDWR | os.O_CREAT)  # a symlink planted as the lock is refused
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
-            raise ValueError(
-                f"{out}: another sweep (pid {holder}) is writing to this folder: wait for it to end, "
-                "or choose another --out"
-            ) from None
-        except OSError as exc:  # a file system without locks: refuse rather than risk two writers
-            raise ValueError(f"{path}: cannot lock the results folder ({exc.strerror})") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    def busy(pid: str) -> str:
+        return (f"{out}: another sweep (pid {pid}) is writing to this folder: wait for it to end, "
+                "or choose another --out")
+
+    with held_lock(Path(out) / LOCK, busy, "the results folder") as fd:
         yield fd
-    finally:
-        os.close(fd)  # releases the lock
 
 
 def clear_store(out: Path) -> int:

@@ -17,6 +17,7 @@ import pandas as pd
 from simkit.analysis import balance_flags
 from simkit.tune.knobs import candidate_patch
 from simkit.tune.objective import balance_terms, change_cost, deck_rates, score
+from simkit.tune.preflight import path_name
 from simkit.tune.study import (
     Evaluator,
     TuneResult,
@@ -114,9 +115,43 @@ def _pooled(search: list[pd.DataFrame], again: list[pd.DataFrame]) -> list[pd.Da
     return [pd.concat([a, b], ignore_index=True) for a, b in zip(search, again)]
 
 
+def no_patch_verdict(base, top, confirmed: pd.DataFrame | None) -> str:
+    """Why nothing is proposed, from the results: no candidate beat the base on the search seeds (``top``, the
+    best trial, is the base or no better), or one did there but not with the confirmation seeds added
+    (``confirmed``, the confirmation table, its first row the base), with both sets of numbers."""
+    base_value = None if base is None else base.value
+    if base_value is None:
+        return "the base game could not be played: no patch proposed"
+    if top is None or top.value is None or top.value >= base_value or not top.user_attrs.get("change_list"):
+        best = "" if top is None or top.number == base.number else f", the best candidate's {top.value:.4f}"
+        return (f"no candidate beat the base on the search seeds (objective {base_value:.4f}{best}): "
+                "no patch proposed")
+    words = (f"trial {top.number} ({top.user_attrs.get('changes', '')}) beat the base on the search seeds "
+             f"(objective {top.value:.4f} against {base_value:.4f})")
+    if confirmed is None or len(confirmed) < 2:
+        return words + ", yet was not proposed: no patch proposed"
+    pooled = confirmed.set_index("trial")["pooled_objective"]
+    n = len(confirmed) - 1
+    again = (f"{pooled[top.number]:.4f} against the base's {pooled[base.number]:.4f}" if top.number in pooled
+             else f"the best of the {n} confirmed {pooled.iloc[1:].min():.4f} against the base's "
+             f"{pooled[base.number]:.4f}")
+    return (f"{words}, but the confirmation on fresh seeds rejected it: with the confirmation seeds added it scores "
+            f"{again}, and none of the {n} confirmed candidates beats the base there: no patch proposed")
+
+
+def check_verdict(worst: dict) -> str:
+    """What the fresh-seed check says of the spread of deck win rates, in words that match its interval."""
+    if worst["spread_ratio_high"] < 1:
+        return "the check confirms it"
+    if worst["spread_ratio_low"] > 1:
+        return "the check rejects it: the spread is wider"
+    return "the check cannot tell it from the base"
+
+
 def finish(study, best, confirmed, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel, bands,
-            weights):
-    """Write the proposed patch (trial ``best``), check it on fresh seeds against the base, write the summary."""
+           weights, warned=()):
+    """Write the proposed patch (trial ``best``), check it on fresh seeds against the base, write the summary
+    (with the warnings given before the search, ``warned``)."""
     from simkit.analysis.paired import compare_results, pair_results, spread_change
     from simkit.report.comparison import write_compare_report
 
@@ -141,12 +176,13 @@ def finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sear
                      "pooled_spread": None if proposed is None else float(proposed["pooled_spread"]),
                      "flags_appeared": None if proposed is None else int(proposed["flags_appeared"])},
         "changes": {k: {"before": b, "after": a} for k, (b, a) in changes.items()},
+        "warnings": list(warned),
     }
     files: list[Path] = [out / "trials.csv"] + ([out / "confirm.csv"] if confirmed is not None else [])
     patch_text, check_games = "", 0
     if not changes:
         (out / "patch.toml").unlink(missing_ok=True)
-        summary["verdict"] = "no candidate beat the base on the search seeds: no patch proposed"
+        summary["verdict"] = no_patch_verdict(base_trial, top, confirmed)
     else:
         rel = os.path.relpath(base_path, out.resolve())
         patch_text = candidate_patch(
@@ -172,7 +208,7 @@ def finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sear
         for i, ((label, b), (_, p)) in enumerate(zip(base_sweeps, patch_sweeps)):
             tables = compare_results(b, p, bands)
             spreads.append(tables["spread"])  # a sweep per bot pairing, unless a panel's sweep holds them all
-            name = "compare.pdf" if i == 0 else f"compare-{label.replace(',', '-')}.pdf"
+            name = "compare.pdf" if i == 0 else f"compare-{'-'.join(path_name(b) for b in label.split(','))}.pdf"
             files += write_compare_report(tables, out / name)
             fc = tables["flag_changes"].assign(bots=label)
             flag_rows.append(fc)
@@ -206,13 +242,13 @@ def finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sear
         appeared = sum(len(p["flags_appeared"]) for p in per_pair)
         worst = max(per_pair, key=lambda p: p["spread_after"] / max(p["spread_before"], 1e-12))
         summary["verdict"] = (
-            f"{len(changes)} change(s); on fresh seeds the spread of deck win rates goes "
+            f"{len(changes)} change(s); {check_verdict(worst)}: on fresh seeds the spread of deck win rates goes "
             f"{100 * worst['spread_before']:.1f} -> {100 * worst['spread_after']:.1f} points "
             f"(x{worst['spread_ratio']:.2f}, 95% CI x{worst['spread_ratio_low']:.2f}-"
             f"{worst['spread_ratio_high']:.2f}), decks outside the band "
             f"{worst['decks_outside_before']} -> {worst['decks_outside_after']}, flags vanished "
             f"{vanished}, appeared {appeared}")
-    search_games = int(pd.to_numeric(table["games_played"], errors="coerce").fillna(0).sum())
+    search_games = search_games_on_disk(table)
     confirm_games = 0 if confirmed is None else int(confirmed["games"].sum())
     summary["games"] = {"search": search_games, "confirm": confirm_games, "check": check_games,
                         "total": search_games + confirm_games + check_games,
@@ -222,7 +258,18 @@ def finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sear
                           "trials_total": round(float(pd.to_numeric(table["seconds"], errors="coerce").sum()), 1)}
     write_text(out / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False, default=_json_default))
     files.append(out / "summary.json")
+    files = [f for f in dict.fromkeys(files) if f.exists()]
     return TuneResult(trials=table, patch=patch_text, summary=summary, out=out, files=files)
+
+
+def search_games_on_disk(table: pd.DataFrame) -> int:
+    """The games of the search: each candidate's sweeps on the search seeds as they stand on disk, counted once
+    (its first complete trial's ``games``; a resumed candidate's include those played before the kill). A study
+    from before ``games`` was recorded falls back on the games each trial played."""
+    done = table[(table["state"] == "complete") & ~table["repeat"].astype(bool)]
+    whole = pd.to_numeric(done["games"], errors="coerce")
+    played = pd.to_numeric(done["games_played"], errors="coerce").fillna(0)
+    return int(whole.where(whole.notna(), played).sum()) if len(done) else 0
 
 
 def _json_default(x):

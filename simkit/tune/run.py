@@ -13,14 +13,18 @@ from pathlib import Path
 
 from simkit.analysis import FlagBands
 from simkit.errors import ScenarioError
+from simkit.files import cannot_write, held_lock
 from simkit.scenario import load_scenario
-from simkit.sweep import plan_sweep, sweep_defaults
+from simkit.sweep import check_seed as check_seed_in_range
+from simkit.sweep import check_workers, plan_sweep, sweep_defaults
 from simkit.tune.finish import confirm_best, finish
 from simkit.tune.knobs import parse_knobs
 from simkit.tune.objective import TuneWeights, parse_weights
+from simkit.tune.preflight import budget_warning, derived_seed, noise_warning, refuse_foreign, warn
 from simkit.tune.study import (
     CONFIRM_SEED_OFFSET,
     FRESH_SEED_OFFSET,
+    LOCK,
     MAX_ASKS,
     STARTUP_TRIALS,
     STUDY,
@@ -127,8 +131,6 @@ def tune(
             another tune (or a tune to resume that does not exist or differs).
         ScenarioError: the base scenario itself is invalid.
     """
-    import optuna
-
     started = time.perf_counter()
     base_path = Path(scenario).resolve()
     sc = load_scenario(scenario)
@@ -161,22 +163,33 @@ def tune(
     games = plans[0].games
     deck_ids = list(dict.fromkeys(plans[0].decks + plans[0].second_decks))  # both seats' pools, if they differ
     search_seed = plans[0].seed
-    check_seed = search_seed + FRESH_SEED_OFFSET if check_seed is None else check_seed
-    confirm_seed = search_seed + CONFIRM_SEED_OFFSET
+    if check_seed is not None:
+        check_seed_in_range(check_seed, "--check-seed")
+    check_seed = derived_seed(search_seed, FRESH_SEED_OFFSET) if check_seed is None else check_seed
+    confirm_seed = derived_seed(search_seed, CONFIRM_SEED_OFFSET)
     if check_seed in (search_seed, confirm_seed):
         raise ValueError(f"--check-seed must differ from the search's sweep seed ({search_seed}) and the "
                          f"confirmation's ({confirm_seed}): the check plays fresh seeds")
     check_games = games if check_games is None else check_games
     confirm_games = games if confirm_games is None else confirm_games
-    if confirm_games < 1:
-        raise ValueError(f"--confirm-games must be at least 1, got {confirm_games}")
-    if check_games < 1:
-        raise ValueError(f"--check-games must be at least 1, got {check_games}")
-    workers = defaults["workers"] if workers is None else workers
+    for option, value in (("--confirm-games", confirm_games), ("--check-games", check_games)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{option} must be a whole number of at least 1, got {value!r}")
+    # the sweeps the end of the tune plays, planned now: what they would refuse is refused before the search
+    for seed_, games_ in ((confirm_seed, confirm_games), (check_seed, check_games)):
+        if panel:
+            plan_sweep(sc, games=games_, decks=decks, panel=panel, seed=seed_)
+        else:
+            for p in pairs:
+                plan_sweep(sc, games=games_, decks=decks, bots=p, seed=seed_)
+    workers = check_workers(defaults["workers"] if workers is None else workers,
+                            f"{sc.path}: sweep.workers" if workers is None else "--workers")
     out = Path(out or f"results/tune-{sc.path.stem}")
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out}: is a file, not a folder")
+    refuse_foreign(out)
     if resume and not (out / STUDY).exists():
         raise ValueError(f"{out}: no tune to resume (no {STUDY})")
-    out.mkdir(parents=True, exist_ok=True)
     settings = {
         "base": str(base_path), "base_hash": sc.hash, "knobs": [asdict(k) for k in knob_list],
         "max_changes": max_changes, "decks": deck_ids, "games": games, "bots": [list(p) for p in pairs],
@@ -189,59 +202,73 @@ def tune(
         "confirm_games": int(confirm_games),
     }
     settings = json.loads(json.dumps(settings))  # as stored: tuples become lists
-    study = open_study(out, settings, resume)
-    close_interrupted(study)
-    ev = Evaluator(base_path, out, deck_ids, games, pairs, panel, search_seed, workers, weights, bands)
-    plan = TrialPlan(knob_list, max_changes, screen, combine, rounds, ev, rescreen, stages, seat_pairs)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise cannot_write(f"--out {out}", exc) from None
 
-    from tqdm import tqdm
+    def busy(pid: str) -> str:
+        return f"{out}: another tune (pid {pid}) is running in this folder: wait for it to end, or choose another --out"
 
-    show = sys.stderr.isatty() if progress is None else progress
-    asked, done = study_progress(study)
-    bar = tqdm(total=max(trials, done), initial=done, unit="candidate", desc="tune", disable=not show)
+    with held_lock(out / LOCK, busy, "the tune folder", children=False):  # a sweep's workers never hold it
+        import optuna
 
-    def postfix() -> None:
-        b = best_trial(study)
-        if b is not None:
-            bar.set_postfix_str(f"best {b.value:.4f} ({b.user_attrs.get('n_changes', 0)} changes)")
+        said = [w for w in (warn(budget_warning(trials, knob_list, max_changes, screen, combine, rounds, rescreen,
+                                                stages)),
+                            warn(noise_warning(plans[0], bands.deck))) if w]
+        study = open_study(out, settings, resume)
+        close_interrupted(study)
+        ev = Evaluator(base_path, out, deck_ids, games, pairs, panel, search_seed, workers, weights, bands)
+        plan = TrialPlan(knob_list, max_changes, screen, combine, rounds, ev, rescreen, stages, seat_pairs)
 
-    postfix()
-    with bar, warnings.catch_warnings():
-        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)  # multivariate TPE
-        warnings.filterwarnings("ignore", message="Fixed parameter")  # the base's value outside a knob's range
-        while done < trials and asked < MAX_ASKS * trials:
-            plan.enqueue_next(study)
-            study.sampler = optuna.samplers.TPESampler(
-                seed=trial_seed(seed, asked), n_startup_trials=STARTUP_TRIALS,
-                multivariate=True, group=True)
-            trial = study.ask()
-            if not trial.user_attrs.get("phase"):
-                trial.set_user_attr("phase", "sample")
-            changes = suggest(trial, knob_list, max_changes)
-            trial.set_user_attr("changes", describe_changes(changes))
-            trial.set_user_attr("n_changes", len(changes))
-            trial.set_user_attr("change_list", [[k, b, a] for k, (b, a) in changes.items()])
-            try:
-                result = ev.evaluate(changes)
-            except ScenarioError as exc:
-                trial.set_user_attr("error", str(exc))
-                trial.set_user_attr("candidate", candidate_id(changes))
-                study.tell(trial, state=optuna.trial.TrialState.FAIL)
-            else:
-                for k, v in result.items():
-                    trial.set_user_attr(k, v)
-                study.tell(trial, result["objective"])
-            asked, now = study_progress(study)
-            bar.update(now - done)
-            done = now
-            postfix()
-    table = trial_table(study, knob_list)
-    write_text(out / "trials.csv", table.to_csv(index=False))
-    chosen, confirmed = confirm_best(study, ev, confirm, confirm_seed, confirm_games, show)
-    if confirmed is not None:
-        write_text(out / "confirm.csv", confirmed.to_csv(index=False))
-    search_seconds = time.perf_counter() - started
-    return finish(study, chosen, confirmed, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel,
-                   bands, weights)
+        from tqdm import tqdm
+
+        show = sys.stderr.isatty() if progress is None else progress
+        asked, done = study_progress(study)
+        bar = tqdm(total=max(trials, done), initial=done, unit="candidate", desc="tune", disable=not show)
+
+        def postfix() -> None:
+            b = best_trial(study)
+            if b is not None:
+                bar.set_postfix_str(f"best {b.value:.4f} ({b.user_attrs.get('n_changes', 0)} changes)")
+
+        postfix()
+        with bar, warnings.catch_warnings():
+            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)  # multivariate TPE
+            warnings.filterwarnings("ignore", message="Fixed parameter")  # the base's value outside a knob's range
+            while done < trials and asked < MAX_ASKS * trials:
+                plan.enqueue_next(study)
+                study.sampler = optuna.samplers.TPESampler(
+                    seed=trial_seed(seed, asked), n_startup_trials=STARTUP_TRIALS,
+                    multivariate=True, group=True)
+                trial = study.ask()
+                if not trial.user_attrs.get("phase"):
+                    trial.set_user_attr("phase", "sample")
+                changes = suggest(trial, knob_list, max_changes)
+                trial.set_user_attr("changes", describe_changes(changes))
+                trial.set_user_attr("n_changes", len(changes))
+                trial.set_user_attr("change_list", [[k, b, a] for k, (b, a) in changes.items()])
+                try:
+                    result = ev.evaluate(changes)
+                except ScenarioError as exc:
+                    trial.set_user_attr("error", str(exc))
+                    trial.set_user_attr("candidate", candidate_id(changes))
+                    study.tell(trial, state=optuna.trial.TrialState.FAIL)
+                else:
+                    for k, v in result.items():
+                        trial.set_user_attr(k, v)
+                    study.tell(trial, result["objective"])
+                asked, now = study_progress(study)
+                bar.update(now - done)
+                done = now
+                postfix()
+        table = trial_table(study, knob_list)
+        write_text(out / "trials.csv", table.to_csv(index=False))
+        chosen, confirmed = confirm_best(study, ev, confirm, confirm_seed, confirm_games, show)
+        if confirmed is not None:
+            write_text(out / "confirm.csv", confirmed.to_csv(index=False))
+        search_seconds = time.perf_counter() - started
+        return finish(study, chosen, confirmed, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel,
+                      bands, weights, said)
 
 

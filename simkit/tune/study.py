@@ -18,13 +18,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simkit.files import atomic_write, cannot_write
 from simkit.scenario import load_scenario
 from simkit.sweep import load_results, plan_sweep, run_sweep, sweep_defaults
 from simkit.tune.knobs import Knob, candidate_patch, tidy, toml_value
 from simkit.tune.objective import balance_terms, change_cost, deck_rates, score
+from simkit.tune.preflight import AFTER_SEARCH, path_name
 from simkit.tune.screen import Additive, MatchupTable, best_combinations, matchup_table, opposed_pairs, screen_changes
 
 STUDY = "study.db"
+LOCK = ".tune.lock"  # held while a tune runs in its folder (see simkit.files.held_lock)
 STUDY_NAME = "tune"
 NO_CHANGE = "-"
 MAX_ASKS = 10  # a candidate proposed again costs no budget; the sampler may ask at most this many times the budget
@@ -406,10 +409,8 @@ class Evaluator:
         patch = folder / "patch.toml"
         text = candidate_patch(str(self.base_path), changes, header=[f"tune candidate: {describe_changes(changes)}"],
                                base=self.base_data)
-        if not patch.exists() or patch.read_text(encoding="utf-8") != text:
-            tmp = folder / ".patch.toml.tmp"
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, patch)
+        if not patch.is_file() or patch.is_symlink() or patch.read_text(encoding="utf-8") != text:
+            write_text(patch, text)
         return self.sweep_file(patch, folder, seed, games)
 
     def sweep_file(self, path: Path, folder: Path, seed: int, games: int) -> list[pd.DataFrame]:
@@ -422,7 +423,7 @@ class Evaluator:
                          plan_sweep(sc, games=games, decks=self.decks, seed=seed, panel=self.panel)))
         else:
             for i, bots in enumerate(self.pairs):
-                runs.append((",".join(bots), folder / f"sweep-{i}-{bots[0]}-{bots[1]}",
+                runs.append((",".join(bots), folder / f"sweep-{i}-{path_name(bots[0])}-{path_name(bots[1])}",
                              plan_sweep(sc, games=games, decks=self.decks, bots=bots, seed=seed)))
         self.last_sweeps = []
         for label, where, plan in runs:
@@ -462,11 +463,12 @@ class Evaluator:
         started = time.perf_counter()
         played = self.games_played
         frames = self.sweep(changes, folder, self.seed, self.games)
+        games = sum(len(df) for _, df in self.last_sweeps)  # on disk: the games a resumed sweep played before too
         worst, terms, balance = self.worst(frames)
         cost = change_cost(changes, self.weights)
         return {"objective": balance + cost, "balance": balance, "change_cost": cost,
                 **terms, "worst_bots": ",".join(self.pairs[worst]),
-                "candidate": folder.name, "games_played": self.games_played - played,
+                "candidate": folder.name, "games": games, "games_played": self.games_played - played,
                 "seconds": round(time.perf_counter() - started, 2)}
 
 
@@ -478,23 +480,35 @@ def _games_on_disk(folder: Path) -> int:
 
 
 def open_study(out: Path, settings: dict, resume: bool):
+    """The study stored in ``out`` (created when new, with the mode the umask gives). A resume must repeat the
+    search's settings; what only the end of the tune uses (:data:`~simkit.tune.preflight.AFTER_SEARCH`: the
+    check's seed and games, the confirmation's) it may correct, and the study then keeps the new values."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    storage = f"sqlite:///{(out / STUDY).resolve()}"
-    exists = (out / STUDY).exists()
+    path = out / STUDY
+    storage = f"sqlite:///{path.resolve()}"
+    exists = path.exists()
     if exists and not resume:
         raise ValueError(f"{out} already holds a tune: pass --resume to continue it, or another --out")
     if not exists and resume:
         raise ValueError(f"{out}: no tune to resume (no {STUDY})")
+    if not exists:
+        try:  # SQLite would create it 0644 whatever the umask: an empty file of our own is an empty database
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666))
+        except OSError as exc:
+            raise cannot_write(str(path), exc) from None
     study = optuna.create_study(study_name=STUDY_NAME, storage=storage, direction="minimize", load_if_exists=True)
-    if exists:
-        stored = study.user_attrs.get("settings")
-        if stored != settings:
-            diff = [k for k in settings if (stored or {}).get(k) != settings[k]]
-            raise ValueError(f"{out} holds a tune with different settings ({', '.join(diff)}): "
-                             "repeat the same options to resume it, or choose another --out")
-    else:
+    stored = study.user_attrs.get("settings")
+    if stored is None and not study.trials:  # new, or created and killed before its settings were stored
+        study.set_user_attr("settings", settings)
+        return study
+    search = [k for k in settings if k not in AFTER_SEARCH]
+    diff = [k for k in search if (stored or {}).get(k) != settings[k]]
+    if diff:
+        raise ValueError(f"{out} holds a tune with different settings ({', '.join(diff)}): "
+                         "repeat the same options to resume it, or choose another --out")
+    if stored != settings:  # a corrected check or confirmation: the search is the same
         study.set_user_attr("settings", settings)
     return study
 
@@ -542,7 +556,7 @@ def trial_table(study, knobs: list[Knob]) -> pd.DataFrame:
                "objective": t.value if t.state == TrialState.COMPLETE else np.nan,
                "changes": a.get("changes", ""), "n_changes": a.get("n_changes", np.nan), "repeat": repeat}
         for k in ("balance", "change_cost", "spread", "band", "matchup", "first_player", "seat", "pushed", "worst_deck",
-                  "decks_outside", "worst_bots", "candidate", "games_played", "seconds", "error"):
+                  "decks_outside", "worst_bots", "candidate", "games", "games_played", "seconds", "error"):
             row[k] = a.get(k, np.nan if k not in ("worst_bots", "candidate", "error") else "")
         rows.append(row)
     return pd.DataFrame(rows)
@@ -558,8 +572,11 @@ def best_trial(study):
 
 
 def write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    """Write ``path`` whole or not at all, through a temporary file this process creates itself
+    (:func:`simkit.files.atomic_write`: never through a file or symlink planted in the folder)."""
+    try:
+        atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    except OSError as exc:
+        raise cannot_write(str(path), exc) from None
 
 
