@@ -581,6 +581,13 @@ def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:
     return {"race": (race,), "unit": tuple(sorted(counts))}
 
 
+def deck_counts(scenario, deck: str) -> dict[str, tuple[int, int]]:
+    """The ``deck_counts`` capability: ``{unit: (copies, cost in gold)}`` of an army."""
+    rules = scenario.game.rules
+    _, counts = parse_army(rules, deck)
+    return {u: (n, int(rules.ut[rules.type_id(u), U_COST])) for u, n in sorted(counts.items())}
+
+
 def turn_limit(rules: Rules) -> int:
     """The last global turn a game can reach."""
     return int(rules.st[S_TURN_LIMIT])
