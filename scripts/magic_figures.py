@@ -34,10 +34,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 
 from simkit.analysis.stats import wilson_interval  # noqa: E402
+from simkit.analysis.unit_value import unit_values  # noqa: E402
 from simkit.games.kits.rng import derive_seed  # noqa: E402
-from simkit.games.magic.tables import U_COST, armies, army_cost, parse_army  # noqa: E402
+from simkit.games.magic.tables import armies, army_cost, deck_counts, parse_army  # noqa: E402
 from simkit.scenario import load_scenario  # noqa: E402
 
 BASE = ROOT / "scenarios/magic/base.toml"
@@ -107,38 +109,22 @@ def value_per_gold(path: Path, games: int, bot: str, seed: int, workers: int) ->
         parts = [_play(j) for j in jobs]
     winners = [w for p in parts for w in p["winner"]]
     y = np.array([1.0 if w == "first" else 0.5 if w == "draw" else 0.0 for w in winners])
-    units = [u for race in r.races for u in r.race_units[race]]
-    x = np.zeros((games, len(units) + 1))
-    x[:, 0] = 1.0
-    sizes, spend = [], []
-    for g in range(games):
-        c0, c1 = parse_army(r, firsts[g])[1], parse_army(r, seconds[g])[1]
-        for j, u in enumerate(units):
-            x[g, j + 1] = c0.get(u, 0) - c1.get(u, 0)
-        sizes.append(sum(c0.values()))
-        spend.append(army_cost(r, c1))
-    beta, *_ = np.linalg.lstsq(x, y, rcond=None)
-    resid = y - x @ beta
-    bread = np.linalg.pinv(x.T @ x)
-    meat = (x * resid[:, None] ** 2).T @ x
-    cov = bread @ meat @ bread * games / max(1, games - x.shape[1])
-    se = np.sqrt(np.clip(np.diag(cov), 0, None))
+    df = pd.DataFrame({"first_deck": firsts, "second_deck": seconds, "winner": winners})
+    counts = {d: deck_counts(sc, d) for d in set(firsts) | set(seconds)}
+    race_of = {u: race for race in r.races for u in r.race_units[race]}
+    values = unit_values(df, counts, race_of)  # OLS on unit counts (first's minus second's), HC1 intervals
+    sizes = [sum(n for n, _ in counts[d].values()) for d in firsts]
+    spend = [sum(n * c for n, c in counts[d].values()) for d in seconds]
     pts = float(y.sum())
+    b0, lo0, hi0 = values.attrs["intercept"]
     print(f"first seat's score, random legal armies (budgets {list(r.budgets)}): {wilson(pts, games)}")
     print(f"value per gold ({games} games between random legal armies, {bot} mirrors; OLS of the first seat's "
-          "score on unit counts, HC1 95% intervals):")
-    print(f"  intercept (first seat, equal armies): {beta[0]:+.3f} [{beta[0] - 1.96 * se[0]:+.3f}, "
-          f"{beta[0] + 1.96 * se[0]:+.3f}]")
-    rows = []
-    for j, u in enumerate(units):
-        cost = int(r.ut[r.type_id(u), U_COST])
-        b, e = beta[j + 1], se[j + 1]
-        rows.append((b / cost, u, cost, b, e))
-    race_of = {u: race for race in r.races for u in r.race_units[race]}
-    for per_gold, u, cost, b, e in sorted(rows, reverse=True):
-        print(f"  {race_of[u]:>9} {u:<15} cost {cost}: {100 * b:+5.1f} points per copy [{100 * (b - 1.96 * e):+5.1f}, "
-              f"{100 * (b + 1.96 * e):+5.1f}], {100 * per_gold:+5.1f} per gold [{100 * (b - 1.96 * e) / cost:+5.1f}, "
-              f"{100 * (b + 1.96 * e) / cost:+5.1f}]")
+          "score on unit counts, HC1 95% intervals: simkit.analysis.unit_value):")
+    print(f"  intercept (first seat, equal armies): {b0:+.3f} [{lo0:+.3f}, {hi0:+.3f}]")
+    for v in values.itertuples():
+        print(f"  {v.group:>9} {v.card:<15} cost {v.cost}: {100 * v.per_copy:+5.1f} points per copy "
+              f"[{100 * v.low:+5.1f}, {100 * v.high:+5.1f}], {100 * v.per_cost:+5.1f} per gold "
+              f"[{100 * v.per_cost_low:+5.1f}, {100 * v.per_cost_high:+5.1f}]")
     print("  first seat's score by its army's size (same games):")
     sizes = np.array(sizes)
     for lo, hi, word in ((1, 3, "elite (1-3 units)"), (4, 6, "middle (4-6)"), (7, 9, "swarm (7-9)")):

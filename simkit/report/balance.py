@@ -48,6 +48,7 @@ from simkit.report.robustness_page import (
     robustness_pages,
 )
 from simkit.report.skill_page import SKILL_TABLES, skill_pages, skill_words
+from simkit.report.unit_pages import UNIT_TABLES, unit_tables, write_unit_pages
 
 __all__ = ["load_checked_results", "write_balance_report", "balance_report", "headlines", "reach_words",
            "matchup_page", "seat_matchup_page", "ROWS_PER_PAGE", "FLAGS_PER_PAGE", "MAX_FLAG_PAGES"]
@@ -595,6 +596,7 @@ def write_balance_report(tables: dict, out: str | Path, when: datetime | None = 
     robust = tables.get("robustness")
     extra = ["units"] if "units" in tables else []  # an adaptive sweep: every unit's stream and decision
     skill = (robust or {}).get("skill")
+    extra += [t for t in UNIT_TABLES if t in tables]  # bought decks: the unit and race pages' tables
     pdf_path, csvs = output_paths(out, list(TABLES) + extra + (list(ROBUST_TABLES) if robust else [])
                                   + (list(SKILL_TABLES) if skill else []))
     meta = tables["meta"]
@@ -613,6 +615,7 @@ def write_balance_report(tables: dict, out: str | Path, when: datetime | None = 
             if skill:
                 skill_pages(pdf, skill)
             _pages(pdf, tables)
+            write_unit_pages(pdf, tables)
             if games is not None:
                 write_game_pages(pdf, games)
     return [pdf_path, *csvs.values()]
@@ -658,5 +661,6 @@ def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 20
     tables["pairing_games"] = df.groupby(["first_deck", "second_deck"]).size().reindex(pairs, fill_value=0)
     if robust is not None:
         tables["robustness"] = robust
+    tables.update(unit_tables(df, tables, results_dir))
     games = plan_game_pages(df, tables, results_dir, at_least=game_pages)
     return write_balance_report(tables, out, games=games)

@@ -35,5 +35,6 @@ GAME = Game(
         "narrate": _ + "narrate:narrate",
         "draw": _ + "render:draw_game",
         "checks": _ + "invariants:MagicInvariants",
+        "deck_counts": _ + "tables:deck_counts",
     },
 )

@@ -3,7 +3,8 @@
 A scenario (``scenarios/magic/base.toml``) holds the rules (``[rules]``, ``[combat]``, ``[magic]``,
 ``[tactics]``), the skills as data (``[skills]``: each one of the ten primitives of the roster page,
 B.1, with its parameters), the races and their units (``[races.<Race>]``), the sweep pool of armies
-(``[armies] pool``) and the bots (``[bots.*]``). Errors read ``file: key: problem``.
+(``[armies] pool``, or ``[armies] draw``: armies drawn at each seat's budget) and the bots (``[bots.*]``).
+Errors read ``file: key: problem``.
 
 The engine reads three integer tables built here: ``st`` (settings, ``S_*``), ``ut`` (one row per unit
 type, ``U_*`` columns) and ``sk`` (one row per skill, ``K_*`` columns), plus ``rc`` (per race: the Orc
@@ -14,15 +15,22 @@ as ``Race:Unit*n,Unit`` (:func:`canonical_deck`); :func:`armies` enumerates ever
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from simkit.errors import ScenarioError
 from simkit.games.kits.decks import deck_pool as read_pool
+from simkit.games.kits.rng import derive_seed
 from simkit.scenario import Field
 
 TOP_LEVEL_KEYS = ("rules", "combat", "magic", "tactics", "skills", "races", "armies", "bots")
+#: the keys of ``[armies]``: a listed pool, or a draw at each seat's budget (``draw`` armies per race and seat)
+ARMIES_KEYS = ("pool", "draw", "seed", "spend")
+SPENDS = ("all", "any")
+#: what a refused listed pool adds: the way to a pool that follows the budgets
+FIXED_POOL = ("a listed pool is fixed: give [armies] draw = N to draw N armies per race at each seat's budget "
+              "(scenarios/magic/budget-scan.toml)")
 
 # ---- settings: st[S_*] ----------------------------------------------------------------------------------
 (S_COLS, S_ROWS, S_LC0, S_LC1, S_D0LO, S_D0HI, S_D1LO, S_D1HI, S_MIN_UNITS, S_MAX_UNITS, S_B0, S_B1, S_EXACT,
@@ -120,6 +128,8 @@ class Rules:
             leaders: per race, its leader's type name.
         zh: Chinese names by unit or race name (where the scenario gives one).
         authored: races whose numbers are marked ``authored = true``.
+        draws: with ``[armies] draw``, the armies drawn for each seat at its own budget (first seat's,
+            second seat's; :func:`draw_armies`), which then are the pool; ``None``: the pool is listed.
     """
 
     st: np.ndarray
@@ -133,6 +143,7 @@ class Rules:
     leaders: dict
     zh: dict
     authored: tuple[str, ...]
+    draws: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
     @property
     def cols(self) -> int:
@@ -423,8 +434,23 @@ def build_rules(top: Field) -> Rules:
     from simkit.games.magic.batch import read_bots  # the bots are checked at load, not at the first game
 
     read_bots(top.source, top.data)
-    return Rules(st=st, ut=ut, sk=sk, rc=rc, types=tuple(types), skills=skill_names, races=races,
-                 race_units=race_units, leaders=leaders, zh=zh, authored=tuple(authored))
+    rules = Rules(st=st, ut=ut, sk=sk, rc=rc, types=tuple(types), skills=skill_names, races=races,
+                  race_units=race_units, leaders=leaders, zh=zh, authored=tuple(authored))
+    a = top.table("armies", required=False)
+    a.reject_unknown(ARMIES_KEYS)
+    n = a.int("draw", 0, minimum=0)
+    if not n:
+        for key in ("seed", "spend"):
+            if a.has(key):
+                raise a.fail("only with draw (armies drawn per race and seat); give draw = N", key)
+        return rules
+    seed, spend = a.int("seed", 0, minimum=0), a.str("spend", "all", choices=SPENDS)
+    draws = tuple(tuple(draw_armies(rules, b, n, seed, spend)) for b in rules.budgets)
+    for s, armies_s in enumerate(draws):
+        if not armies_s:
+            raise a.fail(f"no {('first', 'second')[s]}-seat army costs {'exactly ' if spend == 'all' else 'at most '}"
+                         f"{rules.budgets[s]} gold (rules.budgets[{s}]) in any race", "draw")
+    return replace(rules, draws=draws)
 
 
 # ---- armies ----------------------------------------------------------------------------------------------
@@ -477,6 +503,36 @@ def armies(rules: Rules, race: str, budget: int) -> list[str]:
     vecs = count_vectors(costs, caps, budget, int(rules.st[S_MIN_UNITS]), int(rules.st[S_MAX_UNITS]),
                          bool(rules.st[S_EXACT]), limit=MAX_ARMY_STEPS)
     return sorted(army_id(race, dict(zip(names, v))) for v in vecs)
+
+
+def draw_armies(rules: Rules, budget: int, n: int, seed: int, spend: str = "all") -> list[str]:
+    """``n`` armies per race drawn at ``budget``, without replacement, race by race (file order), ids sorted.
+
+    ``spend = "all"``: among the legal armies costing exactly ``budget`` (a player spends his gold);
+    ``"any"``: among every legal army within it. The draw of a race depends only on ``(seed, race, budget,
+    spend)``, so two seats with the same budget draw the same armies and a seat's draw does not move when the
+    other seat's budget does (``simkit scan`` over ``rules.budgets[1]`` keeps the first seat's armies). A race
+    with fewer than ``n`` such armies gives them all.
+    """
+    out: list[str] = []
+    for race in rules.races:
+        pool = armies(rules, race, budget)
+        if spend == "all":
+            pool = [d for d in pool if army_cost(rules, parse_army_counts(rules, d)) == budget]
+        if not pool:
+            continue
+        rng = np.random.default_rng(derive_seed(seed, "magic-armies", race, budget, spend))
+        out.extend(pool[i] for i in sorted(rng.choice(len(pool), size=min(n, len(pool)), replace=False)))
+    return out
+
+
+def parse_army_counts(rules: Rules, deck: str) -> dict[str, int]:
+    """``{unit: count}`` of a canonical army id (no checks: for ids :func:`armies` made)."""
+    counts = {}
+    for part in deck.partition(":")[2].split(","):
+        name, _, k = part.partition("*")
+        counts[name] = int(k) if k else 1
+    return counts
 
 
 def parse_army(rules: Rules, deck: str) -> tuple[str, dict[str, int]]:
@@ -559,18 +615,31 @@ def all_decks(rules: Rules) -> list[str]:
 
 
 def deck_pool(rules: Rules, top: Field) -> list[str]:
-    """``[armies] pool`` (canonical ids, file order) when given, else every legal army.
+    """With ``[armies] draw``, the armies drawn for the first seat then the second's new ones; else ``[armies]
+    pool`` (canonical ids, file order) when given, else every legal army.
 
-    Read by the kit: :func:`simkit.games.kits.decks.deck_pool`.
+    A listed pool is fixed: a scenario moving a budget keeps its armies (those a seat cannot afford leave that
+    seat). A draw follows the budgets. Read by the kit: :func:`simkit.games.kits.decks.deck_pool`.
     """
+    if rules.draws is not None:
+        return list(dict.fromkeys(rules.draws[0] + rules.draws[1]))
+
     def every_army() -> list[str]:
         try:
             return all_decks(rules)
+        except ScenarioError:
+            raise
         except ValueError as exc:  # too many to list at load
             raise top.table("rules").fail(f"the budgets, max_units and units' max_copies make {exc}; give an "
                                           "[armies] pool", "budgets") from None
 
-    return read_pool(top, lambda deck: canonical_deck(rules, deck), every_army, table="armies", words="army")
+    try:
+        return read_pool(top, lambda deck: canonical_deck(rules, deck), every_army, table="armies", words="army",
+                         keys=ARMIES_KEYS)
+    except ScenarioError as exc:
+        if "[R16]" not in str(exc):
+            raise
+        raise ScenarioError(f"{exc}; {FIXED_POOL}") from None
 
 
 def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:
@@ -579,11 +648,26 @@ def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:
     return {"race": (race,), "unit": tuple(sorted(counts))}
 
 
+def deck_counts(scenario, deck: str) -> dict[str, tuple[int, int]]:
+    """The ``deck_counts`` capability: ``{unit: (copies, cost in gold)}`` of an army."""
+    rules = scenario.game.rules
+    _, counts = parse_army(rules, deck)
+    return {u: (n, int(rules.ut[rules.type_id(u), U_COST])) for u, n in sorted(counts.items())}
+
+
 def turn_limit(rules: Rules) -> int:
     """The last global turn a game can reach."""
     return int(rules.st[S_TURN_LIMIT])
 
 
 def seat_pools(rules: Rules, decks) -> tuple[list[str], list[str]]:
-    """The armies of ``decks`` each seat can afford (4.1: an army costing 13 sits only second)."""
-    return [d for d in decks if seat_ok(rules, d, 0)], [d for d in decks if seat_ok(rules, d, 1)]
+    """The armies of ``decks`` each seat can afford (4.1: an army costing 13 sits only second); with ``[armies]
+    draw``, those drawn for that seat at its budget."""
+    if rules.draws is not None:
+        return [d for d in decks if d in rules.draws[0]], [d for d in decks if d in rules.draws[1]]
+    seats = [d for d in decks if seat_ok(rules, d, 0)], [d for d in decks if seat_ok(rules, d, 1)]
+    for s in (0, 1):
+        if decks and not seats[s]:
+            raise ScenarioError(f"armies.pool: no listed army fits the {('first', 'second')[s]} seat's "
+                                f"{rules.budgets[s]} gold (rules.budgets[{s}]); {FIXED_POOL}")
+    return seats
