@@ -228,16 +228,18 @@ def _parse(raw: Any, like: Any) -> Any:
                 text = int(text)
             return int(text)
         return float(text)
+    words = ('a JSON list (e.g. [1, 2])' if isinstance(like, list) else
+             'a JSON table (e.g. {"do": "damage"})' if isinstance(like, dict) else _WORDS[kind])
     if not isinstance(text, str):
-        raise ValueError(f"expected {_WORDS[kind]}, got {raw!r}")
+        raise ValueError(f"expected {words}, got {raw!r}")
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"expected {_WORDS[kind]}, got {raw!r} ({exc.msg})") from None
+        raise ValueError(f"expected {words}, got {raw!r} ({exc.msg})") from None
     if not isinstance(value, list | dict):
         raise ValueError(f"expected {_WORDS[kind]}, got {raw!r}")
-    if isinstance(like, list | dict) and type(value) is not type(like):
-        raise ValueError(f"expected {'a JSON list' if isinstance(like, list) else 'a JSON table'}, got {raw!r}")
+    if not isinstance(value, type(like)):
+        raise ValueError(f"expected {words}, got {raw!r}")
     return value
 
 
