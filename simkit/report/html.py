@@ -237,7 +237,7 @@ def _matchup_cells(tables: dict, replays: dict) -> dict:
     for r in tables["matchups"].itertuples():
         tip = (f"{r.deck} vs {r.opponent}: {100 * r.win_rate:.1f}% (95% CI {100 * r.low:.1f}-{100 * r.high:.1f}%), "
                f"{r.games} games" + (" (mirror)" if r.mirror else "") + "; click for a replay")
-        colour = np.nan if r.games == 0 else (r.win_rate - 0.5) * 2
+        colour = np.nan if r.games == 0 or r.mirror else (r.win_rate - 0.5) * 2   # mirrors grey, as in the PDF
         cells[(r.deck, r.opponent)] = {"colour": colour, "tip": tip,
                                        "replay": _cell_key(replays, r.deck, r.opponent)}
     return cells
