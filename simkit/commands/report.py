@@ -15,10 +15,22 @@ def run(args: argparse.Namespace) -> int:
     if args.seed < 0:
         raise ValueError(f"--seed must be 0 or more, got {args.seed}")
     out = args.out or f"reports/{Path(args.results).resolve().name}.pdf"
+    page = args.html or (out if Path(out).suffix.lower() == ".html" else None)
+    if page is not None:  # the HTML page (simkit.report.html); its path and --html-replays checked first
+        from simkit.report.html import html_report
+
+        if Path(page).suffix.lower() != ".html" or args.html_replays < 0:
+            raise ValueError(f"--html {page}: must end in .html" if Path(page).suffix.lower() != ".html" else
+                             f"--html-replays must be 0 or more, got {args.html_replays}")
+        if not args.html:
+            print(f"report: {html_report(args.results, page, args.bootstrap, args.seed, args.bot, args.html_replays)}")
+            return 0
     files = balance_report(args.results, out, bootstrap=args.bootstrap, seed=args.seed, game_pages=args.game_pages,
                            bot=args.bot)
     print(f"report: {files[0]}")
     print(f"tables: {len(files) - 1} CSV files beside it ({files[1].name}, ...)")
+    if args.html:
+        print(f"html: {html_report(args.results, page, args.bootstrap, args.seed, args.bot, args.html_replays)}")
     return 0
 
 
@@ -45,4 +57,10 @@ def register(sub) -> None:
                    help="for a folder holding a bot panel (simkit sweep --panel): the bot whose games the report "
                    "describes (default: the panel's last bot); the others are compared on the 'Does the player "
                    "matter?' pages")
+    p.add_argument("--html", metavar="NAME.html",
+                   help="also write the report as one self-contained HTML page (sortable tables, heatmaps with hover "
+                   "values, a replay behind each matchup cell); -o NAME.html writes only the page")
+    p.add_argument("--html-replays", type=int, default=40, metavar="N",
+                   help="matchups whose game the HTML page tells turn by turn (default 40: flagged first, then the "
+                   "most lopsided); every other cell gives its seed and replay command")
     p.set_defaults(func=run)

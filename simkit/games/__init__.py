@@ -185,6 +185,8 @@ class Game:
             ``decks`` each seat may hold, in pool order; ``None``: every deck sits in either seat.
         picture_suffixes: the file suffixes the ``draw`` capability writes (``()``: none).
         capabilities: the optional hooks the game has, by the names of :data:`CAPABILITIES`.
+        card_tables: the scenario tables (dotted paths) ``simkit cards`` exports to a spreadsheet;
+            ``None``: every table of :attr:`tables` but ``bots`` and ``map`` whose entries are all tables.
     """
 
     name: str
@@ -203,6 +205,7 @@ class Game:
     seat_pools: Hook | None = None
     picture_suffixes: tuple[str, ...] = ()
     capabilities: Mapping[str, Hook] = field(default_factory=dict)
+    card_tables: tuple[str, ...] | None = None
 
     def __post_init__(self):
         unknown = sorted(set(self.capabilities) - set(CAPABILITIES))

@@ -1,0 +1,388 @@
+"""The balance report as one self-contained HTML file: to share, sort, filter, hover and watch.
+
+The page holds what the PDF's pages say (headlines, flags, the matchup heatmap, deck strength,
+first-player advantage, cards and card pairs, the metagame, game shape), every table sortable and
+filterable, the heatmaps as inline SVG with each cell's value, interval and games on hover. A
+click on a matchup cell opens a replay of one of its games: the representative game of the PDF's
+game pages (the median-length win of the favoured deck), played again from the sweep's seed with
+``record_actions`` and told turn by turn by the game's ``narrate`` capability, with the command
+that replays it. The page embeds at most ``replays`` such games (flagged matchups first, then the
+most lopsided); any other cell gives its seed and command. Style and script are inline
+(:mod:`simkit.report.html_assets`): the file opens offline and needs nothing beside it. Every name
+from the results or the scenario is escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from simkit.report.balance import games_line, headlines, load_checked_results, reach_words
+from simkit.report.games import find_scenario, matchups_to_watch, replay_command, representative_game
+from simkit.report.html_assets import SCRIPT, STYLE
+
+__all__ = ["REPLAYS", "html_report", "write_html_report", "plan_replays", "html_table", "heatmap_svg"]
+
+REPLAYS = 40   # games told in full inside the page by default (each is some 50 KB of text)
+
+# columns shown as percentages, and as points (1 point = 1% of games)
+_RATE = {"win_rate", "low", "high", "share", "draw_share", "first_rate", "weight", "vs_mix", "value", "band_low",
+         "band_high", "expected"}
+_POINTS = {"advantage", "synergy", "synergy_low", "synergy_high"}
+_HIDDEN = {"all_even"}
+
+
+def _e(value) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _fmt(column: str, value) -> tuple[str, str, bool]:
+    """``(text, data-v, numeric)`` of one cell."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return "", "", True
+    if isinstance(value, bool | np.bool_):
+        return ("yes" if value else "no"), ("1" if value else "0"), True
+    if isinstance(value, int | np.integer):
+        return f"{int(value):,}", str(int(value)), True
+    if isinstance(value, float | np.floating):
+        v = float(value)
+        if column in _RATE:
+            return f"{100 * v:.1f}%", repr(v), True
+        if column in _POINTS or column.startswith("low") and "advantage" in column:
+            return f"{100 * v:+.1f}", repr(v), True
+        if column.startswith("p_"):
+            return ("< 0.001" if v < 0.001 else f"{v:.3f}"), repr(v), True
+        return (f"{v:.0f}" if abs(v) >= 100 else f"{v:.3g}"), repr(v), True
+    return str(value), "", False
+
+
+def html_table(name: str, table: pd.DataFrame, caption: str = "", point_columns: tuple[str, ...] = ()) -> str:
+    """One DataFrame as a sortable, filterable HTML table (``id="t-NAME"``), every cell escaped.
+
+    Args:
+        name: the table's name in the page's address (``#sort=NAME:COLUMN:asc``).
+        table: the rows to show.
+        caption: a note above the table.
+        point_columns: more columns shown in points (rate differences).
+
+    Returns:
+        the HTML fragment.
+    """
+    columns = [c for c in table.columns if c not in _HIDDEN]
+    points = set(point_columns)
+    head = "".join(
+        f'<th data-col="{_e(c)}" data-type="{"num" if pd.api.types.is_numeric_dtype(table[c]) else "text"}">'
+        f"{_e(c)}</th>" for c in columns)
+    rows = []
+    for record in table[columns].itertuples(index=False):
+        cells = []
+        for c, v in zip(columns, record):
+            if c in points and isinstance(v, float | np.floating) and not np.isnan(v):
+                text, data, num = f"{100 * float(v):+.1f}", repr(float(v)), True
+            else:
+                text, data, num = _fmt(c, v)
+            attrs = (f' class="num" data-v="{_e(data)}"' if num and data != "" else ' class="num" data-v=""' if num
+                     else "")
+            cells.append(f"<td{attrs}>{_e(text)}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    note = f'<p class="note">{_e(caption)}</p>' if caption else ""
+    return (f'{note}<div><input class="filter" data-for="t-{_e(name)}" placeholder="filter rows (words)"> '
+            f'<span class="note" data-count-for="t-{_e(name)}"></span></div>'
+            f'<div class="scroll"><table class="data" id="t-{_e(name)}"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def _colour(x: float) -> str:
+    """A value in [-1, 1] on the PDF's red-white-blue scale (red: the row deck loses; NaN grey)."""
+    if x is None or np.isnan(x):
+        return "#d9d9d9"
+    x = max(-1.0, min(1.0, float(x)))
+    red, blue, white = np.array([178, 24, 43]), np.array([33, 102, 172]), np.array([247, 247, 247])
+    rgb = white + (blue - white) * x if x >= 0 else white + (red - white) * -x
+    return "#" + "".join(f"{int(round(c)):02x}" for c in rgb)
+
+
+def heatmap_svg(name: str, order: list[str], cells: dict[tuple[str, str], dict]) -> str:
+    """A deck-by-deck heatmap as inline SVG: ``cells[(row, column)]`` gives ``colour`` (-1..1), ``tip``
+    (the hover text) and ``replay`` (a key of the page's replays, or ``""``).
+
+    Args:
+        name: the heatmap's id (``h-NAME``).
+        order: the decks, rows top to bottom and columns left to right.
+        cells: the cells drawn (absent ones stay empty).
+
+    Returns:
+        the ``<svg>`` element; deck names are written beside rows and over columns up to 40 decks
+        (beyond, the hover names them).
+    """
+    n = len(order)
+    size = max(6, min(34, 720 // max(n, 1)))
+    labels = n <= 40
+    left = (min(36, max(len(d) for d in order)) * 6 + 8) if labels and order else 4
+    top = left if labels else 4
+    width, height = left + n * size + (top // 2 if labels else 4), top + n * size + 4
+    out = [f'<svg class="heatmap" id="h-{_e(name)}" xmlns="http://www.w3.org/2000/svg" width="{width}" '
+           f'height="{height}" viewBox="0 0 {width} {height}">']
+    for i, deck in enumerate(order):
+        short = deck if len(deck) <= 36 else deck[:35] + "\u2026"
+        if labels:
+            y = top + i * size + size / 2 + 3
+            out.append(f'<text x="{left - 4}" y="{y:.1f}" text-anchor="end">{_e(short)}</text>')
+            x = left + i * size + size / 2 + 3
+            out.append(f'<text transform="translate({x:.1f},{top - 4}) rotate(-60)">{_e(short)}</text>')
+    for (a, b), c in cells.items():
+        i, j = order.index(a), order.index(b)
+        replay = f' data-replay="{_e(c["replay"])}"' if c.get("replay") else ""
+        out.append(f'<rect class="cell" x="{left + j * size}" y="{top + i * size}" width="{size - 1}" '
+                   f'height="{size - 1}" fill="{_colour(c["colour"])}" data-row="{_e(a)}" data-col="{_e(b)}" '
+                   f'data-tip="{_e(c["tip"])}"{replay}><title>{_e(c["tip"])}</title></rect>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _key(deck: str, opponent: str) -> str:
+    return f"{deck}|{opponent}"
+
+
+def plan_replays(df: pd.DataFrame, tables: dict, results_dir: str | Path | None = None,
+                 limit: int = REPLAYS) -> tuple[dict[str, dict], str]:
+    """The replay of every matchup cell: the representative game, told in full for at most ``limit`` matchups.
+
+    Args:
+        df: the results, one row per game.
+        tables: :func:`simkit.analysis.analyze` output of ``df``.
+        results_dir: the results folder (to find the scenario file).
+        limit: matchups whose game is played again and told turn by turn (flagged first, then the most
+            lopsided, then mirrors); 0: none.
+
+    Returns:
+        ``(replays, reason)``: ``replays["games"]`` lists one game per matchup (``title``, ``about``,
+        ``command``, ``lines``: the narration or ``None``, ``why``: when not told), ``replays["cells"]`` maps
+        ``"DECK|OPPONENT"`` (both orders of a matchup) to its game's index; ``reason`` says why no game is
+        told ("" when some are).
+    """
+    meta = df.attrs.get("meta") or tables.get("meta") or {}
+    sc, path, reason = find_scenario(meta, results_dir)
+    narrate = sc.game.capability("narrate") if sc is not None else None
+    if sc is not None and narrate is None:
+        reason = f"the game {sc.game_name!r} has no narrate capability to tell a game"
+    path = path or str(meta.get("scenario_path") or "SCENARIO.toml")
+    watch = matchups_to_watch(tables, at_least=10 ** 9)
+    pairs = [(r.deck, r.opponent) for r in watch.itertuples()]
+    decks = list(tables["decks"]["deck"])
+    met = set(zip(df["first_deck"], df["second_deck"]))
+    pairs += [(d, d) for d in decks if (d, d) in met]
+    bots = meta.get("bots") or ["balanced", "balanced"]
+    games, cells, told = [], {}, []
+    for deck, opponent in pairs:
+        game, wins = representative_game(df, deck, opponent)
+        game = game.copy()
+        for seat, default in (("first_bot", bots[0]), ("second_bot", bots[-1])):
+            if pd.isna(game.get(seat)):
+                game[seat] = default
+        why = ("the median-length game of the " + (f"{wins} {deck} won" if wins else "pairing (no win)")
+               if deck != opponent else "the mirror's median-length game")
+        entry = {
+            "title": f"{deck} vs {opponent}" if deck != opponent else f"{deck} (mirror)",
+            "about": (f"{game['first_deck']} first ({game['first_bot']}) vs {game['second_deck']} second "
+                      f"({game['second_bot']}), seed {int(game['seed'])}: {why}; {game['winner']} won on "
+                      f"{tables['schema'].turn_words} {int(game['turns'])} ({game['end_reason']})."),
+            "command": replay_command(path, game, render="game.html"),
+            "lines": None,
+            "why": "",
+        }
+        cells[_key(deck, opponent)] = cells[_key(opponent, deck)] = len(games)
+        games.append(entry)
+        if narrate is not None and len(told) < limit:
+            told.append((entry, game))
+        else:
+            entry["why"] = (f"Not told in this page ({reason})." if reason else
+                            f"Not told in this page: it tells {limit} matchups (flagged first, then the most "
+                            "lopsided; simkit report --html-replays N tells more).") + " The command above plays it."
+    if told:
+        from simkit.runner import play_games
+
+        frame = pd.DataFrame([g for _, g in told]).reset_index(drop=True)
+        for pair, idx in frame.groupby(["first_bot", "second_bot"], sort=False).groups.items():
+            part = frame.loc[idx]
+            try:
+                played = play_games(sc, list(part["first_deck"]), list(part["second_deck"]), bots=pair,
+                                    seeds=[int(s) for s in part["seed"]], record_actions=True)
+            except ValueError as exc:
+                for i in idx:
+                    told[i][0]["why"] = f"It could not be replayed ({exc})."
+                continue
+            for i, p in zip(idx, played.itertuples()):
+                entry, g = told[i]
+                entry["lines"] = list(narrate(g["first_deck"], g["second_deck"], p.action_list,
+                                              bots=(g["first_bot"], g["second_bot"]), seed=int(g["seed"])))
+                if (p.winner, p.end_reason, int(p.turns)) != (g["winner"], g["end_reason"], int(g["turns"])):
+                    entry["about"] += (f" Warning: replayed now it ends differently ({p.winner}, {p.end_reason}, "
+                                       f"{int(p.turns)}): the bots or the engine changed since the sweep.")
+    return {"games": games, "cells": cells}, reason
+
+
+def _cell_key(replays: dict, deck: str, opponent: str) -> str:
+    key = _key(deck, opponent)
+    return key if key in replays.get("cells", {}) else ""
+
+
+def _matchup_cells(tables: dict, replays: dict) -> dict:
+    cells = {}
+    for r in tables["matchups"].itertuples():
+        tip = (f"{r.deck} vs {r.opponent}: {100 * r.win_rate:.1f}% (95% CI {100 * r.low:.1f}-{100 * r.high:.1f}%), "
+               f"{r.games} games" + (" (mirror)" if r.mirror else "") + "; click for a replay")
+        colour = np.nan if r.games == 0 or r.mirror else (r.win_rate - 0.5) * 2   # mirrors grey, as in the PDF
+        cells[(r.deck, r.opponent)] = {"colour": colour, "tip": tip,
+                                       "replay": _cell_key(replays, r.deck, r.opponent)}
+    return cells
+
+
+def _seat_cells(tables: dict, replays: dict) -> dict:
+    fp = tables["first_player"]
+    fp = fp[fp["scope"] == "matchup"]
+    cells = {}
+    for r in fp.itertuples():
+        tip = (f"{r.deck} vs {r.opponent}: first seat {100 * r.advantage:+.1f} points (95% CI {100 * r.low:+.1f} "
+               f"to {100 * r.high:+.1f}), {r.games} games")
+        cells[(r.deck, r.opponent)] = {"colour": np.clip(r.advantage * 4, -1, 1), "tip": tip,
+                                       "replay": _cell_key(replays, r.deck, r.opponent)}
+    return cells
+
+
+def write_html_report(tables: dict, out: str | Path, replays: dict | None = None, replay_reason: str = "",
+                      when: datetime | None = None) -> Path:
+    """Write the report's HTML page (atomically).
+
+    Args:
+        tables: :func:`simkit.analysis.analyze` output (with ``pairing_games`` as :func:`html_report` adds).
+        out: the ``.html`` file.
+        replays: from :func:`plan_replays` (``None``: no replays).
+        replay_reason: why no game is told, said on the page.
+        when: the report's date (default: now, UTC).
+
+    Returns:
+        the path written.
+
+    Raises:
+        ValueError: ``out`` does not end in ``.html``, or cannot be written.
+    """
+    from simkit.files import atomic_write, cannot_write
+
+    out = Path(out)
+    if out.suffix.lower() != ".html":
+        raise ValueError(f"--html {out}: must end in .html")
+    when = when or datetime.now(UTC)
+    replays = replays or {"games": [], "cells": {}}
+    meta, schema = tables["meta"], tables["schema"]
+    decks = tables["decks"]
+    order = list(decks["deck"])
+    bots = meta.get("bots") or ["?", "?"]
+    name = meta.get("scenario_name") or "results"
+    facts = [f"Scenario: {name} ({meta.get('scenario_path') or 'path not recorded'}), hash "
+             f"{meta.get('scenario_hash')}, rules version {meta.get('rules_version')}",
+             f"Bots: {bots[0]} (first seat) vs {bots[-1]} (second seat)", games_line(tables),
+             f"Report made {when.strftime('%Y-%m-%d %H:%M UTC')} by simkit {meta.get('simkit_version', '')}"]
+    heads = headlines(tables)
+    reach = reach_words(tables)
+    told = sum(1 for r in replays["games"] if r["lines"] is not None)
+    every = told == len(replays["games"])
+    replay_words = (f"A click on a cell opens a replay of one of its games: {told} matchups are told turn by turn in "
+                    "this page" + (", every one of them." if every else
+                                   ", every other cell gives its seed and the command that plays it.")
+                    if told else f"A click on a cell gives its game's seed and the command that plays it"
+                    f"{' (' + replay_reason + ')' if replay_reason else ''}.")
+    words = dict(schema.card_categories)
+    sections = [
+        ("headlines", "Headlines", "<ul class='headlines'>" + "".join(
+            f"<li{' class=warn' if h.startswith('WARNING') else ''}>{_e(h)}</li>" for h in heads) + "</ul>"),
+        ("flags", f"Flags ({len(tables['flags'])})", "".join(
+            f"<p class='note{' warn' if r.startswith('WARNING') else ''}'>{_e(r)}</p>" for r in reach)
+         + (html_table("flags", tables["flags"]) if len(tables["flags"]) else
+            "<p>No deck, matchup or seat advantage is significantly outside its band.</p>")),
+        ("matchups", "Matchups, strongest deck first",
+         f"<p class='note'>Each cell: the row deck's win rate against the column deck (both seatings pooled, a draw "
+         f"half a win); blue wins, red loses. Hover for the value, its 95% interval and games. {_e(replay_words)}</p>"
+         + heatmap_svg("matchups", order, _matchup_cells(tables, replays))
+         + html_table("matchups", tables["matchups"])),
+        ("decks", f"{schema.deck_words.capitalize()} strength",
+         html_table("decks", decks, "Win rates pool both seats (95% Wilson intervals); ratings are Bradley-Terry on "
+                    "the Elo scale, 0 the pool average (bootstrap intervals).")),
+        ("first-player", "First-player advantage",
+         html_table("first_player", tables["first_player"], "advantage: the first seat's score rate minus 50%, in "
+                    "points; low and high its 95% interval.", point_columns=("low", "high"))
+         + "<p class='note'>Per matchup: the first seat's score rate minus 50% over the games of the two decks, in "
+           "points (hover for the interval and games); blue: the first seat scores more.</p>"
+         + heatmap_svg("first_player", order, _seat_cells(tables, replays))),
+        ("cards", "Cards", html_table("cards", tables["cards"].assign(
+            kind=tables["cards"]["kind"].map(lambda k: words.get(k, k))), "Win rate of the decks holding each card.")
+         + html_table("card_pairs", tables["card_pairs"], "Pairs of cards: synergy is the pair's win rate minus what "
+                      "its two cards' rates predict, in points.")),
+        ("metagame", "Metagame", html_table("metagame", tables["metagame"], "The maximum-entropy Nash equilibrium of "
+                                            "the measured win rates: weight is each deck's share of the mix.")),
+        ("game-shape", "Game shape", html_table("game_shape", tables["game_shape"].drop(columns=["end_reason"]))
+         + (html_table("side_numbers", tables["side_numbers"]) if len(tables["side_numbers"]) else "")),
+    ]
+    nav = " ".join(f'<a href="#{s}">{_e(title)}</a>' for s, title, _ in sections)
+    body = "".join(f'<section id="{s}"><h2>{_e(title)}</h2>{content}</section>' for s, title, content in sections)
+    data = json.dumps(replays, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+    page = (
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Balance report: {_e(name)}</title>'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{STYLE}</style></head><body>'
+        f'<h1>Balance report: {_e(name)}</h1>'
+        + "".join(f'<p class="facts">{_e(f)}</p>' for f in facts)
+        + ("<p class='warn'>The results hold a bot panel: this page describes the reference bot's games; the PDF "
+           "has the 'Does the player matter?' pages.</p>" if meta.get("panel") else "")
+        + f"<nav>{nav}</nav>{body}"
+        '<div id="tip"></div><aside id="replay" hidden><button id="replay-close">close</button>'
+        '<h3 id="replay-title"></h3><p id="replay-about" class="note"></p><code id="replay-command"></code>'
+        '<pre id="replay-text"></pre></aside>'
+        f'<script type="application/json" id="replay-data">{data}</script><script>{SCRIPT}</script></body></html>\n'
+    )
+    try:
+        atomic_write(out, lambda tmp: tmp.write_text(page, encoding="utf-8"), make_folders=True)
+    except OSError as exc:
+        raise cannot_write(f"--html {out}", exc) from None
+    return out
+
+
+def html_report(results_dir: str | Path, out: str | Path, bootstrap: int = 200, seed: int = 0,
+                bot: str | None = None, replays: int = REPLAYS) -> Path:
+    """Analyse a sweep's results folder and write its report as one HTML page (see the module's notes).
+
+    Args:
+        results_dir: a folder written by ``simkit sweep``.
+        out: the ``.html`` file.
+        bootstrap: bootstrap replicas of the rating intervals.
+        seed: the bootstrap's seed.
+        bot: for a bot panel, the bot whose games the page describes (default: the panel's last).
+        replays: matchups told turn by turn in the page (0: none; every cell still gives its command).
+
+    Returns:
+        the path written.
+
+    Raises:
+        ValueError: bad results folder, output path or ``replays`` (one line).
+    """
+    from simkit.analysis import analyze
+    from simkit.report.robustness_page import reference_bot, reference_view
+
+    if Path(out).suffix.lower() != ".html":
+        raise ValueError(f"--html {out}: must end in .html")
+    if replays < 0:
+        raise ValueError(f"--html-replays must be 0 or more, got {replays}")
+    df = load_checked_results(results_dir)
+    ref = reference_bot(df, bot)
+    if ref is not None:
+        df = reference_view(df, ref)
+    tables = analyze(df, bootstrap=bootstrap, seed=seed)
+    decks = list(tables["decks"]["deck"])
+    pairs = pd.MultiIndex.from_product([decks, decks], names=["first_deck", "second_deck"])
+    tables["pairing_games"] = df.groupby(["first_deck", "second_deck"]).size().reindex(pairs, fill_value=0)
+    plan, reason = plan_replays(df, tables, results_dir, limit=replays)
+    return write_html_report(tables, out, plan, reason)
