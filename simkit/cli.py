@@ -173,8 +173,10 @@ def main(argv: list[str] | None = None) -> int:
             show(message, category, *rest, **kw)
 
     notice = compile_notice(args)
-    if notice and notice[2]:
-        print(notice[2], file=sys.stderr, flush=True)
+    if notice and notice[2]:  # said just before the first game, so bad input still gets its one line alone
+        from simkit.games.kits.numba_cache import announce_before_play
+
+        announce_before_play(lambda: print(notice[2], file=sys.stderr, flush=True))
     try:
         with warnings.catch_warnings():
             warnings.showwarning = one_line
@@ -185,6 +187,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"simkit {args.command}: interrupted", file=sys.stderr)
         return 130
+    finally:
+        if notice and notice[2]:
+            from simkit.games.kits.numba_cache import announce_before_play
+
+            announce_before_play(None)
     if notice and status in (0, 1):
         from simkit.games.kits.numba_cache import remember_compiled
 

@@ -100,8 +100,9 @@ def test_a_cold_cache_is_told_from_numbas_index_files(tmp_path):
 
 
 def test_a_command_that_compiles_says_so_once_before_it_runs(tmp_path, monkeypatch, capsys):
-    """`simkit play` on a cold cache prints one line naming the game and the time before the command's own
-    output; once it ran, the record makes the next run silent; under NUMBA_DISABLE_JIT=1 nothing is said."""
+    """`simkit play` on a cold cache prints one line naming the game and the time just before its first game
+    (a command refused before any game prints only its error); once it ran, the record makes the next run
+    silent; under NUMBA_DISABLE_JIT=1 nothing is said."""
     import simkit.commands.play as play
 
     pkg, _ = _fake_cache(tmp_path)
@@ -111,12 +112,21 @@ def test_a_command_that_compiles_says_so_once_before_it_runs(tmp_path, monkeypat
         "submodule_search_locations": [str(pkg)]}))
     monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
 
+    from simkit.games.kits.numba_cache import about_to_play
+
+    def refused(args):
+        raise ValueError("deck 'A': not a deck of the pool")
+
     def fake_run(args):
+        about_to_play()  # what the generic layers call before the first game
         print("played", file=__import__("sys").stderr)
         return 0
 
-    monkeypatch.setattr(play, "run", fake_run)
     argv = ["play", "scenarios/duel/base.toml", "A", "B"]
+    monkeypatch.setattr(play, "run", refused)  # bad input, refused before any game: its one line alone
+    assert main(argv) == 2
+    assert capsys.readouterr().err.splitlines() == ["simkit play: error: deck 'A': not a deck of the pool"]
+    monkeypatch.setattr(play, "run", fake_run)
     assert main(argv) == 0
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("simkit play: compiling the Card Duel engine once for this install (")

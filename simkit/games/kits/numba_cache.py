@@ -8,10 +8,28 @@ kernels are made of.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-__all__ = ["compile_pending", "drop_stale_cache", "remember_compiled"]
+__all__ = ["compile_pending", "drop_stale_cache", "remember_compiled", "announce_before_play", "about_to_play"]
+
+#: what to say once, just before this process first plays a compiled game (set by the command line)
+_ANNOUNCE: list[Callable[[], None]] = []
+
+
+def announce_before_play(say: Callable[[], None] | None) -> None:
+    """Have :func:`about_to_play` call ``say`` once (``None``: say nothing).
+
+    The command line uses it for its "compiling once" line, so a command refused for bad input
+    (before any game) says only its one-line error, and the line comes right before the wait.
+    """
+    _ANNOUNCE[:] = [say] if say is not None else []
+
+
+def about_to_play() -> None:
+    """Called by the generic layers just before games are played: says the pending line, once."""
+    while _ANNOUNCE:
+        _ANNOUNCE.pop()()
 
 
 def drop_stale_cache(folder: Path, sources: Iterable[Path]) -> None:
