@@ -94,6 +94,7 @@ def test_a_tiny_budget_scan_follows_the_pools_keeps_the_seeds_and_resumes(tmp_pa
     table = simkit.scan(DRAWN, "rules.budgets[1]", "11,13,15", **kw)
     assert list(table["value"]) == [11, 13, 15] and (table["games"] == 25).all()
     assert not table.attrs["paired"] and table.attrs["target"] == 0.5
+    assert table.attrs["seat_decks"] == [(5, 5), (5, 5), (5, 5)]
     sc = simkit.load_scenario(DRAWN)
     frames = {v: load_results(out / "values" / str(v)) for v in (11, 13, 15)}
     for v, df in frames.items():

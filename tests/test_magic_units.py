@@ -101,6 +101,14 @@ def test_plural_words():
                                                                                     "days")
 
 
+def test_magic_wars_deck_counts_give_each_units_copies_and_gold():
+    sc = simkit.load_scenario(DRAWN)
+    counts = sc.game.capability("deck_counts")
+    assert counts("Orc:Goblin*6,OrcInfantry*3") == {"Goblin": (6, 1), "OrcInfantry": (3, 2)}
+    assert counts("Sanctuary:Archangel,Crusader,Pikeman,Swordsman")["Archangel"] == (1, 5)
+    assert simkit.load_scenario(ROOT / "scenarios" / "duel" / "quick.toml").game.capability("deck_counts") is None
+
+
 def test_a_game_without_deck_counts_gets_no_unit_tables():
     df = synthetic_results(["A:x,y,z", "B:x,y,w"], 2)
     assert unit_tables(df, {"cards": pd.DataFrame()}) == {}

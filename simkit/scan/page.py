@@ -70,12 +70,19 @@ def draw_page(path: Path, table: pd.DataFrame, crossing: Crossing | None, fig: F
               weight="bold")
     counts = sorted(set(table.attrs.get("decks") or [len(spec["decks"])]))
     decks = f"{counts[0]} decks" if len(counts) == 1 else f"{counts[0]} to {counts[-1]} decks by value"
+    pairs = "every ordered pair"
+    seats = sorted(set(map(tuple, table.attrs.get("seat_decks") or [])))
+    if seats:  # the seats had their own pools (Game.seat_pools): first-seat decks x second-seat decks
+        (a, b), (c, d) = seats[0], seats[-1]
+        decks = (f"{a} first-seat x {b} second-seat decks" if len(seats) == 1 else
+                 f"{a}-{c} first-seat x {min(b, d)}-{max(b, d)} second-seat decks by value")
+        pairs = "every pairing"
     games = sorted(set(table["games"]))
     per_value = f"{games[0]:,} games per value" if len(games) == 1 else f"{games[0]:,} to {games[-1]:,} games by value"
     same = ("on the same seeds" if table.attrs.get("paired", True) else
             "on seeds derived the same way (the deck pool changes with the value)")
     lines = [f"{scenario_name}. In the base game {spec['key']} is {spec['base_value']}.",
-             *textwrap.wrap(f"Every value played {same}: {per_value} ({decks}, every ordered pair x {spec['games']} "
+             *textwrap.wrap(f"Every value played {same}: {per_value} ({decks}, {pairs} x {spec['games']} "
                             f"games; bots {spec['bots'][0]} first, {spec['bots'][1]} second; sweep seed "
                             f"{spec['seed']}).", 150)]
     for i, line in enumerate(lines[:3]):

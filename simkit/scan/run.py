@@ -121,7 +121,8 @@ def scan(
     Returns:
         the table, one row per value: ``key, value, figure, estimate, low, high, games, interval``;
         ``attrs`` holds ``crossing`` (:meth:`Crossing.as_dict`, or ``None`` without a target),
-        ``sentence``, ``figure``, ``label``, ``target``, ``paired``, ``out`` and ``seconds``.
+        ``sentence``, ``figure``, ``label``, ``target``, ``paired``, ``out`` and ``seconds``, and for a game
+        whose seats have their own pools ``seat_decks`` (each value's first-seat and second-seat deck counts).
 
     Raises:
         ValueError: (one line, nothing written) an unknown key, a value that is not a number where one
@@ -194,7 +195,9 @@ def scan(
     table.attrs.update(crossing=crossing.as_dict() if crossing else None, sentence=sentence, figure=fig.name,
                        label=fig.label, target=tgt, paired=same, out=str(out), seconds=round(seconds, 2),
                        games_played=played, play_seconds=round(play_seconds, 2), replicas=replicas,
-                       decks=[int(df["first_deck"].nunique()) for df in frames])
+                       decks=[int(df["first_deck"].nunique()) for df in frames],
+                       seat_decks=[(int(df["first_deck"].nunique()), int(df["second_deck"].nunique()))
+                                   for df in frames if set(df["first_deck"]) != set(df["second_deck"])])
     _write_outputs(out, table, crossing, fig, spec, base.name, page)
     return table
 
