@@ -307,6 +307,7 @@ def test_the_best_candidates_are_replayed_on_confirmation_seeds_before_one_is_pr
     summary = json.loads((small_tune / "summary.json").read_text())
     assert summary["proposed"]["trial"] == pick["trial"]
     assert summary["proposed"]["pooled_objective"] == pytest.approx(pick["pooled_objective"])
+    assert summary["confirm"]["base_pooled_objective"] == pytest.approx(confirm["pooled_objective"].iloc[0])
     assert summary["games"]["confirm"] == 9 * len(confirm)
     assert summary["confirm"]["seed"] == summary["search"]["seed"] + 2_000_003
     changes = "; ".join(f"{k}: {c['before']} -> {c['after']}" for k, c in summary["changes"].items())
@@ -726,7 +727,7 @@ def test_a_tune_killed_with_sigkill_resumes_and_finishes_its_budget(tmp_path):
     while time.time() < deadline and proc.poll() is None:
         time.sleep(0.2)
         try:
-            with sqlite3.connect(out / "study.db") as db:
+            with sqlite3.connect(f"file:{out / 'study.db'}?mode=ro", uri=True) as db:  # never creates it
                 finished = db.execute("select count(*) from trials where state = 'COMPLETE'").fetchone()[0]
         except sqlite3.Error:
             continue

@@ -61,7 +61,8 @@ def _say(result) -> None:
         line = (f"proposed: trial {pr['trial']}, objective {search['base_objective']:.4f} -> "
                 f"{pr['search_objective']:.4f}")
         if pr["pooled_objective"] is not None:
-            line += (f" on the search seeds, {pr['pooled_objective']:.4f} with the confirmation seeds added (best of "
+            line += (f" on the search seeds, {s['confirm']['base_pooled_objective']:.4f} -> "
+                     f"{pr['pooled_objective']:.4f} with the confirmation seeds added (best of "
                      f"the {s['confirm']['candidates']} best candidates replayed there)")
         print(line)
         for key, c in s["changes"].items():

@@ -15,7 +15,7 @@ balance one bot's habits.
 
 The search is an Optuna study (a seeded TPE sampler, one re-seeded per trial so that a resumed
 study proposes what an uninterrupted one would have) stored in SQLite in the output folder: a
-killed tune resumes with ``resume=True``. Each candidate's sweeps live in
+killed tune resumes with ``resume=True`` (a running one holds ``OUT/.tune.lock``). Each candidate's sweeps live in
 ``OUT/candidates/<id>/``, keyed by the patch itself, so a candidate proposed twice is played once
 and a sweep cut short by a kill is finished rather than restarted.
 
@@ -29,6 +29,7 @@ it), ``OUT/flags.csv`` (flags that vanished, appeared or stayed) and ``OUT/summa
 The package reads in the order a tune runs: :mod:`~simkit.tune.knobs` (which numbers may move, the
 patches written), :mod:`~simkit.tune.objective` (how far a sweep is from balance),
 :mod:`~simkit.tune.screen` (single changes screened, an additive model to combine them),
+:mod:`~simkit.tune.preflight` (what is checked and warned before the first trial),
 :mod:`~simkit.tune.study` (candidates, their evaluator and the Optuna store), :mod:`~simkit.tune.run`
 (:func:`tune` itself) and :mod:`~simkit.tune.finish` (confirmation, proposal, check on fresh seeds).
 """

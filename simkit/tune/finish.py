@@ -169,7 +169,9 @@ def finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sear
                    "best_objective": top.value if top is not None else None,
                    "best_trial": top.number if top is not None else None},
         "confirm": {"seed": settings["confirm_seed"], "candidates": 0 if confirmed is None else len(confirmed) - 1,
-                    "games_per_pair": settings["confirm_games"]},
+                    "games_per_pair": settings["confirm_games"],
+                    "base_pooled_objective": None if confirmed is None
+                    else float(confirmed["pooled_objective"].iloc[0])},
         "proposed": {"trial": best.number if best is not None else None,
                      "search_objective": best.value if best is not None else None,
                      "pooled_objective": None if proposed is None else float(proposed["pooled_objective"]),

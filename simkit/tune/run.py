@@ -131,6 +131,8 @@ def tune(
             another tune (or a tune to resume that does not exist or differs).
         ScenarioError: the base scenario itself is invalid.
     """
+    import optuna
+
     started = time.perf_counter()
     base_path = Path(scenario).resolve()
     sc = load_scenario(scenario)
@@ -211,8 +213,6 @@ def tune(
         return f"{out}: another tune (pid {pid}) is running in this folder: wait for it to end, or choose another --out"
 
     with held_lock(out / LOCK, busy, "the tune folder", children=False):  # a sweep's workers never hold it
-        import optuna
-
         said = [w for w in (warn(budget_warning(trials, knob_list, max_changes, screen, combine, rounds, rescreen,
                                                 stages)),
                             warn(noise_warning(plans[0], bands.deck))) if w]
