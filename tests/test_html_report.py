@@ -178,3 +178,23 @@ def test_in_a_browser_tables_sort_filter_and_a_cell_opens_its_replay(real_page, 
     panel = dom.split('<aside id="replay"', 1)[1].split("</aside>", 1)[0]
     assert not panel.startswith(' hidden') and "turn 1 - first player" in panel
     assert "simkit play scenarios/miracle/quick.toml" in panel
+
+
+@pytest.mark.parametrize("scenario, decks", [
+    ("scenarios/duel/quick.toml", ["Dagger+Longbow:Frost,Mend,Reflect", "Greataxe+Spear:Rage,ShadowBolt,Venom"]),
+    ("scenarios/krypton/quick.toml", ["Archer+Archer", "Archer+Knight"]),
+    ("scenarios/magic/base.toml", ["Sanctuary:Pikeman*2,Priest,Swordsman*3",
+                                   "Sanctuary:Crusader*2,Pikeman,Swordsman*2"]),
+])
+def test_every_game_gets_a_page_with_a_told_replay(scenario, decks, tmp_path):
+    """The Duel, Krypton and Magic War: a two-deck sweep's page tells a matchup's game turn by turn through the
+    game's own narrate capability, and names its replay command."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(ROOT)
+        assert main(["sweep", scenario, "--games", "1", "--decks", *decks, "--workers", "1",
+                     "--out", str(tmp_path / "results")]) == 0
+        page = html_report(tmp_path / "results", tmp_path / "r.html", bootstrap=0, replays=1)
+    data = json.loads(page.read_text(encoding="utf-8").split('id="replay-data">', 1)[1].split("</script>", 1)[0])
+    told = [g for g in data["games"] if g["lines"]]
+    assert len(told) == 1 and len(told[0]["lines"]) > 5
+    assert told[0]["command"].startswith(f"simkit play {scenario} ")
