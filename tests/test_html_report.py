@@ -59,8 +59,8 @@ def test_heatmap_has_a_cell_per_ordered_pair_with_its_value_on_hover():
     svg = heatmap_svg("matchups", DECKS, _matchup_cells(tables, {"cells": {}}))
     assert svg.count('<rect class="cell"') == 9
     m = tables["matchups"].set_index(["deck", "opponent"]).loc[(A, B)]
-    assert f"{A} vs {B}: {100 * m.win_rate:.1f}% (95% CI {100 * m.low:.1f}-{100 * m.high:.1f}%), {m.games} games" \
-        in svg
+    assert f"<title>{A} vs {B}: {100 * m.win_rate:.1f}% (95% CI {100 * m.low:.1f}-{100 * m.high:.1f}%), {m.games} " \
+        "games; click for a replay</title>" in svg
 
 
 def test_names_are_escaped_in_tables_heatmaps_and_replays(tmp_path):
@@ -71,8 +71,9 @@ def test_names_are_escaped_in_tables_heatmaps_and_replays(tmp_path):
     assert "<script>" not in table and "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in table
     assert "<script>" not in heatmap_svg("m", [evil], {(evil, evil): {"colour": 0.0, "tip": evil, "replay": ""}})
     results = synthetic_results([evil, A], 2, seed=1, scenario_name="<b>pool</b>")
-    replays = {"games": [{"title": evil, "about": evil, "command": evil, "lines": [evil], "why": ""}],
-               "cells": {f"{evil}|{A}": 0}}
+    replays = {"decks": [evil, A], "games": [{"d": 0, "o": 1, "f": 0, "s": 1, "fb": evil, "sb": "x", "seed": "1",
+                                              "w": "first", "e": "x", "t": 1, "n": 1, "lines": [evil], "note": evil}],
+               "cells": {f"{evil}|{A}": 0}, "scenario": evil, "why": evil, "turn": "turn"}
     page = write_html_report(analyze(results, bootstrap=0), tmp_path / "r.html", replays).read_text(encoding="utf-8")
     assert page.count("<script") == 2 and "<b>pool</b>" not in page and "</script>:Archer" not in page
     blob = page.split('id="replay-data">', 1)[1].split("</script>", 1)[0]
@@ -86,7 +87,7 @@ def test_without_the_scenario_file_cells_say_why_no_game_is_told(synthetic, tmp_
     page = out.read_text(encoding="utf-8")
     data = json.loads(page.split('id="replay-data">', 1)[1].split("</script>", 1)[0])
     assert len(data["games"]) == 6 and all(g["lines"] is None for g in data["games"])
-    assert all("the results do not name their scenario file" in g["why"] for g in data["games"])
+    assert "the results do not name their scenario file" in data["why"]
     assert "gives its game&#x27;s seed and the command that plays it (the results do not name" in page
 
 
@@ -150,9 +151,8 @@ def test_the_page_tells_two_real_games_and_gives_every_other_cell_its_command(re
     data = json.loads(blob)
     told = [g for g in data["games"] if g["lines"]]
     assert len(told) == 2 and all(g["lines"][0].startswith("turn 1") for g in told)
-    assert len(data["cells"]) == 9 and all(g["command"].startswith("simkit play scenarios/miracle/quick.toml")
-                                           for g in data["games"])
-    assert all("--html-replays" in g["why"] for g in data["games"] if not g["lines"])
+    assert len(data["cells"]) == 9 and data["scenario"] == "scenarios/miracle/quick.toml"
+    assert "--html-replays N tells more" in data["why"]
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
@@ -177,4 +177,40 @@ def test_in_a_browser_tables_sort_filter_and_a_cell_opens_its_replay(real_page, 
     assert errors == []
     panel = dom.split('<aside id="replay"', 1)[1].split("</aside>", 1)[0]
     assert not panel.startswith(' hidden') and "turn 1 - first player" in panel
-    assert "simkit play scenarios/miracle/quick.toml" in panel
+    game = told["games"][told["cells"][key]]
+    deck = told["decks"]
+    assert (f"simkit play scenarios/miracle/quick.toml {deck[game['f']]} {deck[game['s']]} --bots "
+            f"{game['fb']},{game['sb']} --seed {game['seed']} --render game.html") in panel
+
+
+def test_representative_games_choose_as_the_game_pages_do(synthetic):
+    """The page's replay of every matchup is the game the PDF's game pages would show for it (wins counted alike),
+    mirrors included."""
+    from simkit.report.games import representative_game
+    from simkit.report.html import representative_games
+
+    chosen = representative_games(synthetic)
+    assert len(chosen) == 9
+    for (deck, opponent), row in chosen.iterrows():
+        game, wins = representative_game(synthetic, deck, opponent)
+        assert (row["game"], row["wins"]) == (game.name, wins)
+
+
+@pytest.mark.parametrize("scenario, decks", [
+    ("scenarios/duel/quick.toml", ["Dagger+Longbow:Frost,Mend,Reflect", "Greataxe+Spear:Rage,ShadowBolt,Venom"]),
+    ("scenarios/krypton/quick.toml", ["Archer+Archer", "Archer+Knight"]),
+    ("scenarios/magic/base.toml", ["Sanctuary:Pikeman*2,Priest,Swordsman*3",
+                                   "Sanctuary:Crusader*2,Pikeman,Swordsman*2"]),
+])
+def test_every_game_gets_a_page_with_a_told_replay(scenario, decks, tmp_path):
+    """The Duel, Krypton and Magic War: a two-deck sweep's page tells a matchup's game turn by turn through the
+    game's own narrate capability, and names its replay command."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(ROOT)
+        assert main(["sweep", scenario, "--games", "1", "--decks", *decks, "--workers", "1",
+                     "--out", str(tmp_path / "results")]) == 0
+        page = html_report(tmp_path / "results", tmp_path / "r.html", bootstrap=0, replays=1)
+    data = json.loads(page.read_text(encoding="utf-8").split('id="replay-data">', 1)[1].split("</script>", 1)[0])
+    told = [g for g in data["games"] if g["lines"]]
+    assert len(told) == 1 and len(told[0]["lines"]) > 5
+    assert data["scenario"] == scenario

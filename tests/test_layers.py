@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "simkit"
-GENERIC = ["scenario.py", "runner.py", "sweep", "records.py", "analysis", "report", "testing",
+GENERIC = ["scenario.py", "runner.py", "sweep", "records.py", "card_sheets.py", "analysis", "report", "testing",
            "commands", "cli.py", "tune", "scan", "bench.py", "games/kits"]
 
 

@@ -23,10 +23,11 @@ import numpy as np
 import pandas as pd
 
 from simkit.report.balance import games_line, headlines, load_checked_results, reach_words
-from simkit.report.games import find_scenario, matchups_to_watch, replay_command, representative_game
+from simkit.report.games import find_scenario, matchups_to_watch
 from simkit.report.html_assets import SCRIPT, STYLE
 
-__all__ = ["REPLAYS", "html_report", "write_html_report", "plan_replays", "html_table", "heatmap_svg"]
+__all__ = ["REPLAYS", "html_report", "write_html_report", "plan_replays", "representative_games", "html_table",
+           "heatmap_svg"]
 
 REPLAYS = 40   # games told in full inside the page by default (each is some 50 KB of text)
 
@@ -53,7 +54,7 @@ def _fmt(column: str, value) -> tuple[str, str, bool]:
         v = float(value)
         if column in _RATE:
             return f"{100 * v:.1f}%", repr(v), True
-        if column in _POINTS or column.startswith("low") and "advantage" in column:
+        if column in _POINTS:
             return f"{100 * v:+.1f}", repr(v), True
         if column.startswith("p_"):
             return ("< 0.001" if v < 0.001 else f"{v:.3f}"), repr(v), True
@@ -139,8 +140,7 @@ def heatmap_svg(name: str, order: list[str], cells: dict[tuple[str, str], dict])
         i, j = order.index(a), order.index(b)
         replay = f' data-replay="{_e(c["replay"])}"' if c.get("replay") else ""
         out.append(f'<rect class="cell" x="{left + j * size}" y="{top + i * size}" width="{size - 1}" '
-                   f'height="{size - 1}" fill="{_colour(c["colour"])}" data-row="{_e(a)}" data-col="{_e(b)}" '
-                   f'data-tip="{_e(c["tip"])}"{replay}><title>{_e(c["tip"])}</title></rect>')
+                   f'height="{size - 1}" fill="{_colour(c["colour"])}"{replay}><title>{_e(c["tip"])}</title></rect>')
     out.append("</svg>")
     return "".join(out)
 
@@ -149,8 +149,42 @@ def _key(deck: str, opponent: str) -> str:
     return f"{deck}|{opponent}"
 
 
+def representative_games(df: pd.DataFrame) -> pd.DataFrame:
+    """The representative game of every matchup at once, as :func:`~simkit.report.games.representative_game`
+    chooses it (the median-length game the deck won, both seatings, the shorter middle one, ties to the first in
+    results order; the pairing's median-length game when the deck never won; a mirror's decisive games).
+
+    Args:
+        df: the results, one row per game.
+
+    Returns:
+        one row per ordered (``deck``, ``opponent``) that met: ``game`` (the row label of ``df``) and ``wins``.
+    """
+    at = np.arange(len(df))
+    first, second = df["first_deck"].astype(str).to_numpy(), df["second_deck"].astype(str).to_numpy()
+    winner, turns = df["winner"].astype(str).to_numpy(), df["turns"].to_numpy()
+    mirror = first == second
+    rows = pd.DataFrame({
+        "deck": np.concatenate([first, second[~mirror]]),
+        "opponent": np.concatenate([second, first[~mirror]]),
+        "won": np.concatenate([np.where(mirror, winner != "draw", winner == "first"), winner[~mirror] == "second"]),
+        "turns": np.concatenate([turns, turns[~mirror]]),
+        "at": np.concatenate([at, at[~mirror]]),
+    })
+    by = rows.groupby(["deck", "opponent"], sort=False)
+    wins = by["won"].sum()
+    rows = rows[rows["won"] | ~by["won"].transform("any")]   # the wins, or every game of a pairing never won
+    rows = rows.sort_values(["deck", "opponent", "turns", "at"], kind="stable")
+    by = rows.groupby(["deck", "opponent"], sort=False)
+    pick = rows[by.cumcount().to_numpy() == ((by["at"].transform("size") - 1) // 2).to_numpy()]
+    out = pick.set_index(["deck", "opponent"])[["at"]]
+    out["game"] = df.index[out["at"].to_numpy()]
+    out["wins"] = wins.reindex(out.index).astype(int)
+    return out.drop(columns="at")
+
+
 def plan_replays(df: pd.DataFrame, tables: dict, results_dir: str | Path | None = None,
-                 limit: int = REPLAYS) -> tuple[dict[str, dict], str]:
+                 limit: int = REPLAYS) -> tuple[dict, str]:
     """The replay of every matchup cell: the representative game, told in full for at most ``limit`` matchups.
 
     Args:
@@ -161,70 +195,64 @@ def plan_replays(df: pd.DataFrame, tables: dict, results_dir: str | Path | None 
             lopsided, then mirrors); 0: none.
 
     Returns:
-        ``(replays, reason)``: ``replays["games"]`` lists one game per matchup (``title``, ``about``,
-        ``command``, ``lines``: the narration or ``None``, ``why``: when not told), ``replays["cells"]`` maps
-        ``"DECK|OPPONENT"`` (both orders of a matchup) to its game's index; ``reason`` says why no game is
-        told ("" when some are).
+        ``(replays, reason)``: ``replays["games"]`` lists one game per matchup as the page's script reads it
+        (``d``, ``o``: the favoured deck and its opponent, ``f``, ``s``: the first and second deck, as indices of
+        ``replays["decks"]``; ``fb``, ``sb`` the bots, ``seed`` (text), ``w`` winner, ``e`` end reason, ``t``
+        turns, ``n`` the favoured deck's wins, ``lines``: the narration or ``None``, ``note``: a warning);
+        ``replays["cells"]`` maps ``"DECK|OPPONENT"`` (both orders) to its game's index; ``scenario`` is the
+        scenario file the replay command names, ``why`` what a cell without narration says; ``reason`` says
+        why no game is told ("" when some are).
     """
     meta = df.attrs.get("meta") or tables.get("meta") or {}
     sc, path, reason = find_scenario(meta, results_dir)
     narrate = sc.game.capability("narrate") if sc is not None else None
     if sc is not None and narrate is None:
         reason = f"the game {sc.game_name!r} has no narrate capability to tell a game"
-    path = path or str(meta.get("scenario_path") or "SCENARIO.toml")
     watch = matchups_to_watch(tables, at_least=10 ** 9)
     pairs = [(r.deck, r.opponent) for r in watch.itertuples()]
     decks = list(tables["decks"]["deck"])
-    met = set(zip(df["first_deck"], df["second_deck"]))
-    pairs += [(d, d) for d in decks if (d, d) in met]
+    chosen = representative_games(df)
+    pairs += [(d, d) for d in decks if (d, d) in chosen.index]
+    index = {d: i for i, d in enumerate(decks)}
     bots = meta.get("bots") or ["balanced", "balanced"]
     games, cells, told = [], {}, []
     for deck, opponent in pairs:
-        game, wins = representative_game(df, deck, opponent)
-        game = game.copy()
-        for seat, default in (("first_bot", bots[0]), ("second_bot", bots[-1])):
-            if pd.isna(game.get(seat)):
-                game[seat] = default
-        why = ("the median-length game of the " + (f"{wins} {deck} won" if wins else "pairing (no win)")
-               if deck != opponent else "the mirror's median-length game")
-        entry = {
-            "title": f"{deck} vs {opponent}" if deck != opponent else f"{deck} (mirror)",
-            "about": (f"{game['first_deck']} first ({game['first_bot']}) vs {game['second_deck']} second "
-                      f"({game['second_bot']}), seed {int(game['seed'])}: {why}; {game['winner']} won on "
-                      f"{tables['schema'].turn_words} {int(game['turns'])} ({game['end_reason']})."),
-            "command": replay_command(path, game, render="game.html"),
-            "lines": None,
-            "why": "",
-        }
+        pick = chosen.loc[(deck, opponent)]
+        g = df.loc[pick["game"]]
+        fb, sb = (bots[0] if pd.isna(g.get("first_bot")) else g["first_bot"],
+                  bots[-1] if pd.isna(g.get("second_bot")) else g["second_bot"])
+        entry = {"d": index[deck], "o": index[opponent], "f": index[g["first_deck"]], "s": index[g["second_deck"]],
+                 "fb": str(fb), "sb": str(sb), "seed": str(int(g["seed"])), "w": str(g["winner"]),
+                 "e": str(g["end_reason"]), "t": int(g["turns"]), "n": int(pick["wins"]), "lines": None, "note": ""}
         cells[_key(deck, opponent)] = cells[_key(opponent, deck)] = len(games)
         games.append(entry)
         if narrate is not None and len(told) < limit:
-            told.append((entry, game))
-        else:
-            entry["why"] = (f"Not told in this page ({reason})." if reason else
-                            f"Not told in this page: it tells {limit} matchups (flagged first, then the most "
-                            "lopsided; simkit report --html-replays N tells more).") + " The command above plays it."
+            told.append(entry)
+    why = (f"Not told in this page ({reason})." if reason else
+           f"Not told in this page: it tells {len(told)} matchups (flagged first, then the most lopsided; "
+           "simkit report --html-replays N tells more).") + " The command above plays it."
     if told:
         from simkit.runner import play_games
 
-        frame = pd.DataFrame([g for _, g in told]).reset_index(drop=True)
-        for pair, idx in frame.groupby(["first_bot", "second_bot"], sort=False).groups.items():
-            part = frame.loc[idx]
+        frame = pd.DataFrame(told)
+        for pair, idx in frame.groupby(["fb", "sb"], sort=False).groups.items():
+            part = [told[i] for i in idx]
             try:
-                played = play_games(sc, list(part["first_deck"]), list(part["second_deck"]), bots=pair,
-                                    seeds=[int(s) for s in part["seed"]], record_actions=True)
+                played = play_games(sc, [decks[e["f"]] for e in part], [decks[e["s"]] for e in part], bots=pair,
+                                    seeds=[int(e["seed"]) for e in part], record_actions=True)
             except ValueError as exc:
-                for i in idx:
-                    told[i][0]["why"] = f"It could not be replayed ({exc})."
+                for e in part:
+                    e["note"] = f"It could not be replayed ({exc})."
                 continue
-            for i, p in zip(idx, played.itertuples()):
-                entry, g = told[i]
-                entry["lines"] = list(narrate(g["first_deck"], g["second_deck"], p.action_list,
-                                              bots=(g["first_bot"], g["second_bot"]), seed=int(g["seed"])))
-                if (p.winner, p.end_reason, int(p.turns)) != (g["winner"], g["end_reason"], int(g["turns"])):
-                    entry["about"] += (f" Warning: replayed now it ends differently ({p.winner}, {p.end_reason}, "
-                                       f"{int(p.turns)}): the bots or the engine changed since the sweep.")
-    return {"games": games, "cells": cells}, reason
+            for e, p in zip(part, played.itertuples()):
+                e["lines"] = list(narrate(decks[e["f"]], decks[e["s"]], p.action_list, bots=(e["fb"], e["sb"]),
+                                          seed=int(e["seed"])))
+                if (p.winner, p.end_reason, int(p.turns)) != (e["w"], e["e"], e["t"]):
+                    e["note"] = (f"Warning: replayed now it ends differently ({p.winner}, {p.end_reason}, "
+                                 f"{int(p.turns)}): the bots or the engine changed since the sweep.")
+    scenario = path or str(meta.get("scenario_path") or "SCENARIO.toml")
+    return {"decks": decks, "games": games, "cells": cells, "scenario": scenario, "why": why,
+            "turn": tables["schema"].turn_words}, reason
 
 
 def _cell_key(replays: dict, deck: str, opponent: str) -> str:
@@ -278,7 +306,7 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
     if out.suffix.lower() != ".html":
         raise ValueError(f"--html {out}: must end in .html")
     when = when or datetime.now(UTC)
-    replays = replays or {"games": [], "cells": {}}
+    replays = replays or {"decks": [], "games": [], "cells": {}, "scenario": "", "why": "", "turn": "turn"}
     meta, schema = tables["meta"], tables["schema"]
     decks = tables["decks"]
     order = list(decks["deck"])

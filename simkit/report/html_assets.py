@@ -69,14 +69,22 @@ function filterTable(table, words) {
   const count = document.querySelector(`[data-count-for="${table.id}"]`);
   if (count) count.textContent = `${shown} of ${table.tBodies[0].rows.length} rows`;
 }
+function shellQuote(s) {  // as Python's shlex.quote
+  return s === "" ? "''" : (/^[\w@%+=:,.\/-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\"'\"'") + "'");
+}
 function openReplay(key) {
   const r = REPLAYS.games[REPLAYS.cells[key]];
   const panel = document.getElementById("replay");
   if (!r) return false;
-  document.getElementById("replay-title").textContent = r.title;
-  document.getElementById("replay-about").textContent = r.about;
-  document.getElementById("replay-command").textContent = r.command;
-  document.getElementById("replay-text").textContent = r.lines ? r.lines.join("\n") : r.why;
+  const D = REPLAYS.decks, deck = D[r.d], opp = D[r.o];
+  const why = r.d === r.o ? "the mirror's median-length game" : "the median-length game of the " +
+    (r.n ? `${r.n} ${deck} won` : "pairing (no win)");
+  document.getElementById("replay-title").textContent = r.d === r.o ? `${deck} (mirror)` : `${deck} vs ${opp}`;
+  document.getElementById("replay-about").textContent = `${D[r.f]} first (${r.fb}) vs ${D[r.s]} second (${r.sb}), ` +
+    `seed ${r.seed}: ${why}; ${r.w} won on ${REPLAYS.turn} ${r.t} (${r.e}).` + (r.note ? " " + r.note : "");
+  document.getElementById("replay-command").textContent = ["simkit", "play", REPLAYS.scenario, D[r.f], D[r.s],
+    "--bots", `${r.fb},${r.sb}`, "--seed", r.seed, "--render", "game.html"].map(shellQuote).join(" ");
+  document.getElementById("replay-text").textContent = r.lines ? r.lines.join("\n") : REPLAYS.why;
   panel.hidden = false;
   panel.dataset.open = key;
   return true;
@@ -93,7 +101,7 @@ document.querySelectorAll("input.filter").forEach(box => box.addEventListener("i
   filterTable(document.getElementById(box.dataset.for), box.value)));
 const tip = document.getElementById("tip");
 document.querySelectorAll("svg.heatmap rect.cell").forEach(cell => {
-  cell.addEventListener("mousemove", e => { tip.textContent = cell.dataset.tip; tip.style.display = "block";
+  cell.addEventListener("mousemove", e => { tip.textContent = cell.firstChild.textContent; tip.style.display = "block";
     tip.style.left = (e.clientX + 14) + "px"; tip.style.top = (e.clientY + 14) + "px"; });
   cell.addEventListener("mouseleave", () => { tip.style.display = "none"; });
   if (cell.dataset.replay) cell.addEventListener("click", () => openReplay(cell.dataset.replay));
