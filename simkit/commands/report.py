@@ -15,8 +15,13 @@ def run(args: argparse.Namespace) -> int:
     if args.seed < 0:
         raise ValueError(f"--seed must be 0 or more, got {args.seed}")
     out = args.out or f"reports/{Path(args.results).resolve().name}.pdf"
-    files = balance_report(args.results, out, bootstrap=args.bootstrap, seed=args.seed, game_pages=args.game_pages,
-                           bot=args.bot)
+    from simkit.explore.report import explore_report, is_explore_folder
+
+    if is_explore_folder(args.results):  # an explore run's folder: its own pages
+        files = explore_report(args.results, out)
+    else:
+        files = balance_report(args.results, out, bootstrap=args.bootstrap, seed=args.seed,
+                               game_pages=args.game_pages, bot=args.bot)
     print(f"report: {files[0]}")
     print(f"tables: {len(files) - 1} CSV files beside it ({files[1].name}, ...)")
     return 0
