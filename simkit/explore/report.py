@@ -169,7 +169,7 @@ def _metagame_bars(ax, metagame: pd.DataFrame, seat) -> None:
     for y, (w, v, lo, hi) in enumerate(zip(m["weight"], m["vs_mix"], m["vs_mix_low"], m["vs_mix_high"], strict=True)):
         ax.text(w, y, f"  {w:.1%}  (scores {v:.3f} [{lo:.3f}, {hi:.3f}] against the "
                 f"{'mixture' if seat is None else 'other seat' + chr(39) + 's mixture'})", va="center", fontsize=6)
-    ax.set_xlim(0, 1.6 * max(float(m["weight"].max()) if len(m) else 1.0, 0.1))
+    ax.set_xlim(0, 2.4 * max(float(m["weight"].max()) if len(m) else 1.0, 0.1))
     ax.set_xlabel("weight in the metagame")
     ax.set_title(("The metagame" if seat is None else f"The {seat} seat's metagame") +
                  ": each deck's weight, and its score against the mixture with its interval", fontsize=9)
@@ -178,7 +178,7 @@ def _metagame_bars(ax, metagame: pd.DataFrame, seat) -> None:
 
 def _searched(ax, decks: pd.DataFrame, s: dict, seat) -> None:
     d = _seat(decks, seat)
-    d = d[d["searched"].astype(bool) & d["vs_mix"].notna()].sort_values(["vs_mix", "deck"])
+    d = d[d["searched"].astype(bool) & (d["vs_mix_level"] > 0)].sort_values(["vs_mix", "deck"])  # played ones
     shown = d.tail(ERROR_DECKS)
     y = np.arange(len(shown))
     ref = 0.5 if seat is None else (s["value"] if seat == "first" else 1 - s["value"])
@@ -189,7 +189,7 @@ def _searched(ax, decks: pd.DataFrame, s: dict, seat) -> None:
     ax.set_yticks(y, shown["deck"], fontsize=max(3, min(6, 300 // max(len(shown), 1))))
     who = "the other seat's mixture" if seat else "the mixture"
     ax.set_xlabel(f"score against {who} (the interval its race decided on)")
-    more = f" (the {len(shown)} best of {len(d)})" if len(d) > len(shown) else ""
+    more = f" (the {len(shown)} best of the {len(d)} played)" if len(d) > len(shown) else ""
     ax.set_title(f"{'Every searched deck' if seat is None else f'Every searched {seat}-seat deck'}{more} "
                  f"against {who}", fontsize=9)
     ax.legend(fontsize=6, loc="lower right")
@@ -247,14 +247,15 @@ def _rates(fig, ax, answers: dict, seats) -> None:
     """The explored matrix of the metagame's and the strongest decks: each cell's rate, its games written in it."""
     m = answers["matchups"]
     dk = answers["decks"]
-    if seats == (None,):
-        order = dk[dk["searched"].astype(bool)].sort_values(["weight", "vs_mix"], ascending=False)["deck"]
-        rows = cols = list(dict.fromkeys(order))[:MATRIX_DECKS]
-    else:
-        pick = {seat: list(dict.fromkeys(_seat(dk, seat)[_seat(dk, seat)["searched"].astype(bool)]
-                                         .sort_values(["weight", "vs_mix"], ascending=False)["deck"]))[:MATRIX_DECKS]
-                for seat in seats}
-        rows, cols = pick["first"], pick["second"]
+    pick = {}
+    for seat in seats:  # the population (by weight), then the searched decks strongest against the mixture
+        d = _seat(dk, seat)
+        pop = d[d["in_population"].astype(bool)]
+        pop = pop.sort_values(["weight", "vs_mix", "deck"], ascending=[False, False, True])
+        rest = d[d["searched"].astype(bool) & ~d["in_population"].astype(bool) & (d["vs_mix_level"] > 0)]
+        rest = rest.sort_values(["vs_mix", "deck"], ascending=[False, True])
+        pick[seat] = [*pop["deck"], *rest["deck"]][:MATRIX_DECKS]
+    rows, cols = (pick[None], pick[None]) if seats == (None,) else (pick["first"], pick["second"])
     key = m.set_index(["first_deck", "second_deck"])
     rate = np.full((len(rows), len(cols)), np.nan)
     games = np.zeros((len(rows), len(cols)), int)
