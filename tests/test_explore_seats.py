@@ -141,3 +141,22 @@ def test_report_and_compare_read_a_seated_folder(seated, magic, tmp_path, capsys
     text = capsys.readouterr().out
     assert "The base's first-seat metagame" in text and "The base's second-seat metagame" in text
     assert (tmp_path / "cmp.pdf").read_bytes()[:5] == b"%PDF-" and (tmp_path / "cmp.weights.csv").exists()
+
+
+def test_each_seat_starts_from_its_own_decks_and_every_style_cell(magic):
+    """``start_decks``/``start_second`` give each seat its first population (a 13-gold army never first);
+    ``cell_starts=1`` searches one deck of every style cell of each seat's pool from the start (here the cells of
+    how many unit types and whether Ogres)."""
+    from simkit.explore.seats import SeatPlanner
+
+    sc = simkit.load_scenario(magic)
+    settings = ExploreSettings(**{**SETTINGS.__dict__, "start_decks": ("Orc:Goblin*6", "Orc:Goblin*5,OrcInfantry*4"),
+                                  "start_second": ("Orc:Goblin*3,OrcInfantry*5",), "cell_starts": 1,
+                                  "axes": ("kinds=unit:*", "ogres=unit:Ogre")})
+    space = DeckSpace(sc, settings.axis_list())
+    state = SeatPlanner(space, settings).initial()
+    assert state["population"] == {"first": ["Orc:Goblin*6"], "second": ["Orc:Goblin*3,OrcInfantry*5"]}
+    for k, seat in enumerate(("first", "second")):
+        cells = {space.cell(i) for i in space.seats[k]}
+        assert {space.cell(space.index(d)) for d in state["searched"][seat]} == cells
+    assert ExploreSettings.from_dict(settings.to_dict()) == settings

@@ -31,9 +31,11 @@ def run(args: argparse.Namespace) -> int:
         seed=check_seed(args.seed, "--seed") if args.seed is not None else d["seed"],
         bots=tuple(b.strip() for b in args.bots.split(",")) if args.bots else tuple(d["bots"]),
         axes=tuple(args.axis or ()),
-        start_decks=tuple(_population(args.start_from)) if args.start_from else (),
+        start_decks=tuple(_population(args.start_from)[0]) if args.start_from else (),
+        start_second=tuple(_population(args.start_from)[1]) if args.start_from else (),
         space=args.space or "pool",
         neighbours=args.neighbours or 0,
+        cell_starts=args.cell_starts or 0,
     ).check()
     out = args.out or f"results/explore-{sc.path.stem}"
     what = "every legal deck" if settings.space == "all" else f"{len(sc.decks)} decks"
@@ -72,16 +74,16 @@ def _print_seats(s: dict) -> None:
     print(f"guarantee {'met' if s['guarantee_met'] else 'NOT met'} ({s['stopped']}): {s['guarantee']}")
 
 
-def _population(folder: str) -> list[str]:
+def _population(folder: str) -> tuple[list[str], list[str]]:
     import json
     from pathlib import Path
 
     path = Path(folder) / "summary.json"
     try:
         pop = json.loads(path.read_text(encoding="utf-8"))["population"]
-        if isinstance(pop, dict):  # seat pools: each seat's population (a seat starts with those its pool holds)
-            return list(dict.fromkeys(d for seat in ("first", "second") for d in pop[seat]))
-        return list(pop)
+        if isinstance(pop, dict):  # seat pools: each seat starts from its own population
+            return list(pop["first"]), list(pop["second"])
+        return list(pop), []
     except (OSError, ValueError, KeyError) as exc:
         raise ValueError(f"--start-from: {path}: not a finished explore run ({exc})") from None
 
@@ -126,6 +128,8 @@ def register(sub) -> None:
                    "or every legal deck of its rules")
     p.add_argument("--neighbours", type=int, metavar="K", help="at most K neighbours of a deck join the search, "
                    "drawn by the seed (default: every one)")
+    p.add_argument("--cell-starts", type=int, metavar="K", help="with seat pools: K decks of every style cell "
+                   "of each seat's pool join the search at the start (default 0)")
     p.add_argument("--max-games", type=int, metavar="N", help="stop after N games (the guarantee is then not met)")
     p.add_argument("--bots", help="two bots, first seat and second seat (default: [sweep] bots)")
     p.add_argument("--seed", type=int, help="the sweep seed (default: [sweep] seed)")

@@ -84,7 +84,7 @@ def explore(
         settings = ExploreSettings(seed=d["seed"], bots=tuple(d["bots"]))
     settings.check()
     space = deck_space(sc, settings)
-    for deck in settings.start_decks:
+    for deck in settings.start_decks + settings.start_second:
         space.index(deck)  # a starting deck must be in the pool: checked before anything is written
     plan = plan_explore(sc, settings, space)
     out = Path(out)

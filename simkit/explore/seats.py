@@ -19,6 +19,8 @@ when both seats play their mixtures), no longer 1/2. A round, as :mod:`simkit.ex
    value plus epsilon): the best one per seat per round. The search grows within each seat's pool,
    from the mixture decks and from the candidates within ``band`` of the value once they have
    played 4 games (or the horizon) against every mixture deck: a dice game's first games say little.
+   With ``cell_starts``, that many decks of every style cell of each seat's pool are searched
+   from the start (the one-edit neighbours never leave a race, say).
 4. It stops when no candidate of either seat is left racing (no field phase: a deck's strength
    is its score against the other seat's metagame).
 
@@ -124,13 +126,18 @@ class SeatPlanner:
         pops, searched = {}, {}
         for k, seat in enumerate(SEATS):
             pool = set(sp.seats[k])
-            if s.start_decks:
-                start = sorted({sp.index(d) for d in s.start_decks} & pool)
+            keys = self._keys(k)
+            given = s.start_second if k == 1 and s.start_second else s.start_decks
+            if given:
+                start = sorted({sp.index(d) for d in given} & pool)
             else:  # the seat's ``start`` decks of smallest key, drawn by the seed, the draw and the seat
-                keys = self._keys(k)
                 start = sorted(sorted(pool, key=lambda i: (keys[i], i))[: s.start])
+            cells: dict = {}
+            for i in sorted(pool, key=lambda i: (keys[i], i)):  # every style cell's first decks by the keys
+                cells.setdefault(sp.cell(i), []).append(i)
+            seeds = {i for found in cells.values() for i in found[: s.cell_starts]}
             pops[seat] = [sp.decks[i] for i in start]
-            searched[seat] = [sp.decks[i] for i in sorted(set(start) | (self._near(start) & pool))]
+            searched[seat] = [sp.decks[i] for i in sorted(set(start) | seeds | (self._near(start) & pool))]
         return {"phase": "metagame", "population": pops, "searched": searched, "added": [],
                 "settings": s.to_dict()}
 
