@@ -160,3 +160,35 @@ def test_each_seat_starts_from_its_own_decks_and_every_style_cell(magic):
         cells = {space.cell(i) for i in space.seats[k]}
         assert {space.cell(space.index(d)) for d in state["searched"][seat]} == cells
     assert ExploreSettings.from_dict(settings.to_dict()) == settings
+
+
+@pytest.mark.slow
+def test_a_seated_explore_killed_and_resumed_writes_the_unbroken_runs_answers(seated, magic, tmp_path):
+    """A seated explore killed with SIGKILL mid-run (two-game chunks) and resumed from the command line writes the
+    same answer files as the unbroken run in one process."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from simkit.sweep import done_chunks
+
+    out, _ = seated
+    killed = tmp_path / "killed"
+    args = ["explore", str(magic), "--horizon", "2", "--start", "2", "--field-looks", "1,2", "--axis", "kinds=unit:*",
+            "--workers", "1", "--chunk-size", "2", "--out", str(killed)]
+    proc = subprocess.Popen([sys.executable, "-m", "simkit", *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.time() + 180
+    while time.time() < deadline and len(done_chunks(killed)) < 6 and proc.poll() is None:
+        time.sleep(0.01)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert "adaptive_result" not in read_meta(killed), "the run finished before it could be killed"
+    assert main([*args, "--resume"]) == 0
+    unbroken = tmp_path / "unbroken"
+    explore(magic, unbroken, ExploreSettings(**{**SETTINGS.__dict__, "chunk_size": 2}), workers=1)
+    for name in FILES:
+        if name != "explore.pdf":
+            assert (killed / name).read_bytes() == (unbroken / name).read_bytes(), name
