@@ -86,13 +86,15 @@ def metagame_shift(base: str | Path, patch: str | Path) -> dict:
 
 
 def _best(scores, ref: float, z: float) -> dict:
-    """The best estimate above ``ref`` among ``(deck, estimate, se)`` with a finite error, and its interval."""
+    """The best estimate above ``ref`` among ``(deck, estimate, se)`` with a finite error, and its interval
+    (the best lower and the best upper bound, each clipped to a rate in [0, 1], minus ``ref``)."""
     ok = [(d, e, s) for d, e, s in scores if np.isfinite(s)]
     if not ok:
         return {"base_in_patch": None, "interval": None, "best_response": None}
     deck, est, _ = max(ok, key=lambda x: (x[1], x[0]))
     return {"base_in_patch": float(est - ref), "best_response": deck,
-            "interval": [float(max(e - z * s for _, e, s in ok) - ref), float(max(e + z * s for _, e, s in ok) - ref)]}
+            "interval": [float(max(max(e - z * s, 0.0) for _, e, s in ok) - ref),
+                         float(max(min(e + z * s, 1.0) for _, e, s in ok) - ref)]}
 
 
 def verdict(shift: dict, seat: str | None) -> str:
