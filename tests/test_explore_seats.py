@@ -192,3 +192,14 @@ def test_a_seated_explore_killed_and_resumed_writes_the_unbroken_runs_answers(se
     for name in FILES:
         if name != "explore.pdf":
             assert (killed / name).read_bytes() == (unbroken / name).read_bytes(), name
+
+
+def test_a_seated_explore_on_a_dask_cluster_gives_the_same_answers(seated, magic, tmp_path):
+    """The rounds' chunks sent to a Dask LocalCluster give the one-process run's answer files, byte for byte."""
+    distributed = pytest.importorskip("distributed")
+    out, _ = seated
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cl:
+        explore(magic, tmp_path, SETTINGS, scheduler=cl.scheduler_address)
+    for name in FILES:
+        if name != "explore.pdf":
+            assert (tmp_path / name).read_bytes() == (out / name).read_bytes(), name
