@@ -103,7 +103,8 @@ def register(sub) -> None:
         description="Grow a population of decks by double oracle: the Nash mixture of the decks so far, then a "
         "race of one-card-swap candidates against it (sequential tests drop hopeless ones early), the best one "
         "added while it beats the mixture, until no searched deck beats it by more than --epsilon with "
-        "confidence. Games use the sweep's seeds and bots, so they are a subset of the full sweep's games.",
+        "confidence. Games use the sweep's seeds and bots, so they are a subset of the full sweep's games. When the "
+        "game's seats have their own pools (Magic War), each seat gets its own mixture and exploitability.",
     )
     p.add_argument("scenario", help="scenario TOML")
     p.add_argument("--out", help="results folder (default: results/explore-<scenario>)")
