@@ -240,3 +240,53 @@ def test_a_patch_run_started_from_the_base_population_scores_the_base_metagame(r
     assert set(shift["weights"]["deck"]) == set(answers["summary"]["metagame"]) | set(result["summary"]["metagame"])
     with pytest.raises(ValueError, match="not in the scenario's pool"):
         explore(small, tmp_path / "bad", ExploreSettings(**{**SETTINGS.__dict__, "start_decks": ("Nope:A,B,C",)}))
+
+
+def test_report_of_an_explore_folder_writes_its_pages_and_tables(reference, tmp_path):
+    """``simkit report EXPLORE_DIR`` writes the explore pages (answers, metagame, searched decks, archive, cards,
+    explored matrix) and the folder's tables beside the PDF; the first page states the exploitability with its
+    interval and the guarantee."""
+    from simkit.explore.report import answer_lines
+
+    out, answers = reference
+    pdf = tmp_path / "explore.pdf"
+    assert main(["report", str(out), "-o", str(pdf)]) == 0
+    raw = pdf.read_bytes()
+    assert raw[:5] == b"%PDF-" and raw.count(b"/Type /Page") - raw.count(b"/Type /Pages") == 6
+    for table in ("metagame", "decks", "archive", "dead_cards", "matchups", "strongest"):
+        assert pd.read_csv(tmp_path / f"explore.{table}.csv").shape == pd.read_csv(out / f"{table}.csv").shape
+    s = answers["summary"]
+    lo, hi = s["exploitability_interval"]
+    words = " ".join(" ".join(lines) for _, lines in answer_lines(s))
+    assert f"Exploitability {s['exploitability']:+.3f} (interval {lo:+.3f} to {hi:+.3f})" in words
+    assert "The guarantee: met (settled)" in [h for h, _ in answer_lines(s)]
+
+
+@pytest.mark.parametrize("found, words", [
+    ({"base_in_patch": 0.09, "interval": [0.04, 0.15]}, "The base metagame moved: "),
+    ({"base_in_patch": 0.0, "interval": [-0.06, 0.01]}, "The base metagame did not move by more than epsilon 0.02"),
+    ({"base_in_patch": 0.03, "interval": [-0.01, 0.08]}, "The base metagame may have moved: "),
+    ({"base_in_patch": None, "interval": None}, "cannot be scored in the patched game"),
+])
+def test_the_compare_verdict_follows_the_interval(found, words):
+    """Moved when the interval's low end is above epsilon, not moved when its high end is at most epsilon, may
+    have moved when it straddles epsilon, and unscored when the patch played no deck against the base mixture."""
+    from simkit.explore.compare import verdict
+
+    sentence = verdict({**found, "best_response": "X", "epsilon": 0.02}, None)
+    assert sentence.startswith(words) or words in sentence
+
+
+def test_compare_of_two_explore_runs_prints_the_verdict(reference, small, tmp_path, capsys):
+    """``simkit compare BASE PATCH`` on two explore folders prints one verdict sentence with the interval and writes
+    the comparison PDF and both metagames deck by deck."""
+    out, answers = reference
+    patch = tmp_path / "patch"
+    start = tuple(answers["summary"]["population"])
+    explore(small, patch, ExploreSettings(**{**SETTINGS.__dict__, "start_decks": start}), workers=1)
+    capsys.readouterr()
+    assert main(["compare", str(out), str(patch), "-o", str(tmp_path / "cmp.pdf")]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("verdict: The base metagame ") and "(interval " in text
+    weights = pd.read_csv(tmp_path / "cmp.weights.csv")
+    assert set(weights["deck"]) >= set(answers["summary"]["metagame"])

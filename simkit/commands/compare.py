@@ -18,6 +18,12 @@ def run(args: argparse.Namespace) -> int:
     base, patch = Path(args.base).resolve().name, Path(args.patch).resolve().name
     out = args.out or f"reports/{base}-vs-{patch}.pdf"
     output_paths(out, [])
+    from simkit.explore.report import is_explore_folder
+
+    if is_explore_folder(args.base) or is_explore_folder(args.patch):  # two explore runs: did the metagame move?
+        from simkit.explore.compare import compare_runs
+
+        return compare_runs(args.base, args.patch, out)
     tables = compare_results(load_checked_results(args.base), load_checked_results(args.patch))
     v = tables["verdict"]
     print(f"verdict: {v['sentence']}")

@@ -31,34 +31,59 @@ def run(args: argparse.Namespace) -> int:
         seed=check_seed(args.seed, "--seed") if args.seed is not None else d["seed"],
         bots=tuple(b.strip() for b in args.bots.split(",")) if args.bots else tuple(d["bots"]),
         axes=tuple(args.axis or ()),
-        start_decks=tuple(_population(args.start_from)) if args.start_from else (),
+        start_decks=tuple(_population(args.start_from)[0]) if args.start_from else (),
+        start_second=tuple(_population(args.start_from)[1]) if args.start_from else (),
+        space=args.space or "pool",
+        neighbours=args.neighbours or 0,
+        cell_starts=args.cell_starts or 0,
     ).check()
     out = args.out or f"results/explore-{sc.path.stem}"
-    print(f"explore {sc.name}: {len(sc.decks)} decks, epsilon {settings.epsilon:g}, at most {settings.horizon} games "
+    what = "every legal deck" if settings.space == "all" else f"{len(sc.decks)} decks"
+    print(f"explore {sc.name}: {what}, epsilon {settings.epsilon:g}, at most {settings.horizon} games "
           f"per ordered pair, bots {settings.bots[0]} (first) vs {settings.bots[1]} (second)")
     answers = explore(sc, out, settings, workers=workers, resume=args.resume, scheduler=args.scheduler)
     s = answers["summary"]
-    lo, hi = s["exploitability_interval"]
-    print(f"metagame ({s['games']:,} games, {s['pairs_played']:,} of {len(sc.decks) ** 2:,} ordered pairs played):")
-    for deck, w in s["metagame"].items():
-        print(f"  {w:6.1%}  {deck}")
-    print(f"exploitability {s['exploitability']:+.3f} (interval {lo:+.3f} to {hi:+.3f}), best response "
-          f"{s['best_response']}; guarantee {'met' if s['guarantee_met'] else 'NOT met'} ({s['stopped']}): "
-          f"{s['guarantee']}")
-    print(f"strongest: {', '.join(s['strongest'])}")
+    if s.get("seat_pools"):
+        _print_seats(s)
+    else:
+        lo, hi = s["exploitability_interval"]
+        print(f"metagame ({s['games']:,} games, {s['pairs_played']:,} of {s['decks'] ** 2:,} ordered pairs played):")
+        for deck, w in s["metagame"].items():
+            print(f"  {w:6.1%}  {deck}")
+        print(f"exploitability {s['exploitability']:+.3f} (interval {lo:+.3f} to {hi:+.3f}), best response "
+              f"{s['best_response']}; guarantee {'met' if s['guarantee_met'] else 'NOT met'} ({s['stopped']}): "
+              f"{s['guarantee']}")
+        print(f"strongest: {', '.join(s['strongest'])}")
     print(f"dead cards: {', '.join(s['dead_cards']) or 'none'}")
     print(f"results: {out}  (metagame.csv, decks.csv, strongest.csv, archive.csv, dead_cards.csv, matchups.csv, "
-          "summary.json, explore.pdf)")
+          "summary.json, explore.pdf; simkit report " + str(out) + " -o NAME.pdf for the full report)")
     return 0
 
 
-def _population(folder: str) -> list[str]:
+def _print_seats(s: dict) -> None:
+    """The per-seat answers of an explore whose seats have their own pools."""
+    print(f"each seat its own metagame ({s['games']:,} games, {s['pairs_played']:,} of {s['pairs']:,} pairings "
+          f"played; the first seat's expected score {s['value']:.3f}):")
+    for seat in ("first", "second"):
+        lo, hi = s["exploitability_interval"][seat]
+        print(f"{seat} seat ({s['decks'][seat]:,} decks, {s['searched'][seat]:,} searched):")
+        for deck, w in s["metagame"][seat].items():
+            print(f"  {w:6.1%}  {deck}")
+        print(f"  exploitability {s['exploitability'][seat]:+.3f} (interval {lo:+.3f} to {hi:+.3f}): the other seat's "
+              f"best response {s['best_response'][seat]}")
+    print(f"guarantee {'met' if s['guarantee_met'] else 'NOT met'} ({s['stopped']}): {s['guarantee']}")
+
+
+def _population(folder: str) -> tuple[list[str], list[str]]:
     import json
     from pathlib import Path
 
     path = Path(folder) / "summary.json"
     try:
-        return list(json.loads(path.read_text(encoding="utf-8"))["population"])
+        pop = json.loads(path.read_text(encoding="utf-8"))["population"]
+        if isinstance(pop, dict):  # seat pools: each seat starts from its own population
+            return list(pop["first"]), list(pop["second"])
+        return list(pop), []
     except (OSError, ValueError, KeyError) as exc:
         raise ValueError(f"--start-from: {path}: not a finished explore run ({exc})") from None
 
@@ -78,7 +103,8 @@ def register(sub) -> None:
         description="Grow a population of decks by double oracle: the Nash mixture of the decks so far, then a "
         "race of one-card-swap candidates against it (sequential tests drop hopeless ones early), the best one "
         "added while it beats the mixture, until no searched deck beats it by more than --epsilon with "
-        "confidence. Games use the sweep's seeds and bots, so they are a subset of the full sweep's games.",
+        "confidence. Games use the sweep's seeds and bots, so they are a subset of the full sweep's games. When the "
+        "game's seats have their own pools (Magic War), each seat gets its own mixture and exploitability.",
     )
     p.add_argument("scenario", help="scenario TOML")
     p.add_argument("--out", help="results folder (default: results/explore-<scenario>)")
@@ -99,6 +125,12 @@ def register(sub) -> None:
     p.add_argument("--axis", action="append", metavar="NAME=CATEGORY[:CARD,...]",
                    help="a style axis of the archive: which card of a category, or how many of the listed cards "
                    "(repeatable; default: every one-card category)")
+    p.add_argument("--space", choices=("pool", "all"), help="the decks searched: the scenario's pool (default) "
+                   "or every legal deck of its rules")
+    p.add_argument("--neighbours", type=int, metavar="K", help="at most K neighbours of a deck join the search, "
+                   "drawn by the seed (default: every one)")
+    p.add_argument("--cell-starts", type=int, metavar="K", help="with seat pools: K decks of every style cell "
+                   "of each seat's pool join the search at the start (default 0)")
     p.add_argument("--max-games", type=int, metavar="N", help="stop after N games (the guarantee is then not met)")
     p.add_argument("--bots", help="two bots, first seat and second seat (default: [sweep] bots)")
     p.add_argument("--seed", type=int, help="the sweep seed (default: [sweep] seed)")

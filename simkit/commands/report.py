@@ -15,18 +15,27 @@ def run(args: argparse.Namespace) -> int:
     if args.seed < 0:
         raise ValueError(f"--seed must be 0 or more, got {args.seed}")
     out = args.out or f"reports/{Path(args.results).resolve().name}.pdf"
+    from simkit.explore.report import explore_report, is_explore_folder
+
+    explore = is_explore_folder(args.results)
     page = args.html or (out if Path(out).suffix.lower() == ".html" else None)
     if page is not None:  # the HTML page (simkit.report.html); its path and --html-replays checked first
         from simkit.report.html import html_report
 
+        if explore:
+            raise ValueError(f"{args.results}: an explore folder's report is a PDF with its tables, not an HTML page; "
+                             "give -o NAME.pdf and no --html")
         if Path(page).suffix.lower() != ".html" or args.html_replays < 0:
             raise ValueError(f"--html {page}: must end in .html" if Path(page).suffix.lower() != ".html" else
                              f"--html-replays must be 0 or more, got {args.html_replays}")
         if not args.html:
             print(f"report: {html_report(args.results, page, args.bootstrap, args.seed, args.bot, args.html_replays)}")
             return 0
-    files = balance_report(args.results, out, bootstrap=args.bootstrap, seed=args.seed, game_pages=args.game_pages,
-                           bot=args.bot)
+    if explore:  # an explore run's folder: its own pages
+        files = explore_report(args.results, out)
+    else:
+        files = balance_report(args.results, out, bootstrap=args.bootstrap, seed=args.seed, game_pages=args.game_pages,
+                               bot=args.bot)
     print(f"report: {files[0]}")
     print(f"tables: {len(files) - 1} CSV files beside it ({files[1].name}, ...)")
     if args.html:

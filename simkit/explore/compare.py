@@ -1,9 +1,11 @@
-"""Did the metagame move? Two explore runs of the same pool (base and patch), read from their folders.
+"""Did the metagame move? Two explore runs of the same deck space (base and patch), read from their folders.
 
 The patch run should start from the base run's population (``simkit explore PATCH --start-from BASE``):
 then every pairing of the base's metagame decks is played under the patch too, and the base's
-mixture can be scored in the patched game: its exploitability there (the best rate any deck of
-the patch's population gets against it, minus 1/2) says how far the patch moved the metagame.
+mixture can be scored in the patched game: its exploitability there (the best rate a deck the
+patch's run searched gets against it, minus 1/2; with seat pools, per seat, minus the other seat's
+value in the patched game) says how far the patch moved the metagame. ``simkit compare BASE PATCH``
+on two explore folders prints :func:`metagame_shift`'s verdict and writes :func:`write_shift_report`.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
+from simkit.explore.seats import SEATS, seat_score
 from simkit.explore.tally import Tally
 from simkit.sweep import load_results
 
@@ -22,12 +26,15 @@ def metagame_shift(base: str | Path, patch: str | Path) -> dict:
 
     Returns:
         dict with ``weights`` (DataFrame ``deck, base_weight, patch_weight``, every deck of either
-        mixture), ``base_in_patch`` (the best rate a deck of the patch's population gets against the
-        base mixture, minus 1/2; None when the patch did not play every pairing of the base's
-        mixture decks with them) and its ``best_response``, and both runs' exploitabilities.
+        mixture; with seat pools a ``seat`` column first), ``base_in_patch`` (the best rate a deck
+        the patch searched gets against the base mixture, minus 1/2; None when no such deck played
+        every deck of the base's mixture), its ``interval`` and ``best_response``, both runs'
+        exploitabilities, ``epsilon`` (the patch's) and the ``verdict`` sentence. With seat pools,
+        ``base_in_patch``, ``interval`` and ``best_response`` are dicts by seat.
 
     Raises:
-        ValueError: a folder that is not a finished explore run, or runs of different pools.
+        ValueError: a folder that is not a finished explore run, runs of different deck spaces, or
+            one run with seat pools and the other without.
     """
     sums = []
     for folder in (base, patch):
@@ -39,21 +46,125 @@ def metagame_shift(base: str | Path, patch: str | Path) -> dict:
     games = load_results(patch)
     decks = list(games.attrs["meta"]["decks"])
     if list(load_results(base).attrs["meta"]["decks"]) != decks:
-        raise ValueError("metagame_shift: the two runs explore different deck pools")
-    names = sorted(set(b["metagame"]) | set(p["metagame"]))
-    weights = pd.DataFrame({"deck": names, "base_weight": [b["metagame"].get(d, 0.0) for d in names],
-                            "patch_weight": [p["metagame"].get(d, 0.0) for d in names]})
+        raise ValueError("metagame_shift: the two runs explore different deck spaces")
+    if bool(b.get("seat_pools")) != bool(p.get("seat_pools")):
+        raise ValueError("metagame_shift: one run has seat pools and the other not: compare runs of one game")
     tally = Tally(decks, games)
     code = {d: i for i, d in enumerate(decks)}
-    mix = [code[d] for d in b["metagame"]]
-    w = list(b["metagame"].values())
-    best, best_deck = None, None
-    for deck in p["population"]:
-        est, se = tally.against(code[deck], mix, w)
-        if se == float("inf"):
-            return {"weights": weights, "base_in_patch": None, "best_response": None,
-                    "base_exploitability": b["exploitability"], "patch_exploitability": p["exploitability"]}
-        if best is None or est > best:
-            best, best_deck = est, deck
-    return {"weights": weights, "base_in_patch": best - 0.5, "best_response": best_deck,
-            "base_exploitability": b["exploitability"], "patch_exploitability": p["exploitability"]}
+    z = float(p["settings"].get("z", 2.0))
+    searched = pd.read_csv(Path(patch) / "decks.csv")
+    searched = searched[searched["searched"].astype(bool)]
+    out = {"base_exploitability": b["exploitability"], "patch_exploitability": p["exploitability"],
+           "epsilon": p["epsilon"]}
+    if not p.get("seat_pools"):
+        names = sorted(set(b["metagame"]) | set(p["metagame"]))
+        out["weights"] = pd.DataFrame({"deck": names, "base_weight": [b["metagame"].get(d, 0.0) for d in names],
+                                       "patch_weight": [p["metagame"].get(d, 0.0) for d in names]})
+        mix, w = [code[d] for d in b["metagame"]], list(b["metagame"].values())
+        scores = [(deck, *tally.against(code[deck], mix, w)) for deck in searched["deck"]]
+        out.update(_best(scores, 0.5, z))
+        out["verdict"] = verdict(out, None)
+        return out
+    rows, v = [], p["value"]
+    for seat in SEATS:
+        names = sorted(set(b["metagame"][seat]) | set(p["metagame"][seat]))
+        rows += [{"seat": seat, "deck": d, "base_weight": b["metagame"][seat].get(d, 0.0),
+                  "patch_weight": p["metagame"][seat].get(d, 0.0)} for d in names]
+    out["weights"] = pd.DataFrame(rows)
+    for key in ("base_in_patch", "interval", "best_response"):
+        out[key] = {}
+    for k, seat in enumerate(SEATS):  # the base's seat-k mixture, against the patch's other-seat searched decks
+        o = 1 - k
+        mix, w = [code[d] for d in b["metagame"][seat]], list(b["metagame"][seat].values())
+        cands = searched.loc[searched["seat"] == SEATS[o], "deck"]
+        scores = [(deck, *seat_score(tally, code[deck], o, mix, w)[:2]) for deck in cands]
+        found = _best(scores, v if o == 0 else 1.0 - v, z)
+        for key in ("base_in_patch", "interval", "best_response"):
+            out[key][seat] = found[key]
+    out["verdict"] = " ".join(verdict(out, seat) for seat in SEATS)
+    return out
+
+
+def _best(scores, ref: float, z: float) -> dict:
+    """The best estimate above ``ref`` among ``(deck, estimate, se)`` with a finite error, and its interval
+    (the best lower and the best upper bound, each clipped to a rate in [0, 1], minus ``ref``)."""
+    ok = [(d, e, s) for d, e, s in scores if np.isfinite(s)]
+    if not ok:
+        return {"base_in_patch": None, "interval": None, "best_response": None}
+    deck, est, _ = max(ok, key=lambda x: (x[1], x[0]))
+    return {"base_in_patch": float(est - ref), "best_response": deck,
+            "interval": [float(max(max(e - z * s, 0.0) for _, e, s in ok) - ref),
+                         float(max(min(e + z * s, 1.0) for _, e, s in ok) - ref)]}
+
+
+def verdict(shift: dict, seat: str | None) -> str:
+    """The sentence saying whether the metagame moved (for one seat's mixture with seat pools)."""
+    get = (lambda k: shift[k]) if seat is None else (lambda k: shift[k][seat])
+    x, eps, who = get("base_in_patch"), shift["epsilon"], "The base metagame" if seat is None else \
+        f"The base's {seat}-seat metagame"
+    if x is None:
+        return (f"{who} cannot be scored in the patched game: no deck of the patch's run played all of its decks "
+                "(run the patch with --start-from BASE_DIR).")
+    lo, hi = get("interval")
+    than = "1/2" if seat is None else "the other seat's value"
+    said = (f"in the patched game the best response to it ({get('best_response')}) scores {x:+.3f} over {than} "
+            f"(interval {lo:+.3f} to {hi:+.3f})")
+    if lo > eps:
+        return f"{who} moved: {said}, more than epsilon {eps:g} with confidence."
+    if hi <= eps:
+        return f"{who} did not move by more than epsilon {eps:g}: {said}."
+    return f"{who} may have moved: {said}, an interval that straddles epsilon {eps:g}; play more games to tell."
+
+
+def write_shift_report(shift: dict, out: str | Path, title: str) -> list[Path]:
+    """Write the comparison PDF (the verdict, both metagames deck by deck) and ``NAME.weights.csv`` beside it."""
+    from textwrap import wrap
+
+    from simkit.report.document import ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
+
+    pdf_path, csvs = output_paths(out, ["weights"])
+    w = shift["weights"]
+    with atomic_outputs([pdf_path, *csvs.values()]) as temps:
+        with ReportPdf(temps[pdf_path], title, title, "simkit compare (explore)", "") as pdf:
+            fig = pdf.new_page()
+            lines = [*wrap(shift["verdict"], 110), ""]
+            seats = [None] if "seat" not in w.columns else list(SEATS)
+            for seat in seats:
+                part = w if seat is None else w[w["seat"] == seat]
+                lines.append(f"{'' if seat is None else seat + ' seat: '}{'base':>6} {'patch':>6}  deck")
+                lines += [f"{'':{0 if seat is None else 12}}{r.base_weight:6.1%} {r.patch_weight:6.1%}  {r.deck}"
+                          for r in part.itertuples()]
+                lines.append("")
+            be, pe = shift["base_exploitability"], shift["patch_exploitability"]
+            lines += wrap(f"Each run's own exploitability: base {_fmt(be)}, patch {_fmt(pe)}.", 110)
+            text_page(fig, "Did the metagame move?", [("", lines)])
+            pdf.add(fig, "verdict")
+            fig = pdf.new_page()
+            axes = fig.subplots(len(seats), 1, squeeze=False)[:, 0]
+            for ax, seat in zip(axes, seats, strict=True):
+                part = w if seat is None else w[w["seat"] == seat]
+                y = np.arange(len(part))
+                ax.barh(y - 0.2, part["base_weight"], 0.4, label="base", color="#999999")
+                ax.barh(y + 0.2, part["patch_weight"], 0.4, label="patch", color="#4477aa")
+                ax.set_yticks(y, part["deck"], fontsize=6)
+                ax.set_xlabel("weight in the metagame")
+                ax.set_title("The metagames, deck by deck" + ("" if seat is None else f": the {seat} seat"), fontsize=9)
+                ax.legend(fontsize=7)
+            fig.tight_layout(rect=(0, 0.02, 1, 1))
+            pdf.add(fig, "metagames")
+        write_csvs({"weights": w}, {"weights": temps[csvs["weights"]]})
+    return [pdf_path, *csvs.values()]
+
+
+def _fmt(x) -> str:
+    return ", ".join(f"{k} {v:+.3f}" for k, v in x.items()) if isinstance(x, dict) else f"{x:+.3f}"
+
+
+def compare_runs(base: str | Path, patch: str | Path, out: str | Path) -> int:
+    """``simkit compare`` on two explore folders: print the verdict and write the comparison; returns 0."""
+    shift = metagame_shift(base, patch)
+    print(f"verdict: {shift['verdict']}")
+    files = write_shift_report(shift, out, f"{Path(base).name} vs {Path(patch).name}: did the metagame move?")
+    print(f"comparison: {files[0]}")
+    print(f"tables: {files[1].name} beside it (both metagames, deck by deck)")
+    return 0

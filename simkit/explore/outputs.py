@@ -128,7 +128,10 @@ def write_outputs(out: Path, answers: dict, title: str) -> None:
         atomic_write(out / f"{name}.csv", lambda p, f=frame: f.to_csv(p, index=False, float_format="%.6g"))
     text = json.dumps(answers["summary"], indent=2, ensure_ascii=False, default=_plain)
     atomic_write(out / "summary.json", lambda p: p.write_text(text + "\n", encoding="utf-8"))
-    from simkit.explore.figure import write_pdf
+    if answers["summary"].get("seat_pools"):
+        from simkit.explore.report import write_explore_pdf as write_pdf
+    else:
+        from simkit.explore.figure import write_pdf
 
     atomic_write(out / "explore.pdf", lambda p: write_pdf(p, answers, title))
 

@@ -15,6 +15,8 @@ from pathlib import Path
 from simkit.analysis.sequential import AdaptiveSettings
 from simkit.explore.oracle import Planner
 from simkit.explore.outputs import FILES, analyse, write_outputs
+from simkit.explore.seat_outputs import analyse_seats
+from simkit.explore.seats import SeatPlanner
 from simkit.explore.settings import ExploreSettings
 from simkit.explore.space import DeckSpace
 from simkit.scenario import Scenario, load_scenario
@@ -22,10 +24,28 @@ from simkit.sweep import load_results, plan_sweep, read_meta, run_sweep
 from simkit.sweep.store import write_meta
 
 
-def plan_explore(sc: Scenario, settings: ExploreSettings):
-    """The sweep plan an explore plays in: the scenario's pool, its bots and seed, rounds of at most ``horizon``."""
+def plan_explore(sc: Scenario, settings: ExploreSettings, space: DeckSpace | None = None):
+    """The sweep plan an explore plays in: the space's decks, the scenario's bots and seed, rounds of at most
+    ``horizon``.
+
+    A space of the scenario's pool with one pool for both seats is planned as an adaptive sweep of
+    that pool; any other (every legal deck, or seats with their own pools) as one of every deck of
+    the space in both seats, whose rounds the planner never gives a pairing a seat may not hold.
+    """
     adaptive = AdaptiveSettings(first_steps=1, horizon=settings.horizon, max_games=settings.max_games)
-    return plan_sweep(sc, bots=settings.bots, chunk_size=settings.chunk_size, seed=settings.seed, adaptive=adaptive)
+    if space is None or (space.shared and settings.space == "pool"):
+        return plan_sweep(sc, bots=settings.bots, chunk_size=settings.chunk_size, seed=settings.seed,
+                          adaptive=adaptive)
+    import dataclasses
+
+    plan = plan_sweep(sc, games=1, bots=settings.bots, chunk_size=settings.chunk_size, seed=settings.seed)
+    return dataclasses.replace(plan, decks=tuple(space.decks), second_decks=(), games=1, adaptive=adaptive)
+
+
+def deck_space(sc: Scenario, settings: ExploreSettings) -> DeckSpace:
+    """The deck space of ``settings``: the scenario's pool or every legal deck, its neighbours and axes."""
+    decks = sc.game.all_decks() if settings.space == "all" else None
+    return DeckSpace(sc, settings.axis_list(), decks=decks, max_neighbours=settings.neighbours, seed=settings.seed)
 
 
 def explore(
@@ -63,10 +83,10 @@ def explore(
         d = sweep_defaults(sc)
         settings = ExploreSettings(seed=d["seed"], bots=tuple(d["bots"]))
     settings.check()
-    space = DeckSpace(sc, settings.axis_list())
-    for deck in settings.start_decks:
+    space = deck_space(sc, settings)
+    for deck in settings.start_decks + settings.start_second:
         space.index(deck)  # a starting deck must be in the pool: checked before anything is written
-    plan = plan_explore(sc, settings)
+    plan = plan_explore(sc, settings, space)
     out = Path(out)
     if (out / "meta.json").exists():
         rounds = read_meta(out).get("rounds") or []
@@ -75,11 +95,13 @@ def explore(
             diff = [k for k, v in settings.to_dict().items() if kept.get(k) != v]
             raise ValueError(f"{out} holds an explore run with other settings ({', '.join(diff)}): "
                              "choose another --out")
+    planner = Planner(space, settings) if space.shared else SeatPlanner(space, settings)
     run_sweep(sc, plan, out, workers=workers, resume=resume, scheduler=scheduler, progress=progress,
-              planner=Planner(space, settings))
+              planner=planner)
     meta = read_meta(out)
     result = meta.get("adaptive_result") or {}
-    answers = analyse(space, settings, load_results(out), result.get("units") or {}, result.get("stopped", ""))
+    read = analyse if space.shared else analyse_seats
+    answers = read(space, settings, load_results(out), result.get("units") or {}, result.get("stopped", ""))
     write_outputs(out, answers, f"simkit explore: {sc.name}")
     meta["explore"] = {"settings": settings.to_dict(), "files": list(FILES)}  # what a report would read
     write_meta(out, meta)

@@ -37,8 +37,17 @@ class ExploreSettings:
         chunk_size: games per chunk file.
         seed: the sweep seed (every game's seed is ``derive_seed(seed, A, B, g)``, as the sweep's).
         bots: first-seat and second-seat bots.
-        axes: the archive's style axes (``NAME=CATEGORY`` or ``NAME=CATEGORY:CARD,CARD``); empty:
-            every one-card category.
+        axes: the archive's style axes (``NAME=CATEGORY``, ``NAME=CATEGORY:CARD,CARD`` or
+            ``NAME=CATEGORY:*``); empty: every one-card category.
+        space: the decks searched: ``pool`` (the scenario's pool) or ``all`` (every legal deck of the
+            scenario's rules, :meth:`simkit.games.Ruleset.all_decks`: a space no sweep could play).
+        neighbours: at most this many neighbours per deck join the search when it grows from that
+            deck, drawn by the seed (0: every one; a space whose decks have hundreds needs a bound).
+        start_second: with seat pools, the second seat's first population (``start_decks`` is then
+            the first seat's); empty: each seat starts with the ``start_decks`` its pool holds.
+        cell_starts: with seat pools, this many decks of every style cell of each seat's pool, drawn
+            by the seed, join the search at the start, so no style goes unsearched because the
+            one-edit neighbours never leave it (Magic War's races); 0: none.
     """
 
     epsilon: float = 0.02
@@ -58,6 +67,10 @@ class ExploreSettings:
     bots: tuple[str, str] = ("balanced", "balanced")
     axes: tuple[str, ...] = field(default_factory=tuple)
     start_decks: tuple[str, ...] = field(default_factory=tuple)
+    space: str = "pool"
+    neighbours: int = 0
+    start_second: tuple[str, ...] = field(default_factory=tuple)
+    cell_starts: int = 0
 
     def looks(self) -> tuple[int, ...]:
         """Games per ordered pair against each metagame deck at which a candidate's race looks: 1, 2, 4, ... horizon."""
@@ -76,6 +89,10 @@ class ExploreSettings:
         d = asdict(self)
         d["field_looks"], d["bots"], d["axes"] = list(self.field_looks), list(self.bots), list(self.axes)
         d["start_decks"] = list(self.start_decks)
+        d["start_second"] = list(self.start_second)
+        for key, default in (("space", "pool"), ("neighbours", 0), ("start_second", []), ("cell_starts", 0)):
+            if d[key] == default:  # a run of the defaults stores what it always stored
+                del d[key]
         return d
 
     @classmethod
@@ -84,6 +101,7 @@ class ExploreSettings:
         d = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
         d["field_looks"], d["bots"], d["axes"] = tuple(d["field_looks"]), tuple(d["bots"]), tuple(d["axes"])
         d["start_decks"] = tuple(d.get("start_decks", ()))
+        d["start_second"] = tuple(d.get("start_second", ()))
         return cls(**d)
 
     def check(self) -> ExploreSettings:
@@ -105,6 +123,12 @@ class ExploreSettings:
             raise ValueError(f"field looks must rise from 1 up to the horizon ({self.horizon}), got {looks}")
         if self.max_games < 0 or self.chunk_size < 1 or self.field_size < 0:
             raise ValueError("--max-games and field size must be >= 0, chunk size >= 1")
+        if self.space not in ("pool", "all"):
+            raise ValueError(f"--space: 'pool' or 'all', got {self.space!r}")
+        if self.cell_starts < 0:
+            raise ValueError(f"--cell-starts: must be 0 (none) or more, got {self.cell_starts!r}")
+        if self.neighbours < 0:
+            raise ValueError(f"--neighbours: must be 0 (every one) or more, got {self.neighbours!r}")
         for a in self.axes:
             parse_axis(a)
         return self

@@ -13,6 +13,10 @@ import pandas as pd
 from simkit.games.kits.rng import derive_seed
 from simkit.sweep.plan import META, Chunk, SweepPlan
 
+#: a round's games per pair are stored as the played pairs alone (``pairs``) when the table has more cells
+#: (over 200 decks); smaller tables keep the dense ``counts`` every adaptive sweep has always written
+SPARSE_CELLS = 40_000
+
 
 class AdaptiveLayout:
     """The games and chunks of an adaptive sweep, replayed from the rounds in ``meta.json``.
@@ -23,6 +27,8 @@ class AdaptiveLayout:
     uniform seed ``derive_seed(seed, A, B, g)``; its games are sorted by (bot, first deck, second
     deck, game) in plan order and cut into chunks numbered on from the previous round's, a chunk
     never mixing two bots. So every pair's games are always a prefix 0..n-1, as in a uniform sweep.
+    A table of more than :data:`SPARSE_CELLS` cells is recorded as ``pairs`` instead, its played
+    pairs alone (``[bot, i, j, games]``), so a round of an explore over thousands of decks stays small.
 
     Attributes (as :class:`SweepPlan`'s, for the folder checks): ``decks``, ``bots``, ``panel``,
     ``bot_pairs``, ``scenario_hash``, ``chunk_count``, ``total_games``, ``games`` (the most games of
@@ -42,8 +48,8 @@ class AdaptiveLayout:
         for r, rnd in enumerate(rounds or []):
             where = f"{META}: rounds[{r}]"
             try:
-                target = np.asarray(rnd["counts"], dtype=np.int64).reshape(blocks, d, d)
-            except (KeyError, TypeError, ValueError):
+                target = _counts_of(rnd, (blocks, d, d))
+            except (KeyError, TypeError, ValueError, IndexError):
                 raise ValueError(f"{where}: counts: malformed (not {shape} games per ordered pair)") from None
             first = len(self._chunks)
             games = self._lay_out(target, where)
@@ -57,10 +63,10 @@ class AdaptiveLayout:
         target = np.asarray(target, np.int64).reshape(self.counts.shape)
         if (target < self.counts).any():
             raise ValueError(f"{where}: counts: a pair would lose games")
-        d, added = len(self.decks), 0
+        added = 0
         for b in range(len(self.bot_pairs)):
-            games = [(b, i, j, g) for i in range(d) for j in range(d) for g in range(self.counts[b, i, j],
-                                                                                    target[b, i, j])]
+            grown = np.argwhere(target[b] > self.counts[b])  # row by row, as every pair in turn
+            games = [(b, int(i), int(j), g) for i, j in grown for g in range(self.counts[b, i, j], target[b, i, j])]
             for lo in range(0, len(games), self.plan.chunk_size):
                 self._chunks.append(games[lo:lo + self.plan.chunk_size])
             added += len(games)
@@ -97,7 +103,12 @@ class AdaptiveLayout:
         games = self._lay_out(np.asarray(target, np.int64), "new round")
         counts = self.counts if self.panel else self.counts[0]  # a one-bot sweep stores D x D, as before panels
         rnd = {"round": len(self.rounds), "first_chunk": first, "chunk_count": len(self._chunks) - first,
-               "games": games, "units": status, "counts": counts.tolist()}
+               "games": games, "units": status}
+        if self.counts.size > SPARSE_CELLS:  # e.g. an explore of every legal army: its few played pairs only
+            rnd["pairs"] = [[int(x) for x in cell] + [int(self.counts[tuple(cell)])]
+                            for cell in np.argwhere(self.counts > 0)]
+        else:
+            rnd["counts"] = counts.tolist()
         self.rounds.append(rnd)
         return rnd
 
@@ -111,6 +122,18 @@ class AdaptiveLayout:
             if games and games[0] == key:
                 return k
         raise ValueError(f"no chunk of the adaptive plan starts with {key}")
+
+
+def _counts_of(rnd: dict, shape: tuple[int, int, int]) -> np.ndarray:
+    """A round's games per bot and ordered pair: its dense ``counts``, or its ``pairs`` ``[bot, i, j, games]``."""
+    if "pairs" not in rnd:
+        return np.asarray(rnd["counts"], dtype=np.int64).reshape(shape)
+    out = np.zeros(shape, np.int64)
+    cells = np.asarray(rnd["pairs"], dtype=np.int64).reshape(-1, 4)
+    if (cells < 0).any():
+        raise ValueError("negative")
+    out[cells[:, 0], cells[:, 1], cells[:, 2]] = cells[:, 3]
+    return out
 
 
 def layout_of(plan: SweepPlan, meta: dict) -> SweepPlan | AdaptiveLayout:
