@@ -11,6 +11,7 @@ many more under ``-m slow``.
 from __future__ import annotations
 
 import copy
+import resource
 import signal
 from contextlib import contextmanager
 from pathlib import Path
@@ -101,12 +102,24 @@ def _refusal(game: str, path: tuple, value) -> str:
     ("magic", ("skills", "Drill", "k"), 10**9, "skills.Drill.k: must be at most 64"),
     ("magic", ("tactics", "cap"), 2**63, "tactics.cap: must be at most 64"),
     ("miracle", ("rules", "turn_limit"), 40000, "rules.turn_limit: must be at most 32767"),
+    ("miracle", ("rules", "mana_period"), 780_782_683_447_255_680, "rules.mana_period: must be at most 32767"),
     ("miracle", ("creatures", "Priest", "L1", "hp"), 2**63, "creatures.Priest.L1.hp: must be at most"),
 ])
 def test_a_number_beyond_its_bound_is_refused_naming_file_key_and_bound(game, path, value, words):
     """Each value is refused at load with `file: key: must be ...`, one line (no OverflowError, no hang, no OOM)."""
     msg = _refusal(game, path, value)
     assert msg.startswith(f"{SOURCE}: ") and words in msg and "\n" not in msg, msg
+
+
+def test_magic_armies_too_many_to_list_are_refused_without_listing_them():
+    """No [armies] pool, 14 units a side and a budget of 10**9: over a hundred thousand armies, refused at load
+    naming rules.budgets within seconds (they were listed, a worker's memory without end)."""
+    data = _with("magic", [(("rules", "budgets"), [10**9, 10**9]), (("rules", "deploy_rows"), [[0, 2], [3, 5]]),
+                           (("rules", "max_units"), 14)])
+    del data["armies"]
+    with _deadline(60), pytest.raises(ScenarioError, match=r"^fuzzed\.toml: rules\.budgets: .* make more than "
+                                                            r"100000 armies to look through; give an \[armies\] pool"):
+        scenario_from_data(data, source=SOURCE)
 
 
 def test_krypton_at_its_bounds_plays_games_that_end_within_the_action_cap():
@@ -176,6 +189,20 @@ def _deadline(seconds: int):
         signal.signal(signal.SIGALRM, old)
 
 
+@contextmanager
+def _memory_cap(extra: int = 3 * 2**30):
+    """At most ``extra`` more bytes of address space while the block runs (a MemoryError past it, never the
+    machine's OOM killer), then the limit as it was."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    size = int(Path("/proc/self/statm").read_text().split()[0]) * resource.getpagesize()
+    cap = size + extra if hard == resource.RLIM_INFINITY else min(size + extra, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
 def _refused_or_plays(game: str, changes) -> None:
     """The clause every fuzzed scenario meets: refused in one line naming the file and a changed key (or the key
     it contradicts, in the same table), or it plays two games that end within its turn limit."""
@@ -206,7 +233,8 @@ def _fuzz(game: str, examples: int):
     @given(changes=st.lists(st.tuples(st.sampled_from(paths(game)), VALUES), min_size=1, max_size=2,
                             unique_by=lambda c: c[0]))
     def run(changes):
-        _refused_or_plays(game, changes)
+        with _memory_cap():
+            _refused_or_plays(game, changes)
 
     run()
 

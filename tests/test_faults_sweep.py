@@ -221,6 +221,17 @@ def test_an_option_that_would_play_nothing_is_refused_before_anything_is_written
     assert not out.exists()
 
 
+def test_a_sweep_too_large_for_one_folder_is_refused_without_listing_its_pairs(short_scenario, tmp_path, capsys):
+    """10**8 games a pair of 4 pairs: refused at once naming the count (the plan is counted, never listed)."""
+    out = tmp_path / "huge"
+    args = _sweep_args(short_scenario, out)
+    args[args.index("--games") + 1] = str(10**8)
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert "the sweep would play 400,000,000 games (2 x 2 decks x 100000000 x 1 bot pairing(s))" in err
+    assert not out.exists()
+
+
 def test_the_smallest_max_games_the_refusal_names_plays_a_round(short_scenario, tmp_path):
     """--max-games at the first round's games exactly is accepted and plays that round: a folder that loads."""
     out = tmp_path / "one-round"

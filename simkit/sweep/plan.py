@@ -28,6 +28,9 @@ LOCK = ".sweep.lock"
 WORKERS_PER_CORE = 4
 
 
+#: the most games one sweep may plan (10**8: days of games on a machine; a larger pool is swept by pattern)
+MAX_SWEEP_GAMES = 10**8
+
 @dataclass(frozen=True)
 class SweepPlan:
     """What a sweep plays; it fixes every game's seed and every chunk's content.
@@ -281,6 +284,12 @@ def plan_sweep(
         raise ValueError(f"the chosen decks leave the {'first' if not firsts else 'second'} seat with none it may hold")
     if adaptive is not None and firsts != seconds:
         raise ValueError("an adaptive sweep needs one pool for both seats; this game's seats differ")
+    n_bots = max(len(panel), 1)
+    planned = len(firsts) * len(seconds) * games * n_bots
+    if planned > MAX_SWEEP_GAMES:  # counted, never listed, before refusing
+        raise ValueError(f"the sweep would play {planned:,} games ({len(firsts)} x {len(seconds)} decks x {games} x "
+                         f"{n_bots} bot pairing(s)), more than the {MAX_SWEEP_GAMES:,} simkit plays in one folder "
+                         "(days of games): choose fewer decks with --decks")
     plan = SweepPlan(
         scenario_path=str(sc.path.resolve()),
         scenario_hash=sc.hash,
@@ -295,7 +304,8 @@ def plan_sweep(
     )
     if adaptive is not None and adaptive.max_games and adaptive.max_games < plan.total_games:
         # round 0 alone would pass the limit: the sweep would stop having played nothing
+        n_pairs = len(plan.decks) * len(plan.seconds)
         raise ValueError(f"--max-games: {adaptive.max_games} is fewer than the first round's {plan.total_games} games "
-                         f"({games} per ordered pair x {len(plan.pairs)} pairs x {len(plan.bot_pairs)} bot "
-                         f"pairing(s)): give at least {plan.total_games}, or 0 for no limit")
+                         f"({games} per ordered pair x {n_pairs} pairs x {len(plan.bot_pairs)} bot pairing(s)): "
+                         f"give at least {plan.total_games}, or 0 for no limit")
     return plan

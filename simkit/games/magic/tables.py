@@ -94,7 +94,7 @@ SMALL_MAX = 64
 #: the most copies of a unit in an army: an army id writes them ``Unit*n`` with n from 2 to 9
 COPIES_MAX = 9
 #: the most steps the listing of every army may take at load (when no ``[armies] pool`` names them)
-MAX_ARMY_STEPS = 2_000_000
+MAX_ARMY_STEPS = 100_000
 _WHY = "the most simkit plays, so that what a game adds up stays inside the engine's int64"
 _SMALL_WHY = "more than the board's cells or the pile's cards: the engine rolls, draws and steps one at a time"
 

@@ -83,6 +83,13 @@ def _check_costs(top: Field, cards, cap: int) -> None:
             stacklevel=2)
 
 
+def phase_reached(period: int, side: int, phase: int) -> bool:
+    """True when ``turn % period == phase`` on some turn of ``side`` (``phase in reachable_phases(period, side)``,
+    without listing them: a period of 10**18 is refused later by the capacity check, not by memory): the side's
+    turns are one parity, so an odd period reaches every phase and an even one the phases of that parity."""
+    return 0 <= phase < period and (period % 2 == 1 or phase % 2 == (1 + side) % 2)
+
+
 def build_rules(top: Field) -> Rules:
     """Validate a scenario's ``[rules]``, ``[map]``, ``[creatures]`` and ``[artifacts]`` tables."""
     r = top.table("rules")
@@ -103,7 +110,7 @@ def build_rules(top: Field) -> Rules:
                 f"the {who} player's phase {p} is never reached (turn % mana_period is 0..{period - 1}): "
                 "that player would never gain max mana", "mana_phase",
             )
-        if p not in reachable_phases(period, side):
+        if not phase_reached(period, side, p):
             raise r.fail(
                 f"the {who} player's phase {p} is never reached: on its ({('odd', 'even')[side]}) turns, "
                 f"turn % mana_period ({period}) is never {p}: that player would never gain max mana", "mana_phase",
