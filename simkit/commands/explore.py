@@ -7,6 +7,7 @@ import argparse
 
 def run(args: argparse.Namespace) -> int:
     """Check the inputs, run (or resume) the explore, print the metagame and the guarantee."""
+    from simkit.commands.sweep import names_option
     from simkit.explore import ExploreSettings, explore
     from simkit.scenario import load_scenario
     from simkit.sweep import check_seed, check_workers, sweep_defaults
@@ -29,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
         max_games=args.max_games or 0,
         chunk_size=base.chunk_size if args.chunk_size is None else args.chunk_size,
         seed=check_seed(args.seed, "--seed") if args.seed is not None else d["seed"],
-        bots=tuple(b.strip() for b in args.bots.split(",")) if args.bots else tuple(d["bots"]),
+        bots=names_option("--bots", args.bots) or tuple(d["bots"]),
         axes=tuple(args.axis or ()),
         start_decks=tuple(_population(args.start_from)[0]) if args.start_from else (),
         start_second=tuple(_population(args.start_from)[1]) if args.start_from else (),

@@ -12,6 +12,7 @@ _NOT_RESULT = ("action_list", "first_deck", "second_deck", "seed", "first_bot", 
 
 def run(args: argparse.Namespace) -> int:
     """Play the game, print its log and result, and write the JSON record when asked."""
+    from simkit.commands.sweep import names_option
     from simkit.files import atomic_write, cannot_write
     from simkit.records import write_game_record
     from simkit.runner import play_games
@@ -28,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         if out and not Path(out).resolve().parent.is_dir():
             raise ValueError(f"{flag} {out}: the folder {Path(out).parent} does not exist (create it first); "
                              "nothing was played")
-    bots = [b.strip() for b in args.bots.split(",")] if args.bots else [default_bot(sc), "random"]
+    bots = list(names_option("--bots", args.bots) or (default_bot(sc), "random"))
     row = play_games(sc, args.first_deck, args.second_deck, bots=bots, seeds=[args.seed], record_actions=True).iloc[0]
     actions = row["action_list"]
     pair = (row["first_bot"], row["second_bot"])

@@ -8,6 +8,7 @@ import sys
 import warnings
 from dataclasses import asdict
 
+from simkit.commands.sweep import names_option
 from simkit.tune import TuneWeights, tune
 from simkit.tune.preflight import TuneWarning
 from simkit.tune.study import STUDY
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
 def _tune(args: argparse.Namespace):
     return tune(
         args.scenario, args.knob, trials=args.trials, max_changes=args.max_changes, decks=args.decks,
-        bots=args.bots, panel=[b.strip() for b in args.panel.split(",") if b.strip()] if args.panel else None,
+        bots=args.bots, panel=list(names_option("--panel", args.panel)) if args.panel is not None else None,
         games=args.games, workers=args.workers, out=args.out, resume=args.resume, seed=args.seed,
         screen=args.screen, combine=args.combine, rounds=args.rounds, rescreen=args.rescreen,
         stages=args.stages, seat_pairs=args.seat_pairs, confirm=args.confirm, confirm_games=args.confirm_games,

@@ -51,11 +51,11 @@ def parse_axis(text: str) -> Axis:
     ``NAME=CATEGORY:*`` (how many cards of the category).
 
     Raises:
-        ValueError: the text is not of either form.
+        ValueError: the text is not of either form (an empty card name included: ``CAT:a,,b``).
     """
     name, eq, rest = text.partition("=")
     category, colon, cards = rest.partition(":")
-    if not eq or not name.strip() or not category.strip() or (colon and not cards.strip()):
+    if not eq or not name.strip() or not category.strip() or (colon and not all(c.strip() for c in cards.split(","))):
         raise ValueError(f"--axis {text!r}: write NAME=CATEGORY, NAME=CATEGORY:CARD,CARD,... or NAME=CATEGORY:*")
     return Axis(name.strip(), category.strip(), tuple(c.strip() for c in cards.split(",") if c.strip()))
 
