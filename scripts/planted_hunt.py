@@ -25,7 +25,8 @@ import test_planted_bugs as T  # noqa: E402
 import simkit  # noqa: E402
 from simkit.testing.planting import caught_by_check  # noqa: E402
 
-GAMES = {"duel": (T.DUEL_PLANTED, T.duel_planter, "duel"), "krypton": (T.KRYPTON_PLANTED, T.krypton_planter, "krypton")}
+GAMES = {"duel": (T.DUEL_PLANTED, T.duel_planter, "duel"), "krypton": (T.KRYPTON_PLANTED, T.krypton_planter, "krypton"),
+         "magic": (T.MAGIC_PLANTED, T.magic_planter, "magic")}
 
 
 def hunt_game(game: str, folder: Path, out: Path) -> tuple[int, int]:

@@ -512,3 +512,112 @@ def test_ci_check_reports_every_planted_krypton_bug_but_the_known_misses(planted
         if not caught:
             missed.append(bug)
     assert set(missed) == KRYPTON_HUNT_MISSES, missed
+
+
+# ---- Magic War: bugs planted into its one rules source, simkit/games/magic/engine.py -------------------------
+
+MAGIC_PLANTED = {
+    "leader_immune_a_turn_longer": [("s[G_TURN] <= st[S_IMMUNE]", "s[G_TURN] <= st[S_IMMUNE] + 1")],
+    "hit_numbers_swapped": [("base = st[S_RANGED_HIT] if ut[s[ub(u) + F_TYPE], U_RANGED] == 1 else st[S_MELEE_HIT]",
+                             "base = st[S_RANGED_HIT] if ut[s[ub(u) + F_TYPE], U_RANGED] == 0 else st[S_MELEE_HIT]")],
+    "precision_with_the_wrong_sign": [("return base - s[ub(u) + F_BPREC] - aura(s, u, P_PRECISION, ut, sk, st)",
+                                       "return base - s[ub(u) + F_BPREC] + aura(s, u, P_PRECISION, ut, sk, st)")],
+    "aura_one_cell_too_far": [("d >= 1 and d <= sk[k, K_RADIUS]", "d >= 1 and d <= sk[k, K_RADIUS] + 1")],
+    "same_type_auras_stack": [("            if (seen[j] >> t) & 1:\n                continue",
+                               "            if (seen[j] >> t) & 1:\n                pass")],
+    "melee_reaches_diagonals": [("return d <= st[S_MELEE_RANGE]", "return d <= st[S_MELEE_RANGE] + 1")],
+    "kill_magic_to_the_victim": [("s[pb(actor) + P_STORED] += st[S_PER_KILL]",
+                                  "s[pb(1 - actor) + P_STORED] += st[S_PER_KILL]")],
+    "ranged_line_not_blocked_by_units": [("        if occ(s, x) >= 0 or is_obstacle(st, x):",
+                                          "        if is_obstacle(st, x):")],
+    "splash_hits_friends": [("if x < 0 or s[ub(x) + F_OWNER] == q or immune(s, x, ut, st):",
+                             "if x < 0 or immune(s, x, ut, st):")],
+}
+#: bug -> the clause test that fails with it planted: a test of tests/test_magic_rules.py, or "example: NAME", a
+#: rule example of scenarios/magic/examples.toml (tests/test_check_examples.py runs each as a clause test)
+MAGIC_CLAUSE_TESTS = {
+    "leader_immune_a_turn_longer": "example: A leader may be attacked from turn 2",
+    "hit_numbers_swapped": "test_melee_hits_on_three_ranged_on_four",
+    "precision_with_the_wrong_sign": "test_precision_lowers_the_hit_number",
+    "aura_one_cell_too_far": "example: An aura reaches its radius and no further",
+    "same_type_auras_stack": "test_joint_defence_takes_one_die_and_does_not_stack",
+    "melee_reaches_diagonals": "test_melee_reaches_orthogonal_neighbours_only",
+    "kill_magic_to_the_victim": "test_kill_gives_magic_usable_from_the_next_own_turn",
+    "ranged_line_not_blocked_by_units": "test_ranged_line_is_blocked_by_a_unit_between",
+    "splash_hits_friends": "test_splash_hits_enemies_around_the_target",
+}
+#: The Magic War bugs `simkit check --profile ci` misses (measured by the long hunt; the clause tests catch them).
+MAGIC_HUNT_MISSES: set[str] = set()
+
+
+def magic_planter(name: str, folder: Path):
+    """A function planting Magic War bug ``name``: ``plant(monkeypatch)`` makes its ``Match`` (so ``simkit
+    check``) play the engine with the bug; the compiled bots keep the rules as written."""
+    from simkit.games.magic import engine as magic_engine
+    from simkit.games.magic import match as magic_match
+    from simkit.testing.planting import planted_module, planted_source
+
+    def plant(monkeypatch):
+        text = planted_source(magic_engine, MAGIC_PLANTED[name])
+        monkeypatch.setattr(magic_match, "E", planted_module(folder, f"planted_magic_engine_{name}", text))
+
+    return plant
+
+
+MAGIC_UNJITTED = """
+import json, sys, warnings
+warnings.simplefilter("ignore")
+sys.path[:0] = [sys.argv[1], str(__import__("pathlib").Path(sys.argv[1]).parent)]  # tests/ and the root
+import pytest
+import test_planted_bugs as T
+import test_magic_rules as D
+import test_check_examples as X
+
+failed = {}
+for bug, name in T.MAGIC_CLAUSE_TESTS.items():
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        T.magic_planter(bug, T.Path(sys.argv[2]))(monkeypatch)
+        try:
+            if name.startswith("example: "):
+                problem = X.run_example("magic", name[len("example: "):])
+                assert problem is None, problem
+            else:
+                getattr(D, name)()
+            failed[bug] = None
+        except (Exception, pytest.fail.Exception) as exc:
+            failed[bug] = f"{type(exc).__name__}: {str(exc)[:200]}"
+print(json.dumps(failed))
+"""
+
+
+def test_every_planted_magic_bug_fails_its_clause_test(tmp_path):
+    """Each Magic War bug, planted into engine.py, makes its clause test fail (a test of test_magic_rules.py
+    or a rule example; the rules un-jitted in a subprocess, so the planted copies need no compiling)."""
+    assert set(MAGIC_CLAUSE_TESTS) == set(MAGIC_PLANTED) and len(MAGIC_PLANTED) >= 8
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    done = subprocess.run([sys.executable, "-c", MAGIC_UNJITTED, str(Path(__file__).resolve().parent),
+                           str(tmp_path)], env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    failed = json.loads(done.stdout)
+    assert [bug for bug, why in failed.items() if why is None] == []
+
+
+MAGIC = Path(__file__).resolve().parents[1] / "scenarios" / "magic" / "base.toml"
+
+
+@pytest.mark.slow
+@pytest.mark.long
+def test_ci_check_reports_every_planted_magic_bug_but_the_known_misses(planted_folder, tmp_path, capsys):
+    """Planted one at a time, every Magic War bug but MAGIC_HUNT_MISSES is reported by `simkit check --profile ci`."""
+    from simkit.testing.planting import caught_by_check
+
+    missed = []
+    for bug in MAGIC_PLANTED:
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            magic_planter(bug, planted_folder)(monkeypatch)
+            caught, by = caught_by_check(MAGIC, out_dir=tmp_path)
+        with capsys.disabled():
+            print(f"{bug}: {'caught by ' + by if caught else 'missed (' + by + ')'}")
+        if not caught:
+            missed.append(bug)
+    assert set(missed) == MAGIC_HUNT_MISSES, missed

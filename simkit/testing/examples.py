@@ -103,9 +103,16 @@ def load_examples(path: str | Path) -> list[Example]:
         if not row.get("then") and not row.get("unchanged") and not row.get("refused"):
             raise ScenarioError(f"{where}: says nothing to check (give then, unchanged or refused)")
         out.append(Example(row["name"], row["clause"], dict(row.get("given", {})),
-                           tuple(tuple(a) if isinstance(a, list) else (a,) for a in when),
+                           tuple(_action(a) for a in when),
                            dict(row.get("then", {})), tuple(row.get("unchanged", [])), bool(row.get("refused"))))
     return out
+
+
+def _action(a) -> tuple:
+    """An action from TOML: a list becomes a tuple, and so does each list inside it (a cell ``[c, r]``)."""
+    if not isinstance(a, list):
+        return (a,)
+    return tuple(tuple(x) if isinstance(x, list) else x for x in a)
 
 
 def value_of(values: Any, name: str):
