@@ -29,7 +29,7 @@ GAMES = {"duel": (T.DUEL_PLANTED, T.duel_planter, "duel"), "krypton": (T.KRYPTON
          "magic": (T.MAGIC_PLANTED, T.magic_planter, "magic")}
 
 
-def hunt_game(game: str, folder: Path, out: Path) -> tuple[int, int]:
+def hunt_game(game: str, folder: Path, out: Path, examples_first: bool = True) -> tuple[int, int]:
     """Plant each bug of ``game`` and run the ci check; print one line a bug; ``(caught, planted)``."""
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
@@ -53,7 +53,7 @@ def hunt_game(game: str, folder: Path, out: Path) -> tuple[int, int]:
         start = time.perf_counter()
         with pytest.MonkeyPatch.context() as monkeypatch:
             planter(bug, folder)(monkeypatch)
-            ok, by = caught_by_check(scenario, profile="ci", out_dir=out)
+            ok, by = caught_by_check(scenario, profile="ci", out_dir=out, examples_first=examples_first)
         caught += ok
         print(f"  {bug:40} {'caught' if ok else 'MISSED'} by {by} ({time.perf_counter() - start:.0f} s)", flush=True)
     return caught, len(planted)
@@ -66,13 +66,16 @@ def main(argv=None) -> int:
     p.add_argument("--folder", default=str(ROOT / ".pytest_cache" / "d" / "planted-bugs"),
                    help="where the planted copies are compiled (default: the tests' cache folder)")
     p.add_argument("--out", default=str(ROOT / "reports" / "check"), help="folder for the failing cases")
+    p.add_argument("--without-examples", action="store_true",
+                   help="skip the rule examples: what the restated clauses and invariants catch alone")
     args = p.parse_args(argv)
     folder = Path(args.folder)
     folder.mkdir(parents=True, exist_ok=True)
     for game in args.game or [*GAMES, "miracle"]:
         print(f"{game}: planting each bug and running simkit check --profile ci", flush=True)
-        caught, planted = hunt_game(game, folder, Path(args.out))
-        print(f"{game}: simkit check --profile ci caught {caught} of {planted} planted bugs "
+        caught, planted = hunt_game(game, folder, Path(args.out), not args.without_examples)
+        how = " without its rule examples" if args.without_examples else ""
+        print(f"{game}: simkit check --profile ci{how} caught {caught} of {planted} planted bugs "
               f"({100 * caught / planted:.0f}%)", flush=True)
     return 0
 

@@ -46,16 +46,18 @@ def planted_module(folder: Path, name: str, text: str) -> ModuleType:
     return sys.modules[name]
 
 
-def caught_by_check(scenario, profile: str = "ci", seed: int = 0, out_dir=None) -> tuple[bool, str]:
+def caught_by_check(scenario, profile: str = "ci", seed: int = 0, out_dir=None,
+                    examples_first: bool = True) -> tuple[bool, str]:
     """Run ``simkit check`` on ``scenario``; ``(caught, what reported it)``.
 
     Caught means a rule check reported it: a rule example failed, or a case broke a clause the
-    game's checks name. A batch and its games parting, or the interface contract, do not count: a
-    planted copy of the rules is not played by the compiled bots, so those would be artefacts.
+    game's checks name (``examples_first=False``: the clauses alone). A batch and its games parting,
+    or the interface contract, do not count: a planted copy of the rules is not played by the
+    compiled bots, so those would be artefacts.
     """
     from simkit.testing.rule_check import run_check
 
-    report = run_check(scenario, profile=profile, seed=seed, out_dir=out_dir)
+    report = run_check(scenario, profile=profile, seed=seed, out_dir=out_dir, examples_first=examples_first)
     if report.passed:
         return False, "unnoticed"
     text = report.failure or ""

@@ -195,7 +195,7 @@ def _probe_edges(sc, spec, report, rng, count: int) -> Case | None:
 
 def run_invariant_games(sc: Scenario, spec, games: int, seed: int = 0, on_example=None,
                         profile: str = "custom", edge_positions: int | None = None,
-                        out_dir: str | Path | None = None) -> InvariantReport:
+                        out_dir: str | Path | None = None, examples_first: bool = True) -> InvariantReport:
     """Play ``games`` games of ``sc`` checking ``spec``'s invariants after every action.
 
     First the scenario's rule examples (:mod:`simkit.testing.examples`), then every legal action from
@@ -213,9 +213,9 @@ def run_invariant_games(sc: Scenario, spec, games: int, seed: int = 0, on_exampl
     game = sc.game
     report = InvariantReport(sc, profile, seed, invariants=tuple(getattr(spec, "names", ())))
     start = time.perf_counter()
-    report.examples, failed = run_examples(sc, spec)
+    report.examples, failed = run_examples(sc, spec) if examples_first else (0, None)
     if failed is not None:
-        report.failure = failed.format()
+        report.failure = failed.format() + f"\nreplay: simkit check {sc.path} --profile ci (the examples run first)"
         report.seconds = time.perf_counter() - start
         return report
     rng = np.random.default_rng(seed)
@@ -319,7 +319,8 @@ def _play_games(sc, spec, report, rng, games, seed, on_example):
 
 
 def run_check(scenario: str | Path, examples: int | None = None, seed: int | None = 0, profile: str = "thorough",
-              variants: bool = True, out_dir: str | Path = "reports/check", on_example=None, **options):
+              variants: bool = True, out_dir: str | Path = "reports/check", on_example=None,
+              examples_first: bool = True, **options):
     """Check a scenario's rules through its game's ``checks`` or ``check_runner`` capability.
 
     Args:
@@ -330,6 +331,7 @@ def run_check(scenario: str | Path, examples: int | None = None, seed: int | Non
         variants: also play variants of the scenario (games whose check supports it).
         out_dir: where a failing case is written (games whose check writes cases).
         on_example: called once per game played (progress).
+        examples_first: run the scenario's rule examples first (games whose checks give their words).
 
     Returns:
         A report with ``passed`` and ``format()``.
@@ -350,7 +352,7 @@ def run_check(scenario: str | Path, examples: int | None = None, seed: int | Non
         raise ValueError(f"{sc.path}: {sc.game.title} declares no invariants (its checks capability)")
     budget = examples if examples is not None else max(10, PROFILES[profile] // 5)
     return run_invariant_games(sc, spec, budget, seed=0 if seed is None else seed, on_example=on_example,
-                               profile=profile, out_dir=out_dir)
+                               profile=profile, out_dir=out_dir, examples_first=examples_first)
 
 
 def replay_file(scenario: str | Path, case_path: str | Path):
