@@ -307,3 +307,317 @@ def test_check_shrinks_a_planted_bug_to_a_minimal_sequence(base, monkeypatch, pl
     case = report.failure.case
     assert len(case.steps) <= most_actions, [s.action for s in case.steps]
     assert case.patch is None and report.case_path.exists()
+
+
+# ---- the Card Duel: bugs planted into its one rules source, simkit/games/duel/engine.py --------------------
+
+#: bug -> [(the engine line as it is, the line with the bug)]: slips of rule logic that stay within every bound
+DUEL_PLANTED = {
+    "weapon_range_off_by_one": [("    in_range = cd[c, F_RANGE] >= s[G_DIST]",
+                                 "    in_range = cd[c, F_RANGE] > s[G_DIST]")],
+    "shield_stops_piercing_damage": [("    if not piercing and k > 0:", "    if k > 0:")],
+    "poison_ticks_floor_half": [("        k = (level + 1) // 2\n        s[b + P_ST + POISON] = level - k",
+                                 "        k = level // 2\n        s[b + P_ST + POISON] = level - k")],
+    "slow_ignored_by_the_draw": [("        slowed = 1\n", "        slowed = 0\n")],
+    "reflect_answers_void_damage": [("    if lost < 1 or void or src != 1 - tgt:",
+                                     "    if lost < 1 or src != 1 - tgt:")],
+    "strength_with_the_wrong_sign": [("        amount += s[base(src) + P_ST + STRENGTH]",
+                                      "        amount -= s[base(src) + P_ST + STRENGTH]")],
+    "cooldown_one_turn_short": [("        s[b + A_READY + w] = s[b + P_OWN] + cd[c, F_COOLDOWN] + 1",
+                                 "        s[b + A_READY + w] = s[b + P_OWN] + cd[c, F_COOLDOWN]")],
+    "hand_limit_off_by_one": [("            return R_HAND_LIMIT if s[b + P_NHAND] > st[S_HAND_LIMIT] else R_OK",
+                               "            return R_HAND_LIMIT if s[b + P_NHAND] >= st[S_HAND_LIMIT] else R_OK")],
+    "distance_requirement_off_by_one": [("        if dist < cd[x, F_MIN_D] or dist > cd[x, F_MAX_D]:",
+                                         "        if dist < cd[x, F_MIN_D] or dist >= cd[x, F_MAX_D]:")],
+    "charge_kept_after_firing": [("            s[b + A_CHARGE + w] = 0", "            s[b + A_CHARGE + w] = charge")],
+}
+#: bug -> the clause test of tests/test_duel_rules.py that fails with it planted
+DUEL_CLAUSE_TESTS = {
+    "weapon_range_off_by_one": "test_one_weapon_use_per_turn",
+    "shield_stops_piercing_damage": "test_piercing_damage_ignores_shield",
+    "poison_ticks_floor_half": "test_poison_levels_tick_down_to_zero",
+    "slow_ignored_by_the_draw": "test_slow_draws_one_card_fewer",
+    "reflect_answers_void_damage": "test_void_damage_cannot_be_answered_by_reflect",
+    "strength_with_the_wrong_sign": "test_strength_adds_to_each_instance",
+    "cooldown_one_turn_short": "test_cooldown_blocks_the_next_own_turns",
+    "hand_limit_off_by_one": "test_hand_limit_at_the_end_of_the_discard_phase_only",
+    "distance_requirement_off_by_one": "test_distance_requirements_of_cards",
+    "charge_kept_after_firing": "test_charge_one_use_charges_the_next_fires_and_resets",
+}
+#: The Duel bugs `simkit check --profile ci` misses (measured by the long hunt; the clause tests catch them).
+DUEL_HUNT_MISSES: set[str] = set()
+
+
+def duel_planter(name: str, folder: Path):
+    """A function planting Duel bug ``name``: ``plant(monkeypatch)`` makes the duel's ``Match`` (and so
+    ``simkit check``) play the engine with the bug; the compiled bots keep the rules as written."""
+    from simkit.games.duel import engine as duel_engine
+    from simkit.games.duel import match as duel_match
+    from simkit.testing.planting import planted_module, planted_source
+
+    def plant(monkeypatch):
+        module = planted_module(folder, f"planted_duel_engine_{name}", planted_source(duel_engine, DUEL_PLANTED[name]))
+        monkeypatch.setattr(duel_match, "E", module)
+
+    return plant
+
+
+DUEL_UNJITTED = """
+import json, sys, warnings
+warnings.simplefilter("ignore")
+sys.path[:0] = [sys.argv[1]]
+import pytest
+import test_planted_bugs as T
+import test_duel_rules as D
+
+failed = {}
+for bug, name in T.DUEL_CLAUSE_TESTS.items():
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        T.duel_planter(bug, T.Path(sys.argv[2]))(monkeypatch)
+        try:
+            getattr(D, name)()
+            failed[bug] = None
+        except (Exception, pytest.fail.Exception) as exc:
+            failed[bug] = f"{type(exc).__name__}: {str(exc)[:200]}"
+print(json.dumps(failed))
+"""
+
+
+def test_every_planted_duel_bug_fails_its_clause_test(tmp_path):
+    """Each Duel bug, planted into engine.py, makes its clause test of test_duel_rules.py fail (the rules
+    un-jitted in a subprocess, so the planted copies need no compiling)."""
+    assert set(DUEL_CLAUSE_TESTS) == set(DUEL_PLANTED) and len(DUEL_PLANTED) >= 8
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    done = subprocess.run([sys.executable, "-c", DUEL_UNJITTED, str(Path(__file__).resolve().parent), str(tmp_path)],
+                          env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    failed = json.loads(done.stdout)
+    assert [bug for bug, why in failed.items() if why is None] == []
+
+
+DUEL = Path(__file__).resolve().parents[1] / "scenarios" / "duel" / "base.toml"
+
+
+@pytest.mark.parametrize("bug", ["weapon_range_off_by_one", "poison_ticks_floor_half"])
+def test_planted_duel_bug_is_caught_by_the_ci_check(monkeypatch, planted_folder, tmp_path, bug):
+    """With the bug planted (compiled), `simkit check --profile ci` reports it by a rule check."""
+    from simkit.testing.planting import caught_by_check
+
+    duel_planter(bug, planted_folder)(monkeypatch)
+    caught, by = caught_by_check(DUEL, out_dir=tmp_path)
+    assert caught, by
+
+
+@pytest.mark.slow
+@pytest.mark.long
+def test_ci_check_reports_every_planted_duel_bug_but_the_known_misses(planted_folder, tmp_path, capsys):
+    """Planted one at a time, every Duel bug but DUEL_HUNT_MISSES is reported by `simkit check --profile ci`."""
+    from simkit.testing.planting import caught_by_check
+
+    missed = []
+    for bug in DUEL_PLANTED:
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            duel_planter(bug, planted_folder)(monkeypatch)
+            caught, by = caught_by_check(DUEL, out_dir=tmp_path)
+        with capsys.disabled():
+            print(f"{bug}: {'caught by ' + by if caught else 'missed (' + by + ')'}")
+        if not caught:
+            missed.append(bug)
+    assert set(missed) == DUEL_HUNT_MISSES, missed
+
+
+# ---- Krypton Tower War: bugs planted into its one rules source, simkit/games/krypton/engine.py ----------------
+
+KRYPTON_PLANTED = {
+    "hero_attack_range_off_by_one": [("and dist[cell, s[oe + H_CELL]] <= rng:",
+                                      "and dist[cell, s[oe + H_CELL]] < rng:")],
+    "tower_hits_every_step_in_range": [("dist[old, c] > rng >= dist[a, c]", "rng >= dist[a, c]")],
+    "knight_bonus_forgets_veins": [("if t == T_PLAIN or t == T_VEIN:", "if t == T_PLAIN:")],
+    "spent_vein_stays_a_vein": [("if s[STOCK + c] == 0:", "if s[STOCK + c] < 0:")],
+    "hand_limit_ignores_magic_towers": [("return R[R_HAND_LIMIT] + n_towers(s, R, side, E_HAND)",
+                                         "return R[R_HAND_LIMIT]")],
+    "death_penalty_rounds_up": [("give = s[so(side) + S_ENERGY] // R[R_DEATH_DIV]",
+                                 "give = (s[so(side) + S_ENERGY] + R[R_DEATH_DIV] - 1) // R[R_DEATH_DIV]")],
+    "end_phase_tower_range_off_by_one": [("and dist[s[o + H_CELL], c] <= rng:", "and dist[s[o + H_CELL], c] < rng:")],
+    "own_tower_cell_not_enterable": [("return s[B_SIDE + cell] < 0 or s[B_SIDE + cell] == side",
+                                      "return s[B_SIDE + cell] < 0")],
+}
+#: bug -> the clause test of tests/test_krypton_rules.py that fails with it planted
+KRYPTON_CLAUSE_TESTS = {
+    "hero_attack_range_off_by_one": "test_range_warrior_1_archer_2",
+    "tower_hits_every_step_in_range": "test_attack_tower_hits_on_entering_its_range_not_when_moving_inside_it",
+    "knight_bonus_forgets_veins": "test_knight_plus_2_from_plain_minus_2_from_other_terrain_never_below_0",
+    "spent_vein_stays_a_vein": "test_a_vein_gives_at_most_its_stock_and_then_becomes_buildable_plain",
+    "hand_limit_ignores_magic_towers":
+        "test_dice_are_1_plus_prayer_towers_at_most_3_and_hand_limit_3_plus_magic_towers",
+    "death_penalty_rounds_up": "test_death_penalty_gives_a_tenth_of_the_energy_rounded_down",
+    "end_phase_tower_range_off_by_one": "test_end_phase_hits_the_acting_hero_2_per_tower_in_range",
+    "own_tower_cell_not_enterable": "test_no_entering_a_base_an_enemy_building_or_a_hero_but_a_friendly_tower_is_fine",
+}
+#: The Krypton bugs `simkit check --profile ci` misses (measured by the long hunt; the clause tests catch them).
+KRYPTON_HUNT_MISSES: set[str] = set()
+
+
+def krypton_planter(name: str, folder: Path):
+    """A function planting Krypton bug ``name``: ``plant(monkeypatch)`` makes Krypton's game view (so its
+    ``Match`` and ``simkit check``) play the engine with the bug; the compiled bots keep the rules as written."""
+    from simkit.games.krypton import engine as krypton_engine
+    from simkit.games.krypton import view as krypton_view
+    from simkit.testing.planting import planted_module, planted_source
+
+    def plant(monkeypatch):
+        # the planted copy lives outside the package: it keeps no watch over the package's numba cache
+        text = planted_source(krypton_engine, [*KRYPTON_PLANTED[name], _KRYPTON_CACHE_WATCH])
+        module = planted_module(folder, f"planted_krypton_engine_{name}", text)
+        monkeypatch.setattr(krypton_view, "E", module)
+
+    return plant
+
+
+_KRYPTON_CACHE_WATCH = ("_HERE = Path(__file__).parent\ndrop_stale_cache(",
+                        "_HERE = Path(__file__).parent\n(lambda *a: None)(")
+
+KRYPTON_UNJITTED = DUEL_UNJITTED.replace("test_duel_rules as D", "test_krypton_rules as D").replace(
+    "DUEL_CLAUSE_TESTS", "KRYPTON_CLAUSE_TESTS").replace("duel_planter", "krypton_planter")
+
+
+def test_every_planted_krypton_bug_fails_its_clause_test(tmp_path):
+    """Each Krypton bug, planted into engine.py, makes its clause test of test_krypton_rules.py fail (the
+    rules un-jitted in a subprocess, so the planted copies need no compiling)."""
+    assert set(KRYPTON_CLAUSE_TESTS) == set(KRYPTON_PLANTED) and len(KRYPTON_PLANTED) >= 8
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    done = subprocess.run([sys.executable, "-c", KRYPTON_UNJITTED, str(Path(__file__).resolve().parent),
+                           str(tmp_path)], env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    failed = json.loads(done.stdout)
+    assert [bug for bug, why in failed.items() if why is None] == []
+
+
+KRYPTON = Path(__file__).resolve().parents[1] / "scenarios" / "krypton" / "base.toml"
+
+
+@pytest.mark.slow
+@pytest.mark.long
+def test_ci_check_reports_every_planted_krypton_bug_but_the_known_misses(planted_folder, tmp_path, capsys):
+    """Planted one at a time, every Krypton bug but KRYPTON_HUNT_MISSES is reported by `simkit check --profile ci`."""
+    from simkit.testing.planting import caught_by_check
+
+    missed = []
+    for bug in KRYPTON_PLANTED:
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            krypton_planter(bug, planted_folder)(monkeypatch)
+            caught, by = caught_by_check(KRYPTON, out_dir=tmp_path)
+        with capsys.disabled():
+            print(f"{bug}: {'caught by ' + by if caught else 'missed (' + by + ')'}")
+        if not caught:
+            missed.append(bug)
+    assert set(missed) == KRYPTON_HUNT_MISSES, missed
+
+
+# ---- Magic War: bugs planted into its one rules source, simkit/games/magic/engine.py -------------------------
+
+MAGIC_PLANTED = {
+    "leader_immune_a_turn_longer": [("s[G_TURN] <= st[S_IMMUNE]", "s[G_TURN] <= st[S_IMMUNE] + 1")],
+    "hit_numbers_swapped": [("base = st[S_RANGED_HIT] if ut[s[ub(u) + F_TYPE], U_RANGED] == 1 else st[S_MELEE_HIT]",
+                             "base = st[S_RANGED_HIT] if ut[s[ub(u) + F_TYPE], U_RANGED] == 0 else st[S_MELEE_HIT]")],
+    "precision_with_the_wrong_sign": [("return base - s[ub(u) + F_BPREC] - aura(s, u, P_PRECISION, ut, sk, st)",
+                                       "return base - s[ub(u) + F_BPREC] + aura(s, u, P_PRECISION, ut, sk, st)")],
+    "aura_one_cell_too_far": [("d >= 1 and d <= sk[k, K_RADIUS]", "d >= 1 and d <= sk[k, K_RADIUS] + 1")],
+    "same_type_auras_stack": [("            if (seen[j] >> t) & 1:\n                continue",
+                               "            if (seen[j] >> t) & 1:\n                pass")],
+    "melee_reaches_diagonals": [("return d <= st[S_MELEE_RANGE]", "return d <= st[S_MELEE_RANGE] + 1")],
+    "kill_magic_to_the_victim": [("s[pb(actor) + P_STORED] += st[S_PER_KILL]",
+                                  "s[pb(1 - actor) + P_STORED] += st[S_PER_KILL]")],
+    "ranged_line_not_blocked_by_units": [("        if occ(s, x) >= 0 or is_obstacle(st, x):",
+                                          "        if is_obstacle(st, x):")],
+    "splash_hits_friends": [("if x < 0 or s[ub(x) + F_OWNER] == q or immune(s, x, ut, st):",
+                             "if x < 0 or immune(s, x, ut, st):")],
+}
+#: bug -> the clause test that fails with it planted: a test of tests/test_magic_rules.py, or "example: NAME", a
+#: rule example of scenarios/magic/examples.toml (tests/test_check_examples.py runs each as a clause test)
+MAGIC_CLAUSE_TESTS = {
+    "leader_immune_a_turn_longer": "example: A leader may be attacked from turn 2",
+    "hit_numbers_swapped": "test_melee_hits_on_three_ranged_on_four",
+    "precision_with_the_wrong_sign": "test_precision_lowers_the_hit_number",
+    "aura_one_cell_too_far": "example: An aura reaches its radius and no further",
+    "same_type_auras_stack": "test_joint_defence_takes_one_die_and_does_not_stack",
+    "melee_reaches_diagonals": "test_melee_reaches_orthogonal_neighbours_only",
+    "kill_magic_to_the_victim": "test_kill_gives_magic_usable_from_the_next_own_turn",
+    "ranged_line_not_blocked_by_units": "test_ranged_line_is_blocked_by_a_unit_between",
+    "splash_hits_friends": "test_splash_hits_enemies_around_the_target",
+}
+#: The Magic War bugs `simkit check --profile ci` misses (measured by the long hunt; the clause tests catch them).
+MAGIC_HUNT_MISSES: set[str] = set()
+
+
+def magic_planter(name: str, folder: Path):
+    """A function planting Magic War bug ``name``: ``plant(monkeypatch)`` makes its ``Match`` (so ``simkit
+    check``) play the engine with the bug; the compiled bots keep the rules as written."""
+    from simkit.games.magic import engine as magic_engine
+    from simkit.games.magic import match as magic_match
+    from simkit.testing.planting import planted_module, planted_source
+
+    def plant(monkeypatch):
+        text = planted_source(magic_engine, MAGIC_PLANTED[name])
+        monkeypatch.setattr(magic_match, "E", planted_module(folder, f"planted_magic_engine_{name}", text))
+
+    return plant
+
+
+MAGIC_UNJITTED = """
+import json, sys, warnings
+warnings.simplefilter("ignore")
+sys.path[:0] = [sys.argv[1], str(__import__("pathlib").Path(sys.argv[1]).parent)]  # tests/ and the root
+import pytest
+import test_planted_bugs as T
+import test_magic_rules as D
+import test_check_examples as X
+
+failed = {}
+for bug, name in T.MAGIC_CLAUSE_TESTS.items():
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        T.magic_planter(bug, T.Path(sys.argv[2]))(monkeypatch)
+        try:
+            if name.startswith("example: "):
+                problem = X.run_example("magic", name[len("example: "):])
+                assert problem is None, problem
+            else:
+                getattr(D, name)()
+            failed[bug] = None
+        except (Exception, pytest.fail.Exception) as exc:
+            failed[bug] = f"{type(exc).__name__}: {str(exc)[:200]}"
+print(json.dumps(failed))
+"""
+
+
+def test_every_planted_magic_bug_fails_its_clause_test(tmp_path):
+    """Each Magic War bug, planted into engine.py, makes its clause test fail (a test of test_magic_rules.py
+    or a rule example; the rules un-jitted in a subprocess, so the planted copies need no compiling)."""
+    assert set(MAGIC_CLAUSE_TESTS) == set(MAGIC_PLANTED) and len(MAGIC_PLANTED) >= 8
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    done = subprocess.run([sys.executable, "-c", MAGIC_UNJITTED, str(Path(__file__).resolve().parent),
+                           str(tmp_path)], env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    failed = json.loads(done.stdout)
+    assert [bug for bug, why in failed.items() if why is None] == []
+
+
+MAGIC = Path(__file__).resolve().parents[1] / "scenarios" / "magic" / "base.toml"
+
+
+@pytest.mark.slow
+@pytest.mark.long
+def test_ci_check_reports_every_planted_magic_bug_but_the_known_misses(planted_folder, tmp_path, capsys):
+    """Planted one at a time, every Magic War bug but MAGIC_HUNT_MISSES is reported by `simkit check --profile ci`."""
+    from simkit.testing.planting import caught_by_check
+
+    missed = []
+    for bug in MAGIC_PLANTED:
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            magic_planter(bug, planted_folder)(monkeypatch)
+            caught, by = caught_by_check(MAGIC, out_dir=tmp_path)
+        with capsys.disabled():
+            print(f"{bug}: {'caught by ' + by if caught else 'missed (' + by + ')'}")
+        if not caught:
+            missed.append(bug)
+    assert set(missed) == MAGIC_HUNT_MISSES, missed

@@ -46,10 +46,12 @@ def register(sub) -> None:
     p = sub.add_parser(
         "check",
         help="property-test the rule invariants against a scenario",
-        description="Play legal games (random actions and stretches played by the scenario's bots, on the scenario "
-        "and variants of it) with hypothesis, checking every rule invariant after every action and stepping the "
-        "compiled engine the sweeps play beside the reference one; print a pass summary, or the minimal failing "
-        "action sequence, the broken invariant and a command that replays it. Exit status 1 when an invariant "
+        description="Run the scenario's rule examples first (examples.toml beside it: given a position, when "
+        "actions, then what the rules page requires), then play legal games (random actions and games played by "
+        "the scenario's bots; for Battle of Miracles with hypothesis, on the scenario and variants of it) and "
+        "positions at the clauses' edges, checking every rule clause and invariant after every action; print a "
+        "pass summary, or the failing example (file, name, clause, expected against got), or the shortest "
+        "failing action sequence, the clause broken and a command that replays it. Exit status 1 when a rule "
         "breaks, 2 on bad input.",
     )
     p.add_argument("scenario", help="scenario TOML (a designer's patch, for instance)")

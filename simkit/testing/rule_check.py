@@ -52,6 +52,10 @@ class InvariantReport:
     illegal_refused: int = 0
     failure: str | None = None
     invariants: tuple[str, ...] = field(default_factory=tuple)
+    examples: int = 0
+    probes: int = 0
+    case: object = None
+    case_path: Path | None = None
 
     @property
     def passed(self) -> bool:
@@ -62,6 +66,7 @@ class InvariantReport:
         """A short text report."""
         sc = self.scenario
         lines = [f"simkit check: {sc.name}", f"  scenario   {sc.path} (hash {sc.hash}, rules {sc.rules_version})",
+                 f"  examples   {self.examples} rule examples run first; {self.probes} positions at the clauses' edges",
                  f"  games      {self.games} ({self.actions} actions checked, {self.illegal_refused} illegal actions "
                  f"refused; profile {self.profile}, seed {self.seed})",
                  f"  invariants {len(self.invariants)}: {', '.join(self.invariants)}, and the game interface's "
@@ -73,28 +78,178 @@ class InvariantReport:
         return "\n".join(lines)
 
 
-def _check_step(spec, before: dict, action, after: dict, where: str, history: list) -> str | None:
-    broken = spec.invariants(before, action, after)
-    if broken:
-        steps = "\n".join(f"  {i + 1:4}. {a!r}" for i, a in enumerate(history[-30:]))
-        return (f"broken: {', '.join(broken)}\n{where}, after action {len(history)} {action!r}\n"
-                f"the last actions:\n{steps}")
+def _broken(spec, before: dict, action, after: dict) -> list[str]:
+    return list(spec.invariants(before, action, after))
+
+
+def _legal_broken(spec, m) -> list[str]:
+    check = getattr(spec, "legal_problems", None)
+    return list(check(m.snapshot(), m.legal_actions())) if check is not None and not m.over else []
+
+
+@dataclass
+class Case:
+    """A failing case: where it starts (a game's decks and seed, or an example-words position), the
+    actions up to the step that broke, and the clauses broken."""
+
+    broken: list[str]
+    actions: list
+    first_deck: str | None = None
+    second_deck: str | None = None
+    seed: int = 0
+    given: dict | None = None
+    where: str = ""
+    note: str = ""
+
+    def start(self, sc, spec):
+        """A match at the case's start."""
+        if self.given is not None:
+            return spec.example_match(self.given)
+        return sc.game.new_match(self.first_deck, self.second_deck, seed=self.seed)
+
+    def to_json(self) -> dict:
+        """The case as JSON values."""
+        return {"kind": "simkit-check-case", "broken": self.broken, "actions": [list(a) for a in self.actions],
+                "first_deck": self.first_deck, "second_deck": self.second_deck, "seed": self.seed,
+                "given": self.given, "where": self.where}
+
+
+def replay_case(sc, spec, case: Case) -> list[str]:
+    """Replay ``case``: the clauses broken by its last step (empty: it no longer fails).
+
+    Raises:
+        IllegalAction: an action of the case is refused.
+    """
+    m = case.start(sc, spec)
+    broken: list[str] = []
+    for action in case.actions:
+        before = m.snapshot()
+        broken = _legal_broken(spec, m)
+        if broken:
+            return broken
+        m.do(tuple(action))
+        broken = _broken(spec, before, tuple(action), m.snapshot())
+        if broken:
+            return broken
+    return _legal_broken(spec, m)
+
+
+def shrink(sc, spec, case: Case, attempts: int = 300) -> Case:
+    """The case with as many actions removed as still leave a legal sequence breaking a clause it broke."""
+    actions = list(case.actions)
+    i = 0
+    while i < len(actions) - 1 and attempts > 0:
+        trial = actions[:i] + actions[i + 1:]
+        attempts -= 1
+        try:
+            broken = replay_case(sc, spec, Case(case.broken, trial, case.first_deck, case.second_deck, case.seed,
+                                                case.given))
+        except IllegalAction:
+            broken = []
+        if set(broken) & set(case.broken):
+            actions = trial
+        else:
+            i += 1
+    return Case(case.broken, actions, case.first_deck, case.second_deck, case.seed, case.given, case.where, case.note)
+
+
+def _describe(spec, sc, case: Case, detail: str = "") -> str:
+    clauses = getattr(spec, "clauses", {})
+    lines = [f"broken: {', '.join(case.broken)}"]
+    lines += [f"  clause {b}: {clauses[b]}" for b in case.broken if b in clauses]
+    lines.append(case.where)
+    if detail:
+        lines.append(detail)
+    lines.append(f"the shortest sequence found ({len(case.actions)} action{'s' * (len(case.actions) != 1)}):")
+    lines += [f"  {i + 1:4}. {tuple(a)!r}" for i, a in enumerate(case.actions)]
+    return "\n".join(lines)
+
+
+def _probe_edges(sc, spec, report, rng, count: int) -> Case | None:
+    """Every legal action from positions at the clauses' edges, each step checked."""
+    make = getattr(spec, "edge_positions", None)
+    if make is None:
+        return None
+    for k, given in enumerate(make(rng, count)):
+        try:
+            m = spec.example_match(given)
+        except (ValueError, KeyError):
+            continue
+        report.probes += 1
+        where = f"edge position {k + 1} (seed {report.seed})"
+        broken = _legal_broken(spec, m)
+        if broken:
+            return Case(broken, [], given=given, where=where,
+                        note=spec.legal_difference(m.snapshot(), m.legal_actions())
+                        if hasattr(spec, "legal_difference") else "")
+        before = m.snapshot()
+        for action in m.legal_actions():
+            trial = m.copy()
+            trial.do(action)
+            report.actions += 1
+            broken = _broken(spec, before, action, trial.snapshot())
+            if broken:
+                return Case(broken, [action], given=given, where=where)
     return None
 
 
 def run_invariant_games(sc: Scenario, spec, games: int, seed: int = 0, on_example=None,
-                        profile: str = "custom") -> InvariantReport:
+                        profile: str = "custom", edge_positions: int | None = None,
+                        out_dir: str | Path | None = None, examples_first: bool = True) -> InvariantReport:
     """Play ``games`` games of ``sc`` checking ``spec``'s invariants after every action.
 
-    Half the games take uniformly random legal actions (drawn from ``seed``), half replay games
-    the scenario's first two bots played (so checked games reach what real games reach). At a few
-    moments of each game an action legal at some other moment but not now is tried: it must raise
-    :class:`simkit.IllegalAction` and change nothing.
+    First the scenario's rule examples (:mod:`simkit.testing.examples`), then every legal action from
+    ``edge_positions`` positions at the clauses' edges (when the spec makes them), then the games:
+    half take uniformly random legal actions (drawn from ``seed``), half replay games the scenario's
+    first two bots played in a batch (so checked games reach what real games reach; the batch and
+    the game played alone must agree). At every position the legal actions are held to the page
+    (when the spec restates them), and at a few moments an action legal at some other moment but not
+    now is tried: it must raise :class:`simkit.IllegalAction` and change nothing. Each finished game
+    is replayed from its actions and must end the same. A failure is shrunk to the shortest action
+    sequence that still breaks the clause and written to ``out_dir`` for ``simkit check --replay``.
     """
+    from simkit.testing.examples import run_examples
+
     game = sc.game
     report = InvariantReport(sc, profile, seed, invariants=tuple(getattr(spec, "names", ())))
     start = time.perf_counter()
+    report.examples, failed = run_examples(sc, spec) if examples_first else (0, None)
+    if failed is not None:
+        report.failure = failed.format() + f"\nreplay: simkit check {sc.path} --profile ci (the examples run first)"
+        report.seconds = time.perf_counter() - start
+        return report
     rng = np.random.default_rng(seed)
+    case = _probe_edges(sc, spec, report, rng, games * 10 if edge_positions is None else edge_positions)
+    divergence = None
+    if case is None:
+        case, divergence = _play_games(sc, spec, report, rng, games, seed, on_example)
+    if case is not None:
+        if case.given is None:
+            case = shrink(sc, spec, case)
+        report.failure = _describe(spec, sc, case, case.note)
+        report.case = case
+        if out_dir is not None:
+            from simkit.files import atomic_write
+
+            path = Path(out_dir) / f"{game.name}-case-seed{seed}.json"
+            text = json.dumps(case.to_json(), indent=1)
+            atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"), make_folders=True)
+            report.case_path = path
+            report.failure += f"\nreplay: simkit check {sc.path} --replay {path}"
+    elif divergence is not None:
+        report.failure = divergence
+    if report.passed:
+        try:
+            api_test(sc, games=min(6, max(2, games // 5)), seed=seed)
+        except APITestFailure as exc:
+            report.failure = f"game interface contract: {exc}"
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _play_games(sc, spec, report, rng, games, seed, on_example):
+    """The random and bot-played games; ``(the first failing case or None, a divergence text or None)``."""
+    game = sc.game
     seeds = game_seeds(seed, games)
     bots = [b for b in game.bot_names() if b != "random"][:2] or ["random"]
     bot_games = games // 2
@@ -104,6 +259,7 @@ def run_invariant_games(sc: Scenario, spec, games: int, seed: int = 0, on_exampl
     played = game.play_batch(firsts[:bot_games], seconds[:bot_games], seeds[:bot_games],
                              (bots[0], bots[-1]), record_actions=True) if bot_games else {"action_list": []}
     seen: dict[str, tuple] = {}
+    divergence = None
     for g in range(games):
         m = game.new_match(firsts[g], seconds[g], seed=seeds[g])
         script = list(played["action_list"][g]) if g < bot_games else None
@@ -111,8 +267,16 @@ def run_invariant_games(sc: Scenario, spec, games: int, seed: int = 0, on_exampl
                  f"{'bots ' + bots[0] + ',' + bots[-1] if script is not None else 'random legal actions'})")
         history: list = []
         before = m.snapshot()
+
+        def case_of(broken, note="", g=g, history=history, where=where):
+            return Case(broken, list(history), firsts[g], seconds[g], int(seeds[g]), where=where, note=note)
+
         while not m.over:
             legal = m.legal_actions()
+            broken = _legal_broken(spec, m)
+            if broken:
+                note = spec.legal_difference(m.snapshot(), legal) if hasattr(spec, "legal_difference") else ""
+                return case_of(broken, note), None
             for a in legal[:8]:
                 seen.setdefault(repr(a), a)
             if len(history) % 11 == 5:
@@ -123,44 +287,40 @@ def run_invariant_games(sc: Scenario, spec, games: int, seed: int = 0, on_exampl
                     except IllegalAction:
                         report.illegal_refused += 1
                     else:
-                        report.failure = f"illegal action {probe!r} accepted\n{where}, after action {len(history)}"
-                        break
+                        return case_of(["illegal_action_refused"], f"illegal action {probe!r} accepted"), None
                     if m.snapshot() != before:
-                        report.failure = f"the refused action {probe!r} changed the game\n{where}"
-                        break
-                if report.failure:
-                    break
-            if script is not None:
-                if len(history) >= len(script):
-                    report.failure = f"{where}: the bots' recorded game ended but the match is not over"
-                    break
+                        return case_of(["illegal_action_refused"], f"refused {probe!r} changed the game"), None
+            offered = set(map(tuple, legal))
+            if script is not None and len(history) < len(script) and tuple(script[len(history)]) in offered:
                 action = script[len(history)]
             else:
+                if script is not None and divergence is None:
+                    divergence = (f"broken: batch_equals_games_alone\n{where}: the batch's game and the same game "
+                                  f"played alone part at action {len(history) + 1}")
+                script = None
                 action = legal[int(rng.integers(len(legal)))]
             m.do(action)
             history.append(action)
             after = m.snapshot()
             report.actions += 1
-            report.failure = _check_step(spec, before, action, after, where, history)
-            if report.failure:
-                break
+            broken = _broken(spec, before, action, after)
+            if broken:
+                return case_of(broken), None
             before = after
+        if script is not None and len(history) != len(script) and divergence is None:
+            divergence = f"broken: batch_equals_games_alone\n{where}: the batch's game had {len(script)} actions"
+        again = game.replay(firsts[g], seconds[g], history, seed=seeds[g])
+        if again.snapshot() != m.snapshot():
+            return case_of(["replay_gives_the_same_game"]), None
         report.games += 1
         if on_example is not None:
             on_example()
-        if report.failure:
-            break
-    if report.passed:
-        try:
-            api_test(sc, games=min(6, max(2, games // 5)), seed=seed)
-        except APITestFailure as exc:
-            report.failure = f"game interface contract: {exc}"
-    report.seconds = time.perf_counter() - start
-    return report
+    return None, divergence
 
 
 def run_check(scenario: str | Path, examples: int | None = None, seed: int | None = 0, profile: str = "thorough",
-              variants: bool = True, out_dir: str | Path = "reports/check", on_example=None, **options):
+              variants: bool = True, out_dir: str | Path = "reports/check", on_example=None,
+              examples_first: bool = True, **options):
     """Check a scenario's rules through its game's ``checks`` or ``check_runner`` capability.
 
     Args:
@@ -171,6 +331,7 @@ def run_check(scenario: str | Path, examples: int | None = None, seed: int | Non
         variants: also play variants of the scenario (games whose check supports it).
         out_dir: where a failing case is written (games whose check writes cases).
         on_example: called once per game played (progress).
+        examples_first: run the scenario's rule examples first (games whose checks give their words).
 
     Returns:
         A report with ``passed`` and ``format()``.
@@ -191,7 +352,7 @@ def run_check(scenario: str | Path, examples: int | None = None, seed: int | Non
         raise ValueError(f"{sc.path}: {sc.game.title} declares no invariants (its checks capability)")
     budget = examples if examples is not None else max(10, PROFILES[profile] // 5)
     return run_invariant_games(sc, spec, budget, seed=0 if seed is None else seed, on_example=on_example,
-                               profile=profile)
+                               profile=profile, out_dir=out_dir, examples_first=examples_first)
 
 
 def replay_file(scenario: str | Path, case_path: str | Path):
@@ -203,7 +364,7 @@ def replay_file(scenario: str | Path, case_path: str | Path):
     """
     path = Path(case_path)
     try:
-        json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file (a case is written by a failing simkit check)") from None
     except IsADirectoryError:
@@ -217,6 +378,11 @@ def replay_file(scenario: str | Path, case_path: str | Path):
         raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
     sc = load_scenario(scenario)
     runner = sc.game.capability("check_runner")
+    if isinstance(data, dict) and data.get("kind") == "simkit-check-case":
+        spec = sc.game.capability("checks")
+        if spec is None:
+            raise ValueError(f"{path}: {sc.game.title} declares no checks to replay the case with")
+        return _replay_generic(sc, spec, path, data)
     if runner is None:
         raise ValueError(f"{path}: {sc.game.title}'s check writes no failing cases, so there is none to replay "
                          f"under {sc.path}")
@@ -227,6 +393,27 @@ def replay_file(scenario: str | Path, case_path: str | Path):
         if str(path) in text:
             raise
         raise ValueError(f"{path}: {text}") from None
+
+
+def _replay_generic(sc, spec, path: Path, data: dict) -> InvariantReport:
+    """Replay a case written by :func:`run_invariant_games`: the clauses its last step breaks now."""
+    try:
+        case = Case(list(data["broken"]), [tuple(a) for a in data["actions"]], data["first_deck"],
+                    data["second_deck"], int(data["seed"]), data["given"], data.get("where", ""))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{path}: not a case written by simkit check ({exc})") from None
+    report = InvariantReport(sc, "replay", case.seed, invariants=tuple(getattr(spec, "names", ())))
+    start = time.perf_counter()
+    try:
+        broken = replay_case(sc, spec, case)
+    except IllegalAction as exc:
+        raise ValueError(f"{path}: an action of the case is refused now: {exc}") from None
+    report.games, report.actions = 1, len(case.actions)
+    if broken:
+        report.failure = _describe(spec, sc, Case(broken, case.actions, case.first_deck, case.second_deck,
+                                                  case.seed, case.given, case.where or str(path)))
+    report.seconds = time.perf_counter() - start
+    return report
 
 
 def format_report(report) -> str:

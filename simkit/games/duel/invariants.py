@@ -4,7 +4,11 @@
 and the action between them and returns the names of the invariants the step broke (empty when all
 hold): HP bounds, card conservation across zones, distance in 0..max, status levels never negative,
 hand <= the limit after the discard phase, and hidden information: the view a bot is given (the only
-thing a bot reads) holds no hidden card and does not change when the hidden parts do.
+thing a bot reads) holds no hidden card and does not change when the hidden parts do. Then the rules
+page's clauses, restated over snapshots by :mod:`simkit.games.duel.transitions` (what each kind of
+action must change and must not; which actions are legal), the rule examples' words
+(:meth:`DuelInvariants.example_match`, ``scenarios/duel/examples.toml``) and positions at the clauses'
+edges (:meth:`DuelInvariants.edge_positions`).
 """
 
 from __future__ import annotations
@@ -16,9 +20,12 @@ import numpy as np
 
 from simkit.games.duel import engine as E
 from simkit.games.duel.tables import S_HAND_LIMIT, S_MAX_DIST, S_MAX_HP, deck_list
+from simkit.games.duel.transitions import CLAUSES, SEATS, DuelPage, legal_by_the_page
 
 NAMES = ("hp_bounds", "card_conservation", "distance_range", "status_nonnegative", "hand_limit",
-         "hidden_information")
+         "hidden_information", *CLAUSES)
+#: decks of an example that names none
+EXAMPLE_DECKS = ("Dagger+Greataxe:Rage,Reflect,ShadowBolt", "Longbow+Spear:Mend,Reflect,Venom")
 
 
 def _base_name(name: str) -> str:
@@ -35,7 +42,10 @@ class DuelInvariants:
     names = NAMES
 
     def __init__(self, scenario):
+        self.scenario = scenario
         self.rules = scenario.rules
+        self.page = DuelPage(scenario.data)
+        self.clauses = CLAUSES
 
     def invariants(self, before: Mapping, action: tuple | None, after: Mapping) -> list[str]:
         """Names of the invariants broken by the step ``before`` -> ``action`` -> ``after``."""
@@ -54,7 +64,109 @@ class DuelInvariants:
                 broken.append("hand_limit")
         if not self.hidden_information(after):
             broken.append("hidden_information")
-        return broken
+        return broken + self.page.transition_problems(before, action, after)
+
+    def legal_problems(self, snap: Mapping, legal: list) -> list[str]:
+        """``["legal_actions_follow_the_page"]`` when the legal actions differ from those the page allows."""
+        return [] if set(map(tuple, legal)) == legal_by_the_page(self.page, snap) else ["legal_actions_follow_the_page"]
+
+    def legal_difference(self, snap: Mapping, legal: list) -> str:
+        """What the engine offers that the page does not, and the reverse (for a failure's text)."""
+        page, got = legal_by_the_page(self.page, snap), set(map(tuple, legal))
+        return f"offered but not allowed: {sorted(got - page)}; allowed but not offered: {sorted(page - got)}"
+
+    # -- rule examples (simkit.testing.examples) ---------------------------------------------------------
+
+    def example_match(self, given: Mapping):
+        """A match in the position ``given`` (the words of :meth:`Match.arrange`): ``first_deck``,
+        ``second_deck``, ``seed``, ``turn``, ``phase``, ``distance``, and per seat (``first``, ``second``)
+        ``hp``, ``ap``, ``mana``, ``own_turns``, ``statuses``, the flags and the zones. Unnamed: both at
+        the scenario's HP, action points and mana, one own turn started, empty hands."""
+        from simkit.games.duel.match import Match
+
+        given = dict(given)
+        unknown = set(given) - {"first_deck", "second_deck", "seed", "turn", "phase", "distance", *SEATS}
+        if unknown:
+            raise ValueError(f"unknown word {sorted(unknown)[0]!r} (known: first_deck, second_deck, seed, turn, "
+                             "phase, distance, first, second)")
+        m = self.scenario.game.new_match(given.get("first_deck", EXAMPLE_DECKS[0]),
+                                         given.get("second_deck", EXAMPLE_DECKS[1]), seed=int(given.get("seed", 0)))
+        if not isinstance(m, Match):  # another game's match: only its own words apply
+            raise TypeError("not a Card Duel match")
+        r = self.scenario.data["rules"]
+        players = []
+        for seat in SEATS:
+            full = {"hp": r["hp"], "ap": r["action_points"], "mana": r["mana"], "own_turns": 1, "hand": []}
+            full.update(given.get(seat, {}))
+            players.append(full)
+        return m.arrange(turn=given.get("turn", 1), phase=given.get("phase", "play"),
+                         distance=given.get("distance", r["start_distance"]), players=players)
+
+    def example_values(self, m) -> dict:
+        """The position in the page's words: ``turn``, ``phase``, ``to_act``, ``distance``, ``winner``,
+        ``end_reason``, and per seat (``first``, ``second``) ``hp``, ``ap``, ``mana``, ``statuses.<kind>``,
+        ``hand``, ``discard``, ``traps``, ``removed``, ``counts.<zone>``, ``equipment.<card>.charge`` ..."""
+        snap = m.snapshot()
+        out = {k: snap[k] for k in ("turn", "phase", "distance", "winner", "end_reason")}
+        out["to_act"] = SEATS[snap["to_act"]]
+        for seat, p in zip(SEATS, snap["players"]):
+            q = {k: v for k, v in p.items() if k != "equipment"}
+            q["equipment"] = {e["card"]: e for e in p["equipment"]}
+            q["equipped"] = [e["card"] for e in p["equipment"]]
+            out[seat] = q
+        return out
+
+    # -- positions at the clauses' edges ------------------------------------------------------------------
+
+    def edge_positions(self, rng: np.random.Generator, count: int) -> list[dict]:
+        """``count`` positions (``example_match`` words) near the page's edges: the distance equal to a
+        weapon's range or a card's reach, 1 HP, a Charge one use from full, a Cooldown's last turn,
+        statuses at 1 and 2, an empty source pile, a hand at the limit."""
+        r = self.scenario.data["rules"]
+        cards = self.scenario.data["cards"]
+        decks = list(self.scenario.decks)
+        out = []
+        for _ in range(count):
+            first, second = (decks[int(i)] for i in rng.integers(0, len(decks), 2))
+            mine = [self.rules.names[int(c)] for c in deck_list(self.rules, first)]
+            weapons = sorted({c for c in mine if cards[c]["type"] == "weapon"})
+            reaches = [int(cards[w]["range"]) for w in weapons] + [
+                int(cards[c]["max_distance"]) for c in sorted(set(mine)) if "max_distance" in cards[c]]
+            distance = int(min(r["max_distance"], max(0, rng.choice(reaches) + int(rng.integers(-1, 2)))))
+            turn = int(rng.integers(3, 12)) * 2 - 1
+            own = (turn + 1) // 2
+            equipment = []
+            for w in weapons[: int(rng.integers(0, 3))]:
+                charge = int(cards[w].get("charge", 0))
+                equipment.append({"card": w, "charge": int(rng.integers(0, charge + 1)), "equipped_turn": turn - 2,
+                                  "ready_on": int(rng.choice([0, own, own + 1]))})
+            hand_cards = [c for c in mine if cards[c]["type"] != "weapon" or c not in weapons[: len(equipment)]]
+            rng.shuffle(hand_cards)
+            hand = hand_cards[: int(rng.integers(1, 8))]
+            rest = hand_cards[len(hand):]
+            if equipment and "VenomCoating" in rest and rng.random() < 0.5:
+                rest.remove("VenomCoating")
+                equipment.append({"card": "VenomCoating", "on": equipment[0]["card"]})
+            traps = ["Reflect"] if "Reflect" in rest and rng.random() < 0.5 else []
+            for t in traps:
+                rest.remove(t)
+            source_empty = rng.random() < 0.25
+            discard = rest[: len(rest) - (0 if source_empty else 3)] if rng.random() < 0.5 or source_empty else []
+
+            def statuses():
+                return {k: int(rng.choice([0, 0, 1, 2, 3])) for k in ("poison", "slow", "regeneration", "shield",
+                                                                       "strength")}
+
+            p0 = {"hp": int(rng.choice([1, 2, 3, r["max_hp"] - 1, r["max_hp"]])), "statuses": statuses(),
+                  "hand": hand, "equipment": equipment, "traps": traps, "discard": discard,
+                  "ap": int(rng.integers(0, r["action_points"] + 1)), "mana": int(rng.integers(0, r["mana"] + 1)),
+                  "own_turns": own}
+            p1 = {"hp": int(rng.choice([1, 2, 3, 4, r["max_hp"]])), "statuses": statuses(), "own_turns": own - 1,
+                  "traps": ["Reflect"] if rng.random() < 0.4 and "Reflect" in second else []}
+            phase = "discard" if rng.random() < 0.2 else "play"
+            out.append({"first_deck": first, "second_deck": second, "turn": turn, "distance": distance,
+                        "phase": phase, "first": p0, "second": p1})
+        return out
 
     def hp_bounds(self, snap: Mapping) -> bool:
         """HP never above max HP; a player at HP <= 0 has lost (the game ended with them losing)."""

@@ -5,7 +5,9 @@ values and the action between them and returns the names of the invariants the s
 when all hold): HP within 0..max, energy never negative, vein stock never negative and a spent vein
 is plain, at most one hero per cell, no hero on a base or an enemy building, towers only on buildable
 cells, the magic hand within its limit, at most two revivals per death (one choice each), and the
-game's own bounds (dice 1..max, base HP never above its start).
+game's own bounds (dice 1..max, base HP never above its start). The rule examples
+(``scenarios/krypton/examples.toml``) are built and read in the page's words by
+:meth:`KryptonInvariants.example_match` and :meth:`KryptonInvariants.example_values`.
 """
 
 from __future__ import annotations
@@ -28,7 +30,78 @@ class KryptonInvariants:
     names = NAMES
 
     def __init__(self, scenario):
+        self.scenario = scenario
         self.rules = scenario.rules
+
+    # -- rule examples (simkit.testing.examples) ---------------------------------------------------------
+
+    #: far corners where heroes an example does not place disturb nothing (plain, no base or tower within 2)
+    PARK = {(0, 0): (-3, -3, 6), (0, 1): (-2, -4, 6), (1, 0): (3, 3, -6), (1, 1): (2, 4, -6)}
+
+    def example_match(self, given: Mapping):
+        """A match in the position ``given``: ``first_deck`` / ``second_deck`` (loadouts, default
+        Warrior+Warrior each), ``seed``; ``heroes``: entries ``{side, hero, cell = [x, y, z], hp}`` (heroes not
+        named are parked in far corners); ``towers``: ``{side, kind, cell}``; ``energy = {first, second}``;
+        ``turn = {side, hero, points}`` (that hero's move phase, round 1); ``dice``: the next dice in order."""
+        given = dict(given)
+        known = {"first_deck", "second_deck", "seed", "heroes", "towers", "energy", "turn", "dice", "stock"}
+        if set(given) - known:
+            raise ValueError(f"unknown word {sorted(set(given) - known)[0]!r} (known: {', '.join(sorted(known))})")
+        m = self.scenario.game.new_match(given.get("first_deck", "Warrior+Warrior"),
+                                         given.get("second_deck", "Warrior+Warrior"), seed=int(given.get("seed", 0)))
+        g = m.game
+        side_of = {"first": 0, "second": 1}
+        for (side, k), cell in self.PARK.items():
+            if k < g.team:
+                g.heroes[side][k]["cell"] = g.index_of(*cell)
+        for h in given.get("heroes", []):
+            hero = g.heroes[side_of[h["side"]]][int(h.get("hero", 0))]
+            hero["cell"] = g.index_of(*h["cell"])
+            hero["state"] = "board"
+            if "hp" in h:
+                hero["hp"] = int(h["hp"])
+        for t in given.get("towers", []):
+            c = g.index_of(*t["cell"])
+            g.buildings[c] = {"side": side_of[t["side"]], "kind": t["kind"], "hp": g.rules.towers[t["kind"]].hp,
+                              "iron": False}
+        for side, energy in given.get("energy", {}).items():
+            g.energy[side_of[side]] = int(energy)
+        for cell, stock in given.get("stock", {}).items():
+            g.stock[g.index_of(*map(int, cell.split(",")))] = int(stock)
+        if "turn" in given:
+            t = given["turn"]
+            g.turn = 2 * int(t.get("hero", 0)) + side_of[t["side"]]
+            g.t = {"roll": int(t.get("points", 0)), "points": int(t.get("points", 0)), "acted": False,
+                   "shuttle": False, "pact": False, "blood": False, "blood_left": [], "ending": False}
+            g.judgment = None
+            g.pending = []
+        if given.get("dice"):
+            g.script_dice(*map(int, given["dice"]))
+        return m
+
+    def example_values(self, m) -> dict:
+        """The position in the page's words: per side (``first``, ``second``) ``energy``, ``base_hp``,
+        ``heroes.<k>.hp`` / ``.cell`` ([x, y, z]) / ``.state``; ``towers."x,y,z"`` (``side``, ``kind``, ``hp``);
+        ``stock."x,y,z"``; ``terrain."x,y,z"``; ``points`` (the acting hero's movement points), ``winner``."""
+        from simkit.games.krypton.tables import SIDE_NAMES  # noqa: F401  (the sides' words are first/second)
+
+        g = m.game
+        snap = g.snapshot()
+        names = ("first", "second")
+        key = lambda c: ",".join(map(str, g.cell_of(c)))  # noqa: E731
+        out = {"points": snap["t"]["points"], "winner": snap["winner"], "end_reason": snap["end_reason"],
+               "round": snap["round"],
+               "towers": {key(c): {"side": names[b["side"]], "kind": b["kind"], "hp": b["hp"]}
+                          for c, b in snap["buildings"].items()},
+               "stock": {key(c): int(v) for c, v in enumerate(snap["stock"]) if self.rules.terrain[c] == T_VEIN},
+               "terrain": {key(c): int(v) for c, v in enumerate(snap["terrain"]) if self.rules.terrain[c] == T_VEIN}}
+        for side, name in enumerate(names):
+            out[name] = {"energy": snap["energy"][side], "base_hp": snap["base_hp"][side],
+                         "hand_limit": snap["hand_limit"][side], "dice": snap["dice"][side],
+                         "heroes": [{"hp": h["hp"], "state": h["state"],
+                                     "cell": list(g.cell_of(h["cell"])) if h["cell"] >= 0 else None}
+                                    for h in snap["heroes"][side]]}
+        return out
 
     def invariants(self, before: Mapping | None, action: tuple | None, after: Mapping) -> list[str]:
         """Names of the invariants broken by the step ``before`` -> ``action`` -> ``after``."""

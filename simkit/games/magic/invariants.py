@@ -2,6 +2,8 @@
 
 :meth:`MagicInvariants.invariants` takes two :meth:`~simkit.games.magic.match.Match.snapshot` values and
 the action between them and returns the names of the invariants the step broke (empty when all hold).
+The rule examples (``scenarios/magic/examples.toml``) are built and read in the page's words by
+:meth:`MagicInvariants.example_match` and :meth:`MagicInvariants.example_values`.
 """
 
 from __future__ import annotations
@@ -45,7 +47,72 @@ class MagicInvariants:
     names = NAMES
 
     def __init__(self, scenario):
+        self.scenario = scenario
         self.rules = scenario.rules
+
+    # -- rule examples (simkit.testing.examples) ---------------------------------------------------------
+
+    def example_match(self, given: Mapping):
+        """A match in the main phase with exactly the ``units`` given: entries ``{side, type, cell = [c, r],
+        markers}`` (``side`` "first" or "second"); ``turn`` (global turn, default 3; its parity names the
+        seat to act unless ``to_act``), ``faces`` (the dice to come, in order), ``magic = {first = [active,
+        stored], ...}``, ``hands = {first = n, ...}`` (tactical cards held), ``first_deck`` / ``second_deck``."""
+        from simkit.games.magic import match as M
+
+        E = M.E  # the engine the match plays (its state layout)
+        known = {"units", "turn", "to_act", "faces", "magic", "hands", "first_deck", "second_deck"}
+        if set(given) - known:
+            raise ValueError(f"unknown word {sorted(set(given) - known)[0]!r} (known: {', '.join(sorted(known))})")
+        side_of = {"first": 0, "second": 1}
+        m = self.scenario.game.new_match(given.get("first_deck", "Orc:Goblin"),
+                                         given.get("second_deck", "Orc:Goblin*2,Ogre"), seed=0)
+        s, r = m.state, m.rules
+        s[E.UB:E.BD + E.MAX_CELLS] = 0
+        units = given.get("units", [])
+        for i, unit in enumerate(units):
+            side = side_of[unit["side"]]
+            b = E.UB + i * E.UF
+            t = r.type_id(unit["type"])
+            s[b + E.F_TYPE], s[b + E.F_OWNER] = t, side
+            s[b + E.F_DMG] = int(unit.get("markers", 0))
+            E.place_unit(s, i, r.cell(*unit["cell"]))
+            if r.ut[t, U_LEADER]:
+                s[E.PB0 + side * E.PBS + E.P_LEADER] = i
+                s[E.PB0 + side * E.PBS + E.P_RACE] = r.ut[t, 9]
+        s[E.G_NU] = len(units)
+        turn = int(given.get("turn", 3))
+        s[E.G_PHASE], s[E.G_TURN] = E.PH_PLAY, turn
+        s[E.G_CUR] = (turn - 1) % 2 if "to_act" not in given else side_of[given["to_act"]]
+        magic, hands = given.get("magic", {}), given.get("hands", {})
+        for name, p in side_of.items():
+            b = E.PB0 + p * E.PBS
+            s[b + E.P_ACTIVE], s[b + E.P_STORED] = magic.get(name, (0, 0))
+            s[b + E.P_TO_PLACE] = 0
+            s[b + E.P_HAND] = int(hands.get(name, 0))
+            s[b + E.P_DRAWN] = int(hands.get(name, 0))
+            for k in range(int(hands.get(name, 0))):
+                s[b + E.P_H + k] = k + 1
+        s[E.G_KPTR] = sum(int(h) for h in hands.values())
+        s[E.G_DSEED] = _tape_key(E, list(given.get("faces", []))) if given.get("faces") else 12345
+        s[E.G_DPTR] = 0
+        return m
+
+    def example_values(self, m) -> dict:
+        """The position in the page's words: ``units."c,r"`` (``type``, ``side``, ``hp``, ``markers``) for the
+        live units, ``empty`` (the cells named by no live unit are absent), ``first.active_magic``,
+        ``first.stored_magic``, ``first.hand``, ``dice_rolled``, ``turn``, ``to_act``, ``winner``, ``end_reason``."""
+        snap = m.snapshot()
+        names = ("first", "second")
+        out = {k: snap[k] for k in snap if k in ("turn", "winner", "end_reason", "dice_rolled", "phase")}
+        out["to_act"] = names[snap["to_act"]] if snap["phase"] != "over" else None
+        out["units"] = {",".join(map(str, u["cell"])): {"type": u["type"], "side": names[u["side"]], "hp": u["hp"],
+                                                         "markers": u["markers"]}
+                        for u in snap["units"] if u["state"] == "alive" and u["cell"] is not None}
+        for p, name in enumerate(names):
+            q = snap["players"][p]
+            out[name] = {"active_magic": q["active_magic"], "stored_magic": q["stored_magic"],
+                         "hand": len(q["hand"]), "drawn": q["drawn"]}
+        return out
 
     def invariants(self, before: Mapping | None, action: tuple | None, after: Mapping) -> list[str]:
         """Names of the invariants broken by the step ``before`` -> ``action`` -> ``after``."""
@@ -95,3 +162,11 @@ class MagicInvariants:
                 broken.append("draw_cap")
                 break
         return broken
+
+
+def _tape_key(E, faces: list[int], sides: int = 6) -> int:
+    """A dice-stream key whose tape starts with ``faces`` (searched; each face 1..sides)."""
+    for key in range(1, 10_000_000):
+        if all(int(E.below(key, k, sides)) + 1 == f for k, f in enumerate(faces)):
+            return key
+    raise ValueError(f"faces: no dice stream starts with {faces}")

@@ -71,11 +71,13 @@ class CheckReport:
     replay_command: str | None = None
     diverged: str | None = None
     note: str | None = None
+    rule_examples: int = 0
+    example_failure: str | None = None
 
     @property
     def passed(self) -> bool:
-        """True when no invariant broke."""
-        return self.failure is None
+        """True when every rule example and every invariant held."""
+        return self.failure is None and self.example_failure is None
 
     def format(self) -> str:
         """The report as text (:func:`format_report`)."""
@@ -179,13 +181,22 @@ def run_check(
         ScenarioError: the scenario is invalid.
         ValueError: bad arguments or not a Battle of Miracles scenario.
     """
+    from simkit.games.miracle.checking.examples import run_examples_first
+
     sc = load_scenario(scenario)
     stats = CheckStats(on_example=on_example)
     machine = match_machine(sc, variants=variants, stats=stats)
     run_settings = check_settings(profile, examples, steps)
     start = time.perf_counter()
+    ran, example_failure = run_examples_first(sc)
+    if example_failure is not None:  # the rule examples run first; a failing one is the answer
+        report = CheckReport(sc, profile, seed, 0.0, stats, None, budget=run_settings.max_examples,
+                             rule_examples=ran, example_failure=example_failure)
+        report.seconds = time.perf_counter() - start
+        return report
     failure = run_machine(machine, run_settings, seed)
-    report = CheckReport(sc, profile, seed, 0.0, stats, failure, budget=run_settings.max_examples)
+    report = CheckReport(sc, profile, seed, 0.0, stats, failure, budget=run_settings.max_examples,
+                         rule_examples=ran)
     if failure is not None:
         report.found_steps = len(failure.case.steps) if failure.case is not None else 0
         report.failure, report.shrink_tries = minimize_case(sc, failure, shrink_seconds)
@@ -268,8 +279,14 @@ def format_report(report: CheckReport) -> str:
         lines.append(f"  games      {s.games}: {s.ends.get('miracle', 0)} ended by a fallen miracle, "
                      f"{s.ends.get('turn_limit', 0)} by the turn limit, {open_games} still going when their run "
                      f"ended; {s.deaths} units died")
+    if report.profile != "replay":
+        lines.append(f"  rules      {report.rule_examples} rule examples run first (examples.toml beside the scenario)")
     lines.append(f"  checks     {s.invariant_checks} invariant checks ({n_checks} invariants)")
     lines.append(f"  time       {report.seconds:.1f} s")
+    if report.example_failure:
+        lines.append("FAILED: " + report.example_failure)
+        lines.append(f"replay: simkit check {sc.path} --profile ci (the examples run first)")
+        return "\n".join(lines)
     if report.note:
         lines.append(f"  note       {report.note}")
     if report.diverged:

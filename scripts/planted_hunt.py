@@ -1,0 +1,84 @@
+"""Print how many planted rule bugs `simkit check --profile ci` catches, per game.
+
+Each bug of tests/test_planted_bugs.py is planted, one at a time, into a copy of the game's one rules
+source (compiled once into the pytest cache folder, shared with the tests), and the ci check is run
+on the base scenario; a bug counts as caught when a rule check reports it (a rule example, or a clause
+of the game's checks). Usage::
+
+    PYTHONPATH=$PWD python scripts/planted_hunt.py --game duel
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "tests")]
+
+import test_planted_bugs as T  # noqa: E402
+
+import simkit  # noqa: E402
+from simkit.testing.planting import caught_by_check  # noqa: E402
+
+GAMES = {"duel": (T.DUEL_PLANTED, T.duel_planter, "duel"), "krypton": (T.KRYPTON_PLANTED, T.krypton_planter, "krypton"),
+         "magic": (T.MAGIC_PLANTED, T.magic_planter, "magic")}
+
+
+def hunt_game(game: str, folder: Path, out: Path, examples_first: bool = True) -> tuple[int, int]:
+    """Plant each bug of ``game`` and run the ci check; print one line a bug; ``(caught, planted)``."""
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    if game == "miracle":
+        base = simkit.load_scenario(ROOT / "scenarios" / "miracle" / "base.toml")
+        caught = 0
+        for bug in T.PLANTED:
+            start = time.perf_counter()
+            with pytest.MonkeyPatch.context() as monkeypatch:
+                T.planter(bug)(monkeypatch, folder)
+                failure, _ = T.hunt(base)
+            ok = failure is not None and bool(set(failure.broken) & T.BUGS[bug])
+            caught += ok
+            by = ", ".join(sorted(failure.broken)) if failure else "unnoticed"
+            print(f"  {bug:40} {'caught' if ok else 'MISSED'} ({by}; {time.perf_counter() - start:.0f} s)", flush=True)
+        return caught, len(T.PLANTED)
+    planted, planter, folder_name = GAMES[game]
+    scenario = ROOT / "scenarios" / folder_name / "base.toml"
+    caught = 0
+    for bug in planted:
+        start = time.perf_counter()
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            planter(bug, folder)(monkeypatch)
+            ok, by = caught_by_check(scenario, profile="ci", out_dir=out, examples_first=examples_first)
+        caught += ok
+        print(f"  {bug:40} {'caught' if ok else 'MISSED'} by {by} ({time.perf_counter() - start:.0f} s)", flush=True)
+    return caught, len(planted)
+
+
+def main(argv=None) -> int:
+    """Run the hunt for the named games and print the catch figures."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--game", action="append", choices=[*GAMES, "miracle"], help="game(s) to hunt (default: all)")
+    p.add_argument("--folder", default=str(ROOT / ".pytest_cache" / "d" / "planted-bugs"),
+                   help="where the planted copies are compiled (default: the tests' cache folder)")
+    p.add_argument("--out", default=str(ROOT / "reports" / "check"), help="folder for the failing cases")
+    p.add_argument("--without-examples", action="store_true",
+                   help="skip the rule examples: what the restated clauses and invariants catch alone")
+    args = p.parse_args(argv)
+    folder = Path(args.folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for game in args.game or [*GAMES, "miracle"]:
+        print(f"{game}: planting each bug and running simkit check --profile ci", flush=True)
+        caught, planted = hunt_game(game, folder, Path(args.out), not args.without_examples)
+        how = " without its rule examples" if args.without_examples else ""
+        print(f"{game}: simkit check --profile ci{how} caught {caught} of {planted} planted bugs "
+              f"({100 * caught / planted:.0f}%)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
