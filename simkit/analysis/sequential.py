@@ -30,6 +30,12 @@ randomly drawn opponents. A confidence sequence holds at every level at once, so
 stopping time or not (Howard et al. 2021, lemma 3): the levels a unit has when the sweep stops may
 depend on every other unit's games.
 
+**Seats with their own pools** (Magic War: an army costing 13 sits only second): the seat is part of
+the unit. Each ordered pairing (A first, B second) is a unit whose level g is its game g alone; a
+deck's level g is game g of every pairing it sits in, as first or second, its mirror aside (its rate
+the average over the opponents it has); the first seat overall's level g is game g of every pairing.
+The argument above holds unchanged, each level's games being independent.
+
 **Prior and level.** ``PRIOR = (1, 1)`` (a uniform mixing prior: among Beta(a, a) for a in
 {1/2, 1, 2, 5, 10} its interval is within 5% of the narrowest from 20 to 2,000 trials and for rates
 from 1/2 to 0.85); every reported interval is a 95% confidence sequence (``ALPHA``), valid for each
