@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import simkit
 from simkit.analysis import analyze
@@ -159,3 +161,23 @@ def test_the_report_of_a_seat_pool_folder_counts_its_pairings(reference, tmp_pat
     assert main(["report", str(reference), "-o", str(out)]) == 0
     text = PdfReader(out).pages[0].extract_text()
     assert "3 first-seat x 6 second-seat decks (every pairing)" in text and "Adaptive sweep" in text
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 4), st.lists(st.integers(1, 4), min_size=16, max_size=16),
+       st.lists(st.sampled_from(["first", "second", "draw"]), min_size=64, max_size=64))
+def test_with_one_pool_in_both_seats_a_deck_and_the_first_seat_read_as_the_one_pool_units(d, ns, ws):
+    """Invariant: when both seats hold the same decks, the seat-pool deck and overall units are the one-pool
+    units (the same levels, points, draws), whatever the games per pairing; every pairing unit has all its games."""
+    decks = [f"D{k}" for k in range(d)]
+    rows, w = [], iter(ws * 2)
+    for k, (a, b) in enumerate((a, b) for a in decks for b in decks):
+        rows += [(a, b, g, next(w)) for g in range(ns[k])]
+    df = pd.DataFrame(rows, columns=["first_deck", "second_deck", "game", "winner"])
+    cols = ["points", "trials", "levels", "games", "draws"]
+    seat = stream_table(df, decks, seconds=decks).set_index(["kind", "scope", "subject"])
+    one = stream_table(df, decks).set_index(["kind", "scope", "subject"])
+    keys = [k for k in seat.index if k[1] in ("deck", "overall")]
+    pd.testing.assert_frame_equal(seat.loc[keys, cols], one.loc[keys, cols], check_dtype=False)
+    pairing = seat[seat.index.get_level_values("scope") == "matchup"]
+    assert len(pairing) == d * d and pairing["trials"].sum() == len(df)
