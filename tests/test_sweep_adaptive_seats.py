@@ -181,3 +181,35 @@ def test_with_one_pool_in_both_seats_a_deck_and_the_first_seat_read_as_the_one_p
     pd.testing.assert_frame_equal(seat.loc[keys, cols], one.loc[keys, cols], check_dtype=False)
     pairing = seat[seat.index.get_level_values("scope") == "matchup"]
     assert len(pairing) == d * d and pairing["trials"].sum() == len(df)
+
+
+def literal_layout():
+    """A seat-pool plan (first seat A, B; second seat A, B, C) after round 0: 2 games of every pairing."""
+    from simkit.sweep.adaptive import AdaptiveLayout
+    from simkit.sweep.plan import SweepPlan
+
+    plan = SweepPlan("x.toml", "h", ("A", "B"), 2, ("r", "r"), 0, 4, adaptive=AdaptiveSettings(),
+                     second_decks=("A", "B", "C"))
+    layout = AdaptiveLayout(plan)
+    layout.add_round(np.full((1, 2, 3), 2), {})
+    return layout
+
+
+@pytest.mark.parametrize("active, grown", [
+    ([("matchup", "matchup", "B vs C", "B", "C")], [(1, 2)]),  # a pairing grows its own games only
+    ([("deck", "deck", "C", "C", None)], [(0, 2), (1, 2)]),  # C sits second only: its column
+    ([("deck", "deck", "A", "A", None)], [(0, 1), (0, 2), (1, 0)]),  # A sits both: its row and column, no mirror
+    ([("first_player", "overall", "all games", None, None)], [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]),
+])
+def test_the_next_round_grows_exactly_the_pairings_of_the_open_units(monkeypatch, active, grown):
+    """With one unit open, the next round takes exactly its pairings from 2 games to the next look, 3."""
+    import simkit.analysis.sequential as sequential
+    from simkit.sweep.adaptive import next_round
+
+    units = pd.DataFrame(active, columns=["kind", "scope", "subject", "deck", "opponent"]).assign(status="active")
+    monkeypatch.setattr(sequential, "unit_status", lambda *a, **k: units)
+    target, status, reason = next_round(literal_layout(), literal_games())
+    want = np.full((1, 2, 3), 2)
+    for i, j in grown:
+        want[0, i, j] = 3
+    assert reason == "" and target.tolist() == want.tolist()
