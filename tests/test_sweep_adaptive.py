@@ -74,6 +74,37 @@ def test_rounds_play_unequal_prefixes_with_the_uniform_seeds(reference):
     assert meta["plan"]["adaptive"]["precision"] == 0.9 and meta["plan"]["chunk_count"] is None
 
 
+#: the rounds main's planner played for `reference` before seat pools came to adaptive sweeps (issue 31)
+MAIN_ROUNDS = [
+    [[2, 2, 2], [2, 2, 2], [2, 2, 2]],
+    [[3, 3, 3], [3, 3, 3], [3, 3, 3]],
+    [[4, 4, 3], [4, 4, 4], [3, 4, 4]],
+    [[5, 5, 3], [5, 5, 5], [3, 5, 5]],
+    [[5, 6, 3], [6, 6, 5], [3, 5, 6]],
+    [[5, 8, 3], [8, 8, 5], [3, 5, 8]],
+    [[5, 10, 3], [10, 10, 5], [3, 5, 10]],
+    [[5, 12, 3], [12, 12, 5], [3, 5, 10]],
+    [[5, 15, 3], [15, 15, 5], [3, 5, 10]],
+    [[5, 19, 3], [19, 19, 5], [3, 5, 10]],
+    [[5, 19, 3], [19, 24, 5], [3, 5, 10]],
+    [[5, 19, 3], [19, 30, 5], [3, 5, 10]],
+    [[5, 19, 3], [19, 38, 5], [3, 5, 10]],
+    [[5, 19, 4], [19, 38, 5], [4, 5, 10]],
+    [[5, 19, 5], [19, 38, 5], [5, 5, 10]],
+    [[5, 19, 6], [19, 38, 6], [6, 6, 10]],
+    [[5, 19, 8], [19, 38, 8], [8, 8, 10]],
+    [[5, 19, 10], [19, 38, 8], [10, 8, 10]],
+    [[5, 19, 10], [19, 38, 10], [10, 10, 10]],
+]
+
+
+def test_seat_pools_left_a_one_pool_sweeps_rounds_and_plan_as_they_were(reference):
+    """The one-pool planner is unchanged: the very rounds main played (literal), meta's plan with its old keys."""
+    meta = read_meta(reference)
+    assert counts(reference) == MAIN_ROUNDS and meta["adaptive_result"]["stopped"] == "settled"
+    assert "second_decks" not in meta and "second_decks" not in meta["plan"]
+
+
 def test_results_do_not_depend_on_workers_or_chunk_size(reference, quick, tmp_path):
     """Two worker processes and another chunk size play the very same rounds and games."""
     run_sweep(quick, adaptive_plan(quick, chunk_size=5), tmp_path, workers=2)

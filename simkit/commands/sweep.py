@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
              else f"{len(plan.decks)} first-seat and {len(plan.second_decks)} second-seat decks")
     if adaptive:
         print(
-            f"adaptive sweep {sc.name}: {len(plan.decks)} decks, {len(plan.decks) ** 2} ordered pairs, rounds until "
+            f"adaptive sweep {sc.name}: {decks}, {len(plan.pairs)} ordered pairs, rounds until "
             f"every interval is narrower than {adaptive.precision:g} or its flag is settled"
             f"{f', at most {adaptive.max_games} games' if adaptive.max_games else ''}, {who}"
         )

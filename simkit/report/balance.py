@@ -12,6 +12,7 @@ import pandas as pd
 
 from simkit.analysis import TABLES, analyze, check_results
 from simkit.analysis.robustness import panel_bots
+from simkit.analysis.sequential import seat_pools_of
 from simkit.analysis.skill import skill_tables
 from simkit.analysis.stats import Z95
 from simkit.report.document import (
@@ -244,6 +245,9 @@ def games_line(tables: dict) -> str:
     n = len(tables["decks"])
     pool = f"{_count(n, 'deck')} x {_count(n, 'deck')} (both seatings, mirrors included)"
     per = tables.get("pairing_games")
+    if meta.get("second_decks") and per is not None and len(per):  # the seats had their own pools
+        n1, n2 = (per.index.get_level_values(k).nunique() for k in (0, 1))
+        pool = f"{n1} first-seat x {n2} second-seat decks (every pairing)"
     if per is None or not len(per):
         return f"Games: {meta['games']} = {pool} x {_count(meta.get('games_per_pair'), 'game')} per pairing"
     total, lo, hi = int(per.sum()), int(per.min()), int(per.max())
@@ -657,7 +661,8 @@ def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 20
         df = reference_view(df, ref)
     tables = analyze(df, bootstrap=bootstrap, seed=seed)
     decks = list(tables["decks"]["deck"])
-    pairs = pd.MultiIndex.from_product([decks, decks], names=["first_deck", "second_deck"])
+    firsts, seconds = seat_pools_of(df) or (decks, decks)
+    pairs = pd.MultiIndex.from_product([firsts, seconds], names=["first_deck", "second_deck"])
     tables["pairing_games"] = df.groupby(["first_deck", "second_deck"]).size().reindex(pairs, fill_value=0)
     if robust is not None:
         tables["robustness"] = robust

@@ -22,7 +22,8 @@ class AdaptiveLayout:
     """The games and chunks of an adaptive sweep, replayed from the rounds in ``meta.json``.
 
     Each round records ``counts``: the games every ordered pair (i first, j second; plan order,
-    row by row) has once the round is played; with a bot panel, one such table per panel bot
+    row by row; with seat pools, i of the first seat's decks and j of the second's) has once the
+    round is played; with a bot panel, one such table per panel bot
     (panel order). A round plays games ``before..counts - 1`` of each pair, every game with its
     uniform seed ``derive_seed(seed, A, B, g)``; its games are sorted by (bot, first deck, second
     deck, game) in plan order and cut into chunks numbered on from the previous round's, a chunk
@@ -32,23 +33,25 @@ class AdaptiveLayout:
 
     Attributes (as :class:`SweepPlan`'s, for the folder checks): ``decks``, ``bots``, ``panel``,
     ``bot_pairs``, ``scenario_hash``, ``chunk_count``, ``total_games``, ``games`` (the most games of
-    a pair), plus ``counts`` (games per bot and ordered pair, ``int[B, D, D]``, B = 1 without a
-    panel) and ``rounds`` (the records).
+    a pair), ``seconds`` (the second seat's decks), plus ``counts`` (games per bot and ordered pair,
+    ``int[B, D, D2]``, B = 1 without a panel, D2 = D unless the seats have their own pools) and ``rounds``
+    (the records).
     """
 
     def __init__(self, plan: SweepPlan, rounds: list[dict] | None = None):
         self.plan = plan
         self.decks, self.bots, self.scenario_hash = plan.decks, plan.bots, plan.scenario_hash
+        self.seconds = plan.seconds  # the second seat's decks: ``decks`` unless the seats have their own pools
         self.panel, self.bot_pairs = plan.panel, plan.bot_pairs
-        d, blocks = len(plan.decks), len(plan.bot_pairs)
-        self.counts = np.zeros((blocks, d, d), np.int64)
+        d, d2, blocks = len(plan.decks), len(self.seconds), len(plan.bot_pairs)
+        self.counts = np.zeros((blocks, d, d2), np.int64)
         self._chunks: list[list[tuple[int, int, int, int]]] = []
         self.rounds: list[dict] = []
-        shape = f"{blocks} x {d} x {d}" if plan.panel else f"{d} x {d}"
+        shape = f"{blocks} x {d} x {d2}" if plan.panel else f"{d} x {d2}"
         for r, rnd in enumerate(rounds or []):
             where = f"{META}: rounds[{r}]"
             try:
-                target = _counts_of(rnd, (blocks, d, d))
+                target = _counts_of(rnd, (blocks, d, d2))
             except (KeyError, TypeError, ValueError, IndexError):
                 raise ValueError(f"{where}: counts: malformed (not {shape} games per ordered pair)") from None
             first = len(self._chunks)
@@ -90,11 +93,11 @@ class AdaptiveLayout:
 
     def chunk(self, k: int) -> Chunk:
         """The games of chunk ``k``."""
-        games, dk, seed = self._chunks[k], self.decks, self.plan.seed
+        games, dk, sk, seed = self._chunks[k], self.decks, self.seconds, self.plan.seed
         return Chunk(
             k, self.plan.scenario_path, self.bot_pairs[games[0][0]] if games else self.bots,
-            tuple(dk[i] for _, i, _, _ in games), tuple(dk[j] for _, _, j, _ in games),
-            tuple(g for *_, g in games), tuple(derive_seed(seed, dk[i], dk[j], g) for _, i, j, g in games),
+            tuple(dk[i] for _, i, _, _ in games), tuple(sk[j] for _, _, j, _ in games),
+            tuple(g for *_, g in games), tuple(derive_seed(seed, dk[i], sk[j], g) for _, i, j, g in games),
         )
 
     def add_round(self, target: np.ndarray, status: dict) -> dict:
@@ -116,7 +119,7 @@ class AdaptiveLayout:
         """The chunk whose games ``df`` holds (from its first row)."""
         first = df.iloc[0]
         block = self.bot_pairs.index((first["first_bot"], first["second_bot"])) if "first_bot" in df.columns else 0
-        key = (block, self.decks.index(first["first_deck"]), self.decks.index(first["second_deck"]),
+        key = (block, self.decks.index(first["first_deck"]), self.seconds.index(first["second_deck"]),
                int(first["game"]))
         for k, games in enumerate(self._chunks):
             if games and games[0] == key:
@@ -214,6 +217,8 @@ def _plan_block(layout: AdaptiveLayout, n: np.ndarray, df: pd.DataFrame) -> tupl
     d = len(layout.decks)
     if len(df) == 0:
         return {}, np.minimum(np.maximum(n, s.first_steps), s.horizon), []
+    if layout.plan.second_decks:
+        return _plan_seat_block(layout, n, df)
     units = unit_status(df, s, list(layout.decks))
     status = {f"{k}/{st}": int(v) for (k, st), v in units.groupby(["kind", "status"]).size().items()}
     active = units[units["status"] == "active"]
@@ -242,3 +247,44 @@ def _plan_block(layout: AdaptiveLayout, n: np.ndarray, df: pd.DataFrame) -> tupl
     return (status, np.maximum(np.minimum(pairs_target, cap), n),
             [np.maximum(np.minimum(t, cap), n) for t in wider])
 
+
+
+def _plan_seat_block(layout: AdaptiveLayout, n: np.ndarray, df: pd.DataFrame) -> tuple[dict, np.ndarray, list]:
+    """:func:`_plan_block` for seats with their own pools: ``n`` is ``int[D, D2]`` (first seat's decks by the
+    second's); a pairing unit grows its own games, a deck every pairing it sits in (its mirror aside), the
+    overall first seat every pairing."""
+    from simkit.analysis.sequential import unit_status
+
+    s = layout.plan.adaptive
+    firsts, seconds = list(layout.decks), list(layout.seconds)
+    units = unit_status(df, s, firsts, seconds=seconds)
+    status = {f"{k}/{st}": int(v) for (k, st), v in units.groupby(["kind", "status"]).size().items()}
+    active = units[units["status"] == "active"]
+    row = {x: i for i, x in enumerate(firsts)}
+    col = {x: j for j, x in enumerate(seconds)}
+    looks = np.asarray(s.looks(), np.int64)
+
+    def next_look(level: int) -> int:
+        return int(looks[np.searchsorted(looks, level, side="right")]) if level < s.horizon else level
+
+    pairs_target = n.copy()
+    pairs = active[active["scope"] == "matchup"]
+    for a, b in zip(pairs["deck"].map(row), pairs["opponent"].map(col), strict=True):
+        pairs_target[a, b] = max(pairs_target[a, b], next_look(n[a, b]))
+    wider = []  # each deck's pairings (first seat's row, second seat's column, no mirror), then every pairing
+    names_first, names_second = np.asarray(firsts, object), np.asarray(seconds, object)
+    for x in sorted(set(active.loc[active["scope"] == "deck", "deck"])):
+        mask = np.zeros_like(n, dtype=bool)
+        mask[names_first == x, :] = True
+        mask[:, names_second == x] = True
+        mask &= names_first[:, None] != names_second[None, :]
+        if not mask.any():
+            continue
+        t = n.copy()
+        t[mask] = np.maximum(t[mask], next_look(int(n[mask].min())))
+        wider.append(t)
+    if (active["scope"] == "overall").any():
+        wider.append(np.maximum(n, next_look(int(n.min()))))
+    cap = np.full_like(n, s.horizon)
+    return (status, np.maximum(np.minimum(pairs_target, cap), n),
+            [np.maximum(np.minimum(t, cap), n) for t in wider])

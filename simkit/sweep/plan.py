@@ -282,8 +282,6 @@ def plan_sweep(
     firsts, seconds = sc.game.seat_decks(chosen)
     if not firsts or not seconds:
         raise ValueError(f"the chosen decks leave the {'first' if not firsts else 'second'} seat with none it may hold")
-    if adaptive is not None and firsts != seconds:
-        raise ValueError("an adaptive sweep needs one pool for both seats; this game's seats differ")
     n_bots = max(len(panel), 1)
     planned = len(firsts) * len(seconds) * games * n_bots
     if planned > MAX_SWEEP_GAMES:  # counted, never listed, before refusing
