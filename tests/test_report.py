@@ -22,7 +22,8 @@ D = "WindBlessing:BlackBat,Priest,VolcanoDragon"
 DECKS = [A, B, C, D]
 PLANTED = {(A, B): 0.8, (A, C): 0.75, (A, D): 0.8}
 # title, matchups, deck strength, first player (per deck, per matchup), cards, metagame, game shape, flags
-PAGES = ["title", "matchups", "deck strength 1", "first player 1", "first player per matchup", "cards", "metagame",
+PAGES = ["title", "matchups", "deck strength 1", "first player 1", "first player per matchup", "cards", "card usage",
+         "metagame",
          "game shape", "flags 1"]
 
 

@@ -13,6 +13,7 @@ import pandas as pd
 from simkit.analysis import TABLES, analyze, check_results
 from simkit.analysis.robustness import panel_bots
 from simkit.analysis.stats import Z95
+from simkit.report.card_usage_page import usage_pages
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
 from simkit.report.games import GamePages, plan_game_pages, write_game_pages
 from simkit.report.plots import (
@@ -435,6 +436,8 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
         plot_pair_synergy(fig.add_axes(box), pairs, category=kind, word=words.get(kind, kind or "card"))
     fig.text(0.02, 0.985, "Cards", fontsize=12, weight="bold", va="top")
     pdf.add(fig, "cards")
+    if "card_usage" in tables:
+        usage_pages(pdf, tables["card_usage"], words)
 
     fig = pdf.new_page(PORTRAIT)
     mix = tables["metagame"]
