@@ -78,3 +78,52 @@ def test_miracle_counts_are_the_same_played_whole_in_compiled_code_and_step_by_s
     damage = [x for c, values in whole.items() if c.endswith(":damage") for x in values]
     assert any(x > 0 for x in damage)
 
+
+# ---- Card Duel -------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def duel():
+    return simkit.load_scenario(ROOT / "scenarios" / "duel" / "quick.toml")
+
+
+def test_duel_counts_the_plays_and_weapon_uses_its_recorded_actions_hold_and_the_damage_dealt(duel):
+    """Three aggro-control games: per seat, a spell's or core card's 'played' = its play, attach and set actions,
+    a weapon's 'used' = its use actions; a seat's damage over all its cards = the HP its opponent lost in the
+    game's actions (its own attacks, the opponent's triggering its counters; turn ends aside, where poison ticks
+    and turn-start effects fall)."""
+    from simkit.games.duel import engine as E
+
+    decks = duel.decks
+    out = duel.game.play_batch(list(decks[:3]), list(decks[3:6]), [7, 8, 9], ("aggro", "control"),
+                               record_actions=True)
+    for i in range(3):
+        counts = _counts(out, i)
+        played, lost = Counter(), Counter()
+        m = duel.game.new_match(out["first_deck"][i], out["second_deck"][i], seed=out["seed"][i])
+        for action in out["action_list"][i]:
+            seat = m.to_act
+            if action[0] in ("play", "attach", "set", "use"):
+                played[(seat, action[1])] += 1
+            hp = [int(m.state[E.base(p) + E.P_HP]) for p in (0, 1)]
+            m.do(action)
+            if action[0] != "end_turn":  # each side's HP lost in the action, to the other side's cards
+                for p in (0, 1):
+                    lost[1 - p] += max(hp[p] - int(m.state[E.base(p) + E.P_HP]), 0)
+        assert m.over and sum(played.values()) > 10
+        for (seat, _, card, counter), value in counts.items():
+            s = SEATS.index(seat)
+            if counter in ("played", "used"):
+                assert value == played[(s, card)], (seat, card, counter)
+        for s, seat in enumerate(SEATS):
+            assert sum(v for (st, _, _, c), v in counts.items() if st == seat and c == "damage") == lost[s]
+
+
+def test_duel_counts_are_the_same_played_whole_in_compiled_code_and_with_actions_recorded(duel):
+    """Four aggro mirrors: the compiled batch loop and the recording loop give the same counts."""
+    decks = list(duel.decks)
+    args = (decks[:4], decks[2:6], [21, 22, 23, 24], ("aggro", "aggro"))
+    whole = duel.game.play_batch(*args)
+    steps = duel.game.play_batch(*args, record_actions=True)
+    assert {k: v for k, v in steps.items() if k != "action_list"} == whole
+

@@ -113,7 +113,9 @@ A_EQTURN = A_CARD + 5 * M  # weapon: turn it was equipped
 A_ATT = A_CARD + 6 * M     # attachment: slot of the weapon it is on (-1 otherwise)
 A_SRC = A_CARD + 7 * M     # source pile as a stack of slots, top = A_SRC + P_NSRC - 1
 A_DISC = A_CARD + 8 * M    # discard pile as a stack of slots, top = A_DISC + P_NDISC - 1
-PB = A_CARD + 9 * M
+A_PLAYED = A_CARD + 9 * M  # counter: times the card of slot i was played, attached or set (a weapon: used)
+A_DEALT = A_CARD + 10 * M  # counter: HP the opponent lost to its effects (the first slot holding the card)
+PB = A_CARD + 11 * M
 STATE_SIZE = NG + 2 * PB
 
 # zones
@@ -302,6 +304,16 @@ def deal(s, src, tgt, n, void, piercing, poison_tick, st):
 
 
 @njit(cache=True)
+def credit(s, p, card, lost):
+    """Count ``lost`` HP dealt by ``card`` of seat ``p`` to the first slot of ``p``'s deck holding it."""
+    b = base(p)
+    for i in range(s[G_N]):
+        if s[b + A_CARD + i] == card:
+            s[b + A_DEALT + i] += lost
+            return
+
+
+@njit(cache=True)
 def push_triggers(s, src, tgt, lost, void, frames, nf, cd):
     """Step 5: ``tgt``'s counter cards whose condition this instance met leave the trap zone for the
     discard pile at once (so no later event can trigger them again) and their effects are queued,
@@ -355,6 +367,8 @@ def run(s, frames, nf, st, cd, ef):
         target = owner if d == TGT_SELF else 1 - owner
         if op == OP_DAMAGE:
             lost = deal(s, owner, target, a, bb, c, False, st)
+            if target != owner and lost > 0:
+                credit(s, owner, card, lost)
             if s[G_PHASE] != PH_OVER:
                 nf = push_triggers(s, owner, target, lost, bb, frames, nf, cd)
         elif op == OP_STATUS:
@@ -621,6 +635,7 @@ def use_weapon(s, p, w, st, cd, ef):
     attachments, in attach order); then the Cooldown starts. A use counts even when nothing fires."""
     b = base(p)
     s[b + P_WUSED] = 1
+    s[b + A_PLAYED + w] += 1
     c = s[b + A_CARD + w]
     charge = cd[c, F_CHARGE]
     fires = False
@@ -666,6 +681,7 @@ def step(s, kind, x, y, st, cd, ef):
     b = base(p)
     if kind == K_PLAY:
         i = hand_slot(s, p, x)
+        s[b + A_PLAYED + i] += 1
         s[b + P_AP] -= cd[x, F_AP]
         s[b + P_MANA] -= cd[x, F_MANA]
         if cd[x, F_TYPE] == T_PERSISTENT:
@@ -683,6 +699,7 @@ def step(s, kind, x, y, st, cd, ef):
         s[b + A_READY + i] = 0
     elif kind == K_ATTACH:
         i = hand_slot(s, p, x)
+        s[b + A_PLAYED + i] += 1
         s[b + P_AP] -= cd[x, F_AP]
         s[b + P_MANA] -= cd[x, F_MANA]
         s[b + P_ATTACHED] = 1
@@ -690,6 +707,7 @@ def step(s, kind, x, y, st, cd, ef):
         s[b + A_ATT + i] = y
     elif kind == K_SET:
         i = hand_slot(s, p, x)
+        s[b + A_PLAYED + i] += 1
         s[b + P_SET] = 1
         move(s, p, i, Z_TRAP)
     elif kind == K_USE:
@@ -714,6 +732,17 @@ def step(s, kind, x, y, st, cd, ef):
         else:
             s[G_TURN] += 1
             start_turn(s, 1 - p, st, cd, ef)
+
+
+@njit(cache=True)
+def write_tally(s, out):
+    """Copy the counters of ``s`` into ``out`` (``int64[4 * MAX_DECK]``): seat 0's ``A_PLAYED`` and ``A_DEALT``
+    slots, then seat 1's (what :mod:`simkit.games.duel.batch` turns into counter columns)."""
+    for p in range(2):
+        b = base(p)
+        for i in range(M):
+            out[2 * p * M + i] = s[b + A_PLAYED + i]
+            out[(2 * p + 1) * M + i] = s[b + A_DEALT + i]
 
 
 # ---- the view of one seat (section 12) ----------------------------------------------------------------
@@ -741,6 +770,8 @@ def make_view(s, p, v):
                 v[b + A_READY + i] = 0
                 v[b + A_EQTURN + i] = 0
                 v[b + A_ATT + i] = -1
+                v[b + A_PLAYED + i] = 0  # a hidden slot's counts would tell its card
+                v[b + A_DEALT + i] = 0
         for k in range(M):
             v[b + A_SRC + k] = -1
             if q != p:

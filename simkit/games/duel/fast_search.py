@@ -237,3 +237,4 @@ def play_many(decks0, decks1, seeds, bot_seeds, kinds, policy, reply, params, we
         result[g, 3] = s[E.base(0) + E.P_HP]
         result[g, 4] = s[E.base(1) + E.P_HP]
         result[g, 5] = n
+        E.write_tally(s, result[g, 6:])
