@@ -127,3 +127,35 @@ def test_duel_counts_are_the_same_played_whole_in_compiled_code_and_with_actions
     steps = duel.game.play_batch(*args, record_actions=True)
     assert {k: v for k, v in steps.items() if k != "action_list"} == whole
 
+
+# ---- Krypton Tower War -----------------------------------------------------------------------------------
+
+
+def test_krypton_counts_each_class_attacks_and_each_magic_card_plays_its_recorded_actions_hold():
+    """Two balanced games of the quick scenario: per seat, a class's attacks = the attack actions of its heroes
+    (the acting hero's class read before each), a magic card's plays = its play actions (counter windows too);
+    a class the loadout does not field counts 0."""
+    sc = simkit.load_scenario(ROOT / "scenarios" / "krypton" / "quick.toml")
+    out = sc.game.play_batch(["Archer+Knight", "Knight+Warrior"], ["Knight+Warrior", "Archer+Warrior"], [3, 4],
+                             ("balanced", "balanced"), record_actions=True)
+    for i in range(2):
+        counts = _counts(out, i)
+        attacks, plays = Counter(), Counter()
+        m = sc.game.new_match(out["first_deck"][i], out["second_deck"][i], seed=out["seed"][i])
+        for action in out["action_list"][i]:
+            seat = m.to_act
+            if action[0] == "attack":
+                attacks[(seat, m.game.acting()["cls"])] += 1
+            elif action[0] == "play":
+                plays[(seat, action[1])] += 1
+            m.do(action)
+        assert m.over and sum(attacks.values()) > 3
+        for (seat, category, card, counter), value in counts.items():
+            s = SEATS.index(seat)
+            if counter == "attacks":
+                assert value == attacks[(s, card)], (seat, card)
+            elif counter == "played":
+                assert value == plays[(s, card)], (seat, card)
+            if category == "class" and card not in out[f"{seat}_deck"][i].split("+"):
+                assert value == 0
+

@@ -221,7 +221,8 @@ def card_usage_change(base: pd.DataFrame, patch: pd.DataFrame, alpha: float = 0.
     Returns:
         DataFrame ``category, card, counter, words, base_games, base, base_low, base_high, patch_games,
         patch, patch_low, patch_high, change, low, high, significant``, the largest significant changes
-        (relative to the base) first; empty when either sweep holds no counters. ``attrs["z"]`` is the
+        (relative to the base) first, cards neither sweep's decks held left out; empty when either sweep holds
+        no counters. ``attrs["z"]`` is the
         interval's z, ``attrs["compared"]`` the number of counts compared.
     """
     key = ["category", "card", "counter"]
@@ -235,6 +236,7 @@ def card_usage_change(base: pd.DataFrame, patch: pd.DataFrame, alpha: float = 0.
                               "sd": "patch_sd"})
     m = b[key + ["words", "base_games", "base", "base_low", "base_high", "base_sd"]].merge(
         p[key + ["patch_games", "patch", "patch_low", "patch_high", "patch_sd"]], on=key, how="outer")
+    m = m[(m["base_games"].fillna(0) > 0) | (m["patch_games"].fillna(0) > 0)]  # cards neither pool held
     m["words"] = m["words"].fillna(m["counter"])
     ok = (m["base_games"] > 0) & (m["patch_games"] > 0)
     compared = int(ok.sum())

@@ -65,6 +65,9 @@ def _lines(usage: pd.DataFrame, words: dict[str, str]) -> list[tuple[str, bool]]
     """The monospace rows of the usage table, ``(text, is_heading)``."""
     out: list[tuple[str, bool]] = []
     for category, part in usage.groupby("category", sort=False):
+        part = part[part["games"] > 0]  # a card no deck of the sweep held
+        if part.empty:
+            continue
         counters = list(dict.fromkeys(part["counter"]))
         head = f"{'':<18}{'games':>7}" + "".join(f"  {c[:24]:>24}" for c in counters)
         out.append((f"{_group(category, words)} (per game of a seat that "
