@@ -159,3 +159,31 @@ def test_krypton_counts_each_class_attacks_and_each_magic_card_plays_its_recorde
             if category == "class" and card not in out[f"{seat}_deck"][i].split("+"):
                 assert value == 0
 
+
+# ---- Magic War -------------------------------------------------------------------------------------------
+
+
+def test_magic_counts_the_units_each_seat_bought_as_its_recorded_placements_and_no_unit_it_lacks():
+    """Two balanced games: per seat, a unit type's 'bought' = its place actions in the deployment; a type the
+    army does not hold counts 0 bought; only the seat's own race's leader has hits."""
+    sc = simkit.load_scenario(ROOT / "scenarios" / "magic" / "base.toml")
+    firsts, seconds = sc.game.seat_decks()
+    out = sc.game.play_batch([firsts[0], firsts[9]], [seconds[4], seconds[11]], [5, 6], ("balanced", "balanced"),
+                             record_actions=True)
+    for i in range(2):
+        counts = _counts(out, i)
+        placed = Counter()
+        m = sc.game.new_match(out["first_deck"][i], out["second_deck"][i], seed=out["seed"][i])
+        for action in out["action_list"][i]:
+            if action[0] == "place":
+                placed[(m.to_act, action[1])] += 1
+            m.do(action)
+        assert m.over and sum(placed.values()) > 6
+        for (seat, category, card, counter), value in counts.items():
+            s = SEATS.index(seat)
+            held = sc.game.deck_cards(out[f"{seat}_deck"][i])
+            if counter == "bought":
+                assert value == placed[(s, card)], (seat, card)
+            if card not in held[category] and counter != "lost" and category == "race":
+                assert value == 0, (seat, card, counter)
+        assert any(v for (_, _, _, c), v in counts.items() if c == "hits")
