@@ -115,7 +115,7 @@ def decide(v, kind, w, seed, counter, out, scratch, st, cd, ef):
         if k == E.K_END_PLAY or k == E.K_END_TURN:
             score = w[_W_END]
         else:
-            scratch[:] = v
+            scratch[:E.RULES_SIZE] = v[:E.RULES_SIZE]  # the counters aside: the bot reads none
             E.step(scratch, k, out[j, 1], out[j, 2], st, cd, ef)
             score = utility(scratch, p, w, cd) - here
         if temp > 0:
@@ -131,8 +131,8 @@ def play_one(s, deck0, deck1, seed, bot_seed, kinds, weights, st, cd, ef, log, c
     """Play one game in ``s`` to its end; returns the number of actions (recorded in ``log`` when it
     has rows; raises when a game exceeds ``cap`` actions, which the rules make impossible)."""
     E.setup(s, deck0, deck1, seed, st, cd, ef)
-    v = np.empty_like(s)
-    scratch = np.empty_like(s)
+    v = np.zeros_like(s)
+    scratch = np.zeros_like(s)
     out = np.empty((E.MAX_LEGAL, 3), np.int64)
     counter = 0
     played = 0

@@ -113,10 +113,12 @@ A_EQTURN = A_CARD + 5 * M  # weapon: turn it was equipped
 A_ATT = A_CARD + 6 * M     # attachment: slot of the weapon it is on (-1 otherwise)
 A_SRC = A_CARD + 7 * M     # source pile as a stack of slots, top = A_SRC + P_NSRC - 1
 A_DISC = A_CARD + 8 * M    # discard pile as a stack of slots, top = A_DISC + P_NDISC - 1
-A_PLAYED = A_CARD + 9 * M  # counter: times the card of slot i was played, attached or set (a weapon: used)
-A_DEALT = A_CARD + 10 * M  # counter: HP the opponent lost to its effects (the first slot holding the card)
-PB = A_CARD + 11 * M
-STATE_SIZE = NG + 2 * PB
+PB = A_CARD + 9 * M
+RULES_SIZE = NG + 2 * PB  # what the rules and the bots read; the counters follow
+# ---- counters (after both players' blocks, so a bot's copies of a state leave them out) -------------------
+T_PLAYED = RULES_SIZE      # + 2 * p * M + i: times seat p's slot i was played, attached or set (a weapon: used)
+T_DEALT = RULES_SIZE + M   # + 2 * p * M + i: HP the opponent lost to its effects (the first slot holding the card)
+STATE_SIZE = RULES_SIZE + 4 * M
 
 # zones
 Z_SRC, Z_HAND, Z_DISC, Z_EQUIP, Z_TRAP, Z_REMOVED, Z_HIDDEN, Z_NONE = range(8)
@@ -309,7 +311,7 @@ def credit(s, p, card, lost):
     b = base(p)
     for i in range(s[G_N]):
         if s[b + A_CARD + i] == card:
-            s[b + A_DEALT + i] += lost
+            s[T_DEALT + 2 * p * M + i] += lost
             return
 
 
@@ -635,7 +637,7 @@ def use_weapon(s, p, w, st, cd, ef):
     attachments, in attach order); then the Cooldown starts. A use counts even when nothing fires."""
     b = base(p)
     s[b + P_WUSED] = 1
-    s[b + A_PLAYED + w] += 1
+    s[T_PLAYED + 2 * p * M + w] += 1
     c = s[b + A_CARD + w]
     charge = cd[c, F_CHARGE]
     fires = False
@@ -681,7 +683,7 @@ def step(s, kind, x, y, st, cd, ef):
     b = base(p)
     if kind == K_PLAY:
         i = hand_slot(s, p, x)
-        s[b + A_PLAYED + i] += 1
+        s[T_PLAYED + 2 * p * M + i] += 1
         s[b + P_AP] -= cd[x, F_AP]
         s[b + P_MANA] -= cd[x, F_MANA]
         if cd[x, F_TYPE] == T_PERSISTENT:
@@ -699,7 +701,7 @@ def step(s, kind, x, y, st, cd, ef):
         s[b + A_READY + i] = 0
     elif kind == K_ATTACH:
         i = hand_slot(s, p, x)
-        s[b + A_PLAYED + i] += 1
+        s[T_PLAYED + 2 * p * M + i] += 1
         s[b + P_AP] -= cd[x, F_AP]
         s[b + P_MANA] -= cd[x, F_MANA]
         s[b + P_ATTACHED] = 1
@@ -707,7 +709,7 @@ def step(s, kind, x, y, st, cd, ef):
         s[b + A_ATT + i] = y
     elif kind == K_SET:
         i = hand_slot(s, p, x)
-        s[b + A_PLAYED + i] += 1
+        s[T_PLAYED + 2 * p * M + i] += 1
         s[b + P_SET] = 1
         move(s, p, i, Z_TRAP)
     elif kind == K_USE:
@@ -736,13 +738,10 @@ def step(s, kind, x, y, st, cd, ef):
 
 @njit(cache=True)
 def write_tally(s, out):
-    """Copy the counters of ``s`` into ``out`` (``int64[4 * MAX_DECK]``): seat 0's ``A_PLAYED`` and ``A_DEALT``
-    slots, then seat 1's (what :mod:`simkit.games.duel.batch` turns into counter columns)."""
-    for p in range(2):
-        b = base(p)
-        for i in range(M):
-            out[2 * p * M + i] = s[b + A_PLAYED + i]
-            out[(2 * p + 1) * M + i] = s[b + A_DEALT + i]
+    """Copy the counters of ``s`` into ``out`` (``int64[4 * MAX_DECK]``): seat 0's played and dealt slots, then
+    seat 1's (``T_PLAYED``, ``T_DEALT``; what :mod:`simkit.games.duel.batch` turns into counter columns)."""
+    for k in range(4 * M):
+        out[k] = s[RULES_SIZE + k]
 
 
 # ---- the view of one seat (section 12) ----------------------------------------------------------------
@@ -752,8 +751,9 @@ def write_tally(s, out):
 def make_view(s, p, v):
     """Write into ``v`` what seat ``p`` may see of ``s``: every hidden card (both source piles, the
     opponent's hand, discard pile and trap zone) becomes ``Z_HIDDEN`` with card -1 and no order,
-    only the zone sizes are kept, and the shuffle stream is blanked. Bots read nothing else."""
-    v[:] = s
+    only the zone sizes are kept, and the shuffle stream is blanked. Bots read nothing else; the counters
+    (after ``RULES_SIZE``) are not copied: a view's stay as they were."""
+    v[:RULES_SIZE] = s[:RULES_SIZE]
     v[G_VIEW] = p
     v[G_SEED] = 0
     v[G_CTR] = 0
@@ -770,8 +770,6 @@ def make_view(s, p, v):
                 v[b + A_READY + i] = 0
                 v[b + A_EQTURN + i] = 0
                 v[b + A_ATT + i] = -1
-                v[b + A_PLAYED + i] = 0  # a hidden slot's counts would tell its card
-                v[b + A_DEALT + i] = 0
         for k in range(M):
             v[b + A_SRC + k] = -1
             if q != p:
