@@ -126,3 +126,20 @@ def test_compare_shows_each_card_before_and_after_and_the_dearer_archer_summoned
     c = pd.read_csv(out.with_name("ab.card_usage_changes.csv")).set_index(["card", "counter"])
     archer = c.loc[("Archer", "summoned")]
     assert archer["patch"] < archer["base"] and archer["high"] < 0 and archer["significant"]
+
+
+def test_a_sweep_folder_from_before_the_counters_reports_and_its_page_says_they_are_absent(tmp_path):
+    """A results folder without counter columns (as every sweep before them): `simkit report` still writes the
+    report, its card usage page says the counters are absent, and card_usage.csv has no rows."""
+    from results_folders import write_sweep_folder
+
+    from simkit.testing.synthetic import synthetic_results
+
+    decks = ["HolyLight:Archer,Priest,Swordsman", "WindBlessing:BlackBat,Priest,VolcanoDragon",
+             "HolyLight:BlackBat,FrostDragon,Swordsman"]
+    folder = write_sweep_folder(synthetic_results(decks, 4, seed=3), tmp_path / "old")
+    out = tmp_path / "old.pdf"
+    assert main(["report", str(folder), "-o", str(out)]) == 0
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(out).pages)
+    assert "These results hold no card counters" in text
+    assert pd.read_csv(tmp_path / "old.card_usage.csv").empty
