@@ -308,7 +308,7 @@ def test_records_follow_the_declared_schema():
     """Records: the columns of the schema in order, winners and end reasons from the declared sets."""
     sc = duel()
     out = sc.game.play_batch(list(sc.decks[:4]), list(sc.decks[4:8]), [1, 2, 3, 4], ("aggro", "random"))
-    assert tuple(out) == get_game("duel").schema.columns()
+    assert tuple(out) == sc.game.columns() == get_game("duel").schema.columns() + sc.game.counter_columns()
     assert set(out["end_reason"]) <= {"hp_zero", "turn_limit"}
     assert all(h <= 25 for h in out["first_hp"] + out["second_hp"])
 

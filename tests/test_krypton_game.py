@@ -192,7 +192,7 @@ def test_results_hold_every_declared_column():
     """play_batch returns the core columns and first_/second_ of every side column."""
     sc = scenario()
     r = play_batch(sc, ["Archer+Knight"], ["Knight+Warrior"], [3], ("random", "balanced"))
-    assert set(r) == set(sc.game.schema.columns())
+    assert set(r) == set(sc.game.columns())
     assert len(SIDE_COLUMNS) == len([c for c in r if c.startswith("first_") and c[6:] in SIDE_COLUMNS])
 
 

@@ -22,8 +22,8 @@ D = "WindBlessing:BlackBat,Priest,VolcanoDragon"
 DECKS = [A, B, C, D]
 PLANTED = {(A, B): 0.8, (A, C): 0.75, (A, D): 0.8}
 # title, matchups, deck strength with the first player per deck (a small pool), the first player per matchup,
-# cards, game shape, metagame with the flags (few)
-PAGES = ["title", "matchups", "deck strength 1", "first player per matchup", "cards", "game shape",
+# cards, what the cards did, game shape, metagame with the flags (few)
+PAGES = ["title", "matchups", "deck strength 1", "first player per matchup", "cards", "card usage", "game shape",
          "metagame and flags"]
 
 

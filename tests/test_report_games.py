@@ -21,7 +21,8 @@ QUICK = Path(__file__).resolve().parents[1] / "scenarios" / "miracle" / "quick.t
 A = "HolyLight:Archer,Priest,Swordsman"
 B = "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon"
 C = "SalamanderShield:Archer,FrostDragon,Swordsman"
-BASE_PAGES = 7  # title, matchups, deck strength + first player per deck, per matchup, cards, shape, metagame+flags
+BASE_PAGES = 8  # title, matchups, deck strength + first player per deck, per matchup, cards, card usage, shape,
+#                 metagame+flags
 
 
 def _text(page) -> str:

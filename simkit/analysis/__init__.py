@@ -2,7 +2,8 @@
 
 Each table answers one designer question: who beats whom (:func:`matchup_matrix`), how much going
 first is worth (:func:`first_player_advantage`), how strong each deck is (:func:`deck_strength`),
-which cards carry their decks (:func:`card_win_rates`, :func:`card_pair_synergy`), what a field
+which cards carry their decks (:func:`card_win_rates`, :func:`card_pair_synergy`) and what each card did
+in the games (:func:`card_usage`, from the engines' counters), what a field
 of perfect adapters would play (:func:`metagame`), how games go (:func:`game_shape`,
 :func:`turn_counts`) and what needs a look first (:func:`balance_flags`). :func:`analyze` computes
 them all. No game package is imported: end reasons, per-side columns and deck cards are read from the
@@ -15,7 +16,7 @@ from dataclasses import replace
 
 import pandas as pd
 
-from simkit.analysis.cards import card_pair_synergy, card_win_rates, deck_membership
+from simkit.analysis.cards import card_pair_synergy, card_usage, card_usage_change, card_win_rates, deck_membership
 from simkit.analysis.first_player import first_player_advantage, seat_measured
 from simkit.analysis.flags import (
     FLAG_COLUMNS,
@@ -51,6 +52,8 @@ __all__ = [
     "flag_subjects",
     "bradley_terry",
     "card_membership",
+    "card_usage",
+    "card_usage_change",
     "card_win_rates",
     "check_results",
     "card_pair_synergy",
@@ -80,8 +83,8 @@ __all__ = [
     "win_rate_table",
 ]
 
-TABLES = ("decks", "matchups", "first_player", "cards", "card_pairs", "metagame", "game_shape", "turns", "side_numbers",
-          "flags")
+TABLES = ("decks", "matchups", "first_player", "cards", "card_pairs", "card_usage", "metagame", "game_shape", "turns",
+          "side_numbers", "flags")
 
 
 def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBands | None = None) -> dict:
@@ -113,6 +116,7 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
         "first_player": first_player,
         "cards": card_win_rates(df),
         "card_pairs": card_pair_synergy(df),
+        "card_usage": card_usage(df),
         "metagame": metagame(matchups) if not seat_pools else seat_metagame(first_seat_rates(df)),
         "game_shape": game_shape(df),
         "turns": turn_counts(df),

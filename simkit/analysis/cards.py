@@ -1,7 +1,11 @@
-"""Cards: win rates of the decks holding each card, and of each pair of cards of one category (synergy).
+"""Cards: win rates of the decks holding each card, of each pair of cards of one category (synergy), and
+what each card did in the games (the engine's counters: how often it was summoned, bought or played, and
+its damage or effect per game), with the change of those counts between two sweeps.
 
 A deck's cards and their categories come from the results' metadata (the game's ``deck_cards`` hook,
-recorded by the sweep), so the same functions serve every game."""
+recorded by the sweep), and the counters from the results' counter columns
+(:func:`simkit.games.counter_column`, their words in the schema's ``card_counters``), so the same
+functions serve every game."""
 
 from __future__ import annotations
 
@@ -11,9 +15,15 @@ import numpy as np
 import pandas as pd
 
 from simkit.analysis.results import card_membership, deck_card_table, deck_games, deck_pool, results_schema
-from simkit.analysis.stats import wilson_interval
+from simkit.analysis.stats import Z95, wilson_interval
+from simkit.games import SEATS, parse_counter_column
 
-__all__ = ["card_win_rates", "card_pair_synergy", "deck_membership"]
+__all__ = ["USAGE_COLUMNS", "card_pair_synergy", "card_usage", "card_usage_change", "card_win_rates",
+           "counter_columns", "deck_membership"]
+
+USAGE_COLUMNS = ("category", "card", "counter", "words", "games", "total", "mean", "sd", "low", "high")
+CHANGE_COLUMNS = ("category", "card", "counter", "words", "base_games", "base", "base_low", "base_high",
+                  "patch_games", "patch", "patch_low", "patch_high", "change", "low", "high", "significant")
 
 
 def _deck_totals(df: pd.DataFrame) -> pd.DataFrame:
@@ -128,3 +138,121 @@ def card_pair_synergy(df: pd.DataFrame) -> pd.DataFrame:
     out["synergy_high"] = out["high"] - out["expected"]
     out = out.drop(columns="fitted")
     return out.sort_values(["synergy", "card_a", "card_b"], ascending=[False, True, True], ignore_index=True)
+
+
+def counter_columns(df: pd.DataFrame) -> dict[tuple[str, str, str], dict[str, str]]:
+    """The counter columns of ``df`` by ``(category, card, counter)``, each with its column per seat
+    (empty for results of a sweep or a game without counters)."""
+    out: dict[tuple[str, str, str], dict[str, str]] = {}
+    for col in df.columns:
+        parsed = parse_counter_column(col)
+        if parsed is not None:
+            seat, category, card, counter = parsed
+            out.setdefault((category, card, counter), {})[seat] = col
+    return {k: v for k, v in out.items() if set(v) == set(SEATS)}
+
+
+def _holders(df: pd.DataFrame, cards: list[tuple[str, str]]) -> dict[tuple[str, str], np.ndarray]:
+    """For each ``(category, card)`` of a deck category, ``bool[2, n]``: which seat of each game held it."""
+    table = deck_card_table(df)
+    decks = list(table)
+    where = {d: i for i, d in enumerate(decks)}
+    held = np.array([[card in table[d].get(category, ()) for (category, card) in cards] for d in decks], bool)
+    held = held.reshape(len(decks), len(cards))
+    rows = [df[f"{seat}_deck"].astype(str).map(where).to_numpy() for seat in SEATS]
+    return {c: np.stack([held[r, j] for r in rows]) for j, c in enumerate(cards)}
+
+
+def card_usage(df: pd.DataFrame) -> pd.DataFrame:
+    """What each card did per game, from the counters the engine recorded: mean per game with a 95% interval.
+
+    A card of a deck category (a creature kind, a weapon, a unit type) counts in the games of the seats whose
+    deck held it; a card of a category of its own (cards drawn from a shared pile) in every seat's games. Each
+    seat of a game is one observation; the interval is the normal one of a mean (mean +- 1.96 sd / sqrt(n)).
+
+    Args:
+        df: the results, one row per game.
+
+    Returns:
+        DataFrame ``category, card, counter, words (the counter in the game's words), games (seat-games
+        counted), total, mean, sd, low, high``, by category and card in the game's order, counters in the
+        schema's order. Empty (same columns) when the results hold no counters (an older sweep, or a game
+        that counts nothing): ``attrs["counted"]`` says which.
+    """
+    found = counter_columns(df)
+    schema = results_schema(df)
+    if not found:
+        out = pd.DataFrame(columns=list(USAGE_COLUMNS))
+        out.attrs["counted"] = False
+        return out
+    order = {c: i for i, c in enumerate(schema.card_counters)}
+    keys = sorted(found, key=lambda k: (order.get(k[0], len(order)), k[0]))
+    deck_kinds = set(schema.card_categories)
+    held = _holders(df, list(dict.fromkeys((c, card) for c, card, _ in keys if c in deck_kinds)))
+    rows = []
+    for category, card, counter in keys:
+        values = np.stack([df[found[(category, card, counter)][seat]].to_numpy(float) for seat in SEATS])
+        mask = held.get((category, card), np.ones_like(values, bool))
+        x = values[mask]
+        n = len(x)
+        mean = x.mean() if n else np.nan
+        sd = x.std(ddof=1) if n > 1 else (0.0 if n else np.nan)
+        half = Z95 * sd / np.sqrt(n) if n else np.nan
+        rows.append({"category": category, "card": card, "counter": counter,
+                     "words": schema.card_counters.get(category, {}).get(counter, counter), "games": n,
+                     "total": float(x.sum()), "mean": mean, "sd": sd, "low": mean - half, "high": mean + half})
+    out = pd.DataFrame(rows, columns=list(USAGE_COLUMNS))
+    out.attrs["counted"] = True
+    return out
+
+
+def card_usage_change(base: pd.DataFrame, patch: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """Each card's counts per game before and after a patch, and the change with a simultaneous interval.
+
+    The change is ``patch - base`` of the means of :func:`card_usage`; its interval is the normal one of
+    a difference of two independent means, widened for the number of counts compared (Bonferroni: every
+    interval holds at once with probability ``1 - alpha``), so a change is ``significant`` exactly when its
+    interval leaves out 0, and a designer can read each row alone.
+
+    Args:
+        base, patch: the :func:`card_usage` tables of the two sweeps.
+        alpha: the family's error rate.
+
+    Returns:
+        DataFrame ``category, card, counter, words, base_games, base, base_low, base_high, patch_games,
+        patch, patch_low, patch_high, change, low, high, significant``, the largest significant changes
+        (relative to the base) first, cards neither sweep's decks held left out; empty when either sweep holds
+        no counters. ``attrs["z"]`` is the
+        interval's z, ``attrs["compared"]`` the number of counts compared.
+    """
+    key = ["category", "card", "counter"]
+    if base.empty or patch.empty:
+        out = pd.DataFrame(columns=list(CHANGE_COLUMNS))
+        out.attrs.update(z=np.nan, compared=0, counted=(not base.empty, not patch.empty))
+        return out
+    b = base.rename(columns={"games": "base_games", "mean": "base", "low": "base_low", "high": "base_high",
+                             "sd": "base_sd"})
+    p = patch.rename(columns={"games": "patch_games", "mean": "patch", "low": "patch_low", "high": "patch_high",
+                              "sd": "patch_sd"})
+    m = b[key + ["words", "base_games", "base", "base_low", "base_high", "base_sd"]].merge(
+        p[key + ["patch_games", "patch", "patch_low", "patch_high", "patch_sd"]], on=key, how="outer")
+    m = m[(m["base_games"].fillna(0) > 0) | (m["patch_games"].fillna(0) > 0)]  # cards neither pool held
+    m["words"] = m["words"].fillna(m["counter"])
+    ok = (m["base_games"] > 0) & (m["patch_games"] > 0)
+    compared = int(ok.sum())
+    from scipy import stats
+
+    z = float(stats.norm.ppf(1 - alpha / (2 * max(compared, 1))))
+    se = np.sqrt(m["base_sd"] ** 2 / m["base_games"] + m["patch_sd"] ** 2 / m["patch_games"])
+    m["change"] = np.where(ok, m["patch"] - m["base"], np.nan)
+    m["low"] = np.where(ok, m["change"] - z * se, np.nan)
+    m["high"] = np.where(ok, m["change"] + z * se, np.nan)
+    m["significant"] = ok & ((m["low"] > 0) | (m["high"] < 0))
+    scale = m["base"].abs().where(m["base"].abs() > 0, 1.0)
+    m["_rank"] = -(m["change"].abs() / scale).fillna(0) - m["significant"].astype(float) * 1e9
+    m = m.sort_values(["_rank", "category", "card", "counter"], ignore_index=True)
+    out = m[list(CHANGE_COLUMNS)].copy()
+    out["base_games"] = out["base_games"].fillna(0).astype(int)
+    out["patch_games"] = out["patch_games"].fillna(0).astype(int)
+    out.attrs.update(z=z, compared=compared, counted=(True, True))
+    return out

@@ -27,6 +27,7 @@ from simkit.analysis import (
     metagame,
     seat_metagame,
 )
+from simkit.analysis.cards import card_usage, card_usage_change
 from simkit.analysis.stats import adjust_p, paired_delta
 
 __all__ = [
@@ -47,7 +48,8 @@ __all__ = [
 ]
 
 KEYS = ["first_deck", "second_deck", "game"]
-COMPARE_TABLES = ("deck_deltas", "card_deltas", "first_player_deltas", "matchup_deltas", "nash_shift", "flag_changes")
+COMPARE_TABLES = ("deck_deltas", "card_deltas", "first_player_deltas", "matchup_deltas", "nash_shift", "flag_changes",
+                  "card_usage_changes")
 
 
 def _bots(df: pd.DataFrame) -> str:
@@ -575,6 +577,7 @@ def compare_results(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands | 
         "matchup_deltas": matchup_deltas(paired, bands),
         "nash_shift": nash,
         "flag_changes": flags,
+        "card_usage_changes": card_usage_change(card_usage(base), card_usage(patch)),  # what the cards did
         "spread": spread,
         "changes": changes,
         "verdict": verdict(spread, deck_table, flags, bands, changes),

@@ -16,7 +16,10 @@ which is ``None`` when the game lacks it, and degrade gracefully.
 
 The records a game returns from :meth:`Game.play_batch` hold the core columns
 (:data:`CORE_COLUMNS` less those the sweep adds) plus the game's declared per-side columns
-(``first_<name>``, ``second_<name>`` for every name of :attr:`ResultSchema.side_columns`).
+(``first_<name>``, ``second_<name>`` for every name of :attr:`ResultSchema.side_columns`), and, for a game
+that declares :attr:`ResultSchema.card_counters`, one column per seat, card and counter of what the engine
+counted as it played (``first:creature:Archer:summoned``, see :func:`counter_column`), for every card of the
+scenario (:attr:`Game.counter_cards`; 0 for a card the seat did not hold).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CAPABILITIES", "CORE_COLUMNS", "GAME_COLUMNS", "SEATS", "WINNERS", "Game", "Match", "ResultSchema", "Ruleset",
-    "game_names", "get_game",
+    "counter_column", "game_names", "get_game", "parse_counter_column",
 ]
 
 SEATS = ("first", "second")
@@ -47,6 +50,19 @@ GAME_COLUMNS = (
 # Columns of a sweep's results: the game's columns plus what the sweep adds.
 CORE_COLUMNS = ("first_deck", "second_deck", "game", "seed", "winner", "end_reason", "turns",
                 "first_bot", "second_bot", "actions", "scenario_hash", "rules_version")
+
+
+def counter_column(seat: str, category: str, card: str, counter: str) -> str:
+    """The result column of one seat's count of one card (``first:creature:Archer:summoned``)."""
+    return f"{seat}:{category}:{card}:{counter}"
+
+
+def parse_counter_column(name: str) -> tuple[str, str, str, str] | None:
+    """``(seat, category, card, counter)`` of a :func:`counter_column` name, or ``None`` for any other column."""
+    parts = str(name).split(":")
+    if len(parts) != 4 or parts[0] not in SEATS or not all(parts):
+        return None
+    return parts[0], parts[1], parts[2], parts[3]
 
 
 @dataclass(frozen=True)
@@ -65,6 +81,10 @@ class ResultSchema:
             :meth:`Game.deck_cards` returns the cards of a deck by these categories.
         deck_words: what the game calls a deck in prose (``"deck"``, ``"loadout"``).
         turn_words: what one of the game's ``turns`` counts in prose (``"turn"``, ``"round"``).
+        card_counters: what the engine counts per card as it plays, by card category (a category of
+            :attr:`card_categories`, whose cards a deck holds, or one of its own, such as cards drawn from a
+            shared pile), each counter with its words (``{"creature": {"summoned": "units summoned",
+            "damage": "damage dealt"}}``); every count is per game and seat.
     """
 
     end_reasons: Mapping[str, str]
@@ -73,6 +93,7 @@ class ResultSchema:
     card_categories: Mapping[str, str] = field(default_factory=dict)
     deck_words: str = "deck"
     turn_words: str = "turn"
+    card_counters: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def columns(self) -> tuple[str, ...]:
         """The columns of one record of :meth:`Game.play_batch`, in order."""
@@ -85,6 +106,7 @@ class ResultSchema:
             "end_reasons": dict(self.end_reasons), "cap_reason": self.cap_reason,
             "side_columns": dict(self.side_columns), "card_categories": dict(self.card_categories),
             "deck_words": self.deck_words, "turn_words": self.turn_words,
+            "card_counters": {k: dict(v) for k, v in self.card_counters.items()},
         }
 
     @classmethod
@@ -94,6 +116,7 @@ class ResultSchema:
             end_reasons=dict(meta["end_reasons"]), cap_reason=meta.get("cap_reason"),
             side_columns=dict(meta.get("side_columns", {})), card_categories=dict(meta.get("card_categories", {})),
             deck_words=meta.get("deck_words", "deck"), turn_words=meta.get("turn_words", "turn"),
+            card_counters={k: dict(v) for k, v in meta.get("card_counters", {}).items()},
         )
 
 
@@ -176,15 +199,18 @@ class Game:
         bot_names: ``(scenario) -> tuple[str, ...]``: the bots the scenario defines.
         play_batch: ``(scenario, first_decks, second_decks, seeds, bots, record_actions=False)``: one game
             per (first deck, second deck, seed) to its end between ``bots``; returns the columns of
-            :meth:`ResultSchema.columns` (one value per game), plus ``action_list`` (each game's actions as
-            :class:`Match` tuples) when ``record_actions``. A game's record depends only on the scenario,
-            its decks, the bots and its seed, never on the batch.
+            :meth:`Ruleset.columns` (the schema's, then the counter columns; one value per game), plus
+            ``action_list`` (each game's actions as :class:`Match` tuples) when ``record_actions``. A game's
+            record depends only on the scenario, its decks, the bots and its seed, never on the batch.
         new_match: ``(scenario, first_deck, second_deck, seed=0) -> Match``: a single game; the first deck
             moves first.
         turn_limit: ``(rules) -> int``: the last turn a game can reach, or ``None`` (unbounded).
         seat_pools: ``(rules, decks) -> (first_seat_decks, second_seat_decks)``: for a game whose seats
             differ (Magic War: the first player buys with 12 gold, the second with 13), the decks of
             ``decks`` each seat may hold, in pool order; ``None``: every deck sits in either seat.
+        counter_cards: ``(rules) -> Mapping[str, tuple[str, ...]]``: every card of the scenario by the categories
+            of :attr:`ResultSchema.card_counters` (the counter columns of :meth:`Ruleset.columns`); ``None``
+            for a game that counts nothing.
         picture_suffixes: the file suffixes the ``draw`` capability writes (``()``: none).
         capabilities: the optional hooks the game has, by the names of :data:`CAPABILITIES`.
         card_tables: the scenario tables (dotted paths) ``simkit cards`` exports to a spreadsheet;
@@ -205,6 +231,7 @@ class Game:
     new_match: Hook
     turn_limit: Hook | None = None
     seat_pools: Hook | None = None
+    counter_cards: Hook | None = None
     picture_suffixes: tuple[str, ...] = ()
     capabilities: Mapping[str, Hook] = field(default_factory=dict)
     card_tables: tuple[str, ...] | None = None
@@ -273,6 +300,23 @@ class Ruleset:
             return decks, decks
         first, second = self.spec.hook("seat_pools")(self.rules, decks)
         return tuple(first), tuple(second)
+
+    def counter_cards(self) -> dict[str, tuple[str, ...]]:
+        """Every card the engine counts, by the categories of :attr:`ResultSchema.card_counters` (empty: none)."""
+        if self.spec.counter_cards is None:
+            return {}
+        return {k: tuple(v) for k, v in self.spec.hook("counter_cards")(self.rules).items()}
+
+    def counter_columns(self) -> tuple[str, ...]:
+        """The counter columns of this scenario's records: per seat, category, card and counter."""
+        cards = self.counter_cards()
+        return tuple(counter_column(seat, category, card, counter) for seat in SEATS
+                     for category, counters in self.schema.card_counters.items()
+                     for card in cards.get(category, ()) for counter in counters)
+
+    def columns(self) -> tuple[str, ...]:
+        """The columns of one record of :meth:`play_batch`: the schema's, then the counter columns."""
+        return self.schema.columns() + self.counter_columns()
 
     def bot_names(self) -> tuple[str, ...]:
         """The bots the scenario defines (``random`` and its personalities)."""

@@ -15,6 +15,7 @@ from simkit.analysis.robustness import panel_bots
 from simkit.analysis.sequential import seat_pools_of
 from simkit.analysis.skill import skill_tables
 from simkit.analysis.stats import Z95
+from simkit.report.card_usage_page import usage_pages
 from simkit.report.document import (
     PORTRAIT,
     ReportPdf,
@@ -510,6 +511,8 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
         plot_pair_synergy(fig.add_axes(box), pairs, category=kind, word=words.get(kind, kind or "card"))
     fig.text(0.02, 0.985, "Cards", fontsize=12, weight="bold", va="top")
     pdf.add(fig, "cards")
+    if "card_usage" in tables:
+        usage_pages(pdf, tables["card_usage"], words)
 
     fig = pdf.new_page(PORTRAIT)
     plot_game_length(fig.add_axes([0.1, 0.56, 0.85, 0.36]), tables["turns"], unit=tables["schema"].turn_words)

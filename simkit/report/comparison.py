@@ -11,6 +11,7 @@ import pandas as pd
 
 from simkit.analysis.paired import COMPARE_TABLES, compare_results
 from simkit.report.balance import WRAP, chunks, flag_pages, load_checked_results
+from simkit.report.card_usage_page import change_sentence, usage_change_pages
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
 from simkit.report.plots import FULL_LABELS_UP_TO, plot_delta_heatmap, plot_deltas, plot_nash_shift
 
@@ -147,6 +148,8 @@ def compare_headlines(tables: dict) -> list[str]:
                   else f"; the others' changes (up to {100 * once['delta'].abs().max():.0f} points) are within noise."
                   if len(once) else "."))
     out.append(nash_sentence(tables["nash_shift"]))
+    if "card_usage_changes" in tables:
+        out.append(change_sentence(tables["card_usage_changes"]))
     fc = tables["flag_changes"]
     counts = fc["status"].value_counts()
     out.append(f"Flags: {counts.get('appeared', 0)} appeared, {counts.get('vanished', 0)} vanished, "
@@ -231,6 +234,8 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
                 "First-player advantage: overall and the 20 decks that moved most", tables["bands"].alpha)
     fig.text(0.02, 0.985, "Card and first-player changes", fontsize=12, weight="bold", va="top")
     pdf.add(fig, "cards and first player")
+    if "card_usage_changes" in tables:
+        usage_change_pages(pdf, tables["card_usage_changes"])
 
     fig = pdf.new_page(PORTRAIT)
     plot_nash_shift(fig.add_axes([0.42, 0.3, 0.52, 0.62]), tables["nash_shift"])

@@ -3,8 +3,8 @@
 
 It plays random legal games of a scenario through the game interface alone and checks that:
 
-* the records hold exactly the declared columns (:meth:`simkit.games.ResultSchema.columns`), with
-  winners, end reasons and per-side numbers of the declared kinds;
+* the records hold exactly the declared columns (:meth:`simkit.games.Ruleset.columns`: the schema's and the
+  scenario's card counters), with winners, end reasons, per-side numbers and counts of the declared kinds;
 * a batch of games gives the very games played one at a time (results never depend on the batch);
 * every game ends within the game's turn limit;
 * replaying a game's recorded actions through its :class:`~simkit.games.Match` rebuilds it (over,
@@ -36,7 +36,7 @@ def _fail(problem: str) -> APITestFailure:
 
 
 def _check_columns(game, cols: dict, n: int) -> None:
-    want = list(game.schema.columns())
+    want = list(game.columns())  # the schema's columns, then the scenario's counter columns
     got = [c for c in cols if c != "action_list"]
     if set(got) != set(want) or len(got) != len(want):
         extra, missing = sorted(set(got) - set(want)), sorted(set(want) - set(got))
@@ -51,7 +51,8 @@ def _check_columns(game, cols: dict, n: int) -> None:
         if cols["end_reason"][i] not in game.schema.end_reasons:
             raise _fail(f"{game.name}: game {i}: end reason {cols['end_reason'][i]!r} is not declared "
                         f"({', '.join(game.schema.end_reasons)})")
-        for c in want[len(want) - 2 * len(game.schema.side_columns):] + ["turns", "actions"]:
+        side = list(game.schema.columns())[len(game.schema.columns()) - 2 * len(game.schema.side_columns):]
+        for c in side + list(game.counter_columns()) + ["turns", "actions"]:
             v = cols[c][i]
             if isinstance(v, bool) or not isinstance(v, (Integral, Real)):
                 raise _fail(f"{game.name}: game {i}: {c} = {v!r} is not a number")

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from simkit.games import SEATS, counter_column
 from simkit.games.duel import bots as B
 from simkit.games.duel import engine as E
 from simkit.games.duel.bots_config import RANDOM, WEIGHT_NAMES, read_bot_settings
@@ -97,6 +98,30 @@ def search_tables(scenario, bots: Sequence[str]):
     return kinds, policy, reply, params, values
 
 
+def counter_cards(rules) -> dict[str, tuple[str, ...]]:
+    """Every card the engine counts: the weapons and spells a deck chooses, and the core every deck holds."""
+    return {"weapon": tuple(rules.names[c] for c in rules.weapons),
+            "spell": tuple(rules.names[c] for c in rules.spells),
+            "core": tuple(rules.names[c] for c, _ in rules.core)}
+
+
+def _counter_columns(rules, d0: np.ndarray, d1: np.ndarray, tally: np.ndarray) -> dict[str, list[int]]:
+    """The counter columns (:func:`simkit.games.counter_column`) of every card from the games' slot counters
+    (``tally``: ``int64[n, 4 * MAX_DECK]``, :func:`~simkit.games.duel.engine.write_tally`) summed over the slots
+    of each card in each seat's deck list (``d0``, ``d1``); 0 where a seat does not hold the card."""
+    n, size, m = len(d0), d0.shape[1] if len(d0) else rules.deck_size, E.M
+    counts = tally.reshape(n, 2, 2, m)[:, :, :, :size]  # game, seat, (played, dealt), slot
+    played = {"weapon": "used", "spell": "played", "core": "played"}
+    out = {}
+    for s, (seat, lists) in enumerate(zip(SEATS, (d0, d1))):
+        for category, names in counter_cards(rules).items():
+            for name in names:
+                held = lists == rules.card_id(name)
+                for c, counter in ((0, played[category]), (1, "damage")):
+                    out[counter_column(seat, category, name, counter)] = (counts[:, s, c, :] * held).sum(1).tolist()
+    return out
+
+
 def play_batch(
     scenario,
     first_decks: Sequence[str],
@@ -117,7 +142,10 @@ def play_batch(
 
     Returns:
         Columns: first_deck, second_deck, seed, winner, end_reason, turns, first_bot, second_bot,
-        actions, first_hp, second_hp (final HP).
+        actions, first_hp, second_hp (final HP), then per seat the counts of every card
+        (``first:weapon:Dagger:used``, ``first:spell:Frost:played``, ``first:core:Strike:played``, each also
+        ``...:damage``; 0 for a card the seat does not hold): weapon uses (charging ones too) or times a card was
+        played, attached or set, and the HP the opponent lost to its effects (poison ticks are not counted).
 
     Raises:
         ValueError: lengths differ, an unknown bot, or an illegal deck (ScenarioError).
@@ -143,7 +171,7 @@ def play_batch(
     pairs = [game_seeds(int(s)) for s in seeds]
     shuffle = np.array([a for a, _ in pairs], np.int64)
     bot = np.array([b for _, b in pairs], np.int64)
-    result = np.zeros((n, 6), np.int64)
+    result = np.zeros((n, 6 + 4 * E.M), np.int64)  # then the counters (engine.write_tally)
     action_list = None
     if not record_actions and searching:
         FS.play_many(d0, d1, shuffle, bot, *players, rules.settings, rules.cards, rules.effects, result, ACTION_CAP)
@@ -163,8 +191,9 @@ def play_batch(
             else:
                 played = B.play_one(s, d0[g], d1[g], shuffle[g], bot[g], kinds, weights, rules.settings,
                                     rules.cards, rules.effects, log, ACTION_CAP)
-            result[g] = (s[E.G_WINNER], s[E.G_REASON], s[E.G_TURN], s[E.base(0) + E.P_HP], s[E.base(1) + E.P_HP],
-                         played)
+            result[g, :6] = (s[E.G_WINNER], s[E.G_REASON], s[E.G_TURN], s[E.base(0) + E.P_HP],
+                             s[E.base(1) + E.P_HP], played)
+            E.write_tally(s, result[g, 6:])
             seat_lists = (d0[g], d1[g])
             actions, replay = [], np.zeros(E.STATE_SIZE, np.int64)
             E.setup(replay, d0[g], d1[g], shuffle[g], rules.settings, rules.cards, rules.effects)
@@ -184,6 +213,7 @@ def play_batch(
         "actions": result[:, 5].tolist(),
         "first_hp": result[:, 3].tolist(),
         "second_hp": result[:, 4].tolist(),
+        **_counter_columns(rules, d0, d1, result[:, 6:]),
     }
     if action_list is not None:
         out["action_list"] = action_list

@@ -115,7 +115,7 @@ def decide(v, kind, w, seed, counter, out, scratch, st, cd, ef):
         if k == E.K_END_PLAY or k == E.K_END_TURN:
             score = w[_W_END]
         else:
-            scratch[:] = v
+            scratch[:E.RULES_SIZE] = v[:E.RULES_SIZE]  # the counters aside: the bot reads none
             E.step(scratch, k, out[j, 1], out[j, 2], st, cd, ef)
             score = utility(scratch, p, w, cd) - here
         if temp > 0:
@@ -131,8 +131,8 @@ def play_one(s, deck0, deck1, seed, bot_seed, kinds, weights, st, cd, ef, log, c
     """Play one game in ``s`` to its end; returns the number of actions (recorded in ``log`` when it
     has rows; raises when a game exceeds ``cap`` actions, which the rules make impossible)."""
     E.setup(s, deck0, deck1, seed, st, cd, ef)
-    v = np.empty_like(s)
-    scratch = np.empty_like(s)
+    v = np.zeros_like(s)
+    scratch = np.zeros_like(s)
     out = np.empty((E.MAX_LEGAL, 3), np.int64)
     counter = 0
     played = 0
@@ -152,7 +152,8 @@ def play_one(s, deck0, deck1, seed, bot_seed, kinds, weights, st, cd, ef, log, c
 @njit(cache=True)
 def play_many(decks0, decks1, seeds, bot_seeds, kinds, weights, st, cd, ef, result, cap):
     """Play game ``g`` between ``decks0[g]`` and ``decks1[g]`` for every row; ``result[g]`` gets
-    (winner, end reason, turns, HP of seat 0, HP of seat 1, actions). Games are independent."""
+    (winner, end reason, turns, HP of seat 0, HP of seat 1, actions), then the game's counters
+    (:func:`~simkit.games.duel.engine.write_tally`). Games are independent."""
     s = np.empty(E.STATE_SIZE, np.int64)
     log = np.empty((0, 3), np.int64)
     for g in range(decks0.shape[0]):
@@ -163,3 +164,4 @@ def play_many(decks0, decks1, seeds, bot_seeds, kinds, weights, st, cd, ef, resu
         result[g, 3] = s[E.base(0) + E.P_HP]
         result[g, 4] = s[E.base(1) + E.P_HP]
         result[g, 5] = n
+        E.write_tally(s, result[g, 6:])

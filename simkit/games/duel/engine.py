@@ -114,7 +114,11 @@ A_ATT = A_CARD + 6 * M     # attachment: slot of the weapon it is on (-1 otherwi
 A_SRC = A_CARD + 7 * M     # source pile as a stack of slots, top = A_SRC + P_NSRC - 1
 A_DISC = A_CARD + 8 * M    # discard pile as a stack of slots, top = A_DISC + P_NDISC - 1
 PB = A_CARD + 9 * M
-STATE_SIZE = NG + 2 * PB
+RULES_SIZE = NG + 2 * PB  # what the rules and the bots read; the counters follow
+# ---- counters (after both players' blocks, so a bot's copies of a state leave them out) -------------------
+T_PLAYED = RULES_SIZE      # + 2 * p * M + i: times seat p's slot i was played, attached or set (a weapon: used)
+T_DEALT = RULES_SIZE + M   # + 2 * p * M + i: HP the opponent lost to its effects (the first slot holding the card)
+STATE_SIZE = RULES_SIZE + 4 * M
 
 # zones
 Z_SRC, Z_HAND, Z_DISC, Z_EQUIP, Z_TRAP, Z_REMOVED, Z_HIDDEN, Z_NONE = range(8)
@@ -302,6 +306,16 @@ def deal(s, src, tgt, n, void, piercing, poison_tick, st):
 
 
 @njit(cache=True)
+def credit(s, p, card, lost):
+    """Count ``lost`` HP dealt by ``card`` of seat ``p`` to the first slot of ``p``'s deck holding it."""
+    b = base(p)
+    for i in range(s[G_N]):
+        if s[b + A_CARD + i] == card:
+            s[T_DEALT + 2 * p * M + i] += lost
+            return
+
+
+@njit(cache=True)
 def push_triggers(s, src, tgt, lost, void, frames, nf, cd):
     """Step 5: ``tgt``'s counter cards whose condition this instance met leave the trap zone for the
     discard pile at once (so no later event can trigger them again) and their effects are queued,
@@ -355,6 +369,8 @@ def run(s, frames, nf, st, cd, ef):
         target = owner if d == TGT_SELF else 1 - owner
         if op == OP_DAMAGE:
             lost = deal(s, owner, target, a, bb, c, False, st)
+            if target != owner and lost > 0:
+                credit(s, owner, card, lost)
             if s[G_PHASE] != PH_OVER:
                 nf = push_triggers(s, owner, target, lost, bb, frames, nf, cd)
         elif op == OP_STATUS:
@@ -621,6 +637,7 @@ def use_weapon(s, p, w, st, cd, ef):
     attachments, in attach order); then the Cooldown starts. A use counts even when nothing fires."""
     b = base(p)
     s[b + P_WUSED] = 1
+    s[T_PLAYED + 2 * p * M + w] += 1
     c = s[b + A_CARD + w]
     charge = cd[c, F_CHARGE]
     fires = False
@@ -666,6 +683,7 @@ def step(s, kind, x, y, st, cd, ef):
     b = base(p)
     if kind == K_PLAY:
         i = hand_slot(s, p, x)
+        s[T_PLAYED + 2 * p * M + i] += 1
         s[b + P_AP] -= cd[x, F_AP]
         s[b + P_MANA] -= cd[x, F_MANA]
         if cd[x, F_TYPE] == T_PERSISTENT:
@@ -683,6 +701,7 @@ def step(s, kind, x, y, st, cd, ef):
         s[b + A_READY + i] = 0
     elif kind == K_ATTACH:
         i = hand_slot(s, p, x)
+        s[T_PLAYED + 2 * p * M + i] += 1
         s[b + P_AP] -= cd[x, F_AP]
         s[b + P_MANA] -= cd[x, F_MANA]
         s[b + P_ATTACHED] = 1
@@ -690,6 +709,7 @@ def step(s, kind, x, y, st, cd, ef):
         s[b + A_ATT + i] = y
     elif kind == K_SET:
         i = hand_slot(s, p, x)
+        s[T_PLAYED + 2 * p * M + i] += 1
         s[b + P_SET] = 1
         move(s, p, i, Z_TRAP)
     elif kind == K_USE:
@@ -716,6 +736,14 @@ def step(s, kind, x, y, st, cd, ef):
             start_turn(s, 1 - p, st, cd, ef)
 
 
+@njit(cache=True)
+def write_tally(s, out):
+    """Copy the counters of ``s`` into ``out`` (``int64[4 * MAX_DECK]``): seat 0's played and dealt slots, then
+    seat 1's (``T_PLAYED``, ``T_DEALT``; what :mod:`simkit.games.duel.batch` turns into counter columns)."""
+    for k in range(4 * M):
+        out[k] = s[RULES_SIZE + k]
+
+
 # ---- the view of one seat (section 12) ----------------------------------------------------------------
 
 
@@ -723,8 +751,9 @@ def step(s, kind, x, y, st, cd, ef):
 def make_view(s, p, v):
     """Write into ``v`` what seat ``p`` may see of ``s``: every hidden card (both source piles, the
     opponent's hand, discard pile and trap zone) becomes ``Z_HIDDEN`` with card -1 and no order,
-    only the zone sizes are kept, and the shuffle stream is blanked. Bots read nothing else."""
-    v[:] = s
+    only the zone sizes are kept, and the shuffle stream is blanked. Bots read nothing else; the counters
+    (after ``RULES_SIZE``) are not copied: a view's stay as they were."""
+    v[:RULES_SIZE] = s[:RULES_SIZE]
     v[G_VIEW] = p
     v[G_SEED] = 0
     v[G_CTR] = 0

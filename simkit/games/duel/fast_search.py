@@ -174,8 +174,8 @@ def play_one(s, deck0, deck1, seed, bot_seed, kinds, policy, reply, params, weig
     plays the plan while it holds; it re-plans when a planned action is not legal on the real game
     or an opponent's counter card fired (the only hidden cards a turn meets)."""
     E.setup(s, deck0, deck1, seed, st, cd, ef)
-    v = np.empty_like(s)
-    scratch = np.empty_like(s)
+    v = np.zeros_like(s)
+    scratch = np.zeros_like(s)
     out = np.empty((E.MAX_LEGAL, 3), np.int64)
     ctx = (st, cd, ef, np.empty_like(s), np.empty_like(s), np.empty_like(s), np.empty_like(s), out,
            np.empty(policy.shape[1], np.float64))
@@ -237,3 +237,4 @@ def play_many(decks0, decks1, seeds, bot_seeds, kinds, policy, reply, params, we
         result[g, 3] = s[E.base(0) + E.P_HP]
         result[g, 4] = s[E.base(1) + E.P_HP]
         result[g, 5] = n
+        E.write_tally(s, result[g, 6:])

@@ -193,7 +193,8 @@ S_ATTACKS = S_MINED + 8
 S_BASE_DAMAGE = S_MINED + 9
 S_BUILT = S_MINED + 10  # per tower kind
 S_PLAYED = S_BUILT + MAXTK  # per card
-SB = S_PLAYED + NCARDS
+S_CARD_DEALT = S_PLAYED + NCARDS  # per card: HP enemy heroes lost to its effects (a counter)
+SB = S_CARD_DEALT + NCARDS
 HERO0 = SIDE0 + 2 * SB
 H_CLS = 0
 H_HP = 1
@@ -202,7 +203,9 @@ H_STATE = 3
 H_INSPIRE = 4
 H_EARTH = 5
 H_FLOOR1 = 6
-HB = 8
+H_DEALT = 7             # counter: HP (heroes, towers, base) this hero's won judgments took
+H_ATTACKS = 8           # counter: attack judgments this hero started
+HB = 10
 CELL0 = HERO0 + 2 * MAXH * HB
 TERR = CELL0            # current terrain (a spent vein is plain)
 STOCK = TERR + MAXC
@@ -450,6 +453,8 @@ def damage_hero(s, R, ev, side, k, amount, source):
         after = max(after, min(1, before))
     s[o + H_HP] = max(after, 0)
     lost = before - s[o + H_HP]
+    if source >= SRC_CARD:
+        s[so(1 - side) + S_CARD_DEALT + source - SRC_CARD] += lost
     log(s, ev, EV_DAMAGE, side, k, lost, source, 0, 0, 0, 0)
     if after <= 0:
         die_hero(s, R, ev, side, k)
@@ -835,6 +840,7 @@ def start_attack(s, R, ev, tkind, cell):
     s[J_D] = 0
     s[J_DEAD] = 0  # heroes that die during this judgment take none of its later damage
     s[so(side) + S_ATTACKS] += 1
+    s[ho(side, k) + H_ATTACKS] += 1
     log(s, ev, EV_ATTACK, side, k, cell, tkind, 0, 0, 0, 0)
 
 
@@ -930,12 +936,13 @@ def apply_damage(s, R, ev):
     att_dead = s[J_DEAD] & (1 << (side * MAXH + s[J_ATT])) != 0
     if s[J_LOSER] == 0:
         if tk == TK_HERO and not att_dead:
-            damage_hero(s, R, ev, side, s[J_ATT], amount, SRC_JUDGMENT)
+            s[ho(d, s[J_TK]) + H_DEALT] += damage_hero(s, R, ev, side, s[J_ATT], amount, SRC_JUDGMENT)
         return
     if tk == TK_HERO:
         lost = 0
         if not s[J_DEAD] & (1 << (d * MAXH + s[J_TK])):
             lost = damage_hero(s, R, ev, d, s[J_TK], amount, SRC_JUDGMENT)
+            s[ho(side, s[J_ATT]) + H_DEALT] += lost
         if s[J_SAME] and not att_dead:
             damage_hero(s, R, ev, side, s[J_ATT], lost, SRC_SAME_END)
     elif tk == TK_TOWER:
@@ -944,6 +951,7 @@ def apply_damage(s, R, ev):
             log(s, ev, EV_IRON, d, c, 0, 0, 0, 0, 0, 0)
             return
         s[B_HP + c] -= amount
+        s[ho(side, s[J_ATT]) + H_DEALT] += amount
         if s[B_HP + c] <= 0:
             kind = s[B_KIND + c]
             s[B_SIDE + c] = -1
@@ -955,6 +963,7 @@ def apply_damage(s, R, ev):
     else:
         s[so(d) + S_BASE_HP] -= amount
         s[so(side) + S_BASE_DAMAGE] += amount
+        s[ho(side, s[J_ATT]) + H_DEALT] += amount
         log(s, ev, EV_BASE_HIT, d, amount, s[so(d) + S_BASE_HP], 0, 0, 0, 0, 0)
         if s[so(d) + S_BASE_HP] <= 0:
             s[G_WINNER] = side

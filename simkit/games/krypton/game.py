@@ -15,6 +15,10 @@ GAME = Game(
         cap_reason="turn_limit",
         side_columns=SIDE_COLUMNS,
         card_categories={"class": "hero class"},
+        card_counters={
+            "class": {"attacks": "attack judgments started", "damage": "HP its won judgments took"},
+            "magic": {"played": "times played", "damage": "HP enemy heroes lost to it"},
+        },
         deck_words="loadout",
         turn_words="round",
     ),
@@ -25,6 +29,7 @@ GAME = Game(
     deck_cards=_ + "tables:deck_cards",
     all_decks=_ + "tables:all_loadouts",
     turn_limit=_ + "tables:turn_limit",
+    counter_cards=_ + "play:counter_cards",
     bot_names=_ + "play:bot_names",
     play_batch=_ + "play:play_batch",
     new_match=_ + "match:Match",

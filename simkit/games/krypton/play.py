@@ -13,7 +13,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from simkit.games import SEATS, counter_column
 from simkit.games.kits.bot_tables import RANDOM
+from simkit.games.krypton import engine as E
 from simkit.games.krypton.bots import MEM, NW, RandomBot, Utility, choose, play_loop, read_bots
 from simkit.games.krypton.search_bot import SearchBot, read_searches
 from simkit.games.krypton.tables import CARDS, canonical_deck
@@ -156,13 +158,41 @@ def record_columns(g: GameView) -> dict:
     return {f"{seat}_{name}": int(per[s][name]) for name in SIDE_COLUMNS for s, seat in enumerate(("first", "second"))}
 
 
+def counter_cards(rules) -> dict[str, tuple[str, ...]]:
+    """Every card the engine counts: the hero classes and the magic cards of the shared pile."""
+    return {"class": tuple(rules.classes), "magic": tuple(CARDS)}
+
+
+def counter_values(g: GameView) -> dict[str, int]:
+    """The counter columns (:func:`simkit.games.counter_column`) of a finished game: per seat, each hero class's
+    attack judgments started and HP its won judgments took (summed over the seat's heroes of that class; 0 for a
+    class it does not field), and each magic card's plays and the HP enemy heroes lost to its effects."""
+    s, classes = g.s, list(g.P.classes)
+    out = {}
+    for side, seat in enumerate(SEATS):
+        attacks, dealt = dict.fromkeys(classes, 0), dict.fromkeys(classes, 0)
+        for k in range(g.team):
+            o = E.ho(side, k)
+            name = classes[int(s[o + E.H_CLS])]
+            attacks[name] += int(s[o + E.H_ATTACKS])
+            dealt[name] += int(s[o + E.H_DEALT])
+        for name in classes:
+            out[counter_column(seat, "class", name, "attacks")] = attacks[name]
+            out[counter_column(seat, "class", name, "damage")] = dealt[name]
+        o = E.so(side)
+        for i, card in enumerate(CARDS):
+            out[counter_column(seat, "magic", card, "played")] = int(s[o + E.S_PLAYED + i])
+            out[counter_column(seat, "magic", card, "damage")] = int(s[o + E.S_CARD_DEALT + i])
+    return out
+
+
 def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str], seeds: Sequence[int],
                bots: Sequence[str] = ("balanced", "balanced"), record_actions: bool = False) -> dict[str, list]:
     """Play one game per (first loadout, second loadout, seed) to the end.
 
     Returns:
-        The columns of the game's :class:`~simkit.games.ResultSchema` (one value per game), plus
-        ``action_list`` when ``record_actions``.
+        The columns of :meth:`simkit.games.Ruleset.columns` (one value per game: the schema's, then the counters
+        of :func:`counter_values`), plus ``action_list`` when ``record_actions``.
 
     Raises:
         ValueError: lengths differ, an unknown bot, or an illegal loadout (ScenarioError).
@@ -195,10 +225,13 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
         cols["actions"].append(len(actions))
         for k, v in record_columns(g).items():
             side_cols.setdefault(k, []).append(v)
+        for k, v in counter_values(g).items():
+            side_cols.setdefault(k, []).append(v)
         if record_actions:
             lists.append([g.action_of(c) for c in actions] if isinstance(actions, np.ndarray) else actions)
     if not n:
         side_cols = {f"{seat}_{name}": [] for name in SIDE_COLUMNS for seat in ("first", "second")}
+        side_cols.update({c: [] for c in scenario.game.counter_columns()})
     cols.update(side_cols)
     if record_actions:
         cols["action_list"] = lists

@@ -12,13 +12,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from simkit.games import SEATS, counter_column
 from simkit.games.kits.bot_tables import bot_tables as read_tables
 from simkit.games.kits.bot_tables import number
 from simkit.games.kits.rng import derive_seed
 from simkit.games.magic import bots as B
 from simkit.games.magic import engine as E
 from simkit.games.magic.match import WINNERS, decode, new_state, stream_seeds
-from simkit.games.magic.tables import canonical_deck
+from simkit.games.magic.tables import U_LEADER, canonical_deck
 from simkit.scenario import Field
 
 #: per-side result columns and their words
@@ -118,12 +119,49 @@ def side_values(rules, s: np.ndarray) -> dict[str, int]:
     return out
 
 
+def counter_cards(rules) -> dict[str, tuple[str, ...]]:
+    """Every card the engine counts: the races (their leaders) and every race's unit types."""
+    units = sorted({u for race in rules.races for u in rules.race_units[race]})
+    return {"race": tuple(rules.races), "unit": tuple(units)}
+
+
+def counter_values(rules, s: np.ndarray) -> dict[str, int]:
+    """The counter columns (:func:`simkit.games.counter_column`) of a finished game: per seat, each unit type's
+    units bought (its army's, summoned ones aside), units lost and dice hits on enemy units (``F_HITS``: attacks
+    and splash, before reductions; summoned units' hits count for their type), and its leader's hits (race)."""
+    cards = counter_cards(rules)
+    counts = {(q, t): [0, 0, 0] for q in (0, 1) for t in cards["unit"]}
+    leader = [0, 0]
+    for u in range(int(s[E.G_NU])):
+        b = E.ub(u)
+        t, q = int(s[b + E.F_TYPE]), int(s[b + E.F_OWNER])
+        if rules.ut[t, U_LEADER] == 1:
+            leader[q] += int(s[b + E.F_HITS])
+            continue
+        c = counts.setdefault((q, rules.types[t]), [0, 0, 0])
+        c[0] += int(s[b + E.F_SUMMONED] == 0)
+        c[1] += int(s[b + E.F_STATE] == E.US_DEAD)
+        c[2] += int(s[b + E.F_HITS])
+    out = {}
+    for q, seat in enumerate(SEATS):
+        race = rules.races[int(s[E.pb(q) + E.P_RACE])]
+        for name in cards["race"]:
+            out[counter_column(seat, "race", name, "hits")] = leader[q] if name == race else 0
+        for name in cards["unit"]:
+            bought, lost, hits = counts[(q, name)]
+            out[counter_column(seat, "unit", name, "bought")] = bought
+            out[counter_column(seat, "unit", name, "lost")] = lost
+            out[counter_column(seat, "unit", name, "hits")] = hits
+    return out
+
+
 def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str], seeds: Sequence[int],
                bots: Sequence[str] = ("balanced", "balanced"), record_actions: bool = False) -> dict[str, list]:
     """Play one game per (first army, second army, seed) to the end.
 
     Returns:
-        The columns of the game's :class:`~simkit.games.ResultSchema` (one value per game), plus
+        The columns of :meth:`simkit.games.Ruleset.columns` (one value per game: the schema's, then the counters
+        of :func:`counter_values`), plus
         ``action_list`` (each game's actions as :class:`~simkit.games.magic.match.Match` tuples) when
         ``record_actions``.
 
@@ -140,6 +178,7 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
     cols: dict[str, list] = {k: [] for k in ("first_deck", "second_deck", "seed", "winner", "end_reason", "turns",
                                              "first_bot", "second_bot", "actions")}
     cols.update({f"{seat}_{name}": [] for name in SIDE_COLUMNS for seat in ("first", "second")})
+    cols.update({c: [] for c in scenario.game.counter_columns()})
     lists = []
     for first, second, seed in zip(first_decks, second_decks, seeds):
         first, second = canonical_deck(rules, first), canonical_deck(rules, second)
@@ -154,6 +193,8 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
         cols["second_bot"].append(bots[1])
         cols["actions"].append(int(k))
         for key, v in side_values(rules, s).items():
+            cols[key].append(v)
+        for key, v in counter_values(rules, s).items():
             cols[key].append(v)
         if record_actions:
             lists.append([decode(rules, r) for r in rows])

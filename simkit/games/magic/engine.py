@@ -164,6 +164,7 @@ F_BPREC = 10
 F_BMOVE = 11
 F_BMASK = 12     # unit types whose free_active already affects this unit this turn
 F_SUMMONED = 13
+F_HITS = 14      # counter: dice hits this unit rolled on enemy units (attacks and splash, before reductions)
 UF = 16
 MAXU = 48
 BD = UB + MAXU * UF
@@ -977,7 +978,10 @@ def do_attack(s, a, b, joiners, bearer, ut, sk, st):
         w = parts[i]
         dice = attack_dice(s, w, ut, sk, st) - (mod if w == bear else 0)
         thr[i] = threshold(s, w, ut, sk, st)
-        hits += roll(s, w, dice if dice > 0 else 0, thr[i], st)
+        h = roll(s, w, dice if dice > 0 else 0, thr[i], st)
+        hits += h
+        if enemy:
+            s[ub(w) + F_HITS] += h
     hits -= red
     damage(s, v, hits, ut, st)
     # splash (B.1 primitive 9): each splashing participant in roll order, its targets by ascending cell
@@ -996,7 +1000,9 @@ def do_attack(s, a, b, joiners, bearer, ut, sk, st):
                 dd = mdist(cell, b, st[S_COLS])
                 if dd < sk[k, K_D1] or dd > sk[k, K_D2]:
                     continue
-                damage(s, x, roll(s, w, sk[k, K_DICE], thr[i], st), ut, st)
+                h = roll(s, w, sk[k, K_DICE], thr[i], st)
+                s[ub(w) + F_HITS] += h
+                damage(s, x, h, ut, st)
     for i in range(npart):
         s[ub(parts[i]) + F_MOVED] = 1
         s[ub(parts[i]) + F_ATTACKED] = 1

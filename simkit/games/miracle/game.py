@@ -14,6 +14,10 @@ GAME = Game(
         cap_reason="turn_limit",
         side_columns={"miracle_hp": "miracle HP at the end", "dead_stars": "stars of own units killed"},
         card_categories={"artifact": "artifact", "creature": "creature kind"},
+        card_counters={
+            "artifact": {"used": "uses", "damage": "damage dealt (InfernoFlame's blast and its Inferno)"},
+            "creature": {"summoned": "units summoned", "damage": "damage dealt (attacks, counters, splash)"},
+        },
     ),
     tables=("rules", "map", "creatures", "artifacts", "decks", "bots"),
     build_rules=_ + "tables:build_rules",
@@ -22,6 +26,7 @@ GAME = Game(
     deck_cards=_ + "tables:deck_cards",
     all_decks=_ + "tables:all_decks",
     turn_limit=_ + "tables:turn_limit",
+    counter_cards=_ + "tables:counter_cards",
     bot_names=_ + "bots:bot_names",
     play_batch=_ + "play:play_batch",
     new_match=_ + "match:Match",

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from simkit.games import counter_column
 from simkit.games.kits.rng import GameStreams
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import UtilityBot, bot_settings, make_bot
@@ -23,7 +24,7 @@ from simkit.games.miracle.fast.game import play as play_games
 from simkit.games.miracle.fast.pack import pack_state
 from simkit.games.miracle.fast_search.play import play as play_searches
 from simkit.games.miracle.search import SearchBot, utility_player
-from simkit.games.miracle.state import DRAW, END_REASONS, FIRST, SECOND
+from simkit.games.miracle.state import ARTIFACT_CARD, DAMAGE, DRAW, END_REASONS, FIRST, PLAYED, SECOND
 
 SEATS = ("first", "second")
 WINNERS = {FIRST: "first", SECOND: "second", DRAW: "draw"}
@@ -103,6 +104,7 @@ def _results(st) -> dict[str, np.ndarray]:
         "hp1": st.miracle_hp[:, 1].astype(np.int64),
         "stars0": st.dead_stars[:, 0].astype(np.int64),
         "stars1": st.dead_stars[:, 1].astype(np.int64),
+        "tally": st.tally.astype(np.int64),
     }
 
 
@@ -155,6 +157,7 @@ def _play_batched(rules, players, st, streams: GameStreams, cap: int, record_act
     in_turn = np.zeros(n, np.int64)
     played = np.zeros(n, np.int64)
     result = {k: np.zeros(n, np.int64) for k in ("winner", "end_reason", "turns", "hp0", "hp1", "stars0", "stars1")}
+    result["tally"] = np.zeros((n, *st.tally.shape[1:]), np.int64)
     log: list[tuple[np.ndarray, np.ndarray]] = []
     while len(ids):
         act = _choose(rules, players, st, streams)
@@ -173,6 +176,23 @@ def _play_batched(rules, players, st, streams: GameStreams, cap: int, record_act
             keep = ~done
             st, streams, ids, in_turn = st.take(keep), streams.take(keep), ids[keep], in_turn[keep]
     return {**result, "played": played}, log
+
+
+def _counter_columns(rules, artifact: np.ndarray, kinds: np.ndarray, tally: np.ndarray) -> dict[str, list[int]]:
+    """The counter columns (:func:`simkit.games.counter_column`) of every card, from the games' ``tally``
+    (``int[n, 2, 4, 2]``, see ``State.tally``), artifacts (``int[n, 2]``) and creature kinds (``int[n, 2, 3]``);
+    0 where a seat does not hold the card."""
+    cards, out = rules.cards, {}
+    for s, seat in enumerate(SEATS):
+        for a, name in enumerate(cards.artifacts):
+            held = artifact[:, s] == a
+            for c, counter in ((PLAYED, "used"), (DAMAGE, "damage")):
+                out[counter_column(seat, "artifact", name, counter)] = (tally[:, s, ARTIFACT_CARD, c] * held).tolist()
+        for k, name in enumerate(cards.kinds):
+            held = kinds[:, s, :] == k
+            for c, counter in ((PLAYED, "summoned"), (DAMAGE, "damage")):
+                out[counter_column(seat, "creature", name, counter)] = (tally[:, s, :3, c] * held).sum(1).tolist()
+    return out
 
 
 def play_batch(
@@ -195,7 +215,10 @@ def play_batch(
     Returns:
         Columns of one row per game: first_deck, second_deck, seed, winner (``"first"``,
         ``"second"`` or ``"draw"``), end_reason, turns, first/second_miracle_hp,
-        first/second_dead_stars, first_bot, second_bot, actions (number played).
+        first/second_dead_stars, first_bot, second_bot, actions (number played), then per seat the counts of
+        every card (``first:creature:Archer:summoned``, ``...:damage``; ``first:artifact:HolyLight:used``,
+        ``...:damage``; 0 for a card the seat did not hold): units summoned or artifact uses, and damage dealt
+        as applied (a holy shield's blocked hit counts 0; overkill and miracle damage count in full).
 
     Raises:
         ValueError: lengths differ, an unknown bot name, or an illegal deck (ScenarioError).
@@ -239,6 +262,7 @@ def play_batch(
         "first_bot": [bots[0]] * n,
         "second_bot": [bots[1]] * n,
         "actions": result["played"].tolist(),
+        **_counter_columns(rules, artifact, kinds, result["tally"]),
     }
     if record_actions:
         games: list[list[tuple]] = [[] for _ in range(n)]

@@ -25,6 +25,9 @@ END_REASONS = (None, "miracle", "turn_limit")
 END_TURN, SUMMON, MOVE, ATTACK, USE, PASS = range(6)
 ACTION_NAMES = ("end_turn", "summon", "move", "attack", "use", "pass")
 TARGET_MIRACLE = -1
+# tally: what each side's cards did, by card (deck slots 0..2, then the artifact) and count
+ARTIFACT_CARD = 3
+PLAYED, DAMAGE = 0, 1  # units summoned or artifact uses; damage dealt (to units and the miracle)
 
 
 class Actions(NamedTuple):
@@ -85,6 +88,7 @@ class State:
     buff: np.ndarray  # int8[B, U] turn ends left of HolyLight's attack bonus
     uid: np.ndarray  # int32[B, U] unit id, unique in its game, increasing by appearance
     next_uid: np.ndarray  # int32[B]
+    tally: np.ndarray  # int32[B, 2, 4, 2] by side, card (deck slot 0..2, ARTIFACT_CARD) and count (PLAYED, DAMAGE)
 
     @property
     def batch(self) -> int:
@@ -152,4 +156,5 @@ def empty_state(rules: Rules, deck_artifact: np.ndarray, deck_kind: np.ndarray) 
         buff=np.zeros((b, u), np.int8),
         uid=np.zeros((b, u), np.int32),
         next_uid=np.ones(b, np.int32),
+        tally=np.zeros((b, 2, ARTIFACT_CARD + 1, 2), np.int32),
     )

@@ -19,14 +19,17 @@ from simkit.games.miracle.fast.borrow import borrow
 from simkit.games.miracle.fast.legal import attack_now, blocks, hits_air, splash_victim, splashes, strikes_back
 from simkit.games.miracle.fast.pack import KRulesRef, KStateRef
 from simkit.games.miracle.state import (
+    ARTIFACT_CARD,
     ATTACK,
     COOLING,
+    DAMAGE,
     END_TURN,
     FIRST,
     IN_USE,
     MIRACLE,
     MOVE,
     PASS,
+    PLAYED,
     READY,
     SECOND,
     SUMMON,
@@ -41,11 +44,22 @@ from simkit.games.miracle.state import (
 
 @numba.njit(cache=True, inline="always")
 def hit(S, g, u, dmg):
-    """Deal ``dmg`` to slot ``u``; a holy shield cancels a non-zero hit (:func:`.legal.blocks`)."""
+    """Deal ``dmg`` to slot ``u``; a holy shield cancels a non-zero hit (:func:`.legal.blocks`).
+    Returns the damage dealt (0 when the shield took it)."""
     if blocks(S.shield[g, u], dmg):
         S.shield[g, u] = False
+        return 0
     elif dmg > 0:
         S.hp[g, u] -= dmg
+        return dmg
+    return 0
+
+
+@numba.njit(cache=True, inline="always")
+def tally_damage(S, g, u, dealt):
+    """Count ``dealt`` to the card of unit ``u``: its deck slot, or the artifact for the Inferno."""
+    slot = S.deck_slot[g, u]
+    S.tally[g, S.side[g, u], slot if slot >= 0 else ARTIFACT_CARD, DAMAGE] += dealt
 
 
 @numba.njit(cache=True, inline="always")
@@ -95,6 +109,7 @@ def summon(S, R, g, slot, level, cell):
     kind = S.deck_kind[g, cur, slot]
     S.mana[g, cur] -= R.cost[kind, level - 1]
     S.available[g, cur, slot] -= 1
+    S.tally[g, cur, slot, PLAYED] += 1
     place_unit(S, R, g, cur, kind, level, slot, cell)
 
 
@@ -121,7 +136,7 @@ def splash(S, R, g, u, t, amount):
         if not S.alive[g, v] or S.side[g, v] == S.current[g]:
             continue
         if splash_victim(R.distance[S.cell[g, v], there], R.distance[S.cell[g, v], here], R.flying[S.kind[g, v]]):
-            hit(S, g, v, amount)
+            tally_damage(S, g, u, hit(S, g, v, amount))
 
 
 @numba.njit(cache=True, inline="always")
@@ -136,10 +151,11 @@ def attack(S, R, g, u, t, atk):
     S.ready[g, u] = False
     if t == TARGET_MIRACLE:
         S.miracle_hp[g, 1 - S.current[g]] -= power
+        tally_damage(S, g, u, power)
         return
-    hit(S, g, t, power)
+    tally_damage(S, g, u, hit(S, g, t, power))
     if counters(S, R, g, u, t, atk):
-        hit(S, g, u, atk[t])
+        tally_damage(S, g, t, hit(S, g, u, atk[t]))
     amount = R.splash[S.kind[g, u], S.level[g, u] - 1]
     if splashes(amount, R.flying[S.kind[g, t]]):
         splash(S, R, g, u, t, amount)
@@ -152,6 +168,7 @@ def use(S, R, g, target, cell):
     art = S.deck_artifact[g, cur]
     effect = R.artifact_effect[art]
     S.mana[g, cur] -= R.artifact_cost[art]
+    S.tally[g, cur, ARTIFACT_CARD, PLAYED] += 1
     n = S.alive.shape[1]
     if effect == HOLY_LIGHT:
         for u in range(n):
@@ -173,7 +190,7 @@ def use(S, R, g, target, cell):
     elif effect == INFERNO_FLAME:
         for u in range(n):
             if S.alive[g, u] and S.side[g, u] != cur and R.distance[S.cell[g, u], cell] <= R.inferno_radius:
-                hit(S, g, u, R.inferno_damage)
+                S.tally[g, cur, ARTIFACT_CARD, DAMAGE] += hit(S, g, u, R.inferno_damage)
         place_unit(S, R, g, cur, R.inferno, 1, -1, cell)
         S.artifact_state[g, cur] = IN_USE
 
