@@ -496,7 +496,7 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     pairs = tables["card_pairs"]
     kinds = list(dict.fromkeys(pairs["category"]))[:2] or [None]
     for i, kind in enumerate(kinds):
-        box = [0.2, 0.08, 0.6, 0.42] if len(kinds) == 1 else [0.06 + 0.5 * i, 0.12, 0.38, 0.34]
+        box = [0.2, 0.08, 0.6, 0.42] if len(kinds) == 1 else [0.13 + 0.48 * i, 0.12, 0.3, 0.34]  # room for labels
         plot_pair_synergy(fig.add_axes(box), pairs, category=kind, word=words.get(kind, kind or "card"))
     fig.text(0.02, 0.985, "Cards", fontsize=12, weight="bold", va="top")
     pdf.add(fig, "cards")
