@@ -516,8 +516,8 @@ def plot_deltas(ax: Axes, deltas: pd.DataFrame, label: str = "subject", title: s
     low, high = (deltas["adj_low"], deltas["adj_high"]) if corrected else (deltas["low"], deltas["high"])
     _forest(ax, deltas[label], deltas["delta"] * 100, low * 100, high * 100, colours,
             marker_fill=significant, centre=0, title=title, show_labels=show_labels,
-            xlabel="change, points (patch - base); paired interval at the corrected level: it misses 0 "
-            "exactly when filled (significant)" if corrected else
+            xlabel="change, points (patch - base); interval at the corrected level:\nit misses 0 exactly when "
+            "the dot is filled (significant)" if corrected else
             "change, points (patch - base; 95% paired CI; filled: significant after correction)")
 
 
