@@ -95,3 +95,19 @@ def test_panel_words_never_contradict_when_the_reference_bot_raises_no_flag():
     both = agreement_words(_robust(["a, b", "b"], [True, False]))
     assert both[-1] == "Of the 2 flags of the reference bot b, 1 is robust; the others may describe the bot more " \
                        "than the game."
+
+
+def test_krypton_boards_carry_a_legend():
+    """A Krypton board picture names its terrain, both sides' heroes, spawn points and towers in a legend."""
+    from simkit import load_scenario
+    from simkit.games.krypton.render import draw
+    from simkit.games.krypton.view import GameView
+
+    sc = load_scenario("scenarios/krypton/base.toml")
+    view = GameView(sc.rules, ("Archer+Knight", "Knight+Warrior"), seed=0)
+    ax = Figure(figsize=(8, 8)).add_subplot()
+    draw(ax, view)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[:4] == ["plain", "forest", "hill", "river"]
+    assert "base (number: HP)" in labels and "spawn point (side's colour)" in labels
+    assert sum(label.endswith("hero (class initial, HP; white: off the board)") for label in labels) == 2
