@@ -26,8 +26,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--render {args.render}: {game.title} draws {kinds}")
     for flag, out in (("--json", args.json), ("--render", args.render)):
         if out and not Path(out).resolve().parent.is_dir():
-            raise ValueError(f"{flag} {out}: the folder {Path(out).parent} does not exist (create it first); "
-                             "nothing was played")
+            raise ValueError(f"{flag} {out}: cannot write: the folder {Path(out).parent} does not exist (create it "
+                             "first); nothing was played")
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else [default_bot(sc), "random"]
     row = play_games(sc, args.first_deck, args.second_deck, bots=bots, seeds=[args.seed], record_actions=True).iloc[0]
     actions = row["action_list"]

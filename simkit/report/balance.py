@@ -13,16 +13,7 @@ import pandas as pd
 from simkit.analysis import TABLES, analyze, check_results
 from simkit.analysis.robustness import panel_bots
 from simkit.analysis.stats import Z95
-from simkit.report.document import (
-    PORTRAIT,
-    ReportPdf,
-    atomic_outputs,
-    count,
-    output_paths,
-    plural,
-    text_page,
-    write_csvs,
-)
+from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
 from simkit.report.games import GamePages, plan_game_pages, write_game_pages
 from simkit.report.plots import (
     FULL_LABELS_UP_TO,
@@ -46,6 +37,7 @@ from simkit.report.robustness_page import (
     reference_view,
     robustness_pages,
 )
+from simkit.words import count, plural
 
 __all__ = ["load_checked_results", "write_balance_report", "balance_report", "headlines", "reach_words",
            "matchup_page", "seat_matchup_page", "ROWS_PER_PAGE", "FLAGS_PER_PAGE", "MAX_FLAG_PAGES"]

@@ -319,7 +319,7 @@ def plot_card_win_rates(ax: Axes, cards: pd.DataFrame, words: dict[str, str] | N
     palette = ["#8e44ad", "#1f4e79", "#1e8449", "#b9770e", "#7b241c"]
     order = list(dict.fromkeys(cards["kind"]))
     colours = [palette[order.index(k) % len(palette)] for k in cards["kind"]]
-    from simkit.report.document import count, plural
+    from simkit.words import count, plural
 
     labels = [f"{c}  ({words.get(k, k)}, {count(int(d), 'deck')})"
               for c, k, d in zip(cards["card"], cards["kind"], cards["decks"])]
@@ -375,7 +375,7 @@ def plot_pair_synergy(ax: Axes, card_pairs: pd.DataFrame, colorbar: bool = True,
             n = decks.iloc[i, j]
             ax.text(j, i, f"{v:+.1f}\n{n} deck{'s' if n != 1 else ''}", ha="center", va="center", fontsize=6.5,
                     color="#9e9e9e" if few[i, j] else _ink(norm, v))
-    from simkit.report.document import plural
+    from simkit.words import plural
 
     ax.set_title(f"Pairs of {plural(word or category)}: synergy, points\n(grey: no deck holds the pair; white: "
                  f"fewer than {SYNERGY_MIN_DECKS} decks, noise)\n"
