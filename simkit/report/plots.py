@@ -377,9 +377,9 @@ def plot_pair_synergy(ax: Axes, card_pairs: pd.DataFrame, colorbar: bool = True,
                     color="#9e9e9e" if few[i, j] else _ink(norm, v))
     from simkit.words import plural
 
-    ax.set_title(f"Pairs of {plural(word or category)}: synergy, points\n(grey: no deck holds the pair; white: "
-                 f"fewer than {SYNERGY_MIN_DECKS} decks, noise)\n"
-                 "the pair's decks' win rate minus an additive model of their cards", fontsize=8)
+    ax.set_title(f"Pairs of {plural(word or category)}: synergy, points\n(the pair's decks' win rate minus an "
+                 f"additive\nmodel of their cards; grey: no deck holds the pair;\nwhite: fewer than "
+                 f"{SYNERGY_MIN_DECKS} decks, noise)", fontsize=8)
     if colorbar:
         cb = ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.03)
         cb.set_label("points", fontsize=7)
