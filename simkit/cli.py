@@ -6,8 +6,8 @@ command's one-line help from its module's source, so help and argument errors co
 matplotlib import. A misspelt flag prints the command's own usage with the nearest flags. Bad input (a
 ``ValueError`` such as ScenarioError or IllegalAction, or a missing file) ends with one line on stderr
 and exit status 2. A results folder's warnings (a stray file ignored, a chunk played again) print as
-one line each. Before a command that plays games compiles the game's engine (numba's cache is cold for
-it), one line says so and about how long it takes, once per install.
+one line each. When a command that plays games starts compiling the game's engine (numba's on-disk cache
+misses: the first run after installing, or changed sources), one line says so and about how long it takes.
 """
 
 from __future__ import annotations
@@ -24,14 +24,17 @@ from pathlib import Path
 
 import simkit.commands
 
-#: the way of playing each command compiles (its kernels): commands not named here play no compiled game
+#: the way of playing of each command (its kernels, its figure below): commands not named here play no compiled game
 PLAYS = {"sweep": "sweep", "tune": "sweep", "explore": "sweep", "scan": "sweep", "play": "play", "demo": "play",
          "check": "check"}
 
 #: CPU time of a game's first compile (per worker process for a sweep), measured on the shared 2-core machine:
 #: Battle of Miracles' sweep path 64 s a worker (`simkit sweep scenarios/miracle/quick.toml`, 128 s of CPU over 2
-#: workers) and `simkit play` 61 s more (it plays step by step, other kernels)
-COMPILE_CPU = {("miracle", "sweep"): "about a minute", ("miracle", "play"): "about a minute"}
+#: workers) and `simkit play` 61 s more (it plays step by step, other kernels); the Card Duel's sweep path 24 s on
+#: one worker (`simkit sweep scenarios/duel/quick.toml --workers 1`, main process included); games not measured
+#: get no figure; Magic War's sweep path 34 s over 2 workers and the main process (18 games, `--workers 2`)
+COMPILE_CPU = {("miracle", "sweep"): "about a minute", ("miracle", "play"): "about a minute",
+               ("duel", "sweep"): "about 20 s", ("magic", "sweep"): "about 15 s"}
 
 
 def command_help() -> dict[str, str]:
@@ -108,12 +111,9 @@ def _game_of(path: str) -> str | None:
     return None
 
 
-def compile_notice(args: argparse.Namespace) -> tuple[Path, str, str | None] | None:
-    """``(game package, way of playing, the line to print)`` when ``args``'s command plays a compiled game.
-
-    The line is ``None`` when numba's cache holds the kernels already (or cannot tell); ``None`` in all
-    when the command plays no compiled game or the JIT is off (``NUMBA_DISABLE_JIT=1``).
-    """
+def compile_notice(args: argparse.Namespace) -> str | None:
+    """The line to print when ``args``'s command starts compiling its game's engine (``None``: the command plays
+    no compiled game, or the JIT is off, ``NUMBA_DISABLE_JIT=1``)."""
     path = PLAYS.get(args.command)
     scenario = getattr(args, "scenario", None)
     if path is None or not isinstance(scenario, str) or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
@@ -121,26 +121,50 @@ def compile_notice(args: argparse.Namespace) -> tuple[Path, str, str | None] | N
     game = _game_of(scenario)
     if game is None or not game.isidentifier():
         return None
-    from importlib.util import find_spec
-
-    from simkit.games.kits.numba_cache import compile_pending
-
-    spec = find_spec(f"simkit.games.{game}")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    package = Path(next(iter(spec.submodule_search_locations)))
-    if not compile_pending(package, path):
-        return package, path, None
     try:
         from simkit.games import get_game
 
         title = get_game(game).title
     except (LookupError, ImportError):
-        title = game
-    cpu = COMPILE_CPU.get((game, path), "a minute or more")
+        return None
+    cpu = COMPILE_CPU.get((game, path))
     each = " in each worker" if path == "sweep" else ""
-    return package, path, (f"simkit {args.command}: compiling the {title} engine once for this install "
-                           f"({cpu} of CPU{each}, longer on a busy machine); later runs start at once")
+    took = f"{cpu} of CPU{each}, longer on a busy machine" if cpu else "a one-time wait, longer on a busy machine"
+    return (f"simkit {args.command}: compiling the {title} engine once for this install ({took}); "
+            "later runs start at once")
+
+
+def announce_compiles(line: str):
+    """Print ``line`` once when numba first compiles a cached kernel (a miss of its on-disk cache: the first run,
+    or sources changed), in this process or a worker forked from it; never when every kernel loads from cache.
+
+    Returns:
+        the listener, registered for numba's ``numba:compile`` events (``numba.core.event.unregister`` it).
+    """
+    import multiprocessing
+
+    from numba.core import event
+
+    said = multiprocessing.RawValue("b", 0)  # shared with forked workers: one line for the whole sweep
+    lock = multiprocessing.Lock()
+
+    class Notice(event.Listener):
+        def on_start(self, ev) -> None:
+            dispatcher = (ev.data or {}).get("dispatcher")
+            if type(getattr(dispatcher, "_cache", None)).__name__ == "NullCache":
+                return  # a kernel numba never caches compiles on every run: not the one-time wait
+            with lock:
+                if said.value:
+                    return
+                said.value = 1
+            print(line, file=sys.stderr, flush=True)
+
+        def on_end(self, ev) -> None:
+            pass
+
+    listener = Notice()
+    event.register("numba:compile", listener)
+    return listener
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -173,30 +197,25 @@ def main(argv: list[str] | None = None) -> int:
             show(message, category, *rest, **kw)
 
     notice = compile_notice(args)
-    if notice and notice[2]:  # said just before the first game, so bad input still gets its one line alone
-        from simkit.games.kits.numba_cache import announce_before_play
-
-        announce_before_play(lambda: print(notice[2], file=sys.stderr, flush=True))
+    listener = announce_compiles(notice) if notice else None
     try:
         with warnings.catch_warnings():
             warnings.showwarning = one_line
-            status = int(args.func(args) or 0)
+            return int(args.func(args) or 0)
     except (ValueError, FileNotFoundError, PermissionError, NotADirectoryError, IsADirectoryError) as exc:
         print(f"simkit {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"simkit {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader of the output went away (`simkit decks ... | head`): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     finally:
-        if notice and notice[2]:
-            from simkit.games.kits.numba_cache import announce_before_play
+        if listener is not None:
+            from numba.core import event
 
-            announce_before_play(None)
-    if notice and status in (0, 1):
-        from simkit.games.kits.numba_cache import remember_compiled
-
-        remember_compiled(notice[0], notice[1])
-    return status
+            event.unregister("numba:compile", listener)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from simkit.cli import build_parser, main
@@ -66,74 +68,45 @@ def test_the_top_level_help_lists_every_command_with_its_help(capsys):
     assert all(name in out for name in COMMANDS)
 
 
-def _fake_cache(tmp_path):
-    """A game package with one compiled module: engine.py and its numba index file, written after it."""
-    import os
+def test_a_command_that_compiles_says_so_once_when_numba_starts_compiling(monkeypatch, capsys):
+    """`simkit play` prints one line naming the game and the time when numba misses its cache for a cached kernel
+    (twice compiled, said once), nothing for a kernel numba never caches, and nothing under NUMBA_DISABLE_JIT=1."""
+    from numba.core import event
 
-    pkg = tmp_path / "game"
-    (pkg / "__pycache__").mkdir(parents=True)
-    (pkg / "engine.py").write_text("x = 1\n")
-    index = pkg / "__pycache__" / "engine.step-10.py311.nbi"
-    index.write_bytes(b"")
-    os.utime(pkg / "engine.py", (1_000_000, 1_000_000))
-    os.utime(index, (2_000_000, 2_000_000))
-    return pkg, index
-
-
-def test_a_cold_cache_is_told_from_numbas_index_files(tmp_path):
-    """No record: compile pending; recorded with every index file present and newer than its sources: cached;
-    an index file gone, or a source edited after it: pending again; another way of playing has its own record."""
-    import os
-
-    from simkit.games.kits.numba_cache import compile_pending, remember_compiled
-
-    pkg, index = _fake_cache(tmp_path)
-    assert compile_pending(pkg, "sweep") is True
-    remember_compiled(pkg, "sweep")
-    assert compile_pending(pkg, "sweep") is False
-    assert compile_pending(pkg, "play") is True
-    os.utime(pkg / "engine.py", (3_000_000, 3_000_000))
-    assert compile_pending(pkg, "sweep") is True
-    os.utime(pkg / "engine.py", (1_000_000, 1_000_000))
-    index.unlink()
-    assert compile_pending(pkg, "sweep") is True
-
-
-def test_a_command_that_compiles_says_so_once_before_it_runs(tmp_path, monkeypatch, capsys):
-    """`simkit play` on a cold cache prints one line naming the game and the time just before its first game
-    (a command refused before any game prints only its error); once it ran, the record makes the next run
-    silent; under NUMBA_DISABLE_JIT=1 nothing is said."""
     import simkit.commands.play as play
 
-    pkg, _ = _fake_cache(tmp_path)
-    import importlib.util
+    class Cached:
+        _cache = object()
 
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name: type("S", (), {
-        "submodule_search_locations": [str(pkg)]}))
-    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
-
-    from simkit.games.kits.numba_cache import about_to_play
-
-    def refused(args):
-        raise ValueError("deck 'A': not a deck of the pool")
+    class Uncached:
+        _cache = type("NullCache", (), {})()
 
     def fake_run(args):
-        about_to_play()  # what the generic layers call before the first game
-        print("played", file=__import__("sys").stderr)
+        with event.trigger_event("numba:compile", data={"dispatcher": Uncached()}):
+            pass
+        print("loaded", file=sys.stderr)
+        for _ in range(2):
+            with event.trigger_event("numba:compile", data={"dispatcher": Cached()}):
+                pass
+        print("played", file=sys.stderr)
         return 0
 
-    argv = ["play", "scenarios/duel/base.toml", "A", "B"]
-    monkeypatch.setattr(play, "run", refused)  # bad input, refused before any game: its one line alone
-    assert main(argv) == 2
-    assert capsys.readouterr().err.splitlines() == ["simkit play: error: deck 'A': not a deck of the pool"]
     monkeypatch.setattr(play, "run", fake_run)
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    argv = ["play", "scenarios/duel/base.toml", "A", "B"]
     assert main(argv) == 0
     err = capsys.readouterr().err.splitlines()
-    assert err[0].startswith("simkit play: compiling the Card Duel engine once for this install (")
-    assert err[0].endswith("later runs start at once") and err[1] == "played"
-    assert main(argv) == 0
-    assert capsys.readouterr().err.splitlines() == ["played"]
-    (pkg / "__pycache__" / "simkit-compiled-play.json").unlink()
+    assert err[0] == "loaded" and err[2] == "played" and len(err) == 3
+    assert err[1].startswith("simkit play: compiling the Card Duel engine once for this install (")
+    assert err[1].endswith("); later runs start at once")
     monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
     assert main(argv) == 0
-    assert capsys.readouterr().err.splitlines() == ["played"]
+    assert capsys.readouterr().err.splitlines() == ["loaded", "played"]
+    assert not event._registered["numba:compile"]  # each run's listener is gone after it
+
+
+def test_a_command_that_fails_before_playing_says_nothing_of_compiling(capsys):
+    """Bad input ends in its one error line: the compile line is printed only once numba really compiles."""
+    assert main(["play", "scenarios/duel/base.toml", "Nope", "Nope", "--seed", "-1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("simkit play: error: --seed")

@@ -129,17 +129,17 @@ def test_play_json_into_a_missing_folder_is_refused_before_the_game(tmp_path, ca
             "--json", str(out)]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
-    assert err == (f"simkit play: error: --json {out}: the folder {out.parent} does not exist (create it first); "
-                   "nothing was played")
+    assert err == (f"simkit play: error: --json {out}: cannot write: the folder {out.parent} does not exist (create "
+                   "it first); nothing was played")
 
 
 def test_plurals_in_the_reports_words():
-    """One deck, two decks, three hero classes (not 'classs'), two unit types."""
-    from simkit.report.document import count, plural
+    """One deck, two decks, three hero classes (not 'classs'), two unit types, armies (Magic War's decks)."""
+    from simkit.words import count, plural
 
     assert [count(1, "deck"), count(2, "deck"), count(3, "hero class")] == ["1 deck", "2 decks", "3 hero classes"]
-    assert [plural("unit type"), plural("creature kind"), plural("artifact")] == ["unit types", "creature kinds",
-                                                                                  "artifacts"]
+    assert [plural("unit type"), plural("creature kind"), plural("army")] == ["unit types", "creature kinds",
+                                                                              "armies"]
 
 
 def test_the_checks_game_counts_add_up():

@@ -212,13 +212,15 @@ def test_a_deck_flagged_too_weak_then_too_strong_is_a_flag_vanished_and_one_appe
 
 
 def test_compare_pdf_and_command(base, patch, tmp_path, capsys):
-    """`simkit compare` writes a seven-page PDF with its CSVs; mismatched sweeps exit 2 with one line."""
+    """`simkit compare` writes its PDF (a 12-deck pool: title, matchup changes, the deck, card and first-player
+    changes on one page, the metagame with the flags, why it moved: the cards' usage) with its CSVs; mismatched
+    sweeps exit 2 with one line."""
     b = write_sweep_folder(base, tmp_path / "base")
     p = write_sweep_folder(patch, tmp_path / "patch")
     out = tmp_path / "reports" / "ab.pdf"
     assert main(["compare", str(b), str(p), "-o", str(out)]) == 0
     reader = PdfReader(out)
-    assert len(reader.pages) == 7
+    assert len(reader.pages) == 5
     assert "base" in reader.metadata["/Keywords"] and "patch" in reader.metadata["/Keywords"]
     assert all((tmp_path / "reports" / f"ab.{t}.csv").exists() for t in COMPARE_TABLES)
     assert str(out) in capsys.readouterr().out

@@ -526,7 +526,8 @@ def spread_change(paired: pd.DataFrame, level: float = 0.95, resamples: int = 20
 
     def ratio(b, p, f, s, axis=-1):  # scipy passes axis; the resamples are always along the last one
         before, after = spreads(b, p, f, s)
-        return np.squeeze(after / before)
+        with np.errstate(invalid="ignore", divide="ignore"):  # a resample with no spread at all: NaN, left out
+            return np.squeeze(after / before)
 
     before, after = (float(x[0]) for x in spreads(base, patch, first, second))
     out = {"base": before, "patch": after, "ratio": after / before if before > 0 else float("nan"),

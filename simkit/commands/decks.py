@@ -9,11 +9,12 @@ def run(args: argparse.Namespace) -> int:
     """Print the decks of the pool that match (every deck when no pattern is given)."""
     from simkit.scenario import load_scenario
     from simkit.sweep.plan import select_decks
+    from simkit.words import plural
 
     sc = load_scenario(args.scenario)
     decks = select_decks(sc.decks, args.patterns, canonical=sc.canonical_deck)
     words = sc.game.schema.deck_words
-    print(f"{sc.name}: {len(decks)} of {len(sc.decks)} {words}s")
+    print(f"{sc.name}: {len(decks)} of {len(sc.decks)} {plural(words)}")
     for deck in decks:
         cards = "; ".join(f"{cat}: {', '.join(names)}" for cat, names in sc.game.deck_cards(deck).items())
         print(f"{deck}    {cards}" if args.cards else deck)

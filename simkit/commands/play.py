@@ -27,8 +27,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--render {args.render}: {game.title} draws {kinds}")
     for flag, out in (("--json", args.json), ("--render", args.render)):
         if out and not Path(out).resolve().parent.is_dir():
-            raise ValueError(f"{flag} {out}: the folder {Path(out).parent} does not exist (create it first); "
-                             "nothing was played")
+            raise ValueError(f"{flag} {out}: cannot write: the folder {Path(out).parent} does not exist (create it "
+                             "first); nothing was played")
     bots = list(names_option("--bots", args.bots) or (default_bot(sc), "random"))
     row = play_games(sc, args.first_deck, args.second_deck, bots=bots, seeds=[args.seed], record_actions=True).iloc[0]
     actions = row["action_list"]

@@ -30,8 +30,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from simkit.games.kits.numba_cache import about_to_play
-
 if TYPE_CHECKING:
     from simkit.scenario import Scenario
 
@@ -330,13 +328,11 @@ class Ruleset:
     def play_batch(self, first_decks: Sequence[str], second_decks: Sequence[str], seeds: Sequence[int],
                    bots: Sequence[str], record_actions: bool = False) -> Mapping[str, Sequence]:
         """Play one game per (first deck, second deck, seed) to its end (see :attr:`Game.play_batch`)."""
-        about_to_play()
         return self.spec.hook("play_batch")(self.scenario, first_decks, second_decks, seeds, bots,
                                             record_actions=record_actions)
 
     def new_match(self, first_deck: str, second_deck: str, seed: int = 0) -> Match:
         """A single game between two decks; the first deck moves first."""
-        about_to_play()
         return self.spec.hook("new_match")(self.scenario, first_deck, second_deck, seed=seed)
 
     def replay(self, first_deck: str, second_deck: str, actions: Iterable[Sequence], seed: int = 0) -> Match:

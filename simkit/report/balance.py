@@ -16,16 +16,7 @@ from simkit.analysis.sequential import seat_pools_of
 from simkit.analysis.skill import skill_tables
 from simkit.analysis.stats import Z95
 from simkit.report.card_usage_page import usage_pages
-from simkit.report.document import (
-    PORTRAIT,
-    ReportPdf,
-    atomic_outputs,
-    count,
-    output_paths,
-    plural,
-    text_page,
-    write_csvs,
-)
+from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
 from simkit.report.games import GamePages, plan_game_pages, write_game_pages
 from simkit.report.plots import (
     FULL_LABELS_UP_TO,
@@ -51,6 +42,7 @@ from simkit.report.robustness_page import (
 )
 from simkit.report.skill_page import SKILL_TABLES, skill_pages, skill_words
 from simkit.report.unit_pages import UNIT_TABLES, unit_tables, write_unit_pages
+from simkit.words import count, plural
 
 __all__ = ["load_checked_results", "write_balance_report", "balance_report", "headlines", "reach_words",
            "matchup_page", "seat_matchup_page", "ROWS_PER_PAGE", "FLAGS_PER_PAGE", "MAX_FLAG_PAGES"]
@@ -507,7 +499,7 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     pairs = tables["card_pairs"]
     kinds = list(dict.fromkeys(pairs["category"]))[:2] or [None]
     for i, kind in enumerate(kinds):
-        box = [0.2, 0.08, 0.6, 0.42] if len(kinds) == 1 else [0.06 + 0.5 * i, 0.12, 0.38, 0.34]
+        box = [0.2, 0.08, 0.6, 0.42] if len(kinds) == 1 else [0.13 + 0.48 * i, 0.12, 0.3, 0.34]  # room for labels
         plot_pair_synergy(fig.add_axes(box), pairs, category=kind, word=words.get(kind, kind or "card"))
     fig.text(0.02, 0.985, "Cards", fontsize=12, weight="bold", va="top")
     pdf.add(fig, "cards")

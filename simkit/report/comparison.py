@@ -10,15 +10,20 @@ import numpy as np
 import pandas as pd
 
 from simkit.analysis.paired import COMPARE_TABLES, compare_results
-from simkit.report.balance import WRAP, chunks, flag_pages, load_checked_results
+from simkit.report.balance import FLAG_WRAP, WRAP, chunks, flag_pages, load_checked_results
 from simkit.report.card_usage_page import change_sentence, usage_change_pages
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
-from simkit.report.plots import FULL_LABELS_UP_TO, plot_delta_heatmap, plot_deltas, plot_nash_shift
+from simkit.report.plots import FULL_LABELS_UP_TO, plot_delta_heatmap, plot_deltas, plot_flags, plot_nash_shift
 
 __all__ = ["write_compare_report", "compare_report", "compare_headlines", "answer_blocks", "flag_lines",
            "nash_sentence"]
 
 ROWS_PER_PAGE = 80
+PACKED_ROWS = 45       # decks, cards and first-player rows up to this many share one page
+FLAGS_PACKED = 12      # up to this many flag changes share the metagame page when they fit
+FLAG_NOTE = ("Values are from the patch sweep, except for vanished flags (from the base sweep, where they were "
+             "raised); the title page gives each changed flag's value base -> patch. value: a deck's win rate; "
+             "the winning side's rate in a matchup; the first seat's score rate.")
 
 
 def _pts(x: float) -> str:
@@ -213,39 +218,68 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     pdf.add(fig, "matchup changes")
 
     decks = tables["deck_deltas"]
-    for k, part in enumerate(chunks(decks, ROWS_PER_PAGE)):
-        fig = pdf.new_page(PORTRAIT)
-        h = _height(len(part))
-        plot_deltas(fig.add_axes([0.42, 0.92 - h, 0.53, h]), part, "deck",
-                    "Deck win rate against the pool", tables["bands"].alpha)
-        fig.text(0.02, 0.985, "Deck changes, largest gain first", fontsize=12, weight="bold", va="top")
-        pdf.add(fig, f"deck changes {k + 1}")
-
-    fig = pdf.new_page(PORTRAIT)
     cards = tables["card_deltas"].assign(label=lambda t: t["card"] + " (" + t["kind"] + ")")
-    plot_deltas(fig.add_axes([0.36, 0.62, 0.58, 0.3]), cards, "label", "Cards: decks holding each card",
-                tables["bands"].alpha)
     fp = tables["first_player_deltas"]
     top = pd.concat([fp[fp["scope"] == "overall"].assign(subject="ALL GAMES"),
                      fp[(fp["scope"] == "deck")].reindex(fp[fp["scope"] == "deck"]["delta"].abs()
                                                          .sort_values(ascending=False).index).head(20)])
-    h = min(0.44, 0.05 + 0.0105 * len(top))
-    plot_deltas(fig.add_axes([0.42, 0.51 - h, 0.52, h]), top, "subject",
-                "First-player advantage: overall and the 20 decks that moved most", tables["bands"].alpha)
-    fig.text(0.02, 0.985, "Card and first-player changes", fontsize=12, weight="bold", va="top")
-    pdf.add(fig, "cards and first player")
+    alpha = tables["bands"].alpha
+    if len(decks) + len(cards) + len(top) <= PACKED_ROWS:  # a small pool: decks, cards and first player on one page
+        fig = pdf.new_page(PORTRAIT)
+        y = 0.93
+        for title, table, label, what in (
+                ("Deck changes, largest gain first", decks, "deck", "Deck win rate against the pool"),
+                ("Card changes", cards, "label", "Cards: decks holding each card"),
+                ("First-player changes", top, "subject", "First-player advantage: overall and the decks that moved "
+                 "most")):
+            h = _height(len(table)) * 0.8
+            fig.text(0.02, y + 0.045, title, fontsize=12, weight="bold", va="top")
+            plot_deltas(fig.add_axes([0.42, y - h, 0.52, h]), table, label, what, alpha)
+            y -= h + 0.1
+        pdf.add(fig, "deck, card and first-player changes")
+    else:
+        for k, part in enumerate(chunks(decks, ROWS_PER_PAGE)):
+            fig = pdf.new_page(PORTRAIT)
+            h = _height(len(part))
+            plot_deltas(fig.add_axes([0.42, 0.92 - h, 0.53, h]), part, "deck", "Deck win rate against the pool", alpha)
+            fig.text(0.02, 0.985, "Deck changes, largest gain first", fontsize=12, weight="bold", va="top")
+            pdf.add(fig, f"deck changes {k + 1}")
+
+        fig = pdf.new_page(PORTRAIT)
+        plot_deltas(fig.add_axes([0.36, 0.62, 0.58, 0.3]), cards, "label", "Cards: decks holding each card", alpha)
+        h = min(0.44, 0.05 + 0.0105 * len(top))
+        plot_deltas(fig.add_axes([0.42, 0.51 - h, 0.52, h]), top, "subject",
+                    "First-player advantage: overall and the 20 decks that moved most", alpha)
+        fig.text(0.02, 0.985, "Card and first-player changes", fontsize=12, weight="bold", va="top")
+        pdf.add(fig, "cards and first player")
     if "card_usage_changes" in tables:
         usage_change_pages(pdf, tables["card_usage_changes"])
 
     fig = pdf.new_page(PORTRAIT)
-    plot_nash_shift(fig.add_axes([0.42, 0.3, 0.52, 0.62]), tables["nash_shift"])
     ns = tables["nash_shift"]
+    shown = int(((ns["weight_base"] > 1e-6) | (ns["weight_patch"] > 1e-6)).sum())
+    h = min(0.62, 0.08 + 0.03 * min(shown, 30))
+    plot_nash_shift(fig.add_axes([0.42, 0.92 - h, 0.52, h]), ns)
     real = ns["deck_change_significant"] if "deck_change_significant" in ns else [False] * len(ns)
     lines = [f"{d}: {100 * wb:.1f}% -> {100 * wp:.1f}%" + ("" if r else "   (noise: the deck's own win rate did "
                                                             "not change significantly)")
              for d, wb, wp, r in zip(ns["deck"], ns["weight_base"], ns["weight_patch"], real) if abs(wp - wb) > 1e-6]
-    text_page(fig, "", [("Weights that changed", [*wrap(nash_sentence(ns), 110), *(lines or ["none"])])], top=0.24)
+    weights = [*wrap(nash_sentence(ns), 110),
+               *(part for line in (lines or ["none"]) for part in wrap(line, 110, subsequent_indent="    "))]
+    y = 0.92 - h - 0.07
+    flags = tables["flag_changes"]
+    step = 11.5 / (fig.get_figheight() * 72)
+    below = y - 0.03 - step * (len(weights) + 1)
+    packed = len(flags) <= FLAGS_PACKED and below - (0.1 + 0.0125 * (len(flags) + 3)) > 0.04
+    text_page(fig, "", [("Weights that changed", weights)], top=y, bottom=below if packed else 0.03)
     fig.text(0.02, 0.985, "Metagame before and after", fontsize=12, weight="bold", va="top")
+    if packed:  # few flag changes: they share the page
+        fig.text(0.02, below, "Flags that appeared, vanished or stayed", fontsize=12, weight="bold", va="top")
+        fig.text(0.04, below - 0.025, "\n".join(wrap(FLAG_NOTE, WRAP + 20)), fontsize=7.5, va="top")
+        plot_flags(fig.add_axes([0.04, 0.03, 0.92, below - 0.08]), flags.assign(number=range(1, len(flags) + 1)),
+                   width=FLAG_WRAP)
+        pdf.add(fig, "metagame and flags")
+        return
     pdf.add(fig, "metagame")
 
     flags = tables["flag_changes"]
@@ -253,10 +287,7 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     def change_caption(fig, k: int, part: pd.DataFrame, more: int) -> None:
         note = f"  ({more} more in the flag_changes CSV)" if more and k == 0 else ""
         fig.text(0.02, 0.985, f"Flags that appeared, vanished or stayed{note}", fontsize=12, weight="bold", va="top")
-        fig.text(0.04, 0.935, "\n".join(wrap(
-            "Values are from the patch sweep, except for vanished flags (from the base sweep, where they were "
-            "raised). value: a deck's win rate; the winning side's rate in a matchup; the first seat's score rate.",
-            WRAP + 20)), fontsize=7.5, va="top")
+        fig.text(0.04, 0.935, "\n".join(wrap(FLAG_NOTE, WRAP + 20)), fontsize=7.5, va="top")
 
     flag_pages(pdf, flags, "flag changes", change_caption)
 

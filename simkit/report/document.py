@@ -111,20 +111,6 @@ class ReportPdf:
         self.close()
 
 
-def plural(noun: str) -> str:
-    """The plural of an English noun of a report's words: ``deck`` -> ``decks``, ``hero class`` -> ``hero classes``."""
-    if noun.endswith(("s", "x", "z", "ch", "sh")):
-        return noun + "es"
-    if noun.endswith("y") and noun[-2:-1] not in tuple("aeiou"):
-        return noun[:-1] + "ies"
-    return noun + "s"
-
-
-def count(n: int, noun: str) -> str:
-    """``1 deck``, ``2 decks``, ``3 hero classes``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {plural(noun)}"
-
-
 def text_page(fig: Figure, title: str, blocks: list[tuple[str, list[str]]], top: float = 0.95,
               bottom: float = 0.03, overflow: str = "... (the rest is in the CSV tables)") -> None:
     """Lay out headed text blocks on a page (title page, summaries), cut short above ``bottom``.

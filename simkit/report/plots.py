@@ -319,7 +319,7 @@ def plot_card_win_rates(ax: Axes, cards: pd.DataFrame, words: dict[str, str] | N
     palette = ["#8e44ad", "#1f4e79", "#1e8449", "#b9770e", "#7b241c"]
     order = list(dict.fromkeys(cards["kind"]))
     colours = [palette[order.index(k) % len(palette)] for k in cards["kind"]]
-    from simkit.report.document import count, plural
+    from simkit.words import count, plural
 
     labels = [f"{c}  ({words.get(k, k)}, {count(int(d), 'deck')})"
               for c, k, d in zip(cards["card"], cards["kind"], cards["decks"])]
@@ -375,11 +375,11 @@ def plot_pair_synergy(ax: Axes, card_pairs: pd.DataFrame, colorbar: bool = True,
             n = decks.iloc[i, j]
             ax.text(j, i, f"{v:+.1f}\n{n} deck{'s' if n != 1 else ''}", ha="center", va="center", fontsize=6.5,
                     color="#9e9e9e" if few[i, j] else _ink(norm, v))
-    from simkit.report.document import plural
+    from simkit.words import plural
 
-    ax.set_title(f"Pairs of {plural(word or category)}: synergy, points\n(grey: no deck holds the pair; white: "
-                 f"fewer than {SYNERGY_MIN_DECKS} decks, noise)\n"
-                 "the pair's decks' win rate minus an additive model of their cards", fontsize=8)
+    ax.set_title(f"Pairs of {plural(word or category)}: synergy, points\n(the pair's decks' win rate minus an "
+                 f"additive\nmodel of their cards; grey: no deck holds the pair;\nwhite: fewer than "
+                 f"{SYNERGY_MIN_DECKS} decks, noise)", fontsize=8)
     if colorbar:
         cb = ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.03)
         cb.set_label("points", fontsize=7)
@@ -516,8 +516,8 @@ def plot_deltas(ax: Axes, deltas: pd.DataFrame, label: str = "subject", title: s
     low, high = (deltas["adj_low"], deltas["adj_high"]) if corrected else (deltas["low"], deltas["high"])
     _forest(ax, deltas[label], deltas["delta"] * 100, low * 100, high * 100, colours,
             marker_fill=significant, centre=0, title=title, show_labels=show_labels,
-            xlabel="change, points (patch - base); paired interval at the corrected level: it misses 0 "
-            "exactly when filled (significant)" if corrected else
+            xlabel="change, points (patch - base); interval at the corrected level:\nit misses 0 exactly when "
+            "the dot is filled (significant)" if corrected else
             "change, points (patch - base; 95% paired CI; filled: significant after correction)")
 
 

@@ -149,8 +149,15 @@ def agreement_words(robust: dict) -> list[str]:
         ref = robust["reference"]
         own = flags[flags["flagged_by"].str.split(", ").apply(lambda bs: ref in bs)]
         held_own = int(own["robust"].sum())
-        out.append(f"Of the {len(own)} flag{'' if len(own) == 1 else 's'} of the reference bot {ref}, {held_own} "
-                   f"{'is' if held_own == 1 else 'are'} robust; the others may describe the bot more than the game.")
+        if own.empty:
+            out.append(f"The reference bot {ref} raises no flag of its own"
+                       + (f": {'the robust flag was' if held == 1 else 'the robust flags were'} raised under another "
+                          f"bot (beyond the same edge under every bot, {ref} included, but significant only there)."
+                          if held else "."))
+        else:
+            out.append(f"Of the {len(own)} flag{'' if len(own) == 1 else 's'} of the reference bot {ref}, {held_own} "
+                       f"{'is' if held_own == 1 else 'are'} robust"
+                       + ("." if held_own == len(own) else "; the others may describe the bot more than the game."))
     return out
 
 
@@ -194,7 +201,11 @@ def plot_bot_rates(ax: Axes, deck_rates: pd.DataFrame, reference: str | None = N
     ax.set_xlabel("win rate against the pool, % (non-mirror games, both seats)", fontsize=8)
     ax.set_title(f"Win rate of each deck under each bot (decks ordered by {reference};\n"
                  "grey line: the spread between bots)", fontsize=9)
-    ax.legend(fontsize=7, loc="lower left", framealpha=0.9, title="bot (both seats)", title_fontsize=7)
+    from matplotlib.transforms import offset_copy
+
+    ax.legend(fontsize=7, loc="upper right", framealpha=0.9, title="bot (both seats)", title_fontsize=7,
+              ncol=min(len(ax.get_legend_handles_labels()[0]), 4), bbox_to_anchor=(1, 0),
+              bbox_transform=offset_copy(ax.transAxes, fig=ax.figure, y=-30, units="points"))  # covers no dot
 
 
 def _pair_matrix(agreement: pd.DataFrame, bots: Sequence[str], col: str) -> np.ndarray:
@@ -339,6 +350,7 @@ def plot_pilots(ax: Axes, pilots: pd.DataFrame, bots: Sequence[str], colorbar: b
 
 
 FLAGS_SHOWN = 30
+COMPACT_DECKS = 12  # pools up to this many decks show the deck rates and the pilots on one page
 
 
 def robustness_pages(pdf, robust: dict) -> None:
@@ -354,28 +366,53 @@ def robustness_pages(pdf, robust: dict) -> None:
     n = len(rates)
     tall = (8.27, max(11.69, 0.16 * n + 2.5))
 
-    fig = pdf.new_page(tall)
-    top = 1 - 1.3 / tall[1]
-    plot_bot_rates(fig.add_axes([0.42, 0.75 / tall[1], 0.54, top - 1.15 / tall[1]]), rates, ref)
-    fig.text(0.02, 1 - 0.2 / tall[1], "Does the player matter? Deck win rates under each bot", fontsize=12,
-             weight="bold", va="top")
-    fig.text(0.02, 1 - 0.5 / tall[1], "\n".join(wrap(
+    intro = "\n".join(wrap(
         f"Every pairing was played under each bot of the panel, the same bot in both seats. The other pages of "
         f"this report describe {ref}'s games only. A deck whose dots spread widely is strong or weak because of "
-        "how it is played, not only because of its cards.", 130)), fontsize=8, va="top")
-    pdf.add(fig, "player: deck rates")
+        "how it is played, not only because of its cards.", 130))
+    counts = robust["pilots"]["pilot"].value_counts()
+    says = ", ".join(f"{b} pilots {counts.get(b, 0)}" for b in bots)
+    pilots_words = "\n".join(wrap(
+        f"Of {n} decks: {says}. Each cell is the deck's win rate against the pool when both seats are played by "
+        "that bot. A panel sweep has one bot in both seats of every game, so the metagame of decks each played by "
+        "its best pilot (pilot against pilot) is not measured here: it needs games between different bots. The "
+        "table is also in the pilots CSV.", 130))
+    width = min(0.4, 0.1 * len(bots) + 0.05)
+    if n <= COMPACT_DECKS:  # a small pool: the deck rates and the pilots share one page
+        fig = pdf.new_page(PORTRAIT)
+        h = min(0.3, 0.05 + 0.03 * n)
+        plot_bot_rates(fig.add_axes([0.42, 0.9 - h, 0.54, h]), rates, ref)
+        fig.text(0.02, 0.985, "Does the player matter? Deck win rates under each bot", fontsize=12, weight="bold",
+                 va="top")
+        fig.text(0.02, 0.96, intro, fontsize=8, va="top")
+        y = 0.9 - h - 0.09
+        fig.text(0.02, y, "Best pilot: each deck with the bot that wins most with it", fontsize=12, weight="bold",
+                 va="top")
+        fig.text(0.02, y - 0.025, pilots_words, fontsize=8, va="top")
+        plot_pilots(fig.add_axes([0.42, y - 0.1 - h, width, h]), robust["pilots"], bots)
+        pdf.add(fig, "player: deck rates and pilots")
+    else:
+        fig = pdf.new_page(tall)
+        top = 1 - 1.3 / tall[1]
+        plot_bot_rates(fig.add_axes([0.42, 0.75 / tall[1], 0.54, top - 1.15 / tall[1]]), rates, ref)
+        fig.text(0.02, 1 - 0.2 / tall[1], "Does the player matter? Deck win rates under each bot", fontsize=12,
+                 weight="bold", va="top")
+        fig.text(0.02, 1 - 0.5 / tall[1], intro, fontsize=8, va="top")
+        pdf.add(fig, "player: deck rates")
 
     fig = pdf.new_page(PORTRAIT)
-    side = 0.36 if len(bots) <= 4 else 0.42
-    plot_rank_agreement(fig.add_axes([0.08, 0.56, side, side * 0.7]), robust["agreement"], bots)
-    plot_top_overlap(fig.add_axes([0.56, 0.56, side * 0.9, side * 0.63]), robust["agreement"], bots)
+    side = min(0.36 if len(bots) <= 4 else 0.42, 0.08 + 0.07 * len(bots))  # a 2x2 matrix needs no half page
+    said = wrap(" ".join(agreement_words(robust)), 128)
+    low = 0.955 - 0.0125 * len(said) - 0.06 - side * 0.7
+    plot_rank_agreement(fig.add_axes([0.08, low, side, side * 0.7]), robust["agreement"], bots)
+    plot_top_overlap(fig.add_axes([0.56, low, side * 0.9, side * 0.63]), robust["agreement"], bots)
     fig.text(0.02, 0.985, "Does the player matter? Agreement between bots and robust flags", fontsize=12,
              weight="bold", va="top")
-    words = " ".join(agreement_words(robust))
-    fig.text(0.04, 0.955, "\n".join(wrap(words, 128)), fontsize=8, va="top")
+    fig.text(0.04, 0.955, "\n".join(said), fontsize=8, va="top")
     flags = robust["flags"].sort_values("robust", ascending=False, kind="stable")
     more = max(len(flags) - FLAGS_SHOWN, 0)
-    fig.text(0.04, 0.5, "\n".join(wrap(
+    y = low - 0.07
+    fig.text(0.04, y, "\n".join(wrap(
         "Flags under any bot (value: the deck's win rate, the winning side's rate in a matchup, or the first "
         "seat's score rate, under each bot; -: inside its band under that bot). "
         "robust: beyond the same edge of its band under every bot; "
@@ -383,22 +420,16 @@ def robustness_pages(pdf, robust: dict) -> None:
         "resample games; they say nothing of bots outside the panel." + (
             f" {more} more flags in the robust_flags CSV." if more else ""), 128)), fontsize=8, va="top",
         style="italic")
-    plot_robust_flags(fig.add_axes([0.04, 0.03, 0.92, 0.41]), flags.head(FLAGS_SHOWN), bots)
+    plot_robust_flags(fig.add_axes([0.04, 0.03, 0.92, y - 0.09]), flags.head(FLAGS_SHOWN), bots)
     pdf.add(fig, "player: agreement")
 
-    fig = pdf.new_page(tall)
-    width = min(0.4, 0.1 * len(bots) + 0.05)
-    plot_pilots(fig.add_axes([0.42, 0.4 / tall[1], width, top - 1.1 / tall[1]]), robust["pilots"], bots)
-    fig.text(0.02, 1 - 0.2 / tall[1], "Best pilot: each deck with the bot that wins most with it", fontsize=12,
-             weight="bold", va="top")
-    counts = robust["pilots"]["pilot"].value_counts()
-    says = ", ".join(f"{b} pilots {counts.get(b, 0)}" for b in bots)
-    fig.text(0.02, 1 - 0.5 / tall[1], "\n".join(wrap(
-        f"Of {n} decks: {says}. Each cell is the deck's win rate against the pool when both seats are played by "
-        "that bot. A panel sweep has one bot in both seats of every game, so the metagame of decks each played by "
-        "its best pilot (pilot against pilot) is not measured here: it needs games between different bots. The "
-        "table is also in the pilots CSV.", 130)), fontsize=8, va="top")
-    pdf.add(fig, "player: pilots")
+    if n > COMPACT_DECKS:
+        fig = pdf.new_page(tall)
+        plot_pilots(fig.add_axes([0.42, 0.4 / tall[1], width, top - 1.1 / tall[1]]), robust["pilots"], bots)
+        fig.text(0.02, 1 - 0.2 / tall[1], "Best pilot: each deck with the bot that wins most with it", fontsize=12,
+                 weight="bold", va="top")
+        fig.text(0.02, 1 - 0.5 / tall[1], pilots_words, fontsize=8, va="top")
+        pdf.add(fig, "player: pilots")
 
 
 def robustness_csvs(robust: dict) -> dict[str, pd.DataFrame]:

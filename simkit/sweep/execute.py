@@ -17,7 +17,6 @@ from pathlib import Path
 import pandas as pd
 
 from simkit.files import open_own
-from simkit.games.kits.numba_cache import about_to_play
 from simkit.scenario import Scenario, load_scenario
 from simkit.sweep.adaptive import layout_of, next_round
 from simkit.sweep.plan import LOG, Chunk, SweepPlan, check_workers
@@ -102,7 +101,6 @@ def _stop_workers(pool) -> None:
 
 
 def _local_results(chunks: list[Chunk], workers: int, lock_fd: int | None = None) -> Iterator[pd.DataFrame]:
-    about_to_play()  # the command line's "compiling once" line, before the workers start
     if workers <= 1:
         for c in chunks:
             yield play_chunk(c)
@@ -137,7 +135,6 @@ def _local_results(chunks: list[Chunk], workers: int, lock_fd: int | None = None
 
 
 def _dask_results(chunks: list[Chunk], scheduler: str) -> Iterator[pd.DataFrame]:
-    about_to_play()
     from distributed import Client, as_completed
 
     try:

@@ -76,6 +76,23 @@ def draw(ax, g, caption: str = "", coordinates: bool = False) -> None:
         f"{SIDE_NAMES[s]}: base {g.base_hp[s]} HP tier {g.base_tier[s]}, energy {g.energy[s]}, "
         f"{g.dice_count(s)} dice, {len(g.hands[s])} cards" for s in (0, 1))
     ax.set_title((caption + "\n" if caption else "") + side_text, fontsize=7)
+    _legend(ax)
+
+
+def _legend(ax) -> None:
+    """What the picture's colours and marks mean, in a band under the map."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    hexes = [("plain", T_PLAIN), ("forest", T_FOREST), ("hill", T_HILL), ("river", T_RIVER),
+             ("vein (number: stock left)", T_VEIN), ("base (number: HP)", T_BASE)]
+    handles = [Patch(facecolor=TERRAIN_COLOURS[t], edgecolor="#888888", label=name) for name, t in hexes]
+    handles += [Line2D([], [], marker="o", ls="", markersize=8, color=c, label=f"{SIDE_NAMES[s]} hero (class initial, "
+                       "HP; white: off the board)") for s, c in enumerate(SIDE_COLOURS)]
+    handles += [Patch(facecolor="none", edgecolor="#555555", linestyle=":", label="spawn point (side's colour)")]
+    handles += [Line2D([], [], marker=m, ls="", markersize=6, color="#777777", markeredgecolor="black",
+                       label=f"{effect} tower (gold edge: iron)") for effect, m in TOWER_MARKS.items()]
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3, fontsize=5.5, frameon=False)
 
 
 def render_game(scenario, first_deck: str, second_deck: str, actions: Iterable[tuple], out_path, per: str = "turn",
