@@ -302,8 +302,9 @@ PROPOSES = ["--games", "2", "--confirm", "1"]
 #: base's confirmation folder
 CONFIRM = "candidates/base/confirm-{seed}-2/"
 PLACES = ["candidates/", "candidates/base/", "candidates/base/patch.toml", "candidates/base/sweep-0-balanced-balanced/",
-          CONFIRM, "fresh/", "fresh/base/", "fresh/base/sweep-0-balanced-balanced/", "trials.csv", "confirm.csv",
-          "patch.toml", "flags.csv", "compare.pdf", "compare.spread.csv", "summary.json"]
+          CONFIRM, "fresh/", "fresh/base/", "fresh/patch-*/", "fresh/base/sweep-0-balanced-balanced/",
+          "trials.csv", "confirm.csv", "patch.toml", "flags.csv", "compare.pdf", "compare.deck_deltas.csv",
+          "summary.json"]
 
 
 def _confirm_seed() -> int:
@@ -335,6 +336,7 @@ def test_a_symlink_planted_where_tune_writes_is_refused_in_one_line(finished_tun
     out = tmp_path / "tune"
     shutil.copytree(finished_tune, out, symlinks=True)
     path = out / place.format(seed=_confirm_seed()).rstrip("/")
+    path = next(path.parent.glob(path.name), path)  # the proposal's folder: patch-<its candidate id>
     assert path.exists() and not path.is_symlink(), f"the tiny tune no longer writes {place}: update PLACES"
     outside = tmp_path / "outside"
     if place.endswith("/"):
@@ -346,9 +348,9 @@ def test_a_symlink_planted_where_tune_writes_is_refused_in_one_line(finished_tun
     path.symlink_to(outside)
     capsys.readouterr()
     rc = main(_args(out, 3, PLANTED, *PROPOSES, "--resume"))
-    err = capsys.readouterr().err
-    assert rc == 2 and err.count("\n") == 1, err
-    assert f"{path}: " in err and ("symbolic link" in err or "is a symlink" in err), err
+    err = [line for line in capsys.readouterr().err.splitlines() if "warning:" not in line]  # the tiny budget's
+    assert rc == 2 and len(err) == 1, err
+    assert f"{path}: " in err[0] and ("symbolic link" in err[0] or "is a symlink" in err[0]), err
     if place.endswith("/"):
         assert list(outside.iterdir()) == []
     else:
@@ -400,7 +402,7 @@ TRIALS_CSV_SAME = ["trial", "phase", "stage", "round", "predicted", "objective",
 def test_a_tune_killed_with_its_workers_running_leaves_none_and_resumes_to_the_same_tune(tmp_path):
     """`simkit tune --workers 2` killed (SIGKILL) once a trial is stored and while its sweep's forked workers
     run: within 10 s no process descended from it is left (each read from /proc), `--resume` finishes, and
-    its proposal and trial table (the interrupted trial aside) are the uninterrupted tune's."""
+    its proposal and trial table (the interrupted trial aside) are those of the tune run straight through."""
     import signal
     import sqlite3
     import subprocess
@@ -410,11 +412,11 @@ def test_a_tune_killed_with_its_workers_running_leaves_none_and_resumes_to_the_s
 
 
     scenario = _patch(tmp_path, "[sweep]\nchunk_size = 1\n")  # a sweep of 16 chunks: its workers run a while
-    def args(out: Path) -> list[str]:
+    def args(out: Path, workers: int = 2) -> list[str]:
         return ["tune", str(scenario), "--knob", KNOB, "--max-changes", "1", "--decks", *DECKS, "--games", "4",
-                "--trials", "4", "--confirm", "1", "--workers", "2", "--out", str(out)]
+                "--trials", "3", "--confirm", "1", "--workers", str(workers), "--out", str(out)]
 
-    assert main(args(tmp_path / "straight")) == 0
+    assert main(args(tmp_path / "straight", 1)) == 0  # workers never change a result
     out = tmp_path / "killed"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "simkit.cli", *args(out)], env=env, cwd=ROOT,
@@ -448,7 +450,7 @@ def test_a_tune_killed_with_its_workers_running_leaves_none_and_resumes_to_the_s
     resumed = pd.read_csv(out / "trials.csv")
     kept = resumed[resumed["state"] != "interrupted"].drop(columns="trial").reset_index(drop=True)
     cols = [c for c in TRIALS_CSV_SAME if c != "trial"]
-    pd.testing.assert_frame_equal(kept[cols], straight[cols])
+    pd.testing.assert_frame_equal(kept[cols], straight[cols], check_dtype=False)  # NaN games made it float
     assert set(resumed["state"]) <= {"complete", "interrupted"}
     def patch(o: Path) -> list[str]:  # its header names the trial, one later after the interrupted one
         return [line for line in (o / "patch.toml").read_text().splitlines() if not line.startswith("#")]
