@@ -1,4 +1,5 @@
-"""simkit tune never loses a run and never writes outside its folder (issue 36, items 3, 4, 5, 8, 11, 17 and 20).
+"""simkit tune never loses a run and never writes outside its folder (issue 36, items 3, 4, 5, 8, 10, 11, 17, 18
+and 20).
 
 Each test plays a tiny tune of the planted Priest (two decks, one game per ordered pair, a few trials)."""
 
@@ -304,7 +305,8 @@ CONFIRM = "candidates/base/confirm-{seed}-2/"
 PLACES = ["candidates/", "candidates/base/", "candidates/base/patch.toml", "candidates/base/sweep-0-balanced-balanced/",
           CONFIRM, "fresh/", "fresh/base/", "fresh/patch-*/", "fresh/base/sweep-0-balanced-balanced/",
           "trials.csv", "confirm.csv", "patch.toml", "flags.csv", "compare.pdf", "compare.deck_deltas.csv",
-          "summary.json"]
+          "summary.json", "candidates/base/sweep-0-balanced-balanced/meta.json",
+          "candidates/base/sweep-0-balanced-balanced/chunks/", "fresh/base/sweep-0-balanced-balanced/sweep.log"]
 
 
 def _confirm_seed() -> int:
@@ -329,7 +331,8 @@ def finished_tune(tmp_path_factory) -> Path:
 def test_a_symlink_planted_where_tune_writes_is_refused_in_one_line(finished_tune, tmp_path, capsys, place):
     """A link planted at each folder or file the tune writes in its folder (a candidate's folder, its patch, its
     sweep's folder and confirmation folder, the fresh-seed check's folders, the tables, the comparison, the
-    summary) pointing outside: the tune resumed (which writes each of them again) is refused in one line naming
+    summary; inside a sweep's folder its meta.json, chunks/ and sweep.log, which the sweep refuses) pointing
+    outside: the tune resumed (which writes each of them again) is refused in one line naming
     the link, and the folder or file the link points to is untouched."""
     import shutil
 
