@@ -1,4 +1,5 @@
-"""simkit tune never loses a run and never writes outside its folder (issue 36, items 3, 4, 5, 8, 11, 17 and 20).
+"""simkit tune never loses a run and never writes outside its folder (issue 36, items 3, 4, 5, 8, 10, 11, 17, 18
+and 20).
 
 Each test plays a tiny tune of the planted Priest (two decks, one game per ordered pair, a few trials)."""
 
@@ -8,6 +9,7 @@ import json
 import os
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import simkit
@@ -162,7 +164,7 @@ def test_a_second_resume_of_a_running_tune_gets_one_line(tmp_path, monkeypatch, 
     def resume_meanwhile(self, changes):
         if len(seen) == 1:
             capsys.readouterr()
-            rc = main(_args(out, 3, PLANTED, "--resume"))
+            rc = main(_args(out, 3, PLANTED, *PROPOSES, "--resume"))
             seen.append((rc, capsys.readouterr().err))
         else:
             seen.append(None)
@@ -255,3 +257,207 @@ def test_the_study_is_created_with_the_mode_the_umask_gives(tmp_path):
         os.umask(old)
     assert (tmp_path / "u" / "study.db").stat().st_mode & 0o777 == 0o664
     assert (tmp_path / "u" / "trials.csv").stat().st_mode & 0o777 == 0o664
+
+
+# ----------------------------------------------------------------------------------------------
+# 36.18: names that read as spreadsheet formulas reach tune's CSVs escaped
+
+
+def _cells(path: Path) -> list[str]:
+    import csv
+
+    with path.open(newline="", encoding="utf-8") as f:
+        return [cell for row in csv.reader(f) for cell in row]
+
+
+def test_a_bot_named_like_a_formula_reaches_tunes_csvs_escaped(tmp_path):
+    """`[bots."=HYPERLINK(1)"]` played by a tiny tune (10 games per ordered pair) that proposes a patch and
+    whose check raises flags: in `trials.csv` (the worst pairing) and `flags.csv` (each flag's pairing) the
+    name is `'=HYPERLINK(1),balanced`, as the report's
+    CSVs escape it; no cell of any CSV tune writes starts with `=`, and the table tune hands back keeps the
+    name as it is."""
+    bot = "=HYPERLINK(1)"
+    scenario = _patch(tmp_path, f'[bots."{bot}"]\nlike = "balanced"\n')
+    out = tmp_path / "formula"
+    result = simkit.tune(scenario, [KNOB], trials=3, max_changes=1, decks=DECKS, games=10, workers=1, out=out,
+                         bots=[f"{bot},balanced"], confirm=1)
+    assert result.patch, "the tiny tune must propose a patch, so that its check writes flags.csv"
+    assert set(result.trials["worst_bots"]) == {f"{bot},balanced"}
+    trials = _cells(out / "trials.csv")
+    assert trials.count(f"'{bot},balanced") == len(result.trials)
+    flags = pd.read_csv(out / "flags.csv")
+    assert len(flags) and set(flags["bots"]) == {f"'{bot},balanced"}
+    written = sorted(p.name for p in out.glob("*.csv"))
+    assert {"trials.csv", "confirm.csv", "flags.csv"} <= set(written)
+    for name in written:
+        assert not [c for c in _cells(out / name) if c.startswith(("=", "+", "@"))], name
+
+
+# ----------------------------------------------------------------------------------------------
+# 36.3: a symlink planted inside candidates/<id>/ or fresh/ is refused, its target untouched
+
+#: the tiny tune of the places below: 3 trials, 2 games per ordered pair, 1 candidate confirmed, which proposes a
+#: patch and checks it on fresh seeds
+PROPOSES = ["--games", "2", "--confirm", "1"]
+#: the places inside a tune folder that tune writes, each a folder (ending in /) or a file; CONFIRM is the
+#: base's confirmation folder
+CONFIRM = "candidates/base/confirm-{seed}-2/"
+PLACES = ["candidates/", "candidates/base/", "candidates/base/patch.toml", "candidates/base/sweep-0-balanced-balanced/",
+          CONFIRM, "fresh/", "fresh/base/", "fresh/patch-*/", "fresh/base/sweep-0-balanced-balanced/",
+          "trials.csv", "confirm.csv", "patch.toml", "flags.csv", "compare.pdf", "compare.deck_deltas.csv",
+          "summary.json", "candidates/base/sweep-0-balanced-balanced/meta.json",
+          "candidates/base/sweep-0-balanced-balanced/chunks/", "fresh/base/sweep-0-balanced-balanced/sweep.log"]
+
+
+def _confirm_seed() -> int:
+    from simkit.scenario import load_scenario
+    from simkit.sweep import sweep_defaults
+    from simkit.tune.study import CONFIRM_SEED_OFFSET
+
+    return derived_seed(sweep_defaults(load_scenario(PLANTED))["seed"], CONFIRM_SEED_OFFSET)
+
+
+@pytest.fixture(scope="module")
+def finished_tune(tmp_path_factory) -> Path:
+    """The tiny tune of PLACES, finished (3 trials, a proposal checked on fresh seeds)."""
+    out = tmp_path_factory.mktemp("finished") / "tune"
+    assert main(_args(out, 3, PLANTED, *PROPOSES)) == 0
+    assert (out / "patch.toml").exists()
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("place", PLACES)
+def test_a_symlink_planted_where_tune_writes_is_refused_in_one_line(finished_tune, tmp_path, capsys, place):
+    """A link planted at each folder or file the tune writes in its folder (a candidate's folder, its patch, its
+    sweep's folder and confirmation folder, the fresh-seed check's folders, the tables, the comparison, the
+    summary; inside a sweep's folder its meta.json, chunks/ and sweep.log, which the sweep refuses) pointing
+    outside: the tune resumed (which writes each of them again) is refused in one line naming
+    the link, and the folder or file the link points to is untouched."""
+    import shutil
+
+    out = tmp_path / "tune"
+    shutil.copytree(finished_tune, out, symlinks=True)
+    path = out / place.format(seed=_confirm_seed()).rstrip("/")
+    path = next(path.parent.glob(path.name), path)  # the proposal's folder: patch-<its candidate id>
+    assert path.exists() and not path.is_symlink(), f"the tiny tune no longer writes {place}: update PLACES"
+    outside = tmp_path / "outside"
+    if place.endswith("/"):
+        outside.mkdir()
+        shutil.rmtree(path)
+    else:
+        outside.write_text("precious", encoding="utf-8")
+        path.unlink()
+    path.symlink_to(outside)
+    capsys.readouterr()
+    rc = main(_args(out, 3, PLANTED, *PROPOSES, "--resume"))
+    err = [line for line in capsys.readouterr().err.splitlines() if "warning:" not in line]  # the tiny budget's
+    assert rc == 2 and len(err) == 1, err
+    assert f"{path}: " in err[0] and ("symbolic link" in err[0] or "is a symlink" in err[0]), err
+    if place.endswith("/"):
+        assert list(outside.iterdir()) == []
+    else:
+        assert outside.read_text(encoding="utf-8") == "precious"
+    assert path.is_symlink()
+
+
+# ----------------------------------------------------------------------------------------------
+# 36.10 and 36.11: a tune killed with its sweep's workers running leaves none behind and resumes
+
+
+def _children(pid: int) -> dict[int, str]:
+    """The processes descended from ``pid`` now, each with its start time (from /proc: a pid reused later by
+    another process has another start time)."""
+    table = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()
+            table[int(entry.name)] = (int(fields[1]), fields[19])  # ppid, starttime
+    found, frontier = {}, [pid]
+    while frontier:
+        parent = frontier.pop()
+        for child, (ppid, start) in table.items():
+            if ppid == parent and child not in found:
+                found[child] = start
+                frontier.append(child)
+    return found
+
+
+def _alive(pid: int, start: str) -> bool:
+    """True while the process ``pid`` that started at ``start`` runs (a zombie counts as ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    fields = stat[stat.rindex(")") + 2:].split()
+    return fields[19] == start and fields[0] != "Z"
+
+
+TRIALS_CSV_SAME = ["trial", "phase", "stage", "round", "predicted", "objective", "changes", "n_changes", "repeat",
+                   "balance", "change_cost", "spread", "worst_bots", "candidate", "games"]
+
+
+@pytest.mark.slow
+def test_a_tune_killed_with_its_workers_running_leaves_none_and_resumes_to_the_same_tune(tmp_path):
+    """`simkit tune --workers 2` killed (SIGKILL) once a trial is stored and while its sweep's forked workers
+    run: within 10 s no process descended from it is left (each read from /proc), `--resume` finishes, and
+    its proposal and trial table (the interrupted trial aside) are those of the tune run straight through."""
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+
+
+    scenario = _patch(tmp_path, "[sweep]\nchunk_size = 1\n")  # a sweep of 16 chunks: its workers run a while
+    def args(out: Path, workers: int = 2) -> list[str]:
+        return ["tune", str(scenario), "--knob", KNOB, "--max-changes", "1", "--decks", *DECKS, "--games", "4",
+                "--trials", "3", "--confirm", "1", "--workers", str(workers), "--out", str(out)]
+
+    assert main(args(tmp_path / "straight", 1)) == 0  # workers never change a result
+    out = tmp_path / "killed"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "simkit.cli", *args(out)], env=env, cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: dict[int, str] = {}
+    try:
+        deadline = time.time() + 300
+        while time.time() < deadline and proc.poll() is None and not workers:
+            time.sleep(0.02)
+            try:
+                with sqlite3.connect(f"file:{out / 'study.db'}?mode=ro", uri=True) as db:  # never creates it
+                    stored = db.execute("select count(*) from trials where state = 'COMPLETE'").fetchone()[0]
+            except sqlite3.Error:
+                continue
+            if stored >= 1:
+                workers = _children(proc.pid)
+        assert proc.poll() is None and workers, "the tune ended before it could be killed with its workers running"
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.kill()
+        proc.wait()
+    deadline = time.time() + 10
+    while time.time() < deadline and any(_alive(p, s) for p, s in workers.items()):
+        time.sleep(0.1)
+    assert [p for p, s in workers.items() if _alive(p, s)] == []
+    assert not (out / "trials.csv").exists()
+    done = subprocess.run([sys.executable, "-m", "simkit.cli", *args(out), "--resume"], env=env, cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    straight = pd.read_csv(tmp_path / "straight" / "trials.csv")
+    resumed = pd.read_csv(out / "trials.csv")
+    kept = resumed[resumed["state"] != "interrupted"].drop(columns="trial").reset_index(drop=True)
+    cols = [c for c in TRIALS_CSV_SAME if c != "trial"]
+    pd.testing.assert_frame_equal(kept[cols], straight[cols], check_dtype=False)  # NaN games made it float
+    assert set(resumed["state"]) <= {"complete", "interrupted"}
+    def patch(o: Path) -> list[str]:  # its header names the trial, one later after the interrupted one
+        return [line for line in (o / "patch.toml").read_text().splitlines() if not line.startswith("#")]
+
+    assert patch(out) == patch(tmp_path / "straight")
+    a, b = (json.loads((o / "summary.json").read_text()) for o in (tmp_path / "straight", out))
+    assert a["proposed"] | {"trial": None} == b["proposed"] | {"trial": None} and a["changes"] == b["changes"]

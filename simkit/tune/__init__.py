@@ -26,6 +26,11 @@ base on fresh seeds (another sweep seed than the search used; the sweeps of the 
 it), ``OUT/flags.csv`` (flags that vanished, appeared or stayed) and ``OUT/summary.json``.
 ``OUT/trials.csv`` is the trial table.
 
+Every file of the tune is its own: written whole or not at all (:mod:`simkit.files`), its text cells
+escaped against spreadsheet formulas as the report's CSVs are (a bot named ``=HYPERLINK(1)`` is
+``'=HYPERLINK(1)`` in ``trials.csv``), and a symlink planted at any folder or file it writes in ``OUT``
+is refused in one line naming it, never written or read through.
+
 The package reads in the order a tune runs: :mod:`~simkit.tune.knobs` (which numbers may move, the
 patches written), :mod:`~simkit.tune.objective` (how far a sweep is from balance),
 :mod:`~simkit.tune.screen` (single changes screened, an additive model to combine them),

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from simkit.analysis import balance_flags
+from simkit.files import refuse_symlink
 from simkit.tune.knobs import candidate_patch
 from simkit.tune.objective import balance_terms, change_cost, deck_rates, score
 from simkit.tune.preflight import path_name
@@ -25,6 +26,7 @@ from simkit.tune.study import (
     candidate_id,
     describe_changes,
     study_progress,
+    write_csv,
     write_text,
 )
 
@@ -152,8 +154,9 @@ def finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sear
            weights, warned=()):
     """Write the proposed patch (trial ``best``), check it on fresh seeds against the base, write the summary
     (with the warnings given before the search, ``warned``)."""
-    from simkit.analysis.paired import compare_results, pair_results, spread_change
+    from simkit.analysis.paired import COMPARE_TABLES, compare_results, pair_results, spread_change
     from simkit.report.comparison import write_compare_report
+    from simkit.report.document import output_paths
 
     started = time.perf_counter()
     base_trial = next((t for t in study.get_trials(deepcopy=False) if t.number == 0), None)
@@ -211,6 +214,9 @@ def finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sear
             tables = compare_results(b, p, bands)
             spreads.append(tables["spread"])  # a sweep per bot pairing, unless a panel's sweep holds them all
             name = "compare.pdf" if i == 0 else f"compare-{'-'.join(path_name(b) for b in label.split(','))}.pdf"
+            pdf, csvs = output_paths(out / name, list(COMPARE_TABLES))
+            for path in (pdf, *csvs.values()):  # a link planted under a report's name is refused, not replaced
+                refuse_symlink(path)
             files += write_compare_report(tables, out / name)
             fc = tables["flag_changes"].assign(bots=label)
             flag_rows.append(fc)
@@ -236,7 +242,7 @@ def finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sear
                 "flags_appeared": fc.loc[fc["status"] == "appeared", "message"].tolist(),
                 "flags_stayed": int(counts.get("stayed", 0)),
             })
-        write_text(out / "flags.csv", flags.to_csv(index=False))
+        write_csv(out / "flags.csv", flags)
         files.append(out / "flags.csv")
         summary["check"] = {"seed": settings["check_seed"], "games_per_pair": settings["check_games"],
                             "pairings": per_pair}

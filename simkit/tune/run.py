@@ -41,7 +41,7 @@ from simkit.tune.study import (
     suggest,
     trial_seed,
     trial_table,
-    write_text,
+    write_csv,
 )
 
 
@@ -263,10 +263,10 @@ def tune(
                 done = now
                 postfix()
         table = trial_table(study, knob_list)
-        write_text(out / "trials.csv", table.to_csv(index=False))
+        write_csv(out / "trials.csv", table)
         chosen, confirmed = confirm_best(study, ev, confirm, confirm_seed, confirm_games, show)
         if confirmed is not None:
-            write_text(out / "confirm.csv", confirmed.to_csv(index=False))
+            write_csv(out / "confirm.csv", confirmed)
         search_seconds = time.perf_counter() - started
         return finish(study, chosen, confirmed, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel,
                       bands, weights, said)

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simkit.files import atomic_write, cannot_write
+from simkit.files import atomic_write, cannot_write, refuse_symlink
 from simkit.scenario import load_scenario
 from simkit.sweep import load_results, plan_sweep, run_sweep, sweep_defaults
 from simkit.tune.knobs import Knob, candidate_patch, tidy, toml_value
@@ -405,11 +405,12 @@ class Evaluator:
 
     def sweep(self, changes: dict[str, tuple], folder: Path, seed: int, games: int) -> list[pd.DataFrame]:
         """Sweep the candidate (base + changes); raises ScenarioError if invalid. See :meth:`sweep_file`."""
-        folder.mkdir(parents=True, exist_ok=True)
+        own_folder(folder, self.out)
         patch = folder / "patch.toml"
         text = candidate_patch(str(self.base_path), changes, header=[f"tune candidate: {describe_changes(changes)}"],
                                base=self.base_data)
-        if not patch.is_file() or patch.is_symlink() or patch.read_text(encoding="utf-8") != text:
+        refuse_symlink(patch)  # never read through a planted link either
+        if not patch.is_file() or patch.read_text(encoding="utf-8") != text:
             write_text(patch, text)
         return self.sweep_file(patch, folder, seed, games)
 
@@ -427,6 +428,7 @@ class Evaluator:
                              plan_sweep(sc, games=games, decks=self.decks, bots=bots, seed=seed)))
         self.last_sweeps = []
         for label, where, plan in runs:
+            own_folder(where, self.out)  # its files are the sweep's own (simkit.sweep refuses links inside it)
             before = _games_on_disk(where)
             run_sweep(sc, plan, where, workers=self.workers, resume=True, progress=False)
             df = load_results(where)
@@ -573,10 +575,48 @@ def best_trial(study):
 
 def write_text(path: Path, text: str) -> None:
     """Write ``path`` whole or not at all, through a temporary file this process creates itself
-    (:func:`simkit.files.atomic_write`: never through a file or symlink planted in the folder)."""
+    (:func:`simkit.files.atomic_write`: never through a file or symlink planted in the folder).
+
+    Raises:
+        ValueError: ``path`` is a symlink (one line naming it and its target, which stays untouched), or it
+            cannot be written.
+    """
+    refuse_symlink(path)
     try:
         atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     except OSError as exc:
         raise cannot_write(str(path), exc) from None
+
+
+def write_csv(path: Path, table: pd.DataFrame) -> None:
+    """Write ``table`` as the CSV ``path`` (:func:`write_text`), each text cell and column name made safe for
+    spreadsheets as the report's CSVs are (:func:`simkit.report.document.csv_safe`: a card, deck or bot named
+    ``=HYPERLINK(1)`` reaches the file as ``'=HYPERLINK(1)``)."""
+    from simkit.report.document import csv_safe
+
+    write_text(path, csv_safe(table).to_csv(index=False))
+
+
+def own_folder(folder: Path, out: Path) -> Path:
+    """Create ``folder`` inside the tune folder ``out`` (and the folders between), refusing a symlink at any of
+    them: tune writes only into folders of its own, never through a link planted in ``out`` to elsewhere.
+
+    Raises:
+        ValueError: one of them is a symlink (one line naming it and its target), or is not a folder, or
+            cannot be created.
+    """
+    folder, out = Path(folder), Path(out)
+    parts = folder.relative_to(out).parts
+    at = out
+    for part in parts:
+        at = at / part
+        refuse_symlink(at)
+        try:
+            at.mkdir(exist_ok=True)
+        except FileExistsError:
+            raise ValueError(f"{at}: is a file, not the tune's folder {part}: remove it") from None
+        except OSError as exc:
+            raise cannot_write(str(at), exc) from None
+    return folder
 
 
