@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
+
 from simkit.errors import ScenarioError
 from simkit.games.magic.tables import (
     S_CAP,
@@ -21,9 +23,10 @@ from simkit.games.magic.tables import (
     check_seat,
     parse_army,
 )
+from simkit.games.magic.transitions import CLAUSES, MagicPage
 
 NAMES = ("hp_bounds", "one_unit_per_cell", "budget_and_units", "leader_immune", "magic_nonnegative",
-         "magic_delayed", "draw_cap")
+         "magic_delayed", "draw_cap", *CLAUSES)
 
 
 class MagicInvariants:
@@ -38,7 +41,10 @@ class MagicInvariants:
     * ``magic_nonnegative``: active and stored magic never below 0;
     * ``magic_delayed``: active magic grows only when the owner's turn starts (gains wait a turn [R23]);
     * ``draw_cap``: tactical cards drawn never pass the cap, the cap is 4 or (after an unlock) 5, and a hand
-      never holds more than was drawn.
+      never holds more than was drawn;
+    * then the rules page's clauses, restated over snapshots by :mod:`simkit.games.magic.transitions`
+      (what each kind of action must change and must not; which single attacks are legal), and positions
+      at the clauses' edges (:meth:`edge_positions`).
 
     Args:
         scenario: the loaded Magic War scenario.
@@ -49,6 +55,8 @@ class MagicInvariants:
     def __init__(self, scenario):
         self.scenario = scenario
         self.rules = scenario.rules
+        self.page = MagicPage(scenario.data)
+        self.clauses = CLAUSES
 
     # -- rule examples (simkit.testing.examples) ---------------------------------------------------------
 
@@ -95,6 +103,7 @@ class MagicInvariants:
         s[E.G_KPTR] = sum(int(h) for h in hands.values())
         s[E.G_DSEED] = _tape_key(E, list(given.get("faces", []))) if given.get("faces") else 12345
         s[E.G_DPTR] = 0
+        m.seed = -int(s[E.G_DSEED])  # the dice key given outright (MagicPage.dice_key)
         return m
 
     def example_values(self, m) -> dict:
@@ -128,7 +137,7 @@ class MagicInvariants:
         if len(cells) != len(set(cells)) or any(not (0 <= c < r.cols and 0 <= rr < r.rows) for c, rr in cells):
             broken.append("one_unit_per_cell")
         ok = True
-        for seat, deck in enumerate(after["decks"]):
+        for seat, deck in enumerate(after["decks"] if after["seed"] >= 0 else ()):  # a position in words: no army
             try:
                 check_seat(r, deck, seat)
                 _, counts = parse_army(r, deck)
@@ -161,7 +170,74 @@ class MagicInvariants:
             if p["drawn"] > p["cap"] or p["cap"] not in caps or len(p["hand"]) > p["drawn"]:
                 broken.append("draw_cap")
                 break
-        return broken
+        return broken + self.page.transition_problems(before, action, after)
+
+    def legal_problems(self, snap: Mapping, legal: list) -> list[str]:
+        """``["attack_targets_follow_the_page"]`` when the single attacks offered differ from the page's."""
+        if len(legal) >= 4000:  # the engine's list may be cut short (combined attacks): nothing to compare
+            return []
+        offered = {tuple(a) for a in legal if a[0] == "attack" and len(a) == 3}
+        return [] if offered == self.page.attacks_by_the_page(snap) else ["attack_targets_follow_the_page"]
+
+    def legal_difference(self, snap: Mapping, legal: list) -> str:
+        """The single attacks offered but not allowed, and the reverse (for a failure's text)."""
+        page = self.page.attacks_by_the_page(snap)
+        got = {tuple(a) for a in legal if a[0] == "attack" and len(a) == 3}
+        return f"offered but not allowed: {sorted(got - page)}; allowed but not offered: {sorted(page - got)}"
+
+    # -- positions at the clauses' edges ------------------------------------------------------------------
+
+    def edge_positions(self, rng: np.random.Generator, count: int) -> list[dict]:
+        """Up to ``count`` (at most 60) positions (``example_match`` words) near the page's edges: an enemy
+        at exactly a unit's range in its line (and one cell beyond, and with a unit between), units at 1 HP,
+        the last immune turn and the first after it, two units of one aura type around a target, a
+        splasher's ring holding friends and enemies."""
+        page = self.page
+        races = {name: race for name, race in self.scenario.data["races"].items()
+                 if any(u["type"] == "leader" for u in race["units"].values())}
+        out = []
+        cells = [(c, r) for r in range(page.rows) for c in range(page.cols)]
+        for _ in range(min(count, 60)):
+            names = list(races)
+            race = [names[int(i)] for i in rng.integers(0, len(names), 2)]
+            units, taken = [], set()
+            for side in (0, 1):
+                leader = next(n for n, u in races[race[side]]["units"].items() if u["type"] == "leader")
+                troops = sorted(n for n, u in races[race[side]]["units"].items() if u["type"] != "leader")
+                crown = tuple(self.scenario.data["rules"]["leader_cells"][side])
+                picks = [leader] + [troops[int(i)] for i in rng.integers(0, len(troops), int(rng.integers(2, 7)))]
+                for k, name in enumerate(picks):
+                    free = [c for c in cells if c not in taken]
+                    cell = crown if k == 0 and rng.random() < 0.5 and crown not in taken else free[
+                        int(rng.integers(len(free)))]
+                    taken.add(cell)
+                    hp = int(page.units[name]["hp"])
+                    markers = int(rng.choice([0, 0, hp - 1, max(0, hp - 2)]))
+                    units.append({"side": SEATS_[side], "type": name, "cell": list(cell), "markers": markers})
+            # an enemy at exactly an attacker's range, in its line
+            me = int(rng.integers(0, 2))
+            mine = [u for u in units if u["side"] == SEATS_[me]]
+            a = mine[int(rng.integers(len(mine)))]
+            card = page.units[a["type"]]
+            reach = int(card.get("range", page.melee_range)) if card["attack_type"] == "ranged" else page.melee_range
+            reach += int(rng.choice([0, 0, 1]))
+            dc, dr = [(1, 0), (-1, 0), (0, 1), (0, -1)][int(rng.integers(4))]
+            spot = (a["cell"][0] + dc * reach, a["cell"][1] + dr * reach)
+            foes = [u for u in units if u["side"] != a["side"]]
+            if 0 <= spot[0] < page.cols and 0 <= spot[1] < page.rows and tuple(spot) not in taken:
+                foe = foes[int(rng.integers(len(foes)))]
+                taken.discard(tuple(foe["cell"]))
+                foe["cell"] = list(spot)
+                taken.add(spot)
+            immune = page.immune_turns
+            turn = int(rng.choice([immune, immune + 1, immune + 2, 2 * int(rng.integers(2, 20)) + me - 1]))
+            if (turn - 1) % 2 != me:
+                turn += 1
+            out.append({"units": units, "turn": max(1, turn), "to_act": SEATS_[me]})
+        return out
+
+
+SEATS_ = ("first", "second")
 
 
 def _tape_key(E, faces: list[int], sides: int = 6) -> int:
