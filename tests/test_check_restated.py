@@ -205,3 +205,16 @@ def test_the_restated_clauses_run_in_the_ci_check(game, tmp_path):
     clauses = spec(simkit.load_scenario(ROOT / "scenarios" / game / "base.toml")).clauses
     assert set(clauses) <= set(report.invariants)
     assert report.probes >= 40 and report.passed, report.format()
+
+
+def test_magic_relabelling_identical_units_and_the_seat_swapped_mirror_change_nothing(magic):
+    """Two Goblins listed in the other order, and the board mirrored (c, r) -> (c, 5 - r) with the seats
+    swapped, play the same (mirrored) game over the position's legal actions; an image that parts is named."""
+    given = {"turn": 3, "units": [*CHIEFTAINS, {"side": "first", "type": "Goblin", "cell": [1, 2]},
+                                  {"side": "first", "type": "Goblin", "cell": [3, 2], "markers": 1},
+                                  {"side": "second", "type": "Ogre", "cell": [1, 3]},
+                                  {"side": "second", "type": "Goblin", "cell": [3, 3]}], "faces": [6, 2, 5]}
+    assert magic.metamorphic_problems(given, actions=40) == []
+    picks = magic.example_match(given).legal_actions()
+    attack = [a for a in picks if a[0] == "attack"][:1]
+    assert attack and magic._differ(given, given, attack, lambda a: ("end",), lambda v: v)

@@ -25,8 +25,17 @@ from simkit.games.magic.tables import (
 )
 from simkit.games.magic.transitions import CLAUSES, MagicPage
 
+#: the metamorphic clauses (:meth:`MagicInvariants.metamorphic_problems`)
+METAMORPHIC = {
+    "relabelling_identical_units_changes_nothing": "3.3, 7.1: units of one type and side are interchangeable: "
+                                                   "listing them in another order plays the same game",
+    "mirror_with_seats_swapped_plays_the_mirrored_game": "2 (symmetry (c, r) -> (c, 5 - r) swapping the sides): "
+                                                         "the mirrored position with the seats swapped and the same "
+                                                         "dice plays the mirrored game",
+}
+
 NAMES = ("hp_bounds", "one_unit_per_cell", "budget_and_units", "leader_immune", "magic_nonnegative",
-         "magic_delayed", "draw_cap", *CLAUSES)
+         "magic_delayed", "draw_cap", *CLAUSES, *METAMORPHIC)
 
 
 class MagicInvariants:
@@ -56,7 +65,7 @@ class MagicInvariants:
         self.scenario = scenario
         self.rules = scenario.rules
         self.page = MagicPage(scenario.data)
-        self.clauses = CLAUSES
+        self.clauses = {**CLAUSES, **METAMORPHIC}
 
     # -- rule examples (simkit.testing.examples) ---------------------------------------------------------
 
@@ -185,6 +194,79 @@ class MagicInvariants:
         got = {tuple(a) for a in legal if a[0] == "attack" and len(a) == 3}
         return f"offered but not allowed: {sorted(got - page)}; allowed but not offered: {sorted(page - got)}"
 
+    # -- metamorphic checks -------------------------------------------------------------------------------
+
+    def metamorphic_problems(self, given: Mapping, actions: int = 6) -> list[str]:
+        """The metamorphic clauses (:data:`METAMORPHIC`) the position ``given`` breaks, over up to ``actions``
+        of its legal actions: the same position with its identical units listed in reverse order (each side's
+        units of one type), and its mirror ``(c, r) -> (c, rows - 1 - r)`` with the seats swapped (the same
+        dice tape; the tape is keyed by the game, not by a seat, so the mirror needs no mirrored dice). The
+        mirror is skipped where the page orders by cell (a splasher's targets roll in ascending cell order,
+        which the mirror reverses) and at the turn limit (its tie-break is not symmetric)."""
+        m = self.example_match(given)
+        legal = m.legal_actions()
+        picks = legal[:: max(1, len(legal) // actions)][:actions]
+        broken = []
+        groups: dict = {}
+        for k, u in enumerate(given["units"]):
+            groups.setdefault((u["side"], u["type"]), []).append(k)
+        order = list(range(len(given["units"])))
+        for ks in groups.values():
+            for k, j in zip(ks, reversed(ks)):
+                order[k] = j
+        relabelled = {**given, "units": [given["units"][j] for j in order]}
+        if self._differ(given, relabelled, picks, lambda a: a, lambda v: v):
+            broken.append("relabelling_identical_units_changes_nothing")
+        splash = any(self.page.skills[s]["kind"] == "splash_on_clustered" for u in given["units"]
+                     for s in self.page.units[u["type"]].get("skills", []))
+        if not splash and int(given.get("turn", 3)) < int(self.scenario.data["rules"]["turn_limit"]):
+            rows = self.page.rows
+            flip = {"first": "second", "second": "first"}
+            mirrored = {**given, "units": [{**u, "side": flip[u["side"]],
+                                            "cell": [u["cell"][0], rows - 1 - u["cell"][1]]} for u in given["units"]],
+                        "to_act": flip[given.get("to_act", SEATS_[(int(given.get("turn", 3)) - 1) % 2])]}
+            for word in ("magic", "hands"):
+                if word in given:
+                    mirrored[word] = {flip[k]: v for k, v in given[word].items()}
+
+            def cell(x):
+                return (x[0], rows - 1 - x[1])
+
+            def action(a):
+                out = [a[0]]
+                for x in a[1:]:
+                    if isinstance(x, tuple) and x and isinstance(x[0], tuple):
+                        out.append(tuple(sorted((cell(y) for y in x), key=lambda y: (y[1], y[0]))))  # cell order
+                    else:
+                        out.append(cell(x) if isinstance(x, tuple) and len(x) == 2 else x)
+                return tuple(out)
+
+            def values(v):
+                out = {k: v[k] for k in v if k not in ("units", "first", "second", "to_act", "winner")}
+                out["first"], out["second"] = v["second"], v["first"]
+                out["to_act"] = flip.get(v["to_act"])
+                out["winner"] = flip.get(v["winner"], v["winner"])
+                out["units"] = {f"{c},{rows - 1 - int(r)}": {**u, "side": flip[u["side"]]}
+                                for c, r, u in ((*k.split(","), u) for k, u in v["units"].items())}
+                return out
+
+            if self._differ(given, mirrored, picks, action, values):
+                broken.append("mirror_with_seats_swapped_plays_the_mirrored_game")
+        return broken
+
+    def _differ(self, given, other, picks, action_map, value_map) -> bool:
+        """True when an action of ``picks`` from ``given`` and its image from ``other`` part."""
+        for a in picks:
+            m, n = self.example_match(given), self.example_match(other)
+            m.do(a)
+            try:
+                n.do(action_map(a))
+            except Exception:  # the image refused: the games part
+                return True
+            if value_map(self.example_values(m)) != self.example_values(n):
+                return True
+        return False
+
     # -- positions at the clauses' edges ------------------------------------------------------------------
 
     def edge_positions(self, rng: np.random.Generator, count: int) -> list[dict]:
@@ -238,6 +320,7 @@ class MagicInvariants:
 
 
 SEATS_ = ("first", "second")
+
 
 
 def _tape_key(E, faces: list[int], sides: int = 6) -> int:
