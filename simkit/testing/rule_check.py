@@ -190,6 +190,11 @@ def _probe_edges(sc, spec, report, rng, count: int) -> Case | None:
             broken = _broken(spec, before, action, trial.snapshot())
             if broken:
                 return Case(broken, [action], given=given, where=where)
+        meta = getattr(spec, "metamorphic_problems", None)  # the game's metamorphic clauses, on a few positions
+        if meta is not None and k < 10:
+            broken = list(meta(given))
+            if broken:
+                return Case(broken, [], given=given, where=where + ": its image parts from it")
     return None
 
 

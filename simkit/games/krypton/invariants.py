@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
+
 from simkit.games.krypton.tables import T_BASE, T_PLAIN, T_VEIN
+from simkit.games.krypton.transitions import CLAUSES, KryptonPage
 
 NAMES = ("hp_bounds", "energy_nonnegative", "vein_stock", "one_hero_per_cell", "hero_cells", "tower_cells",
-         "hand_limit", "revival_choice", "dice_bounds", "base_hp")
+         "hand_limit", "revival_choice", "dice_bounds", "base_hp", *CLAUSES)
 
 
 class KryptonInvariants:
@@ -32,6 +35,8 @@ class KryptonInvariants:
     def __init__(self, scenario):
         self.scenario = scenario
         self.rules = scenario.rules
+        self.page = KryptonPage(scenario)
+        self.clauses = CLAUSES
 
     # -- rule examples (simkit.testing.examples) ---------------------------------------------------------
 
@@ -150,4 +155,64 @@ class KryptonInvariants:
         if any(hp > r.settings["base_hp"] for hp in after["base_hp"]) or (
                 after["winner"] is None and min(after["base_hp"]) <= 0):
             broken.append("base_hp")
-        return broken
+        return broken + self.page.transition_problems(before, action, after)
+
+    def legal_problems(self, snap: Mapping, legal: list) -> list[str]:
+        """The page's legality clauses (steps, attacks in range) the offered actions break."""
+        return self.page.legal_problems(snap, legal)
+
+    def legal_difference(self, snap: Mapping, legal: list) -> str:
+        """What is offered that the page does not allow, and the reverse (for a failure's text)."""
+        return self.page.legal_difference(snap, legal)
+
+    # -- positions at the clauses' edges ------------------------------------------------------------------
+
+    def edge_positions(self, rng: np.random.Generator, count: int) -> list[dict]:
+        """Up to ``count`` (at most 40) positions (``example_match`` words) at the page's edges: an enemy hero
+        or tower at exactly the acting hero's range (or one beyond), a friendly tower next to it, an enemy
+        Attack Tower two cells off, the hero at 1 or 2 HP, energy 1..29 (the death penalty's rounding), a
+        vein at its last yield, a Magic or Prayer Tower standing."""
+        page = self.page
+        decks = list(self.scenario.decks)
+        names = ("first", "second")
+        n = len(page.cube)
+        parked = {page.cell_of[cell] for cell in self.PARK.values()}
+        plain = [c for c in range(n) if self.rules.terrain[c] == T_PLAIN and c not in parked
+                 and c not in set(self.rules.spawns[0]) | set(self.rules.spawns[1])]
+        veins = [c for c in range(n) if self.rules.terrain[c] == T_VEIN]
+        out = []
+        for _ in range(min(count, 40)):
+            first, second = (decks[int(i)] for i in rng.integers(0, len(decks), 2))
+            side = int(rng.integers(0, 2))
+            here = plain[int(rng.integers(len(plain)))] if rng.random() < 0.7 else veins[int(rng.integers(len(veins)))]
+            taken = {here}
+            cls = (first if side == 0 else second).split("+")[0]
+            reach = page.range[cls] + int(rng.choice([0, 0, 1]))
+
+            def at(d, taken=taken, here=here):
+                cells = [c for c in plain if page.dist(here, c) == d and c not in taken]
+                if not cells:
+                    return None
+                c = cells[int(rng.integers(len(cells)))]
+                taken.add(c)
+                return list(page.cube[c])
+
+            heroes = [{"side": names[side], "hero": 0, "cell": list(page.cube[here]),
+                       "hp": int(rng.choice([1, 2, 3, 5]))}]
+            foe = at(reach)
+            if foe is not None:
+                heroes.append({"side": names[1 - side], "hero": 0, "cell": foe, "hp": int(rng.choice([1, 2, 5]))})
+            towers = []
+            for kind, owner, d in (("Attack Tower", 1 - side, 2), ("Attack Tower", 1 - side, reach),
+                                   ("Magic Tower", side, 1), ("Attack Tower", side, 1), ("Prayer Tower", side, 3)):
+                cell = at(d) if rng.random() < 0.5 else None
+                if cell is not None:
+                    towers.append({"side": names[owner], "kind": kind, "cell": cell})
+            given = {"first_deck": first, "second_deck": second, "seed": int(rng.integers(0, 1000)),
+                     "heroes": heroes, "towers": towers,
+                     "energy": {names[side]: int(rng.integers(0, 30)), names[1 - side]: int(rng.integers(0, 30))},
+                     "turn": {"side": names[side], "hero": 0, "points": int(rng.integers(1, 7))}}
+            if here in veins and rng.random() < 0.5:
+                given["stock"] = {",".join(map(str, page.cube[here])): int(rng.integers(1, 5))}
+            out.append(given)
+        return out

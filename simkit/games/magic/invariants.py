@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
+
 from simkit.errors import ScenarioError
 from simkit.games.magic.tables import (
     S_CAP,
@@ -21,9 +23,19 @@ from simkit.games.magic.tables import (
     check_seat,
     parse_army,
 )
+from simkit.games.magic.transitions import CLAUSES, MagicPage
+
+#: the metamorphic clauses (:meth:`MagicInvariants.metamorphic_problems`)
+METAMORPHIC = {
+    "relabelling_identical_units_changes_nothing": "3.3, 7.1: units of one type and side are interchangeable: "
+                                                   "listing them in another order plays the same game",
+    "mirror_with_seats_swapped_plays_the_mirrored_game": "2 (symmetry (c, r) -> (c, 5 - r) swapping the sides): "
+                                                         "the mirrored position with the seats swapped and the same "
+                                                         "dice plays the mirrored game",
+}
 
 NAMES = ("hp_bounds", "one_unit_per_cell", "budget_and_units", "leader_immune", "magic_nonnegative",
-         "magic_delayed", "draw_cap")
+         "magic_delayed", "draw_cap", *CLAUSES, *METAMORPHIC)
 
 
 class MagicInvariants:
@@ -38,7 +50,10 @@ class MagicInvariants:
     * ``magic_nonnegative``: active and stored magic never below 0;
     * ``magic_delayed``: active magic grows only when the owner's turn starts (gains wait a turn [R23]);
     * ``draw_cap``: tactical cards drawn never pass the cap, the cap is 4 or (after an unlock) 5, and a hand
-      never holds more than was drawn.
+      never holds more than was drawn;
+    * then the rules page's clauses, restated over snapshots by :mod:`simkit.games.magic.transitions`
+      (what each kind of action must change and must not; which single attacks are legal), and positions
+      at the clauses' edges (:meth:`edge_positions`).
 
     Args:
         scenario: the loaded Magic War scenario.
@@ -49,6 +64,8 @@ class MagicInvariants:
     def __init__(self, scenario):
         self.scenario = scenario
         self.rules = scenario.rules
+        self.page = MagicPage(scenario.data)
+        self.clauses = {**CLAUSES, **METAMORPHIC}
 
     # -- rule examples (simkit.testing.examples) ---------------------------------------------------------
 
@@ -95,6 +112,7 @@ class MagicInvariants:
         s[E.G_KPTR] = sum(int(h) for h in hands.values())
         s[E.G_DSEED] = _tape_key(E, list(given.get("faces", []))) if given.get("faces") else 12345
         s[E.G_DPTR] = 0
+        m.seed = -int(s[E.G_DSEED])  # the dice key given outright (MagicPage.dice_key)
         return m
 
     def example_values(self, m) -> dict:
@@ -128,7 +146,7 @@ class MagicInvariants:
         if len(cells) != len(set(cells)) or any(not (0 <= c < r.cols and 0 <= rr < r.rows) for c, rr in cells):
             broken.append("one_unit_per_cell")
         ok = True
-        for seat, deck in enumerate(after["decks"]):
+        for seat, deck in enumerate(after["decks"] if after["seed"] >= 0 else ()):  # a position in words: no army
             try:
                 check_seat(r, deck, seat)
                 _, counts = parse_army(r, deck)
@@ -161,7 +179,148 @@ class MagicInvariants:
             if p["drawn"] > p["cap"] or p["cap"] not in caps or len(p["hand"]) > p["drawn"]:
                 broken.append("draw_cap")
                 break
+        return broken + self.page.transition_problems(before, action, after)
+
+    def legal_problems(self, snap: Mapping, legal: list) -> list[str]:
+        """``["attack_targets_follow_the_page"]`` when the single attacks offered differ from the page's."""
+        if len(legal) >= 4000:  # the engine's list may be cut short (combined attacks): nothing to compare
+            return []
+        offered = {tuple(a) for a in legal if a[0] == "attack" and len(a) == 3}
+        return [] if offered == self.page.attacks_by_the_page(snap) else ["attack_targets_follow_the_page"]
+
+    def legal_difference(self, snap: Mapping, legal: list) -> str:
+        """The single attacks offered but not allowed, and the reverse (for a failure's text)."""
+        page = self.page.attacks_by_the_page(snap)
+        got = {tuple(a) for a in legal if a[0] == "attack" and len(a) == 3}
+        return f"offered but not allowed: {sorted(got - page)}; allowed but not offered: {sorted(page - got)}"
+
+    # -- metamorphic checks -------------------------------------------------------------------------------
+
+    def metamorphic_problems(self, given: Mapping, actions: int = 6) -> list[str]:
+        """The metamorphic clauses (:data:`METAMORPHIC`) the position ``given`` breaks, over up to ``actions``
+        of its legal actions: the same position with its identical units listed in reverse order (each side's
+        units of one type), and its mirror ``(c, r) -> (c, rows - 1 - r)`` with the seats swapped (the same
+        dice tape; the tape is keyed by the game, not by a seat, so the mirror needs no mirrored dice). The
+        mirror is skipped where the page orders by cell (a splasher's targets roll in ascending cell order,
+        which the mirror reverses) and at the turn limit (its tie-break is not symmetric)."""
+        m = self.example_match(given)
+        legal = m.legal_actions()
+        picks = legal[:: max(1, len(legal) // actions)][:actions]
+        broken = []
+        groups: dict = {}
+        for k, u in enumerate(given["units"]):
+            groups.setdefault((u["side"], u["type"]), []).append(k)
+        order = list(range(len(given["units"])))
+        for ks in groups.values():
+            for k, j in zip(ks, reversed(ks)):
+                order[k] = j
+        relabelled = {**given, "units": [given["units"][j] for j in order]}
+        if self._differ(given, relabelled, picks, lambda a: a, lambda v: v):
+            broken.append("relabelling_identical_units_changes_nothing")
+        splash = any(self.page.skills[s]["kind"] == "splash_on_clustered" for u in given["units"]
+                     for s in self.page.units[u["type"]].get("skills", []))
+        if not splash and int(given.get("turn", 3)) < int(self.scenario.data["rules"]["turn_limit"]):
+            rows = self.page.rows
+            flip = {"first": "second", "second": "first"}
+            mirrored = {**given, "units": [{**u, "side": flip[u["side"]],
+                                            "cell": [u["cell"][0], rows - 1 - u["cell"][1]]} for u in given["units"]],
+                        "to_act": flip[given.get("to_act", SEATS_[(int(given.get("turn", 3)) - 1) % 2])]}
+            for word in ("magic", "hands"):
+                if word in given:
+                    mirrored[word] = {flip[k]: v for k, v in given[word].items()}
+
+            def cell(x):
+                return (x[0], rows - 1 - x[1])
+
+            def action(a):
+                out = [a[0]]
+                for x in a[1:]:
+                    if isinstance(x, tuple) and x and isinstance(x[0], tuple):
+                        out.append(tuple(sorted((cell(y) for y in x), key=lambda y: (y[1], y[0]))))  # cell order
+                    else:
+                        out.append(cell(x) if isinstance(x, tuple) and len(x) == 2 else x)
+                return tuple(out)
+
+            def values(v):
+                out = {k: v[k] for k in v if k not in ("units", "first", "second", "to_act", "winner")}
+                out["first"], out["second"] = v["second"], v["first"]
+                out["to_act"] = flip.get(v["to_act"])
+                out["winner"] = flip.get(v["winner"], v["winner"])
+                out["units"] = {f"{c},{rows - 1 - int(r)}": {**u, "side": flip[u["side"]]}
+                                for c, r, u in ((*k.split(","), u) for k, u in v["units"].items())}
+                return out
+
+            if self._differ(given, mirrored, picks, action, values):
+                broken.append("mirror_with_seats_swapped_plays_the_mirrored_game")
         return broken
+
+    def _differ(self, given, other, picks, action_map, value_map) -> bool:
+        """True when an action of ``picks`` from ``given`` and its image from ``other`` part."""
+        for a in picks:
+            m, n = self.example_match(given), self.example_match(other)
+            m.do(a)
+            try:
+                n.do(action_map(a))
+            except Exception:  # the image refused: the games part
+                return True
+            if value_map(self.example_values(m)) != self.example_values(n):
+                return True
+        return False
+
+    # -- positions at the clauses' edges ------------------------------------------------------------------
+
+    def edge_positions(self, rng: np.random.Generator, count: int) -> list[dict]:
+        """Up to ``count`` (at most 60) positions (``example_match`` words) near the page's edges: an enemy
+        at exactly a unit's range in its line (and one cell beyond, and with a unit between), units at 1 HP,
+        the last immune turn and the first after it, two units of one aura type around a target, a
+        splasher's ring holding friends and enemies."""
+        page = self.page
+        races = {name: race for name, race in self.scenario.data["races"].items()
+                 if any(u["type"] == "leader" for u in race["units"].values())}
+        out = []
+        cells = [(c, r) for r in range(page.rows) for c in range(page.cols)]
+        for _ in range(min(count, 60)):
+            names = list(races)
+            race = [names[int(i)] for i in rng.integers(0, len(names), 2)]
+            units, taken = [], set()
+            for side in (0, 1):
+                leader = next(n for n, u in races[race[side]]["units"].items() if u["type"] == "leader")
+                troops = sorted(n for n, u in races[race[side]]["units"].items() if u["type"] != "leader")
+                crown = tuple(self.scenario.data["rules"]["leader_cells"][side])
+                picks = [leader] + [troops[int(i)] for i in rng.integers(0, len(troops), int(rng.integers(2, 7)))]
+                for k, name in enumerate(picks):
+                    free = [c for c in cells if c not in taken]
+                    cell = crown if k == 0 and rng.random() < 0.5 and crown not in taken else free[
+                        int(rng.integers(len(free)))]
+                    taken.add(cell)
+                    hp = int(page.units[name]["hp"])
+                    markers = int(rng.choice([0, 0, hp - 1, max(0, hp - 2)]))
+                    units.append({"side": SEATS_[side], "type": name, "cell": list(cell), "markers": markers})
+            # an enemy at exactly an attacker's range, in its line
+            me = int(rng.integers(0, 2))
+            mine = [u for u in units if u["side"] == SEATS_[me]]
+            a = mine[int(rng.integers(len(mine)))]
+            card = page.units[a["type"]]
+            reach = int(card.get("range", page.melee_range)) if card["attack_type"] == "ranged" else page.melee_range
+            reach += int(rng.choice([0, 0, 1]))
+            dc, dr = [(1, 0), (-1, 0), (0, 1), (0, -1)][int(rng.integers(4))]
+            spot = (a["cell"][0] + dc * reach, a["cell"][1] + dr * reach)
+            foes = [u for u in units if u["side"] != a["side"]]
+            if 0 <= spot[0] < page.cols and 0 <= spot[1] < page.rows and tuple(spot) not in taken:
+                foe = foes[int(rng.integers(len(foes)))]
+                taken.discard(tuple(foe["cell"]))
+                foe["cell"] = list(spot)
+                taken.add(spot)
+            immune = page.immune_turns
+            turn = int(rng.choice([immune, immune + 1, immune + 2, 2 * int(rng.integers(2, 20)) + me - 1]))
+            if (turn - 1) % 2 != me:
+                turn += 1
+            out.append({"units": units, "turn": max(1, turn), "to_act": SEATS_[me]})
+        return out
+
+
+SEATS_ = ("first", "second")
+
 
 
 def _tape_key(E, faces: list[int], sides: int = 6) -> int:
