@@ -152,7 +152,8 @@ def test_the_checks_game_counts_add_up():
     stats = SimpleNamespace(examples=53, variant_examples=28, action_kinds={"move": 3}, actions=3, illegal_refused=0,
                             games=112, ends={"miracle": 8, "turn_limit": 68}, deaths=231, invariant_checks=10)
     report = SimpleNamespace(scenario=simkit.load_scenario("scenarios/miracle/base.toml"), stats=stats,
-                             profile="ci", seed=0, budget=30, seconds=1.0, note=None, diverged=None, passed=True)
+                             profile="ci", seed=0, budget=30, seconds=1.0, note=None, diverged=None, passed=True,
+                             rule_examples=8, example_failure=None)
     line = next(x for x in format_report(report).splitlines() if x.startswith("  games"))
     assert line == ("  games      112: 8 ended by a fallen miracle, 68 by the turn limit, 36 still going when their "
                     "run ended; 231 units died")
