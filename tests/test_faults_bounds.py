@@ -80,6 +80,7 @@ def _refusal(game: str, path: tuple, value) -> str:
 @pytest.mark.parametrize("game, path, value, words", [
     # the audit's cases: a worker grown to 12 GB, an OverflowError after meta.json was written
     ("krypton", ("rules", "dice_sides"), 1_000_000_000, "rules.dice_sides: must be at most 64"),
+    ("krypton", ("terrain", "plain"), 3_170_494, "terrain.plain: must be at most 64"),  # found by the fuzz: 3 GB
     ("krypton", ("rules", "base_hp"), 10**20, "rules.base_hp: must be at most 1000000000"),
     ("krypton", ("rules", "base_hp"), 1e20, "rules.base_hp: must be an integer"),
     ("krypton", ("rules", "max_dice"), 7, "rules.max_dice: must be at most 6 (the engine's dice a side)"),

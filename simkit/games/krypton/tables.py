@@ -114,6 +114,10 @@ class Rules:
         return self.terrain_points[terrain]
 
 
+#: the largest terrain points (a move cost): the bots' path search keeps a bucket per cost up to it x cells
+TERRAIN_MAX = 64
+
+
 def _bounded(f: Field, key: str, default=..., minimum: int | None = 0, maximum: int = VALUE_MAX,
              why: str = _WHY) -> int:
     """An integer of ``f`` at ``key`` from ``minimum`` to ``maximum``; refused naming file and key beyond."""
@@ -273,7 +277,7 @@ def build_rules(top: Field) -> Rules:
 
     t = top.table("terrain")
     t.reject_unknown(TERRAINS)
-    tp = tuple(_bounded(t, k) for k in TERRAINS)
+    tp = tuple(_bounded(t, k, maximum=TERRAIN_MAX, why="the move costs the bots' path search holds") for k in TERRAINS)
 
     cf = top.table("classes")
     classes = {}
