@@ -16,8 +16,6 @@ independent check (all of them: the slow test; ``HUNT_MISSES`` lists those it mi
 """
 
 import functools
-import importlib
-import importlib.util
 import json
 import os
 import subprocess
@@ -31,6 +29,7 @@ from simkit.games.miracle.checking.check import check_settings, run_check, run_m
 from simkit.games.miracle.checking.machine import match_machine
 from simkit.games.miracle.fast import legal as fast_legal
 from simkit.games.miracle.fast import step as fast_step
+from simkit.testing.planting import planted_module, planted_source
 from simkit.testing.profiles import PROFILES
 
 HUNT_SEED = 0
@@ -107,40 +106,19 @@ PLANTED = {
 _LEGAL_IMPORT = "from simkit.games.miracle.fast.legal import"
 
 
-def _planted_source(module, edits) -> str:
-    source = Path(module.__file__).read_text(encoding="utf-8")
-    for old, new in edits:
-        assert source.count(old) == 1, f"{Path(module.__file__).name} no longer holds {old!r} once: update PLANTED"
-        source = source.replace(old, new)
-    return source
-
-
-def _load(folder: Path, name: str, text: str):
-    """Module ``name`` from ``text`` written to ``folder`` (written only when changed, imported once)."""
-    path = folder / f"{name}.py"
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
 def planted_modules(folder: Path, name: str):
     """``(legal, step)`` modules with bug ``name`` planted (the unchanged module where the bug is not)."""
     edits = PLANTED[name]
     legal = fast_legal
     if "legal" in edits:
-        legal = _load(folder, f"planted_legal_{name}", _planted_source(fast_legal, edits["legal"]))
+        legal = planted_module(folder, f"planted_legal_{name}", planted_source(fast_legal, edits["legal"]))
     step = fast_step
     if "step" in edits or "legal" in edits:
-        text = _planted_source(fast_step, edits.get("step", []))
+        text = planted_source(fast_step, edits.get("step", []))
         if "legal" in edits:  # the step reads the legal module's attack_now and predicates
             assert text.count(_LEGAL_IMPORT) == 1
             text = text.replace(_LEGAL_IMPORT, f"from planted_legal_{name} import")
-        step = _load(folder, f"planted_step_{name}", text)
+        step = planted_module(folder, f"planted_step_{name}", text)
     return legal, step
 
 
@@ -353,7 +331,6 @@ def duel_planter(name: str, folder: Path):
     ``simkit check``) play the engine with the bug; the compiled bots keep the rules as written."""
     from simkit.games.duel import engine as duel_engine
     from simkit.games.duel import match as duel_match
-    from simkit.testing.planting import planted_module, planted_source
 
     def plant(monkeypatch):
         module = planted_module(folder, f"planted_duel_engine_{name}", planted_source(duel_engine, DUEL_PLANTED[name]))
@@ -463,7 +440,6 @@ def krypton_planter(name: str, folder: Path):
     ``Match`` and ``simkit check``) play the engine with the bug; the compiled bots keep the rules as written."""
     from simkit.games.krypton import engine as krypton_engine
     from simkit.games.krypton import view as krypton_view
-    from simkit.testing.planting import planted_module, planted_source
 
     def plant(monkeypatch):
         # the planted copy lives outside the package: it keeps no watch over the package's numba cache
@@ -555,7 +531,6 @@ def magic_planter(name: str, folder: Path):
     check``) play the engine with the bug; the compiled bots keep the rules as written."""
     from simkit.games.magic import engine as magic_engine
     from simkit.games.magic import match as magic_match
-    from simkit.testing.planting import planted_module, planted_source
 
     def plant(monkeypatch):
         text = planted_source(magic_engine, MAGIC_PLANTED[name])
