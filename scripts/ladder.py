@@ -189,6 +189,15 @@ def cost(path: str, rung: str, games: int, seed: int, cores: int) -> dict:
             "sweep_cores": cores, "sweep_minutes": pairs * per_game / cores / 60}
 
 
+def duration(seconds: float) -> str:
+    """``seconds`` in words: seconds under two minutes, minutes under two hours, else hours."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def round_robin_scores(matches: list[dict]) -> dict[str, dict]:
     """Each bot's score over all its games of ``matches`` (draws half), with its 95% Wilson interval."""
     points: dict[str, list[float]] = {}
@@ -277,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{upper:>10} vs {lower:<10} won {m['won']}, drew {m['drawn']}, lost {m['lost']} of {m['games']}: "
                   f"win rate {m['win_rate']:.1%} (95% CI {lo:.1%}-{hi:.1%}), score {m['score']:.3f} "
                   f"({slo:.3f}-{shi:.3f}); {lower} won {m['lower_win_rate']:.1%} ({llo:.1%}-{lhi:.1%}); "
-                  f"first seat {m['upper_first']['win_rate']:.1%}, second {m['upper_second']['win_rate']:.1%}; "
+                  f"{upper} won {m['upper_first']['win_rate']:.1%} first, {m['upper_second']['win_rate']:.1%} second; "
                   f"{m['wall_s']:.0f} s wall, {m['cpu_s']:.0f} CPU s", flush=True)
             if "skill_or_luck" in m:
                 print("\n".join(luck_lines(m["skill_or_luck"])), flush=True)
@@ -298,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{rung:>10}: {c['cpu_s_per_game']:8.3f} CPU s/game, {c['cpu_ms_per_decision']:8.3f} CPU ms/decision "
                   f"({c['actions_per_game']:.0f} actions/game, both seats; {c['games']} mirror games); one game per "
                   f"pair of the pool ({c['sweep_pairs']:,} games) on {c['sweep_cores']} cores "
-                  f"~{c['sweep_minutes']:.1f} min", flush=True)
+                  f"~{duration(60 * c['sweep_minutes'])}", flush=True)
     if args.json_out:
         cmd = "python scripts/ladder.py " + " ".join(argv if argv is not None else sys.argv[1:])
         doc = {"command": cmd, "scenario": args.scenario, "game": sc.game.name, "rungs": rungs,

@@ -84,6 +84,10 @@ def test_the_plan_gives_every_match_its_targets_once():
     assert ladder.plan(["a", "b", "c"], None, top_vs_bottom=False) == {("b", "a"): [0.6], ("c", "b"): [0.6]}
 
 
+def test_a_duration_is_said_in_the_unit_that_reads():
+    assert [ladder.duration(x) for x in (3.4, 119, 600, 7300)] == ["3 s", "119 s", "10.0 min", "2.0 h"]
+
+
 def test_a_verdict_is_on_the_win_rate_and_says_what_the_interval_says():
     m = {"upper": "s", "lower": "u", "win_rate": 0.62, "win_ci": (0.57, 0.67)}
     v = ladder.verdict(m, 0.6)
