@@ -11,6 +11,7 @@ import difflib
 import fnmatch
 import hashlib
 import json
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -340,6 +341,76 @@ def _build(path: Path, data: dict) -> Scenario:
     return scenario
 
 
+#: what separates a deck id's parts (``Weapon+Weapon:Spell,Spell,Spell``): ``:`` its sections, ``,`` and ``+`` its cards
+_SECTION, _CARD = ":", re.compile(r"[,+]")
+
+
+def _cards(section: str) -> list[str]:
+    return _CARD.split(section)
+
+
+def _section_matches(deck: str, pattern: str) -> bool:
+    """One section of a deck id against one of a pattern: as a whole (``*``), or card by card in any order."""
+    if fnmatch.fnmatchcase(deck, pattern):
+        return True
+    have, want = _cards(deck), _cards(pattern)
+    rest = "*" in want  # a card pattern that is ``*`` alone stands for any other cards, as many as there are
+    want = [w for w in want if w != "*"]
+    if len(have) < len(want) or (not rest and len(have) != len(want)):
+        return False
+    left = list(have)
+    for w in sorted(want, key=lambda c: any(ch in c for ch in "*?[")):  # exact names first, wildcards last
+        hit = next((i for i, h in enumerate(left) if fnmatch.fnmatchcase(h, w)), None)
+        if hit is None:
+            return False
+        del left[hit]
+    return True
+
+
+def deck_matches(deck: str, pattern: str) -> bool:
+    """True when the deck id ``deck`` matches the shell-style ``pattern`` (``'HolyLight:*'``), its cards in any order
+    within each section (``'Spear+Greataxe:*'`` matches ``Greataxe+Spear:Rage,ShadowBolt,Venom``), as ``play``
+    accepts a deck's cards in any order; a card pattern ``*`` alone stands for the section's other cards, however
+    many (``'Sanctuary:Swordsman*3,*'``)."""
+    if deck == pattern or fnmatch.fnmatchcase(deck, pattern):
+        return True
+    have, want = deck.split(_SECTION), pattern.split(_SECTION)
+    return len(have) == len(want) and all(_section_matches(h, w) for h, w in zip(have, want, strict=True))
+
+
+def matching_decks(pool: tuple[str, ...] | list[str], pattern: str, canonical=None) -> list[str]:
+    """The decks of ``pool`` that ``pattern`` selects, pool order: a deck's own id (Magic War's ids hold ``*``)
+    picks that deck alone, else every deck :func:`deck_matches`; a pattern without wildcards may name a deck that
+    ``canonical`` (the game's ``canonical_deck``) knows by another spelling.
+
+    Raises:
+        ValueError: nothing matches; the message suggests the closest deck ids, compared card by card in any
+            order, or names ``simkit decks`` when none is close.
+    """
+    if pattern in pool:
+        return [pattern]
+    hits = [d for d in pool if deck_matches(d, pattern)]
+    if not hits and canonical is not None and not any(c in pattern for c in "*?["):
+        try:
+            name = canonical(pattern)
+        except ValueError:
+            name = None
+        hits = [d for d in pool if d == name]
+    if hits:
+        return hits
+
+    def sorted_cards(text: str) -> str:
+        return _SECTION.join("+".join(sorted(_cards(s))) for s in text.split(_SECTION))
+
+    by_cards = {sorted_cards(d): d for d in pool}
+    close = [d for d in pool if deck_matches(d.casefold(), pattern.casefold())][:3]  # 'Holylight:*'
+    close += difflib.get_close_matches(pattern, pool, n=3, cutoff=0.5)
+    close += [by_cards[k] for k in difflib.get_close_matches(sorted_cards(pattern), list(by_cards), n=3, cutoff=0.5)]
+    close = list(dict.fromkeys(close))[:3]
+    hint = f"; did you mean {', '.join(close)}?" if close else "; `simkit decks SCENARIO` lists them"
+    raise ValueError(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(pool)} decks)" + hint)
+
+
 def default_bot(sc: Scenario) -> str:
     """The scenario's first bot that is not ``random`` (its first utility personality), else ``random``."""
     return next((b for b in sc.game.bot_names() if b != "random"), "random")
@@ -370,18 +441,10 @@ def sweep_settings(sc: Scenario) -> dict:
     if not (isinstance(decks, list) and all(isinstance(d, str) for d in decks)):
         raise f.fail(f"must be a list of deck patterns, got {decks!r}", "decks")
     for pattern in decks:  # as the sweep reads them: a deck's id, wildcards, or a deck's cards in any order
-        if pattern in sc.decks or any(fnmatch.fnmatchcase(d, pattern) for d in sc.decks):
-            continue
-        if not any(c in pattern for c in "*?["):
-            try:
-                if sc.canonical_deck(pattern) in sc.decks:
-                    continue
-            except ValueError:
-                pass
-        close = difflib.get_close_matches(pattern, sc.decks, n=3, cutoff=0.5)
-        hint = f"; did you mean {', '.join(close)}?" if close else "; `simkit decks SCENARIO` lists them"
-        raise f.fail(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(sc.decks)} decks)"
-                     + hint, "decks")
+        try:
+            matching_decks(sc.decks, pattern, sc.canonical_deck)
+        except ValueError as exc:
+            raise f.fail(str(exc), "decks") from None
     workers = f.get("workers", 0)
     seed = f.int("seed", 0)
     if seed > SEED_MAX:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from simkit.games.kits.rng import SEED_MAX
-
 _NOT_RESULT = ("action_list", "first_deck", "second_deck", "seed", "first_bot", "second_bot")
 
 
@@ -14,6 +12,7 @@ def run(args: argparse.Namespace) -> int:
     """Play the game, print its log and result, and write the JSON record when asked."""
     from simkit.commands.sweep import names_option
     from simkit.files import atomic_write, cannot_write
+    from simkit.games.kits.rng import SEED_MAX
     from simkit.records import write_game_record
     from simkit.runner import play_games
     from simkit.scenario import default_bot, load_scenario

@@ -7,15 +7,13 @@ content, so batch size, chunking, worker count and resumption never change a res
 
 from __future__ import annotations
 
-import difflib
-import fnmatch
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from simkit.analysis.sequential import AdaptiveSettings
 from simkit.games.kits.rng import SEED_MAX, derive_seed
-from simkit.scenario import Scenario
+from simkit.scenario import Scenario, matching_decks
 from simkit.scenario import sweep_settings as sweep_defaults
 
 #: the names inside a results folder (its layout is part of the plan's promise)
@@ -134,10 +132,8 @@ class Chunk:
 def select_decks(pool: Iterable[str], patterns: Iterable[str] | None,
                  canonical: Callable[[str], str] | None = None) -> tuple[str, ...]:
     """The decks of ``pool`` matching any of ``patterns`` (shell-style, e.g. ``'HolyLight:*'``), pool order;
-    a pattern that is a deck's id selects that deck only.
-
-    A pattern without wildcards names one deck; with ``canonical`` (the game's ``canonical_deck``) it may
-    list its cards in any order (``'HolyLight:Priest,Archer,Swordsman'``).
+    a pattern that is a deck's id selects that deck only, and any pattern may list a section's cards in any order
+    (``'Spear+Greataxe:*'``, ``'HolyLight:Priest,Archer,Swordsman'``): :func:`simkit.scenario.matching_decks`.
 
     Raises:
         ValueError: a pattern matches no deck of the pool (the closest deck ids are suggested).
@@ -147,20 +143,7 @@ def select_decks(pool: Iterable[str], patterns: Iterable[str] | None,
         return pool
     chosen = set()
     for pattern in patterns:
-        # a deck's own id picks that deck alone (Magic War's ids hold '*': "Orc:Goblin*6,OrcInfantry*3")
-        hits = [pattern] if pattern in pool else [d for d in pool if fnmatch.fnmatchcase(d, pattern)]
-        if not hits and canonical is not None and not any(c in pattern for c in "*?["):
-            try:
-                name = canonical(pattern)
-            except ValueError:
-                name = None
-            hits = [d for d in pool if d == name]
-        if not hits:
-            close = difflib.get_close_matches(pattern, pool, n=3, cutoff=0.5)
-            hint = f"; did you mean {', '.join(close)}?" if close else "; `simkit decks SCENARIO` lists them"
-            raise ValueError(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(pool)} decks)"
-                             + hint)
-        chosen.update(hits)
+        chosen.update(matching_decks(pool, pattern, canonical))
     return tuple(d for d in pool if d in chosen)
 
 
