@@ -49,6 +49,8 @@ class SweepPlan:
         second_decks: the second seat's decks when the seats have different pools (a game declaring
             :attr:`simkit.games.Game.seat_pools`, e.g. Magic War's 12 and 13 gold); ``()`` (every other
             game): the second seat plays ``decks`` too. The pairs are then ``decks`` x ``second_decks``.
+        bots_from: the scenario file whose bots the sweep plays with (:attr:`simkit.scenario.Scenario.bots_from`,
+            ``--bots-from``), resolved; ``""``: the scenario's own. Workers load the scenario with it.
     """
 
     scenario_path: str
@@ -61,6 +63,7 @@ class SweepPlan:
     panel: tuple[str, ...] = ()
     adaptive: AdaptiveSettings | None = None
     second_decks: tuple[str, ...] = ()
+    bots_from: str = ""
 
     @property
     def seconds(self) -> tuple[str, ...]:
@@ -112,7 +115,7 @@ class SweepPlan:
             games.append(g)
             seeds.append(derive_seed(self.seed, a, b, g))
         return Chunk(k, self.scenario_path, self.bot_pairs[block], tuple(first), tuple(second), tuple(games),
-                     tuple(seeds))
+                     tuple(seeds), self.bots_from)
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,7 @@ class Chunk:
     second_decks: tuple[str, ...]
     games: tuple[int, ...]
     seeds: tuple[int, ...] = field(repr=False)
+    bots_from: str = ""  # the scenario file whose bots play (``""``: the scenario's own)
 
 
 
@@ -260,7 +264,7 @@ def plan_sweep(
     known = sc.game.bot_names()  # checked here, before anything is written
     for b in (*bots, *panel):
         if b not in known:
-            raise ValueError(f"unknown bot {b!r} (the scenario knows: {', '.join(known)})")
+            raise ValueError(sc.unknown_bot(b))
     chosen = select_decks(sc.decks, list(decks) if decks else d["decks"], canonical=sc.canonical_deck)
     firsts, seconds = sc.game.seat_decks(chosen)
     if not firsts or not seconds:
@@ -282,6 +286,7 @@ def plan_sweep(
         chunk_size=chunk_size,
         panel=panel,
         adaptive=adaptive,
+        bots_from=str(sc.bots_from.resolve()) if sc.bots_from is not None else "",
     )
     if adaptive is not None and adaptive.max_games and adaptive.max_games < plan.total_games:
         # round 0 alone would pass the limit: the sweep would stop having played nothing
