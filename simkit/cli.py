@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import ast
 import difflib
+import json
 import os
 import pkgutil
 import sys
@@ -26,7 +27,7 @@ import simkit.commands
 
 #: the way of playing of each command (its kernels, its figure below): commands not named here play no compiled game
 PLAYS = {"sweep": "sweep", "tune": "sweep", "explore": "sweep", "scan": "sweep", "play": "play", "demo": "play",
-         "check": "check"}
+         "check": "check", "report": "play"}  # a report replays games for its game pages and its HTML page
 
 #: CPU time of a game's first compile (a sweep's, tune's, scan's or explore's compiles once, in the main process, before
 #: its workers fork: :func:`simkit.sweep.execute.warm_up`), measured on the shared 2-core machine: Battle of Miracles'
@@ -118,9 +119,19 @@ def compile_notice(args: argparse.Namespace) -> str | None:
     no compiled game, or the JIT is off, ``NUMBA_DISABLE_JIT=1``)."""
     path = PLAYS.get(args.command)
     scenario = getattr(args, "scenario", None)
-    if path is None or not isinstance(scenario, str) or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+    results = getattr(args, "results", None)
+    if path is None or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return None
-    game = _game_of(scenario)
+    if isinstance(scenario, str):
+        game = _game_of(scenario)
+    elif isinstance(results, str):  # a results folder names its game in meta.json
+        try:
+            game = json.loads((Path(results) / "meta.json").read_text(encoding="utf-8")).get("game")
+        except (OSError, ValueError, AttributeError):
+            game = None
+        game = game if isinstance(game, str) else None
+    else:
+        return None
     if game is None or not game.isidentifier():
         return None
     try:

@@ -127,3 +127,17 @@ def test_a_command_that_fails_before_playing_says_nothing_of_compiling(capsys):
     assert main(["play", "scenarios/duel/base.toml", "Nope", "Nope", "--seed", "-1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("simkit play: error: --seed")
+
+
+def test_a_report_that_replays_games_says_which_engine_it_compiles(tmp_path):
+    """`simkit report` replays games for its game pages and HTML page: its compile notice names the results folder's
+    game (read from its meta.json); a folder without one gets no notice."""
+    import argparse
+    import json
+
+    from simkit.cli import compile_notice
+
+    (tmp_path / "meta.json").write_text(json.dumps({"game": "miracle"}), encoding="utf-8")
+    line = compile_notice(argparse.Namespace(command="report", results=str(tmp_path)))
+    assert line.startswith("simkit report: compiling the Battle of Miracles engine once for this install (about a")
+    assert compile_notice(argparse.Namespace(command="report", results=str(tmp_path / "none"))) is None
