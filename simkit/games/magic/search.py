@@ -105,6 +105,7 @@ def copy_game(ctx, g, seat, salt):
         pool[i] = s[b + E.P_H + i]
     for i in range(nd - kp):
         pool[h + i] = s[E.DECK + kp + i]
+    pool.sort()  # from the multiset alone: the real order and split never matter
     for i in range(n - 1, 0, -1):
         j = E.below(ckey, n - 1 - i, i + 1)
         x = pool[i]

@@ -30,7 +30,7 @@ from simkit.games.magic.search_loop import (
 from simkit.scenario import Field
 
 #: a search's budget bounds: candidates, turns looked ahead, determinizations per decision
-MAX_PLANS, MAX_DEPTH, MAX_SAMPLES = 1024, 16, 1024
+MAX_PLANS, MAX_DEPTH, MAX_SAMPLES = 1024, 64, 1024
 SEARCH_KEYS = ("policy", "reply", "plans", "depth", "temperature", "reply_temperature", "samples", "margin",
                *VALUE_NAMES)
 
