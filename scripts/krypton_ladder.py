@@ -5,7 +5,8 @@ twice, the search bot first then second (same loadouts, same seed): a paired des
 advantage cancels. Printed: wins, draws and losses of the search bot, its win share and its score
 (win 1, draw 1/2) with 95% Wilson intervals, per seat and overall; seconds per game (search games
 against the same pairs played by the utility bot alone, for scale) and per decision of the search bot;
-searched decisions and rollouts per game.
+searched decisions per game. The bots may be any two (utility personalities too: ``--bot rush --against
+balanced``); the search bot's figures are those of ``--bot``.
 
 Every game depends only on its seed (never on ``--workers``).
 
@@ -29,9 +30,8 @@ sys.path.insert(0, str(ROOT))
 
 from simkit.analysis.stats import wilson_interval  # noqa: E402
 from simkit.games.kits.rng import derive_seed  # noqa: E402
-from simkit.games.krypton.bots import choose  # noqa: E402
-from simkit.games.krypton.play import make_bot  # noqa: E402
-from simkit.games.krypton.view import WINNERS, GameView  # noqa: E402
+from simkit.games.krypton.play import make_bot, play_compiled  # noqa: E402
+from simkit.games.krypton.view import WINNERS  # noqa: E402
 from simkit.scenario import load_scenario  # noqa: E402
 
 _scenarios: dict = {}
@@ -44,23 +44,19 @@ def wilson(k: float, n: int) -> tuple[float, float]:
 
 
 def play_game(job: tuple) -> dict:
-    """One game ``(scenario path, first loadout, second loadout, seed, bots)``: its result and costs."""
+    """One game ``(scenario path, first loadout, second loadout, seed, bots)``, played compiled: its result
+    and costs (CPU seconds; each seat's decisions and searches)."""
     path, first, second, seed, bots = job
     if path not in _scenarios:
         _scenarios[path] = load_scenario(path)
     sc = _scenarios[path]
     t = time.process_time()
-    g = GameView(sc.rules, (sc.canonical_deck(first), sc.canonical_deck(second)), seed, log=False)
-    players = [make_bot(sc, bots[s], s, seed) for s in (0, 1)]
-    while not g.over:
-        bot, state = players[g.to_act]
-        g.do(choose(bot, g, state))
+    players = [make_bot(sc, bots[s], s, seed)[0] for s in (0, 1)]
+    stats: dict = {}
+    g, _ = play_compiled(sc, sc.canonical_deck(first), sc.canonical_deck(second), seed, players, stats)
     out = {"first": first, "second": second, "seed": seed, "bots": list(bots), "winner": WINNERS[g.winner],
            "end_reason": g.end_reason, "rounds": g.round, "seconds": time.process_time() - t}
-    for s in (0, 1):
-        search = getattr(players[s][0], "search", None)
-        if search is not None:
-            out.update(decisions=search.decisions, searches=search.searches, rollouts=search.rollouts)
+    out.update(seat_decisions=stats["decisions"], seat_searches=stats["searches"])
     return out
 
 
@@ -122,13 +118,13 @@ def main(argv=None) -> int:
               f"({f['win_ci'][0]:.1%}-{f['win_ci'][1]:.1%}) | {f['score']:.3f} ({f['score_ci'][0]:.3f}-"
               f"{f['score_ci'][1]:.3f}) | {f['base_ends']} |")
     secs = sum(r["seconds"] for r in rows)
-    decisions = sum(r.get("decisions", 0) for r in rows)
-    searched = sum(r.get("searches", 0) for r in rows)
-    rollouts = sum(r.get("rollouts", 0) for r in rows)
+    seats = [r["bots"].index(args.bot) for r in rows]
+    decisions = sum(r["seat_decisions"][s] for r, s in zip(rows, seats))
+    searched = sum(r["seat_searches"][s] for r, s in zip(rows, seats))
     n = len(rows)
     cost = {"seconds_per_game": secs / n, "max_seconds_per_game": max(r["seconds"] for r in rows),
             "seconds_per_decision": secs / max(1, decisions), "seconds_per_searched_decision": secs / max(1, searched),
-            "decisions_per_game": decisions / n, "searched_per_game": searched / n, "rollouts_per_game": rollouts / n,
+            "decisions_per_game": decisions / n, "searched_per_game": searched / n,
             "mean_rounds": sum(r["rounds"] for r in rows) / n}
     if base:
         cost["baseline_seconds_per_game"] = sum(r["seconds"] for r in base) / len(base)
@@ -137,7 +133,7 @@ def main(argv=None) -> int:
           f"mean rounds {cost['mean_rounds']:.1f}); per decision of the search bot "
           f"{1000 * cost['seconds_per_decision']:.1f} ms, per searched decision "
           f"{1000 * cost['seconds_per_searched_decision']:.1f} ms; per game {cost['decisions_per_game']:.0f} "
-          f"decisions, {cost['searched_per_game']:.0f} searched, {cost['rollouts_per_game']:.0f} rollouts"
+          f"decisions of the search bot, {cost['searched_per_game']:.0f} searched"
           + (f"; {args.against} mirror on the same games {cost['baseline_seconds_per_game']:.2f} s" if base else "")
           + f". Wall {wall:.0f} s with {args.workers} worker(s).")
     if args.out:

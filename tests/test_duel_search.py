@@ -73,7 +73,7 @@ def _plan(sc, state, seat, players, counter):
     FS.root_of(state, seat, ctx[3])
     plan, best = np.zeros(FS.TURN_CAP + 1, np.int64), np.zeros(FS.TURN_CAP + 1, np.int64)
     keys = np.array([game_seeds(11)[1]], np.uint64)
-    n = FS.search_turn(ctx, 0, policy[seat], reply[seat], params[seat], values[seat], keys,
+    n = FS.search_turn(ctx, 0, seat, policy[seat], reply[seat], params[seat], values[seat], keys,
                        np.array([counter], np.uint64), FS.TURN_CAP, plan, best,
                        np.zeros(int(params[seat, FS.PLANS]), np.uint64))
     return best[:n].tolist()

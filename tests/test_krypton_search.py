@@ -1,16 +1,25 @@
-"""The Krypton search bot: its budget and weights as data, checked; games replayed from their seeds alone;
-answers it owes outside its own turn (counter windows, revival choices) searched and sensible; blind to
-the enemy's hand and the pile; games against the utility bot end to end."""
+"""The Krypton search bot (the kit's compiled search over Krypton's compiled hooks): its budget and weights as
+data, checked; games replayed from their seeds alone, the same compiled and as plain Python; answers it owes
+outside its own turn (counter windows, revival choices) searched and sensible; blind to the enemy's hand and
+the pile; its compiled value the Python one; games against the utility bot end to end."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
 import pytest
 from krypton_positions import BASE, dice, new, put, scenario, turn
 
 from simkit.errors import ScenarioError
+from simkit.games.krypton.fast_search import hooks as H
+from simkit.games.krypton.fast_search.play import context
 from simkit.games.krypton.play import bot_names, make_bot, personalities, play_batch, searches
 from simkit.games.krypton.search import KryptonSearch
-from simkit.games.krypton.search_bot import SearchBot
+from simkit.games.krypton.search_bot import SearchBot, view_key
 from simkit.scenario import load_scenario
 
 CHEAP = """
@@ -48,8 +57,7 @@ def test_base_scenario_lists_the_search_rungs_after_the_personalities():
     assert names[-2:] == ("search-1", "search-2") and "balanced" in names
     s1, s2 = searches(sc)["search-1"], searches(sc)["search-2"]
     assert s1.policy in personalities(sc) and s2.value == s1.value
-    assert (s2.budget.plans, s2.budget.samples, s2.budget.depth) > (s1.budget.plans, s1.budget.samples,
-                                                                     s1.budget.depth)
+    assert (s2.plans, s2.samples) > (s1.plans, s1.samples)
     bot, state = make_bot(sc, "search-1", 1, seed=5)
     assert isinstance(bot, SearchBot) and state is None
 
@@ -60,11 +68,13 @@ def test_base_scenario_lists_the_search_rungs_after_the_personalities():
     ('reply = 3', "bots.bad.reply: must name a utility personality"),
     ('plans = 0', "bots.bad.plans: must be a whole number of at least 1"),
     ('samples = 1.5', "bots.bad.samples: must be a whole number"),
+    ('samples = 0', "bots.bad.samples: must be a whole number of at least 1"),
     ('depth = -1', "bots.bad.depth: must be a whole number of at least 0"),
     ('temperature = -0.5', "bots.bad.temperature: must be at least 0"),
+    ('policy_temperature = -1', "bots.bad.policy_temperature: must be at least 0"),
+    ('margin = -1', "bots.bad.margin: must be at least 0"),
     ('value_base = "high"', "bots.bad.value_base: must be a finite number"),
-    ('candidates = ["nobody"]', "bots.bad.candidates: must be a list of utility personalities"),
-    ('candidates = ["rush", "hunter"]\nplans = 2', "bots.bad.plans: must leave room for the policy's and the 2"),
+    ('candidates = ["rush"]', "bots.bad.candidates: unknown key"),
 ])
 def test_a_bad_search_key_is_a_scenario_error_naming_it(tmp_path, text, where):
     """A misspelt key, an unknown policy, a budget or a weight of the wrong kind: ScenarioError naming the key,
@@ -112,7 +122,7 @@ def test_the_search_bot_curses_an_attack_that_would_hurt_its_base():
     assert legal == [("play", "Curse"), ("pass",)]
     bot = _search_bot(sc, 1)
     assert bot.choose(g, legal) == ("play", "Curse")
-    assert bot.search.searches == 1 and bot.search.rollouts == 2 * bot.settings.budget.samples
+    assert bot.searches == 1
 
 
 def test_the_search_bot_revives_at_the_base_a_hero_that_died_beside_its_own_base():
@@ -129,8 +139,7 @@ def test_the_search_bot_revives_at_the_base_a_hero_that_died_beside_its_own_base
     legal = g.legal_actions()
     bot = _search_bot(sc, 1)
     assert bot.choose(g, legal) == ("revive", "base")
-    worth = dict(bot.search.last)
-    assert bot.search.searches == 1 and worth[("revive", "base")] > worth[("revive", "place")]
+    assert bot.searches == 1
 
 
 # -- hidden information ------------------------------------------------------------------------------------------
@@ -138,8 +147,8 @@ def test_the_search_bot_revives_at_the_base_a_hero_that_died_beside_its_own_base
 
 def test_the_search_never_reads_the_enemy_hand_or_the_pile(cheap):
     """At every decision of a search game, swapping the enemy's hand with pile cards and reordering the pile
-    leaves the search bot's choice and the values of its plans unchanged (its rollouts deal the unseen
-    cards again)."""
+    leaves every determinization the search plays on unchanged, and so its choice (it deals the unseen
+    cards again, in card order, before it shuffles them)."""
     decks = ("Archer+Knight", "Knight+Warrior")
     r = play_batch(cheap, [decks[0]], [decks[1]], [8], ("balanced", "cheap"), record_actions=True)
     m = cheap.new_match(decks[0], decks[1], seed=8)
@@ -155,10 +164,55 @@ def test_the_search_never_reads_the_enemy_hand_or_the_pile(cheap):
             legal = g.legal_actions()
             seen, hidden = _search_bot(cheap, 1, "cheap"), _search_bot(cheap, 1, "cheap")
             assert seen.choose(g, legal) == hidden.choose(alt, legal)
-            assert seen.search.last == hidden.search.last  # the same plans, valued the same
-            checked += bool(seen.search.searches)
+            worlds = [_world(g, 1, salt) for salt in range(3)]
+            assert all((w == _world(alt, 1, salt)).all() for salt, w in enumerate(worlds))
+            assert any(not (w[H.E.PILE:H.E.DISC_N] == g.s[H.E.PILE:H.E.DISC_N]).all() for w in worlds)
+            checked += 1
         m.do(a)
     assert checked >= 10
+
+
+def _world(g, seat: int, salt: int) -> np.ndarray:
+    """The compiled search's determinization ``salt`` of game ``g`` for ``seat`` (its work state)."""
+    P = g.P
+    ctx = context(g.s, P.R, P.dist, P.nbr, *P.dice, view_key(3))
+    H.copy_game(ctx, 0, seat, salt)
+    return ctx[7].copy()
+
+
+def test_the_compiled_view_keeps_the_seen_and_redeals_the_unseen_by_salt():
+    """The compiled determinization keeps the board, the own hand, the enemy's hand size and the discard pile,
+    deals the same unseen cards again (another salt, another deal), re-keys the dice and drops scripted dice."""
+    g = new(seed=4)
+    g.hands = [["Ignite", "Curse"], ["Shuttle", "Pursuit", "Inspire"]]
+    E, s = H.E, g.s
+    worlds = [_world(g, 0, salt) for salt in range(6)]
+    hand1 = slice(E.so(1) + E.S_HAND, E.so(1) + E.S_HAND + E.NCARDS)
+    for w in worlds:
+        assert (w[E.so(0):E.so(1)] == s[E.so(0):E.so(1)]).all()  # the own side's block, hand included
+        assert w[E.so(1) + E.S_NHAND] == 3 and w[E.PILE_N] == s[E.PILE_N]
+        assert (w[E.CELL0:] == s[E.CELL0:]).all() and (w[E.HERO0:E.CELL0] == s[E.HERO0:E.CELL0]).all()
+        unseen = np.bincount(w[E.PILE:E.PILE + w[E.PILE_N]], minlength=E.NCARDS) + w[hand1]
+        assert (unseen == np.bincount(s[E.PILE:E.PILE + s[E.PILE_N]], minlength=E.NCARDS) + s[hand1]).all()
+        assert w[E.G_KEY] != s[E.G_KEY] and w[E.G_CTR] == 0
+    assert len({tuple(w[hand1]) for w in worlds}) > 1 and len({int(w[E.G_KEY]) for w in worlds}) == 6
+
+
+def test_the_compiled_value_is_the_python_value_at_every_decision(cheap):
+    """The search's compiled value (fast_search.hooks.value_of) equals KryptonSearch.value with the same weights
+    at every decision of a game, for both seats (and the chance counters agree)."""
+    r = play_batch(cheap, ["Archer+Knight"], ["Knight+Warrior"], [5], ("cheap", "balanced"), record_actions=True)
+    m = cheap.new_match("Archer+Knight", "Knight+Warrior", seed=5)
+    hooks, settings = KryptonSearch(cheap), searches(cheap)["cheap"]
+    for a in r["action_list"][0] + [None]:
+        g = m.game
+        for seat in (0, 1):
+            compiled = H.value_of(g.s, g.P.R, g.P.dist, seat, settings.values)
+            assert compiled == pytest.approx(hooks.value(g, seat, settings.value))
+        assert H.chance(g.s) == hooks.chance(g) and H.in_turn(g.s) == hooks.in_turn(g)
+        if a is not None:
+            m.do(a)
+    assert m.over
 
 
 def test_the_view_keeps_what_the_seat_sees_and_guesses_the_rest_by_salt():
@@ -210,7 +264,31 @@ def test_a_search_bot_plays_a_match_and_its_actions_replay(cheap):
     while not m.over:  # the search bot takes the Match itself, the utility bot its engine game
         m.do(bots[m.to_act].choose(m if m.to_act == 1 else m.game, m.legal_actions()))
     again = cheap.game.replay("Knight+Warrior", "Archer+Archer", m.actions, seed=12)
-    assert again.snapshot() == m.snapshot() and bots[1].search.decisions > 0
+    assert again.snapshot() == m.snapshot() and bots[1].decisions > 0
+    played = play_batch(cheap, ["Knight+Warrior"], ["Archer+Archer"], [12], ("balanced", "cheap"),
+                        record_actions=True)
+    assert played["action_list"][0] == list(m.actions)  # the Match game is the compiled batch's game
+
+
+_PLAIN = """
+import json, sys
+from simkit.scenario import load_scenario
+from simkit.games.krypton.play import play_batch
+r = play_batch(load_scenario(sys.argv[1]), ["Archer+Warrior"], ["Knight+Knight"], [9], ("cheap", "cheap"),
+               record_actions=True)
+print(json.dumps([list(a) for a in r["action_list"][0]]))
+"""
+
+
+def test_a_search_game_is_the_same_compiled_and_as_plain_python(cheap):
+    """Both seats searching, the game played compiled here and with NUMBA_DISABLE_JIT=1 in a fresh process:
+    the same actions, decision for decision."""
+    r = play_batch(cheap, ["Archer+Warrior"], ["Knight+Knight"], [9], ("cheap", "cheap"), record_actions=True)
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    out = subprocess.run([sys.executable, "-c", _PLAIN, str(cheap.path)], env=env, capture_output=True, text=True,
+                         check=True, timeout=600)
+    plain = [tuple(a) for a in json.loads(out.stdout)]
+    assert plain == [tuple(a) for a in r["action_list"][0]] and len(plain) > 50
 
 
 @pytest.mark.slow

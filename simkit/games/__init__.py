@@ -161,7 +161,7 @@ CAPABILITIES: dict[str, str] = {
               "(see simkit.testing.rule_check.run_invariant_games)",
     "check_runner": "() -> object with run_check(**options) and replay_file(case_path): a game that runs its "
                     "own `simkit check` (e.g. a hypothesis state machine) instead of the generic one",
-    "search": "() -> object: the search bot's hooks (see simkit.games.kits.rollout_search)",
+    "search": "() -> object: the search bot's hooks in Python (the compiled search: simkit.games.kits.turn_search)",
     "deck_counts": "(deck) -> {card: (copies, cost)}: a bought deck's cards with their copies and price (the "
                    "report's unit pages: simkit.report.unit_pages)",
 }

@@ -1,6 +1,6 @@
 """The search bot for the Card Duel: the kit's turn search (:mod:`simkit.games.kits.turn_search`)
-compiled against the duel's five hooks (``copy_game``, ``play_turn``, ``game_over``, ``to_act``,
-``value``), and whole games with search bots.
+compiled against the duel's six hooks (``copy_game``, ``play_turn``, ``replay``, ``game_over``,
+``to_act``, ``value``), and whole games with search bots.
 
 The search starts from the acting seat's *view* (rules page section 12), never from the whole
 state. In the world it simulates, the hidden cards are out of play: the opponent's hand, discard
@@ -80,8 +80,9 @@ def root_of(s, seat, root):
 
 
 @numba.njit(cache=True, inline="always")
-def copy_game(ctx, g):
-    """Copy the root into the work game."""
+def copy_game(ctx, g, seat, salt):
+    """Copy the root (``seat``'s view of the game with its hidden cards out of play, written by
+    :func:`root_of`) into the work game; no hidden card is re-drawn, so every ``salt`` gives it."""
     ctx[4][:] = ctx[3]
 
 
@@ -124,6 +125,18 @@ def play_turn(ctx, bot, temperature, keys, counter, k, cap, record):
 
 
 @numba.njit(cache=True)
+def replay(ctx, plan, n):
+    """Play the ``n`` encoded actions of ``plan`` on the work game; False at the first that is not legal."""
+    st, cd, ef, s = ctx[0], ctx[1], ctx[2], ctx[4]
+    for i in range(n):
+        kind, x, y = decode(plan[i])
+        if E.check(s, kind, x, y, st, cd) != E.R_OK:
+            return False
+        E.step(s, kind, x, y, st, cd, ef)
+    return True
+
+
+@numba.njit(cache=True)
 def value(ctx, me, bot, weights):
     """The work game's worth to seat ``me``: ``weights`` (see ``VALUE_*``) times the HP, Shield,
     Poison (on the opponent) and Strength differences, the equipped weapons' difference and the
@@ -156,7 +169,8 @@ def value(ctx, me, bot, weights):
 
 
 search_turn = loop.compile_turn_search(
-    {"copy_game": copy_game, "play_turn": play_turn, "game_over": game_over, "to_act": to_act, "value": value},
+    {"copy_game": copy_game, "play_turn": play_turn, "replay": replay, "game_over": game_over, "to_act": to_act,
+     "value": value},
     __file__,
 )
 
@@ -195,7 +209,7 @@ def play_one(s, deck0, deck1, seed, bot_seed, kinds, policy, reply, params, weig
                 ok = E.check(s, k, x, y, st, cd) == E.R_OK
             if not ok:
                 root_of(s, p, ctx[3])
-                left = search_turn(ctx, 0, policy[p], reply[p], params[p], weights[p], keys, counter, TURN_CAP,
+                left = search_turn(ctx, 0, p, policy[p], reply[p], params[p], weights[p], keys, counter, TURN_CAP,
                                    plan, best, seen)
                 at = 0
                 k, x, y = decode(best[0])

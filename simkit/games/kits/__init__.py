@@ -4,5 +4,5 @@
 - :mod:`.bitboard`: row bitboards over a hex grid (reachability, masks).
 - :mod:`.rng`: counter-based random streams and ``derive_seed`` (every game from its own seed).
 - :mod:`.numba_cache`: numba's on-disk cache dropped whenever its sources change.
-- :mod:`.search`: the rollout search loop over a game's ``search`` capability.
+- :mod:`.turn_search`: the one compiled search (plans, determinizations, margin) over a game's six hooks.
 """

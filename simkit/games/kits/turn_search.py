@@ -1,37 +1,60 @@
-"""Turn search, compiled: sample whole turns with a policy, look ahead, keep the plan worth most.
+"""The one compiled search: sample plans with a policy, value each over determinizations, keep the best.
 
-At the start of its turn a search bot plays ``plans`` candidate turns on a copy of the game with
-its policy (a utility bot with Gumbel noise), follows each by ``depth`` further turns (the
-opponent's played by the ``reply`` bot, its own by the policy, both at ``reply_temperature``),
-values the position reached (:func:`~.hooks.value`) and plays the best candidate's actions.
-Identical candidates are valued once. The rules have no chance of their own, so the chosen turn,
-replayed on the real game, reaches exactly the position the search saw after it.
+At a decision a search bot draws ``plans`` candidate *plans* with its policy (a utility bot with noise):
+a plan is the run of decisions the seat to act makes until its turn ends, the seat to act changes or
+chance intervenes (dice drawn, a hidden card revealed); a game without chance (Battle of Miracles)
+has whole turns as plans. Identical plans are valued once. Each distinct plan is valued over
+``samples`` *determinizations* common to every candidate: the seat's view of the real game with the
+hidden parts re-drawn from what the seat cannot see and the future chance re-keyed by the sample's
+salt (``copy_game``), the plan's actions replayed on it (``replay``), ``depth`` further plays of
+whichever seat is to act (the own seat's by the policy, the other's by the ``reply`` bot, both at
+``reply_temperature``), then the position's worth to the seat (``value``); the plan's worth is the
+mean. Another plan replaces the policy's own (the first candidate) only if its worth beats the
+policy's by more than ``margin``. The game's play loop follows the chosen plan while the real game
+stays where the plan expected (every action still legal, no chance in between) and searches again
+otherwise.
 
-Randomness: the first candidate draws its words from the game's own stream, exactly as the policy
-bot would draw them when playing that turn; every other draw (further candidates, the look-ahead)
-comes from a stream keyed by the game's key and its position after that first candidate. So a
-search with one candidate plays its policy's games word for word, and every choice depends only
-on the game's seed and state, never on the batch.
+Randomness: the first candidate draws from the game's own stream (stream ``g`` of ``keys``/``counter``),
+exactly as the policy bot would when playing that turn; every other draw (further candidates, the
+look-ahead) comes from streams keyed by the game's key and its counter after that first candidate,
+so every choice depends only on the game's seed and state, never on the batch. With ``samples`` = 1
+the look-ahead continues the candidates' stream (one candidate after another, as the search has
+always drawn: Miracle's and the Duel's games are unchanged); with more, sample ``j``'s look-ahead
+draws from its own stream, restarted for every candidate (common random numbers: the candidates
+meet the same luck).
 
-The loop knows a game only through five hooks, :data:`HOOKS`, and passes their context ``ctx``
-(a tuple of the game's own arrays) through unopened:
+The loop knows a game only through six hooks, :data:`HOOKS`, and passes their context ``ctx`` (a
+tuple of the game's own arrays) through unopened:
 
-- ``copy_game(ctx, g)``: copy real game ``g`` into the context's one-game work state;
-- ``play_turn(ctx, bot, temperature, keys, counter, k, cap, record) -> n``: play the work state's
-  current turn with ``bot`` drawing from stream ``k`` of ``keys``/``counter``, recording its actions
-  in ``record`` (an empty array: none) and returning how many it played (at most ``cap``);
+- ``copy_game(ctx, g, seat, salt)``: copy ``seat``'s view of real game ``g`` into the context's
+  one-game work state. Salt 0 is the world the candidates are drawn on, salts ``1..samples - 1`` the
+  further determinizations; a game without hidden information or chance may ignore the salt (the
+  exact game), a game with them re-draws the hidden parts and re-keys its dice for every salt
+  (0 included: the search never sees the real hidden cards or the real future dice);
+- ``play_turn(ctx, bot, temperature, keys, counter, k, cap, record) -> n``: play one plan of the seat to
+  act in the work state with ``bot`` drawing from stream ``k`` of ``keys``/``counter``, recording its
+  encoded actions in ``record`` (an empty array: none, a look-ahead play) and returning how many it
+  played (at most ``cap``);
+- ``replay(ctx, plan, n) -> bool``: apply the ``n`` recorded actions of ``plan`` to the work state;
+  False when one is not legal there (the candidate is then not valued on that sample: its worth is
+  the mean over the samples it could be played on);
 - ``game_over(ctx) -> bool`` and ``to_act(ctx) -> seat``: of the work state;
 - ``value(ctx, seat, bot, weights) -> float``: the work state's worth to ``seat``.
+
+The budget ``params`` (``float64[PARAMS]``, data from a ``[bots.search-N]`` table): ``PLANS``,
+``DEPTH``, ``TEMPERATURE``, ``REPLY_TEMPERATURE``, ``SAMPLES`` (0 counts as 1), ``MARGIN``, and an
+optional seventh, ``POLICY_TEMPERATURE``: the first candidate's noise (without it: ``TEMPERATURE``,
+so the policy's own draw is one of the noisy ones).
 
 A game gets its search with :func:`compile_turn_search`, naming its hook functions (compiled with
 numba). Numba caches a kernel only when the functions it calls are fixed when it is compiled: a kernel
 taking functions as arguments is not cached, and neither is one built as a closure over them (measured:
-a closure recompiles in every process). So the loop below is written against the five hook names, and
+a closure recompiles in every process). So the loop below is written against the hook names, and
 :func:`compile_turn_search` compiles its code with the game's hooks in place of those names and caches
 it beside the game's own module.
 """
 
-# ruff: noqa: F821  (the five hook names of search_turn are bound by compile_turn_search)
+# ruff: noqa: F821  (the hook names of search_turn are bound by compile_turn_search)
 from __future__ import annotations
 
 import types
@@ -43,12 +66,13 @@ import numpy as np
 from simkit.games.kits.mix import mix64
 
 #: the hooks a game supplies, by name (see the module docstring for their signatures)
-HOOKS = ("copy_game", "play_turn", "game_over", "to_act", "value")
+HOOKS = ("copy_game", "play_turn", "replay", "game_over", "to_act", "value")
 
-#: the search budget, in the order of ``params``
-PLANS, DEPTH, TEMPERATURE, REPLY_TEMPERATURE = range(4)
-PARAMS = 4
+#: the search budget, in the order of ``params`` (``POLICY_TEMPERATURE`` optional, past ``PARAMS``)
+PLANS, DEPTH, TEMPERATURE, REPLY_TEMPERATURE, SAMPLES, MARGIN, POLICY_TEMPERATURE = range(7)
+PARAMS = 6
 _SALT = np.uint64(0x5EA5C4B07E11A6E5)  # keeps the look-ahead stream apart from the game's own
+_SAMPLE_SALT = np.uint64(0x3C6EF372FE94F82B)  # keys the samples' own look-ahead streams
 
 
 @numba.njit(cache=True, inline="always")
@@ -60,30 +84,42 @@ def _plan_hash(plan, n):
     return h
 
 
-def search_turn(ctx, g, policy, reply, params, weights, keys, counter, cap, plan, best, seen):
-    """Choose the turn of the side to act in game ``g``: ``best[:n]`` its actions; returns ``n``.
+@numba.njit(cache=True, inline="always")
+def budget(params):
+    """``(plans, depth, temperature, reply_temperature, samples, margin, policy_temperature)`` of a
+    ``params`` array (``SAMPLES``, ``MARGIN`` and ``POLICY_TEMPERATURE`` optional: 1, 0, ``TEMPERATURE``)."""
+    m = params.shape[0]
+    samples = max(1, int(params[SAMPLES])) if m > SAMPLES else 1
+    margin = params[MARGIN] if m > MARGIN else 0.0
+    first = params[POLICY_TEMPERATURE] if m > POLICY_TEMPERATURE else params[TEMPERATURE]
+    return (int(params[PLANS]), int(params[DEPTH]), params[TEMPERATURE], params[REPLY_TEMPERATURE], samples,
+            margin, first)
 
-    ``policy``/``reply``: the bots playing the candidates and the opponent's turns; ``params``:
-    ``float64[PARAMS]`` the budget (``PLANS``, ``DEPTH``, ``TEMPERATURE``, ``REPLY_TEMPERATURE``);
-    ``weights``: the value weights; ``keys``/``counter``: the games' streams (``counter[g]``
-    advances by the first candidate's draws); ``cap``: a turn reaching this many actions ends;
-    ``plan``, ``best``: ``int64[cap + 1]`` scratch and result; ``seen``: ``uint64[>= plans]`` scratch.
+
+def search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap, plan, best, seen):
+    """Choose the plan of ``seat`` (the seat to act) in game ``g``: ``best[:n]`` its actions; returns ``n``.
+
+    ``policy``/``reply``: the bots playing the candidates and the other seat's look-ahead plays;
+    ``params``: ``float64[PARAMS]`` the budget (see the module docstring); ``weights``: the value
+    weights; ``keys``/``counter``: the games' streams (``counter[g]`` advances by the first candidate's
+    draws); ``cap``: a plan reaching this many actions ends; ``plan``, ``best``: ``int64[cap + 1]``
+    scratch and result; ``seen``: ``uint64[>= plans]`` scratch.
     """
-    plans, depth = int(params[PLANS]), int(params[DEPTH])
-    temperature, reply_temperature = params[TEMPERATURE], params[REPLY_TEMPERATURE]
+    plans, depth, temperature, reply_temperature, samples, margin, first = budget(params)
     local_key = np.zeros(1, np.uint64)
     local_counter = np.zeros(1, np.uint64)
+    sample_key = np.zeros(1, np.uint64)
+    sample_counter = np.zeros(1, np.uint64)
     no_record = plan[:0]
-    best_value, best_n, distinct = -np.inf, 0, 0
-    me = -1
+    best_value, bar, best_n, distinct = -np.inf, np.inf, 0, 0
     for i in range(plans):
-        copy_game(ctx, g)
+        copy_game(ctx, g, seat, 0)
         if i == 0:
-            me = to_act(ctx)
-            n = play_turn(ctx, policy, temperature, keys, counter, g, cap, plan)
+            n = play_turn(ctx, policy, first, keys, counter, g, cap, plan)
             local_key[0] = mix64(keys[g] ^ mix64(counter[g] ^ _SALT))
-            if plans == 1:  # nothing to compare: the policy's own turn
-                best[:n] = plan[:n]
+            best[:n] = plan[:n]
+            best_n = n
+            if plans == 1:  # nothing to compare: the policy's own plan
                 return n
         else:
             n = play_turn(ctx, policy, temperature, local_key, local_counter, 0, cap, plan)
@@ -97,20 +133,39 @@ def search_turn(ctx, g, policy, reply, params, weights, keys, counter, cap, plan
             continue
         seen[distinct] = h
         distinct += 1
-        for _ in range(depth):
-            if game_over(ctx):
-                break
-            bot = policy if to_act(ctx) == me else reply
-            play_turn(ctx, bot, reply_temperature, local_key, local_counter, 0, cap, no_record)
-        v = value(ctx, me, policy, weights)
-        if v > best_value:
+        total, counted = 0.0, 0
+        for j in range(samples):
+            if j > 0:
+                copy_game(ctx, g, seat, j)
+                if not replay(ctx, plan, n):
+                    continue
+            if samples == 1:
+                lk, lc = local_key, local_counter
+            else:
+                sample_key[0] = mix64(local_key[0] ^ mix64(np.uint64(j) ^ _SAMPLE_SALT))
+                sample_counter[0] = 0
+                lk, lc = sample_key, sample_counter
+            for _ in range(depth):
+                if game_over(ctx):
+                    break
+                bot = policy if to_act(ctx) == seat else reply
+                play_turn(ctx, bot, reply_temperature, lk, lc, 0, cap, no_record)
+            total += value(ctx, seat, policy, weights)
+            counted += 1
+        if counted == 0:
+            continue
+        v = total / counted
+        if i == 0:
+            best_value = v
+            bar = v + margin  # another plan must beat the policy's own by the margin
+        elif v > best_value and v > bar:
             best_value, best_n = v, n
             best[:n] = plan[:n]
     return best_n
 
 
 def compile_turn_search(hooks: Mapping[str, object], module_file: str):
-    """The turn search compiled against one game's ``hooks`` and cached beside ``module_file``.
+    """The search compiled against one game's ``hooks`` and cached beside ``module_file``.
 
     Args:
         hooks: a compiled function (numba dispatcher) for each name of :data:`HOOKS`.
@@ -119,7 +174,7 @@ def compile_turn_search(hooks: Mapping[str, object], module_file: str):
             when the hooks or this file change).
 
     Returns:
-        ``search_turn(ctx, g, policy, reply, params, weights, keys, counter, cap, plan, best, seen)``.
+        ``search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap, plan, best, seen)``.
 
     Raises:
         TypeError: a hook is missing, not one of :data:`HOOKS`, or not compiled.

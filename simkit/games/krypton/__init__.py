@@ -2,8 +2,8 @@
 
 The rules are ``shared/rules/krypton-tower-war.md`` (from the designer's manual); every number and
 the [authored] map are scenario data (``scenarios/krypton/base.toml``). The rules live once, in
-:mod:`.engine`; :mod:`.bots` holds the bots, :mod:`.search_bot` the search bots (the generic
-:mod:`simkit.games.kits.rollout_search` over the hooks of :mod:`.search`), :mod:`.match` the single-game
+:mod:`.engine`; :mod:`.bots` holds the bots, :mod:`.search_bot` the search bots (the kit's compiled
+:mod:`simkit.games.kits.turn_search` over the hooks of :mod:`.fast_search`), :mod:`.match` the single-game
 facade, :mod:`.game` the :class:`~simkit.games.Game` the generic layers use.
 """
 

@@ -1,7 +1,7 @@
 """Play batches of Krypton Tower War games between two bots: one tidy record per game.
 
-Games are played one after another, compiled (the engine and the utility and random bots are numba
-functions: :func:`simkit.games.krypton.bots.play_loop`; a search bot plays through the Python view);
+Games are played one after another, compiled (the engine, the utility and random bots and the search bots
+are numba functions: :func:`simkit.games.krypton.fast_search.play.play_loop`);
 a game's dice and shuffles come from its own stream
 (``derive_seed(seed, "krypton")``) and each seat's bot noise from ``derive_seed(seed, "bots", seat)``,
 so a record depends only on the scenario, the loadouts, the bots and the seed, never on the batch.
@@ -16,8 +16,12 @@ import numpy as np
 from simkit.games import SEATS, counter_column
 from simkit.games.kits.bot_tables import RANDOM
 from simkit.games.krypton import engine as E
-from simkit.games.krypton.bots import MEM, NW, RandomBot, Utility, choose, play_loop, read_bots
-from simkit.games.krypton.search_bot import SearchBot, read_searches
+from simkit.games.krypton.bots import MEM, NW, RandomBot, Utility, play_loop, read_bots
+from simkit.games.krypton.fast_search.play import M_DECISIONS, M_SEARCHES, MARKS, PLAN_CAP
+from simkit.games.krypton.fast_search.play import play_loop as search_loop
+from simkit.games.krypton.search import VALUE_NAMES
+from simkit.games.krypton.search_bot import PARAMS as SEARCH_PARAMS
+from simkit.games.krypton.search_bot import SearchBot, read_searches, search_key, view_key
 from simkit.games.krypton.tables import CARDS, canonical_deck
 from simkit.games.krypton.view import WINNERS, GameView
 
@@ -102,36 +106,39 @@ def play_one(scenario, first: str, second: str, seed: int, bots: Sequence[str]) 
 
 
 def _play(scenario, first: str, second: str, seed: int, bots: Sequence[str]):
-    players = [make_bot(scenario, bots[s], s, seed) for s in (0, 1)]
-    if all(isinstance(p, (Utility, RandomBot)) for p, _ in players):
-        return play_compiled(scenario, first, second, seed, [p for p, _ in players])
-    g = GameView(scenario.rules, (first, second), seed, log=False)
-    actions = []
-    while not g.over:
-        seat = g.to_act
-        bot, state = players[seat]
-        a = choose(bot, g, state)
-        g.do(a)
-        actions.append(a)
-        if len(actions) > ACTION_CAP:
-            raise RuntimeError(f"krypton: game {first} vs {second} seed {seed} passed {ACTION_CAP} actions")
-    return g, actions
+    players = [make_bot(scenario, bots[s], s, seed)[0] for s in (0, 1)]
+    return play_compiled(scenario, first, second, seed, players)
 
 
-def play_compiled(scenario, first: str, second: str, seed: int, bots) -> tuple[GameView, np.ndarray]:
-    """One game of two compiled bots (:class:`Utility` or :class:`RandomBot`), played by numba to its end;
-    returns the finished game and its action codes (:meth:`GameView.action_of` names them)."""
+def play_compiled(scenario, first: str, second: str, seed: int, bots, stats: dict | None = None
+                  ) -> tuple[GameView, np.ndarray]:
+    """One game of two bots (:class:`Utility`, :class:`RandomBot` or :class:`SearchBot`), played by numba to
+    its end (:func:`simkit.games.krypton.bots.play_loop` when no seat searches); returns the finished game
+    and its action codes (:meth:`GameView.action_of` names them). ``stats``, when given, receives each seat's
+    ``decisions`` and ``searches`` (0 for a seat that does not search)."""
     g = GameView(scenario.rules, (first, second), seed, log=False)
     P = g.P
     kinds = np.array([b.kind for b in bots], np.int64)
     W = np.zeros((2, NW), np.float64)
     mems = np.zeros((2, MEM), np.int64)
+    policy, reply = np.zeros((2, NW), np.float64), np.zeros((2, NW), np.float64)
+    params, values = np.zeros((2, SEARCH_PARAMS), np.float64), np.zeros((2, len(VALUE_NAMES)), np.float64)
+    keys, counter = np.array([search_key(seed, 0), search_key(seed, 1)], np.uint64), np.zeros(2, np.uint64)
+    plans, marks = np.zeros((2, PLAN_CAP + 1), np.int64), np.zeros((2, MARKS), np.int64)
     for s, b in enumerate(bots):
-        W[s], mems[s] = b.W, b.mem
+        if isinstance(b, SearchBot):
+            policy[s], reply[s], params[s], values[s] = b.policy, b.reply, b.params, b.values
+        else:
+            W[s], mems[s] = b.W, b.mem
     acts = np.zeros(4096, np.int64)
     n = 0
+    searching = any(isinstance(b, SearchBot) for b in bots)
     while True:
-        n = play_loop(g.s, P.R, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, acts, n)
+        if searching:
+            n = search_loop(g.s, P.R, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, policy, reply, params, values,
+                            keys, counter, view_key(seed), plans, marks, acts, n)
+        else:
+            n = play_loop(g.s, P.R, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, acts, n)
         if n < 0:
             raise RuntimeError(f"krypton: a bot chose an illegal action in {first} vs {second} seed {seed}")
         if g.over:
@@ -139,6 +146,9 @@ def play_compiled(scenario, first: str, second: str, seed: int, bots) -> tuple[G
         if n > ACTION_CAP:
             raise RuntimeError(f"krypton: game {first} vs {second} seed {seed} passed {ACTION_CAP} actions")
         acts = np.concatenate([acts, np.zeros_like(acts)])
+    if stats is not None:
+        stats["decisions"] = [int(v) for v in marks[:, M_DECISIONS]]
+        stats["searches"] = [int(v) for v in marks[:, M_SEARCHES]]
     return g, acts[:n]
 
 

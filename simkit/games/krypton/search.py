@@ -7,12 +7,13 @@ afresh, so the search neither reads the enemy's cards nor foresees the real dice
 are sorted before they are dealt, so the guess depends only on what the seat can count, not on the
 real order or split of the hidden cards.
 
-Besides copy, legal, step, over, to_act and value, the generic rollout search
-(:class:`simkit.games.kits.rollout_search.RolloutSearch`) reads four public counters: :meth:`~KryptonSearch.in_turn`
-(the decision is the acting side's own move, not a counter window or a revival choice),
-:meth:`~KryptonSearch.turn_count` (hero turns), :meth:`~KryptonSearch.chance` (dice drawn and judgments
-begun) and
-:meth:`~KryptonSearch.moment` (the decision's place in the game, for the search's own noise).
+These are the Python hooks of the ``search`` capability, for tests and notebooks; the search bots play
+through the compiled ones (:mod:`simkit.games.krypton.fast_search.hooks`: the same view, plan end and
+value, compiled), which a test holds equal to these. Besides copy, legal, step, over, to_act and value
+they read four public counters: :meth:`~KryptonSearch.in_turn` (the decision is the acting side's own
+move, not a counter window or a revival choice), :meth:`~KryptonSearch.turn_count` (hero turns),
+:meth:`~KryptonSearch.chance` (dice drawn and judgments begun) and :meth:`~KryptonSearch.moment` (the
+decision's place in the game).
 """
 
 from __future__ import annotations
@@ -102,10 +103,6 @@ class KryptonSearch:
         cards may answer in them, even when no die is rolled: a base attack on Satan's Pact's die)."""
         g = getattr(state, "game", state)
         return g.ctr + g.stats[0]["attacks"] + g.stats[1]["attacks"]
-
-    def reseed(self, state: GameView, key: int) -> None:
-        """Key the game's stream afresh (a search's rollout only: the real game never is)."""
-        state.key, state.ctr = int(key), 0
 
     def moment(self, state) -> tuple:
         """The decision's place in the game as public counters: hero turn, draws, events logged, the

@@ -1,20 +1,10 @@
-"""Krypton search bots: ``[bots.<name>]`` tables with a ``policy``, played by :mod:`simkit.games.kits.rollout_search`.
+"""Krypton search bots: ``[bots.<name>]`` tables with a ``policy``, played by the kit's compiled search.
 
-A search bot plays its own hero turns by plans and its answers (counter windows, revival choices) by
-valuing every option; the loop is the generic :class:`simkit.games.kits.rollout_search.RolloutSearch` over
-:class:`~simkit.games.krypton.search.KryptonSearch`'s hooks, with utility personalities as its policy
-(the seat's plans and own look-ahead moves) and reply (the enemy's moves in the look-ahead).
-
-Where chance lives in Krypton and how the search meets it:
-
-* the movement roll at the start of every hero turn: the search starts after it (the roll is known) and
-  stops its look-ahead at later rolls only by sampling them (each rollout re-keys the dice);
-* attack and defence dice: a plan ends with the attack that starts a judgment; the rollouts sample the
-  dice; the rest of the hero turn (an upgrade, a card, ``end``) is searched again once the dice are known;
-* the enemy's hand and the pile: every rollout deals them again from the unseen cards (``root``), so
-  Ignite, Curse or Pursuit in the enemy's hand are guessed, never read;
-* counter windows and revival choices owed by the search bot (outside its own moves): each legal option
-  is valued by the same determinized rollouts, and the best played.
+A search bot plays its hero turns by plans and its answers (counter windows, revival choices) as plans
+of one decision: the kit's search (:mod:`simkit.games.kits.turn_search`) over Krypton's compiled hooks
+(:mod:`simkit.games.krypton.fast_search`), with utility personalities as its policy (the candidate plans
+and the own look-ahead plays) and reply (the enemy's look-ahead plays). How the hooks meet the dice and
+the hidden cards: :mod:`simkit.games.krypton.fast_search.hooks`.
 
 Every key is checked when the scenario's bots are read (``file: bots.<name>.<key>: problem``).
 """
@@ -23,37 +13,65 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simkit.games.kits.rollout_search import Budget, RolloutSearch
-from simkit.games.krypton.bots import Personality, Utility, is_search_table
-from simkit.games.krypton.search import VALUE_NAMES, KryptonSearch
+import numpy as np
+
+from simkit.games.kits import turn_search as K
+from simkit.games.kits.rng import derive_seed
+from simkit.games.krypton.bots import Personality, is_search_table, weights_array
+from simkit.games.krypton.search import VALUE_NAMES
 from simkit.scenario import Field, resolve_like
 
 #: a search table's keys besides the value weights: (name, meaning)
 SEARCH_KEYS = (
     ("policy", "the utility personality that draws the candidate plans and plays the own side in the look-ahead"),
     ("reply", "the utility personality that plays the enemy in the look-ahead (default: policy)"),
-    ("candidates", "further utility personalities whose own plans are candidates 2, 3, ... (a list, default none)"),
-    ("plans", "candidate plans per own decision: the policy's own, one per candidates personality, the rest the "
-              "policy's at temperature (1: play the policy's plan)"),
-    ("samples", "determinized rollouts per plan or option (fresh unseen cards and dice each; 0: no look-ahead)"),
-    ("depth", "hero turns played after the current one before the position is valued"),
+    ("plans", "candidate plans per decision: the policy's own, the rest the policy's at temperature "
+              "(1: play the policy's plan)"),
+    ("samples", "determinizations every distinct plan is valued on (fresh unseen cards and dice each)"),
+    ("depth", "plays after the plan before the position is valued (a play: one seat's decisions until the "
+              "other seat owes one or the hero turn ends)"),
+    ("policy_temperature", "noise of the first candidate, the policy's own plan (default: the policy's own "
+                           "temperature)"),
     ("temperature", "noise of the candidate plans after the first (the policy's destination noise)"),
     ("reply_temperature", "noise of both bots in the look-ahead"),
-    ("margin", "value by which another plan or answer must beat the policy's own to replace it"),
+    ("margin", "value by which another plan must beat the policy's own to replace it"),
 )
 KEYS = tuple(k for k, _ in SEARCH_KEYS) + VALUE_NAMES
+#: the kit's params of a search bot, in order (the kit's six, then the first candidate's noise)
+PARAMS = K.PARAMS + 1
 
 
 @dataclass(frozen=True)
 class SearchSettings:
-    """One search bot's table: policy and reply personalities, budget and value weights."""
+    """One search bot's table: policy and reply personalities, budget (:attr:`params`, the kit's order)
+    and value weights."""
 
     name: str
     policy: str
     reply: str
-    budget: Budget
+    plans: int
+    samples: int
+    depth: int
+    policy_temperature: float
+    temperature: float
+    reply_temperature: float
+    margin: float
     value: dict
-    candidates: tuple[str, ...] = ()
+
+    @property
+    def params(self) -> np.ndarray:
+        """The kit's ``float64`` budget: plans, depth, temperature, reply temperature, samples, margin,
+        the first candidate's temperature."""
+        p = np.zeros(PARAMS, np.float64)
+        p[K.PLANS], p[K.DEPTH], p[K.SAMPLES] = self.plans, self.depth, self.samples
+        p[K.TEMPERATURE], p[K.REPLY_TEMPERATURE] = self.temperature, self.reply_temperature
+        p[K.MARGIN], p[K.POLICY_TEMPERATURE] = self.margin, self.policy_temperature
+        return p
+
+    @property
+    def values(self) -> np.ndarray:
+        """The value weights as ``float64`` in :data:`~simkit.games.krypton.search.VALUES` order."""
+        return np.array([self.value[k] for k in VALUE_NAMES], np.float64)
 
 
 def _number(f: Field, key: str, least: float | None = None) -> float:
@@ -65,9 +83,9 @@ def _number(f: Field, key: str, least: float | None = None) -> float:
     return float(v)
 
 
-#: the largest search budgets: plans and samples a decision, hero turns looked ahead (a decision's cost grows
-#: as their product: 1024 x 1024 x 16 rollouts is hours, never a hang)
-BUDGET_MAX = {"plans": 1024, "samples": 1024, "depth": 16}
+#: the largest search budgets: plans and samples a decision, plays looked ahead (a decision's cost grows
+#: as their product: 1024 x 1024 x 64 plays is hours, never a hang)
+BUDGET_MAX = {"plans": 1024, "samples": 1024, "depth": 64}
 
 
 def _count(f: Field, key: str, default: int, least: int) -> int:
@@ -85,7 +103,8 @@ def read_searches(source: str, data: dict, personalities: dict[str, Personality]
 
     Raises:
         ScenarioError: an unknown key, a policy or reply that names no personality, a budget that is not
-        a whole number (plans at least 1, samples and depth at least 0), a weight that is not a number.
+        a whole number (plans and samples at least 1, depth at least 0), a weight that is not a number,
+        a negative temperature or margin.
     """
     f = Field(source, data).table("bots", required=False)
     out = {}
@@ -100,65 +119,84 @@ def read_searches(source: str, data: dict, personalities: dict[str, Personality]
             if who not in personalities:
                 raise m.fail(f"must name a utility personality ({', '.join(personalities)}), got {who!r}", key)
             bots[key] = who
-        others = m.get("candidates", [])
-        if not isinstance(others, list) or any(o not in personalities for o in others):
-            raise m.fail(f"must be a list of utility personalities ({', '.join(personalities)}), got {others!r}",
-                         "candidates")
-        temperature = (_number(m, "temperature", 0) if m.has("temperature")
-                       else float(personalities[bots["policy"]].w["temperature"]))
-        budget = Budget(plans=_count(m, "plans", 1, 1), samples=_count(m, "samples", 1, 0),
-                        depth=_count(m, "depth", 1, 0), temperature=temperature,
-                        reply_temperature=_number(m, "reply_temperature", 0) if m.has("reply_temperature") else 0.0,
-                        margin=_number(m, "margin", 0) if m.has("margin") else 0.0)
-        if budget.plans < 1 + len(others):
-            raise m.fail(f"must leave room for the policy's and the {len(others)} candidates' plans (at least "
-                         f"{1 + len(others)}), got {budget.plans}", "plans")
-        value = {k: _number(m, k) if m.has(k) else 0.0 for k in VALUE_NAMES}
-        out[name] = SearchSettings(name=name, budget=budget, value=value, candidates=tuple(others), **bots)
+        own = float(personalities[bots["policy"]].w["temperature"])
+        out[name] = SearchSettings(
+            name=name, plans=_count(m, "plans", 1, 1), samples=_count(m, "samples", 1, 1),
+            depth=_count(m, "depth", 1, 0),
+            policy_temperature=_number(m, "policy_temperature", 0) if m.has("policy_temperature") else own,
+            temperature=_number(m, "temperature", 0) if m.has("temperature") else own,
+            reply_temperature=_number(m, "reply_temperature", 0) if m.has("reply_temperature") else 0.0,
+            margin=_number(m, "margin", 0) if m.has("margin") else 0.0,
+            value={k: _number(m, k) if m.has(k) else 0.0 for k in VALUE_NAMES}, **bots)
     return out
 
 
-def utility_factory(personality: Personality):
-    """``(seat, seed, temperature) -> bot``: a fresh :class:`Utility` of ``personality`` (its own
-    temperature when ``None``), as the :class:`~simkit.games.kits.rollout_search.RolloutSearch` calls it."""
-    by_t: dict = {}
+def search_key(seed: int, seat: int) -> np.uint64:
+    """Seat ``seat``'s search stream key in the game with ``seed``."""
+    return np.uint64(derive_seed(int(seed), "search", seat))
 
-    def make(seat: int, seed: int, temperature: float | None):
-        if temperature is None:
-            p = personality
-        else:
-            p = by_t.get(temperature)
-            if p is None:
-                p = by_t[temperature] = Personality(personality.name, {**personality.w, "temperature": temperature})
-        return Utility(p, seat, seed).choose
 
-    return make
+def view_key(seed: int) -> np.ndarray:
+    """The key of the game's determinizations (``int64[1]``)."""
+    return np.array([derive_seed(int(seed), "view")], np.int64)
 
 
 class SearchBot:
-    """A search bot for one seat of one game (see the module docstring).
+    """A search bot for one seat of one game, deciding through the compiled search (see the module docstring).
 
     Args:
         scenario: the Krypton scenario.
         settings: the bot's :class:`SearchSettings`.
         personalities: the scenario's utility personalities.
         seat: the seat played.
-        seed: the game's seed.
+        seed: the game's seed (the bot's streams are keyed by it and the seat).
     """
+
+    kind = 2  # simkit.games.krypton.fast_search.play.BOT_SEARCH
 
     def __init__(self, scenario, settings: SearchSettings, personalities: dict[str, Personality], seat: int,
                  seed: int):
-        self.settings = settings
-        hooks = KryptonSearch(scenario)
-        weights = settings.value
+        from simkit.games.krypton.fast_search.play import MARKS, PLAN_CAP
 
-        def value(state, side):
-            return hooks.value(state, side, weights)
+        self.settings, self.seat = settings, int(seat)
+        self.policy = weights_array(personalities[settings.policy])
+        self.reply = weights_array(personalities[settings.reply])
+        self.params, self.values = settings.params, settings.values
+        self.keys = np.array([search_key(seed, 0), search_key(seed, 1)], np.uint64)
+        self.counter = np.zeros(2, np.uint64)
+        self.view_key = view_key(seed)
+        self.plans = np.zeros((2, PLAN_CAP + 1), np.int64)
+        self.marks = np.zeros((2, MARKS), np.int64)
 
-        self.search = RolloutSearch(hooks, settings.budget, utility_factory(personalities[settings.policy]),
-                                    utility_factory(personalities[settings.reply]), value, seat, seed,
-                                    others=[utility_factory(personalities[o]) for o in settings.candidates])
+    @property
+    def searches(self) -> int:
+        """Decisions that ran a search (the others followed a plan)."""
+        from simkit.games.krypton.fast_search.play import M_SEARCHES
 
-    def choose(self, g, legal: list[tuple]) -> tuple:
-        """The seat's action in game ``g`` (an engine game or a :class:`Match`)."""
-        return self.search.choose(g, legal)
+        return int(self.marks[self.seat, M_SEARCHES])
+
+    @property
+    def decisions(self) -> int:
+        """Decisions asked of the bot."""
+        from simkit.games.krypton.fast_search.play import M_DECISIONS
+
+        return int(self.marks[self.seat, M_DECISIONS])
+
+    def choose_code(self, g) -> int:
+        """The code of the bot's action in game ``g`` (a :class:`~simkit.games.krypton.view.GameView`)."""
+        from simkit.games.krypton.fast_search.play import PLAN_CAP, context, decide
+
+        if g.to_act != self.seat:
+            raise ValueError(f"the search bot plays seat {self.seat}, but seat {g.to_act} owes the decision")
+        P = g.P
+        ctx = context(g.s, P.R, P.dist, P.nbr, *P.dice, self.view_key)
+        scratch = np.empty(PLAN_CAP + 1, np.int64)
+        seen = np.empty(max(self.settings.plans, 1), np.uint64)
+        return int(decide(ctx, self.seat, self.policy, self.reply, self.params, self.values, self.keys,
+                          self.counter, self.plans, self.marks, scratch, seen))
+
+    def choose(self, g, legal=None) -> tuple:
+        """The seat's action (a tuple) in game ``g`` (an engine game or a :class:`Match`); ``legal`` is not
+        needed."""
+        g = getattr(g, "game", g)
+        return g.action_of(self.choose_code(g))

@@ -1,5 +1,5 @@
 """What the turn search (:mod:`simkit.games.kits.turn_search`) needs of Battle of Miracles, compiled:
-copy a game, play a turn with a utility bot, see the game's end, value a position.
+copy a game, play a turn with a utility bot, replay a plan, see the game's end, value a position.
 
 The search is written against these hooks only. ``ctx`` is a tuple the hooks share and the search
 passes through unopened: ``(S, R, W, sit, L, cand_index, cand_score, cand_high, atk)``, the real
@@ -16,6 +16,7 @@ from simkit.games.kits.mix import mix64
 from simkit.games.kits.turn_search import compile_turn_search
 from simkit.games.miracle.fast.decide import decide_one
 from simkit.games.miracle.fast.game import decode_one
+from simkit.games.miracle.fast.legal import LEGAL, reason_one
 from simkit.games.miracle.fast.step import step_one
 from simkit.games.miracle.state import DRAW, END_TURN
 
@@ -24,8 +25,9 @@ VALUE_MIRACLE, VALUE_UNITS, VALUE_UNIT_HP, VALUE_REACH, VALUE_GARRISONS, VALUE_S
 
 
 @numba.njit(cache=True, inline="always")
-def copy_game(ctx, g):
-    """Copy game ``g`` of the real games into the work state (its only game)."""
+def copy_game(ctx, g, seat, salt):
+    """Copy game ``g`` of the real games into the work state (its only game): the rules have no chance
+    and no hidden cards, so every seat's view under every ``salt`` is the exact game."""
     S, W = ctx[0], ctx[2]
     W.turn[0] = S.turn[g]
     W.current[0] = S.current[g]
@@ -138,6 +140,19 @@ def value(ctx, me, bot, weights):
 
 
 @numba.njit(cache=True)
+def replay(ctx, plan, n):
+    """Play the ``n`` flat actions of ``plan`` on the work game; False at the first that is not legal."""
+    S, R, W, sit, L, atk = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[8]
+    cells, units = R.distance.shape[0], S.alive.shape[1]
+    for i in range(n):
+        kind, a, b, c = decode_one(L, cells, units, plan[i])
+        if reason_one(W, R, 0, kind, a, b, c, sit) != LEGAL:
+            return False
+        step_one(W, R, 0, kind, a, b, c, atk)
+    return True
+
+
+@numba.njit(cache=True)
 def apply(ctx, g, index):
     """Play flat action ``index`` in real game ``g``; returns True when it ended the turn."""
     S, R, L, atk = ctx[0], ctx[1], ctx[4], ctx[8]
@@ -148,6 +163,7 @@ def apply(ctx, g, index):
 
 #: the turn search of :mod:`simkit.games.kits.turn_search`, compiled against the hooks above
 search_turn = compile_turn_search(
-    {"copy_game": copy_game, "play_turn": play_turn, "game_over": game_over, "to_act": to_act, "value": value},
+    {"copy_game": copy_game, "play_turn": play_turn, "replay": replay, "game_over": game_over, "to_act": to_act,
+     "value": value},
     __file__,
 )

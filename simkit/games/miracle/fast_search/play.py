@@ -54,7 +54,7 @@ def play(state, rules, work, scratch, L, keys, counter, cap, played, first, seco
             params = first[2] if seat == 0 else second[2]
             weights = first[3] if seat == 0 else second[3]
             n = search_turn(
-                ctx, g, policies[seat], replies[seat], params, weights, keys, counter, cap, plan, best, seen
+                ctx, g, seat, policies[seat], replies[seat], params, weights, keys, counter, cap, plan, best, seen
             )
             for i in range(n):
                 played[g] += 1
@@ -70,4 +70,6 @@ def plan(state, rules, work, scratch, L, keys, counter, cap, g, player, out):
     policy, reply = KBotRef(*player[0]), KBotRef(*player[1])
     scratch_plan = np.empty(cap + 1, np.int64)
     seen = np.empty(max(int(player[2][PLANS]), 1), np.uint64)
-    return search_turn(ctx, g, policy, reply, player[2], player[3], keys, counter, cap, scratch_plan, out, seen)
+    seat = np.int64(ctx[0].current[g])
+    return search_turn(ctx, g, seat, policy, reply, player[2], player[3], keys, counter, cap, scratch_plan, out,
+                       seen)
