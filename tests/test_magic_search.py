@@ -52,11 +52,9 @@ def plan_of(sc, s, bot="search-2", key=5):
     ctx = ctx_of(sc)
     root_of(s, key, ctx[4])
     most = int(params[p, 0])
-    cands, lengths = np.zeros((most, PLAN_CAP + 2), np.int64), np.zeros(most, np.int64)
-    seen, best = np.zeros(most, np.uint64), np.zeros(PLAN_CAP + 2, np.int64)
-    keys, counters = np.array([key, key + 1], np.int64), np.zeros(2, np.int64)
-    n = search_plan(ctx, p, p, policy[p], reply[p], params[p], values[p], keys, counters, PLAN_CAP, cands, lengths,
-                    seen, best)
+    plan, best, seen = np.zeros(PLAN_CAP + 2, np.int64), np.zeros(PLAN_CAP + 2, np.int64), np.zeros(most, np.uint64)
+    keys, counters = np.array([key, key + 1], np.uint64), np.zeros(2, np.uint64)
+    n = search_plan(ctx, p, p, policy[p], reply[p], params[p], values[p], keys, counters, PLAN_CAP, plan, best, seen)
     return [int(x) for x in best[:n]]
 
 
@@ -175,7 +173,7 @@ def test_a_plan_stops_at_the_first_dice_and_replays_to_the_same_position():
     copy_game(ctx, 0, 0, 0)
     record = np.zeros(PLAN_CAP, np.int64)
     keys, counter = np.array([4], np.int64), np.zeros(1, np.int64)
-    n = play_turn(ctx, policy[0], -1.0, keys, counter, 0, PLAN_CAP, record)
+    n = play_turn(ctx, policy[0], policy[0, B.W_NOISE], keys, counter, 0, PLAN_CAP, record)
     after = ctx[5].copy()
     assert n >= 2
     copy_game(ctx, 0, 0, 0)

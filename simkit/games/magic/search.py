@@ -131,8 +131,7 @@ def to_act(ctx):
 
 @njit(cache=True)
 def play_turn(ctx, bot, temperature, keys, counter, k, cap, record):
-    """Play the work game's seat to act with the utility weights ``bot`` at noise ``temperature`` (below 0:
-    the bot's own ``noise``), drawing
+    """Play the work game's seat to act with the utility weights ``bot`` at noise ``temperature``, drawing
     from stream ``k`` of ``keys``/``counter`` exactly as :func:`~simkit.games.magic.bots.play_game` draws.
 
     With a non-empty ``record``: one plan, to the end of the turn or the first action that rolls dice or
@@ -140,8 +139,7 @@ def play_turn(ctx, bot, temperature, keys, counter, k, cap, record):
     the turn. Stops at ``cap`` words. Returns the words played (``2 x`` actions)."""
     ut, sk, st, rc, s, out, scratch, ctr, w = ctx[0], ctx[1], ctx[2], ctx[3], ctx[5], ctx[6], ctx[7], ctx[8], ctx[9]
     w[:] = bot
-    if temperature >= 0:
-        w[B.W_NOISE] = temperature
+    w[B.W_NOISE] = temperature
     ctr[0] = counter[k]
     plan = record.shape[0] > 0
     p, turn = s[E.G_CUR], s[E.G_TURN]

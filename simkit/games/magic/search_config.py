@@ -23,6 +23,7 @@ from simkit.games.magic.search_loop import (
     MARGIN,
     PARAMS,
     PLANS,
+    POLICY_TEMPERATURE,
     REPLY_TEMPERATURE,
     SAMPLES,
     TEMPERATURE,
@@ -66,6 +67,7 @@ def read_search(f: Field, personalities: dict[str, np.ndarray]) -> SearchBot:
     params[SAMPLES] = number(f, "samples", 1, int, 1, MAX_SAMPLES)
     own = float(personalities[names["policy"]][B.W_NOISE])
     params[TEMPERATURE] = number(f, "temperature", own, minimum=0) if f.has("temperature") else own
+    params[POLICY_TEMPERATURE] = own  # the first candidate is the policy's own plan
     params[REPLY_TEMPERATURE] = number(f, "reply_temperature", 0.0, minimum=0)
     params[MARGIN] = number(f, "margin", 0.0, minimum=0)
     values = np.array([number(f, key, 0.0) for key in VALUE_NAMES], np.float64)

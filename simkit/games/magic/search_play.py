@@ -1,4 +1,5 @@
-"""Whole Magic War games where a seat may be a search bot (:mod:`.search_loop` over :mod:`.search`'s hooks).
+"""Whole Magic War games where a seat may be a search bot (the kit's search, :mod:`.search_loop`, over
+:mod:`.search`'s hooks).
 
 A search seat, in play and in the second player's deployment, searches at a decision with no plan left and
 follows the chosen plan while it holds (each action still legal on the real game); a plan ends at its
@@ -40,12 +41,12 @@ def play_game(s, kinds, policy, reply, params, values, keys, ut, sk, st, rc, rec
     ctx = (ut, sk, st, rc, np.zeros(s.shape[0], np.int64), np.zeros(s.shape[0], np.int64),
            np.zeros((E.MAX_LEGAL, 5), np.int64), np.zeros(s.shape[0], np.int64), np.zeros(1, np.int64),
            np.zeros(policy.shape[1], np.float64))
-    counters = np.zeros(2, np.int64)
+    streams = keys.astype(np.uint64)  # the kit's streams are uint64 words; the same words as the int64 keys
+    counters = np.zeros(2, np.uint64)
     most = max(int(params[0, PLANS]), int(params[1, PLANS]), 1)
-    cands = np.zeros((most, PLAN_CAP + 2), np.int64)
-    lengths = np.zeros(most, np.int64)
-    seen = np.zeros(most, np.uint64)
+    plan = np.zeros(PLAN_CAP + 2, np.int64)
     best = np.zeros(PLAN_CAP + 2, np.int64)
+    seen = np.zeros(most, np.uint64)
     left, at = 0, 0
     k = 0
     while s[E.G_PHASE] != E.PH_OVER:
@@ -57,9 +58,9 @@ def play_game(s, kinds, policy, reply, params, values, keys, ut, sk, st, rc, rec
                 c = best[at + 1]
                 ok = E.check(s, kind, a, b, c, d, ut, sk, st, rc) == E.R_OK
             if not ok:
-                root_of(s, root_key(keys[p], counters[p]), ctx[4])
-                left = search_plan(ctx, p, p, policy[p], reply[p], params[p], values[p], keys, counters, PLAN_CAP,
-                                   cands, lengths, seen, best)
+                root_of(s, root_key(streams[p], counters[p]), ctx[4])
+                left = search_plan(ctx, p, p, policy[p], reply[p], params[p], values[p], streams, counters, PLAN_CAP,
+                                   plan, best, seen)
                 stats[ST_SEARCHES + p] += 1
                 at = 0
                 if left == 0:
@@ -71,7 +72,7 @@ def play_game(s, kinds, policy, reply, params, values, keys, ut, sk, st, rc, rec
         else:
             bot = B.BOT_UTILITY if kinds[p] == BOT_SEARCH else kinds[p]
             n = min(E.legal(s, out, ut, sk, st, rc, False), out.shape[0])
-            i = B.choose(s, out, n, bot, policy[p], keys[p], counters[p:p + 1], ut, sk, st, rc, scratch)
+            i = B.choose(s, out, n, bot, policy[p], streams[p], counters[p:p + 1], ut, sk, st, rc, scratch)
             kind, a, b, c, d = out[i, 0], out[i, 1], out[i, 2], out[i, 3], out[i, 4]
             left = 0
         if E.check(s, kind, a, b, c, d, ut, sk, st, rc) != E.R_OK:
