@@ -269,3 +269,31 @@ def test_simkit_play_takes_a_search_bot(tmp_path):
     record = json.loads(out.read_text())
     row = sc.game.play_batch([a[0]], [b[0]], [2], ("search-1", "balanced"), record_actions=True)
     assert json.loads(json.dumps(row["action_list"][0])) == json.loads(json.dumps(record["actions"]))
+
+
+def test_the_search_capability_follows_the_engine_and_values_the_end():
+    """`capability("search")`: legal/step follow the Match through a search game; the end is worth the win."""
+    sc = scenario()
+    hooks = sc.game.capability("search")
+    a, b = sc.game.seat_decks()
+    res = sc.game.play_batch([a[6]], [b[1]], [2], ("search-1", "aggro"), record_actions=True)
+    m = Match(sc, a[6], b[1], seed=2)
+    state = m.state.copy()
+    for action in res["action_list"][0]:
+        row = encode_row(sc, action)
+        assert row in hooks.legal(state).tolist()
+        hooks.step(state, row)
+        m.do(action)
+        assert (state == m.state).all()
+    assert hooks.over(state)
+    winner = ("first", "second").index(res["winner"][0])
+    win = sc.data["bots"][hooks.bot]["value_win"]
+    assert hooks.value(state, winner) > win / 2 and hooks.value(state, 1 - winner) < -win / 2
+    view = hooks.view(Match(sc, a[6], b[1], seed=2).state, 0, key=5)
+    assert view[E.G_DSEED] != m.state[E.G_DSEED] and hooks.to_act(view) == 0
+
+
+def encode_row(sc, action):
+    from simkit.games.magic.match import encode as match_encode
+
+    return list(match_encode(sc.rules, action))
