@@ -13,6 +13,7 @@ from simkit.games.duel import fast_search as FS
 from simkit.games.duel.batch import bot_names, bot_settings, game_seeds, play_batch, search_tables
 from simkit.games.duel.invariants import scramble_hidden
 from simkit.games.duel.match import Match
+from simkit.games.duel.tables import deck_list
 from simkit.scenario import ScenarioError
 from simkit.testing import api_test
 from tests.duel_positions import A, B, duel, patched
@@ -66,11 +67,11 @@ def test_search_beats_its_policy():
 def _plan(sc, state, seat, players, counter):
     """The turn search-1 plans for ``seat`` from ``state`` (its view) with the bot stream at ``counter``."""
     r = sc.rules
-    kinds, policy, reply, params, values = players
-    s = np.zeros(E.STATE_SIZE, np.int64)
-    ctx = (r.settings, r.cards, r.effects, np.zeros_like(s), np.zeros_like(s), np.zeros_like(s), np.zeros_like(s),
-           np.zeros((E.MAX_LEGAL, 3), np.int64), np.zeros(policy.shape[1]))
-    FS.root_of(state, seat, ctx[3])
+    kinds, policy, reply, params, values, hidden, decks = players
+    samples = int(params[seat, FS.SAMPLES])
+    ctx = FS.make_ctx(r.settings, r.cards, r.effects, samples, policy.shape[1])
+    own = deck_list(r, (A, B)[seat])
+    FS.prepare(ctx, state, seat, own, decks, hidden[seat], samples, np.uint64(counter))
     plan, best = np.zeros(FS.TURN_CAP + 1, np.int64), np.zeros(FS.TURN_CAP + 1, np.int64)
     keys = np.array([game_seeds(11)[1]], np.uint64)
     n = FS.search_turn(ctx, 0, seat, policy[seat], reply[seat], params[seat], values[seat], keys,
