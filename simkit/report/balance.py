@@ -19,7 +19,9 @@ from simkit.report.card_usage_page import usage_pages
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
 from simkit.report.games import GamePages, plan_game_pages, write_game_pages
 from simkit.report.plots import (
+    FLAG_LINE,
     FULL_LABELS_UP_TO,
+    flag_lines,
     plot_card_win_rates,
     plot_deck_ratings,
     plot_deck_win_rates,
@@ -579,15 +581,17 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     packed = len(flags) <= FLAGS_PACKED and below - need > 0.04
     text_page(fig, "", [(f"Dominated decks ({len(dominated)})", listed)], top=y,
               bottom=0.03 if not packed else below, overflow="... (every dominated deck is in the metagame CSV)")
+    lowest = below + 0.03  # the dominated decks' last line
     fig.text(0.02, 0.985, "Metagame: what a field of perfect adapters would play", fontsize=12, weight="bold",
              va="top")
     if packed:  # few flags: they share the page
         fig.text(0.02, below, "Flags", fontsize=12, weight="bold", va="top")
         _flag_caption(fig, tables, below - 0.025, reach)
         table_top = below - 0.025 - 0.0112 * (len(reach) + 1) - 0.01
-        plot_flags(fig.add_axes([0.04, 0.03, 0.92, table_top - 0.03]), flags.assign(
-            number=range(1, len(flags) + 1)), width=FLAG_WRAP)
-    pdf.add(fig, "metagame and flags" if packed else "metagame")
+        numbered = flags.assign(number=range(1, len(flags) + 1))
+        plot_flags(fig.add_axes([0.04, 0.03, 0.92, table_top - 0.03]), numbered, width=FLAG_WRAP)
+        lowest = table_top - len(flag_lines(numbered, FLAG_WRAP)) * FLAG_LINE / fig.get_figheight()
+    pdf.add(fig, "metagame and flags" if packed else "metagame", down_to=lowest)  # sized to its content
 
     if packed:
         return

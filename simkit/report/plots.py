@@ -23,7 +23,9 @@ from matplotlib.lines import Line2D
 from simkit.analysis.matchups import win_rate_table
 
 __all__ = [
+    "FLAG_LINE",
     "FULL_LABELS_UP_TO",
+    "flag_lines",
     "group_colours",
     "plot_matchup_heatmap",
     "plot_delta_heatmap",
@@ -539,6 +541,18 @@ def plot_flags(ax: Axes, flags: pd.DataFrame, width: int = 128) -> None:
         ax.text(0, 1, "No flags: nothing is significantly outside its band.", va="top", fontsize=9,
                 transform=ax.transAxes)
         return
+    ax.text(0, 1, "\n".join(flag_lines(flags, width)), va="top", ha="left", fontsize=7, family="monospace",
+            transform=ax.transAxes, linespacing=1.35)
+
+
+#: the height of a line of :func:`plot_flags`'s table, in inches (7 pt at line spacing 1.35)
+FLAG_LINE = 7 * 1.35 / 72
+
+
+def flag_lines(flags: pd.DataFrame, width: int = 128) -> list[str]:
+    """The monospace lines of :func:`plot_flags`'s table, its header first (one line when there is no flag)."""
+    if flags.empty:
+        return ["No flags: nothing is significantly outside its band."]
     kinds = {"deck": "deck", "matchup": "matchup", "first_player": "first player"}
     has_status = "status" in flags.columns
     head = f"{'#':>4}  " + (f"{'status':<9} " if has_status else "") + \
@@ -555,5 +569,4 @@ def plot_flags(ax: Axes, flags: pd.DataFrame, width: int = 128) -> None:
         body = wrap(str(r.subject), max(20, width - indent)) or [""]
         lines.append(row + body[0])
         lines.extend(" " * indent + more for more in body[1:])
-    ax.text(0, 1, "\n".join(lines), va="top", ha="left", fontsize=7, family="monospace", transform=ax.transAxes,
-            linespacing=1.35)
+    return lines
