@@ -76,3 +76,20 @@ def test_a_two_bot_panels_agreement_shares_the_pilots_page(bots, tmp_path):
     else:
         assert len(player) == 2 and "player: agreement" in player[1][0]
         assert "Spearman rank correlation of deck win rates" in player[1][0]  # the matrix's title
+
+
+def test_the_nash_mix_legend_sits_beside_its_bars():
+    """The metagame's group legend lies wholly right of the Axes, where it covers no bar (it covered the second
+    of two 50% bars)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from simkit.report.plots import plot_nash_mix
+
+    mix = pd.DataFrame({"deck": DECKS[:3], "weight": [0.5, 0.5, 0.0], "in_support": [True, True, False]})
+    fig = Figure(figsize=PORTRAIT)
+    ax = fig.add_axes([0.42, 0.8, 0.38, 0.11])
+    plot_nash_mix(ax, mix, groups=dict(zip(DECKS[:3], ["HolyLight", "InfernoFlame", "SalamanderShield"])),
+                  group_title="artifact")
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    legend, box = ax.get_legend().get_window_extent(renderer), ax.get_window_extent(renderer)
+    assert legend.x0 > box.x1 and legend.x1 < fig.bbox.x1  # beside the Axes, on the page

@@ -558,11 +558,11 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     groups = dict(zip(tables["decks"]["deck"], tables["decks"]["group"]))
     rows = min(int(mix["in_support"].sum()), 30)
     h = min(0.47, 0.07 + 0.014 * max(rows, 3))
-    plot_nash_mix(fig.add_axes([0.42, 0.92 - h, 0.5, h]), mix, groups=groups,
+    plot_nash_mix(fig.add_axes([0.42, 0.92 - h, 0.38, h]), mix, groups=groups,  # the legend to its right
                   group_title=tables["decks"].attrs.get("group_title", ""))
     dominated = mix[mix["dominated"]]
     lines = [line for d, by in zip(dominated["deck"], dominated["dominated_by"])
-             for line in wrap(f"- {d}   (by {by})", WRAP, subsequent_indent="    ")]
+             for line in wrap(f"- {d}   (by {by})", WRAP - 8, subsequent_indent="    ")]  # indented: 8 fewer
     words = wrap(
         _metagame_words(mix) + " Of all equilibria this is the one of greatest entropy (as in Nash averaging): every "
         "deck that can be part of an equilibrium has a share, spread as evenly as the equilibrium allows. It is "

@@ -64,8 +64,9 @@ def group_colours(groups: Sequence[str]) -> dict[str, tuple]:
 
 
 def _group_legend(ax: Axes, colours: dict, title: str, fontsize: float = 7, loc: str = "lower right",
-                  below: bool = False) -> None:
-    """The groups' colours; ``below``: in a row under the Axes' x label, where it covers no data."""
+                  below: bool = False, right: bool = False) -> None:
+    """The groups' colours; ``below``: in a row under the Axes' x label, ``right``: beside the Axes, where it
+    covers no data."""
     if len(colours) > 12:  # a legend longer than the plot helps no one
         return
     handles = [Line2D([], [], marker="o", ls="", color=c, label=a) for a, c in colours.items()]
@@ -75,6 +76,10 @@ def _group_legend(ax: Axes, colours: dict, title: str, fontsize: float = 7, loc:
         ax.legend(handles=handles, fontsize=fontsize, loc="upper right", title=title or None,
                   title_fontsize=fontsize, framealpha=0.9, ncol=min(len(handles), 4), bbox_to_anchor=(1, 0),
                   bbox_transform=offset_copy(ax.transAxes, fig=ax.figure, y=-30, units="points"))
+        return
+    if right:
+        ax.legend(handles=handles, fontsize=fontsize, loc="upper left", bbox_to_anchor=(1.01, 1), title=title or None,
+                  title_fontsize=fontsize, framealpha=0.9)
         return
     ax.legend(handles=handles, fontsize=fontsize, loc=loc, title=title or None, title_fontsize=fontsize,
               framealpha=0.9)
@@ -415,7 +420,7 @@ def plot_nash_mix(ax: Axes, metagame: pd.DataFrame, max_rows: int = 30, groups: 
     ax.set_xlim(0, max(5.0, float(mix["weight"].max() * 100 * 1.18)) if len(mix) else 1)
     ax.set_title(f"Nash equilibrium mix: {len(mix)} of {len(metagame)} decks", fontsize=9)
     if group_title:
-        _group_legend(ax, colours, group_title, fontsize=6)
+        _group_legend(ax, colours, group_title, fontsize=6, right=True)  # beside the bars: it covers none
 
 
 def plot_nash_shift(ax: Axes, nash: pd.DataFrame, max_rows: int = 30) -> None:
