@@ -20,7 +20,8 @@ score (draws counted half), each with a 95% Wilson interval; how often the lower
 line per target, on the win rate: ``PASS`` when it reaches the target (>= 60% over the rung below, >= 75%
 for the top rung over ``--against``), ``short`` when it does not, with whether the interval's lower end
 clears the target too. With ``--seeds-per-deal`` of 2 or more each match also gets its skill-or-luck
-decomposition (:func:`simkit.analysis.luck.skill_or_luck`).
+decomposition (:func:`simkit.analysis.luck.skill_or_luck`). ``--round-robin`` plays every pair of ``--rungs``
+instead (no targets) and prints each bot's mean score: which personality is the weakest and which the best.
 
 With ``--cost-games N`` every rung also plays N mirror games in this process, after two warm-up games (so
 no compilation is counted): CPU seconds per game and per decision (an action played, both seats), and the
