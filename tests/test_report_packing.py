@@ -39,9 +39,9 @@ def test_a_page_is_cut_below_its_lowest_content_and_keeps_its_footer(tmp_path):
     assert A4 * 0.4 - 1 <= cut < A4 * 0.45 and whole == pytest.approx(A4) and full == pytest.approx(A4)
 
 
-def test_the_card_usage_and_metagame_pages_are_sized_to_their_content(tmp_path):
-    """A small pool with few flags: the card-usage page and the metagame page end under their content, which is all
-    still on them (the flags table's subjects, the usage page's words)."""
+def test_the_card_usage_metagame_and_deck_strength_pages_are_sized_to_their_content(tmp_path):
+    """A small pool with few flags: the card-usage, metagame and deck-strength pages end under their content, which
+    is all still on them (the flags table's subjects, the usage page's words)."""
     results = synthetic_results(DECKS[:4], 30, {(DECKS[0], DECKS[1]): 0.8}, seed=3)
     tables = analyze(results, bootstrap=10)
     pages = _pages(write_balance_report(tables, tmp_path / "r.pdf")[0], portrait=True)
@@ -49,7 +49,9 @@ def test_the_card_usage_and_metagame_pages_are_sized_to_their_content(tmp_path):
     meta = next((t, h) for t, h in pages if "Metagame: what a field" in t)
     assert usage[1] < A4 * 0.7 and meta[1] < A4 * 0.95
     assert "metagame and flags" in meta[0] and all(s in meta[0] for s in tables["flags"]["subject"])
-    assert sum(h < A4 - 1 for _, h in pages) == 2  # the other portrait pages are whole (plots fill them)
+    strength = next(h for t, h in pages if "Deck strength, strongest first" in t)
+    assert strength < A4 * 0.8  # four decks' rows and the first player's: no half-empty page either
+    assert sum(h < A4 - 1 for _, h in pages) == 3  # the other portrait pages are whole (plots fill them)
 
 
 def _panel(bots: list[str]) -> pd.DataFrame:

@@ -491,10 +491,11 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
                      color="#b03a2e")
             y -= 0.03
         plot_first_player(fig.add_axes([0.42, y - 0.04 - h2, 0.53, h2]), tables["first_player"], order)
+        lowest = y - 0.04 - h2 - 0.05  # the plot's x label
         fig.text(0.02, y + 0.005 + (0.03 if mixed else 0), f"{title}, overall and per deck (decks strongest first)",
                  fontsize=12, weight="bold", va="top")
         fig.text(0.02, 0.985, "Deck strength, strongest first", fontsize=12, weight="bold", va="top")
-        pdf.add(fig, "deck strength 1")
+        pdf.add(fig, "deck strength 1", down_to=lowest)  # a small pool: the page sized to its content
     else:
         for k, part in enumerate(chunks(decks, ROWS_PER_PAGE)):
             fig = pdf.new_page(PORTRAIT)
