@@ -159,7 +159,7 @@ def test_eighty_decks_stay_legible_on_the_player_pages():
         def new_page(self, size):
             return Figure(figsize=size)
 
-        def add(self, fig, title):
+        def add(self, fig, title, down_to=None):
             self.figs[title] = fig
 
     pages = Pages()

@@ -12,7 +12,7 @@ def run(args: argparse.Namespace) -> int:
     from simkit.scenario import load_scenario
     from simkit.sweep import check_seed, check_workers, sweep_defaults
 
-    sc = load_scenario(args.scenario)
+    sc = load_scenario(args.scenario, bots_from=args.bots_from)
     d = sweep_defaults(sc)
     workers = check_workers(args.workers if args.workers is not None else d["workers"], "--workers")
     base = ExploreSettings()
@@ -134,6 +134,9 @@ def register(sub) -> None:
                    "of each seat's pool join the search at the start (default 0)")
     p.add_argument("--max-games", type=int, metavar="N", help="stop after N games (the guarantee is then not met)")
     p.add_argument("--bots", help="two bots, first seat and second seat (default: [sweep] bots)")
+    p.add_argument("--bots-from", metavar="FILE",
+                   help="play with the bots another scenario file of the game defines (as sweep --bots-from): "
+                   "FILE's [bots] replace the scenario's of the same names")
     p.add_argument("--seed", type=int, help="the sweep seed (default: [sweep] seed)")
     p.add_argument("--chunk-size", type=int, help="games per chunk file (default 64)")
     p.add_argument("--workers", type=int, help="worker processes, up to 4 per core (default: one per core)")

@@ -13,7 +13,7 @@ def run(args: argparse.Namespace) -> int:
 
     table = scan(args.scenario, args.key, args.values, figure=args.figure, target=args.target, games=args.games,
                  decks=args.decks, bots=args.bots, out=args.out, resume=args.resume, workers=args.workers,
-                 seed=args.seed, chunk_size=args.chunk_size, bootstrap=args.bootstrap,
+                 seed=args.seed, chunk_size=args.chunk_size, bootstrap=args.bootstrap, bots_from=args.bots_from,
                  log=lambda line: print(line, file=sys.stderr))
     a = table.attrs
     from simkit.scan import parse_figure
@@ -49,6 +49,9 @@ def register(sub) -> None:
     p.add_argument("--games", type=int, help="games per ordered deck pair at each value (default: [sweep] games)")
     p.add_argument("--decks", nargs="+", metavar="PATTERN", help="only decks matching these patterns")
     p.add_argument("--bots", help="two bots, first seat and second seat, e.g. balanced,balanced")
+    p.add_argument("--bots-from", metavar="FILE",
+                   help="play every value with the bots another scenario file of the game defines (as sweep "
+                   "--bots-from): FILE's [bots] replace the scenario's of the same names")
     p.add_argument("--out", help="scan folder (default: [sweep] out + -scan-KEY)")
     p.add_argument("--resume", action="store_true", help="finish a scan that was interrupted, or re-read it "
                    "(e.g. with another --figure, no game replayed)")

@@ -45,7 +45,7 @@ def _tune(args: argparse.Namespace):
         screen=args.screen, combine=args.combine, rounds=args.rounds, rescreen=args.rescreen,
         stages=args.stages, seat_pairs=args.seat_pairs, confirm=args.confirm, confirm_games=args.confirm_games,
         check_games=args.check_games,
-        check_seed=args.check_seed, weights=args.weights,
+        check_seed=args.check_seed, weights=args.weights, bots_from=args.bots_from,
     )
 
 
@@ -110,6 +110,9 @@ def register(sub) -> None:
     p.add_argument("--panel", metavar="BOT,BOT,...",
                    help="a bot panel, as for sweep (default: [sweep] panel): each bot plays every pairing in both "
                    "seats and a candidate counts by its worst bot")
+    p.add_argument("--bots-from", metavar="FILE",
+                   help="play every candidate with the bots another scenario file of the game defines (as sweep "
+                   "--bots-from): FILE's [bots] replace the scenario's of the same names")
     p.add_argument("--games", type=int, help="games per ordered pair in each trial's sweep")
     p.add_argument("--workers", type=int, help="worker processes per sweep (default: all cores)")
     p.add_argument("--out", help="output folder (default: results/tune-<scenario>)")

@@ -19,7 +19,9 @@ from simkit.report.card_usage_page import usage_pages
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
 from simkit.report.games import GamePages, plan_game_pages, write_game_pages
 from simkit.report.plots import (
+    FLAG_LINE,
     FULL_LABELS_UP_TO,
+    flag_lines,
     plot_card_win_rates,
     plot_deck_ratings,
     plot_deck_win_rates,
@@ -489,10 +491,11 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
                      color="#b03a2e")
             y -= 0.03
         plot_first_player(fig.add_axes([0.42, y - 0.04 - h2, 0.53, h2]), tables["first_player"], order)
+        lowest = y - 0.04 - h2 - 0.05  # the plot's x label
         fig.text(0.02, y + 0.005 + (0.03 if mixed else 0), f"{title}, overall and per deck (decks strongest first)",
                  fontsize=12, weight="bold", va="top")
         fig.text(0.02, 0.985, "Deck strength, strongest first", fontsize=12, weight="bold", va="top")
-        pdf.add(fig, "deck strength 1")
+        pdf.add(fig, "deck strength 1", down_to=lowest)  # a small pool: the page sized to its content
     else:
         for k, part in enumerate(chunks(decks, ROWS_PER_PAGE)):
             fig = pdf.new_page(PORTRAIT)
@@ -556,11 +559,11 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     groups = dict(zip(tables["decks"]["deck"], tables["decks"]["group"]))
     rows = min(int(mix["in_support"].sum()), 30)
     h = min(0.47, 0.07 + 0.014 * max(rows, 3))
-    plot_nash_mix(fig.add_axes([0.42, 0.92 - h, 0.5, h]), mix, groups=groups,
+    plot_nash_mix(fig.add_axes([0.42, 0.92 - h, 0.38, h]), mix, groups=groups,  # the legend to its right
                   group_title=tables["decks"].attrs.get("group_title", ""))
     dominated = mix[mix["dominated"]]
     lines = [line for d, by in zip(dominated["deck"], dominated["dominated_by"])
-             for line in wrap(f"- {d}   (by {by})", WRAP, subsequent_indent="    ")]
+             for line in wrap(f"- {d}   (by {by})", WRAP - 8, subsequent_indent="    ")]  # indented: 8 fewer
     words = wrap(
         _metagame_words(mix) + " Of all equilibria this is the one of greatest entropy (as in Nash averaging): every "
         "deck that can be part of an equilibrium has a share, spread as evenly as the equilibrium allows. It is "
@@ -579,15 +582,17 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     packed = len(flags) <= FLAGS_PACKED and below - need > 0.04
     text_page(fig, "", [(f"Dominated decks ({len(dominated)})", listed)], top=y,
               bottom=0.03 if not packed else below, overflow="... (every dominated deck is in the metagame CSV)")
+    lowest = below + 0.03  # the dominated decks' last line
     fig.text(0.02, 0.985, "Metagame: what a field of perfect adapters would play", fontsize=12, weight="bold",
              va="top")
     if packed:  # few flags: they share the page
         fig.text(0.02, below, "Flags", fontsize=12, weight="bold", va="top")
         _flag_caption(fig, tables, below - 0.025, reach)
         table_top = below - 0.025 - 0.0112 * (len(reach) + 1) - 0.01
-        plot_flags(fig.add_axes([0.04, 0.03, 0.92, table_top - 0.03]), flags.assign(
-            number=range(1, len(flags) + 1)), width=FLAG_WRAP)
-    pdf.add(fig, "metagame and flags" if packed else "metagame")
+        numbered = flags.assign(number=range(1, len(flags) + 1))
+        plot_flags(fig.add_axes([0.04, 0.03, 0.92, table_top - 0.03]), numbered, width=FLAG_WRAP)
+        lowest = table_top - len(flag_lines(numbered, FLAG_WRAP)) * FLAG_LINE / fig.get_figheight()
+    pdf.add(fig, "metagame and flags" if packed else "metagame", down_to=lowest)  # sized to its content
 
     if packed:
         return

@@ -99,7 +99,7 @@ def _write(pdf: ReportPdf, title: str, intro: list[str], lines: list[tuple[str, 
             fig.text(0.05, y, text, fontsize=9 if heading else 7.5, va="top",
                      weight="bold" if heading else "normal", family=None if heading else "monospace")
             y -= 0.0135
-        pdf.add(fig, f"{name} {k + 1}" if len(pages) > 1 else name)
+        pdf.add(fig, f"{name} {k + 1}" if len(pages) > 1 else name, down_to=y)  # no half-empty page
 
 
 def usage_pages(pdf: ReportPdf, usage: pd.DataFrame, words: dict[str, str]) -> None:

@@ -13,7 +13,15 @@ from simkit.analysis.paired import COMPARE_TABLES, compare_results
 from simkit.report.balance import FLAG_WRAP, WRAP, chunks, flag_pages, load_checked_results
 from simkit.report.card_usage_page import change_sentence, usage_change_pages
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
-from simkit.report.plots import FULL_LABELS_UP_TO, plot_delta_heatmap, plot_deltas, plot_flags, plot_nash_shift
+from simkit.report.plots import (
+    FLAG_LINE,
+    FULL_LABELS_UP_TO,
+    plot_delta_heatmap,
+    plot_deltas,
+    plot_flags,
+    plot_nash_shift,
+)
+from simkit.report.plots import flag_lines as flag_table_lines
 
 __all__ = ["write_compare_report", "compare_report", "compare_headlines", "answer_blocks", "flag_lines",
            "nash_sentence"]
@@ -280,11 +288,12 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
     if packed:  # few flag changes: they share the page
         fig.text(0.02, below, "Flags that appeared, vanished or stayed", fontsize=12, weight="bold", va="top")
         fig.text(0.04, below - 0.025, "\n".join(wrap(FLAG_NOTE, WRAP + 20)), fontsize=7.5, va="top")
-        plot_flags(fig.add_axes([0.04, 0.03, 0.92, below - 0.08]), flags.assign(number=range(1, len(flags) + 1)),
-                   width=FLAG_WRAP)
-        pdf.add(fig, "metagame and flags")
+        numbered = flags.assign(number=range(1, len(flags) + 1))
+        plot_flags(fig.add_axes([0.04, 0.03, 0.92, below - 0.08]), numbered, width=FLAG_WRAP)
+        lowest = below - 0.08 - len(flag_table_lines(numbered, FLAG_WRAP)) * FLAG_LINE / fig.get_figheight()
+        pdf.add(fig, "metagame and flags", down_to=lowest)  # sized to its content
         return
-    pdf.add(fig, "metagame")
+    pdf.add(fig, "metagame", down_to=below + 0.03)
 
     flags = tables["flag_changes"]
 

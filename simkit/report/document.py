@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
+from matplotlib.transforms import Bbox
 
 from simkit.files import atomic_files, cannot_write
 
@@ -23,6 +24,8 @@ __all__ = ["PORTRAIT", "LANDSCAPE", "ReportPdf", "atomic_outputs", "csv_cell", "
 
 PORTRAIT = (8.27, 11.69)   # A4, inches
 LANDSCAPE = (11.69, 8.27)
+CUT_AT_MOST = 0.6  # a page cut to its content keeps at least 40% of its height
+FOOT = 0.45  # inches under a page's lowest content when the page is cut to its content (footer included)
 
 
 def output_paths(out: str | Path, tables: list[str]) -> tuple[Path, dict[str, Path]]:
@@ -93,12 +96,25 @@ class ReportPdf:
         """A blank page of ``size`` inches."""
         return Figure(figsize=size)
 
-    def add(self, fig: Figure, title: str) -> None:
-        """Stamp the footer and page number on ``fig``, save it as the next page and drop it."""
+    def add(self, fig: Figure, title: str, down_to: float | None = None) -> None:
+        """Stamp the footer and page number on ``fig``, save it as the next page and drop it.
+
+        Args:
+            fig: the page.
+            title: the page's name in its footer (and in :attr:`titles`).
+            down_to: the figure fraction of the page's lowest content: the page is cut just below it (sized to
+                its content, not left half empty) with the footer under the content; ``None``: the whole page.
+        """
         self.titles.append(title)
-        fig.text(0.5, 0.008, f"{self.footer}  |  {title}  |  page {len(self.titles)}", ha="center", va="bottom",
-                 fontsize=6, color="#666666")
-        self._pdf.savefig(fig)
+        width, height = fig.get_figwidth(), fig.get_figheight()
+        bottom = 0.0 if down_to is None else min(max(0.0, down_to - FOOT / height), CUT_AT_MOST)
+        bottom = bottom if bottom * height > 0.5 else 0.0  # content down to the foot: the whole page
+        fig.text(0.5, bottom + 0.008, f"{self.footer}  |  {title}  |  page {len(self.titles)}", ha="center",
+                 va="bottom", fontsize=6, color="#666666")
+        if bottom > 0:
+            self._pdf.savefig(fig, bbox_inches=Bbox.from_bounds(0, bottom * height, width, (1 - bottom) * height))
+        else:
+            self._pdf.savefig(fig)
 
     def close(self) -> None:
         """Finish the file."""

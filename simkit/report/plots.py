@@ -23,7 +23,9 @@ from matplotlib.lines import Line2D
 from simkit.analysis.matchups import win_rate_table
 
 __all__ = [
+    "FLAG_LINE",
     "FULL_LABELS_UP_TO",
+    "flag_lines",
     "group_colours",
     "plot_matchup_heatmap",
     "plot_delta_heatmap",
@@ -62,8 +64,9 @@ def group_colours(groups: Sequence[str]) -> dict[str, tuple]:
 
 
 def _group_legend(ax: Axes, colours: dict, title: str, fontsize: float = 7, loc: str = "lower right",
-                  below: bool = False) -> None:
-    """The groups' colours; ``below``: in a row under the Axes' x label, where it covers no data."""
+                  below: bool = False, right: bool = False) -> None:
+    """The groups' colours; ``below``: in a row under the Axes' x label, ``right``: beside the Axes, where it
+    covers no data."""
     if len(colours) > 12:  # a legend longer than the plot helps no one
         return
     handles = [Line2D([], [], marker="o", ls="", color=c, label=a) for a, c in colours.items()]
@@ -73,6 +76,10 @@ def _group_legend(ax: Axes, colours: dict, title: str, fontsize: float = 7, loc:
         ax.legend(handles=handles, fontsize=fontsize, loc="upper right", title=title or None,
                   title_fontsize=fontsize, framealpha=0.9, ncol=min(len(handles), 4), bbox_to_anchor=(1, 0),
                   bbox_transform=offset_copy(ax.transAxes, fig=ax.figure, y=-30, units="points"))
+        return
+    if right:
+        ax.legend(handles=handles, fontsize=fontsize, loc="upper left", bbox_to_anchor=(1.01, 1), title=title or None,
+                  title_fontsize=fontsize, framealpha=0.9)
         return
     ax.legend(handles=handles, fontsize=fontsize, loc=loc, title=title or None, title_fontsize=fontsize,
               framealpha=0.9)
@@ -413,7 +420,7 @@ def plot_nash_mix(ax: Axes, metagame: pd.DataFrame, max_rows: int = 30, groups: 
     ax.set_xlim(0, max(5.0, float(mix["weight"].max() * 100 * 1.18)) if len(mix) else 1)
     ax.set_title(f"Nash equilibrium mix: {len(mix)} of {len(metagame)} decks", fontsize=9)
     if group_title:
-        _group_legend(ax, colours, group_title, fontsize=6)
+        _group_legend(ax, colours, group_title, fontsize=6, right=True)  # beside the bars: it covers none
 
 
 def plot_nash_shift(ax: Axes, nash: pd.DataFrame, max_rows: int = 30) -> None:
@@ -539,6 +546,18 @@ def plot_flags(ax: Axes, flags: pd.DataFrame, width: int = 128) -> None:
         ax.text(0, 1, "No flags: nothing is significantly outside its band.", va="top", fontsize=9,
                 transform=ax.transAxes)
         return
+    ax.text(0, 1, "\n".join(flag_lines(flags, width)), va="top", ha="left", fontsize=7, family="monospace",
+            transform=ax.transAxes, linespacing=1.35)
+
+
+#: the height of a line of :func:`plot_flags`'s table, in inches (7 pt at line spacing 1.35)
+FLAG_LINE = 7 * 1.35 / 72
+
+
+def flag_lines(flags: pd.DataFrame, width: int = 128) -> list[str]:
+    """The monospace lines of :func:`plot_flags`'s table, its header first (one line when there is no flag)."""
+    if flags.empty:
+        return ["No flags: nothing is significantly outside its band."]
     kinds = {"deck": "deck", "matchup": "matchup", "first_player": "first player"}
     has_status = "status" in flags.columns
     head = f"{'#':>4}  " + (f"{'status':<9} " if has_status else "") + \
@@ -555,5 +574,4 @@ def plot_flags(ax: Axes, flags: pd.DataFrame, width: int = 128) -> None:
         body = wrap(str(r.subject), max(20, width - indent)) or [""]
         lines.append(row + body[0])
         lines.extend(" " * indent + more for more in body[1:])
-    ax.text(0, 1, "\n".join(lines), va="top", ha="left", fontsize=7, family="monospace", transform=ax.transAxes,
-            linespacing=1.35)
+    return lines

@@ -279,20 +279,10 @@ def plot_top_overlap(ax: Axes, agreement: pd.DataFrame, bots: Sequence[str] | No
     ax.set_title(f"Top-{k} overlap: share of the top {count(k, 'deck')}\nthe two bots have in common", fontsize=9)
 
 
-def plot_robust_flags(ax: Axes, flags: pd.DataFrame, bots: Sequence[str], width: int = 128) -> None:
-    """Every flag raised under some bot, with its label and its value under each bot, as a text table.
-
-    Args:
-        ax: where to draw.
-        flags: :func:`simkit.analysis.robustness.flag_robustness` (or a slice of it).
-        bots: the bots whose ``value_<bot>`` columns are shown.
-        width: characters per line before the subject wraps.
-    """
-    ax.axis("off")
+def robust_flag_lines(flags: pd.DataFrame, bots: Sequence[str], width: int = 128) -> list[str]:
+    """The monospace lines of :func:`plot_robust_flags`'s table (its header first), or its one sentence."""
     if flags.empty:
-        ax.text(0, 1, "No flags under any bot: nothing is significantly outside its band.", va="top", fontsize=9,
-                transform=ax.transAxes)
-        return
+        return ["No flags under any bot: nothing is significantly outside its band."]
     kinds = {"deck": "deck", "matchup": "matchup", "first_player": "first player"}
     cols = "".join(f"{b[:9]:>10}" for b in bots)
     head = f"{'label':<14}{'kind':<13}{cols}  subject (flagged by)"
@@ -305,6 +295,23 @@ def plot_robust_flags(ax: Axes, flags: pd.DataFrame, bots: Sequence[str], width:
         body = wrap(f"{r.subject}  ({r.flagged_by})", max(20, width - indent)) or [""]
         lines.append(f"{r.label:<14}{kinds.get(r.kind, r.kind):<13}{vals}  {body[0]}")
         lines.extend(" " * indent + more for more in body[1:])
+    return lines
+
+
+def plot_robust_flags(ax: Axes, flags: pd.DataFrame, bots: Sequence[str], width: int = 128) -> None:
+    """Every flag raised under some bot, with its label and its value under each bot, as a text table.
+
+    Args:
+        ax: where to draw.
+        flags: :func:`simkit.analysis.robustness.flag_robustness` (or a slice of it).
+        bots: the bots whose ``value_<bot>`` columns are shown.
+        width: characters per line before the subject wraps.
+    """
+    ax.axis("off")
+    lines = robust_flag_lines(flags, bots, width)
+    if flags.empty:
+        ax.text(0, 1, lines[0], va="top", fontsize=9, transform=ax.transAxes)
+        return
     ax.text(0, 1, "\n".join(lines), va="top", ha="left", fontsize=7, family="monospace", transform=ax.transAxes,
             linespacing=1.35)
 
@@ -391,8 +398,12 @@ def robustness_pages(pdf, robust: dict) -> None:
                  va="top")
         fig.text(0.02, y - 0.025, pilots_words, fontsize=8, va="top")
         plot_pilots(fig.add_axes([0.42, y - 0.1 - h, width, h]), robust["pilots"], bots)
-        pdf.add(fig, "player: deck rates and pilots")
+        bottom = y - 0.1 - h - 0.025  # below the pilots' lowest row (their labels are on top)
+        packed = len(bots) == 2 and agreement_height(robust, matrices=False) <= bottom - 0.02
+        if not packed:
+            pdf.add(fig, "player: deck rates and pilots")
     else:
+        packed = False
         fig = pdf.new_page(tall)
         top = 1 - 1.3 / tall[1]
         plot_bot_rates(fig.add_axes([0.42, 0.75 / tall[1], 0.54, top - 1.15 / tall[1]]), rates, ref)
@@ -401,28 +412,13 @@ def robustness_pages(pdf, robust: dict) -> None:
         fig.text(0.02, 1 - 0.5 / tall[1], intro, fontsize=8, va="top")
         pdf.add(fig, "player: deck rates")
 
-    fig = pdf.new_page(PORTRAIT)
-    side = min(0.36 if len(bots) <= 4 else 0.42, 0.08 + 0.07 * len(bots))  # a 2x2 matrix needs no half page
-    said = wrap(" ".join(agreement_words(robust)), 128)
-    low = 0.955 - 0.0125 * len(said) - 0.06 - side * 0.7
-    plot_rank_agreement(fig.add_axes([0.08, low, side, side * 0.7]), robust["agreement"], bots)
-    plot_top_overlap(fig.add_axes([0.56, low, side * 0.9, side * 0.63]), robust["agreement"], bots)
-    fig.text(0.02, 0.985, "Does the player matter? Agreement between bots and robust flags", fontsize=12,
-             weight="bold", va="top")
-    fig.text(0.04, 0.955, "\n".join(said), fontsize=8, va="top")
-    flags = robust["flags"].sort_values("robust", ascending=False, kind="stable")
-    more = max(len(flags) - FLAGS_SHOWN, 0)
-    y = low - 0.07
-    fig.text(0.04, y, "\n".join(wrap(
-        "Flags under any bot (value: the deck's win rate, the winning side's rate in a matchup, or the first "
-        "seat's score rate, under each bot; -: inside its band under that bot). "
-        "robust: beyond the same edge of its band under every bot; "
-        "bot-dependent: some bot sees it inside the band or beyond the other edge. Intervals of the correlations "
-        "resample games; they say nothing of bots outside the panel." + (
-            f" {more} more flags in the robust_flags CSV." if more else ""), 128)), fontsize=8, va="top",
-        style="italic")
-    plot_robust_flags(fig.add_axes([0.04, 0.03, 0.92, y - 0.09]), flags.head(FLAGS_SHOWN), bots)
-    pdf.add(fig, "player: agreement")
+    if packed:
+        agreement_block(fig, robust, bottom, matrices=False)
+        pdf.add(fig, "player: deck rates, pilots and agreement")
+    else:  # a page of its own, cut below its flags (a two-bot panel's one pair needs no matrix: a sentence says it)
+        fig = pdf.new_page(PORTRAIT)
+        lowest = agreement_block(fig, robust, 0.985, matrices=len(bots) > 2)
+        pdf.add(fig, "player: agreement", down_to=lowest)
 
     if n > COMPACT_DECKS:
         fig = pdf.new_page(tall)
@@ -431,6 +427,74 @@ def robustness_pages(pdf, robust: dict) -> None:
                  weight="bold", va="top")
         fig.text(0.02, 1 - 0.5 / tall[1], pilots_words, fontsize=8, va="top")
         pdf.add(fig, "player: pilots")
+
+
+def pair_words(agreement: pd.DataFrame) -> str:
+    """The intervals of a two-bot panel's one pair in words (what its 2x2 matrices would show beside the figures)."""
+    r = agreement.iloc[0]
+    parts = [f"{name} {r[f'{col}_low']:.2f} to {r[f'{col}_high']:.2f}" for name, col in
+             (("Spearman", "spearman"), ("Kendall", "kendall")) if np.isfinite(r[f"{col}_low"])]
+    return f"95% bootstrap intervals of the correlations: {', '.join(parts)}." if parts else ""
+
+
+def _flag_note(more: int) -> str:
+    return ("Flags under any bot (value: the deck's win rate, the winning side's rate in a matchup, or the first "
+            "seat's score rate, under each bot; -: inside its band under that bot). "
+            "robust: beyond the same edge of its band under every bot; "
+            "bot-dependent: some bot sees it inside the band or beyond the other edge. Intervals of the correlations "
+            "resample games; they say nothing of bots outside the panel." + (
+                f" {more} more flags in the robust_flags CSV." if more else ""))
+
+
+def _agreement_parts(robust: dict, matrices: bool) -> tuple[list[str], float, list[str], pd.DataFrame]:
+    """What the agreement block writes: its sentences, the matrices' side (0: none), the flags' note and flags."""
+    bots = robust["bots"]
+    words = " ".join(agreement_words(robust)) + ("" if matrices else " " + pair_words(robust["agreement"]))
+    side = min(0.36 if len(bots) <= 4 else 0.42, 0.08 + 0.07 * len(bots)) if matrices else 0.0
+    flags = robust["flags"].sort_values("robust", ascending=False, kind="stable")
+    note = wrap(_flag_note(max(len(flags) - FLAGS_SHOWN, 0)), 128)
+    return wrap(words, 128), side, note, flags.head(FLAGS_SHOWN)
+
+
+def agreement_height(robust: dict, matrices: bool) -> float:
+    """The height (figure fraction of an A4 portrait page) :func:`agreement_block` takes, measured by drawing it on
+    a scratch page."""
+    from matplotlib.figure import Figure
+
+    from simkit.report.document import PORTRAIT
+
+    return 1.0 - agreement_block(Figure(figsize=PORTRAIT), robust, 1.0, matrices)
+
+
+def agreement_block(fig, robust: dict, top: float, matrices: bool) -> float:
+    """The agreement between the panel's bots and the robust flags, from ``top`` down (the flags to the page's foot).
+
+    Args:
+        fig: the page.
+        robust: :func:`panel_tables` output.
+        top: figure fraction where the block's heading starts.
+        matrices: draw the rank-correlation and top-overlap matrices; without them (a two-bot panel, whose one
+            pair a sentence says with its intervals) the block is text and the flags only.
+
+    Returns:
+        the figure fraction of the block's lowest line.
+    """
+    bots = robust["bots"]
+    said, side, note, flags = _agreement_parts(robust, matrices)
+    fig.text(0.02, top, "Does the player matter? Agreement between bots and robust flags", fontsize=12,
+             weight="bold", va="top")
+    fig.text(0.04, top - 0.03, "\n".join(said), fontsize=8, va="top")
+    y = top - 0.03 - 0.0125 * len(said)
+    if side:
+        low = y - 0.06 - side * 0.7
+        plot_rank_agreement(fig.add_axes([0.08, low, side, side * 0.7]), robust["agreement"], bots)
+        plot_top_overlap(fig.add_axes([0.56, low, side * 0.9, side * 0.63]), robust["agreement"], bots)
+        y = low - 0.05  # the matrices' tick labels
+    y -= 0.015
+    fig.text(0.04, y, "\n".join(note), fontsize=8, va="top", style="italic")
+    y -= 0.0125 * len(note) + 0.012
+    plot_robust_flags(fig.add_axes([0.04, 0.03, 0.92, max(y - 0.03, 0.01)]), flags, bots)
+    return y - len(robust_flag_lines(flags, bots)) * 7 * 1.35 / 72 / fig.get_figheight()
 
 
 def robustness_csvs(robust: dict) -> dict[str, pd.DataFrame]:

@@ -91,6 +91,7 @@ def scan(
     page: bool = True,
     progress: bool | None = None,
     log: Callable[[str], None] | None = None,
+    bots_from: str | Path | None = None,
 ) -> pd.DataFrame:
     """Sweep the scenario at each value of one key, on the same seeds, and read a figure against the value.
 
@@ -117,6 +118,8 @@ def scan(
         page: draw ``scan.pdf``.
         progress: a progress bar per sweep (default: only on a terminal).
         log: called with one line per value played.
+        bots_from: another scenario file of the game whose ``[bots]`` every value plays with (``simkit scan
+            --bots-from FILE``, as for sweep); ``None``: the scenario's own.
 
     Returns:
         the table, one row per value: ``key, value, figure, estimate, low, high, games, interval``;
@@ -131,7 +134,7 @@ def scan(
     """
     started = time.perf_counter()
     say = log or (lambda _line: None)
-    base = load_scenario(scenario)
+    base = load_scenario(scenario, bots_from=bots_from)
     knob = scan_knob(base.data, key)
     vals = parse_values(values, knob)
     fig = parse_figure(figure)
@@ -160,6 +163,8 @@ def scan(
             "values": vals, "games": probe.games, "deck_patterns": list(decks) if decks else None,
             "decks": list(probe.decks), "bots": list(probe.bots),
             "seed": probe.seed, "chunk_size": probe.chunk_size}
+    if base.bots_from is not None:  # a scan of the scenario's own bots keeps the spec it had before --bots-from
+        spec["bots_from"] = str(base.bots_from.resolve())
     if out.exists() and not out.is_dir():
         raise ValueError(f"{out}: not a folder")
     if out.exists():
@@ -175,7 +180,7 @@ def scan(
         folder.mkdir(parents=True, exist_ok=True)
         patch = folder / "patch.toml"
         _write_text(patch, texts[value])
-        sc = load_scenario(patch)
+        sc = load_scenario(patch, bots_from=base.bots_from)
         plan = plan_of(sc)
         before = _games_on_disk(folder)
         t0 = time.perf_counter()

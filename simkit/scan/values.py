@@ -136,7 +136,7 @@ def check_values(base: Scenario, knob: Knob, values: Sequence[int | float],
             path = Path(tmp) / f"{value_name(value)}.toml"
             path.write_text(text, encoding="utf-8")
             try:
-                sc = load_scenario(path)
+                sc = load_scenario(path, bots_from=base.bots_from)  # the bots it will play (--bots-from)
                 if check is not None:
                     check(sc)
             except ValueError as exc:

@@ -71,6 +71,7 @@ def tune(
     weights: TuneWeights | str | None = None,
     bands: FlagBands | None = None,
     progress: bool | None = None,
+    bots_from: str | Path | None = None,
 ) -> TuneResult:
     """Search for a small patch that brings the game into balance, and check it on fresh seeds.
 
@@ -122,6 +123,8 @@ def tune(
         weights: the objective's weights (:class:`TuneWeights` or ``'spread=1,band=2,...'``).
         bands: the report's bands (default :class:`simkit.analysis.FlagBands`).
         progress: show a progress bar (default: only when stderr is a terminal).
+        bots_from: another scenario file of the game whose ``[bots]`` every candidate plays with (the base's and
+            each patch's bots of the same names replaced, ``simkit tune --bots-from FILE``); ``None``: their own.
 
     Returns:
         :class:`TuneResult`: the trial table as a DataFrame, the patch text, the summary, the folder.
@@ -135,7 +138,7 @@ def tune(
 
     started = time.perf_counter()
     base_path = Path(scenario).resolve()
-    sc = load_scenario(scenario)
+    sc = load_scenario(scenario, bots_from=bots_from)
     knob_list = parse_knobs(sc.data, list(knobs))
     if trials < 1:
         raise ValueError(f"--trials must be at least 1, got {trials}")
@@ -203,6 +206,8 @@ def tune(
         "confirm_seed": confirm_seed,
         "confirm_games": int(confirm_games),
     }
+    if sc.bots_from is not None:  # a tune of the scenario's own bots stores its settings as before --bots-from
+        settings["bots_from"] = str(sc.bots_from.resolve())
     settings = json.loads(json.dumps(settings))  # as stored: tuples become lists
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -218,7 +223,8 @@ def tune(
                             warn(noise_warning(plans[0], bands.deck))) if w]
         study = open_study(out, settings, resume)
         close_interrupted(study)
-        ev = Evaluator(base_path, out, deck_ids, games, pairs, panel, search_seed, workers, weights, bands)
+        ev = Evaluator(base_path, out, deck_ids, games, pairs, panel, search_seed, workers, weights, bands,
+                       bots_from=sc.bots_from)
         plan = TrialPlan(knob_list, max_changes, screen, combine, rounds, ev, rescreen, stages, seat_pairs)
 
         from tqdm import tqdm

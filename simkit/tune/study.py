@@ -394,8 +394,10 @@ class Evaluator:
     """Plays candidates on the search seeds, cached by candidate: one sweep per bot pairing, or one
     sweep of the whole bot panel (each panel bot in both seats), split by bot."""
 
-    def __init__(self, base_path: Path, out: Path, decks, games, pairs, panel, seed, workers, weights, bands):
+    def __init__(self, base_path: Path, out: Path, decks, games, pairs, panel, seed, workers, weights, bands,
+                 bots_from: Path | None = None):
         self.base_path, self.out = base_path, out
+        self.bots_from = bots_from  # every candidate (base, patches) plays the bots of this file (--bots-from)
         self.base_data = load_scenario(base_path).data
         self.decks, self.games, self.pairs, self.panel, self.seed = decks, games, pairs, panel, seed
         self.workers, self.weights, self.bands = workers, weights, bands
@@ -417,7 +419,7 @@ class Evaluator:
     def sweep_file(self, path: Path, folder: Path, seed: int, games: int) -> list[pd.DataFrame]:
         """Sweep the scenario file ``path`` into ``folder``; returns the games of each bot pairing, in
         ``self.pairs`` order (``self.last_sweeps`` keeps each whole sweep with its label, for compare)."""
-        sc = load_scenario(path)
+        sc = load_scenario(path, bots_from=self.bots_from)
         runs = []
         if self.panel:
             runs.append(("panel " + ",".join(self.panel), folder / "sweep-panel",
