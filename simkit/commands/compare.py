@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     v = tables["verdict"]
     print(f"verdict: {v['sentence']}")
     for key, before, after in v["changes"]:
-        print(f"  changed: {key}: {before!r} -> {after!r}")
+        print(f"  changed: {key}: {_short(before)} -> {_short(after)}")
     bots = bots_changed(base_games.attrs.get("meta") or {}, patch_games.attrs.get("meta") or {})
     if bots:  # the bots that played differ between the two sweeps: the patch's own bots, not only its numbers
         print(f"simkit compare: warning: the patch also changes how {', '.join(bots)} play, so a change mixes the "
@@ -40,6 +40,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"comparison: {files[0]}")
     print(f"tables: {len(files) - 1} CSV files beside it ({files[1].name}, ...)")
     return 0
+
+
+def _short(value: object, most: int = 60) -> str:
+    """A value as the terminal line shows it: its repr, a long one (a deck pool) cut with its length said."""
+    text = repr(value)
+    if len(text) <= most:
+        return text
+    size = f", {len(value)} items" if isinstance(value, list | tuple | dict) else ""
+    return f"{text[:most - 3]}...{size}"
 
 
 def bots_changed(base_meta: dict, patch_meta: dict) -> list[str]:
