@@ -51,13 +51,14 @@ def cheap(tmp_path_factory):
 
 
 def test_base_scenario_lists_the_search_rungs_after_the_personalities():
-    """search-1 and search-2 are bots of the base scenario; search-2 is search-1's weights with a bigger budget."""
+    """search-1, search-2 and search-3 are bots of the base scenario, each search-1's weights with a bigger
+    budget than the rung below."""
     sc = scenario()
     names = bot_names(sc)
-    assert names[-2:] == ("search-1", "search-2") and "balanced" in names
-    s1, s2 = searches(sc)["search-1"], searches(sc)["search-2"]
-    assert s1.policy in personalities(sc) and s2.value == s1.value
-    assert (s2.plans, s2.samples) > (s1.plans, s1.samples)
+    assert names[-3:] == ("search-1", "search-2", "search-3") and "balanced" in names
+    s1, s2, s3 = (searches(sc)[f"search-{i}"] for i in (1, 2, 3))
+    assert s1.policy in personalities(sc) and s2.value == s1.value == s3.value
+    assert (s1.plans, s1.samples) < (s2.plans, s2.samples) < (s3.plans, s3.samples)
     bot, state = make_bot(sc, "search-1", 1, seed=5)
     assert isinstance(bot, SearchBot) and state is None
 
