@@ -20,7 +20,8 @@ score (draws counted half), each with a 95% Wilson interval; how often the lower
 line per target, on the win rate: ``PASS`` when it reaches the target (>= 60% over the rung below, >= 75%
 for the top rung over ``--against``), ``short`` when it does not, with whether the interval's lower end
 clears the target too. With ``--seeds-per-deal`` of 2 or more each match also gets its skill-or-luck
-decomposition (:func:`simkit.analysis.luck.skill_or_luck`).
+decomposition (:func:`simkit.analysis.luck.skill_or_luck`). ``--round-robin`` plays every pair of ``--rungs``
+instead (no targets) and prints each bot's mean score: which personality is the weakest and which the best.
 
 With ``--cost-games N`` every rung also plays N mirror games in this process, after two warm-up games (so
 no compilation is counted): CPU seconds per game and per decision (an action played, both seats), and the
@@ -189,6 +190,27 @@ def cost(path: str, rung: str, games: int, seed: int, cores: int) -> dict:
             "sweep_cores": cores, "sweep_minutes": pairs * per_game / cores / 60}
 
 
+def duration(seconds: float) -> str:
+    """``seconds`` in words: seconds under two minutes, minutes under two hours, else hours."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def round_robin_scores(matches: list[dict]) -> dict[str, dict]:
+    """Each bot's score over all its games of ``matches`` (draws half), with its 95% Wilson interval."""
+    points: dict[str, list[float]] = {}
+    for m in matches:
+        n, up = m["games"], m["score"] * m["games"]
+        for bot, got in ((m["upper"], up), (m["lower"], n - up)):
+            acc = points.setdefault(bot, [0.0, 0])
+            acc[0] += got
+            acc[1] += n
+    return {b: {"games": n, "score": pts / n, "score_ci": wilson(pts, n)} for b, (pts, n) in points.items()}
+
+
 def luck_lines(s: dict) -> list[str]:
     """The skill-or-luck decomposition of one match in words."""
     if not s["total"] > 0:
@@ -203,10 +225,14 @@ def luck_lines(s: dict) -> list[str]:
     return out
 
 
-def plan(rungs: list[str], against: str | None, top_vs_bottom: bool = True) -> dict[tuple[str, str], list[float]]:
+def plan(rungs: list[str], against: str | None, top_vs_bottom: bool = True,
+         round_robin: bool = False) -> dict[tuple[str, str], list[float]]:
     """The matches to play, ``(upper, lower)``, each with its targets: every rung over the rung below (60%), the
-    top over the bottom (no target of its own), the top over ``against`` (75%); a match is played once."""
+    top over the bottom (no target of its own), the top over ``against`` (75%); a match is played once.
+    ``round_robin``: every pair of ``rungs`` instead (the later one as upper), without targets."""
     out: dict[tuple[str, str], list[float]] = {}
+    if round_robin:
+        return {(b, a): [] for i, a in enumerate(rungs) for b in rungs[i + 1:]}
     for upper, lower in zip(rungs[1:], rungs[:-1]):
         out.setdefault((upper, lower), []).append(RUNG_TARGET)
     if len(rungs) > 2 and top_vs_bottom:
@@ -228,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--cost-games", type=int, default=0, help="mirror games per rung for the cost figures")
     p.add_argument("--cores", type=int, default=2, help="cores of the estimated sweep wall time")
+    p.add_argument("--round-robin", action="store_true",
+                   help="every pair of --rungs instead, and each bot's mean score (to find the weakest and best)")
     p.add_argument("--skip-top", action="store_true", help="do not play the top rung against the bottom one")
     p.add_argument("--json", dest="json_out", help="write every figure and every game's outcome here")
     args = p.parse_args(argv)
@@ -241,7 +269,9 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--rungs: name at least two bots, weakest first (or one and --against)")
     if args.seeds_per_deal < 1 or args.games < 2 * args.seeds_per_deal or args.games % (2 * args.seeds_per_deal):
         p.error(f"--games must be a positive multiple of 2 x --seeds-per-deal ({2 * args.seeds_per_deal})")
-    targets = plan(rungs, args.against, not args.skip_top)
+    if args.round_robin and args.against:
+        p.error("--round-robin plays every pair of --rungs: list the --against bot among them")
+    targets = plan(rungs, args.against, not args.skip_top, args.round_robin)
     sweep_pairs = len(sc.game.seat_decks()[0]) * len(sc.game.seat_decks()[1])
     print(f"# {sc.game.title} ladder: {' < '.join(rungs)}" + (f"; top against {args.against}" if args.against else "")
           + f"\n{args.games} games per match ({args.games // (2 * args.seeds_per_deal)} random deals x 2 seat orders x "
@@ -257,13 +287,19 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{upper:>10} vs {lower:<10} won {m['won']}, drew {m['drawn']}, lost {m['lost']} of {m['games']}: "
                   f"win rate {m['win_rate']:.1%} (95% CI {lo:.1%}-{hi:.1%}), score {m['score']:.3f} "
                   f"({slo:.3f}-{shi:.3f}); {lower} won {m['lower_win_rate']:.1%} ({llo:.1%}-{lhi:.1%}); "
-                  f"first seat {m['upper_first']['win_rate']:.1%}, second {m['upper_second']['win_rate']:.1%}; "
+                  f"{upper} won {m['upper_first']['win_rate']:.1%} first, {m['upper_second']['win_rate']:.1%} second; "
                   f"{m['wall_s']:.0f} s wall, {m['cpu_s']:.0f} CPU s", flush=True)
             if "skill_or_luck" in m:
                 print("\n".join(luck_lines(m["skill_or_luck"])), flush=True)
             verdicts += [verdict(m, goal) for goal in goals]
     for v in verdicts:
         print(verdict_line(v))
+    standing = {}
+    if args.round_robin:
+        standing = round_robin_scores(matches)
+        print("mean score over its matches (draws half): " + ", ".join(
+            f"{b} {v['score']:.3f} ({v['score_ci'][0]:.3f}-{v['score_ci'][1]:.3f})"
+            for b, v in sorted(standing.items(), key=lambda kv: -kv[1]["score"])))
     costs = []
     if args.cost_games:
         for rung in dict.fromkeys(rungs + ([args.against] if args.against else [])):
@@ -272,13 +308,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{rung:>10}: {c['cpu_s_per_game']:8.3f} CPU s/game, {c['cpu_ms_per_decision']:8.3f} CPU ms/decision "
                   f"({c['actions_per_game']:.0f} actions/game, both seats; {c['games']} mirror games); one game per "
                   f"pair of the pool ({c['sweep_pairs']:,} games) on {c['sweep_cores']} cores "
-                  f"~{c['sweep_minutes']:.1f} min", flush=True)
+                  f"~{duration(60 * c['sweep_minutes'])}", flush=True)
     if args.json_out:
         cmd = "python scripts/ladder.py " + " ".join(argv if argv is not None else sys.argv[1:])
         doc = {"command": cmd, "scenario": args.scenario, "game": sc.game.name, "rungs": rungs,
                "against": args.against, "games": args.games, "seeds_per_deal": args.seeds_per_deal, "seed": args.seed,
                "sweep_pairs": sweep_pairs,
-               "matches": matches, "verdicts": verdicts, "costs": costs}
+               "matches": matches, "verdicts": verdicts, "round_robin": standing, "costs": costs}
         out = Path(args.json_out)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(doc, indent=1, default=float))

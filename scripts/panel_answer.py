@@ -1,4 +1,4 @@
-"""Does the player matter for Battle of Miracles? The answer from a panel sweep (issue 15 point 5).
+"""Does the player matter? The answer from a panel sweep of any game (issue 15 point 5, issue 32 point 4).
 
     simkit sweep scenarios/miracle/base.toml --games 1 --panel balanced,rush,control,search-2 --out DIR
     python scripts/panel_answer.py DIR [--top search-2]

@@ -84,6 +84,10 @@ def test_the_plan_gives_every_match_its_targets_once():
     assert ladder.plan(["a", "b", "c"], None, top_vs_bottom=False) == {("b", "a"): [0.6], ("c", "b"): [0.6]}
 
 
+def test_a_duration_is_said_in_the_unit_that_reads():
+    assert [ladder.duration(x) for x in (3.4, 119, 600, 7300)] == ["3 s", "119 s", "10.0 min", "2.0 h"]
+
+
 def test_a_verdict_is_on_the_win_rate_and_says_what_the_interval_says():
     m = {"upper": "s", "lower": "u", "win_rate": 0.62, "win_ci": (0.57, 0.67)}
     v = ladder.verdict(m, 0.6)
@@ -107,3 +111,19 @@ def test_games_not_a_multiple_of_the_design_is_refused():
     with pytest.raises(SystemExit):
         ladder.main(["--scenario", str(ROOT / "scenarios/duel/quick.toml"), "--rungs", "random,aggro",
                      "--games", "6", "--seeds-per-deal", "2"])
+
+
+def test_a_round_robin_plays_every_pair_once_and_scores_each_bot(tmp_path, capsys):
+    assert ladder.plan(["a", "b", "c"], None, round_robin=True) == {("b", "a"): [], ("c", "a"): [], ("c", "b"): []}
+    out = tmp_path / "rr.json"
+    assert ladder.main(["--scenario", str(ROOT / "scenarios/duel/quick.toml"), "--rungs", "random,aggro,control",
+                        "--round-robin", "--games", "4", "--workers", "1", "--json", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert [(m["upper"], m["lower"]) for m in doc["matches"]] == [("aggro", "random"), ("control", "random"),
+                                                                  ("control", "aggro")]
+    assert doc["verdicts"] == []
+    table = doc["round_robin"]
+    assert {b: v["games"] for b, v in table.items()} == {"random": 8, "aggro": 8, "control": 8}
+    # every game's point goes to one of its two bots
+    assert sum(v["score"] * v["games"] for v in table.values()) == pytest.approx(12)
+    assert "mean score over its matches" in capsys.readouterr().out

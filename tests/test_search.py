@@ -46,9 +46,17 @@ def games(sc, bots, n: int = 4, batch_size: int = 4, seed: int = 11, **kw):
 def test_base_scenario_has_search_rungs(base):
     """The base scenario's ladder rungs are search bots built from [bots.search-N] tables."""
     names = bot_names(base)
-    assert {"search-1", "search-2"} <= set(names)
+    assert {"search-1", "search-2", "search-3"} <= set(names)
     bot = make_bot(base, "search-1")
     assert isinstance(bot, SearchBot) and bot.policy.name == bot_settings(base).searches["search-1"].policy
+
+
+def test_search_3_draws_more_and_wider_candidates_than_search_2(base):
+    """search-3 is search-2 (same policy, reply, depth and value) with twice the candidate turns,
+    drawn at a higher temperature: the lever the ladder measured (README "Search bots")."""
+    s2, s3 = bot_settings(base).searches["search-2"], bot_settings(base).searches["search-3"]
+    assert (s3.policy, s3.reply, s3.depth, s3.value) == (s2.policy, s2.reply, s2.depth, s2.value)
+    assert s3.plans > s2.plans and s3.temperature > s2.temperature
 
 
 def test_a_designer_adds_a_rung_without_code(small):
@@ -92,6 +100,17 @@ def test_one_plan_without_look_ahead_plays_its_policys_games(tmp_path):
         a, b = games(sc, bots), games(sc, same)
         cols = ["winner", "end_reason", "turns", "first_miracle_hp", "second_miracle_hp", "actions"]
         assert a[cols].equals(b[cols])
+
+
+def test_candidates_without_noise_are_the_policys_own_turn(tmp_path):
+    """At candidate temperature 0 every candidate is the policy's greedy turn, valued once: however
+    many plans, the search plays the games of its policy bot at temperature 0."""
+    sc = patch(tmp_path, '[bots.cold]\nlike = "balanced"\ntemperature = 0.0\n'
+                         '[bots.blind]\nlike = "search-1"\nplans = 6\ndepth = 1\ntemperature = 0.0\n')
+    cols = ["winner", "end_reason", "turns", "first_miracle_hp", "second_miracle_hp", "actions"]
+    assert games(sc, ("blind", "rush"))[cols].equals(games(sc, ("cold", "rush"))[cols])
+    warm = patch(tmp_path, '[bots.warm]\nlike = "search-1"\nplans = 6\ndepth = 1\ntemperature = 0.6\n', "warm.toml")
+    assert not games(warm, ("warm", "rush"))[cols].equals(games(sc, ("cold", "rush"))[cols])
 
 
 # -- determinism ------------------------------------------------------------------------------------
