@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import ast
 import difflib
+import json
 import os
 import pkgutil
 import sys
@@ -26,13 +27,15 @@ import simkit.commands
 
 #: the way of playing of each command (its kernels, its figure below): commands not named here play no compiled game
 PLAYS = {"sweep": "sweep", "tune": "sweep", "explore": "sweep", "scan": "sweep", "play": "play", "demo": "play",
-         "check": "check"}
+         "check": "check", "report": "play"}  # a report replays games for its game pages and its HTML page
 
-#: CPU time of a game's first compile (per worker process for a sweep), measured on the shared 2-core machine:
-#: Battle of Miracles' sweep path 64 s a worker (`simkit sweep scenarios/miracle/quick.toml`, 128 s of CPU over 2
-#: workers) and `simkit play` 61 s more (it plays step by step, other kernels); the Card Duel's sweep path 24 s on
-#: one worker (`simkit sweep scenarios/duel/quick.toml --workers 1`, main process included); games not measured
-#: get no figure; Magic War's sweep path 34 s over 2 workers and the main process (18 games, `--workers 2`)
+#: CPU time of a game's first compile (a sweep's, tune's, scan's or explore's compiles once, in the main process, before
+#: its workers fork: :func:`simkit.sweep.execute.warm_up`), measured on the shared 2-core machine: Battle of Miracles'
+#: sweep path 67 s of CPU for `simkit sweep scenarios/miracle/quick.toml --workers 2` on a cold cache (142 s when each
+#: of the 2 workers compiled) and `simkit play` 61 s more (it plays step by step, other kernels); the Card Duel's
+#: sweep path 24 s on one worker (`simkit sweep scenarios/duel/quick.toml --workers 1`, main process included);
+#: games not measured get no figure; Magic War's sweep path 34 s over 2 workers and the main process (18 games,
+#: `--workers 2`)
 COMPILE_CPU = {("miracle", "sweep"): "about a minute", ("miracle", "play"): "about a minute",
                ("duel", "sweep"): "about 20 s", ("magic", "sweep"): "about 15 s"}
 
@@ -116,9 +119,19 @@ def compile_notice(args: argparse.Namespace) -> str | None:
     no compiled game, or the JIT is off, ``NUMBA_DISABLE_JIT=1``)."""
     path = PLAYS.get(args.command)
     scenario = getattr(args, "scenario", None)
-    if path is None or not isinstance(scenario, str) or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+    results = getattr(args, "results", None)
+    if path is None or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return None
-    game = _game_of(scenario)
+    if isinstance(scenario, str):
+        game = _game_of(scenario)
+    elif isinstance(results, str):  # a results folder names its game in meta.json
+        try:
+            game = json.loads((Path(results) / "meta.json").read_text(encoding="utf-8")).get("game")
+        except (OSError, ValueError, AttributeError):
+            game = None
+        game = game if isinstance(game, str) else None
+    else:
+        return None
     if game is None or not game.isidentifier():
         return None
     try:
@@ -128,8 +141,7 @@ def compile_notice(args: argparse.Namespace) -> str | None:
     except (LookupError, ImportError):
         return None
     cpu = COMPILE_CPU.get((game, path))
-    each = " in each worker" if path == "sweep" else ""
-    took = f"{cpu} of CPU{each}, longer on a busy machine" if cpu else "a one-time wait, longer on a busy machine"
+    took = f"{cpu} of CPU, longer on a busy machine" if cpu else "a one-time wait, longer on a busy machine"
     return (f"simkit {args.command}: compiling the {title} engine once for this install ({took}); "
             "later runs start at once")
 

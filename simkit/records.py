@@ -34,6 +34,7 @@ class GameRecord:
             that keeps none).
         scenario_data: that scenario's merged numbers (``None`` when not kept).
         path: the record's own file (for messages).
+        bots_from: the scenario file whose bots played (``simkit play --bots-from``), or ``None``.
     """
 
     scenario: Path
@@ -45,6 +46,7 @@ class GameRecord:
     scenario_hash: str | None = None
     scenario_data: dict | None = field(default=None, repr=False)
     path: Path | None = None
+    bots_from: Path | None = None
 
 
 def read_game_record(path: str | Path) -> GameRecord:
@@ -106,6 +108,9 @@ def read_game_record(path: str | Path) -> GameRecord:
     scenario = Path(data["scenario"])
     if not scenario.is_absolute() and not scenario.exists() and (path.parent / scenario).exists():
         scenario = path.parent / scenario
+    bots_from = data.get("bots_from")
+    if bots_from is not None and not isinstance(bots_from, str):
+        raise ValueError(f"{path}: bots_from: must be a scenario file name, got {bots_from!r}")
     return GameRecord(
         scenario=scenario,
         first_deck=data["first_deck"],
@@ -116,6 +121,7 @@ def read_game_record(path: str | Path) -> GameRecord:
         scenario_hash=digest,
         scenario_data=numbers,
         path=path,
+        bots_from=Path(bots_from) if bots_from else None,
     )
 
 
@@ -189,6 +195,8 @@ def write_game_record(path: str | Path, scenario, decks: Sequence[str], seed: in
     record = {"scenario": str(getattr(scenario, "path", scenario))}
     if hasattr(scenario, "hash"):
         record["scenario_hash"] = scenario.hash
+    if getattr(scenario, "bots_from", None) is not None:
+        record["bots_from"] = str(scenario.bots_from)
     record.update({
         "decks": list(decks), "seed": int(seed), "bots": list(bots),
         "actions": [_json_action(a) for a in actions], "result": result,

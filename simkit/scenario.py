@@ -11,6 +11,7 @@ import difflib
 import fnmatch
 import hashlib
 import json
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -192,6 +193,8 @@ class Scenario:
         game_name: the scenario's ``game`` key (a sub-package of ``simkit.games``).
         rules: the game's fixed rule tables built from the data.
         decks: the deck pool, canonical deck ids in a fixed order.
+        bots_from: the scenario file whose ``[bots]`` table the scenario plays with instead of its own bots of the
+            same names (``load_scenario(path, bots_from=FILE)``, ``simkit sweep --bots-from FILE``), or ``None``.
         game: the game bound to this scenario (:class:`simkit.games.Ruleset`): its decks, deck cards,
             bots, ``new_match``, ``play_batch``, ``replay``, schema and capabilities.
     """
@@ -201,6 +204,7 @@ class Scenario:
     game_name: str
     rules: Any = field(repr=False)
     decks: tuple[str, ...] = field(repr=False)
+    bots_from: Path | None = None
     game: Ruleset = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -208,8 +212,20 @@ class Scenario:
 
     @property
     def name(self) -> str:
-        """The scenario's display name (its ``name`` key, else the file stem)."""
-        return str(self.data.get("name", self.path.stem))
+        """The scenario's display name (its ``name`` key, else the file stem; ``(bots of FILE)`` added when its bots
+        come from another file)."""
+        name = str(self.data.get("name", self.path.stem))
+        return f"{name} (bots of {self.bots_from.name})" if self.bots_from is not None else name
+
+    def unknown_bot(self, bot: str) -> str:
+        """The one-line error for a bot name the scenario does not know: the bots it knows and where they were
+        looked for, and how to play a bot another scenario file defines."""
+        where = (f"{self.path} with the bots of {self.bots_from}" if self.bots_from is not None else str(self.path))
+        hint = ("" if self.bots_from is not None else
+                "; a bot another scenario file of the game defines (a patch's [bots.NAME]) plays here with "
+                "--bots-from FILE")
+        known = ", ".join(self.game.bot_names())
+        return f"unknown bot {bot!r} (the scenario knows: {known}; looked for in {where}){hint}"
 
     @property
     def text(self) -> str:
@@ -256,27 +272,50 @@ def resolve_like(f: Field, name: str, reserved: tuple[str, ...] = ("random",), c
     return {**resolve_like(f, parent, reserved, (*chain, name)), **own}
 
 
-def load_scenario(path: str | Path) -> Scenario:
+def load_scenario(path: str | Path, bots_from: str | Path | None = None) -> Scenario:
     """Load, merge and validate a scenario file.
 
     Args:
         path: the TOML file; a patch's ``extends`` is resolved relative to its folder.
+        bots_from: another scenario file of the same game (a patch defining ``[bots.mine]``, say) whose bots the
+            scenario plays with: its whole ``[bots]`` table (``extends`` followed) replaces the scenario's bots of
+            the same names and adds the others, so every bot plays exactly as it does in that file. The bots are
+            part of the merged data, so of the hash; :attr:`Scenario.bots_from` names the file.
 
     Returns:
         The frozen :class:`Scenario`.
 
     Raises:
-        ScenarioError: one message naming the file, the key and the problem.
+        ScenarioError: one message naming the file, the key and the problem; for ``bots_from``, a file that does not
+            load by itself, has no ``[bots]`` table, or is a scenario of another game.
     """
     path = Path(path)
     data = _read_toml(path)
+    if bots_from is not None:
+        bots_from = Path(bots_from)
+        data = _with_bots_of(path, data, bots_from)
     try:
-        return _build(path, data)
+        return _build(path, data, bots_from)
     except ScenarioError as exc:
-        hint = _new_table_hint(path, str(exc))
+        hint = _new_table_hint(path, str(exc)) if bots_from is None else f"with the bots of {bots_from}"
         if hint is None:
             raise
         raise ScenarioError(f"{exc} ({hint})") from None
+
+
+def _with_bots_of(path: Path, data: dict, bots_from: Path) -> dict:
+    """``data`` with the ``[bots]`` table of the scenario file ``bots_from`` laid over its own, bot by bot."""
+    other = _read_toml(bots_from)
+    _build(bots_from, dict(other))  # it loads by itself: its own errors name its own file
+    game, theirs = data.get("game"), other.get("game")
+    if theirs != game:
+        raise ScenarioError(f"{bots_from}: game: {theirs!r}, but {path} is a {game!r} scenario: the bots of "
+                            "another game cannot play it (--bots-from names a scenario file of the same game)")
+    bots = other.get("bots")
+    if not isinstance(bots, dict) or not bots:
+        raise ScenarioError(f"{bots_from}: bots: missing table: it defines no bot to play {path} with")
+    own = data.get("bots") if isinstance(data.get("bots"), dict) else {}
+    return {**data, "bots": {**own, **bots}}
 
 
 def _new_tables(own: dict, base: dict, prefix: str = "") -> list[tuple[str, list[str]]]:
@@ -322,7 +361,7 @@ def scenario_from_data(data: dict, source: str = "scenario") -> Scenario:
     return _build(Path(source), dict(data))
 
 
-def _build(path: Path, data: dict) -> Scenario:
+def _build(path: Path, data: dict, bots_from: Path | None = None) -> Scenario:
     top = Field(str(path), data)
     game_name = top.str("game")
     try:
@@ -335,9 +374,79 @@ def _build(path: Path, data: dict) -> Scenario:
             raise top.fail(f"unknown top-level key (known: {', '.join(known)})", key)
     rules = game.hook("build_rules")(top)
     decks = tuple(game.hook("deck_pool")(rules, top))
-    scenario = Scenario(path=path, data=data, game_name=game_name, rules=rules, decks=decks)
+    scenario = Scenario(path=path, data=data, game_name=game_name, rules=rules, decks=decks, bots_from=bots_from)
     sweep_settings(scenario)  # the core's [sweep] table is checked at load too
     return scenario
+
+
+#: what separates a deck id's parts (``Weapon+Weapon:Spell,Spell,Spell``): ``:`` its sections, ``,`` and ``+`` its cards
+_SECTION, _CARD = ":", re.compile(r"[,+]")
+
+
+def _cards(section: str) -> list[str]:
+    return _CARD.split(section)
+
+
+def _section_matches(deck: str, pattern: str) -> bool:
+    """One section of a deck id against one of a pattern: as a whole (``*``), or card by card in any order."""
+    if fnmatch.fnmatchcase(deck, pattern):
+        return True
+    have, want = _cards(deck), _cards(pattern)
+    rest = "*" in want  # a card pattern that is ``*`` alone stands for any other cards, as many as there are
+    want = [w for w in want if w != "*"]
+    if len(have) < len(want) or (not rest and len(have) != len(want)):
+        return False
+    left = list(have)
+    for w in sorted(want, key=lambda c: any(ch in c for ch in "*?[")):  # exact names first, wildcards last
+        hit = next((i for i, h in enumerate(left) if fnmatch.fnmatchcase(h, w)), None)
+        if hit is None:
+            return False
+        del left[hit]
+    return True
+
+
+def deck_matches(deck: str, pattern: str) -> bool:
+    """True when the deck id ``deck`` matches the shell-style ``pattern`` (``'HolyLight:*'``), its cards in any order
+    within each section (``'Spear+Greataxe:*'`` matches ``Greataxe+Spear:Rage,ShadowBolt,Venom``), as ``play``
+    accepts a deck's cards in any order; a card pattern ``*`` alone stands for the section's other cards, however
+    many (``'Sanctuary:Swordsman*3,*'``)."""
+    if deck == pattern or fnmatch.fnmatchcase(deck, pattern):
+        return True
+    have, want = deck.split(_SECTION), pattern.split(_SECTION)
+    return len(have) == len(want) and all(_section_matches(h, w) for h, w in zip(have, want, strict=True))
+
+
+def matching_decks(pool: tuple[str, ...] | list[str], pattern: str, canonical=None) -> list[str]:
+    """The decks of ``pool`` that ``pattern`` selects, pool order: a deck's own id (Magic War's ids hold ``*``)
+    picks that deck alone, else every deck :func:`deck_matches`; a pattern without wildcards may name a deck that
+    ``canonical`` (the game's ``canonical_deck``) knows by another spelling.
+
+    Raises:
+        ValueError: nothing matches; the message suggests the closest deck ids, compared card by card in any
+            order, or names ``simkit decks`` when none is close.
+    """
+    if pattern in pool:
+        return [pattern]
+    hits = [d for d in pool if deck_matches(d, pattern)]
+    if not hits and canonical is not None and not any(c in pattern for c in "*?["):
+        try:
+            name = canonical(pattern)
+        except ValueError:
+            name = None
+        hits = [d for d in pool if d == name]
+    if hits:
+        return hits
+
+    def sorted_cards(text: str) -> str:
+        return _SECTION.join("+".join(sorted(_cards(s))) for s in text.split(_SECTION))
+
+    by_cards = {sorted_cards(d): d for d in pool}
+    close = [d for d in pool if deck_matches(d.casefold(), pattern.casefold())][:3]  # 'Holylight:*'
+    close += difflib.get_close_matches(pattern, pool, n=3, cutoff=0.5)
+    close += [by_cards[k] for k in difflib.get_close_matches(sorted_cards(pattern), list(by_cards), n=3, cutoff=0.5)]
+    close = list(dict.fromkeys(close))[:3]
+    hint = f"; did you mean {', '.join(close)}?" if close else "; `simkit decks SCENARIO` lists them"
+    raise ValueError(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(pool)} decks)" + hint)
 
 
 def default_bot(sc: Scenario) -> str:
@@ -347,7 +456,8 @@ def default_bot(sc: Scenario) -> str:
 
 def sweep_settings(sc: Scenario) -> dict:
     """The scenario's ``[sweep]`` table, checked (the core's own table): games, workers, chunk_size, seed,
-    bots, panel, decks, out; missing keys take their defaults."""
+    bots, panel, decks, out; missing keys take their defaults (``out`` beside the scenario's own folder when its bots
+    come from another file, :attr:`Scenario.bots_from`)."""
     f = Field(str(sc.path), sc.data).table("sweep", required=False)
     f.reject_unknown(("games", "workers", "chunk_size", "seed", "bots", "panel", "decks", "out"))
     bots = f.get("bots", None)
@@ -362,7 +472,7 @@ def sweep_settings(sc: Scenario) -> dict:
     for key, names in (("bots", bots), ("panel", panel)):
         for b in names:
             if b not in known:
-                raise f.fail(f"unknown bot {b!r} (the scenario knows: {', '.join(known)})", key)
+                raise f.fail(sc.unknown_bot(b), key)
     twice = sorted({b for b in panel if panel.count(b) > 1})
     if twice:
         raise f.fail(f"names a bot twice ({', '.join(twice)}): {', '.join(panel)}", "panel")
@@ -370,18 +480,10 @@ def sweep_settings(sc: Scenario) -> dict:
     if not (isinstance(decks, list) and all(isinstance(d, str) for d in decks)):
         raise f.fail(f"must be a list of deck patterns, got {decks!r}", "decks")
     for pattern in decks:  # as the sweep reads them: a deck's id, wildcards, or a deck's cards in any order
-        if pattern in sc.decks or any(fnmatch.fnmatchcase(d, pattern) for d in sc.decks):
-            continue
-        if not any(c in pattern for c in "*?["):
-            try:
-                if sc.canonical_deck(pattern) in sc.decks:
-                    continue
-            except ValueError:
-                pass
-        close = difflib.get_close_matches(pattern, sc.decks, n=3, cutoff=0.5)
-        hint = f"; did you mean {', '.join(close)}?" if close else "; `simkit decks SCENARIO` lists them"
-        raise f.fail(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(sc.decks)} decks)"
-                     + hint, "decks")
+        try:
+            matching_decks(sc.decks, pattern, sc.canonical_deck)
+        except ValueError as exc:
+            raise f.fail(str(exc), "decks") from None
     workers = f.get("workers", 0)
     seed = f.int("seed", 0)
     if seed > SEED_MAX:
@@ -394,9 +496,15 @@ def sweep_settings(sc: Scenario) -> dict:
         "bots": tuple(bots),
         "panel": tuple(panel),
         "decks": decks,
-        "out": f.str("out", f"results/{sc.path.stem}"),
+        "out": _out_with_bots(f.str("out", f"results/{sc.path.stem}"), sc.bots_from),
     }
 
+
+
+def _out_with_bots(out: str, bots_from: Path | None) -> str:
+    """The default results folder of a scenario played with another file's bots: beside its own, not in it
+    (``results/quick-with-priest-patch-bots``), so the scenario's own results are never refused or mixed."""
+    return out if bots_from is None else f"{out.rstrip('/')}-with-{bots_from.stem}-bots"
 
 
 def flat_keys(data: dict, prefix: str = "") -> dict[str, Any]:

@@ -23,18 +23,35 @@ def test_every_command_prints_its_help(command, capsys):
     assert "options:" in out
 
 
-def test_help_imports_no_engine_no_pandas_and_no_matplotlib():
-    """``simkit --help`` and ``simkit sweep --help`` run in a fresh interpreter without importing numba, numpy,
-    pandas, scipy or matplotlib (they cost seconds of CPU)."""
+def test_help_and_argument_errors_import_no_engine_no_pandas_and_no_matplotlib():
+    """``simkit --help``, every ``simkit COMMAND --help`` and an argument error of every command (a flag it does not
+    have) run in a fresh interpreter without importing numba, numpy, pandas, scipy, matplotlib, hypothesis or optuna
+    (they cost seconds of CPU: ``tune --help`` took 1.2 s when it imported the tune machinery)."""
     import subprocess
     import sys
 
-    code = ("import sys\nfrom simkit.cli import main\nfor argv in (['--help'], ['sweep', '--help'], ['compare', '-h']):"
+    argvs = [["--help"]] + [[c, "--help"] for c in COMMANDS] + [[c, "x.toml", "--no-such-flag"] for c in COMMANDS]
+    code = (f"import sys\nfrom simkit.cli import main\nfor argv in {argvs!r}:"
             "\n    try:\n        main(argv)\n    except SystemExit:\n        pass\n"
-            "heavy = {'numba', 'numpy', 'pandas', 'scipy', 'matplotlib'}\n"
+            "heavy = {'numba', 'numpy', 'pandas', 'scipy', 'matplotlib', 'hypothesis', 'optuna'}\n"
             "print(sorted({m.split('.')[0] for m in sys.modules} & heavy))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "[]"
+
+
+def test_the_defaults_help_reads_from_source_are_the_modules_own():
+    """``check --help``'s profiles and ``tune --help``'s weights, read from the modules' source so that help imports
+    neither hypothesis nor the tune machinery, are what those modules hold when imported."""
+    from dataclasses import asdict
+
+    from simkit.commands._source import constant, field_defaults
+    from simkit.testing.profiles import PROFILES
+    from simkit.tune.objective import TuneWeights
+
+    assert constant("simkit.testing.profiles", "PROFILES") == PROFILES
+    assert field_defaults("simkit.tune.objective", "TuneWeights") == asdict(TuneWeights())
+    with pytest.raises(LookupError):
+        constant("simkit.testing.profiles", "NO_SUCH_NAME")
 
 
 def test_a_misspelt_flag_prints_the_commands_usage_and_the_nearest_flag(capsys):
@@ -110,3 +127,17 @@ def test_a_command_that_fails_before_playing_says_nothing_of_compiling(capsys):
     assert main(["play", "scenarios/duel/base.toml", "Nope", "Nope", "--seed", "-1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("simkit play: error: --seed")
+
+
+def test_a_report_that_replays_games_says_which_engine_it_compiles(tmp_path):
+    """`simkit report` replays games for its game pages and HTML page: its compile notice names the results folder's
+    game (read from its meta.json); a folder without one gets no notice."""
+    import argparse
+    import json
+
+    from simkit.cli import compile_notice
+
+    (tmp_path / "meta.json").write_text(json.dumps({"game": "miracle"}), encoding="utf-8")
+    line = compile_notice(argparse.Namespace(command="report", results=str(tmp_path)))
+    assert line.startswith("simkit report: compiling the Battle of Miracles engine once for this install (about a")
+    assert compile_notice(argparse.Namespace(command="report", results=str(tmp_path / "none"))) is None

@@ -140,6 +140,10 @@ def test_plurals_in_the_reports_words():
     assert [count(1, "deck"), count(2, "deck"), count(3, "hero class")] == ["1 deck", "2 decks", "3 hero classes"]
     assert [plural("unit type"), plural("creature kind"), plural("army")] == ["unit types", "creature kinds",
                                                                               "armies"]
+    from simkit.report.card_usage_page import _group
+
+    assert _group("class", {"class": "hero class"}) == "Hero classes"  # the card-usage page's headings
+    assert _group("magic", {}) == "Magic cards"
 
 
 def test_the_checks_game_counts_add_up():

@@ -116,9 +116,9 @@ def test_quick_scenario_loads_with_its_sweep_table():
 
 
 def test_bots_are_data_with_like_inheritance():
-    """Bots: random is built in; control inherits aggro's numbers and overrides some; search-1 comes last."""
+    """Bots: random is built in; control inherits aggro's numbers and overrides some; the search rungs come last."""
     sc = duel()
-    assert sc.game.bot_names() == ("random", "aggro", "control", "search-1")
+    assert sc.game.bot_names() == ("random", "aggro", "control", "search-1", "search-2")
     kinds, weights = bot_tables(sc, ("aggro", "control"))
     assert kinds.tolist() == [BOTS.BOT_UTILITY, BOTS.BOT_UTILITY]
     from simkit.games.duel.bots_config import W

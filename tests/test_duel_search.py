@@ -13,6 +13,7 @@ from simkit.games.duel import fast_search as FS
 from simkit.games.duel.batch import bot_names, bot_settings, game_seeds, play_batch, search_tables
 from simkit.games.duel.invariants import scramble_hidden
 from simkit.games.duel.match import Match
+from simkit.games.duel.tables import deck_list
 from simkit.scenario import ScenarioError
 from simkit.testing import api_test
 from tests.duel_positions import A, B, duel, patched
@@ -25,7 +26,7 @@ def test_search_rung_is_data():
     sc = duel()
     assert "search-1" in bot_names(sc)
     cfg = bot_settings(sc).searches["search-1"]
-    assert (cfg.policy, cfg.plans, cfg.depth) == ("aggro", 32, 1)
+    assert (cfg.policy, cfg.plans, cfg.depth, cfg.hidden, cfg.samples) == ("control", 16, 1, "absent", 1)
     assert cfg.value[FS.VALUE_HP] == 1.0 and cfg.value[FS.VALUE_WIN] == 100.0
 
 
@@ -50,7 +51,7 @@ def test_same_seed_same_game_whatever_the_batch():
 
 
 def test_search_beats_its_policy():
-    """search-1 beats aggro (its own policy) in more than half of 100 games over the quick pool, both seats."""
+    """search-1 beats aggro in more than half of 100 games over the quick pool, both seats."""
     sc = simkit.load_scenario(QUICK)
     decks = list(sc.decks)
     pick = np.random.default_rng(3)
@@ -66,11 +67,11 @@ def test_search_beats_its_policy():
 def _plan(sc, state, seat, players, counter):
     """The turn search-1 plans for ``seat`` from ``state`` (its view) with the bot stream at ``counter``."""
     r = sc.rules
-    kinds, policy, reply, params, values = players
-    s = np.zeros(E.STATE_SIZE, np.int64)
-    ctx = (r.settings, r.cards, r.effects, np.zeros_like(s), np.zeros_like(s), np.zeros_like(s), np.zeros_like(s),
-           np.zeros((E.MAX_LEGAL, 3), np.int64), np.zeros(policy.shape[1]))
-    FS.root_of(state, seat, ctx[3])
+    kinds, policy, reply, params, values, hidden, decks = players
+    samples = int(params[seat, FS.SAMPLES])
+    ctx = FS.make_ctx(r.settings, r.cards, r.effects, samples, policy.shape[1])
+    own = deck_list(r, (A, B)[seat])
+    FS.prepare(ctx, state, seat, own, decks, hidden[seat], samples, np.uint64(counter))
     plan, best = np.zeros(FS.TURN_CAP + 1, np.int64), np.zeros(FS.TURN_CAP + 1, np.int64)
     keys = np.array([game_seeds(11)[1]], np.uint64)
     n = FS.search_turn(ctx, 0, seat, policy[seat], reply[seat], params[seat], values[seat], keys,
@@ -79,11 +80,16 @@ def _plan(sc, state, seat, players, counter):
     return best[:n].tolist()
 
 
-def test_search_decisions_do_not_depend_on_hidden_information():
-    """12: at every turn start of a whole game, search-1 plans the same turn from the real state and from
-    one whose hidden parts (opponent hand, traps, discard, both source piles, the stream) were scrambled."""
-    sc = duel()
-    players = search_tables(sc, ("search-1", "search-1"))
+SAMPLING = '[bots.search-s]\nlike = "search-1"\nplans = 8\nhidden = "sample"\nsamples = 3\n'
+
+
+@pytest.mark.parametrize("bot", ["search-1", "search-s"])
+def test_search_decisions_do_not_depend_on_hidden_information(bot, tmp_path):
+    """12: at every turn start of a whole game, the search plans the same turn from the real state and from
+    one whose hidden parts (opponent hand, traps, discard, both source piles, the stream) were scrambled:
+    search-1 (hidden cards absent) and a search dealing 3 worlds from the view (hidden = "sample")."""
+    sc = patched(tmp_path, SAMPLING)
+    players = search_tables(sc, (bot, bot))
     m = Match(sc, A, B, seed=11)
     r = sc.rules
     checked, turn = 0, -1
@@ -104,6 +110,32 @@ def test_search_decisions_do_not_depend_on_hidden_information():
         n = E.legal(m.state, legal, r.settings, r.cards)
         E.step(m.state, *legal[n - 1], r.settings, r.cards, r.effects)
     assert checked >= 8
+
+
+def test_a_sampling_search_is_data_and_its_games_depend_on_the_seed_only(tmp_path):
+    """hidden = "sample" with samples = 3 is read from the file; its games alone or in a batch are the same, and
+    they differ from search-1's (the worlds it values on are not the hidden-cards-absent one)."""
+    sc = patched(tmp_path, SAMPLING)
+    cfg = bot_settings(sc).searches["search-s"]
+    assert (cfg.hidden, cfg.samples, cfg.plans, cfg.policy) == ("sample", 3, 8, "control")
+    decks = list(sc.decks)[:6]
+    first, second, seeds = decks[:3], decks[3:], [4, 5, 6]
+    whole = play_batch(sc, first, second, seeds, bots=("search-s", "aggro"))
+    alone = play_batch(sc, [first[1]], [second[1]], [seeds[1]], bots=("search-s", "aggro"))
+    assert all(values[0] == whole[column][1] for column, values in alone.items())
+    absent = play_batch(sc, first, second, seeds, bots=("search-1", "aggro"))
+    assert whole["actions"] != absent["actions"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ('hidden = "peek"', r"hidden: must be one of absent, sample, got 'peek'"),
+    ("samples = 0", r"samples: must be a whole number from 1 to 64"),
+    ("margin = -1", r"margin: must be at least 0"),
+])
+def test_a_search_table_with_a_bad_hidden_or_samples_is_refused(tmp_path, text, message):
+    """What a search does with hidden cards is one of two named ways, its worlds 1 to 64, its margin >= 0."""
+    with pytest.raises(ScenarioError, match=message):
+        bot_settings(patched(tmp_path, f'[bots.search-9]\nlike = "search-1"\n{text}\n'))
 
 
 def test_api_test_passes_with_the_search_bot():

@@ -146,7 +146,7 @@ def test_cli_play_rejects_an_unknown_bot(short, capsys):
     """An unknown bot name ends `simkit play` with exit 2 and one line listing the known bots."""
     code = main(["play", str(short.path), short.decks[0], short.decks[1], "--bots", "balanced,oracle"])
     err = capsys.readouterr().err
-    assert code == 2 and "unknown bot 'oracle'" in err and "known: random, balanced" in err
+    assert code == 2 and "unknown bot 'oracle'" in err and "knows: random, balanced" in err
 
 
 def _quality_script():

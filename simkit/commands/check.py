@@ -5,14 +5,18 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tqdm import tqdm
+from simkit.commands._source import constant
 
-from simkit.testing.profiles import PROFILES
-from simkit.testing.rule_check import format_report, replay_file, run_check
+#: the hypothesis profiles, read from their source: ``--help`` imports neither hypothesis nor the engines
+PROFILES = constant("simkit.testing.profiles", "PROFILES")
 
 
 def run(args: argparse.Namespace) -> int:
     """Check (or replay) and print the report; 0 when every invariant held, 1 otherwise."""
+    from tqdm import tqdm
+
+    from simkit.testing.rule_check import format_report, replay_file, run_check
+
     if args.replay:
         try:
             report = replay_file(args.scenario, args.replay)

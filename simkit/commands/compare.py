@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 
@@ -24,15 +25,68 @@ def run(args: argparse.Namespace) -> int:
         from simkit.explore.compare import compare_runs
 
         return compare_runs(args.base, args.patch, out)
-    tables = compare_results(load_checked_results(args.base), load_checked_results(args.patch))
+    base_games, patch_games = load_checked_results(args.base), load_checked_results(args.patch)
+    tables = compare_results(base_games, patch_games)
     v = tables["verdict"]
     print(f"verdict: {v['sentence']}")
     for key, before, after in v["changes"]:
-        print(f"  changed: {key}: {before!r} -> {after!r}")
+        print(f"  changed: {key}: {_short(before)} -> {_short(after)}")
+    bots = bots_changed(base_games.attrs.get("meta") or {}, patch_games.attrs.get("meta") or {})
+    if bots:  # the bots that played differ between the two sweeps: the patch's own bots, not only its numbers
+        print(f"simkit compare: warning: the patch also changes how {', '.join(bots)} play, so a change mixes the "
+              f"patch's numbers with the bots' play; to compare the numbers alone, sweep the base with the patch's "
+              f"bots: simkit sweep BASE.toml --bots-from PATCH.toml", file=sys.stderr)
     files = write_compare_report(tables, out)
     print(f"comparison: {files[0]}")
     print(f"tables: {len(files) - 1} CSV files beside it ({files[1].name}, ...)")
     return 0
+
+
+def _short(value: object, most: int = 60) -> str:
+    """A value as the terminal line shows it: its repr, a long one (a deck pool) cut with its length said."""
+    text = repr(value)
+    if len(text) <= most:
+        return text
+    size = f", {len(value)} items" if isinstance(value, list | tuple | dict) else ""
+    return f"{text[:most - 3]}...{size}"
+
+
+def bots_changed(base_meta: dict, patch_meta: dict) -> list[str]:
+    """The bots that played both sweeps whose tables differ between the two scenarios: the bot's own table with its
+    ``like`` chain, the bots it names (a search bot's ``policy``) and ``[bots]``' own settings."""
+    import json
+
+    from simkit.scenario import Field, resolve_like
+
+    def tables(meta: dict) -> dict:
+        data = json.loads(meta.get("scenario_text") or "{}")
+        return data.get("bots") if isinstance(data.get("bots"), dict) else {}
+
+    a, b = tables(base_meta), tables(patch_meta)
+
+    def resolved(bots: dict, name: str):
+        if not isinstance(bots.get(name), dict):
+            return bots.get(name)
+        try:
+            return resolve_like(Field("", bots), name)
+        except ValueError:
+            return bots.get(name)
+
+    settings = {k for k in {**a, **b} if not isinstance(a.get(k, b.get(k)), dict)}
+    changed = []
+    for bot in dict.fromkeys([*base_meta.get("bots", []), *base_meta.get("panel", [])]):
+        seen, todo = set(), [bot]
+        while todo:  # the bot and every bot its table names
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            for table in (resolved(a, name), resolved(b, name)):
+                if isinstance(table, dict):
+                    todo += [v for v in table.values() if isinstance(v, str) and isinstance({**a, **b}.get(v), dict)]
+        if any(resolved(a, n) != resolved(b, n) for n in seen) or any(a.get(k) != b.get(k) for k in settings):
+            changed.append(bot)
+    return changed
 
 
 def register(sub) -> None:

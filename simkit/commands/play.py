@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from simkit.games.kits.rng import SEED_MAX
-
 _NOT_RESULT = ("action_list", "first_deck", "second_deck", "seed", "first_bot", "second_bot")
 
 
@@ -14,13 +12,14 @@ def run(args: argparse.Namespace) -> int:
     """Play the game, print its log and result, and write the JSON record when asked."""
     from simkit.commands.sweep import names_option
     from simkit.files import atomic_write, cannot_write
+    from simkit.games.kits.rng import SEED_MAX
     from simkit.records import write_game_record
     from simkit.runner import play_games
     from simkit.scenario import default_bot, load_scenario
 
     if not 0 <= args.seed <= SEED_MAX:
         raise ValueError(f"--seed must be between 0 and {SEED_MAX} (2**63 - 1), got {args.seed}")
-    sc = load_scenario(args.scenario)
+    sc = load_scenario(args.scenario, bots_from=args.bots_from)
     game = sc.game
     if args.render and Path(args.render).suffix.lower() not in game.picture_suffixes:
         kinds = ", ".join(game.picture_suffixes) or "none: use `simkit replay GAME.json -o game.txt` for a text log"
@@ -30,6 +29,9 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"{flag} {out}: cannot write: the folder {Path(out).parent} does not exist (create it "
                              "first); nothing was played")
     bots = list(names_option("--bots", args.bots) or (default_bot(sc), "random"))
+    for bot in bots:  # before anything is played
+        if bot not in game.bot_names():
+            raise ValueError(sc.unknown_bot(bot))
     row = play_games(sc, args.first_deck, args.second_deck, bots=bots, seeds=[args.seed], record_actions=True).iloc[0]
     actions = row["action_list"]
     pair = (row["first_bot"], row["second_bot"])
@@ -68,6 +70,8 @@ def register(sub) -> None:
     p.add_argument("first_deck", help="the first player's deck, e.g. 'HolyLight:Archer,Priest,Swordsman'")
     p.add_argument("second_deck", help="the second player's deck")
     p.add_argument("--bots", help="first,second bot names (default: the scenario's first personality against random)")
+    p.add_argument("--bots-from", metavar="FILE",
+                   help="play with the bots another scenario file of the game defines (as sweep --bots-from)")
     p.add_argument("--seed", type=int, default=0, help="the game's seed (default: 0)")
     p.add_argument("--json", metavar="FILE", help="write the game's actions (replayable) as JSON to FILE")
     p.add_argument("--render", metavar="FILE", help="draw the game (games that draw pictures): .gif (one frame per "

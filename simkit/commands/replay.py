@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     if args.fps is not None and not args.fps > 0:
         raise ValueError(f"--fps must be positive, got {args.fps}")
     record = read_game_record(args.actions_json)
-    sc = load_scenario(args.scenario or record.scenario)
+    sc = load_scenario(args.scenario or record.scenario, bots_from=record.bots_from)
     warning = check_scenario(record, sc)
     if warning:
         print(f"simkit replay: warning: {warning}", file=sys.stderr)

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from simkit.scenario import load_scenario
     from simkit.sweep import check_seed, check_workers, plan_sweep, run_sweep, sweep_defaults
 
-    sc = load_scenario(args.scenario)
+    sc = load_scenario(args.scenario, bots_from=args.bots_from)
     defaults = sweep_defaults(sc)
     if args.workers is not None:
         workers = check_workers(args.workers, "--workers")
@@ -77,11 +77,15 @@ def run(args: argparse.Namespace) -> int:
                                     horizon=100 if args.horizon is None else args.horizon)
     elif args.precision is not None or args.max_games is not None or args.horizon is not None:
         raise ValueError("--precision, --max-games and --horizon need --adaptive")
+    if args.bots_from is None and (args.resume or not args.overwrite):
+        _refuse_missing_bots_from(args.out or defaults["out"])
     plan = plan_sweep(sc, games=args.games, decks=args.decks, bots=bots, chunk_size=args.chunk_size, seed=seed,
                       panel=panel, adaptive=adaptive)
     out = args.out or defaults["out"]
     who = (f"under each bot of the panel {', '.join(plan.panel)} (the same bot in both seats)" if plan.panel
            else f"bots {plan.bots[0]} (first) vs {plan.bots[1]} (second)")
+    if sc.bots_from is not None:
+        who += f", every bot as {sc.bots_from} defines it"
     decks = (f"{len(plan.decks)} decks" if not plan.second_decks
              else f"{len(plan.decks)} first-seat and {len(plan.second_decks)} second-seat decks")
     if adaptive:
@@ -107,6 +111,21 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _refuse_missing_bots_from(out: str) -> None:
+    """Refuse, in one line saying what to add, to play into a folder swept with another file's bots without them."""
+    import json
+    from pathlib import Path
+
+    try:
+        plan = json.loads((Path(out) / "meta.json").read_text(encoding="utf-8")).get("plan") or {}
+    except (OSError, ValueError, AttributeError):
+        return
+    theirs = plan.get("bots_from") if isinstance(plan, dict) else None
+    if isinstance(theirs, str) and theirs:
+        raise ValueError(f"{out} holds a sweep played with the bots of {theirs}: add --bots-from {theirs} to "
+                         "resume it, or choose another --out")
+
+
 def register(sub) -> None:
     """Add the ``sweep`` command."""
     p = sub.add_parser(
@@ -123,6 +142,11 @@ def register(sub) -> None:
         "--decks", nargs="+", metavar="PATTERN", help="only decks matching these patterns, e.g. 'HolyLight:*'"
     )
     p.add_argument("--bots", help="two bots, first seat and second seat, e.g. balanced,rush")
+    p.add_argument("--bots-from", metavar="FILE",
+                   help="play with the bots another scenario file of the game defines, e.g. a patch's [bots.mine] "
+                   "on its base: FILE's [bots] replace the scenario's of the same names (default --out: beside the "
+                   "scenario's own, results/<out>-with-<FILE>-bots); resume, report and compare read it from the "
+                   "folder")
     p.add_argument("--panel", metavar="BOT,BOT,...", help="a bot panel: every pairing played under each bot, the "
                    "same bot in both seats (default: [sweep] panel); the report then shows whether the player matters")
     p.add_argument("--chunk-size", type=int, help="games per chunk (one parquet file each)")

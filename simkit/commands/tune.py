@@ -6,19 +6,19 @@ import argparse
 import os
 import sys
 import warnings
-from dataclasses import asdict
 
+from simkit.commands._source import field_defaults
 from simkit.commands.sweep import names_option
-from simkit.tune import TuneWeights, tune
-from simkit.tune.preflight import TuneWarning
-from simkit.tune.study import STUDY
 
-_DEFAULT_WEIGHTS = asdict(TuneWeights())
+#: the objective's default weights, read from its source: ``--help`` imports no tune machinery
+_DEFAULT_WEIGHTS = field_defaults("simkit.tune.objective", "TuneWeights")
 
 
 def run(args: argparse.Namespace) -> int:
     """Run (or resume) the tune; print the proposal, the fresh-seed check and where the evidence is (a warning
     that the budget or the games per pair cannot support a proposal comes first, as one line, before the search)."""
+    from simkit.tune.preflight import TuneWarning
+
     with warnings.catch_warnings():
         warnings.simplefilter("always", TuneWarning)
         shown = warnings.showwarning
@@ -36,6 +36,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _tune(args: argparse.Namespace):
+    from simkit.tune import tune
+
     return tune(
         args.scenario, args.knob, trials=args.trials, max_changes=args.max_changes, decks=args.decks,
         bots=args.bots, panel=list(names_option("--panel", args.panel)) if args.panel is not None else None,
@@ -74,6 +76,8 @@ def _say(result) -> None:
                 print(f"  vanished [{p['bots']}]: {m}")
             for m in p["flags_appeared"]:
                 print(f"  APPEARED [{p['bots']}]: {m}")
+    from simkit.tune.study import STUDY
+
     names = [STUDY] + [os.path.relpath(f, result.out) for f in result.files]
     print(f"evidence: {result.out}/ ({', '.join(n for n in names if (result.out / n).exists())})")
 

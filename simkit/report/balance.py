@@ -171,6 +171,19 @@ def _metagame_words(mix: pd.DataFrame) -> str:
             f"{'is' if int(mix['dominated'].sum()) == 1 else 'are'} dominated by another deck.")
 
 
+def seat_words(tables: dict) -> tuple[str, str | None]:
+    """What the first seat's figures measure: ``("First-player advantage", None)`` when one bot played both seats of
+    every game, else a title saying it is a bot-and-seat effect and the bots that sat where."""
+    fp, meta = tables["first_player"], tables.get("meta") or {}
+    overall = fp[fp["scope"] == "overall"]
+    if "same_bots" not in fp.columns or overall.empty or bool(overall["same_bots"].iloc[0]):
+        return "First-player advantage", None
+    bots = meta.get("bots") or ["?", "?"]
+    return ("First seat's edge: a bot-and-seat effect",
+            f"{bots[0]} played first and {bots[-1]} second, so the first seat's edge mixes the seat with the bots "
+            "and is not flagged; to measure the seat, play one bot in both seats (--bots B,B) or a panel (--panel A,B)")
+
+
 def headlines(tables: dict) -> list[str]:
     """The report's headline numbers in words, one sentence each.
 
@@ -200,10 +213,15 @@ def headlines(tables: dict) -> list[str]:
                    f"{int(((spread < band[0]) | (spread > band[1])).sum())} of {len(rated)} decks lie outside "
                    f"{100 * band[0]:g}-{100 * band[1]:g}%.")
     o = fp[fp["scope"] == "overall"].iloc[0]
-    out.append(f"Going first is worth {100 * o['advantage']:+.1f} points: the first player scores "
-               f"{_pct(o['first_rate'])} (95% CI {_pct(o['low'] + 0.5)}-{_pct(o['high'] + 0.5)}, "
-               f"{'anytime-valid test' if 'units' in tables else 'sign test'} {_p(o['p_value'])}, "
-               f"{_count(int(o['games']), 'game')}).")
+    measured = (f"the first player scores {_pct(o['first_rate'])} (95% CI {_pct(o['low'] + 0.5)}-"
+                f"{_pct(o['high'] + 0.5)}, {'anytime-valid test' if 'units' in tables else 'sign test'} "
+                f"{_p(o['p_value'])}, {_count(int(o['games']), 'game')})")
+    _, mixed = seat_words(tables)
+    if mixed is None:
+        out.append(f"Going first is worth {100 * o['advantage']:+.1f} points: {measured}.")
+    else:
+        out.append(f"The first seat's edge is {100 * o['advantage']:+.1f} points ({measured}), a bot-and-seat "
+                   f"effect, not the seat's worth: {mixed}.")
     out.append(_metagame_words(tables["metagame"]))
     cards, schema = tables["cards"], tables["schema"]
     words = [w for kind in dict.fromkeys(cards["kind"])
@@ -399,14 +417,16 @@ def seat_matchup_page(pdf: ReportPdf, tables: dict) -> None:
     plot_first_player_matchups(ax, tables["first_player"], order)
     fp = tables["first_player"]
     fp = fp[fp["scope"] == "matchup"]
-    fig.text(0.02, 0.975, "First-player advantage in each matchup", fontsize=12, weight="bold", va="top")
+    title, mixed = seat_words(tables)
+    fig.text(0.02, 0.975, f"{title} in each matchup", fontsize=12, weight="bold", va="top")
     mirror = (fp["deck"] == fp["opponent"]).to_numpy()
     pairs, mirrors = fp.loc[~mirror, "games"], fp.loc[mirror, "games"]
     n = int(pairs.min()) if len(pairs) else 0
     noise = f"; at even odds a cell's 95% interval spans about +-{100 * Z95 * 0.5 / np.sqrt(n):.0f} points" if n else ""
     counts = _cell_games(tables["matchups"]) + (f", a mirror {_span(mirrors)} games" if len(mirrors) else "")
     _caption(fig, f"Each cell: the first seat's score rate minus 50% over the games of the two decks; {counts}"
-             f"{noise}. Significant cells are in the flags (first player, 'A vs B').")
+             f"{noise}. " + (f"Not the seat's worth: {mixed}." if mixed else
+                             "Significant cells are in the flags (first player, 'A vs B')."))
     pdf.add(fig, "first player per matchup")
 
 
@@ -463,9 +483,14 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
         y = 0.9 - h - 0.1
         y = _outside_note(fig, tables, y)
         h2 = _list_height(n + 1)
+        title, mixed = seat_words(tables)
+        if mixed:  # said under the title, the plot below it
+            fig.text(0.02, y - 0.017, "\n".join(wrap(_cap(mixed) + ".", 120)), fontsize=7.5, va="top",
+                     color="#b03a2e")
+            y -= 0.03
         plot_first_player(fig.add_axes([0.42, y - 0.04 - h2, 0.53, h2]), tables["first_player"], order)
-        fig.text(0.02, y + 0.005, "First-player advantage, overall and per deck (decks strongest first)", fontsize=12,
-                 weight="bold", va="top")
+        fig.text(0.02, y + 0.005 + (0.03 if mixed else 0), f"{title}, overall and per deck (decks strongest first)",
+                 fontsize=12, weight="bold", va="top")
         fig.text(0.02, 0.985, "Deck strength, strongest first", fontsize=12, weight="bold", va="top")
         pdf.add(fig, "deck strength 1")
     else:
@@ -485,10 +510,14 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
         for k, part in enumerate(chunks(decks, ROWS_PER_PAGE)):
             fig = pdf.new_page(PORTRAIT)
             h = _list_height(len(part) + 1)
-            ax = fig.add_axes([0.42, 0.92 - h, 0.53, h])
+            title, mixed = seat_words(tables)
+            ax = fig.add_axes([0.42, (0.89 if mixed else 0.92) - h, 0.53, h])
             plot_first_player(ax, tables["first_player"], part["deck"])
-            fig.text(0.02, 0.985, "First-player advantage, overall and per deck (decks strongest first)",
+            fig.text(0.02, 0.985, f"{title}, overall and per deck (decks strongest first)",
                      fontsize=12, weight="bold", va="top")
+            if mixed:
+                fig.text(0.02, 0.965, "\n".join(wrap(_cap(mixed) + ".", 120)), fontsize=7.5, va="top",
+                         color="#b03a2e")
             pdf.add(fig, f"first player {k + 1}")
 
     seat_matchup_page(pdf, tables)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from simkit.report.document import PORTRAIT, ReportPdf
+from simkit.words import plural
 
 __all__ = ["ABSENT", "change_sentence", "usage_change_pages", "usage_pages", "usage_sentences"]
 
@@ -36,7 +37,7 @@ def _ci(low: float, high: float) -> str:
 
 def _group(category: str, words: dict[str, str]) -> str:
     """A category in prose, plural: ``Creature kinds``; a category no deck holds (a shared pile): ``Magic cards``."""
-    return f"{words[category].capitalize()}s" if category in words else f"{category.capitalize()} cards"
+    return plural(words[category]).capitalize() if category in words else f"{category.capitalize()} cards"
 
 
 def usage_sentences(usage: pd.DataFrame, words: dict[str, str] | None = None) -> list[str]:

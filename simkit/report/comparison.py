@@ -142,7 +142,11 @@ def compare_headlines(tables: dict) -> list[str]:
     out.append(f"Cards: {int(cards['significant'].sum())} of {len(cards)} changed significantly"
                + (f"; {'; '.join(moved)}." if moved else "."))
     o = fp[fp["scope"] == "overall"].iloc[0]
-    out.append(f"First-player advantage: {_pts(o['base_advantage'])} -> {_pts(o['patch_advantage'])} points "
+    bots = tables.get("base_meta", {}).get("bots") or []
+    mixed = len(bots) == 2 and bots[0] != bots[1] and not tables.get("base_meta", {}).get("panel")
+    seat = (f"First seat's edge ({bots[0]} first, {bots[1]} second: a bot-and-seat effect, not the seat's worth)"
+            if mixed else "First-player advantage")
+    out.append(f"{seat}: {_pts(o['base_advantage'])} -> {_pts(o['patch_advantage'])} points "
                f"(change {_pts(o['delta'])}, 95% CI {_pts(o['adj_low'])} to {_pts(o['adj_high'])}, "
                f"{'significant' if o['significant'] else 'not significant'}).")
     mu = tables["matchup_deltas"]

@@ -134,35 +134,41 @@ def find_scenario(meta: dict, results_dir: str | Path | None = None) -> tuple[An
     found = [p for p in dict.fromkeys(candidates) if p.is_file()]
     if not found:
         return None, "", f"the scenario file {recorded} is not found (run the report from the folder the sweep ran in)"
+    plan = meta.get("plan") if isinstance(meta.get("plan"), dict) else {}
+    bots_from = str(plan.get("bots_from") or meta.get("bots_from") or "")  # the sweep played another file's bots
+    if bots_from and not Path(bots_from).is_file():
+        return None, "", f"the file {bots_from} whose bots the sweep played (--bots-from) is not found"
     reason = ""
     for p in found:
         try:
-            sc = load_scenario(p)
+            sc = load_scenario(p, bots_from=bots_from or None)
         except ValueError as exc:
             reason = f"the scenario file {p} no longer loads ({exc})"
             continue
         if sc.hash != meta.get("scenario_hash"):
-            reason = (f"the scenario file {p} has changed since the sweep (hash {sc.hash}, the sweep's "
+            reason = (f"the scenario file {p}{f' or the bots file {bots_from}' if bots_from else ''} has changed "
+                      f"since the sweep (hash {sc.hash}, the sweep's "
                       f"{meta.get('scenario_hash')}), so its games cannot be replayed")
             continue
         return sc, str(p if p == path else p.resolve()), ""
     return None, "", reason
 
 
-def replay_command(scenario_path: str, game: pd.Series, render: str = "game.gif") -> str:
+def replay_command(scenario_path: str, game: pd.Series, render: str = "game.gif", bots_from: str | None = None) -> str:
     """The shell command that plays ``game`` again and draws it (``simkit play``).
 
     Args:
         scenario_path: the scenario file as the command should name it.
         game: a results row (``first_deck, second_deck, seed, first_bot, second_bot``).
         render: the picture ``--render`` writes (``.gif``, ``.html`` or ``.png``).
+        bots_from: the file whose bots the sweep played (``--bots-from``), or ``None``.
 
     Returns:
         One line, arguments quoted for a POSIX shell.
     """
     args = ["simkit", "play", scenario_path, str(game["first_deck"]), str(game["second_deck"]),
             "--bots", f"{game['first_bot']},{game['second_bot']}", "--seed", str(int(game["seed"])),
-            "--render", render]
+            "--render", render] + (["--bots-from", str(bots_from)] if bots_from else [])
     return shlex.join(args)
 
 
@@ -292,7 +298,8 @@ def _how_it_ended(g: pd.Series, deck: str) -> str:
     return f"The {g['winner']} player ({who}) won on turn {g['turns']}, {how}."
 
 
-def _notes(g: pd.Series, k: int, n: int, flagged: int, scenario_path: str) -> tuple[list, list]:
+def _notes(g: pd.Series, k: int, n: int, flagged: int, scenario_path: str,
+           bots_from: str | None = None) -> tuple[list, list]:
     """The text beside the boards as ``(text, fig.text keywords)`` lines.
 
     Returns:
@@ -331,7 +338,7 @@ def _notes(g: pd.Series, k: int, n: int, flagged: int, scenario_path: str) -> tu
     tail: list[tuple[str, dict]] = [("Watch it", bold)]
     tail += [(s, body) for s in wrap("This prints the game turn by turn and draws it as a GIF, one frame per turn "
                                      "(name an .html file instead for a page with a turn slider):", _NOTES_WRAP)]
-    command = replay_command(scenario_path, g, render=f"matchup-{k}.gif")
+    command = replay_command(scenario_path, g, render=f"matchup-{k}.gif", bots_from=bots_from)
     tail += [(s, {"fontsize": 7.5, "family": "monospace"}) for s in _command_lines(command, _COMMAND_WRAP)]
     return head, tail
 
@@ -356,7 +363,8 @@ def write_game_pages(pdf: ReportPdf, pages: GamePages) -> None:
         fig = draw(g["first_deck"], g["second_deck"], g["actions"], seed=int(g["seed"]),
                    count=KEY_TURNS)
         height = fig.get_figheight() * 72
-        head, tail = _notes(g, k, n, pages.flagged, pages.scenario_path)
+        head, tail = _notes(g, k, n, pages.flagged, pages.scenario_path,
+                            getattr(pages.scenario, "bots_from", None))
         # how to watch it is pinned to the bottom; the story above gives way if the two would meet
         floor = _NOTES_BOTTOM + sum(_step(style, height) for _, style in tail)
         y = floor

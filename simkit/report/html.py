@@ -251,7 +251,9 @@ def plan_replays(df: pd.DataFrame, tables: dict, results_dir: str | Path | None 
                     e["note"] = (f"Warning: replayed now it ends differently ({p.winner}, {p.end_reason}, "
                                  f"{int(p.turns)}): the bots or the engine changed since the sweep.")
     scenario = path or str(meta.get("scenario_path") or "SCENARIO.toml")
-    return {"decks": decks, "games": games, "cells": cells, "scenario": scenario, "why": why,
+    plan = meta.get("plan") if isinstance(meta.get("plan"), dict) else {}
+    bots_from = str(plan.get("bots_from") or "")  # the file whose bots the sweep played (--bots-from)
+    return {"decks": decks, "games": games, "cells": cells, "scenario": scenario, "bots_from": bots_from, "why": why,
             "turn": tables["schema"].turn_words}, reason
 
 

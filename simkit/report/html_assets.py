@@ -83,7 +83,8 @@ function openReplay(key) {
   document.getElementById("replay-about").textContent = `${D[r.f]} first (${r.fb}) vs ${D[r.s]} second (${r.sb}), ` +
     `seed ${r.seed}: ${why}; ${r.w} won on ${REPLAYS.turn} ${r.t} (${r.e}).` + (r.note ? " " + r.note : "");
   document.getElementById("replay-command").textContent = ["simkit", "play", REPLAYS.scenario, D[r.f], D[r.s],
-    "--bots", `${r.fb},${r.sb}`, "--seed", r.seed, "--render", "game.html"].map(shellQuote).join(" ");
+    "--bots", `${r.fb},${r.sb}`, "--seed", r.seed, "--render", "game.html"].concat(
+    REPLAYS.bots_from ? ["--bots-from", REPLAYS.bots_from] : []).map(shellQuote).join(" ");
   document.getElementById("replay-text").textContent = r.lines ? r.lines.join("\n") : REPLAYS.why;
   panel.hidden = false;
   panel.dataset.open = key;

@@ -28,6 +28,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
 
 from simkit.analysis.robustness import panel_bots, robustness
+from simkit.words import count
 
 __all__ = [
     "ROBUST_TABLES",
@@ -275,7 +276,7 @@ def plot_top_overlap(ax: Axes, agreement: pd.DataFrame, bots: Sequence[str] | No
     ax.set_yticks(range(n), bots, fontsize=8)
     ax.tick_params(length=0)
     k = int(agreement["top_k"].iloc[0]) if len(agreement) else 0
-    ax.set_title(f"Top-{k} overlap: share of the top {k} decks\nthe two bots have in common", fontsize=9)
+    ax.set_title(f"Top-{k} overlap: share of the top {count(k, 'deck')}\nthe two bots have in common", fontsize=9)
 
 
 def plot_robust_flags(ax: Axes, flags: pd.DataFrame, bots: Sequence[str], width: int = 128) -> None:

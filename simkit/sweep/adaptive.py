@@ -98,6 +98,7 @@ class AdaptiveLayout:
             k, self.plan.scenario_path, self.bot_pairs[games[0][0]] if games else self.bots,
             tuple(dk[i] for _, i, _, _ in games), tuple(sk[j] for _, _, j, _ in games),
             tuple(g for *_, g in games), tuple(derive_seed(seed, dk[i], sk[j], g) for _, i, j, g in games),
+            self.plan.bots_from,
         )
 
     def add_round(self, target: np.ndarray, status: dict) -> dict:

@@ -34,16 +34,48 @@ from simkit.sweep.store import (
 
 log = logging.getLogger("simkit.sweep")
 
-_SCENARIOS: dict[str, Scenario] = {}
+_SCENARIOS: dict[tuple[str, str], Scenario] = {}
+
+
+#: (game, bots) whose kernels this process has compiled or loaded: warmed once per process, not once per sweep
+_WARM: set[tuple[str, tuple[str, str]]] = set()
+
+
+def _scenario_of(chunk: Chunk) -> Scenario:
+    """The chunk's scenario, loaded once per process (with the bots of the file the plan names, ``--bots-from``)."""
+    key = (chunk.scenario_path, chunk.bots_from)
+    sc = _SCENARIOS.get(key)
+    if sc is None:
+        sc = _SCENARIOS[key] = load_scenario(chunk.scenario_path, bots_from=chunk.bots_from or None)
+    return sc
+
+
+def warm_up(chunks: list[Chunk]) -> None:
+    """Compile (or load from numba's cache) the kernels the chunks play, once, in this process: one game of the
+    first chunk of each bot pairing, its result thrown away.
+
+    Called before local workers are forked, so they inherit the compiled kernels and the loaded scenario: on a cold
+    cache the engine compiles once for the sweep (the compile notice says so), not once in every worker.
+    """
+    from simkit.runner import play_games
+
+    for c in chunks:
+        if not c.games:
+            continue
+        sc = _scenario_of(c)
+        key = (sc.game_name, c.bots)
+        if key in _WARM:
+            continue
+        play_games(sc, [c.first_decks[0]], [c.second_decks[0]], bots=c.bots, seeds=[c.seeds[0]])
+        _WARM.add(key)
 
 
 def play_chunk(chunk: Chunk) -> pd.DataFrame:
-    """Play one chunk and return its rows (runs in a worker; the scenario is loaded once per process)."""
+    """Play one chunk and return its rows (runs in a worker; the scenario is loaded once per process, with the bots
+    of the file the plan names, ``--bots-from``)."""
     from simkit.runner import play_games
 
-    sc = _SCENARIOS.get(chunk.scenario_path)
-    if sc is None:
-        sc = _SCENARIOS[chunk.scenario_path] = load_scenario(chunk.scenario_path)
+    sc = _scenario_of(chunk)
     started = time.perf_counter()
     df = play_games(sc, list(chunk.first_decks), list(chunk.second_decks), bots=chunk.bots, seeds=list(chunk.seeds))
     df.insert(2, "game", list(chunk.games))
@@ -108,6 +140,7 @@ def _local_results(chunks: list[Chunk], workers: int, lock_fd: int | None = None
     import multiprocessing as mp
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
+    warm_up(chunks)  # compiled once here, inherited by every forked worker
     ctx = mp.get_context("fork")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_start_worker,
                                initargs=(lock_fd, os.getpid()))
@@ -190,6 +223,7 @@ def run_sweep(
     workers = check_workers(workers)
     if sc.hash != plan.scenario_hash:
         raise ValueError(f"the plan is for scenario hash {plan.scenario_hash}, not {sc.name!r} ({sc.hash})")
+    _SCENARIOS[(plan.scenario_path, plan.bots_from)] = sc  # the very scenario planned: played here and in forks
     make_folder(out)
     with folder_lock(out) as lock_fd:
         done = prepare_store(out, plan, sc, resume, overwrite)

@@ -7,15 +7,13 @@ content, so batch size, chunking, worker count and resumption never change a res
 
 from __future__ import annotations
 
-import difflib
-import fnmatch
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from simkit.analysis.sequential import AdaptiveSettings
 from simkit.games.kits.rng import SEED_MAX, derive_seed
-from simkit.scenario import Scenario
+from simkit.scenario import Scenario, matching_decks
 from simkit.scenario import sweep_settings as sweep_defaults
 
 #: the names inside a results folder (its layout is part of the plan's promise)
@@ -51,6 +49,8 @@ class SweepPlan:
         second_decks: the second seat's decks when the seats have different pools (a game declaring
             :attr:`simkit.games.Game.seat_pools`, e.g. Magic War's 12 and 13 gold); ``()`` (every other
             game): the second seat plays ``decks`` too. The pairs are then ``decks`` x ``second_decks``.
+        bots_from: the scenario file whose bots the sweep plays with (:attr:`simkit.scenario.Scenario.bots_from`,
+            ``--bots-from``), resolved; ``""``: the scenario's own. Workers load the scenario with it.
     """
 
     scenario_path: str
@@ -63,6 +63,7 @@ class SweepPlan:
     panel: tuple[str, ...] = ()
     adaptive: AdaptiveSettings | None = None
     second_decks: tuple[str, ...] = ()
+    bots_from: str = ""
 
     @property
     def seconds(self) -> tuple[str, ...]:
@@ -114,7 +115,7 @@ class SweepPlan:
             games.append(g)
             seeds.append(derive_seed(self.seed, a, b, g))
         return Chunk(k, self.scenario_path, self.bot_pairs[block], tuple(first), tuple(second), tuple(games),
-                     tuple(seeds))
+                     tuple(seeds), self.bots_from)
 
 
 @dataclass(frozen=True)
@@ -128,16 +129,15 @@ class Chunk:
     second_decks: tuple[str, ...]
     games: tuple[int, ...]
     seeds: tuple[int, ...] = field(repr=False)
+    bots_from: str = ""  # the scenario file whose bots play (``""``: the scenario's own)
 
 
 
 def select_decks(pool: Iterable[str], patterns: Iterable[str] | None,
                  canonical: Callable[[str], str] | None = None) -> tuple[str, ...]:
     """The decks of ``pool`` matching any of ``patterns`` (shell-style, e.g. ``'HolyLight:*'``), pool order;
-    a pattern that is a deck's id selects that deck only.
-
-    A pattern without wildcards names one deck; with ``canonical`` (the game's ``canonical_deck``) it may
-    list its cards in any order (``'HolyLight:Priest,Archer,Swordsman'``).
+    a pattern that is a deck's id selects that deck only, and any pattern may list a section's cards in any order
+    (``'Spear+Greataxe:*'``, ``'HolyLight:Priest,Archer,Swordsman'``): :func:`simkit.scenario.matching_decks`.
 
     Raises:
         ValueError: a pattern matches no deck of the pool (the closest deck ids are suggested).
@@ -147,20 +147,7 @@ def select_decks(pool: Iterable[str], patterns: Iterable[str] | None,
         return pool
     chosen = set()
     for pattern in patterns:
-        # a deck's own id picks that deck alone (Magic War's ids hold '*': "Orc:Goblin*6,OrcInfantry*3")
-        hits = [pattern] if pattern in pool else [d for d in pool if fnmatch.fnmatchcase(d, pattern)]
-        if not hits and canonical is not None and not any(c in pattern for c in "*?["):
-            try:
-                name = canonical(pattern)
-            except ValueError:
-                name = None
-            hits = [d for d in pool if d == name]
-        if not hits:
-            close = difflib.get_close_matches(pattern, pool, n=3, cutoff=0.5)
-            hint = f"; did you mean {', '.join(close)}?" if close else "; `simkit decks SCENARIO` lists them"
-            raise ValueError(f"deck pattern {pattern!r} matches no deck of the scenario's pool ({len(pool)} decks)"
-                             + hint)
-        chosen.update(hits)
+        chosen.update(matching_decks(pool, pattern, canonical))
     return tuple(d for d in pool if d in chosen)
 
 
@@ -277,7 +264,7 @@ def plan_sweep(
     known = sc.game.bot_names()  # checked here, before anything is written
     for b in (*bots, *panel):
         if b not in known:
-            raise ValueError(f"unknown bot {b!r} (the scenario knows: {', '.join(known)})")
+            raise ValueError(sc.unknown_bot(b))
     chosen = select_decks(sc.decks, list(decks) if decks else d["decks"], canonical=sc.canonical_deck)
     firsts, seconds = sc.game.seat_decks(chosen)
     if not firsts or not seconds:
@@ -299,6 +286,7 @@ def plan_sweep(
         chunk_size=chunk_size,
         panel=panel,
         adaptive=adaptive,
+        bots_from=str(sc.bots_from.resolve()) if sc.bots_from is not None else "",
     )
     if adaptive is not None and adaptive.max_games and adaptive.max_games < plan.total_games:
         # round 0 alone would pass the limit: the sweep would stop having played nothing

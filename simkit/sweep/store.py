@@ -110,6 +110,8 @@ def plan_dict(plan: SweepPlan) -> dict:
         d["second_decks"] = list(plan.second_decks)
     else:
         d.pop("second_decks")  # one pool for both seats is stored as before seat pools existed
+    if not plan.bots_from:
+        d.pop("bots_from")  # the scenario's own bots: stored as before --bots-from existed
     d["chunk_count"] = plan.chunk_count
     if plan.adaptive is None:
         d.pop("adaptive")
@@ -148,9 +150,10 @@ def plan_of(out: str | Path, meta: dict | None = None) -> SweepPlan:
     bad = [k for k, v in ints.items() if isinstance(v, bool) or not isinstance(v, int)]
     panel = d.get("panel", [])
     seconds = d.get("second_decks", [])
+    bots_from = d.get("bots_from", "")
     if bad or not isinstance(d["decks"], list) or not isinstance(d["bots"], list) or not isinstance(panel, list) \
-            or not isinstance(seconds, list):
-        raise ValueError(f"{where}: malformed ({', '.join(bad) or 'decks, bots, panel, second_decks'})")
+            or not isinstance(seconds, list) or not isinstance(bots_from, str):
+        raise ValueError(f"{where}: malformed ({', '.join(bad) or 'decks, bots, panel, second_decks, bots_from'})")
     plan = SweepPlan(
         scenario_path=str(meta.get("scenario_path", "")),
         scenario_hash=str(d["scenario_hash"]),
@@ -162,6 +165,7 @@ def plan_of(out: str | Path, meta: dict | None = None) -> SweepPlan:
         panel=tuple(map(str, panel)),
         adaptive=adaptive,
         second_decks=tuple(map(str, seconds)),
+        bots_from=bots_from,
     )
     if not plan.decks or plan.games < 1 or plan.chunk_size < 1 or len(plan.bots) != 2:
         raise ValueError(f"{where}: malformed (decks, games, chunk_size or bots)")
@@ -333,6 +337,15 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool, overwr
             )
     else:
         meta = read_meta(out)
+        theirs = str((meta.get("plan") or {}).get("bots_from") or "") if isinstance(meta.get("plan"), dict) else ""
+        same_file = str(sc.path) == meta.get("scenario_path")
+        if meta.get("scenario_hash") != sc.hash and theirs != plan.bots_from and same_file:
+            raise ValueError(
+                f"{out} holds a sweep of {sc.path} played with "
+                + (f"the bots of {theirs}" if theirs else "its own bots") + ", this one plays "
+                + (f"the bots of {plan.bots_from}" if plan.bots_from else "its own bots") + ": "
+                + (f"add --bots-from {theirs}" if theirs else "drop --bots-from")
+                + ", choose another --out, or pass --overwrite to replace them")
         if meta.get("scenario_hash") != sc.hash:
             raise ValueError(
                 f"{out} holds results of another scenario ({meta.get('scenario_name')!r}, hash "
@@ -367,6 +380,7 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool, overwr
         "bots": list(plan.bots),
         "panel": list(plan.panel),
         **({"second_decks": list(plan.second_decks)} if plan.second_decks else {}),
+        **({"bots_from": plan.bots_from} if plan.bots_from else {}),
         "plan": plan_d,
         **({"rounds": []} if plan.adaptive is not None else {}),
         "game": sc.game_name,

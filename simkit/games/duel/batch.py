@@ -16,7 +16,7 @@ from simkit.games import SEATS, counter_column
 from simkit.games.duel import bots as B
 from simkit.games.duel import engine as E
 from simkit.games.duel.bots_config import RANDOM, WEIGHT_NAMES, read_bot_settings
-from simkit.games.duel.tables import canonical_deck, deck_list
+from simkit.games.duel.tables import all_decks, canonical_deck, deck_list
 from simkit.games.kits.rng import derive_seed
 
 WINNERS = ("first", "second", "draw")
@@ -68,9 +68,10 @@ def bot_tables(scenario, bots: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def search_tables(scenario, bots: Sequence[str]):
-    """``(kinds, policy, reply, params, values)`` of the two seats for
+    """``(kinds, policy, reply, params, values, hidden, decks)`` of the two seats for
     :func:`simkit.games.duel.fast_search.play_many`: a utility or random seat plays its own weights,
-    a search seat its policy's, reply's, budget and value weights.
+    a search seat its policy's, reply's, budget, value weights and hidden-card handling; ``decks``:
+    every legal deck list of the rules (what a ``sample`` search deals the opponent from).
 
     Raises:
         ValueError: an unknown bot (the message lists the known ones).
@@ -83,8 +84,9 @@ def search_tables(scenario, bots: Sequence[str]):
     kinds, policy = bot_tables(scenario, plain)
     reply = policy.copy()
     params = np.zeros((2, FS.PARAMS), np.float64)
-    params[:, FS.PLANS] = 1
+    params[:, FS.PLANS] = params[:, FS.SAMPLES] = 1
     values = np.zeros((2, len(VALUE_NAMES)), np.float64)
+    hidden = np.zeros(2, np.int64)
     for seat, name in enumerate(bots):
         cfg = settings.searches.get(name)
         if cfg is None:
@@ -94,8 +96,21 @@ def search_tables(scenario, bots: Sequence[str]):
         reply[seat] = settings.personalities[cfg.reply]
         params[seat, FS.PLANS], params[seat, FS.DEPTH] = cfg.plans, cfg.depth
         params[seat, FS.TEMPERATURE], params[seat, FS.REPLY_TEMPERATURE] = cfg.temperature, cfg.reply_temperature
+        params[seat, FS.POLICY_TEMPERATURE] = cfg.policy_temperature if cfg.policy_temperature >= 0 else cfg.temperature
+        params[seat, FS.SAMPLES], params[seat, FS.MARGIN] = cfg.samples, cfg.margin
         values[seat] = cfg.value
-    return kinds, policy, reply, params, values
+        hidden[seat] = FS.HIDDEN.index(cfg.hidden)
+    return kinds, policy, reply, params, values, hidden, _deck_lists(scenario.rules)
+
+
+_lists: list = [None, None]  # the rules last read and their legal deck lists
+
+
+def _deck_lists(rules) -> np.ndarray:
+    """``int64[D, deck_size]`` every legal deck list of ``rules`` (kept for the last rules)."""
+    if _lists[0] is not rules:
+        _lists[:] = [rules, np.array([deck_list(rules, d) for d in all_decks(rules)], np.int64)]
+    return _lists[1]
 
 
 def counter_cards(rules) -> dict[str, tuple[str, ...]]:

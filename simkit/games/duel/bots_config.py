@@ -62,14 +62,20 @@ VALUES = (
     ("win", "a won game (minus for a lost one)"),
 )
 VALUE_NAMES = tuple(f"value_{name}" for name, _ in VALUES)
-SEARCH_KEYS = ("policy", "reply", "plans", "depth", "temperature", "reply_temperature", *VALUE_NAMES)
+SEARCH_KEYS = ("policy", "reply", "plans", "depth", "temperature", "reply_temperature", "policy_temperature",
+               "samples", "margin", "hidden", *VALUE_NAMES)
+#: what a search does with the cards its seat cannot see (key ``hidden``), see :mod:`simkit.games.duel.fast_search`
+HIDDEN = ("absent", "sample")
 
 
 @dataclass(frozen=True)
 class SearchSettings:
     """A search bot: ``plans`` candidate turns played by ``policy`` (at ``temperature``, the first
-    drawn as the policy would), each followed by ``depth`` turns (the opponent's by ``reply``, both
-    at ``reply_temperature``), the position valued by ``value`` (``float64[len(VALUES)]``)."""
+    drawn as the policy would, at ``policy_temperature``), each replayed on ``samples`` worlds drawn
+    from the seat's view (``hidden``: ``absent``, the hidden cards out of play, or ``sample``, dealt
+    anew in each world) and followed by ``depth`` turns (the opponent's by ``reply``, both at
+    ``reply_temperature``), the position valued by ``value`` (``float64[len(VALUES)]``), the mean over
+    the worlds; another candidate replaces the policy's own only if it beats it by more than ``margin``."""
 
     policy: str
     reply: str
@@ -78,6 +84,10 @@ class SearchSettings:
     temperature: float
     reply_temperature: float
     value: np.ndarray
+    policy_temperature: float = -1.0  # -1: the same as temperature
+    samples: int = 1
+    margin: float = 0.0
+    hidden: str = "absent"
 
 
 @dataclass(frozen=True)
@@ -99,6 +109,8 @@ class BotSettings:
 WEIGHT_MAX = 1e9
 #: a search bot's budget: candidate turns per decision and turns looked ahead after each
 MAX_PLANS, MAX_DEPTH = 1024, 16
+#: worlds a search values each candidate on
+MAX_SAMPLES = 64
 
 
 def _number(f: Field, key: str) -> float:
@@ -157,5 +169,16 @@ def _search(f: Field, personalities: dict[str, np.ndarray]) -> SearchSettings:
     if reply_temperature < 0:
         raise f.fail(f"must be at least 0, got {reply_temperature!r}", "reply_temperature")
     value = np.array([_number(f, key) if f.has(key) else 0.0 for key in VALUE_NAMES], np.float64)
+    first = _number(f, "policy_temperature") if f.has("policy_temperature") else temperature
+    if first < 0:
+        raise f.fail(f"must be at least 0, got {first!r}", "policy_temperature")
+    margin = _number(f, "margin") if f.has("margin") else 0.0
+    if margin < 0:
+        raise f.fail(f"must be at least 0, got {margin!r}", "margin")
+    hidden = f.get("hidden", "absent")
+    if hidden not in HIDDEN:
+        raise f.fail(f"must be one of {', '.join(HIDDEN)}, got {hidden!r}", "hidden")
     return SearchSettings(plans=_count(f, "plans", 1, 1, MAX_PLANS), depth=_count(f, "depth", 0, 0, MAX_DEPTH),
-                          temperature=temperature, reply_temperature=reply_temperature, value=value, **bots)
+                          temperature=temperature, reply_temperature=reply_temperature, value=value,
+                          policy_temperature=first, samples=_count(f, "samples", 1, 1, MAX_SAMPLES), margin=margin,
+                          hidden=hidden, **bots)

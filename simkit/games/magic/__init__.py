@@ -13,7 +13,8 @@ from simkit.games.kits.numba_cache import drop_stale_cache
 
 # numba checks only each cached function's own file: drop the cache when any source of the kernels changes
 _HERE = Path(__file__).parent
-drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")), _HERE.parent / "kits" / "mix.py"])
+drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")), _HERE.parent / "kits" / "mix.py",
+                         _HERE.parent / "kits" / "turn_search.py"])
 
 from simkit.games.magic.batch import bot_names, play_batch  # noqa: E402
 from simkit.games.magic.game import GAME  # noqa: E402

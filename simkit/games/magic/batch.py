@@ -14,11 +14,16 @@ import numpy as np
 
 from simkit.games import SEATS, counter_column
 from simkit.games.kits.bot_tables import bot_tables as read_tables
-from simkit.games.kits.bot_tables import number
+from simkit.games.kits.bot_tables import is_search, number
 from simkit.games.kits.rng import derive_seed
 from simkit.games.magic import bots as B
 from simkit.games.magic import engine as E
 from simkit.games.magic.match import WINNERS, decode, new_state, stream_seeds
+from simkit.games.magic.search import VALUE_NAMES
+from simkit.games.magic.search_config import SearchBot, read_search
+from simkit.games.magic.search_loop import PARAMS, PLANS
+from simkit.games.magic.search_play import BOT_SEARCH
+from simkit.games.magic.search_play import play_game as search_play
 from simkit.games.magic.tables import U_LEADER, canonical_deck
 from simkit.scenario import Field
 
@@ -45,57 +50,87 @@ _P = {"army_value": E.P_ARMY, "units_lost": E.P_LOST, "kills": E.P_KILLS, "magic
 _cache: list = [None, None]
 
 
-def read_bots(source: str, data: dict) -> dict[str, np.ndarray]:
-    """The ``[bots.<name>]`` personalities as weight vectors (:data:`~simkit.games.magic.bots.WEIGHT_NAMES`),
-    read by the kit (:mod:`simkit.games.kits.bot_tables`): ``like = "other"`` starts from another's weights,
-    every weight must be given (directly or inherited) as a finite number, ``noise`` at least 0."""
-    out = {}
+def read_bots(source: str, data: dict) -> dict[str, np.ndarray | SearchBot]:
+    """The ``[bots.<name>]`` tables, read by the kit (:mod:`simkit.games.kits.bot_tables`; ``like = "other"``
+    starts from another's keys): a utility personality as its weight vector
+    (:data:`~simkit.games.magic.bots.WEIGHT_NAMES`, every weight given, directly or inherited, as a finite
+    number, ``noise`` at least 0), a search bot (a table with a ``policy``) as its
+    :class:`~simkit.games.magic.search_config.SearchBot`; utility personalities first, then search bots."""
+    out: dict = {}
+    searches = []
     for name, merged in read_tables(Field(source, data), required=False):
+        if is_search(merged):
+            searches.append((name, merged))
+            continue
         merged.reject_unknown(B.WEIGHT_NAMES)
         out[name] = np.array([number(merged, key, minimum=0 if key == "noise" else None) for key in B.WEIGHT_NAMES],
                              np.float64)
+    utility = dict(out)
+    for name, merged in searches:
+        out[name] = read_search(merged, utility)
     return out
 
 
-def personalities(scenario) -> dict[str, np.ndarray]:
-    """The scenario's utility personalities (kept for the last scenario read)."""
+def personalities(scenario) -> dict[str, np.ndarray | SearchBot]:
+    """The scenario's bots, utility personalities then search bots (kept for the last scenario read)."""
     if _cache[0] is not scenario:
         _cache[:] = [scenario, read_bots(str(scenario.path), scenario.data)]
     return _cache[1]
 
 
 def bot_names(scenario) -> tuple[str, ...]:
-    """``random`` and the scenario's personalities."""
+    """``random``, the scenario's personalities and its search bots."""
     return (B.RANDOM, *personalities(scenario))
 
 
-def bot_tables(scenario, bots: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """``(kinds int64[2], weights float64[2, W])`` of the two seats' bots."""
+def bot_tables(scenario, bots: Sequence[str]) -> tuple[np.ndarray, ...]:
+    """``(kinds int64[2], policy float64[2, W], reply, params float64[2, PARAMS], values)`` of the two seats'
+    bots: a utility seat's own weights as its policy, a search seat's (``kinds`` :data:`.search_play.BOT_SEARCH`)
+    policy, reply, budget and value weights."""
     if len(bots) != 2:
         raise ValueError(f"need two bots (first player's, second player's), got {list(bots)}")
     pers = personalities(scenario)
     kinds = np.zeros(2, np.int64)
-    weights = np.zeros((2, len(B.WEIGHT_NAMES)), np.float64)
+    policy = np.zeros((2, len(B.WEIGHT_NAMES)), np.float64)
+    reply = np.zeros_like(policy)
+    params = np.zeros((2, PARAMS), np.float64)
+    params[:, PLANS] = 1
+    values = np.zeros((2, len(VALUE_NAMES)), np.float64)
     for seat, name in enumerate(bots):
+        bot = pers.get(name)
         if name == B.RANDOM:
             kinds[seat] = B.BOT_RANDOM
-        elif name in pers:
+        elif isinstance(bot, SearchBot):
+            kinds[seat] = BOT_SEARCH
+            policy[seat], reply[seat] = pers[bot.policy], pers[bot.reply]
+            params[seat], values[seat] = bot.params, bot.values
+        elif bot is not None:
             kinds[seat] = B.BOT_UTILITY
-            weights[seat] = pers[name]
+            policy[seat] = reply[seat] = bot
         else:
             raise ValueError(f"unknown bot {name!r} (the scenario knows: {', '.join(bot_names(scenario))})")
-    return kinds, weights
+    return kinds, policy, reply, params, values
 
 
-def play_state(scenario, first: str, second: str, seed: int, bots: Sequence[str], record: bool = False):
-    """Play one game to its end; returns ``(state, actions as engine rows or None, number of actions)``."""
+def play_state(scenario, first: str, second: str, seed: int, bots: Sequence[str], record: bool = False,
+               stats: np.ndarray | None = None):
+    """Play one game to its end; returns ``(state, actions as engine rows or None, number of actions)``.
+
+    A game without search seats is played by :func:`~simkit.games.magic.bots.play_game`, one with them by
+    :func:`~simkit.games.magic.search_play.play_game` (``stats``, ``int64[4]``: its searches and search
+    seats' actions are added there)."""
     rules = scenario.rules
-    kinds, weights = bot_tables(scenario, bots)
+    kinds, policy, reply, params, values = bot_tables(scenario, bots)
     s = new_state(rules, first, second, seed)
     bseed = stream_seeds(seed)[2]
     keys = np.array([derive_seed(bseed, seat) for seat in (0, 1)], np.int64)
     rec = np.zeros((B.ACTION_CAP + 1 if record else 0, 5), np.int64)
-    n = B.play_game(s, kinds, weights, keys, rules.ut, rules.sk, rules.st, rules.rc, rec)
+    if (kinds == BOT_SEARCH).any():
+        stats = np.zeros(4, np.int64) if stats is None else stats
+        n = search_play(s, kinds, policy, reply, params, values, keys, rules.ut, rules.sk, rules.st, rules.rc, rec,
+                        stats)
+    else:
+        n = B.play_game(s, kinds, policy, keys, rules.ut, rules.sk, rules.st, rules.rc, rec)
     if n < 0:
         raise RuntimeError(f"magic: game {first} vs {second} seed {seed}: "
                            + ("a bot chose an illegal action" if n == -2 else f"passed {B.ACTION_CAP} actions"))
