@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simkit.games.kits.bot_tables import RANDOM, bot_tables, is_search
+from simkit.games.kits.bot_tables import RANDOM, bot_tables, is_search, search_roles
 from simkit.scenario import Field
 
 #: The features a utility bot weighs, in the order of the compiled weight vector. Each is read from
@@ -158,12 +158,7 @@ def _count(f: Field, key: str, default: int, least: int, most: int) -> int:
 def _search(f: Field, personalities: dict[str, np.ndarray]) -> SearchSettings:
     """The :class:`SearchSettings` of the merged search table ``f``."""
     f.reject_unknown(SEARCH_KEYS)
-    bots = {}
-    for key in ("policy", "reply"):
-        name = f.get(key, f.get("policy"))
-        if not isinstance(name, str) or name not in personalities:
-            raise f.fail(f"must name a utility personality ({', '.join(personalities)}), got {name!r}", key)
-        bots[key] = name
+    bots = search_roles(f, personalities)
     temperature = _number(f, "temperature") if f.has("temperature") else float(personalities[bots["policy"]][0])
     reply_temperature = _number(f, "reply_temperature") if f.has("reply_temperature") else 0.0
     if reply_temperature < 0:

@@ -87,3 +87,19 @@ def switch(table: Field, key: str, default: bool | None = None) -> float:
     if isinstance(value, bool) or (isinstance(value, int | float) and value in (0, 1)):
         return float(value)
     raise table.fail(f"must be true or false (or 1 or 0), got {value!r}", key)
+
+
+def search_roles(table: Field, personalities) -> dict[str, str]:
+    """A search table's ``policy`` and ``reply`` (the reply defaults to the policy), each checked to
+    name one of ``personalities``.
+
+    Raises:
+        ScenarioError: ``file: bots.<name>.<key>: must name a utility personality (...)``.
+    """
+    roles = {}
+    for key in ("policy", "reply"):
+        name = table.get(key, table.get("policy"))
+        if not isinstance(name, str) or name not in personalities:
+            raise table.fail(f"must name a utility personality ({', '.join(personalities)}), got {name!r}", key)
+        roles[key] = name
+    return roles

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simkit.games.kits.bot_tables import number
+from simkit.games.kits.bot_tables import number, search_roles
 from simkit.games.magic import bots as B
 from simkit.games.magic.search import VALUE_NAMES
 from simkit.games.magic.search_loop import (
@@ -55,12 +55,7 @@ def read_search(f: Field, personalities: dict[str, np.ndarray]) -> SearchBot:
             utility personality, a budget out of its bounds or a weight that is no finite number.
     """
     f.reject_unknown(SEARCH_KEYS)
-    names = {}
-    for key in ("policy", "reply"):
-        name = f.get(key, f.get("policy"))
-        if not isinstance(name, str) or name not in personalities:
-            raise f.fail(f"must name a utility personality ({', '.join(personalities)}), got {name!r}", key)
-        names[key] = name
+    names = search_roles(f, personalities)
     params = np.zeros(PARAMS, np.float64)
     params[PLANS] = number(f, "plans", 1, int, 1, MAX_PLANS)
     params[DEPTH] = number(f, "depth", 0, int, 0, MAX_DEPTH)
