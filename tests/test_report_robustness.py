@@ -12,9 +12,11 @@ from results_folders import write_sweep_folder
 from simkit.cli import main
 from simkit.report.robustness_page import (
     ROBUST_TABLES,
+    agreement_block,
     panel_tables,
     plot_bot_rates,
     plot_pilots,
+    robust_flag_lines,
     robustness_pages,
 )
 from simkit.testing.synthetic import synthetic_results
@@ -177,3 +179,33 @@ def test_bot_rates_rows_follow_the_reference_order():
     plot_bot_rates(ax, rates, "weak")
     assert [t.get_text() for t in ax.get_yticklabels()] == DECKS
     assert np.allclose(ax.lines[-3].get_xdata(), rates["weak"] * 100)  # ax.lines: axvline, weak, mid, strong
+
+
+def _eighty_decks() -> list[str]:
+    kinds = ["Archer", "BlackBat", "FrostDragon", "Priest", "Swordsman", "VolcanoDragon"]
+    return [f"{a}:{','.join(c)}" for a in ("HolyLight", "InfernoFlame", "SalamanderShield", "WindBlessing")
+            for c in combinations(kinds, 3)]
+
+
+def test_bots_with_a_long_shared_prefix_keep_apart_in_the_flags_table():
+    """rush-search-1..3 head their value columns on two lines (rush- / search-N), not as three 'rush-sear'."""
+    decks = _eighty_decks()
+    bots = ["control", "rush", "rush-search-1", "rush-search-2", "rush-search-3"]
+    robust = panel_tables(_panel({b: decks for b in bots}, decks, games=1), "rush-search-3", bootstrap=0)
+    top, head = robust_flag_lines(robust["flags"], bots)[:2]
+    assert head.split()[2:7] == ["control", "rush", "search-1", "search-2", "search-3"]
+    assert top.split() == ["rush-"] * 3
+
+
+def test_a_six_bot_panel_s_flags_stop_at_the_page_foot():
+    """With more flags than the page holds, the table ends above the footer and the note counts the rest."""
+    decks = _eighty_decks()
+    bots = ["control", "balanced", "rush", "rush-search-1", "rush-search-2", "rush-search-3"]
+    robust = panel_tables(_panel({b: decks for b in bots}, decks, games=2), "rush-search-3", bootstrap=0)
+    assert len(robust["flags"]) > 30
+    fig = Figure(figsize=(8.27, 11.69))
+    assert agreement_block(fig, robust, 0.985, matrices=True) >= 0.03
+    shown = fig.axes[-1].texts[0].get_text().count("\nrobust ")
+    assert 0 < shown < len(robust["flags"])
+    note = " ".join(t.get_text() for t in fig.texts if "robust_flags CSV" in t.get_text()).replace("\n", " ")
+    assert f"{len(robust['flags']) - shown} more flags in the robust_flags CSV" in note

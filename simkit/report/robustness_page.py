@@ -237,7 +237,7 @@ def plot_rank_agreement(ax: Axes, agreement: pd.DataFrame, bots: Sequence[str] |
     norm = TwoSlopeNorm(vcenter=0.0, vmin=-1.0, vmax=1.0)
     ax.imshow(np.ma.masked_invalid(value), cmap=colormaps["RdBu"].with_extremes(bad="#d9d9d9"), norm=norm)
     n = len(bots)
-    font = 8 if n <= 4 else 6.5
+    font = 8 if n <= 4 else 6.5 if n == 5 else 6
     for (i, j), v in np.ndenumerate(value):
         if i == j:
             text = "1"
@@ -279,15 +279,28 @@ def plot_top_overlap(ax: Axes, agreement: pd.DataFrame, bots: Sequence[str] | No
     ax.set_title(f"Top-{k} overlap: share of the top {count(k, 'deck')}\nthe two bots have in common", fontsize=9)
 
 
+def _column_head(bot: str, width: int = 9) -> list[str]:
+    """A bot's name as the one or two lines of a 10-character column head: split after a hyphen when too long
+    (``rush-search-3`` -> ``rush-``, ``search-3``), so that bots whose names share a long prefix stay apart."""
+    if len(bot) <= width:
+        return [bot]
+    cuts = [i + 1 for i, c in enumerate(bot) if c == "-" and i + 1 <= width and len(bot) - i - 1 <= width]
+    if cuts:
+        return [bot[:cuts[-1]], bot[cuts[-1]:]]
+    return [bot[:width], bot[width:2 * width]]
+
+
 def robust_flag_lines(flags: pd.DataFrame, bots: Sequence[str], width: int = 128) -> list[str]:
     """The monospace lines of :func:`plot_robust_flags`'s table (its header first), or its one sentence."""
     if flags.empty:
         return ["No flags under any bot: nothing is significantly outside its band."]
     kinds = {"deck": "deck", "matchup": "matchup", "first_player": "first player"}
-    cols = "".join(f"{b[:9]:>10}" for b in bots)
-    head = f"{'label':<14}{'kind':<13}{cols}  subject (flagged by)"
+    heads = [_column_head(b) for b in bots]
+    head = f"{'label':<14}{'kind':<13}{''.join(f'{h[-1]:>10}' for h in heads)}  subject (flagged by)"
     indent = len(head) - len("subject (flagged by)")
-    lines = [head, "-" * min(width, indent + 40)]
+    lines = [" " * 27 + "".join(f"{h[0] if len(h) > 1 else '':>10}" for h in heads)] if any(
+        len(h) > 1 for h in heads) else []
+    lines += [head, "-" * min(width, indent + 40)]
     for row in flags.to_dict("records"):  # by name: a bot such as search-2 is no Python identifier
         r = SimpleNamespace(**{k: v for k, v in row.items() if k.isidentifier()})
         vals = "".join(f"{100 * v:>9.1f}%" if np.isfinite(v) else f"{'-':>10}"
@@ -456,6 +469,30 @@ def _agreement_parts(robust: dict, matrices: bool) -> tuple[list[str], float, li
     return wrap(words, 128), side, note, flags.head(FLAGS_SHOWN)
 
 
+def _matrix_columns(bots: Sequence[str], side: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Where the two agreement matrices sit across an A4 portrait page: (left, width) of the rank correlations and
+    of the top-k overlap, so that each matrix's bot labels (8 pt, the longest name's length) clear the page's
+    edge and the other matrix. The overlap's cells hold a percentage only and take less width."""
+    label = 0.02 + 0.0082 * max(len(b) for b in bots)  # an 8 pt character is about 0.0082 of the page's width
+    narrow = side * 0.9 if len(bots) <= 4 else min(side * 0.9, 0.045 * len(bots))
+    left = max(0.08, label + 0.01)
+    right = 0.96 - narrow
+    return (left, min(side, right - label - 0.03 - left)), (right, narrow)
+
+
+def _flag_lines_room(fig, top: float) -> int:
+    """How many monospace lines of the flags' table fit between ``top`` and the page's foot (its footer line)."""
+    return max(int((top - 0.03) * fig.get_figheight() * 72 / (7 * 1.35)), 0)
+
+
+def _flags_that_fit(flags: pd.DataFrame, bots: Sequence[str], room: int) -> int:
+    """The number of leading flags whose table (header included) takes at most ``room`` lines (at least one)."""
+    for k in range(len(flags), 0, -1):
+        if len(robust_flag_lines(flags.head(k), bots)) <= room:
+            return k
+    return min(len(flags), 1)
+
+
 def agreement_height(robust: dict, matrices: bool) -> float:
     """The height (figure fraction of an A4 portrait page) :func:`agreement_block` takes, measured by drawing it on
     a scratch page."""
@@ -486,11 +523,16 @@ def agreement_block(fig, robust: dict, top: float, matrices: bool) -> float:
     fig.text(0.04, top - 0.03, "\n".join(said), fontsize=8, va="top")
     y = top - 0.03 - 0.0125 * len(said)
     if side:
-        low = y - 0.06 - side * 0.7
-        plot_rank_agreement(fig.add_axes([0.08, low, side, side * 0.7]), robust["agreement"], bots)
-        plot_top_overlap(fig.add_axes([0.56, low, side * 0.9, side * 0.63]), robust["agreement"], bots)
+        (left, width), (right, narrow) = _matrix_columns(bots, side)
+        low = y - 0.06 - width * 0.7
+        plot_rank_agreement(fig.add_axes([left, low, width, width * 0.7]), robust["agreement"], bots)
+        plot_top_overlap(fig.add_axes([right, low, narrow, narrow * 0.7]), robust["agreement"], bots)
         y = low - 0.05  # the matrices' tick labels
     y -= 0.015
+    # the page's foot comes first: the flags that do not fit are in the CSV, and the note says how many
+    shown = _flags_that_fit(flags, bots, _flag_lines_room(fig, y - 0.0125 * (len(note) + 1) - 0.012))
+    if shown < len(flags):
+        note, flags = wrap(_flag_note(len(robust["flags"]) - shown), 128), flags.head(shown)
     fig.text(0.04, y, "\n".join(note), fontsize=8, va="top", style="italic")
     y -= 0.0125 * len(note) + 0.012
     plot_robust_flags(fig.add_axes([0.04, 0.03, 0.92, max(y - 0.03, 0.01)]), flags, bots)
