@@ -209,3 +209,28 @@ def test_a_six_bot_panel_s_flags_stop_at_the_page_foot():
     assert 0 < shown < len(robust["flags"])
     note = " ".join(t.get_text() for t in fig.texts if "robust_flags CSV" in t.get_text()).replace("\n", " ")
     assert f"{len(robust['flags']) - shown} more flags in the robust_flags CSV" in note
+
+
+def test_a_six_bot_legend_of_the_deck_rates_clears_the_page_foot():
+    """Six bots take two legend rows below the deck rates; both stay on the page, above the footer line."""
+    decks = _eighty_decks()
+    bots = ["control", "balanced", "rush", "rush-search-1", "rush-search-2", "rush-search-3"]
+    robust = panel_tables(_panel({b: decks for b in bots}, decks, games=1), "rush-search-3", bootstrap=0)
+
+    class Pages:
+        figs = {}
+
+        def new_page(self, size):
+            return Figure(figsize=size)
+
+        def add(self, fig, title, down_to=None):
+            self.figs[title] = fig
+
+    pages = Pages()
+    robustness_pages(pages, robust)
+    fig = pages.figs["player: deck rates"]
+    legend = fig.axes[0].get_legend()
+    fig.canvas.draw()
+    box = legend.get_window_extent().transformed(fig.dpi_scale_trans.inverted())  # inches from the page's foot
+    footer_top = 0.008 * fig.get_figheight() + 6 / 72  # the 6 pt footer line of ReportPdf.add
+    assert len(legend.get_texts()) == 6 and box.y0 >= footer_top + 0.05

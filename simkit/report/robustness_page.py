@@ -162,6 +162,10 @@ def agreement_words(robust: dict) -> list[str]:
     return out
 
 
+LEGEND_COLUMNS = 4  # bots a row of the deck-rates legend holds
+LEGEND_ROW = 0.5  # inches a further row of that legend takes (its row and its clearance of the footer)
+
+
 def _bot_colours(bots: Sequence[str]) -> dict[str, str]:
     return {b: _BOT_COLOURS[i % len(_BOT_COLOURS)] for i, b in enumerate(bots)}
 
@@ -205,7 +209,7 @@ def plot_bot_rates(ax: Axes, deck_rates: pd.DataFrame, reference: str | None = N
     from matplotlib.transforms import offset_copy
 
     ax.legend(fontsize=7, loc="upper right", framealpha=0.9, title="bot (both seats)", title_fontsize=7,
-              ncol=min(len(ax.get_legend_handles_labels()[0]), 4), bbox_to_anchor=(1, 0),
+              ncol=min(len(ax.get_legend_handles_labels()[0]), LEGEND_COLUMNS), bbox_to_anchor=(1, 0),
               bbox_transform=offset_copy(ax.transAxes, fig=ax.figure, y=-30, units="points"))  # covers no dot
 
 
@@ -399,6 +403,7 @@ def robustness_pages(pdf, robust: dict) -> None:
         "its best pilot (pilot against pilot) is not measured here: it needs games between different bots. The "
         "table is also in the pilots CSV.", 130))
     width = min(0.4, 0.1 * len(bots) + 0.05)
+    legend_rows = -(-len(bots) // LEGEND_COLUMNS)
     if n <= COMPACT_DECKS:  # a small pool: the deck rates and the pilots share one page
         fig = pdf.new_page(PORTRAIT)
         h = min(0.3, 0.05 + 0.03 * n)
@@ -406,7 +411,7 @@ def robustness_pages(pdf, robust: dict) -> None:
         fig.text(0.02, 0.985, "Does the player matter? Deck win rates under each bot", fontsize=12, weight="bold",
                  va="top")
         fig.text(0.02, 0.96, intro, fontsize=8, va="top")
-        y = 0.9 - h - 0.09
+        y = 0.9 - h - 0.09 - LEGEND_ROW * (legend_rows - 1) / PORTRAIT[1]
         fig.text(0.02, y, "Best pilot: each deck with the bot that wins most with it", fontsize=12, weight="bold",
                  va="top")
         fig.text(0.02, y - 0.025, pilots_words, fontsize=8, va="top")
@@ -419,7 +424,8 @@ def robustness_pages(pdf, robust: dict) -> None:
         packed = False
         fig = pdf.new_page(tall)
         top = 1 - 1.3 / tall[1]
-        plot_bot_rates(fig.add_axes([0.42, 0.75 / tall[1], 0.54, top - 1.15 / tall[1]]), rates, ref)
+        low = 0.75 + LEGEND_ROW * (legend_rows - 1)  # inches: the axis label and the legend below it
+        plot_bot_rates(fig.add_axes([0.42, low / tall[1], 0.54, top - (low + 0.4) / tall[1]]), rates, ref)
         fig.text(0.02, 1 - 0.2 / tall[1], "Does the player matter? Deck win rates under each bot", fontsize=12,
                  weight="bold", va="top")
         fig.text(0.02, 1 - 0.5 / tall[1], intro, fontsize=8, va="top")
