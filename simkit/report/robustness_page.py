@@ -363,11 +363,15 @@ def plot_pilots(ax: Axes, pilots: pd.DataFrame, bots: Sequence[str], colorbar: b
             if np.isfinite(v):
                 ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=min(7, size),
                         color="white" if abs(float(norm(v)) - 0.5) > 0.33 else "black")
-    ax.set_xticks(range(len(bots)), list(bots), fontsize=8)
+    column = ax.get_position().width * ax.figure.get_figwidth() * 72 / max(len(bots), 1)  # points
+    slant = max(len(b) for b in bots) * 8 * 0.6 > column  # names wider than their column are slanted
+    ax.set_xticks(range(len(bots)), list(bots), fontsize=8, rotation=35 if slant else 0,
+                  ha="left" if slant else "center", rotation_mode="anchor")
     ax.xaxis.tick_top()
     ax.tick_params(axis="x", length=0)
     mark = "boxed" if len(pilots) <= 40 else "boxed, *"
-    ax.set_title(f"Win rate of each deck under each bot (%); {mark}: the deck's best pilot", fontsize=9, pad=18)
+    pad = 18 + (max(len(b) for b in bots) * 8 * 0.6 * 0.57 if slant else 0)  # sin 35: the slanted names' height
+    ax.set_title(f"Win rate of each deck under each bot (%); {mark}: the deck's best pilot", fontsize=9, pad=pad)
     if colorbar:
         cb = ax.figure.colorbar(im, ax=ax, fraction=0.05, pad=0.02)
         cb.ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
