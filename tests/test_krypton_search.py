@@ -55,12 +55,27 @@ def test_base_scenario_lists_the_search_rungs_after_the_personalities():
     budget than the rung below."""
     sc = scenario()
     names = bot_names(sc)
-    assert names[-3:] == ("search-1", "search-2", "search-3") and "balanced" in names
+    assert names[-7:-4] == ("search-1", "search-2", "search-3") and "balanced" in names
     s1, s2, s3 = (searches(sc)[f"search-{i}"] for i in (1, 2, 3))
     assert s1.policy in personalities(sc) and s2.value == s1.value == s3.value
     assert (s1.plans, s1.samples) < (s2.plans, s2.samples) < (s3.plans, s3.samples)
     bot, state = make_bot(sc, "search-1", 1, seed=5)
     assert isinstance(bot, SearchBot) and state is None
+
+
+def test_hunter_search_rungs_are_the_search_rungs_played_by_hunter():
+    """hunter-search-1..3 differ from search-1..3 only in policy and reply (both `hunter`, the best utility
+    personality); hunter-search-4 doubles hunter-search-3's plans and determinizations."""
+    sc = scenario()
+    names = bot_names(sc)
+    assert names[-4:] == tuple(f"hunter-search-{i}" for i in (1, 2, 3, 4))
+    table = searches(sc)
+    for i in (1, 2, 3):
+        s, h = table[f"search-{i}"], table[f"hunter-search-{i}"]
+        assert (h.policy, h.reply) == ("hunter", "hunter") and (s.policy, s.reply) == ("balanced", "balanced")
+        assert (h.plans, h.samples, h.depth, h.value) == (s.plans, s.samples, s.depth, s.value)
+    h3, h4 = table["hunter-search-3"], table["hunter-search-4"]
+    assert (h4.plans, h4.samples, h4.depth) == (2 * h3.plans, 2 * h3.samples, h3.depth)
 
 
 @pytest.mark.parametrize("text, where", [
