@@ -184,3 +184,12 @@ def test_every_command_in_the_readme_parses():
             parser.parse_args(argv)
         except SystemExit:
             pytest.fail(f"README.md: `simkit {' '.join(argv)}` does not parse")
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/krypton.md", "docs/magic.md", "scripts/README.md",
+                                  "reports/README.md"])
+def test_no_merge_conflict_is_left_in_a_page(page):
+    """A page holds no line of a merge conflict's markers (a merge that was committed half resolved)."""
+    lines = (ROOT / page).read_text(encoding="utf-8").splitlines()
+    left = [i + 1 for i, line in enumerate(lines) if line.startswith(("<<<<<<< ", ">>>>>>> ")) or line == "======="]
+    assert not left, f"{page}: merge conflict markers on lines {left}"
