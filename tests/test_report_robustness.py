@@ -148,24 +148,37 @@ def test_pilot_heatmap_boxes_each_decks_best_pilot():
     assert boxed == [(bots.index(p), i) for i, p in enumerate(pilots["pilot"])]
 
 
+class _Pages:
+    """A stand-in for ReportPdf that keeps each page's figure by its title."""
+
+    def __init__(self):
+        self.figs = {}
+
+    def new_page(self, size):
+        return Figure(figsize=size)
+
+    def add(self, fig, title, down_to=None):
+        self.figs[title] = fig
+
+
+def _player_pages(robust: dict) -> _Pages:
+    """The "Does the player matter?" pages of ``robust``, drawn but not saved."""
+    pages = _Pages()
+    robustness_pages(pages, robust)
+    return pages
+
+
+def _eighty_decks() -> list[str]:
+    kinds = ["Archer", "BlackBat", "FrostDragon", "Priest", "Swordsman", "VolcanoDragon"]
+    return [f"{a}:{','.join(c)}" for a in ("HolyLight", "InfernoFlame", "SalamanderShield", "WindBlessing")
+            for c in combinations(kinds, 3)]
+
+
 def test_eighty_decks_stay_legible_on_the_player_pages():
     """With 80 decks every deck is named on the rates and pilot pages in 6 pt or more."""
-    kinds = ["Archer", "BlackBat", "FrostDragon", "Priest", "Swordsman", "VolcanoDragon"]
-    decks = [f"{a}:{','.join(c)}" for a in ("HolyLight", "InfernoFlame", "SalamanderShield", "WindBlessing")
-             for c in combinations(kinds, 3)]
+    decks = _eighty_decks()
     robust = panel_tables(_panel({"a": decks, "b": decks[::-1]}, decks, games=1), "b", bootstrap=0)
-
-    class Pages:
-        figs = {}
-
-        def new_page(self, size):
-            return Figure(figsize=size)
-
-        def add(self, fig, title, down_to=None):
-            self.figs[title] = fig
-
-    pages = Pages()
-    robustness_pages(pages, robust)
+    pages = _player_pages(robust)
     for title in ("player: deck rates", "player: pilots"):
         labels = pages.figs[title].axes[0].get_yticklabels()
         assert [t.get_text() for t in labels] == list(robust["deck_rates"].index)
@@ -179,12 +192,6 @@ def test_bot_rates_rows_follow_the_reference_order():
     plot_bot_rates(ax, rates, "weak")
     assert [t.get_text() for t in ax.get_yticklabels()] == DECKS
     assert np.allclose(ax.lines[-3].get_xdata(), rates["weak"] * 100)  # ax.lines: axvline, weak, mid, strong
-
-
-def _eighty_decks() -> list[str]:
-    kinds = ["Archer", "BlackBat", "FrostDragon", "Priest", "Swordsman", "VolcanoDragon"]
-    return [f"{a}:{','.join(c)}" for a in ("HolyLight", "InfernoFlame", "SalamanderShield", "WindBlessing")
-            for c in combinations(kinds, 3)]
 
 
 def test_bots_with_a_long_shared_prefix_keep_apart_in_the_flags_table():
@@ -216,18 +223,7 @@ def test_a_six_bot_legend_of_the_deck_rates_clears_the_page_foot():
     decks = _eighty_decks()
     bots = ["control", "balanced", "rush", "rush-search-1", "rush-search-2", "rush-search-3"]
     robust = panel_tables(_panel({b: decks for b in bots}, decks, games=1), "rush-search-3", bootstrap=0)
-
-    class Pages:
-        figs = {}
-
-        def new_page(self, size):
-            return Figure(figsize=size)
-
-        def add(self, fig, title, down_to=None):
-            self.figs[title] = fig
-
-    pages = Pages()
-    robustness_pages(pages, robust)
+    pages = _player_pages(robust)
     fig = pages.figs["player: deck rates"]
     legend = fig.axes[0].get_legend()
     fig.canvas.draw()
