@@ -31,6 +31,11 @@ like = "search-1"
 plans = 3
 samples = 2
 depth = 1
+
+[bots.cheap-halving]
+like = "cheap"
+plans = 6
+halving = true
 """
 
 
@@ -91,6 +96,7 @@ def test_hunter_search_rungs_are_the_search_rungs_played_by_hunter():
     ('margin = -1', "bots.bad.margin: must be at least 0"),
     ('value_base = "high"', "bots.bad.value_base: must be a finite number"),
     ('candidates = ["rush"]', "bots.bad.candidates: unknown key"),
+    ('halving = "yes"', "bots.bad.halving: must be true or false"),
 ])
 def test_a_bad_search_key_is_a_scenario_error_naming_it(tmp_path, text, where):
     """A misspelt key, an unknown policy, a budget or a weight of the wrong kind: ScenarioError naming the key,
@@ -102,11 +108,12 @@ def test_a_bad_search_key_is_a_scenario_error_naming_it(tmp_path, text, where):
 # -- determinism ------------------------------------------------------------------------------------------------
 
 
-def test_a_search_game_depends_on_its_seed_only_and_replays(cheap):
+@pytest.mark.parametrize("bot", ["cheap", "cheap-halving"])
+def test_a_search_game_depends_on_its_seed_only_and_replays(cheap, bot):
     """The same seed gives the same game alone or in a batch, in either order; its actions replay it."""
     decks = ("Archer+Knight", "Knight+Warrior")
-    alone = play_batch(cheap, [decks[0]], [decks[1]], [21], ("cheap", "balanced"), record_actions=True)
-    batch = play_batch(cheap, [decks[1], decks[0]], [decks[0], decks[1]], [4, 21], ("cheap", "balanced"),
+    alone = play_batch(cheap, [decks[0]], [decks[1]], [21], (bot, "balanced"), record_actions=True)
+    batch = play_batch(cheap, [decks[1], decks[0]], [decks[0], decks[1]], [4, 21], (bot, "balanced"),
                        record_actions=True)
     assert alone["action_list"][0] == batch["action_list"][1]
     assert alone["first_base_hp"][0] == batch["first_base_hp"][1]
@@ -290,19 +297,20 @@ _PLAIN = """
 import json, sys
 from simkit.scenario import load_scenario
 from simkit.games.krypton.play import play_batch
-r = play_batch(load_scenario(sys.argv[1]), ["Archer+Warrior"], ["Knight+Knight"], [9], ("cheap", "cheap"),
+r = play_batch(load_scenario(sys.argv[1]), ["Archer+Warrior"], ["Knight+Knight"], [9], (sys.argv[2], sys.argv[2]),
                record_actions=True)
 print(json.dumps([list(a) for a in r["action_list"][0]]))
 """
 
 
-def test_a_search_game_is_the_same_compiled_and_as_plain_python(cheap):
-    """Both seats searching, the game played compiled here and with NUMBA_DISABLE_JIT=1 in a fresh process:
-    the same actions, decision for decision."""
-    r = play_batch(cheap, ["Archer+Warrior"], ["Knight+Knight"], [9], ("cheap", "cheap"), record_actions=True)
+@pytest.mark.parametrize("bot", ["cheap", "cheap-halving"])
+def test_a_search_game_is_the_same_compiled_and_as_plain_python(cheap, bot):
+    """Both seats searching (uniformly, and by sequential halving), the game played compiled here and with
+    NUMBA_DISABLE_JIT=1 in a fresh process: the same actions, decision for decision."""
+    r = play_batch(cheap, ["Archer+Warrior"], ["Knight+Knight"], [9], (bot, bot), record_actions=True)
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    out = subprocess.run([sys.executable, "-c", _PLAIN, str(cheap.path)], env=env, capture_output=True, text=True,
-                         check=True, timeout=600)
+    out = subprocess.run([sys.executable, "-c", _PLAIN, str(cheap.path), bot], env=env, capture_output=True,
+                         text=True, check=True, timeout=600)
     plain = [tuple(a) for a in json.loads(out.stdout)]
     assert plain == [tuple(a) for a in r["action_list"][0]] and len(plain) > 50
 

@@ -29,6 +29,8 @@ from tests.magic_positions import BASE, position, scenario
 ROOT = Path(__file__).resolve().parents[1]
 #: a cheap rung for the slow paths (uncompiled play): two plans, one sample, the rest of the turn
 TINY = {"like": "search-1", "plans": 2, "samples": 1, "depth": 1}
+#: the same by sequential halving over more candidates
+TINY_HALVING = {"like": "search-1", "plans": 5, "samples": 2, "depth": 1, "halving": True}
 
 
 def with_bots(**tables):
@@ -89,6 +91,7 @@ def test_search_rungs_are_data():
     ("value_army", float("nan"), "bots.bad.value_army: must be a finite number"),
     ("policy", "search-1", "bots.bad.policy: must name a utility personality"),
     ("lookahead", 2, "bots.bad.lookahead: unknown key"),
+    ("halving", "yes", "bots.bad.halving: must be true or false"),
 ])
 def test_bad_search_keys_are_refused_in_one_line(tmp_path, key, value, problem):
     """A bad `[bots.<name>]` key of a search bot: `file: bots.<name>.<key>: problem`, one line, at load."""
@@ -236,13 +239,24 @@ def test_search_2_passes_api_test():
     assert out["games"] == 3
 
 
+def test_halving_is_data_and_its_games_are_seeded_and_batch_free():
+    """`halving = true` sets the budget's eighth param; such a game depends on its seed only."""
+    sc = with_bots(tiny=TINY_HALVING)
+    assert bot_tables(sc, ("tiny", "search-1"))[3][:, 7].tolist() == [1.0, 0.0]
+    a, b = sc.game.seat_decks()
+    many = sc.game.play_batch([a[1], a[4]], [b[2], b[7]], [5, 6], ("tiny", "balanced"), record_actions=True)
+    one = sc.game.play_batch([a[4]], [b[7]], [6], ("tiny", "balanced"), record_actions=True)
+    assert one["action_list"][0] == many["action_list"][1] and one["winner"][0] == many["winner"][1]
+
+
 @pytest.mark.slow
-def test_uncompiled_search_plays_the_same_game():
+@pytest.mark.parametrize("table", [TINY, TINY_HALVING], ids=["uniform", "halving"])
+def test_uncompiled_search_plays_the_same_game(table):
     """One engine, two speeds: a search game compiled and under NUMBA_DISABLE_JIT=1 is the same game."""
     code = (
         "import copy, json, warnings; warnings.simplefilter('ignore'); import simkit;"
         "from simkit.scenario import scenario_from_data;"
-        f"sc = simkit.load_scenario({str(BASE)!r}); d = copy.deepcopy(sc.data); d['bots']['tiny'] = {TINY!r};"
+        f"sc = simkit.load_scenario({str(BASE)!r}); d = copy.deepcopy(sc.data); d['bots']['tiny'] = {table!r};"
         f"sc = scenario_from_data(d, {str(BASE)!r}); a, b = sc.game.seat_decks();"
         "out = sc.game.play_batch([a[0]], [b[13]], [3], ('tiny', 'balanced'), record_actions=True);"
         "print(json.dumps(out))"
@@ -250,7 +264,7 @@ def test_uncompiled_search_plays_the_same_game():
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
-    sc = with_bots(tiny=TINY)
+    sc = with_bots(tiny=table)
     a, b = sc.game.seat_decks()
     here = sc.game.play_batch([a[0]], [b[13]], [3], ("tiny", "balanced"), record_actions=True)
     assert json.loads(done.stdout) == json.loads(json.dumps(here))

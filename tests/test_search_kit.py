@@ -132,3 +132,62 @@ def test_samples_value_a_plan_on_every_determinization_whatever_the_batch():
     alone = _search(samples=4, games=games[1:2].copy(), g=0)
     batch = _search(samples=4, games=games, g=1)
     assert alone[0] == batch[0] == 3 and alone[2][0] == batch[2][1]
+
+
+def _halving_search(plans=8, samples=4, margin=0.0, games=None, g=0):
+    games = np.zeros((1, 4), np.int64) if games is None else games
+    ctx = (games, np.zeros(4, np.int64))
+    params = np.zeros(K.HALVING + 1)
+    params[K.PLANS], params[K.DEPTH], params[K.TEMPERATURE], params[K.POLICY_TEMPERATURE] = plans, 0, 1.0, 0.0
+    params[K.SAMPLES], params[K.MARGIN], params[K.HALVING] = samples, margin, 1.0
+    keys = np.full(games.shape[0], 7, np.uint64)
+    counter = np.zeros(games.shape[0], np.uint64)
+    plan, best, seen = np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(plans, np.uint64)
+    n = SEARCH(ctx, g, 0, np.array([0.0]), np.array([0.0]), params, np.array([1.0]), keys, counter, 1, plan,
+               best, seen)
+    return int(best[0]), n, counter
+
+
+def test_halving_rounds_halve_the_others_down_to_one():
+    """Sequential halving's rounds: one per halving of the candidates besides the policy's own until one is
+    left, plus that last round (1 other: 1 round; 2: 2; 3: 3; 15 and 16: 5; 17: 6)."""
+    assert [K.halving_rounds(n) for n in (1, 2, 3, 4, 15, 16, 17)] == [1, 2, 3, 3, 5, 5, 6]
+
+
+def test_halve_keeps_the_better_half_of_the_others_and_the_policys_plan():
+    """Candidates 0..6 (0 the policy's own, worth least) valued 0, 5, 1, 5, 9, 2, 1: of the six others the
+    three best stay (9 and the two 5s), in drawing order, after the policy's plan; a tie keeps the earlier
+    drawn (1 of candidates 2 and 6 would stay if only one more fitted)."""
+    alive = np.arange(7)
+    value = np.array([0.0, 5.0, 1.0, 5.0, 9.0, 2.0, 1.0])
+    assert K.halve(value, alive, 7) == 4
+    assert alive[:4].tolist() == [0, 1, 3, 4]
+    alive = np.array([0, 2, 6])
+    assert K.halve(np.array([0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]), alive, 3) == 2 and alive[:2].tolist() == [0, 2]
+
+
+def test_halving_finds_the_best_plan_and_keeps_the_margin():
+    """With halving on (the eighth param) the toy search still names 3, the best number, among 8 plans; a
+    margin of 3 keeps the policy's 0; and the choice does not depend on the game's index in the batch."""
+    assert _halving_search()[0] == 3
+    assert _halving_search(plans=16, samples=2)[0] == 3
+    assert _halving_search(margin=3.0)[0] == 0
+    games = np.zeros((3, 4), np.int64)
+    games[:, 3] = [5, 9, 11]
+    alone = _halving_search(games=games[1:2].copy(), g=0)
+    batch = _halving_search(games=games, g=1)
+    assert alone[0] == batch[0] == 3 and alone[2][0] == batch[2][1]
+
+
+def test_halving_off_is_the_uniform_search():
+    """An eighth param of 0 is the uniform search: the same choice and the same draws as without it."""
+    params_off = _search(samples=4, policy_temperature=0.0)
+    games = np.zeros((1, 4), np.int64)
+    ctx = (games, np.zeros(4, np.int64))
+    params = np.zeros(K.HALVING + 1)
+    params[K.PLANS], params[K.TEMPERATURE], params[K.SAMPLES] = 8, 1.0, 4
+    keys, counter = np.full(1, 7, np.uint64), np.zeros(1, np.uint64)
+    plan, best, seen = np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(8, np.uint64)
+    n = SEARCH(ctx, 0, 0, np.array([0.0]), np.array([0.0]), params, np.array([1.0]), keys, counter, 1, plan, best,
+               seen)
+    assert (int(best[0]), n, counter.tolist()) == (params_off[0], params_off[1], params_off[2].tolist())

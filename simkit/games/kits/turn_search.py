@@ -42,9 +42,19 @@ tuple of the game's own arrays) through unopened:
 - ``value(ctx, seat, bot, weights) -> float``: the work state's worth to ``seat``.
 
 The budget ``params`` (``float64[PARAMS]``, data from a ``[bots.search-N]`` table): ``PLANS``,
-``DEPTH``, ``TEMPERATURE``, ``REPLY_TEMPERATURE``, ``SAMPLES`` (0 counts as 1), ``MARGIN``, and an
+``DEPTH``, ``TEMPERATURE``, ``REPLY_TEMPERATURE``, ``SAMPLES`` (0 counts as 1), ``MARGIN``, an
 optional seventh, ``POLICY_TEMPERATURE``: the first candidate's noise (without it: ``TEMPERATURE``,
-so the policy's own draw is one of the noisy ones).
+so the policy's own draw is one of the noisy ones), and an optional eighth, ``HALVING`` (> 0: on).
+
+**Sequential halving** (``HALVING`` on; Karnin, Koren and Somekh 2013, the root allocation of Gumbel
+MuZero): the same valued rollouts as the uniform search (``samples`` per distinct candidate) spent by
+rounds instead of evenly. All distinct candidates are drawn first; each round values every candidate
+still in on the next determinizations (the same ones for all: sample ``j`` is the world of salt ``j``
+with its own look-ahead stream), a round's share of the rollouts split evenly among them; then the worse
+half of the candidates other than the policy's own leave (ties: the later drawn), until one other is
+left beside the policy's plan, which stays to the end so that the margin is judged on the most samples.
+The rounds number ``1 + ceil(log2(distinct - 1))``. Many candidates are screened cheaply and the
+rollouts go to the few that matter; with it off, every game plays exactly as before it existed.
 
 A game gets its search with :func:`compile_turn_search`, naming its hook functions (compiled with
 numba). Numba caches a kernel only when the functions it calls are fixed when it is compiled: a kernel
@@ -68,8 +78,9 @@ from simkit.games.kits.mix import mix64
 #: the hooks a game supplies, by name (see the module docstring for their signatures)
 HOOKS = ("copy_game", "play_turn", "replay", "game_over", "to_act", "value")
 
-#: the search budget, in the order of ``params`` (``POLICY_TEMPERATURE`` optional, past ``PARAMS``)
-PLANS, DEPTH, TEMPERATURE, REPLY_TEMPERATURE, SAMPLES, MARGIN, POLICY_TEMPERATURE = range(7)
+#: the search budget, in the order of ``params`` (``POLICY_TEMPERATURE`` and ``HALVING`` optional, past
+#: ``PARAMS``)
+PLANS, DEPTH, TEMPERATURE, REPLY_TEMPERATURE, SAMPLES, MARGIN, POLICY_TEMPERATURE, HALVING = range(8)
 PARAMS = 6
 _SALT = np.uint64(0x5EA5C4B07E11A6E5)  # keeps the look-ahead stream apart from the game's own
 _SAMPLE_SALT = np.uint64(0x3C6EF372FE94F82B)  # keys the samples' own look-ahead streams
@@ -86,14 +97,68 @@ def _plan_hash(plan, n):
 
 @numba.njit(cache=True, inline="always")
 def budget(params):
-    """``(plans, depth, temperature, reply_temperature, samples, margin, policy_temperature)`` of a
-    ``params`` array (``SAMPLES``, ``MARGIN`` and ``POLICY_TEMPERATURE`` optional: 1, 0, ``TEMPERATURE``)."""
+    """``(plans, depth, temperature, reply_temperature, samples, margin, policy_temperature, halving)`` of a
+    ``params`` array (``SAMPLES``, ``MARGIN``, ``POLICY_TEMPERATURE`` and ``HALVING`` optional: 1, 0,
+    ``TEMPERATURE``, off)."""
     m = params.shape[0]
     samples = max(1, int(params[SAMPLES])) if m > SAMPLES else 1
     margin = params[MARGIN] if m > MARGIN else 0.0
     first = params[POLICY_TEMPERATURE] if m > POLICY_TEMPERATURE else params[TEMPERATURE]
+    halving = m > HALVING and params[HALVING] > 0
     return (int(params[PLANS]), int(params[DEPTH]), params[TEMPERATURE], params[REPLY_TEMPERATURE], samples,
-            margin, first)
+            margin, first, halving)
+
+
+@numba.njit(cache=True, inline="always")
+def sample_stream(local_key, j, sample_key, sample_counter):
+    """Start sample ``j``'s own look-ahead stream (``sample_key``/``sample_counter``, one-element arrays):
+    keyed by the search's ``local_key`` and ``j``, the same for every candidate (common random numbers)."""
+    sample_key[0] = mix64(local_key ^ mix64(np.uint64(j) ^ _SAMPLE_SALT))
+    sample_counter[0] = 0
+
+
+@numba.njit(cache=True)
+def halving_rounds(others):
+    """Rounds of sequential halving over ``others`` candidates besides the policy's own: one for each halving
+    until one is left, and that last one's (``1 + ceil(log2(others))``; 1 for one other)."""
+    rounds, left = 1, others
+    while left > 1:
+        left = (left + 1) // 2
+        rounds += 1
+    return rounds
+
+
+@numba.njit(cache=True)
+def halve(order_value, alive, count):
+    """Keep the better half of the candidates ``alive[1:count]`` (``alive[0]``, the policy's own plan, always
+    stays): the ``ceil((count - 1) / 2)`` of highest ``order_value`` (ties: the earlier drawn), moved to
+    ``alive[1:]`` in drawing order; returns the new count."""
+    others = count - 1
+    keep = (others + 1) // 2
+    chosen = np.zeros(others, np.bool_)
+    for _ in range(keep):
+        best = -1
+        for i in range(others):
+            if not chosen[i] and (best < 0 or order_value[alive[1 + i]] > order_value[alive[1 + best]]):
+                best = i
+        chosen[best] = True
+    w = 1
+    for i in range(others):
+        if chosen[i]:
+            alive[w] = alive[1 + i]
+            w += 1
+    return w
+
+
+def look_ahead(ctx, seat, policy, reply, depth, reply_temperature, weights, lk, lc, cap, no_record):
+    """Play ``depth`` plays on from the work state (the own seat's by ``policy``, the other's by ``reply``,
+    drawing from stream 0 of ``lk``/``lc``) and return the position's worth to ``seat``."""
+    for _ in range(depth):
+        if game_over(ctx):
+            break
+        bot = policy if to_act(ctx) == seat else reply
+        play_turn(ctx, bot, reply_temperature, lk, lc, 0, cap, no_record)
+    return value(ctx, seat, policy, weights)
 
 
 def search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap, plan, best, seen):
@@ -105,12 +170,17 @@ def search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap
     draws); ``cap``: a plan reaching this many actions ends; ``plan``, ``best``: ``int64[cap + 1]``
     scratch and result; ``seen``: ``uint64[>= plans]`` scratch.
     """
-    plans, depth, temperature, reply_temperature, samples, margin, first = budget(params)
+    plans, depth, temperature, reply_temperature, samples, margin, first, halving = budget(params)
     local_key = np.zeros(1, np.uint64)
     local_counter = np.zeros(1, np.uint64)
     sample_key = np.zeros(1, np.uint64)
     sample_counter = np.zeros(1, np.uint64)
     no_record = plan[:0]
+    room = plans if halving else 0  # every distinct candidate kept, valued by rounds of sequential halving
+    kept = np.zeros((room, plan.shape[0]), np.int64)
+    kept_n = np.zeros(room, np.int64)
+    total = np.zeros(room, np.float64)
+    counted = np.zeros(room, np.int64)
     best_value, bar, best_n, distinct = -np.inf, np.inf, 0, 0
     for i in range(plans):
         copy_game(ctx, g, seat, 0)
@@ -132,8 +202,13 @@ def search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap
         if repeated:
             continue
         seen[distinct] = h
+        if halving:
+            kept[distinct, :n] = plan[:n]
+            kept_n[distinct] = n
+            distinct += 1
+            continue
         distinct += 1
-        total, counted = 0.0, 0
+        v_total, v_counted = 0.0, 0
         for j in range(samples):
             if j > 0:
                 copy_game(ctx, g, seat, j)
@@ -142,25 +217,56 @@ def search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap
             if samples == 1:
                 lk, lc = local_key, local_counter
             else:
-                sample_key[0] = mix64(local_key[0] ^ mix64(np.uint64(j) ^ _SAMPLE_SALT))
-                sample_counter[0] = 0
+                sample_stream(local_key[0], j, sample_key, sample_counter)
                 lk, lc = sample_key, sample_counter
-            for _ in range(depth):
-                if game_over(ctx):
-                    break
-                bot = policy if to_act(ctx) == seat else reply
-                play_turn(ctx, bot, reply_temperature, lk, lc, 0, cap, no_record)
-            total += value(ctx, seat, policy, weights)
-            counted += 1
-        if counted == 0:
+            v_total += look_ahead(ctx, seat, policy, reply, depth, reply_temperature, weights, lk, lc, cap, no_record)
+            v_counted += 1
+        if v_counted == 0:
             continue
-        v = total / counted
+        v = v_total / v_counted
         if i == 0:
             best_value = v
             bar = v + margin  # another plan must beat the policy's own by the margin
         elif v > best_value and v > bar:
             best_value, best_n = v, n
             best[:n] = plan[:n]
+    if not halving or distinct == 1:
+        return best_n
+    # Sequential halving: the budget of the uniform search (samples per distinct candidate) spread over
+    # rounds; every candidate still in meets the same determinizations, sample j on the world of salt j;
+    # after each round the worse half of the others leaves; the policy's own plan stays to the end.
+    alive = np.arange(distinct)
+    count = distinct
+    rounds = halving_rounds(distinct - 1)
+    share = distinct * samples // rounds  # valued rollouts a round
+    taken = 0  # determinizations every candidate still in has been valued on
+    mean = np.full(distinct, -np.inf)
+    for _ in range(rounds):
+        more = max(1, share // count)
+        for a in range(count):
+            c = alive[a]
+            for j in range(taken, taken + more):
+                copy_game(ctx, g, seat, j)
+                if not replay(ctx, kept[c], kept_n[c]):
+                    continue
+                sample_stream(local_key[0], j, sample_key, sample_counter)
+                total[c] += look_ahead(ctx, seat, policy, reply, depth, reply_temperature, weights, sample_key,
+                                       sample_counter, cap, no_record)
+                counted[c] += 1
+            if counted[c] > 0:
+                mean[c] = total[c] / counted[c]
+        taken += more
+        if count <= 2:
+            break
+        count = halve(mean, alive, count)
+    # the best other left replaces the policy's own plan only by more than the margin
+    winner = alive[1]
+    for a in range(2, count):
+        if mean[alive[a]] > mean[winner]:
+            winner = alive[a]
+    if counted[0] > 0 and mean[winner] > mean[0] and mean[winner] > mean[0] + margin:
+        best_n = kept_n[winner]
+        best[:best_n] = kept[winner, :best_n]
     return best_n
 
 
@@ -188,6 +294,8 @@ def compile_turn_search(hooks: Mapping[str, object], module_file: str):
         raise TypeError(f"turn search hooks must be numba-compiled functions: {', '.join(plain)}")
     namespace = dict(globals())
     namespace.update(hooks)
-    code = search_turn.__code__.replace(co_filename=module_file)
-    function = types.FunctionType(code, namespace, "search_turn", search_turn.__defaults__)
-    return numba.njit(cache=True)(function)
+    for template in (look_ahead, search_turn):  # look_ahead first: search_turn calls it
+        code = template.__code__.replace(co_filename=module_file)
+        function = types.FunctionType(code, namespace, template.__name__, template.__defaults__)
+        namespace[template.__name__] = numba.njit(cache=True)(function)
+    return namespace["search_turn"]

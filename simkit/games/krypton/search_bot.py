@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.games.kits import turn_search as K
+from simkit.games.kits.bot_tables import switch
 from simkit.games.kits.rng import derive_seed
 from simkit.games.krypton.bots import Personality, is_search_table, weights_array
 from simkit.games.krypton.search import VALUE_NAMES
@@ -35,10 +36,12 @@ SEARCH_KEYS = (
     ("temperature", "noise of the candidate plans after the first (the policy's destination noise)"),
     ("reply_temperature", "noise of both bots in the look-ahead"),
     ("margin", "value by which another plan must beat the policy's own to replace it"),
+    ("halving", "true: the same rollouts (plans x samples) spent by rounds of sequential halving, the worse half "
+                "of the candidates dropped after each round (default false: every plan on every sample)"),
 )
 KEYS = tuple(k for k, _ in SEARCH_KEYS) + VALUE_NAMES
-#: the kit's params of a search bot, in order (the kit's six, then the first candidate's noise)
-PARAMS = K.PARAMS + 1
+#: the kit's params of a search bot, in order (the kit's six, the first candidate's noise, halving)
+PARAMS = K.HALVING + 1
 
 
 @dataclass(frozen=True)
@@ -57,15 +60,17 @@ class SearchSettings:
     reply_temperature: float
     margin: float
     value: dict
+    halving: bool = False
 
     @property
     def params(self) -> np.ndarray:
         """The kit's ``float64`` budget: plans, depth, temperature, reply temperature, samples, margin,
-        the first candidate's temperature."""
+        the first candidate's temperature, halving."""
         p = np.zeros(PARAMS, np.float64)
         p[K.PLANS], p[K.DEPTH], p[K.SAMPLES] = self.plans, self.depth, self.samples
         p[K.TEMPERATURE], p[K.REPLY_TEMPERATURE] = self.temperature, self.reply_temperature
         p[K.MARGIN], p[K.POLICY_TEMPERATURE] = self.margin, self.policy_temperature
+        p[K.HALVING] = float(self.halving)
         return p
 
     @property
@@ -127,6 +132,7 @@ def read_searches(source: str, data: dict, personalities: dict[str, Personality]
             temperature=_number(m, "temperature", 0) if m.has("temperature") else own,
             reply_temperature=_number(m, "reply_temperature", 0) if m.has("reply_temperature") else 0.0,
             margin=_number(m, "margin", 0) if m.has("margin") else 0.0,
+            halving=bool(switch(m, "halving", False)),
             value={k: _number(m, k) if m.has(k) else 0.0 for k in VALUE_NAMES}, **bots)
     return out
 

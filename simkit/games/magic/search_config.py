@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simkit.games.kits.bot_tables import number, search_roles
+from simkit.games.kits.bot_tables import number, search_roles, switch
 from simkit.games.magic import bots as B
 from simkit.games.magic.search import VALUE_NAMES
 from simkit.games.magic.search_loop import (
     DEPTH,
+    HALVING,
     MARGIN,
     PARAMS,
     PLANS,
@@ -33,7 +34,7 @@ from simkit.scenario import Field
 #: a search's budget bounds: candidates, turns looked ahead, determinizations per decision
 MAX_PLANS, MAX_DEPTH, MAX_SAMPLES = 1024, 64, 1024
 SEARCH_KEYS = ("policy", "reply", "plans", "depth", "temperature", "reply_temperature", "samples", "margin",
-               *VALUE_NAMES)
+               "halving", *VALUE_NAMES)
 
 
 @dataclass(frozen=True)
@@ -65,5 +66,6 @@ def read_search(f: Field, personalities: dict[str, np.ndarray]) -> SearchBot:
     params[POLICY_TEMPERATURE] = own  # the first candidate is the policy's own plan
     params[REPLY_TEMPERATURE] = number(f, "reply_temperature", 0.0, minimum=0)
     params[MARGIN] = number(f, "margin", 0.0, minimum=0)
+    params[HALVING] = switch(f, "halving", False)
     values = np.array([number(f, key, 0.0) for key in VALUE_NAMES], np.float64)
     return SearchBot(policy=names["policy"], reply=names["reply"], params=params, values=values)
