@@ -30,7 +30,9 @@ tuple of the game's own arrays) through unopened:
   one-game work state. Salt 0 is the world the candidates are drawn on, salts ``1..samples - 1`` the
   further determinizations; a game without hidden information or chance may ignore the salt (the
   exact game), a game with them re-draws the hidden parts and re-keys its dice for every salt
-  (0 included: the search never sees the real hidden cards or the real future dice);
+  (0 included: the search never sees the real hidden cards or the real future dice); with ``HALVING``
+  the salts run past ``samples - 1`` (a candidate kept to the last round meets more determinizations
+  than ``samples``), so a game whose worlds are made in advance (the Duel's) does not offer it;
 - ``play_turn(ctx, bot, temperature, keys, counter, k, cap, record) -> n``: play one plan of the seat to
   act in the work state with ``bot`` drawing from stream ``k`` of ``keys``/``counter``, recording its
   encoded actions in ``record`` (an empty array: none, a look-ahead play) and returning how many it
@@ -233,7 +235,8 @@ def search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap
     if not halving or distinct == 1:
         return best_n
     # Sequential halving: the budget of the uniform search (samples per distinct candidate) spread over
-    # rounds; every candidate still in meets the same determinizations, sample j on the world of salt j;
+    # rounds, at least one sample a candidate a round; every candidate still in meets the same
+    # determinizations, sample j on the world of salt j;
     # after each round the worse half of the others leaves; the policy's own plan stays to the end.
     alive = np.arange(distinct)
     count = distinct
@@ -264,7 +267,7 @@ def search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap
     for a in range(2, count):
         if mean[alive[a]] > mean[winner]:
             winner = alive[a]
-    if counted[0] > 0 and mean[winner] > mean[0] and mean[winner] > mean[0] + margin:
+    if counted[0] > 0 and mean[winner] > mean[0] + margin:  # (margin >= 0)
         best_n = kept_n[winner]
         best[:best_n] = kept[winner, :best_n]
     return best_n
