@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     """
     from simkit.analysis.sequential import AdaptiveSettings
     from simkit.scenario import load_scenario
-    from simkit.sweep import check_seed, check_workers, plan_sweep, run_sweep, sweep_defaults
+    from simkit.sweep import check_seed, check_workers, plan_sweep, run_sweep, sweep_defaults, uneven_share
 
     sc = load_scenario(args.scenario, bots_from=args.bots_from)
     defaults = sweep_defaults(sc)
@@ -99,6 +99,10 @@ def run(args: argparse.Namespace) -> int:
             f"sweep {sc.name}: {decks}, {len(plan.pairs)} ordered pairs x {plan.games} games "
             f"x {len(plan.bot_pairs)} bot pairing(s) = {plan.total_games} games, {who}"
         )
+    if args.scheduler is None:
+        note = uneven_share(plan, workers, _searching(sc, {b for pair in plan.bot_pairs for b in pair}))
+        if note:
+            print(note)
     try:
         with _sigterm_stops():
             run_sweep(sc, plan, out, workers=workers, resume=args.resume, scheduler=args.scheduler,
@@ -109,6 +113,24 @@ def run(args: argparse.Namespace) -> int:
         return 143
     print(f"results: {out}  (log: {out}/sweep.log)")
     return 0
+
+
+def _searching(sc, names: set[str]) -> list[str]:
+    """Which of ``names`` are search bots in ``sc``: a ``[bots.<name>]`` table with a ``policy`` (``like`` followed)."""
+    from simkit.errors import ScenarioError
+    from simkit.scenario import Field, resolve_like
+
+    bots = Field(str(sc.path), sc.data.get("bots") or {}, "bots")
+    found = []
+    for name in sorted(names):
+        if not isinstance(bots.data.get(name), dict):
+            continue  # random, or a bot the game defines itself
+        try:
+            if "policy" in resolve_like(bots, name):
+                found.append(name)
+        except ScenarioError:
+            continue  # the plan has already accepted the bot; a bad chain is the game's to report
+    return found
 
 
 def _refuse_missing_bots_from(out: str) -> None:

@@ -33,6 +33,7 @@ from simkit.sweep.plan import (
     max_workers,
     plan_sweep,
     select_decks,
+    uneven_share,
 )
 from simkit.sweep.store import (
     PLAN_KEYS,
@@ -57,5 +58,5 @@ __all__ = [
     "ResultsFolderWarning", "SweepPlan", "check_adaptive", "check_chunk", "check_seed", "check_workers",
     "chunk_path", "clear_store", "done_chunks", "folder_lock", "layout_of", "load_results", "max_workers", "next_round",
     "plan_dict", "plan_of", "plan_sweep", "play_chunk", "prepare_store", "read_chunk", "read_meta",
-    "run_sweep", "scan_chunks", "select_decks", "sweep_defaults", "write_chunk",
+    "run_sweep", "scan_chunks", "select_decks", "sweep_defaults", "uneven_share", "write_chunk",
 ]

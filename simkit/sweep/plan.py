@@ -177,6 +177,32 @@ def check_workers(workers: int | None, where: str = "workers") -> int:
     return workers or cores
 
 
+def uneven_share(plan: SweepPlan, workers: int, slow: Iterable[str]) -> str | None:
+    """A note when a slow bot pairing's games cannot be shared among the workers, else ``None``.
+
+    A chunk is played by one worker, and a chunk never mixes two bot pairings: a pairing of ``block_games``
+    games in chunks of ``chunk_size`` keeps one worker on up to ``chunk_size`` of them. With search bots (a
+    game can take seconds) that worker sets the sweep's wall time while the others wait. The note names the
+    slow bots and a ``--chunk-size`` that gives every worker about a quarter of its share per chunk (the
+    games and their results are the same whatever the chunking).
+
+    Args:
+        plan: the sweep's plan.
+        workers: the local worker processes.
+        slow: the plan's bots that search (a ``[bots.<name>]`` table with a ``policy``).
+    """
+    slow = sorted(set(slow))
+    fair = -(-plan.block_games // max(workers, 1))
+    if workers < 2 or not slow or plan.chunk_size <= fair:
+        return None
+    size = max(1, -(-plan.block_games // (4 * workers)))
+    return (f"note: each bot pairing's {plan.block_games} games are {plan.block_chunks} chunk(s) of up to "
+            f"{plan.chunk_size}, and a chunk is one worker's, so one worker plays up to {plan.chunk_size} games of a "
+            f"pairing while {workers} could share them; the search bots here ({', '.join(slow)}) can take seconds "
+            f"a game: --chunk-size {size} shares each pairing among the {workers} workers (the same games and "
+            f"results)")
+
+
 def check_adaptive(settings: AdaptiveSettings) -> AdaptiveSettings:
     """``settings`` if every number is in range.
 
