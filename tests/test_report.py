@@ -184,6 +184,15 @@ def test_title_and_flags_pages_state_the_games_a_matchup_flag_needs(tables, tmp_
         assert "from 7 games per pair" in text
 
 
+def test_a_pairing_played_in_one_seating_is_counted_in_games_not_as_zero_per_pair(tables):
+    """Two seat pools: each pairing is one seating, so one game a pairing is "1 game", never "0 games per pair"."""
+    one = {**tables, "flag_reach": {**tables["flag_reach"], "games_per_pair": 0, "pairing_games": 1,
+                                    "enough": False}}
+    words = balance.reach_words(one)[0]
+    assert words.startswith("WARNING: this sweep has 1 game on its thinnest pairing, too few to flag any matchup")
+    assert "0 games per pair" not in words
+
+
 class _Pages:
     """Stands in for ReportPdf: keeps the pages instead of writing them."""
 

@@ -237,7 +237,8 @@ def matchup_flag_reach(matchups: pd.DataFrame, bands: FlagBands | None = None, t
 
     Returns:
         dict: ``matchups`` (pairings tested), ``games_per_pair`` (the fewest games of a pairing,
-        per seating), ``min_games_per_pair`` (:func:`min_games_to_flag`), ``enough`` (the
+        per seating), ``pairing_games`` (the fewest games of a pairing, both seatings together: a pairing
+        of two seat pools is played in one seating), ``min_games_per_pair`` (:func:`min_games_to_flag`), ``enough`` (the
         sweep has at least that many), ``true_rate`` and ``power``: the chance that a matchup
         truly at ``true_rate`` (no draws) is flagged when it is the only lopsided one (a lower
         bound: with Benjamini-Hochberg other lopsided matchups raise it).
@@ -255,5 +256,5 @@ def matchup_flag_reach(matchups: pd.DataFrame, bands: FlagBands | None = None, t
                              for x, w in zip(p, k)])
         if len(ok):
             power = float(stats.binom.sf(ok[0] - 1, games, true_rate))
-    return {"matchups": count, "games_per_pair": games // 2, "min_games_per_pair": need,
+    return {"matchups": count, "games_per_pair": games // 2, "pairing_games": games, "min_games_per_pair": need,
             "enough": need is not None and games // 2 >= need, "true_rate": true_rate, "power": power}

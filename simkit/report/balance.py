@@ -152,7 +152,10 @@ def reach_words(tables: dict) -> list[str]:
            f"(alpha {b.alpha:g}), a matchup can be flagged beyond {edge} from {need} games per pair "
            f"(each seating; {2 * need} games, all won by one deck)")
     if not r["enough"]:
-        return [f"WARNING: this sweep has {have} games per pair, too few to flag any matchup, however lopsided: {how}. "
+        games = r.get("pairing_games", 2 * have)
+        has = (f"has {have} games per pair" if games == 2 * have
+               else f"has {games} game{'s' if games != 1 else ''} on its thinnest pairing")
+        return [f"WARNING: this sweep {has}, too few to flag any matchup, however lopsided: {how}. "
                 f"Sweep at least {need} games per pair (or fewer decks) before reading the absence of matchup flags."]
     return [_cap(how) + f"; this sweep has {have}, and flags a matchup truly at "
             f"{100 * r['true_rate']:g}/{100 - 100 * r['true_rate']:g} with probability at least "
