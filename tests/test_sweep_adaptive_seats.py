@@ -213,3 +213,12 @@ def test_the_next_round_grows_exactly_the_pairings_of_the_open_units(monkeypatch
     for i, j in grown:
         want[0, i, j] = 3
     assert reason == "" and target.tolist() == want.tolist()
+
+
+def test_a_uniform_seat_pool_sweep_logs_both_pools(tmp_path):
+    """sweep.log names both seats' pools (3 first-seat x 6 second-seat Orc armies), not the first seat's alone."""
+    out = tmp_path / "orc"
+    assert main(["sweep", str(MAGIC), "--decks", *ORC, "--games", "1", "--bots", "balanced,balanced",
+                 "--workers", "1", "--out", str(out)]) == 0
+    log = (out / "sweep.log").read_text()
+    assert "3 first-seat x 6 second-seat decks, 1 games per pair, 1 chunks to play" in log

@@ -240,9 +240,11 @@ def run_sweep(
 def _play(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:
     todo = [plan.chunk(k) for k in range(plan.chunk_count) if k not in done]
     total_todo = sum(len(c.games) for c in todo)
+    pool = (f"{len(plan.decks)} decks" if not plan.second_decks
+            else f"{len(plan.decks)} first-seat x {len(plan.second_decks)} second-seat decks")
     log.info(
-        "sweep %s: %d decks, %d games per pair, %d chunks to play (%d done), %s",
-        sc.name, len(plan.decks), plan.games, len(todo), len(done),
+        "sweep %s: %s, %d games per pair, %d chunks to play (%d done), %s",
+        sc.name, pool, plan.games, len(todo), len(done),
         f"dask scheduler {scheduler}" if scheduler else f"{workers} worker(s)",
     )
     from tqdm import tqdm
