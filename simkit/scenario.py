@@ -272,6 +272,16 @@ def resolve_like(f: Field, name: str, reserved: tuple[str, ...] = ("random",), c
     return {**resolve_like(f, parent, reserved, (*chain, name)), **own}
 
 
+def is_search_bot(bots: Field, name: str) -> bool:
+    """Whether ``[bots.<name>]`` is a search bot: a table with a ``policy``, its ``like`` chain followed (``random``
+    and names without a table are not).
+
+    Raises:
+        ScenarioError: a bad ``like`` chain (:func:`resolve_like`).
+    """
+    return isinstance(bots.data.get(name), dict) and "policy" in resolve_like(bots, name)
+
+
 def load_scenario(path: str | Path, bots_from: str | Path | None = None) -> Scenario:
     """Load, merge and validate a scenario file.
 

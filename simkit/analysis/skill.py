@@ -22,7 +22,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from simkit.analysis.robustness import deck_points, panel_parts, rank_agreement
-from simkit.scenario import Field, resolve_like
+from simkit.scenario import Field, is_search_bot
 
 __all__ = ["CONVERGED", "ladder_of", "convergence", "skill_depth", "skill_tables"]
 
@@ -50,7 +50,7 @@ def ladder_of(meta: dict) -> dict[str, list[str]]:
     for name in panel:
         if not isinstance(bots.data.get(name), dict):
             continue  # random, or a bot the merged scenario does not name
-        (search if "policy" in resolve_like(bots, name) else utility).append(name)
+        (search if is_search_bot(bots, name) else utility).append(name)
     return {"panel": panel, "search": search, "utility": utility}
 
 

@@ -118,15 +118,13 @@ def run(args: argparse.Namespace) -> int:
 def _searching(sc, names: set[str]) -> list[str]:
     """Which of ``names`` are search bots in ``sc``: a ``[bots.<name>]`` table with a ``policy`` (``like`` followed)."""
     from simkit.errors import ScenarioError
-    from simkit.scenario import Field, resolve_like
+    from simkit.scenario import Field, is_search_bot
 
     bots = Field(str(sc.path), sc.data.get("bots") or {}, "bots")
     found = []
     for name in sorted(names):
-        if not isinstance(bots.data.get(name), dict):
-            continue  # random, or a bot the game defines itself
         try:
-            if "policy" in resolve_like(bots, name):
+            if is_search_bot(bots, name):
                 found.append(name)
         except ScenarioError:
             continue  # the plan has already accepted the bot; a bad chain is the game's to report
