@@ -165,9 +165,11 @@ WEIGHTS = (
     ("revive_in_place_within", 6, "revive in place when the hero died within this move cost of the enemy base"),
     ("cards", 1.0, "1: play magic cards (normal and counter); 0: never"),
     ("attackers", 1, "heroes (in team order) that go for the enemy base while the side still needs energy"),
+    ("guard_within", 2, "an enemy hero this near the own base or building draws the nearest own hero (0: never)"),
+    ("siege_odds", 0.3, "expected base HP an attack must take for the heroes to go for the enemy base, not its towers"),
 )
 WEIGHT_NAMES = tuple(w[0] for w in WEIGHTS)
-INT_WEIGHTS = ("prayer_towers", "attack_towers", "magic_towers", "revive_in_place_within", "attackers")
+INT_WEIGHTS = ("prayer_towers", "attack_towers", "magic_towers", "revive_in_place_within", "attackers", "guard_within")
 SWITCHES = ("upgrade", "cards")
 #: the largest count a personality may ask for (towers, heroes, move cost): beyond any board simkit holds
 MAX_COUNT = 1000
@@ -225,7 +227,7 @@ def is_search_table(bots: Field, name: str) -> bool:
 
 (W_TEMPERATURE, W_ATTACK_BASE, W_ATTACK_HERO, W_KILL_HERO, W_ATTACK_TOWER, W_HURT, W_GATHER, W_BUILD, W_DEATH,
  W_ADVANCE, W_DANGER, W_UPGRADE, W_PRAYER_TOWERS, W_ATTACK_TOWERS, W_MAGIC_TOWERS, W_REVIVE_WITHIN, W_CARDS,
- W_ATTACKERS) = range(len(WEIGHTS))
+ W_ATTACKERS, W_GUARD_WITHIN, W_SIEGE_ODDS) = range(len(WEIGHTS))
 NW = len(WEIGHTS)
 assert WEIGHT_NAMES[W_ATTACKERS] == "attackers" and WEIGHT_NAMES[W_DANGER] == "danger"
 
@@ -659,10 +661,10 @@ def goals(s, R, dist, W, DV, DP, DN, side, k, rng, miner, have):
         if s[oe + H_STATE] == HS_DEAD:
             continue
         ec = s[oe + H_CELL]
-        near = dist[ec, own_base] <= 2
+        near = dist[ec, own_base] <= W[W_GUARD_WITHIN]
         if not near:
             for b in range(C):
-                if s[B_SIDE + b] == side and dist[ec, b] <= 2:
+                if s[B_SIDE + b] == side and dist[ec, b] <= W[W_GUARD_WITHIN]:
                     near = True
                     break
         if near:
@@ -683,7 +685,7 @@ def goals(s, R, dist, W, DV, DP, DN, side, k, rng, miner, have):
         if closest == k:
             _near_any(dist, threat, rng, g, C)
             return g
-    if base_odds(s, R, W, DV, DP, DN, side, have) < 0.3:
+    if base_odds(s, R, W, DV, DP, DN, side, have) < W[W_SIEGE_ODDS]:
         ntw = 0
         for c in range(C):
             if s[B_SIDE + c] == 1 - side and R[R_TW_EFF + s[B_KIND + c]] == E_DICE:
