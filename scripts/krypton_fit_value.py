@@ -1,0 +1,144 @@
+"""Fit the Krypton search's value weights to game outcomes: what a position at round N says about who wins.
+
+    python scripts/krypton_fit_value.py --bots hunter,hunter --repeat 40 --rounds 4,8,12,16,20,25,30,40
+
+The search values a position it cannot play to the end as a weighted sum of own-minus-enemy features
+(``value_<feature>`` of a ``[bots.search-N]`` table). This script measures which features predict winning. It
+plays every ordered pairing of the pool ``--repeat`` times with ``--bots`` (seeds ``--seed``, ``--seed`` + 1, ...),
+once to the scenario's round limit and once capped at each round of ``--rounds``. A game is the same up to
+the cap whatever the cap (checked: every game decided before a cap ends the same in both). From every game
+still on at a cap it takes both sides' positions, as the results columns give them (base HP, base tier,
+energy in store, Prayer/Attack/Magic Towers, heroes lost), each side's own-minus-enemy differences against
+whether that side went on to win (a draw is not a win). A logistic regression of the win on the differences
+gives one weight per feature in log-odds: the change in the odds of winning per unit of the feature. 95%
+intervals come from ``--boot`` bootstrap resamples of whole games.
+
+Printed: the weights with their intervals, and the lines to paste into a search table (``value_win`` set to
+``--value-win``, the features the results columns lack, hero HP on the board, cards in hand and closeness
+to the enemy base, set to 0). These are simkit's numbers fitted to its own bots' games, not the designer's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import minimize
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import simkit  # noqa: E402
+from simkit.scenario import scenario_from_data  # noqa: E402
+
+#: value key of the search table -> the results column (per side) it is measured by
+FEATURES = {"base": "base_hp", "energy": "energy", "tier": "base_tier", "prayer_towers": "prayer_towers",
+            "attack_towers": "attack_towers", "magic_towers": "magic_towers", "deaths": "heroes_lost"}
+UNMEASURED = ("hero_hp", "cards", "advance")
+
+
+def positions(sc: simkit.Scenario, bots: tuple[str, str], repeat: int, rounds: list[int], seed: int) -> pd.DataFrame:
+    """Both sides' own-minus-enemy features at every cap of ``rounds`` of every game still on, with ``won``."""
+    firsts, seconds = sc.game.seat_decks()
+    pairs = [(a, b) for a in firsts for b in seconds] * repeat
+    seeds = list(range(seed, seed + len(pairs)))
+
+    def play(cap: int | None) -> pd.DataFrame:
+        data = copy.deepcopy(sc.data)
+        if cap is not None:
+            data.setdefault("rules", {})["max_rounds"] = cap
+        return simkit.play_games(scenario_from_data(data), [p[0] for p in pairs], [p[1] for p in pairs],
+                                 bots=bots, seeds=seeds)
+
+    full = play(None)
+    parts = []
+    for cap in rounds:
+        df = play(cap)
+        decided = df.end_reason == "base"
+        if not (df.winner[decided] == full.winner[decided]).all():
+            raise RuntimeError(f"a game decided before round {cap} ended otherwise without the cap")
+        on = df[~decided]
+        for me, other in (("first", "second"), ("second", "first")):
+            part = pd.DataFrame({k: on[f"{me}_{c}"].to_numpy() - on[f"{other}_{c}"].to_numpy()
+                                 for k, c in FEATURES.items()})
+            part["won"] = (full.winner[~decided] == me).to_numpy().astype(float)
+            part["game"] = np.flatnonzero(~decided.to_numpy())
+            part["round"] = cap
+            parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def fit(d: pd.DataFrame) -> np.ndarray:
+    """Logistic regression of ``won`` on the features (with an intercept; a tiny ridge keeps it finite)."""
+    X = np.column_stack([np.ones(len(d)), d[list(FEATURES)].to_numpy(float)])
+    y = d["won"].to_numpy(float)
+
+    def nll(b):
+        z = X @ b
+        return np.sum(np.logaddexp(0, z) - y * z) + 1e-3 * np.sum(b[1:] ** 2)
+
+    def grad(b):
+        p = 1 / (1 + np.exp(-(X @ b)))
+        g = X.T @ (p - y)
+        g[1:] += 2e-3 * b[1:]
+        return g
+
+    return minimize(nll, np.zeros(X.shape[1]), jac=grad, method="BFGS").x
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--scenario", default=str(ROOT / "scenarios" / "krypton" / "base.toml"))
+    p.add_argument("--bots", default="hunter,hunter", help="the two seats' bots")
+    p.add_argument("--repeat", type=int, default=40, help="games per ordered pairing of the pool")
+    p.add_argument("--rounds", default="4,8,12,16,20,25,30,40", help="the caps at which positions are read")
+    p.add_argument("--seed", type=int, default=5000)
+    p.add_argument("--boot", type=int, default=200, help="bootstrap resamples of whole games")
+    p.add_argument("--value-win", type=float, default=10.0, help="value_win of the printed table")
+    a = p.parse_args(argv)
+    sc = simkit.load_scenario(a.scenario)
+    if sc.game_name != "krypton":
+        print(f"{a.scenario}: game: {sc.game_name!r}, this script fits Krypton's value", file=sys.stderr)
+        return 2
+    bots = tuple(a.bots.split(","))
+    if len(bots) != 2:
+        print(f"--bots: two names, got {a.bots!r}", file=sys.stderr)
+        return 2
+    for b in bots:
+        if b not in sc.game.bot_names():
+            print(f"--bots: {sc.unknown_bot(b)}", file=sys.stderr)
+            return 2
+    rounds = [int(r) for r in a.rounds.split(",")]
+    d = positions(sc, bots, a.repeat, rounds, a.seed)
+    if d.empty or d.won.nunique() < 2:
+        print("no game still on at any cap, or no side won: nothing to fit (more --repeat, earlier --rounds)",
+              file=sys.stderr)
+        return 1
+    b = fit(d)
+    games = d.game.unique()
+    rng = np.random.default_rng(a.seed)
+    by_game = {g: part for g, part in d.groupby("game")}
+    boots = np.array([fit(pd.concat([by_game[g] for g in rng.choice(games, len(games))], ignore_index=True))
+                      for _ in range(a.boot)])
+    lo, hi = np.percentile(boots, [2.5, 97.5], axis=0)
+    n_games = len(sc.game.seat_decks()[0]) * len(sc.game.seat_decks()[1]) * a.repeat
+    print(f"# {len(d)} positions ({len(games)} games still on at a cap of {rounds}; {n_games} games of "
+          f"{bots[0]} vs {bots[1]}); a side won from {d.won.mean():.1%} of them")
+    print("# log-odds of winning per unit of own-minus-enemy feature (95% bootstrap CI over games):")
+    for i, k in enumerate(FEATURES, start=1):
+        note = "  never differs in these games: not measured" if not d[k].any() else ""
+        print(f"#   {k:14s} {b[i]:+.3f} ({lo[i]:+.3f} to {hi[i]:+.3f}){note}")
+    print(f"value_win = {a.value_win}")
+    for i, k in enumerate(FEATURES, start=1):
+        print(f"value_{k} = {b[i]:.3f}")
+    for k in UNMEASURED:
+        print(f"value_{k} = 0.0  # not in the results columns: not fitted")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

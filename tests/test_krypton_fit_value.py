@@ -1,0 +1,62 @@
+"""scripts/krypton_fit_value.py: the search's value weights fitted to game outcomes, on a few real games."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+spec = importlib.util.spec_from_file_location("krypton_fit_value", ROOT / "scripts" / "krypton_fit_value.py")
+fit_value = importlib.util.module_from_spec(spec)
+sys.modules["krypton_fit_value"] = fit_value
+spec.loader.exec_module(fit_value)
+
+
+def test_positions_are_read_from_games_still_on_with_both_sides_mirrored():
+    """Each side's differences are the other's negated, and a side's ``won`` is the game's result for it."""
+    import simkit
+
+    sc = simkit.load_scenario(ROOT / "scenarios" / "krypton" / "base.toml")
+    d = fit_value.positions(sc, ("hunter", "balanced"), 1, [6, 12], 100)
+    assert len(d) > 0 and set(d["round"]) <= {6, 12}
+    for _, at in d.groupby("round"):
+        first, second = at.iloc[: len(at) // 2], at.iloc[len(at) // 2:]
+        assert (first.game.to_numpy() == second.game.to_numpy()).all()
+        for k in fit_value.FEATURES:
+            assert (first[k].to_numpy() == -second[k].to_numpy()).all()
+        assert ((first.won.to_numpy() + second.won.to_numpy()) <= 1).all()
+
+
+def test_a_planted_feature_gets_the_weight_that_made_the_outcomes():
+    """Outcomes drawn from known log-odds come back from the fit within sampling error."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    n = 20000
+    d = pd.DataFrame({k: rng.integers(-3, 4, n) for k in fit_value.FEATURES})
+    z = -1.0 + 0.8 * d["tier"] + 0.2 * d["energy"]
+    d["won"] = (rng.random(n) < 1 / (1 + np.exp(-z))).astype(float)
+    b = fit_value.fit(d)
+    names = list(fit_value.FEATURES)
+    assert b[0] == pytest.approx(-1.0, abs=0.1)
+    assert b[1 + names.index("tier")] == pytest.approx(0.8, abs=0.06)
+    assert b[1 + names.index("energy")] == pytest.approx(0.2, abs=0.04)
+    assert abs(b[1 + names.index("base")]) < 0.05
+
+
+def test_the_script_prints_weights_with_intervals_and_a_table_to_paste(capsys):
+    assert fit_value.main(["--repeat", "2", "--rounds", "8,16", "--boot", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "log-odds of winning" in out and "value_tier = " in out and "value_win = 10.0" in out
+
+
+@pytest.mark.parametrize("args, message", [(["--bots", "hunter,ghost"], "unknown bot 'ghost'"),
+                                           (["--bots", "hunter"], "--bots: two names"),
+                                           (["--scenario", str(ROOT / "scenarios/duel/quick.toml")], "fits Krypton")])
+def test_bad_input_is_refused_with_one_message(capsys, args, message):
+    assert fit_value.main(args) == 2
+    assert message in capsys.readouterr().err
