@@ -13,6 +13,8 @@ import simkit
 
 ROOT = Path(__file__).resolve().parents[1]
 for name in ("ladder", "tune_bot"):  # tune_bot imports ladder by name, as it does run as a script
+    if name in sys.modules:  # test_ladder.py's ladder: its worker function is pickled by that module's name
+        continue
     spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
