@@ -125,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     boots = np.array([fit(pd.concat([by_game[g] for g in rng.choice(games, len(games))], ignore_index=True))
                       for _ in range(a.boot)])
     lo, hi = np.percentile(boots, [2.5, 97.5], axis=0)
-    n_games = len(sc.game.seat_decks()[0]) * len(sc.game.seat_decks()[1]) * a.repeat
+    firsts, seconds = sc.game.seat_decks()
+    n_games = len(firsts) * len(seconds) * a.repeat
     print(f"# {len(d)} positions ({len(games)} games still on at a cap of {rounds}; {n_games} games of "
           f"{bots[0]} vs {bots[1]}); a side won from {d.won.mean():.1%} of them")
     print("# log-odds of winning per unit of own-minus-enemy feature (95% bootstrap CI over games):")

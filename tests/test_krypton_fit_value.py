@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+from script_module import load
 
 ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("krypton_fit_value", ROOT / "scripts" / "krypton_fit_value.py")
-fit_value = importlib.util.module_from_spec(spec)
-sys.modules["krypton_fit_value"] = fit_value
-spec.loader.exec_module(fit_value)
+fit_value = load("krypton_fit_value")
 
 
 def test_positions_are_read_from_games_still_on_with_both_sides_mirrored():

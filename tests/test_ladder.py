@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from script_module import load
 
 ROOT = Path(__file__).resolve().parents[1]
-if "ladder" in sys.modules:  # loaded already by another test module (test_tune_bot.py): one module, one _play
-    ladder = sys.modules["ladder"]
-else:
-    spec = importlib.util.spec_from_file_location("ladder", ROOT / "scripts" / "ladder.py")
-    ladder = importlib.util.module_from_spec(spec)
-    sys.modules["ladder"] = ladder  # its worker function is pickled by name for the process pool
-    spec.loader.exec_module(ladder)
+ladder = load("ladder")
 
 # (scenario, rungs weakest first, the best utility): the cheap bots of each game
 GAMES = {

@@ -3,23 +3,16 @@ the tuned bot written as a scenario that loads and plays; bad input refused with
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+from script_module import load
 
 import simkit
 
 ROOT = Path(__file__).resolve().parents[1]
-for name in ("ladder", "tune_bot"):  # tune_bot imports ladder by name, as it does run as a script
-    if name in sys.modules:  # test_ladder.py's ladder: its worker function is pickled by that module's name
-        continue
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-tune_bot = sys.modules["tune_bot"]
+load("ladder")  # tune_bot imports ladder by name, as it does when run as a script
+tune_bot = load("tune_bot")
 
 GAMES = {"krypton": ("scenarios/krypton/quick.toml", "hunter", "balanced"),
          "duel": ("scenarios/duel/quick.toml", "aggro", "control")}
