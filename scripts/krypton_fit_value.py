@@ -5,23 +5,26 @@
 The search values a position it cannot play to the end as a weighted sum of own-minus-enemy features
 (``value_<feature>`` of a ``[bots.search-N]`` table). This script measures which features predict winning. It
 plays every ordered pairing of the pool ``--repeat`` times with ``--bots`` (seeds ``--seed``, ``--seed`` + 1, ...),
-once to the scenario's round limit and once capped at each round of ``--rounds``. A game is the same up to
-the cap whatever the cap (checked: every game decided before a cap ends the same in both). From every game
-still on at a cap it takes both sides' positions, as the results columns give them (base HP, base tier,
-energy in store, Prayer/Attack/Magic Towers, heroes lost), each side's own-minus-enemy differences against
-whether that side went on to win (a draw is not a win). A logistic regression of the win on the differences
+to the scenario's round limit, and replays each game from its actions. From every game still on after a
+round of ``--rounds`` it takes both sides' positions, read by the search's own feature function
+(:meth:`simkit.games.krypton.search.KryptonSearch.features`: base HP, hero HP on the board, energy in store,
+base tier, the Prayer/Attack/Magic Towers *standing*, cards in hand, heroes lost, closeness to the enemy
+base), each side's own-minus-enemy differences against whether that side went on to win (a draw is not a
+win). A logistic regression of the win on the differences
 gives one weight per feature in log-odds: the change in the odds of winning per unit of the feature. 95%
 intervals come from ``--boot`` bootstrap resamples of whole games.
 
 Printed: the weights with their intervals, and the lines to paste into a search table (``value_win`` set to
-``--value-win``, the features the results columns lack, hero HP on the board, cards in hand and closeness
-to the enemy base, set to 0). These are simkit's numbers fitted to its own bots' games, not the designer's.
+``--value-win``). These are simkit's numbers fitted to its own bots' games, not the designer's.
+
+(Until session 9 the positions were the results columns of games capped at each round, whose tower counts
+are towers *built* so far, while the search counts towers standing: the weights fitted then, in
+``ladder-tuned.toml``'s ``tuned-fit-N``, price a tower built, not one standing.)
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
 import sys
 from pathlib import Path
 
@@ -33,43 +36,38 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import simkit  # noqa: E402
-from simkit.scenario import scenario_from_data  # noqa: E402
+from simkit.games.krypton.search import VALUES, KryptonSearch  # noqa: E402
+from simkit.games.krypton.view import GameView  # noqa: E402
 
-#: value key of the search table -> the results column (per side) it is measured by
-FEATURES = {"base": "base_hp", "energy": "energy", "tier": "base_tier", "prayer_towers": "prayer_towers",
-            "attack_towers": "attack_towers", "magic_towers": "magic_towers", "deaths": "heroes_lost"}
-UNMEASURED = ("hero_hp", "cards", "advance")
+#: the search's value features (``value_<name>``), read from positions exactly as the search reads them
+FEATURES = tuple(name for name, _ in VALUES if name != "win")
 
 
 def positions(sc: simkit.Scenario, bots: tuple[str, str], repeat: int, rounds: list[int], seed: int) -> pd.DataFrame:
-    """Both sides' own-minus-enemy features at every cap of ``rounds`` of every game still on, with ``won``."""
+    """Both sides' own-minus-enemy features after every round of ``rounds`` of every game still on, with ``won``."""
     firsts, seconds = sc.game.seat_decks()
     pairs = [(a, b) for a in firsts for b in seconds] * repeat
     seeds = list(range(seed, seed + len(pairs)))
-
-    def play(cap: int | None) -> pd.DataFrame:
-        data = copy.deepcopy(sc.data)
-        if cap is not None:
-            data.setdefault("rules", {})["max_rounds"] = cap
-        return simkit.play_games(scenario_from_data(data), [p[0] for p in pairs], [p[1] for p in pairs],
-                                 bots=bots, seeds=seeds)
-
-    full = play(None)
-    parts = []
-    for cap in rounds:
-        df = play(cap)
-        decided = df.end_reason == "base"
-        if not (df.winner[decided] == full.winner[decided]).all():
-            raise RuntimeError(f"a game decided before round {cap} ended otherwise without the cap")
-        on = df[~decided]
-        for me, other in (("first", "second"), ("second", "first")):
-            part = pd.DataFrame({k: on[f"{me}_{c}"].to_numpy() - on[f"{other}_{c}"].to_numpy()
-                                 for k, c in FEATURES.items()})
-            part["won"] = (full.winner[~decided] == me).to_numpy().astype(float)
-            part["game"] = np.flatnonzero(~decided.to_numpy())
-            part["round"] = cap
-            parts.append(part)
-    return pd.concat(parts, ignore_index=True)
+    full = simkit.play_games(sc, [p[0] for p in pairs], [p[1] for p in pairs], bots=bots, seeds=seeds,
+                             record_actions=True)
+    hooks = KryptonSearch(sc)
+    caps = sorted(set(rounds))
+    rows = []
+    for i, game in enumerate(full.itertuples(index=False)):
+        g = GameView(sc.rules, (game.first_deck, game.second_deck), int(game.seed), log=False)
+        left = list(caps)
+        for a in game.action_list:
+            if g.over or not left:
+                break
+            if g.round > left[0]:  # the first decision after round left[0] was played out
+                cap = left.pop(0)
+                while left and g.round > left[0]:
+                    left.pop(0)
+                for seat, name in enumerate(("first", "second")):
+                    rows.append({**hooks.features(g, seat), "won": float(game.winner == name), "game": i,
+                                 "round": cap})
+            g.do(tuple(a))
+    return pd.DataFrame(rows, columns=[*FEATURES, "won", "game", "round"])
 
 
 def fit(d: pd.DataFrame) -> np.ndarray:
@@ -136,8 +134,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"value_win = {a.value_win}")
     for i, k in enumerate(FEATURES, start=1):
         print(f"value_{k} = {b[i]:.3f}")
-    for k in UNMEASURED:
-        print(f"value_{k} = 0.0  # not in the results columns: not fitted")
     return 0
 
 

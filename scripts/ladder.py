@@ -20,8 +20,11 @@ score (draws counted half), each with a 95% Wilson interval; how often the lower
 line per target, on the win rate: ``PASS`` when it reaches the target (>= 60% over the rung below, >= 75%
 for the top rung over ``--against``), ``short`` when it does not, with whether the interval's lower end
 clears the target too. With ``--seeds-per-deal`` of 2 or more each match also gets its skill-or-luck
-decomposition (:func:`simkit.analysis.luck.skill_or_luck`). ``--round-robin`` plays every pair of ``--rungs``
-instead (no targets) and prints each bot's mean score: which personality is the weakest and which the best.
+decomposition (:func:`simkit.analysis.luck.skill_or_luck`). For a game with the ``lock_round`` capability
+(Krypton: :mod:`simkit.games.krypton.stalemate`) each match also says how many of its games became a
+certain draw before their end and when: the draws no player could have won from there. ``--round-robin``
+plays every pair of ``--rungs`` instead (no targets) and prints each bot's mean score: which personality is
+the weakest and which the best.
 
 With ``--cost-games N`` every rung also plays N mirror games in this process, after two warm-up games (so
 no compilation is counted): CPU seconds per game and per decision (an action played, both seats), and the
@@ -90,11 +93,20 @@ def deal(sc: simkit.Scenario, deals: int, seeds_per_deal: int, seed: int) -> lis
 
 
 def _play(task: tuple) -> tuple[dict, float]:
-    """Play one chunk in a worker: ``(scenario path, first decks, second decks, seeds, bots)`` -> columns, CPU s."""
+    """Play one chunk in a worker: ``(scenario path, first decks, second decks, seeds, bots)`` -> columns, CPU s.
+
+    For a game with the ``lock_round`` capability the columns hold each game's lock round too (-1: never
+    locked), found by replaying its actions here (CPU counted)."""
     path, first, second, seeds, bots = task
+    sc = scenario(path)
+    lock_round = sc.game.capability("lock_round")
     cpu = time.process_time()
-    df = simkit.play_games(scenario(path), first, second, bots=bots, seeds=seeds, batch_size=len(seeds))
+    df = simkit.play_games(sc, first, second, bots=bots, seeds=seeds, batch_size=len(seeds),
+                           record_actions=lock_round is not None)
     cols = {k: df[k].tolist() for k in ("winner", "actions", "turns", "end_reason")}
+    if lock_round is not None:
+        locks = [lock_round(f, s, seed, acts) for f, s, seed, acts in zip(first, second, seeds, df["action_list"])]
+        cols["lock_round"] = [-1 if r is None else int(r) for r in locks]
     return cols, time.process_time() - cpu
 
 
@@ -151,7 +163,35 @@ def summary(rows: list[dict], upper: str, lower: str) -> dict:
     out = {"upper": upper, "lower": lower, **tally(rows)}
     out["upper_first"] = tally([r for r in rows if r["first_bot"] == upper])
     out["upper_second"] = tally([r for r in rows if r["second_bot"] == upper])
+    if rows and "lock_round" in rows[0]:
+        out["locks"] = locks(rows)
     return out
+
+
+def locks(rows: list[dict]) -> dict:
+    """How many of the games locked (a certain draw by the game's ``lock_round``), how many of the draws that
+    explains, the lock rounds' quartiles and how many locked games were still won (a lock that is not one)."""
+    locked = [r for r in rows if r["lock_round"] >= 0]
+    draws = [r for r in rows if r["winner"] == "draw"]
+    rounds = sorted(r["lock_round"] for r in locked)
+    q = [float(np.percentile(rounds, p)) for p in (25, 50, 75)] if rounds else [math.nan] * 3
+    return {"games": len(rows), "locked": len(locked), "locked_ci": wilson(len(locked), len(rows)),
+            "draws": len(draws), "draws_locked": sum(r["lock_round"] >= 0 for r in draws),
+            "locked_won": sum(r["winner"] != "draw" for r in locked), "round_quartiles": q}
+
+
+def lock_line(k: dict, turn_words: str) -> str:
+    """The match's locks in one sentence."""
+    if not k["locked"]:
+        return f"    locked: none of the {k['games']} games ({k['draws']} drawn) locked before its end"
+    lo, hi = k["locked_ci"]
+    q1, med, q3 = k["round_quartiles"]
+    won = ("none of them was won (a lock is a draw)" if not k["locked_won"]
+           else f"{k['locked_won']} of them were still won: the lock test is too loose")
+    share = k["locked"] / k["games"]
+    return (f"    locked: {k['locked']} of {k['games']} games ({share:.1%}, 95% CI {lo:.1%}-{hi:.1%}) became a "
+            f"certain draw, {k['draws_locked']} of the {k['draws']} draws, in {turn_words} {med:.0f} "
+            f"(median; quartiles {q1:.0f}-{q3:.0f}); {won}")
 
 
 def verdict(m: dict, target: float) -> dict:
@@ -289,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"({slo:.3f}-{shi:.3f}); {lower} won {m['lower_win_rate']:.1%} ({llo:.1%}-{lhi:.1%}); "
                   f"{upper} won {m['upper_first']['win_rate']:.1%} first, {m['upper_second']['win_rate']:.1%} second; "
                   f"{m['wall_s']:.0f} s wall, {m['cpu_s']:.0f} CPU s", flush=True)
+            if "locks" in m:
+                print(lock_line(m["locks"], sc.game.schema.turn_words), flush=True)
             if "skill_or_luck" in m:
                 print("\n".join(luck_lines(m["skill_or_luck"])), flush=True)
             verdicts += [verdict(m, goal) for goal in goals]

@@ -18,12 +18,39 @@ def test_positions_are_read_from_games_still_on_with_both_sides_mirrored():
     sc = simkit.load_scenario(ROOT / "scenarios" / "krypton" / "base.toml")
     d = fit_value.positions(sc, ("hunter", "balanced"), 1, [6, 12], 100)
     assert len(d) > 0 and set(d["round"]) <= {6, 12}
-    for _, at in d.groupby("round"):
-        first, second = at.iloc[: len(at) // 2], at.iloc[len(at) // 2:]
-        assert (first.game.to_numpy() == second.game.to_numpy()).all()
+    for _, pair in d.groupby(["game", "round"]):
+        assert len(pair) == 2
+        first, second = pair.iloc[0], pair.iloc[1]
         for k in fit_value.FEATURES:
-            assert (first[k].to_numpy() == -second[k].to_numpy()).all()
-        assert ((first.won.to_numpy() + second.won.to_numpy()) <= 1).all()
+            assert first[k] == -second[k]
+        assert first.won + second.won <= 1
+
+
+def test_a_position_is_the_game_as_it_stands_after_the_round():
+    """The base HP, energy and tier differences read after round 8 are those of the same games played with the
+    round limit at 8 (the same games up to there), for every game still on."""
+    import copy
+
+    import simkit
+    from simkit.scenario import scenario_from_data
+
+    sc = simkit.load_scenario(ROOT / "scenarios" / "krypton" / "base.toml")
+    d = fit_value.positions(sc, ("hunter", "balanced"), 1, [8], 300)
+    firsts, seconds = sc.game.seat_decks()
+    pairs = [(a, b) for a in firsts for b in seconds]
+    data = copy.deepcopy(sc.data)
+    data["rules"]["max_rounds"] = 8
+    capped = simkit.play_games(scenario_from_data(data), [p[0] for p in pairs], [p[1] for p in pairs],
+                               bots=("hunter", "balanced"), seeds=list(range(300, 300 + len(pairs))))
+    on = capped.index[capped.end_reason == "turn_limit"]
+    first = d.iloc[::2].set_index("game")
+    assert sorted(first.index) == sorted(on)
+    for i in on:
+        row = capped.loc[i]
+        assert first.loc[i, "base"] == row.first_base_hp - row.second_base_hp
+        assert first.loc[i, "energy"] == row.first_energy - row.second_energy
+        assert first.loc[i, "tier"] == row.first_base_tier - row.second_base_tier
+        assert first.loc[i, "deaths"] == row.first_heroes_lost - row.second_heroes_lost
 
 
 def test_a_planted_feature_gets_the_weight_that_made_the_outcomes():

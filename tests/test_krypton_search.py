@@ -36,6 +36,10 @@ depth = 1
 like = "cheap"
 plans = 6
 halving = true
+
+[bots.cheap-oracle]
+like = "cheap"
+peek = true
 """
 
 
@@ -97,6 +101,7 @@ def test_hunter_search_rungs_are_the_search_rungs_played_by_hunter():
     ('value_base = "high"', "bots.bad.value_base: must be a finite number"),
     ('candidates = ["rush"]', "bots.bad.candidates: unknown key"),
     ('halving = "yes"', "bots.bad.halving: must be true or false"),
+    ('peek = "yes"', "bots.bad.peek: must be true or false"),
 ])
 def test_a_bad_search_key_is_a_scenario_error_naming_it(tmp_path, text, where):
     """A misspelt key, an unknown policy, a budget or a weight of the wrong kind: ScenarioError naming the key,
@@ -108,7 +113,7 @@ def test_a_bad_search_key_is_a_scenario_error_naming_it(tmp_path, text, where):
 # -- determinism ------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("bot", ["cheap", "cheap-halving"])
+@pytest.mark.parametrize("bot", ["cheap", "cheap-halving", "cheap-oracle"])
 def test_a_search_game_depends_on_its_seed_only_and_replays(cheap, bot):
     """The same seed gives the same game alone or in a batch, in either order; its actions replay it."""
     decks = ("Archer+Knight", "Knight+Warrior")
@@ -195,10 +200,10 @@ def test_the_search_never_reads_the_enemy_hand_or_the_pile(cheap):
     assert checked >= 10
 
 
-def _world(g, seat: int, salt: int) -> np.ndarray:
+def _world(g, seat: int, salt: int, peek: tuple[bool, bool] = (False, False)) -> np.ndarray:
     """The compiled search's determinization ``salt`` of game ``g`` for ``seat`` (its work state)."""
     P = g.P
-    ctx = context(g.s, P.R, P.dist, P.nbr, *P.dice, view_key(3))
+    ctx = context(g.s, P.R, P.dist, P.nbr, *P.dice, view_key(3, peek))
     H.copy_game(ctx, 0, seat, salt)
     return ctx[7].copy()
 
@@ -219,6 +224,26 @@ def test_the_compiled_view_keeps_the_seen_and_redeals_the_unseen_by_salt():
         assert (unseen == np.bincount(s[E.PILE:E.PILE + s[E.PILE_N]], minlength=E.NCARDS) + s[hand1]).all()
         assert w[E.G_KEY] != s[E.G_KEY] and w[E.G_CTR] == 0
     assert len({tuple(w[hand1]) for w in worlds}) > 1 and len({int(w[E.G_KEY]) for w in worlds}) == 6
+
+
+def test_an_oracle_searches_the_real_game_and_only_the_peeking_seat_does():
+    """A search table with ``peek = true`` is an oracle: its every world is the real game, the future dice (the
+    stream's key and counter) and the enemy's hand included; the other seat of the same game still guesses."""
+    g = new(seed=4)
+    g.hands = [["Ignite", "Curse"], ["Shuttle", "Pursuit", "Inspire"]]
+    E = H.E
+    for salt in range(3):
+        assert (_world(g, 1, salt, peek=(False, True)) == g.s).all()
+        guess = _world(g, 0, salt, peek=(False, True))
+        assert guess[E.G_KEY] != g.s[E.G_KEY] and guess[E.G_CTR] == 0
+
+
+def test_an_oracle_table_reads_as_a_peeking_search(cheap):
+    """``peek`` is read from the table (default false) and reaches the bot's own seat only."""
+    found = searches(cheap)
+    assert found["cheap-oracle"].peek and not found["cheap"].peek
+    assert list(_search_bot(cheap, 1, "cheap-oracle").view_key[1:]) == [0, 1]
+    assert list(_search_bot(cheap, 0, "cheap").view_key[1:]) == [0, 0]
 
 
 def test_the_compiled_value_is_the_python_value_at_every_decision(cheap):

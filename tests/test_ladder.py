@@ -123,3 +123,28 @@ def test_a_round_robin_plays_every_pair_once_and_scores_each_bot(tmp_path, capsy
     # every game's point goes to one of its two bots
     assert sum(v["score"] * v["games"] for v in table.values()) == pytest.approx(12)
     assert "mean score over its matches" in capsys.readouterr().out
+
+
+def test_a_game_with_a_lock_round_says_how_many_draws_were_settled_and_when(tmp_path, capsys):
+    """Krypton declares ``lock_round``: every row carries its game's lock round (-1: none), a locked game is a
+    draw, and the match's figures count them; a game without the capability has no such figures."""
+    doc = run(tmp_path, "krypton")
+    for m in doc["matches"]:
+        k = m["locks"]
+        locked = [r for r in m["rows"] if r["lock_round"] >= 0]
+        assert k["locked"] == len(locked) and k["games"] == 4 and k["locked_won"] == 0
+        assert all(r["winner"] == "draw" and 1 <= r["lock_round"] <= r["turns"] for r in locked)
+        assert k["draws_locked"] == len(locked) <= k["draws"] == m["drawn"]
+    assert capsys.readouterr().out.count("    locked: ") == len(doc["matches"])
+    assert all("locks" not in m for m in run(tmp_path, "duel")["matches"])
+
+
+def test_the_lock_sentence_says_the_share_the_draws_and_the_rounds():
+    k = ladder.locks([{"winner": "draw", "lock_round": 12}, {"winner": "draw", "lock_round": 20},
+                      {"winner": "draw", "lock_round": -1}, {"winner": "first", "lock_round": -1}])
+    assert (k["locked"], k["draws"], k["draws_locked"], k["locked_won"]) == (2, 3, 2, 0)
+    line = ladder.lock_line(k, "round")
+    assert "2 of 4 games (50.0%" in line and "2 of the 3 draws, in round 16 (median" in line
+    assert "none of them was won" in line
+    none = ladder.lock_line(ladder.locks([{"winner": "first", "lock_round": -1}]), "round")
+    assert "none of the 1 games (0 drawn) locked" in none

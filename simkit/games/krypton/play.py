@@ -133,10 +133,11 @@ def play_compiled(scenario, first: str, second: str, seed: int, bots, stats: dic
     acts = np.zeros(4096, np.int64)
     n = 0
     searching = any(isinstance(b, SearchBot) for b in bots)
+    peeking = view_key(seed, tuple(isinstance(b, SearchBot) and b.settings.peek for b in bots))
     while True:
         if searching:
             n = search_loop(g.s, P.R, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, policy, reply, params, values,
-                            keys, counter, view_key(seed), plans, marks, acts, n)
+                            keys, counter, peeking, plans, marks, acts, n)
         else:
             n = play_loop(g.s, P.R, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, acts, n)
         if n < 0:

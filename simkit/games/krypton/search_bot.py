@@ -36,6 +36,8 @@ SEARCH_KEYS = (
     ("temperature", "noise of the candidate plans after the first (the policy's destination noise)"),
     ("reply_temperature", "noise of both bots in the look-ahead"),
     ("margin", "value by which another plan must beat the policy's own to replace it"),
+    ("peek", "true: an oracle, not a player: the search sees the real game, the future dice and the enemy's hand "
+             "included (a measure of how much knowing the dice is worth; default false)"),
     ("halving", "true: the same rollouts (plans x samples) spent by rounds of sequential halving, the worse half "
                 "of the candidates dropped after each round (default false: every plan on every sample)"),
 )
@@ -61,6 +63,7 @@ class SearchSettings:
     margin: float
     value: dict
     halving: bool = False
+    peek: bool = False
 
     @property
     def params(self) -> np.ndarray:
@@ -132,7 +135,7 @@ def read_searches(source: str, data: dict, personalities: dict[str, Personality]
             temperature=_number(m, "temperature", 0) if m.has("temperature") else own,
             reply_temperature=_number(m, "reply_temperature", 0) if m.has("reply_temperature") else 0.0,
             margin=_number(m, "margin", 0) if m.has("margin") else 0.0,
-            halving=bool(switch(m, "halving", False)),
+            halving=bool(switch(m, "halving", False)), peek=bool(switch(m, "peek", False)),
             value={k: _number(m, k) if m.has(k) else 0.0 for k in VALUE_NAMES}, **bots)
     return out
 
@@ -142,9 +145,10 @@ def search_key(seed: int, seat: int) -> np.uint64:
     return np.uint64(derive_seed(int(seed), "search", seat))
 
 
-def view_key(seed: int) -> np.ndarray:
-    """The key of the game's determinizations (``int64[1]``)."""
-    return np.array([derive_seed(int(seed), "view")], np.int64)
+def view_key(seed: int, peek: tuple[bool, bool] = (False, False)) -> np.ndarray:
+    """The key of the game's determinizations and whether each seat's search peeks (``int64[3]``: the key,
+    then 1 for a seat whose search sees the real game instead of determinizing it)."""
+    return np.array([derive_seed(int(seed), "view"), int(peek[0]), int(peek[1])], np.int64)
 
 
 class SearchBot:
@@ -170,7 +174,7 @@ class SearchBot:
         self.params, self.values = settings.params, settings.values
         self.keys = np.array([search_key(seed, 0), search_key(seed, 1)], np.uint64)
         self.counter = np.zeros(2, np.uint64)
-        self.view_key = view_key(seed)
+        self.view_key = view_key(seed, (settings.peek and seat == 0, settings.peek and seat == 1))
         self.plans = np.zeros((2, PLAN_CAP + 1), np.int64)
         self.marks = np.zeros((2, MARKS), np.int64)
 

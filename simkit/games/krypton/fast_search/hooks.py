@@ -3,7 +3,7 @@
 ``ctx = (s, R, dist, nbr, DV, DP, DN, w, wmem, lg, wb, ev, view_key, unseen)``: the real game, the rules
 and map tables, the dice tables of the utility bots, the one-game work state the simulations run on,
 the two seats' utility-bot memories there, a legal-action buffer, the bot's weight scratch, an event
-buffer that logs nothing, the game's view key (``int64[1]``) and a card scratch.
+buffer that logs nothing, the game's view key and the seats' peek flags (``int64[3]``) and a card scratch.
 
 Where chance and hidden cards live in Krypton and how the hooks meet them:
 
@@ -12,6 +12,9 @@ Where chance and hidden cards live in Krypton and how the hooks meet them:
   key, the seat, the salt and the public counters (hero turn, draws, events); the search never reads
   the real hidden cards, and two games that differ only in them give the same searches;
 * the dice: the work game's stream is keyed afresh for every salt (the real future dice stay unknown);
+* an **oracle** (a search table with ``peek = true``) is the one exception: its copy is the real game, the
+  future dice and the enemy's hand included. It is a measuring instrument, not a player: how much of a
+  search's result knowing the dice would add (issue 32's "how much the dice decide");
 * a *plan* (:func:`play_turn` recording) is the seat's run of decisions while its hero turn, the chance
   counter (draws on the stream plus attack judgments begun: the defender's hidden counter cards may
   answer a judgment even when no die is rolled) and the seat to act stay put: it ends with the attack
@@ -96,10 +99,14 @@ def determinize(s, w, seat, key, unseen):
 
 @numba.njit(cache=True, inline="always")
 def copy_game(ctx, g, seat, salt):
-    """Copy ``seat``'s determinized view of the real game (salt ``salt``) into the work state."""
+    """Copy ``seat``'s determinized view of the real game (salt ``salt``) into the work state; a peeking
+    seat's (``view_key[1 + seat]``, an oracle) gets the real game itself, its future dice and hidden cards."""
     s, w, wmem, view_key, unseen = ctx[0], ctx[7], ctx[8], ctx[12], ctx[13]
-    key = E.seed3(E.seed3(view_key[0], seat, salt), s[E.G_TURN], E.seed2(s[E.G_CTR], s[E.G_NEV]))
-    determinize(s, w, seat, key, unseen)
+    if view_key[1 + seat] != 0:
+        w[:] = s
+    else:
+        key = E.seed3(E.seed3(view_key[0], seat, salt), s[E.G_TURN], E.seed2(s[E.G_CTR], s[E.G_NEV]))
+        determinize(s, w, seat, key, unseen)
     wmem[0, B.M_PLAN] = 0
     wmem[1, B.M_PLAN] = 0
 
