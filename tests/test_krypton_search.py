@@ -328,9 +328,9 @@ print(json.dumps([list(a) for a in r["action_list"][0]]))
 """
 
 
-@pytest.mark.parametrize("bot", ["cheap", "cheap-halving"])
+@pytest.mark.parametrize("bot", ["cheap", "cheap-halving", "cheap-oracle"])
 def test_a_search_game_is_the_same_compiled_and_as_plain_python(cheap, bot):
-    """Both seats searching (uniformly, and by sequential halving), the game played compiled here and with
+    """Both seats searching (uniformly, by sequential halving, and as oracles), the game played compiled here and with
     NUMBA_DISABLE_JIT=1 in a fresh process: the same actions, decision for decision."""
     r = play_batch(cheap, ["Archer+Warrior"], ["Knight+Knight"], [9], (bot, bot), record_actions=True)
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
