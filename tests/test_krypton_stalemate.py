@@ -110,3 +110,18 @@ def test_the_lock_round_is_the_games_capability(tuned):
     decks = ("Archer+Knight", "Archer+Warrior")
     g, actions = play_one(tuned, *decks, 5, ("tuned", "tuned"))
     assert tuned.game.capability("lock_round")(*decks, 5, actions) == lock_round(tuned.rules, decks, 5, actions)
+
+
+def test_the_game_log_says_where_the_game_locked(tuned):
+    """`simkit play`'s log (the narrate capability) tells the lock once, between the last hero turn before it and
+    the first locked one, and changes no other line; a won game's log has no such line."""
+    from simkit.games.krypton.narrate import LOCKED, narrate
+
+    decks = ("Archer+Knight", "Archer+Warrior")
+    _, drawn = play_one(tuned, *decks, 5, ("tuned", "tuned"))
+    lines = narrate(tuned, *decks, drawn, seed=5)
+    assert lines.count(LOCKED) == 1
+    after = lines[lines.index(LOCKED) + 1]
+    assert "rolls" in after or after.startswith("-- round") or "revives" in after
+    _, won = play_one(tuned, *decks, 3, ("tuned", "tuned"))
+    assert LOCKED not in narrate(tuned, *decks, won, seed=3)

@@ -9,7 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from simkit.games.krypton.match import Match
+from simkit.games.krypton.stalemate import locked
 from simkit.games.krypton.tables import SIDE_NAMES
+
+#: the line told where a game locks (simkit.games.krypton.stalemate)
+LOCKED = ("-- locked: the veins are dry, neither side can pay for another die and no attack without cards can "
+          "beat a base's defence; from here the game can only be drawn --")
 
 
 def _c(g, i: int) -> str:
@@ -79,14 +84,23 @@ def event_line(g, e: tuple) -> str | None:
 
 def narrate(scenario, first_deck: str, second_deck: str, actions: Iterable[tuple], bots: Sequence[str] = ("?", "?"),
             seed: int = 0) -> list[str]:
-    """The game's events in words, from its loadouts, seed and actions."""
+    """The game's events in words, from its loadouts, seed and actions; where the game locks (a certain draw,
+    :mod:`simkit.games.krypton.stalemate`) a line says so."""
     m = Match(scenario, first_deck, second_deck, seed=seed)
     g = m.game
     lines = [f"Krypton Tower War, seed {seed}: {SIDE_NAMES[0]} {m.decks[0]} ({bots[0]}) against "
              f"{SIDE_NAMES[1]} {m.decks[1]} ({bots[1]}); {SIDE_NAMES[0]} acts first"]
-    done, last_round = 0, 0
+    done, last_round, turn, told = 0, 0, -1, False
     for a in actions:
         m.do(tuple(a))
+        if not told and g.turn != turn and not m.over:
+            turn = g.turn
+            if locked(g):  # told between the last hero turn's events and this one's
+                events = g.events
+                split = next((i for i in range(done, len(events)) if events[i][0] >= turn), len(events))
+                done, last_round = _flush(g, lines, done, last_round, split)
+                lines.append(LOCKED)
+                told = True
         done, last_round = _flush(g, lines, done, last_round)
     _flush(g, lines, done, last_round)
     if m.over:
@@ -96,9 +110,12 @@ def narrate(scenario, first_deck: str, second_deck: str, actions: Iterable[tuple
     return lines
 
 
-def _flush(g, lines: list[str], done: int, last_round: int) -> tuple[int, int]:
+def _flush(g, lines: list[str], done: int, last_round: int, upto: int | None = None) -> tuple[int, int]:
+    """Tell the events from ``done`` (up to ``upto``, default all); returns the next ``done`` and the round."""
     team = g.team
-    for e in g.events[done:]:
+    events = g.events
+    upto = len(events) if upto is None else upto
+    for e in events[done:upto]:
         r = e[0] // (2 * team) + 1
         if r != last_round and e[1] in ("roll", "return", "unflip", "no_spawn"):
             lines.append(f"-- round {r} --")
@@ -106,4 +123,4 @@ def _flush(g, lines: list[str], done: int, last_round: int) -> tuple[int, int]:
         line = event_line(g, e)
         if line is not None:
             lines.append(line)
-    return len(g.events), last_round
+    return upto, last_round
