@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from simkit.analysis.sequential import AdaptiveSettings, unit_status
-from simkit.games.kits.rng import derive_seed, mix64
+from simkit.core.rng import derive_seed, mix64
 from simkit.sweep import AdaptiveLayout, SweepPlan, next_round
 
 

@@ -14,7 +14,7 @@ import sys
 import time
 
 import simkit
-from simkit.games.kits.rng import derive_seed
+from simkit.core.rng import derive_seed
 
 
 def main(batch: int, games: int) -> dict:

@@ -90,7 +90,7 @@ def measure(games: int = 200, seed: int = 0, scenario=BASE, batch_size: int = 25
 def measure_speed(sc, batch: int = 256, seed: int = 0) -> dict:
     """Games per second at ``batch`` (balanced mirrors, random decks), and the cost per step at B=64 of the
     bot's decision and of applying it."""
-    from simkit.games.kits.rng import GameStreams
+    from simkit.core.rng import GameStreams
     from simkit.games.miracle import rules as R
     from simkit.games.miracle.bots import make_bot
     from simkit.games.miracle.cards import parse_deck

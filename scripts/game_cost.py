@@ -4,7 +4,7 @@
     python scripts/game_cost.py _template duel miracle krypton --files
 
 For each game it counts ``simkit/games/<name>/`` (every ``.py`` file, sub-folders included),
-``scenarios/<name>/`` (``.toml``) and the game's tests (``tests/test_<stem>_*.py`` and
+``scenarios/<name>/`` (``.toml``) and the game's tests (``tests/**/test_<stem>_*.py`` and
 ``tests/<stem>_*.py``, where ``<stem>`` is the name without its leading ``_``). "lines" are non-blank
 lines; "code" leaves out comment lines and docstrings too. ``--files`` adds one row per file of each
 package. A new game adds these files and nothing else: the generic layers are not edited.
@@ -40,7 +40,7 @@ def count(path: Path) -> tuple[int, int]:
 def parts(name: str) -> dict[str, list[Path]]:
     """The files of game ``name`` by part: package, scenarios, tests."""
     stem = name.lstrip("_")
-    tests = sorted({*ROOT.glob(f"tests/test_{stem}_*.py"), *ROOT.glob(f"tests/{stem}_*.py")})
+    tests = sorted({*ROOT.glob(f"tests/**/test_{stem}_*.py"), *ROOT.glob(f"tests/{stem}_*.py")})
     return {
         "package": sorted((ROOT / "simkit" / "games" / name).rglob("*.py")),
         "scenarios": sorted((ROOT / "scenarios" / name).rglob("*.toml")),

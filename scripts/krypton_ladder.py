@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from simkit.analysis.stats import wilson_interval  # noqa: E402
-from simkit.games.kits.rng import derive_seed  # noqa: E402
+from simkit.core.rng import derive_seed  # noqa: E402
 from simkit.games.krypton.play import make_bot, play_compiled  # noqa: E402
 from simkit.games.krypton.view import WINNERS  # noqa: E402
 from simkit.scenario import load_scenario  # noqa: E402

@@ -56,7 +56,7 @@ sys.path.insert(0, str(ROOT))
 import simkit  # noqa: E402
 from simkit.analysis.luck import skill_or_luck  # noqa: E402
 from simkit.analysis.stats import wilson_interval  # noqa: E402
-from simkit.games.kits.rng import derive_seed  # noqa: E402
+from simkit.core.rng import derive_seed  # noqa: E402
 from simkit.runner import game_seeds  # noqa: E402
 
 CHUNK = 10  # games per task handed to a worker

@@ -38,7 +38,7 @@ import pandas as pd  # noqa: E402
 
 from simkit.analysis.stats import wilson_interval  # noqa: E402
 from simkit.analysis.unit_value import unit_values  # noqa: E402
-from simkit.games.kits.rng import derive_seed  # noqa: E402
+from simkit.core.rng import derive_seed  # noqa: E402
 from simkit.games.magic.tables import armies, army_cost, deck_counts, parse_army  # noqa: E402
 from simkit.scenario import load_scenario  # noqa: E402
 

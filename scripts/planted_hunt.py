@@ -1,6 +1,6 @@
 """Print how many planted rule bugs `simkit check --profile ci` catches, per game.
 
-Each bug of tests/test_planted_bugs.py is planted, one at a time, into a copy of the game's one rules
+Each bug of tests/testing/test_planted_bugs.py is planted, one at a time, into a copy of the game's one rules
 source (compiled once into the pytest cache folder, shared with the tests), and the ci check is run
 on the base scenario; a bug counts as caught when a rule check reports it (a rule example, or a clause
 of the game's checks). Usage::
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests")]
+sys.path[:0] = [str(p) for p in (ROOT / "tests").glob("**/")]
 
 import test_planted_bugs as T  # noqa: E402
 

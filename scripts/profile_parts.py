@@ -18,7 +18,7 @@ import numba
 import numpy as np
 
 import simkit
-from simkit.games.kits.rng import GameStreams, derive_seed
+from simkit.core.rng import GameStreams, derive_seed
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import make_bot
 from simkit.games.miracle.cards import parse_deck

@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ladder import deal, summary  # noqa: E402
 
 import simkit  # noqa: E402
-from simkit.games.kits.rng import derive_seed  # noqa: E402
+from simkit.core.rng import derive_seed  # noqa: E402
 from simkit.scenario import Field, resolve_like, scenario_from_data  # noqa: E402
 
 

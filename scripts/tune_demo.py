@@ -47,7 +47,7 @@ from pathlib import Path
 from simkit.analysis import FlagBands
 from simkit.scenario import load_scenario
 from simkit.sweep import load_results, plan_sweep, run_sweep
-from simkit.tune import tune
+from simkit.tune import run_tune
 from simkit.tune.objective import balance_terms
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,7 +125,7 @@ def _show(name: str, result, seconds: float) -> dict:
 def planted(args) -> bool:
     """Repair the planted Priest with at most 2 changes to its numbers."""
     started = time.perf_counter()
-    result = tune(
+    result = run_tune(
         MIRACLE / "planted-strong-priest.toml",
         ["creatures.Priest.L*.attack=0..4", "creatures.Priest.L*.hp=2..8", "creatures.Priest.L*.cost",
          "creatures.Priest.L*.cooldown"],
@@ -159,7 +159,7 @@ def planted(args) -> bool:
 def base_game(args) -> bool:
     """Halve the spread of the base game's deck win rates with at most 3 changes (``--max-changes``)."""
     started = time.perf_counter()
-    result = tune(
+    result = run_tune(
         MIRACLE / "base.toml", BASE_KNOBS, trials=args.trials or 500,
         max_changes=args.max_changes, decks=DECKS, games=args.games or 12, workers=args.workers, out=args.out / "base",
         resume=args.resume, seed=args.seed, check_games=args.check_games or 64, rounds=3, rescreen=40, stages=2,

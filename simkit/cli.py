@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
 
     show = warnings.showwarning
 
-    from simkit.errors import ScenarioWarning
+    from simkit.core.errors import ScenarioWarning
 
     named = str(getattr(args, "scenario", "") or "")
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simkit.games.kits.rng import derive_seed
+from simkit.core.rng import derive_seed
 from simkit.scenario import Scenario, load_scenario
 
 __all__ = ["play_games", "game_seeds"]

@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from simkit.errors import ScenarioError
+from simkit.core.errors import ScenarioError
+from simkit.core.rng import SEED_MAX
 from simkit.games import Ruleset, get_game
-from simkit.games.kits.rng import SEED_MAX
 
 #: The top-level keys the core owns; a game declares its own (:attr:`simkit.games.Game.tables`).
 CORE_KEYS = ("game", "name", "description", "rules_version", "sweep")

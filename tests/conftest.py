@@ -1,6 +1,7 @@
 """Shared fixtures and the hypothesis profiles (HYPOTHESIS_PROFILE=ci fast, thorough long)."""
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,10 @@ from hypothesis import HealthCheck, settings
 import simkit
 
 ROOT = Path(__file__).resolve().parents[1]
+# tests/ mirrors simkit/ (tests/<stage>/, tests/games/<game>/); the shared helpers (positions, results folders)
+# sit in tests/ and a test module may reuse another's pieces by name: every folder of tests/ is importable
+sys.path[:0] = [str(p) for p in sorted({Path(__file__).parent, *Path(__file__).parent.glob("*/**/")})
+                if p.name != "__pycache__"]
 BASE = ROOT / "scenarios" / "miracle" / "base.toml"
 
 settings.register_profile("ci", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,7 +1,7 @@
 """Constants of simkit's modules read from their source, not imported: a command's ``--help`` and argument errors
 name the choices and defaults of heavy modules (the tune's objective, hypothesis' profiles) without importing them.
 
-tests/test_cli.py holds every value read here to the imported module's own.
+tests/commands/test_cli.py holds every value read here to the imported module's own.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ DEFAULT_BATCHES = {"targets": "1,512"}  # batch 1 against one batch, then a whol
 
 def run(args: argparse.Namespace) -> int:
     """Run the chosen measurements, printing one JSON line per run and a summary."""
-    from simkit.bench import bench_games, bench_sweep, speedup, targets
+    from simkit.sweep.bench import bench_games, bench_sweep, speedup, targets
 
     if args.games is not None and args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")

@@ -7,7 +7,7 @@ import argparse
 
 def run_export(args: argparse.Namespace) -> int:
     """Write the card tables to the XLSX or CSV file and say what it holds."""
-    from simkit.card_sheets import export_cards
+    from simkit.cards.sheets import export_cards
     from simkit.scenario import load_scenario
 
     sc = load_scenario(args.scenario)
@@ -19,7 +19,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     """Write the patch of the sheet's changes and list them, key: before -> after."""
-    from simkit.card_sheets import import_cards, toml_value
+    from simkit.cards.sheets import import_cards, toml_value
 
     changes = import_cards(args.scenario, args.sheet, args.out)
     same = "" if changes else " (the sheet matches the scenario)"

@@ -7,9 +7,9 @@ import argparse
 
 def run(args: argparse.Namespace) -> int:
     """Print the decks of the pool that match (every deck when no pattern is given)."""
+    from simkit.core.words import plural
     from simkit.scenario import load_scenario
     from simkit.sweep.plan import select_decks
-    from simkit.words import plural
 
     sc = load_scenario(args.scenario)
     decks = select_decks(sc.decks, args.patterns, canonical=sc.canonical_deck)

@@ -8,7 +8,7 @@ import argparse
 def run(args: argparse.Namespace) -> int:
     """Check the inputs, run (or resume) the explore, print the metagame and the guarantee."""
     from simkit.commands.sweep import names_option
-    from simkit.explore import ExploreSettings, explore
+    from simkit.explore import ExploreSettings, run_explore
     from simkit.scenario import load_scenario
     from simkit.sweep import check_seed, check_workers, sweep_defaults
 
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     what = "every legal deck" if settings.space == "all" else f"{len(sc.decks)} decks"
     print(f"explore {sc.name}: {what}, epsilon {settings.epsilon:g}, at most {settings.horizon} games "
           f"per ordered pair, bots {settings.bots[0]} (first) vs {settings.bots[1]} (second)")
-    answers = explore(sc, out, settings, workers=workers, resume=args.resume, scheduler=args.scheduler)
+    answers = run_explore(sc, out, settings, workers=workers, resume=args.resume, scheduler=args.scheduler)
     s = answers["summary"]
     if s.get("seat_pools"):
         _print_seats(s)

@@ -11,9 +11,9 @@ _NOT_RESULT = ("action_list", "first_deck", "second_deck", "seed", "first_bot", 
 def run(args: argparse.Namespace) -> int:
     """Play the game, print its log and result, and write the JSON record when asked."""
     from simkit.commands.sweep import names_option
-    from simkit.files import atomic_write, cannot_write
-    from simkit.games.kits.rng import SEED_MAX
-    from simkit.records import write_game_record
+    from simkit.core.files import atomic_write, cannot_write
+    from simkit.core.records import write_game_record
+    from simkit.core.rng import SEED_MAX
     from simkit.runner import play_games
     from simkit.scenario import default_bot, load_scenario
 

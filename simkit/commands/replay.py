@@ -15,8 +15,8 @@ def run(args: argparse.Namespace) -> int:
     """Read the record, replay it and write the log or picture; print what was written."""
     from tqdm import tqdm
 
-    from simkit.files import atomic_write, cannot_write
-    from simkit.records import check_scenario, read_game_record
+    from simkit.core.files import atomic_write, cannot_write
+    from simkit.core.records import check_scenario, read_game_record
     from simkit.scenario import load_scenario
 
     out = Path(args.output)

@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _searching(sc, names: set[str]) -> list[str]:
     """Which of ``names`` are search bots in ``sc``: a ``[bots.<name>]`` table with a ``policy`` (``like`` followed)."""
-    from simkit.errors import ScenarioError
+    from simkit.core.errors import ScenarioError
     from simkit.scenario import Field, is_search_bot
 
     bots = Field(str(sc.path), sc.data.get("bots") or {}, "bots")

@@ -36,9 +36,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _tune(args: argparse.Namespace):
-    from simkit.tune import tune
+    from simkit.tune import run_tune
 
-    return tune(
+    return run_tune(
         args.scenario, args.knob, trials=args.trials, max_changes=args.max_changes, decks=args.decks,
         bots=args.bots, panel=list(names_option("--panel", args.panel)) if args.panel is not None else None,
         games=args.games, workers=args.workers, out=args.out, resume=args.resume, seed=args.seed,

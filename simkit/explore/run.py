@@ -48,7 +48,7 @@ def deck_space(sc: Scenario, settings: ExploreSettings) -> DeckSpace:
     return DeckSpace(sc, settings.axis_list(), decks=decks, max_neighbours=settings.neighbours, seed=settings.seed)
 
 
-def explore(
+def run_explore(
     scenario: str | Path | Scenario,
     out: str | Path,
     settings: ExploreSettings | None = None,

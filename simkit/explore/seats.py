@@ -34,12 +34,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from simkit.core.seats import SEATS
 from simkit.explore.oracle import _next
 from simkit.explore.settings import ExploreSettings
 from simkit.explore.space import DeckSpace
 from simkit.explore.tally import Tally
-
-SEATS = ("first", "second")
 
 
 def seat_score(tally: Tally, c: int, seat: int, opponents, weights) -> tuple[float, float, int]:
@@ -142,7 +141,7 @@ class SeatPlanner:
                 "settings": s.to_dict()}
 
     def _keys(self, seat: int) -> np.ndarray:
-        from simkit.games.kits.rng import derive_seed
+        from simkit.core.rng import derive_seed
 
         return np.array([derive_seed(self.s.seed, "explore-start", self.s.draw, SEATS[seat], d)
                          for d in self.space.decks], dtype=np.uint64)

@@ -98,7 +98,7 @@ class DeckSpace:
             near[i] = False
             found = np.flatnonzero(near)
             if max_neighbours and len(found) > max_neighbours:
-                from simkit.games.kits.rng import derive_seed
+                from simkit.core.rng import derive_seed
 
                 keys_ = [derive_seed(seed, "explore-near", self.decks[i], self.decks[j]) for j in found]
                 found = np.sort(found[np.argsort(np.array(keys_, dtype=np.uint64), kind="stable")[:max_neighbours]])
@@ -144,7 +144,7 @@ class DeckSpace:
 
     def start(self, seed: int, k: int, draw: int = 0) -> list[int]:
         """``k`` decks drawn from the pool by ``seed`` and ``draw`` alone (pool order kept)."""
-        from simkit.games.kits.rng import derive_seed
+        from simkit.core.rng import derive_seed
 
         keys = np.array([derive_seed(seed, "explore-start", draw, d) for d in self.decks], dtype=np.uint64)
         return sorted(int(i) for i in np.argsort(keys, kind="stable")[:max(1, min(k, len(self.decks)))])

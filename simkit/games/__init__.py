@@ -30,6 +30,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from simkit.core.records import as_action
+from simkit.core.seats import SEATS, WINNERS
+
 if TYPE_CHECKING:
     from simkit.scenario import Scenario
 
@@ -38,8 +41,6 @@ __all__ = [
     "counter_column", "game_names", "get_game", "parse_counter_column",
 ]
 
-SEATS = ("first", "second")
-WINNERS = ("first", "second", "draw")
 
 # Columns every game's play_batch returns, in this order (then the game's side columns).
 GAME_COLUMNS = (
@@ -344,7 +345,7 @@ class Ruleset:
         Raises:
             IllegalAction: naming the first illegal action and its index.
         """
-        from simkit.errors import IllegalAction
+        from simkit.core.errors import IllegalAction
 
         match = self.new_match(first_deck, second_deck, seed=seed)
         for i, action in enumerate(actions):
@@ -374,10 +375,6 @@ class Ruleset:
             return fn(self.scenario)
         return functools.partial(fn, self.scenario)
 
-
-def as_action(raw: Sequence) -> tuple:
-    """An action as the single-match tuple: JSON lists (``["move", 3, [-5, 5, 0]]``) become tuples, nested too."""
-    return tuple(as_action(x) if isinstance(x, list | tuple) else x for x in raw)
 
 
 def game_names(private: bool = False) -> tuple[str, ...]:

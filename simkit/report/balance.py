@@ -15,6 +15,7 @@ from simkit.analysis.robustness import panel_bots
 from simkit.analysis.sequential import seat_pools_of
 from simkit.analysis.skill import skill_tables
 from simkit.analysis.stats import Z95
+from simkit.core.words import count, plural
 from simkit.report.card_usage_page import usage_pages
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
 from simkit.report.games import GamePages, plan_game_pages, write_game_pages
@@ -44,7 +45,6 @@ from simkit.report.robustness_page import (
 )
 from simkit.report.skill_page import SKILL_TABLES, skill_pages, skill_words
 from simkit.report.unit_pages import UNIT_TABLES, unit_tables, write_unit_pages
-from simkit.words import count, plural
 
 __all__ = ["load_checked_results", "write_balance_report", "balance_report", "headlines", "reach_words",
            "matchup_page", "seat_matchup_page", "ROWS_PER_PAGE", "FLAGS_PER_PAGE", "MAX_FLAG_PAGES"]

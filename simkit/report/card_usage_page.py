@@ -12,8 +12,8 @@ from textwrap import wrap
 import numpy as np
 import pandas as pd
 
+from simkit.core.words import plural
 from simkit.report.document import PORTRAIT, ReportPdf
-from simkit.words import plural
 
 __all__ = ["ABSENT", "change_sentence", "usage_change_pages", "usage_pages", "usage_sentences"]
 

@@ -17,7 +17,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 from matplotlib.transforms import Bbox
 
-from simkit.files import atomic_files, cannot_write
+from simkit.core.files import atomic_files, cannot_write
 
 __all__ = ["PORTRAIT", "LANDSCAPE", "ReportPdf", "atomic_outputs", "csv_cell", "csv_safe", "output_paths", "text_page",
            "write_csvs"]
@@ -44,7 +44,7 @@ def output_paths(out: str | Path, tables: list[str]) -> tuple[Path, dict[str, Pa
 def atomic_outputs(finals: list[Path]) -> Iterator[dict[Path, Path]]:
     """Temporary paths for ``finals``; renamed over them together when the block ends without error.
 
-    The temporary files are the process's own (:func:`simkit.files.atomic_files`): unique names
+    The temporary files are the process's own (:func:`simkit.core.files.atomic_files`): unique names
     ``.<name>.<pid>.<token>.tmp<suffix>``, removed on any failure; those a killed report left
     behind are removed by the next report writing the same files.
 

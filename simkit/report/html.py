@@ -302,7 +302,7 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
     Raises:
         ValueError: ``out`` does not end in ``.html``, or cannot be written.
     """
-    from simkit.files import atomic_write, cannot_write
+    from simkit.core.files import atomic_write, cannot_write
 
     out = Path(out)
     if out.suffix.lower() != ".html":

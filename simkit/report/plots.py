@@ -326,7 +326,7 @@ def plot_card_win_rates(ax: Axes, cards: pd.DataFrame, words: dict[str, str] | N
     palette = ["#8e44ad", "#1f4e79", "#1e8449", "#b9770e", "#7b241c"]
     order = list(dict.fromkeys(cards["kind"]))
     colours = [palette[order.index(k) % len(palette)] for k in cards["kind"]]
-    from simkit.words import count, plural
+    from simkit.core.words import count, plural
 
     labels = [f"{c}  ({words.get(k, k)}, {count(int(d), 'deck')})"
               for c, k, d in zip(cards["card"], cards["kind"], cards["decks"])]
@@ -382,7 +382,7 @@ def plot_pair_synergy(ax: Axes, card_pairs: pd.DataFrame, colorbar: bool = True,
             n = decks.iloc[i, j]
             ax.text(j, i, f"{v:+.1f}\n{n} deck{'s' if n != 1 else ''}", ha="center", va="center", fontsize=6.5,
                     color="#9e9e9e" if few[i, j] else _ink(norm, v))
-    from simkit.words import plural
+    from simkit.core.words import plural
 
     ax.set_title(f"Pairs of {plural(word or category)}: synergy, points\n(the pair's decks' win rate minus an "
                  f"additive\nmodel of their cards; grey: no deck holds the pair;\nwhite: fewer than "

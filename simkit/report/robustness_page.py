@@ -28,7 +28,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
 
 from simkit.analysis.robustness import panel_bots, robustness
-from simkit.words import count
+from simkit.core.words import count
 
 __all__ = [
     "ROBUST_TABLES",

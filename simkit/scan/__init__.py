@@ -15,7 +15,7 @@ itself: the sweeps, resumable, and the files) and :mod:`~simkit.scan.page` (the 
 
 from simkit.scan.crossing import Crossing, crossing_interval, crossings, first_crossing
 from simkit.scan.figures import Figure, parse_figure
-from simkit.scan.run import read_scan, scan
+from simkit.scan.run import read_scan, run_scan
 from simkit.scan.values import check_values, parse_values, scan_knob
 
 __all__ = [

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simkit.files import atomic_write
+from simkit.core.files import atomic_write
 from simkit.scan.crossing import Crossing
 from simkit.scan.figures import Figure
 

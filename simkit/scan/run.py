@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simkit.files import atomic_write
+from simkit.core.files import atomic_write
 from simkit.scan.crossing import Crossing, crossing_interval
 from simkit.scan.figures import (
     GAME_KEY,
@@ -73,7 +73,7 @@ def _write_text(path: Path, text: str) -> None:
     atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
-def scan(
+def run_scan(
     scenario: str | Path,
     key: str,
     values: str | Sequence,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simkit.games.kits.rng import derive_seed
+from simkit.core.rng import derive_seed
 from simkit.sweep.plan import META, Chunk, SweepPlan
 
 #: a round's games per pair are stored as the played pairs alone (``pairs``) when the table has more cells

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simkit.files import open_own
+from simkit.core.files import open_own
 from simkit.scenario import Scenario, load_scenario
 from simkit.sweep.adaptive import layout_of, next_round
 from simkit.sweep.plan import LOG, Chunk, SweepPlan, check_workers
@@ -292,7 +292,7 @@ def _chunk_index(plan: SweepPlan, df: pd.DataFrame) -> int:
 
 
 class _LogFile(logging.FileHandler):
-    """``sweep.log``, appended to but never through a symlink (:func:`simkit.files.open_own`)."""
+    """``sweep.log``, appended to but never through a symlink (:func:`simkit.core.files.open_own`)."""
 
     def _open(self):
         fd = open_own(self.baseFilename, os.O_WRONLY | os.O_APPEND | os.O_CREAT)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from simkit.analysis.sequential import AdaptiveSettings
-from simkit.games.kits.rng import SEED_MAX, derive_seed
+from simkit.core.rng import SEED_MAX, derive_seed
 from simkit.scenario import Scenario, matching_decks
 from simkit.scenario import sweep_settings as sweep_defaults
 

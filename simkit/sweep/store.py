@@ -26,7 +26,7 @@ import pandas as pd
 import simkit
 from simkit import files
 from simkit.analysis.sequential import AdaptiveSettings
-from simkit.files import held_lock
+from simkit.core.files import held_lock
 from simkit.scenario import Scenario
 from simkit.sweep.adaptive import AdaptiveLayout, layout_of
 from simkit.sweep.plan import CHUNKS, LOCK, LOG, META, SweepPlan
@@ -42,7 +42,7 @@ class ResultsFolderWarning(UserWarning):
 
 def atomic_write(path: Path, write: Callable[[Path], None], remove_stale: bool = True) -> None:
     """Write through a temporary file of this process in the same folder, then rename over ``path``
-    (:func:`simkit.files.atomic_write`: created exclusively, never through a symlink, removed on failure)."""
+    (:func:`simkit.core.files.atomic_write`: created exclusively, never through a symlink, removed on failure)."""
     files.atomic_write(path, write, remove_stale=remove_stale)
 
 
@@ -268,7 +268,7 @@ def make_folder(out: Path) -> None:
 def folder_lock(out: str | Path) -> Iterator[int]:
     """Hold the results folder's writer lock: one sweep writes to a folder at a time.
 
-    An ``flock`` on ``DIR/.sweep.lock`` (:func:`simkit.files.held_lock`): the kernel releases it when
+    An ``flock`` on ``DIR/.sweep.lock`` (:func:`simkit.core.files.held_lock`): the kernel releases it when
     the holder's process ends, however it ends (SIGKILL included), so a killed sweep never leaves the
     folder locked. Yields the lock file's descriptor (forked workers close their copy, see
     :func:`_local_results`).

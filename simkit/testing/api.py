@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.errors import IllegalAction
+from simkit.core.errors import IllegalAction
 from simkit.games import WINNERS
 from simkit.runner import game_seeds
 from simkit.scenario import Scenario, load_scenario

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simkit.errors import IllegalAction, ScenarioError
+from simkit.core.errors import IllegalAction, ScenarioError
 
 __all__ = ["Example", "ExampleFailure", "examples_file", "load_examples", "run_examples", "value_of"]
 

@@ -4,7 +4,7 @@ A planted bug is a few edits of one module's source, each quoted as (the text as
 with the bug). :func:`planted_module` writes the edited source to a folder of its own (numba's cache
 of it lives beside it, so each planted copy compiles once) and imports it under its own name;
 :func:`caught_by_check` runs ``simkit check`` with it in place and says whether a rule check (a rule
-example, or a clause the game's checks name) reported it. Used by ``tests/test_planted_bugs.py`` and
+example, or a clause the game's checks name) reported it. Used by ``tests/testing/test_planted_bugs.py`` and
 ``scripts/planted_hunt.py``.
 """
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.errors import IllegalAction
+from simkit.core.errors import IllegalAction
 from simkit.runner import game_seeds
 from simkit.scenario import Scenario, load_scenario
 from simkit.testing.api import APITestFailure, api_test
@@ -234,7 +234,7 @@ def run_invariant_games(sc: Scenario, spec, games: int, seed: int = 0, on_exampl
         report.failure = _describe(spec, sc, case, case.note)
         report.case = case
         if out_dir is not None:
-            from simkit.files import atomic_write
+            from simkit.core.files import atomic_write
 
             path = Path(out_dir) / f"{game.name}-case-seed{seed}.json"
             text = json.dumps(case.to_json(), indent=1)

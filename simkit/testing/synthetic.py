@@ -17,8 +17,8 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import pandas as pd
 
+from simkit.core.rng import GameStreams, derive_seed, mix64
 from simkit.games import ResultSchema
-from simkit.games.kits.rng import GameStreams, derive_seed, mix64
 
 __all__ = ["SYNTHETIC_SCHEMA", "synthetic_deck_cards", "synthetic_results", "rate_matrix"]
 

@@ -26,7 +26,7 @@ base on fresh seeds (another sweep seed than the search used; the sweeps of the 
 it), ``OUT/flags.csv`` (flags that vanished, appeared or stayed) and ``OUT/summary.json``.
 ``OUT/trials.csv`` is the trial table.
 
-Every file of the tune is its own: written whole or not at all (:mod:`simkit.files`), its text cells
+Every file of the tune is its own: written whole or not at all (:mod:`simkit.core.files`), its text cells
 escaped against spreadsheet formulas as the report's CSVs are (a bot named ``=HYPERLINK(1)`` is
 ``'=HYPERLINK(1)`` in ``trials.csv``), and a symlink planted at any folder or file it writes in ``OUT``
 is refused in one line naming it, never written or read through.
@@ -41,7 +41,7 @@ patches written), :mod:`~simkit.tune.objective` (how far a sweep is from balance
 
 from simkit.tune.knobs import Knob, candidate_patch, parse_knobs, scenario_numbers
 from simkit.tune.objective import TuneWeights, balance_terms, deck_rates, parse_weights
-from simkit.tune.run import tune
+from simkit.tune.run import run_tune
 from simkit.tune.study import TuneResult
 
 __all__ = [

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from simkit.analysis import balance_flags
-from simkit.files import refuse_symlink
+from simkit.core.files import refuse_symlink
 from simkit.tune.knobs import candidate_patch
 from simkit.tune.objective import balance_terms, change_cost, deck_rates, score
 from simkit.tune.preflight import path_name

@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from simkit.games.kits.rng import SEED_MAX
+from simkit.core.rng import SEED_MAX
 from simkit.tune.screen import screen_changes
 
 #: the settings a resume may change: they are used only once the search is over (the confirmation

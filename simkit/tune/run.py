@@ -12,8 +12,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from simkit.analysis import FlagBands
-from simkit.errors import ScenarioError
-from simkit.files import cannot_write, held_lock
+from simkit.core.errors import ScenarioError
+from simkit.core.files import cannot_write, held_lock
 from simkit.scenario import load_scenario
 from simkit.sweep import check_seed as check_seed_in_range
 from simkit.sweep import check_workers, plan_sweep, sweep_defaults
@@ -45,7 +45,7 @@ from simkit.tune.study import (
 )
 
 
-def tune(
+def run_tune(
     scenario: str | Path,
     knobs: Sequence[str],
     trials: int = 30,

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simkit.files import atomic_write, cannot_write, refuse_symlink
+from simkit.core.files import atomic_write, cannot_write, refuse_symlink
 from simkit.scenario import load_scenario
 from simkit.sweep import load_results, plan_sweep, run_sweep, sweep_defaults
 from simkit.tune.knobs import Knob, candidate_patch, tidy, toml_value
@@ -27,7 +27,7 @@ from simkit.tune.preflight import AFTER_SEARCH, path_name
 from simkit.tune.screen import Additive, MatchupTable, best_combinations, matchup_table, opposed_pairs, screen_changes
 
 STUDY = "study.db"
-LOCK = ".tune.lock"  # held while a tune runs in its folder (see simkit.files.held_lock)
+LOCK = ".tune.lock"  # held while a tune runs in its folder (see simkit.core.files.held_lock)
 STUDY_NAME = "tune"
 NO_CHANGE = "-"
 MAX_ASKS = 10  # a candidate proposed again costs no budget; the sampler may ask at most this many times the budget
@@ -577,7 +577,7 @@ def best_trial(study):
 
 def write_text(path: Path, text: str) -> None:
     """Write ``path`` whole or not at all, through a temporary file this process creates itself
-    (:func:`simkit.files.atomic_write`: never through a file or symlink planted in the folder).
+    (:func:`simkit.core.files.atomic_write`: never through a file or symlink planted in the folder).
 
     Raises:
         ValueError: ``path`` is a symlink (one line naming it and its target, which stays untouched), or it

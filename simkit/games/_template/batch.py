@@ -1,7 +1,7 @@
 """Batches of template games between two bots: one tidy record per game, played in compiled code.
 
 A game's chance comes from ``derive_seed(seed, "rolls")`` and its bots' noise from
-``derive_seed(seed, "bots")``, each a :class:`simkit.games.kits.rng.GameStreams` stream drawn up front, so a
+``derive_seed(seed, "bots")``, each a :class:`simkit.core.rng.GameStreams` stream drawn up front, so a
 game's record depends only on the scenario, its decks, the bots and its seed, never on its batch.
 """
 
@@ -11,11 +11,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from simkit.core.rng import GameStreams, derive_seed
 from simkit.games import WINNERS
 from simkit.games._template import bots as B
 from simkit.games._template import engine as E
 from simkit.games._template.tables import RANDOM, canonical_deck, deck_list
-from simkit.games.kits.rng import GameStreams, derive_seed
 
 END_REASONS = ("none", "hp_zero", "turn_limit")
 

@@ -2,7 +2,7 @@
 
 The same functions run compiled (sweeps, the bots) and as plain Python under ``NUMBA_DISABLE_JIT=1``
 (a test plays games both ways and finds them equal). They never draw random numbers: a game's
-chance is an array of uniforms ``rolls`` pre-drawn from :mod:`simkit.games.kits.rng` for the game's seed
+chance is an array of uniforms ``rolls`` pre-drawn from :mod:`simkit.core.rng` for the game's seed
 (:func:`simkit.games._template.batch.game_rolls`), read in order (``s[G_ROLL]`` counts those used).
 
 The rules (example rules, not a designer's game): two players with ``hp`` HP each. A turn: the

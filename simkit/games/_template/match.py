@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.errors import IllegalAction
+from simkit.core.errors import IllegalAction
 from simkit.games import WINNERS
 from simkit.games._template import engine as E
 from simkit.games._template.batch import END_REASONS, action_tuple, game_rolls

@@ -12,14 +12,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simkit.games import SEATS, counter_column
+from simkit.core.rng import derive_seed
+from simkit.games import SEATS, WINNERS, counter_column
 from simkit.games.duel import bots as B
 from simkit.games.duel import engine as E
 from simkit.games.duel.bots_config import RANDOM, WEIGHT_NAMES, read_bot_settings
 from simkit.games.duel.tables import all_decks, canonical_deck, deck_list
-from simkit.games.kits.rng import derive_seed
 
-WINNERS = ("first", "second", "draw")
 END_REASONS = ("none", "hp_zero", "turn_limit")
 #: most actions of one game (the rules bound a game far below this; reaching it is a bug)
 ACTION_CAP = 20000

@@ -174,7 +174,7 @@ REASONS = (
 MAX_LEGAL = 512
 MAX_FRAMES = 4 * M + 8
 
-# ---- the random stream: simkit.games.kits.rng.GameStreams' formula, one word at a time ----------------------
+# ---- the random stream: simkit.core.rng.GameStreams' formula, one word at a time ----------------------
 _S11 = np.uint64(11)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.errors import IllegalAction
+from simkit.core.errors import IllegalAction
 from simkit.games.duel import engine as E
 from simkit.games.duel.batch import END_REASONS, WINNERS, game_seeds
 from simkit.games.duel.tables import F_PICK, F_TYPE, STATUSES, T_ATTACHMENT, T_WEAPON, canonical_deck, deck_list

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from simkit.core.seats import SEATS
 from simkit.games.duel.match import Match
 from simkit.games.duel.tables import F_RANGE, S_MELEE, STATUSES
-
-SEATS = ("first", "second")
 
 
 def _what(action: tuple, rules=None) -> str:

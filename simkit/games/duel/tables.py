@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simkit.errors import ScenarioError
+from simkit.core.errors import ScenarioError
 from simkit.games.kits.decks import deck_pool as read_pool
 from simkit.scenario import Field
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-SEATS = ("first", "second")
+from simkit.core.seats import SEATS
+
 STATUS_KINDS = ("poison", "slow", "regeneration", "shield", "strength")
 PLAYED = ("action", "magic", "action_magic", "persistent")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from simkit.errors import ScenarioError
+from simkit.core.errors import ScenarioError
 from simkit.scenario import Field
 
 __all__ = ["deck_pool"]

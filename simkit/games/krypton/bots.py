@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from simkit.core.rng import derive_seed
 from simkit.games.kits.bot_tables import bot_tables, is_search, number, switch
-from simkit.games.kits.rng import derive_seed
 from simkit.games.krypton import engine as E
 from simkit.games.krypton.engine import (
     B_IRON,

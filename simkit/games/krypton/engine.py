@@ -49,7 +49,6 @@ drop_stale_cache(_HERE, [_HERE / "engine.py", _HERE / "bots.py", _HERE / "tables
 warnings.filterwarnings("ignore", message="overflow encountered in scalar", category=RuntimeWarning,
                         module=r"simkit\.games\.(krypton\.(engine|bots)|kits\.mix)")
 
-WINNERS = ("first", "second", "draw")
 
 # ---- sizes -----------------------------------------------------------------------------------------
 MAXC = 400       # cells of the map at most (radius 11)
@@ -219,14 +218,14 @@ STATE_SIZE = B_IRON + MAXC
 OK, ILLEGAL, OVER = 0, 1, 2
 
 
-# ---- the random stream: simkit.games.kits.rng.derive_seed on integers, one draw at a time ------------
+# ---- the random stream: simkit.core.rng.derive_seed on integers, one draw at a time ------------
 _H0 = np.uint64(0x243F6A8885A308D3)
 _LOW63 = np.uint64(0x7FFFFFFFFFFFFFFF)
 
 
 @njit(cache=True)
 def seed2(a, b):
-    """``simkit.games.kits.rng.derive_seed(a, b)`` for two non-negative integers."""
+    """``simkit.core.rng.derive_seed(a, b)`` for two non-negative integers."""
     h = _mix(_H0 ^ np.uint64(a))
     h = _mix(h ^ np.uint64(b))
     return np.int64(h & _LOW63)
@@ -234,7 +233,7 @@ def seed2(a, b):
 
 @njit(cache=True)
 def seed3(a, b, c):
-    """``simkit.games.kits.rng.derive_seed(a, b, c)`` for three non-negative integers."""
+    """``simkit.core.rng.derive_seed(a, b, c)`` for three non-negative integers."""
     h = _mix(_H0 ^ np.uint64(a))
     h = _mix(h ^ np.uint64(b))
     h = _mix(h ^ np.uint64(c))

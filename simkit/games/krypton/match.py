@@ -6,7 +6,7 @@ an attack judgment's counter window, or the side of a hero that just died (its r
 
 from __future__ import annotations
 
-from simkit.errors import IllegalAction
+from simkit.core.errors import IllegalAction
 from simkit.games.krypton.tables import canonical_deck
 from simkit.games.krypton.view import WINNERS, GameView
 

@@ -18,7 +18,7 @@ decision's place in the game).
 
 from __future__ import annotations
 
-from simkit.games.kits.rng import derive_seed
+from simkit.core.rng import derive_seed
 from simkit.games.krypton.view import GameView
 
 #: the value weights of a search bot (``value_<name>`` in its ``[bots.<name>]`` table): (name, meaning)

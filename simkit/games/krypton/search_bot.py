@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simkit.core.rng import derive_seed
 from simkit.games.kits import turn_search as K
 from simkit.games.kits.bot_tables import switch
-from simkit.games.kits.rng import derive_seed
 from simkit.games.krypton.bots import Personality, is_search_table, weights_array
 from simkit.games.krypton.search import VALUE_NAMES
 from simkit.scenario import Field, resolve_like

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.errors import IllegalAction
-from simkit.games.kits.rng import derive_seed
+from simkit.core.errors import IllegalAction
+from simkit.core.rng import derive_seed
+from simkit.core.seats import WINNERS
 from simkit.games.krypton import engine as E
 from simkit.games.krypton.tables import CARDS, SIDE_NAMES, parse_loadout
 
-WINNERS = E.WINNERS
 HERO, TOWER, BASE = E.TARGET_KINDS
 _CARD_ID = {c: i for i, c in enumerate(CARDS)}
 _HERO_FIELDS = {"hp": E.H_HP, "cell": E.H_CELL, "inspire": E.H_INSPIRE}

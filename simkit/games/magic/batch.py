@@ -12,10 +12,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from simkit.core.rng import derive_seed
 from simkit.games import SEATS, counter_column
 from simkit.games.kits.bot_tables import bot_tables as read_tables
 from simkit.games.kits.bot_tables import is_search, number
-from simkit.games.kits.rng import derive_seed
 from simkit.games.magic import bots as B
 from simkit.games.magic import engine as E
 from simkit.games.magic.match import WINNERS, decode, new_state, stream_seeds
@@ -202,7 +202,7 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
 
     Raises:
         ValueError: lengths differ, an unknown bot, an illegal army or one in a seat it cannot afford
-            (:class:`~simkit.errors.ScenarioError`).
+            (:class:`~simkit.core.errors.ScenarioError`).
     """
     rules = scenario.rules
     n = len(first_decks)

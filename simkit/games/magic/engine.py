@@ -213,13 +213,13 @@ REASONS = (
  R_ATTACKED, R_NO_TARGET, R_SELF_TARGET, R_IMMUNE, R_RANGE, R_JOINER, R_COMBINED_OWN, R_BEARER, R_NO_SKILL,
  R_SKILL_USED, R_MAGIC, R_CARDS, R_SKILL_TARGET, R_MIN_HP, R_SLOTS, R_BAD_KIND) = range(26)
 
-# ---- random streams: simkit.games.kits.rng's splitmix64 formula, one word at a time (kits/mix.py) ---------
+# ---- random streams: simkit.core.rng's splitmix64 formula, one word at a time (kits/mix.py) ---------
 _S11, _S53 = np.uint64(11), np.uint64(53)
 
 
 @njit(cache=True)
 def word(key, k):
-    """Word ``k`` of the stream with ``key`` (:class:`simkit.games.kits.rng.GameStreams`' formula)."""
+    """Word ``k`` of the stream with ``key`` (:class:`simkit.core.rng.GameStreams`' formula)."""
     return mix64(np.uint64(key) ^ mix64(np.uint64(k)))
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from simkit.errors import ScenarioError
+from simkit.core.errors import ScenarioError
 from simkit.games.magic.tables import (
     S_CAP,
     S_IMMUNE,

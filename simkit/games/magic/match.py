@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.errors import IllegalAction
-from simkit.games.kits.rng import derive_seed
+from simkit.core.errors import IllegalAction
+from simkit.core.rng import derive_seed
+from simkit.core.seats import WINNERS
 from simkit.games.magic import engine as E
 from simkit.games.magic.tables import army_units, canonical_deck, check_seat
-
-WINNERS = ("first", "second", "draw")
 
 
 def stream_seeds(seed: int) -> tuple[int, int, int]:

@@ -19,9 +19,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from simkit.errors import ScenarioError
+from simkit.core.errors import ScenarioError
+from simkit.core.rng import derive_seed
 from simkit.games.kits.decks import deck_pool as read_pool
-from simkit.games.kits.rng import derive_seed
 from simkit.scenario import Field
 
 TOP_LEVEL_KEYS = ("rules", "combat", "magic", "tactics", "skills", "races", "armies", "bots")

@@ -19,10 +19,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from simkit.core.rng import derive_seed
 from simkit.games.kits.mix import mix64
-from simkit.games.kits.rng import derive_seed
-
-SEATS = ("first", "second")
 
 #: clause name -> the rules page's section, for the report
 CLAUSES = {

@@ -22,7 +22,7 @@ from typing import Protocol
 
 import numpy as np
 
-from simkit.games.kits.rng import GameStreams
+from simkit.core.rng import GameStreams
 from simkit.games.miracle import actions as A
 from simkit.games.miracle.bots_config import RANDOM, BotConfig, BotSettings, read_bot_settings
 from simkit.games.miracle.bots_tables import BotTables, build_tables

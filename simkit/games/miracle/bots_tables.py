@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simkit.games.kits.rng import mix64
+from simkit.core.rng import mix64
 from simkit.games.miracle.cards import INFERNO_FLAME
 from simkit.games.miracle.tables import Rules
 

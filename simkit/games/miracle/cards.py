@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simkit.errors import ScenarioError
+from simkit.core.errors import ScenarioError
 from simkit.scenario import Field
 
 LEVELS = ("L1", "L2", "L3")

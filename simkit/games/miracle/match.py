@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.errors import IllegalAction, ScenarioError
+from simkit.core.errors import IllegalAction, ScenarioError
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.actions import layout
 from simkit.games.miracle.cards import SALAMANDER_SHIELD, canonical_deck, parse_deck

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from simkit.core.seats import SEATS
 from simkit.games.miracle.match import Match
 from simkit.games.miracle.state import DRAW, END_REASONS
-
-SEATS = ("first", "second")
 
 
 def _slot(m: Match, uid: int) -> int:

@@ -5,7 +5,7 @@ bots are played wholly in compiled code, one game after another (:func:`~simkit.
 Otherwise (the random bot, or recorded actions) all games of the batch advance together, one
 action per game per step, applied by the rules (:func:`simkit.games.miracle.rules.step`, the same
 compiled step the whole-game loops call); finished games leave the active set at once so they cost nothing.
-Each game draws its bot randomness from its own stream (:class:`simkit.games.kits.rng.GameStreams`), so a
+Each game draws its bot randomness from its own stream (:class:`simkit.core.rng.GameStreams`), so a
 game's record depends only on the scenario, its decks, the bots and its seed, never on the batch
 it was played in or on the path that played it."""
 
@@ -15,8 +15,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from simkit.core.rng import GameStreams
+from simkit.core.seats import SEATS, WINNERS
 from simkit.games import counter_column
-from simkit.games.kits.rng import GameStreams
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import UtilityBot, bot_settings, make_bot
 from simkit.games.miracle.cards import SALAMANDER_SHIELD, canonical_deck, parse_deck
@@ -24,10 +25,7 @@ from simkit.games.miracle.fast.game import play as play_games
 from simkit.games.miracle.fast.pack import pack_state
 from simkit.games.miracle.fast_search.play import play as play_searches
 from simkit.games.miracle.search import SearchBot, utility_player
-from simkit.games.miracle.state import ARTIFACT_CARD, DAMAGE, DRAW, END_REASONS, FIRST, PLAYED, SECOND
-
-SEATS = ("first", "second")
-WINNERS = {FIRST: "first", SECOND: "second", DRAW: "draw"}
+from simkit.games.miracle.state import ARTIFACT_CARD, DAMAGE, END_REASONS, PLAYED
 
 
 def _record(rules, st, act: R.Actions) -> np.ndarray:

@@ -21,13 +21,13 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
-from simkit.errors import IllegalAction
+from simkit.core.errors import IllegalAction
+from simkit.core.records import GameRecord, as_action, read_game_record  # noqa: F401 (re-exported)
 from simkit.games.miracle.board import Board
 from simkit.games.miracle.match import Match
 from simkit.games.miracle.render import SIDE_NAMES, Highlight, add_legend, plot_board, snapshot_marks
 from simkit.games.miracle.render_gif import paletted, write_gif
 from simkit.games.miracle.render_html import html_page
-from simkit.records import GameRecord, as_action, read_game_record  # noqa: F401 (re-exported)
 from simkit.scenario import Scenario, load_scenario
 
 #: What a frame stands for: one per action or one per turn.

@@ -13,7 +13,7 @@ from dataclasses import astuple
 
 import numpy as np
 
-from simkit.games.kits.rng import GameStreams
+from simkit.core.rng import GameStreams
 from simkit.games.kits.turn_search import DEPTH, PARAMS, PLANS, REPLY_TEMPERATURE, TEMPERATURE
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import rules as R

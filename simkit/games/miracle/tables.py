@@ -70,7 +70,7 @@ def _check_costs(top: Field, cards, cap: int) -> None:
     """A cost above ``max_mana_cap`` can never be paid: warn naming the key (a card no game will ever play)."""
     import warnings
 
-    from simkit.errors import ScenarioWarning
+    from simkit.core.errors import ScenarioWarning
     from simkit.games.miracle.cards import LEVELS
 
     never = [(top.table("creatures").table(kind).table(level), int(cards.cost[k, lv]))

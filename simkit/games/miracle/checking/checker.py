@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from simkit.errors import IllegalAction
-from simkit.games.kits.rng import GameStreams
+from simkit.core.errors import IllegalAction
+from simkit.core.rng import GameStreams
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.cards import parse_deck

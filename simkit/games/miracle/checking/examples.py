@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from simkit.errors import IllegalAction
+from simkit.core.errors import IllegalAction
 
 SIDES = ("first", "second")
 

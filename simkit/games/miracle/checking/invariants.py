@@ -19,6 +19,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from simkit.core.seats import WINNERS
 from simkit.games.miracle.cards import INFERNO_FLAME, SALAMANDER_SHIELD
 from simkit.games.miracle.rules import ATTACK, END_TURN, MOVE, SUMMON, TARGET_MIRACLE, USE, Actions
 from simkit.games.miracle.state import (
@@ -38,7 +39,6 @@ from simkit.games.miracle.state import (
 from simkit.games.miracle.tables import Rules
 
 SIDES = ("first", "second")
-WINNERS = {NO_WINNER: "none", FIRST: "first", SECOND: "second", DRAW: "draw"}
 #: Messages reported per invariant and batch at most.
 MAX_MESSAGES = 5
 
@@ -75,6 +75,11 @@ class Violation:
 
 STATE_INVARIANTS: list[Invariant] = []
 TRANSITION_INVARIANTS: list[Invariant] = []
+
+
+def _winner_word(code) -> str:
+    """A recorded winner code in words (``none`` while the game goes on)."""
+    return "none" if int(code) == NO_WINNER else WINNERS[int(code)]
 
 
 def _register(registry: list[Invariant], name: str, statement: str):
@@ -444,7 +449,7 @@ def _game_end(rules: Rules, st: State) -> Found:
     for g in np.nonzero(bad)[0]:
         yield g, (
             f"over={bool(st.over[g])}, end reason {int(st.end_reason[g])}, turn {st.turn[g]}, "
-            f"miracle HP {st.miracle_hp[g].tolist()}, winner {WINNERS.get(int(st.winner[g]), st.winner[g])}"
+            f"miracle HP {st.miracle_hp[g].tolist()}, winner {_winner_word(st.winner[g])}"
         )
 
 
@@ -457,8 +462,8 @@ def _winner(rules: Rules, st: State) -> Found:
     for g in np.nonzero(st.over & (st.winner != want))[0]:
         yield g, (
             f"miracle HP {st.miracle_hp[g].tolist()}, dead stars {st.dead_stars[g].tolist()}, full_tie "
-            f"{rules.full_tie!r}: winner is {WINNERS.get(int(st.winner[g]), st.winner[g])}, "
-            f"the rules say {WINNERS[int(want[g])]}"
+            f"{rules.full_tie!r}: winner is {_winner_word(st.winner[g])}, "
+            f"the rules say {_winner_word(want[g])}"
         )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from simkit.errors import ScenarioError
+from simkit.core.errors import ScenarioError
 from simkit.games.miracle.checking.checker import Case, InvalidCase, InvariantBroken, replay_case
 from simkit.games.miracle.checking.strategies import load_variant
 from simkit.scenario import Scenario

@@ -4,7 +4,7 @@
 :mod:`.situation`, :mod:`.summons`, :mod:`.moves`, :mod:`.attacks`, :mod:`.uses` and :mod:`.decide`
 are the utility bots, which read the rules' predicates; :func:`.game.play` plays whole games between
 two utility bots (``play_batch`` uses it). The same functions run as plain Python under
-``NUMBA_DISABLE_JIT=1`` (``tests/test_fast_step.py`` plays games both ways and finds them equal).
+``NUMBA_DISABLE_JIT=1`` (``tests/games/miracle/test_fast_step.py`` plays games both ways and finds them equal).
 
 Compiled code is cached beside these modules. Numba checks only the file of each cached function,
 not the files of the functions it calls, so the cache is dropped here whenever any module of the

@@ -2,7 +2,7 @@
 
 :func:`play` is the loop of :func:`simkit.games.miracle.play.play_batch` (choose, cap the turn,
 apply) for two utility bots, with no Python between the actions: each game's bot words come from
-its own counter-based stream (:class:`simkit.games.kits.rng.GameStreams`, drawn here with the same formula),
+its own counter-based stream (:class:`simkit.core.rng.GameStreams`, drawn here with the same formula),
 so a game plays exactly as it does in the batched loop, whatever games share its call.
 """
 

@@ -1,0 +1,172 @@
+"""A game's state and packed rules, declared once with names: numpy structured dtypes read as records.
+
+A game declares each part of its state as a :func:`record` (a player, a hero, a unit, the game's header)
+and nests them: ``SIDE = record("Side", [("energy", I), ("heroes", HERO, 3)])``. The engine reads
+``side.energy`` and ``side.heroes[h].hp``; numba compiles such attribute access on records to the same
+loads and stores as offsets into a flat array (no offset constant is written by hand), and under
+``NUMBA_DISABLE_JIT=1`` the very same source runs on numpy scalars of the declared record classes, whose
+attribute access this module provides (a field read is ``np.void.__getitem__``, a C call).
+
+What comes from a declaration, written once here for every game:
+
+- :func:`zeros`: a game's state (``zeros(STATE)``: one record, a view into a one-element array, which a
+  compiled function reads and writes in place) or a batch of them (``zeros(STATE, n)``);
+- :func:`snapshot`: a record, or an array of them, as plain Python values named by the declaration;
+- :func:`place`: a nested mapping written into a record (literal positions in tests);
+- :class:`DeclaredMatch`: the :class:`simkit.games.Match` properties (``over``, ``to_act``, ``winner``,
+  ``end_reason``) read from a state's conventional fields ``winner``, ``reason`` and ``to_act``.
+
+An array a compiled function *returns* comes back with the plain dtype (numba keeps the fields, not the
+record class): :func:`as_declared` gives it its declared dtype again, without a copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from simkit.core.seats import WINNERS
+
+__all__ = ["DeclaredMatch", "as_declared", "place", "record", "snapshot", "zeros"]
+
+_getitem = np.void.__getitem__
+_setitem = np.void.__setitem__
+_void_attribute = np.void.__getattribute__
+#: what numpy and this module read of a record scalar: no field may take these names
+_RESERVED = frozenset({"dtype", "item", "tolist", "view", "copy", "fields", "getfield", "setfield", "base", "flags",
+                       "shape", "size", "ndim", "nbytes", "itemsize", "tobytes"})
+
+
+def record(name: str, fields: Sequence[tuple], doc: str = "") -> np.dtype:
+    """The dtype of one part of a game's state (or of its packed rules), its fields read by name.
+
+    Args:
+        name: the part's name in the game's words (``"Hero"``, ``"Side"``); the record class's name.
+        fields: ``(field, type)`` or ``(field, type, shape)`` in memory order; ``type`` is a numpy scalar
+            type (``np.int64``) or another record's dtype; ``shape`` an int or a tuple for an array of them.
+        doc: what the part is (the record class's docstring).
+
+    Returns:
+        A structured dtype whose scalars are instances of a ``np.void`` subclass called ``name``, so that
+        ``part.field`` reads and ``part.field = v`` writes the field in plain Python as numba does compiled.
+
+    Raises:
+        ValueError: a field named twice, or a name numpy's scalars answer themselves (``dtype``, ``item``...).
+    """
+    spec = [(f[0], f[1]) if len(f) == 2 else (f[0], f[1], f[2]) for f in fields]
+    dtype = np.dtype(spec)
+    clash = sorted(set(dtype.names) & _RESERVED)
+    if clash:
+        raise ValueError(f"record {name}: field names {clash} are what numpy and this kit read of a record; "
+                         "choose others")
+    names = frozenset(dtype.names)
+
+    def __getattribute__(self, attribute):
+        if attribute in names:
+            return _getitem(self, attribute)
+        return _void_attribute(self, attribute)
+
+    def __setattr__(self, attribute, value):
+        if attribute not in names:
+            raise AttributeError(f"{name} has no field {attribute!r} (fields: {', '.join(dtype.names)})")
+        _setitem(self, attribute, value)
+
+    def __repr__(self):
+        return f"{name}({', '.join(f'{n}={snapshot(_getitem(self, n))!r}' for n in dtype.names)})"
+
+    cls = type(name, (np.void,), {"__slots__": (), "__doc__": doc or f"One {name} of a game's state.",
+                                  "__getattribute__": __getattribute__, "__setattr__": __setattr__,
+                                  "__repr__": __repr__, "fields": tuple(dtype.names)})
+    return np.dtype((cls, dtype))
+
+
+def zeros(dtype: np.dtype, n: int | None = None) -> Any:
+    """A zeroed state of ``dtype``: one record (``n`` None: a view into its own one-element array, so a
+    compiled function given it writes in place) or an array of ``n`` records."""
+    if n is None:
+        return np.zeros(1, dtype)[0]
+    return np.zeros(int(n), dtype)
+
+
+def as_declared(array: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``array`` (a compiled function's result, its fields those of ``dtype``) with the declared dtype again."""
+    return array.view(dtype)
+
+
+def snapshot(value: Any) -> Any:
+    """A record, an array of records or of numbers, or a number, as plain Python values.
+
+    A record becomes a dict by field name (in declaration order), an array a list, a number an int,
+    float or bool: what ``json.dumps`` takes and a test compares with a literal.
+    """
+    if isinstance(value, np.void) and value.dtype.names:
+        return {n: snapshot(_getitem(value, n)) for n in value.dtype.names}
+    if isinstance(value, np.ndarray):
+        if value.dtype.names:
+            return [snapshot(v) for v in value]
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def place(target: Any, values: Mapping[str, Any]) -> None:
+    """Write ``values`` (field -> value, nested as the declaration nests) into the record ``target``.
+
+    A nested mapping writes into a record field; a mapping of index -> mapping, or a list of mappings,
+    writes into an array of records (``{"heroes": {1: {"hp": 3}}}`` sets hero 1's HP only); a number or a
+    list writes a field whole. Fields not named keep their values.
+
+    Raises:
+        KeyError: a field the declaration does not have (the message lists the record's fields).
+    """
+    names = target.dtype.names
+    for key, value in values.items():
+        if key not in names:
+            raise KeyError(f"no field {key!r} (fields: {', '.join(names)})")
+        field = _getitem(target, key)
+        if isinstance(value, Mapping) and isinstance(field, np.void):
+            place(field, value)
+        elif isinstance(field, np.ndarray) and field.dtype.names is not None:
+            items = value.items() if isinstance(value, Mapping) else enumerate(value)
+            for i, item in items:
+                place(field[int(i)], item)
+        elif isinstance(field, np.ndarray):
+            field[...] = value
+        else:
+            _setitem(target, key, value)
+
+
+class DeclaredMatch:
+    """The :class:`simkit.games.Match` properties of a game whose state declares the conventional fields.
+
+    A subclass holds ``self.state`` (a record with ``winner``: -1 while the game goes on, else the index
+    of :data:`simkit.core.seats.WINNERS`; ``reason``: the index of the game's end reason, 0 while it goes
+    on; ``to_act``: the seat whose decision is owed) and ``END_REASONS`` (its end reasons, ``"none"`` first).
+    """
+
+    state: Any
+    END_REASONS: tuple[str, ...] = ("none",)
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended."""
+        return int(self.state.winner) >= 0
+
+    @property
+    def to_act(self) -> int:
+        """The seat (0 first, 1 second) whose decision is owed now."""
+        return int(self.state.to_act)
+
+    @property
+    def winner(self) -> str | None:
+        """``"first"``, ``"second"``, ``"draw"``, or ``None`` while the game goes on."""
+        w = int(self.state.winner)
+        return None if w < 0 else WINNERS[w]
+
+    @property
+    def end_reason(self) -> str | None:
+        """Why the game ended (one of the schema's end reasons), or ``None`` while it goes on."""
+        return None if not self.over else self.END_REASONS[int(self.state.reason)]

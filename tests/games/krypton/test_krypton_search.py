@@ -1,0 +1,350 @@
+"""The Krypton search bot (the kit's compiled search over Krypton's compiled hooks): its budget and weights as
+data, checked; games replayed from their seeds alone, the same compiled and as plain Python; answers it owes
+outside its own turn (counter windows, revival choices) searched and sensible; blind to the enemy's hand and
+the pile; its compiled value the Python one; games against the utility bot end to end."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from krypton_positions import BASE, dice, new, put, scenario, turn
+
+from simkit.core.errors import ScenarioError
+from simkit.games.krypton.fast_search import hooks as H
+from simkit.games.krypton.fast_search.play import context
+from simkit.games.krypton.play import bot_names, make_bot, personalities, play_batch, searches
+from simkit.games.krypton.search import KryptonSearch
+from simkit.games.krypton.search_bot import SearchBot, view_key
+from simkit.scenario import load_scenario
+
+CHEAP = """
+[rules]
+max_rounds = 6
+
+[bots.cheap]
+like = "search-1"
+plans = 3
+samples = 2
+depth = 1
+
+[bots.cheap-halving]
+like = "cheap"
+plans = 6
+halving = true
+
+[bots.cheap-oracle]
+like = "cheap"
+peek = true
+"""
+
+
+def patch(tmp_path, text: str):
+    """The base scenario extended by ``text``."""
+    p = tmp_path / "patch.toml"
+    p.write_text(f'extends = "{BASE.as_posix()}"\n{text}', encoding="utf-8")
+    return load_scenario(p)
+
+
+@pytest.fixture(scope="module")
+def cheap(tmp_path_factory):
+    """Six-round games and a small search bot ``cheap`` (3 plans, 2 rollouts each, 1 hero turn ahead)."""
+    return patch(tmp_path_factory.mktemp("cheap"), CHEAP)
+
+
+# -- the budget and the weights as data -----------------------------------------------------------------------
+
+
+def test_base_scenario_lists_the_search_rungs_after_the_personalities():
+    """search-1, search-2 and search-3 are bots of the base scenario, each search-1's weights with a bigger
+    budget than the rung below."""
+    sc = scenario()
+    names = bot_names(sc)
+    assert names[-7:-4] == ("search-1", "search-2", "search-3") and "balanced" in names
+    s1, s2, s3 = (searches(sc)[f"search-{i}"] for i in (1, 2, 3))
+    assert s1.policy in personalities(sc) and s2.value == s1.value == s3.value
+    assert (s1.plans, s1.samples) < (s2.plans, s2.samples) < (s3.plans, s3.samples)
+    bot, state = make_bot(sc, "search-1", 1, seed=5)
+    assert isinstance(bot, SearchBot) and state is None
+
+
+def test_hunter_search_rungs_are_the_search_rungs_played_by_hunter():
+    """hunter-search-1..3 differ from search-1..3 only in policy and reply (both `hunter`, the best utility
+    personality); hunter-search-4 doubles hunter-search-3's plans and determinizations."""
+    sc = scenario()
+    names = bot_names(sc)
+    assert names[-4:] == tuple(f"hunter-search-{i}" for i in (1, 2, 3, 4))
+    table = searches(sc)
+    for i in (1, 2, 3):
+        s, h = table[f"search-{i}"], table[f"hunter-search-{i}"]
+        assert (h.policy, h.reply) == ("hunter", "hunter") and (s.policy, s.reply) == ("balanced", "balanced")
+        assert (h.plans, h.samples, h.depth, h.value) == (s.plans, s.samples, s.depth, s.value)
+    h3, h4 = table["hunter-search-3"], table["hunter-search-4"]
+    assert (h4.plans, h4.samples, h4.depth) == (2 * h3.plans, 2 * h3.samples, h3.depth)
+
+
+@pytest.mark.parametrize("text, where", [
+    ('plan = 3', "bots.bad.plan: unknown key"),
+    ('policy = "greedy"', "bots.bad.policy: must name a utility personality"),
+    ('reply = 3', "bots.bad.reply: must name a utility personality"),
+    ('plans = 0', "bots.bad.plans: must be a whole number of at least 1"),
+    ('samples = 1.5', "bots.bad.samples: must be a whole number"),
+    ('samples = 0', "bots.bad.samples: must be a whole number of at least 1"),
+    ('depth = -1', "bots.bad.depth: must be a whole number of at least 0"),
+    ('temperature = -0.5', "bots.bad.temperature: must be at least 0"),
+    ('policy_temperature = -1', "bots.bad.policy_temperature: must be at least 0"),
+    ('margin = -1', "bots.bad.margin: must be at least 0"),
+    ('value_base = "high"', "bots.bad.value_base: must be a finite number"),
+    ('candidates = ["rush"]', "bots.bad.candidates: unknown key"),
+    ('halving = "yes"', "bots.bad.halving: must be true or false"),
+    ('peek = "yes"', "bots.bad.peek: must be true or false"),
+])
+def test_a_bad_search_key_is_a_scenario_error_naming_it(tmp_path, text, where):
+    """A misspelt key, an unknown policy, a budget or a weight of the wrong kind: ScenarioError naming the key,
+    when the scenario loads."""
+    with pytest.raises(ScenarioError, match=where.replace(".", r"\.")):
+        bot_names(patch(tmp_path, f'[bots.bad]\nlike = "search-1"\n{text}\n'))
+
+
+# -- determinism ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bot", ["cheap", "cheap-halving", "cheap-oracle"])
+def test_a_search_game_depends_on_its_seed_only_and_replays(cheap, bot):
+    """The same seed gives the same game alone or in a batch, in either order; its actions replay it."""
+    decks = ("Archer+Knight", "Knight+Warrior")
+    alone = play_batch(cheap, [decks[0]], [decks[1]], [21], (bot, "balanced"), record_actions=True)
+    batch = play_batch(cheap, [decks[1], decks[0]], [decks[0], decks[1]], [4, 21], (bot, "balanced"),
+                       record_actions=True)
+    assert alone["action_list"][0] == batch["action_list"][1]
+    assert alone["first_base_hp"][0] == batch["first_base_hp"][1]
+    m = cheap.game.replay(decks[0], decks[1], alone["action_list"][0], seed=21)
+    assert m.over and m.winner == alone["winner"][0]
+
+
+# -- answers owed outside the own turn ---------------------------------------------------------------------------
+
+
+def _search_bot(sc, seat: int, name: str = "search-1") -> SearchBot:
+    bot, _ = make_bot(sc, name, seat, seed=3)
+    return bot
+
+
+def test_the_search_bot_curses_an_attack_that_would_hurt_its_base():
+    """Side 1 holds a Curse when side 0's hero attacks its base 7 against 6: in the compare window the search
+    bot (owing the decision outside its turn) plays the Curse, which makes it a tie and saves a base HP."""
+    sc = scenario()
+    g = new("Warrior+Warrior", "Warrior+Warrior", seed=1)
+    put(g, 0, 0, (5, -2, -3))  # plain, next to side 1's base (6, -3, -3)
+    turn(g, 0, 0, 0)
+    g.hands = [[], ["Curse"]]
+    dice(g, 6)  # the attack die: 6 + plain 1 = 7 against the basic base's 6
+    g.do(("attack", 6, -3, -3))
+    g.clear_dice()  # from here on the game's own stream
+    assert g.to_act == 1 and g.judgment["window"] == "compare"
+    legal = g.legal_actions()
+    assert legal == [("play", "Curse"), ("pass",)]
+    bot = _search_bot(sc, 1)
+    assert bot.choose(g, legal) == ("play", "Curse")
+    assert bot.searches == 1
+
+
+def test_the_search_bot_revives_at_the_base_a_hero_that_died_beside_its_own_base():
+    """Side 1's Archer dies to an Ignite in side 0's turn, two cells from its own base: revived in place it
+    would lie flipped through its next turn, revived at the base it comes back beside the same spot and acts
+    at once. The search bot owes the choice outside its turn, values both and revives at the base."""
+    sc = scenario()
+    g = new("Warrior+Warrior", "Archer+Archer", seed=2)
+    put(g, 1, 0, (4, -2, -2), hp=2)  # two cells from side 1's base (6, -3, -3)
+    turn(g, 0, 0, 0)
+    g.hands = [["Ignite"], []]
+    g.do(("play", "Ignite", 4, -2, -2))
+    assert g.pending and g.to_act == 1 and g.side == 0
+    legal = g.legal_actions()
+    bot = _search_bot(sc, 1)
+    assert bot.choose(g, legal) == ("revive", "base")
+    assert bot.searches == 1
+
+
+# -- hidden information ------------------------------------------------------------------------------------------
+
+
+def test_the_search_never_reads_the_enemy_hand_or_the_pile(cheap):
+    """At every decision of a search game, swapping the enemy's hand with pile cards and reordering the pile
+    leaves every determinization the search plays on unchanged, and so its choice (it deals the unseen
+    cards again, in card order, before it shuffles them)."""
+    decks = ("Archer+Knight", "Knight+Warrior")
+    r = play_batch(cheap, [decks[0]], [decks[1]], [8], ("balanced", "cheap"), record_actions=True)
+    m = cheap.new_match(decks[0], decks[1], seed=8)
+    checked = 0
+    for a in r["action_list"][0]:
+        g = m.game
+        if g.to_act == 1 and len(g.legal_actions()) > 1 and g.hands[0] and len(g.pile) > 2:
+            alt = g.copy()
+            unseen = alt.hands[0] + alt.pile
+            unseen = unseen[1:] + unseen[:1]
+            alt.hands[0], alt.pile = unseen[:len(g.hands[0])], unseen[len(g.hands[0]):][::-1]
+            assert sorted(alt.hands[0]) != sorted(g.hands[0]) or alt.pile != g.pile
+            legal = g.legal_actions()
+            seen, hidden = _search_bot(cheap, 1, "cheap"), _search_bot(cheap, 1, "cheap")
+            assert seen.choose(g, legal) == hidden.choose(alt, legal)
+            worlds = [_world(g, 1, salt) for salt in range(3)]
+            assert all((w == _world(alt, 1, salt)).all() for salt, w in enumerate(worlds))
+            assert any(not (w[H.E.PILE:H.E.DISC_N] == g.s[H.E.PILE:H.E.DISC_N]).all() for w in worlds)
+            checked += 1
+        m.do(a)
+    assert checked >= 10
+
+
+def _world(g, seat: int, salt: int, peek: tuple[bool, bool] = (False, False)) -> np.ndarray:
+    """The compiled search's determinization ``salt`` of game ``g`` for ``seat`` (its work state)."""
+    P = g.P
+    ctx = context(g.s, P.R, P.dist, P.nbr, *P.dice, view_key(3, peek))
+    H.copy_game(ctx, 0, seat, salt)
+    return ctx[7].copy()
+
+
+def test_the_compiled_view_keeps_the_seen_and_redeals_the_unseen_by_salt():
+    """The compiled determinization keeps the board, the own hand, the enemy's hand size and the discard pile,
+    deals the same unseen cards again (another salt, another deal), re-keys the dice and drops scripted dice."""
+    g = new(seed=4)
+    g.hands = [["Ignite", "Curse"], ["Shuttle", "Pursuit", "Inspire"]]
+    E, s = H.E, g.s
+    worlds = [_world(g, 0, salt) for salt in range(6)]
+    hand1 = slice(E.so(1) + E.S_HAND, E.so(1) + E.S_HAND + E.NCARDS)
+    for w in worlds:
+        assert (w[E.so(0):E.so(1)] == s[E.so(0):E.so(1)]).all()  # the own side's block, hand included
+        assert w[E.so(1) + E.S_NHAND] == 3 and w[E.PILE_N] == s[E.PILE_N]
+        assert (w[E.CELL0:] == s[E.CELL0:]).all() and (w[E.HERO0:E.CELL0] == s[E.HERO0:E.CELL0]).all()
+        unseen = np.bincount(w[E.PILE:E.PILE + w[E.PILE_N]], minlength=E.NCARDS) + w[hand1]
+        assert (unseen == np.bincount(s[E.PILE:E.PILE + s[E.PILE_N]], minlength=E.NCARDS) + s[hand1]).all()
+        assert w[E.G_KEY] != s[E.G_KEY] and w[E.G_CTR] == 0
+    assert len({tuple(w[hand1]) for w in worlds}) > 1 and len({int(w[E.G_KEY]) for w in worlds}) == 6
+
+
+def test_an_oracle_searches_the_real_game_and_only_the_peeking_seat_does():
+    """A search table with ``peek = true`` is an oracle: its every world is the real game, the future dice (the
+    stream's key and counter) and the enemy's hand included; the other seat of the same game still guesses."""
+    g = new(seed=4)
+    g.hands = [["Ignite", "Curse"], ["Shuttle", "Pursuit", "Inspire"]]
+    E = H.E
+    for salt in range(3):
+        assert (_world(g, 1, salt, peek=(False, True)) == g.s).all()
+        guess = _world(g, 0, salt, peek=(False, True))
+        assert guess[E.G_KEY] != g.s[E.G_KEY] and guess[E.G_CTR] == 0
+
+
+def test_an_oracle_table_reads_as_a_peeking_search(cheap):
+    """``peek`` is read from the table (default false) and reaches the bot's own seat only."""
+    found = searches(cheap)
+    assert found["cheap-oracle"].peek and not found["cheap"].peek
+    assert list(_search_bot(cheap, 1, "cheap-oracle").view_key[1:]) == [0, 1]
+    assert list(_search_bot(cheap, 0, "cheap").view_key[1:]) == [0, 0]
+
+
+def test_the_compiled_value_is_the_python_value_at_every_decision(cheap):
+    """The search's compiled value (fast_search.hooks.value_of) equals KryptonSearch.value with the same weights
+    at every decision of a game, for both seats (and the chance counters agree)."""
+    r = play_batch(cheap, ["Archer+Knight"], ["Knight+Warrior"], [5], ("cheap", "balanced"), record_actions=True)
+    m = cheap.new_match("Archer+Knight", "Knight+Warrior", seed=5)
+    hooks, settings = KryptonSearch(cheap), searches(cheap)["cheap"]
+    for a in r["action_list"][0] + [None]:
+        g = m.game
+        for seat in (0, 1):
+            compiled = H.value_of(g.s, g.P.R, g.P.dist, seat, settings.values)
+            assert compiled == pytest.approx(hooks.value(g, seat, settings.value))
+        assert H.chance(g.s) == hooks.chance(g) and H.in_turn(g.s) == hooks.in_turn(g)
+        if a is not None:
+            m.do(a)
+    assert m.over
+
+
+def test_the_view_keeps_what_the_seat_sees_and_guesses_the_rest_by_salt():
+    """root(state, seat, salt): the own hand, the board and the hand sizes kept; another salt, another guess."""
+    sc = scenario()
+    hooks = KryptonSearch(sc)
+    g = new(seed=4)
+    g.hands = [["Ignite", "Curse"], ["Shuttle", "Pursuit", "Inspire"]]
+    views = [hooks.root(g, 0, salt) for salt in range(6)]
+    assert all(v.hands[0] == g.hands[0] and len(v.hands[1]) == 3 for v in views)
+    assert all(sorted(v.hands[1] + v.pile) == sorted(g.hands[1] + g.pile) for v in views)
+    assert len({tuple(v.hands[1]) for v in views}) > 1 and len({v.key for v in views}) == 6
+
+
+def test_a_plan_ends_at_an_attack_even_when_no_die_is_rolled():
+    """A base attack on Satan's Pact's fixed die rolls nothing, yet the defender's hidden counter cards could
+    answer it: the chance counter grows, so a plan never runs past it (a plan drawn on one guess of the
+    enemy's hand would meet a counter window on another)."""
+    sc = scenario()
+    hooks = KryptonSearch(sc)
+    g = new(seed=6)
+    put(g, 0, 0, (5, -2, -3))  # next to side 1's base
+    turn(g, 0, 0, 0)
+    g.hands = [["Satan's Pact"], []]
+    g.do(("play", "Satan's Pact"))
+    before, ctr = hooks.chance(g), g.ctr
+    g.do(("attack", 6, -3, -3))
+    assert g.ctr == ctr and hooks.in_turn(g) and g.to_act == 0  # no die, no window: the turn goes on
+    assert hooks.chance(g) == before + 1
+
+
+# -- end to end ---------------------------------------------------------------------------------------------------
+
+
+def test_a_cheap_search_bot_plays_short_games_in_both_seats(cheap):
+    """The cheap search bot against balanced, both seats: games end, every action legal (play_batch checks)."""
+    r = play_batch(cheap, ["Archer+Warrior", "Knight+Knight"], ["Knight+Knight", "Archer+Warrior"], [1, 2],
+                   ("cheap", "balanced"))
+    s = play_batch(cheap, ["Archer+Warrior"], ["Knight+Knight"], [3], ("balanced", "cheap"))
+    assert len(r["winner"]) == 2 and len(s["winner"]) == 1
+    assert r["first_bot"] == ["cheap", "cheap"] and s["second_bot"] == ["cheap"]
+
+
+def test_a_search_bot_plays_a_match_and_its_actions_replay(cheap):
+    """Asked through the Match facade (seat to act, its legal actions), the search bot plays a whole game whose
+    recorded actions replay to the same end."""
+    m = cheap.new_match("Knight+Warrior", "Archer+Archer", seed=12)
+    bots = [make_bot(cheap, "balanced", 0, 12)[0], make_bot(cheap, "cheap", 1, 12)[0]]
+    while not m.over:  # the search bot takes the Match itself, the utility bot its engine game
+        m.do(bots[m.to_act].choose(m if m.to_act == 1 else m.game, m.legal_actions()))
+    again = cheap.game.replay("Knight+Warrior", "Archer+Archer", m.actions, seed=12)
+    assert again.snapshot() == m.snapshot() and bots[1].decisions > 0
+    played = play_batch(cheap, ["Knight+Warrior"], ["Archer+Archer"], [12], ("balanced", "cheap"),
+                        record_actions=True)
+    assert played["action_list"][0] == list(m.actions)  # the Match game is the compiled batch's game
+
+
+_PLAIN = """
+import json, sys
+from simkit.scenario import load_scenario
+from simkit.games.krypton.play import play_batch
+r = play_batch(load_scenario(sys.argv[1]), ["Archer+Warrior"], ["Knight+Knight"], [9], (sys.argv[2], sys.argv[2]),
+               record_actions=True)
+print(json.dumps([list(a) for a in r["action_list"][0]]))
+"""
+
+
+@pytest.mark.parametrize("bot", ["cheap", "cheap-halving", "cheap-oracle"])
+def test_a_search_game_is_the_same_compiled_and_as_plain_python(cheap, bot):
+    """Both seats searching (uniformly, by sequential halving, and as oracles), the game played compiled here and with
+    NUMBA_DISABLE_JIT=1 in a fresh process: the same actions, decision for decision."""
+    r = play_batch(cheap, ["Archer+Warrior"], ["Knight+Knight"], [9], (bot, bot), record_actions=True)
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    out = subprocess.run([sys.executable, "-c", _PLAIN, str(cheap.path), bot], env=env, capture_output=True,
+                         text=True, check=True, timeout=600)
+    plain = [tuple(a) for a in json.loads(out.stdout)]
+    assert plain == [tuple(a) for a in r["action_list"][0]] and len(plain) > 50
+
+
+@pytest.mark.slow
+def test_search_1_plays_whole_games_against_balanced_in_both_seats():
+    """search-1 against balanced on the base rules, a few games in each seat order, to their end."""
+    sc = scenario()
+    decks = ["Archer+Knight", "Knight+Warrior", "Warrior+Warrior"]
+    r = play_batch(sc, decks, decks[::-1], [1, 2, 3], ("search-1", "balanced"))
+    s = play_batch(sc, decks, decks[::-1], [1, 2, 3], ("balanced", "search-1"))
+    assert all(e in ("base", "turn_limit") for e in r["end_reason"] + s["end_reason"])

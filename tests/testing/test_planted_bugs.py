@@ -1,0 +1,600 @@
+"""Proof that the checks catch rule bugs: plant plausible bugs one at a time into the one rules source and hunt them.
+
+A bug is a few one-line edits of ``fast/step.py`` (what actions do) or ``fast/legal.py`` (which
+actions are legal), quoted below as (the line as it is, the line with the bug). The edited source is
+compiled as a module of its own (kept in pytest's cache folder so numba compiles each only once; a
+planted ``legal.py`` is compiled with a ``step.py`` that imports it) and put in the place of the
+modules ``simkit.games.miracle.rules`` calls, so ``Match``, ``simkit check`` and its batch check all
+play the buggy rules. The utility bots keep the rules as written: they only propose actions. If a
+quoted line changes, :func:`planted_modules` says so: update the quote.
+
+Two nets, both shown here: every bug fails a clause test of ``tests/test_rules_*.py``
+(``CLAUSE_TESTS``, run with the bug planted, the rules un-jitted in a subprocess so that no planted
+copy is compiled), and the hunt, the state machine ``simkit check`` runs under the ``ci`` profile's
+example budget with a fixed hypothesis seed (deterministic), reports most of them by a fitting
+independent check (all of them: the slow test; ``HUNT_MISSES`` lists those it misses).
+"""
+
+import functools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from simkit.games.miracle import rules as R
+from simkit.games.miracle.checking.check import check_settings, run_check, run_machine
+from simkit.games.miracle.checking.machine import match_machine
+from simkit.games.miracle.fast import legal as fast_legal
+from simkit.games.miracle.fast import step as fast_step
+from simkit.testing.planting import planted_module, planted_source
+from simkit.testing.profiles import PROFILES
+
+TESTS = Path(__file__).resolve().parents[1]  # tests/: its helpers and every folder of test modules
+
+HUNT_SEED = 0
+
+#: bug -> {"step" or "legal": [(the line as it is, the line with the bug), ...]}
+PLANTED = {
+    # issue 14's first six, once monkeypatches of the numpy engine
+    "heal_past_max": {"step": [(
+        "        S.hp[g, u] = min(np.int64(S.hp[g, u]) + amount, np.int64(S.max_hp[g, u]))",
+        "        S.hp[g, u] = np.int64(S.hp[g, u]) + amount",
+    )]},
+    "summon_onto_occupied_cell": {"legal": [
+        ("                if taken[c] < 0:\n                    out[first + c] = True",
+         "                if True:\n                    out[first + c] = True"),
+        ("        return LAYER_TAKEN if taken[c] >= 0 else LEGAL", "        return LEGAL"),
+    ]},
+    "mana_not_capped": {"step": [(
+        "    S.max_mana[g, cur] = min(S.max_mana[g, cur] + grow, R.max_mana_cap)",
+        "    S.max_mana[g, cur] = S.max_mana[g, cur] + grow",
+    )]},
+    "dead_unit_left_on_board": {"step": [(
+        "        if not S.alive[g, u] or S.hp[g, u] > 0:",
+        "        if not S.alive[g, u] or S.hp[g, u] >= 0:",
+    )]},
+    "cooldown_never_ends": {"step": [("    cool_down(S, g, cur)\n", "")]},
+    "counter_attack_skipped": {"step": [(
+        "    if counters(S, R, g, u, t, atk):",
+        "    if False and counters(S, R, g, u, t, atk):",
+    )]},
+    # issue 14's ten bugs
+    "aura_one_cell_too_far": {"legal": [(
+        "distance[cell[u], cell[j]] <= radius:",
+        "distance[cell[u], cell[j]] <= radius + 1:",
+    )]},
+    "holy_light_one_turn_short": {"step": [(
+        "                S.buff[g, u] = R.holy_duration",
+        "                S.buff[g, u] = R.holy_duration - 1",
+    )]},
+    "garrison_captured_only_by_side_to_act": {"step": [(
+        "        if holder >= 0:",
+        "        if holder >= 0 and S.side[g, holder] == S.current[g]:",
+    )]},
+    "inferno_flame_range_8": {"legal": [(
+        "    out[:] = R.miracle_distance[cur] <= R.inferno_miracle_range",
+        "    out[:] = R.miracle_distance[cur] <= R.inferno_miracle_range + 1",
+    )]},
+    "mana_refilled_before_it_grows": {"step": [
+        ("    S.max_mana[g, cur] = min(S.max_mana[g, cur] + grow, R.max_mana_cap)",
+         "    before = S.max_mana[g, cur]\n    S.max_mana[g, cur] = min(S.max_mana[g, cur] + grow, R.max_mana_cap)"),
+        ("    S.mana[g, cur] = S.max_mana[g, cur]", "    S.mana[g, cur] = before"),
+    ]},
+    "no_counter_from_killed_target": {"step": [(
+        "    if counters(S, R, g, u, t, atk):",
+        "    if S.hp[g, t] > 0 and counters(S, R, g, u, t, atk):",
+    )]},
+    "counters_ignore_minimum_range": {"legal": [(
+        "    return lo <= dist <= hi and atk > 0 and (not attacker_flies or hits_air_target)",
+        "    return dist <= hi and atk > 0 and (not attacker_flies or hits_air_target)",
+    )]},
+    "heal_range_off_by_one": {"step": [(
+        "if R.heal[kj, lj] > 0 and R.distance[S.cell[g, u], S.cell[g, j]] <= R.heal_range[kj, lj]:",
+        "if R.heal[kj, lj] > 0 and R.distance[S.cell[g, u], S.cell[g, j]] < R.heal_range[kj, lj]:",
+    )]},
+    "unit_counts_step_a_turn_early": {"step": [(
+        "        if S.turn[g] == R.unit_steps[i]:",
+        "        if S.turn[g] + 1 == R.unit_steps[i]:",
+    )]},
+    "splash_hits_friends": {"step": [(
+        "        if not S.alive[g, v] or S.side[g, v] == S.current[g]:",
+        "        if not S.alive[g, v]:",
+    )]},
+}
+
+_LEGAL_IMPORT = "from simkit.games.miracle.fast.legal import"
+
+
+def planted_modules(folder: Path, name: str):
+    """``(legal, step)`` modules with bug ``name`` planted (the unchanged module where the bug is not)."""
+    edits = PLANTED[name]
+    legal = fast_legal
+    if "legal" in edits:
+        legal = planted_module(folder, f"planted_legal_{name}", planted_source(fast_legal, edits["legal"]))
+    step = fast_step
+    if "step" in edits or "legal" in edits:
+        text = planted_source(fast_step, edits.get("step", []))
+        if "legal" in edits:  # the step reads the legal module's attack_now and predicates
+            assert text.count(_LEGAL_IMPORT) == 1
+            text = text.replace(_LEGAL_IMPORT, f"from planted_legal_{name} import")
+        step = planted_module(folder, f"planted_step_{name}", text)
+    return legal, step
+
+
+@functools.cache
+def planter(name: str):
+    """The planter of bug ``name``: the rules' face (``simkit.games.miracle.rules``) calls the buggy modules."""
+
+    def plant(monkeypatch, folder: Path):
+        legal, step = planted_modules(folder, name)
+        monkeypatch.setattr(R, "L", legal)
+        monkeypatch.setattr(R, "fast_step", step)
+
+    plant.__name__ = name
+    edits = PLANTED[name]
+    plant.__doc__ = "; ".join(f"fast/{f}.py: {new.strip()!r}" for f in edits for _, new in edits[f])
+    return plant
+
+
+@pytest.fixture(scope="session")
+def planted_folder(request):
+    """Where the planted copies of the rules (and numba's cache of them) live between runs."""
+    folder = Path(request.config.cache.mkdir("planted-bugs"))
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))  # a planted step imports its planted legal module by name
+    return folder
+
+
+#: bug -> the checks that may report it (several can break at the same step). The bots keep the
+#: rules as written, so a planted legality bug also shows as ``bots_offer_the_legal_actions``; only
+#: the independent checks count here.
+BUGS = {
+    "heal_past_max": {"units_alive_hp", "priests_heal_at_turn_end"},
+    "summon_onto_occupied_cell": {"one_unit_per_cell_and_layer", "legal_targets_follow_the_rules"},
+    "mana_not_capped": {"max_mana_capped", "max_mana_follows_schedule"},
+    "dead_unit_left_on_board": {"units_alive_hp", "attack_damage_and_counter"},
+    "cooldown_never_ends": {"cooldowns_tick_at_turn_start"},
+    "counter_attack_skipped": {"attack_damage_and_counter"},
+    "aura_one_cell_too_far": {"attack_damage_and_counter", "legal_targets_follow_the_rules"},
+    "holy_light_one_turn_short": {"artifact_effects", "buff_within_duration"},
+    "garrison_captured_only_by_side_to_act": {"garrisons_follow_ground_units"},
+    "inferno_flame_range_8": {"legal_targets_follow_the_rules"},
+    "mana_refilled_before_it_grows": {"turn_start_refreshes"},
+    "no_counter_from_killed_target": {"attack_damage_and_counter"},
+    "counters_ignore_minimum_range": {"attack_damage_and_counter"},
+    "heal_range_off_by_one": {"priests_heal_at_turn_end"},
+    "unit_counts_step_a_turn_early": {"unit_count_conserved"},
+    "splash_hits_friends": {"attack_damage_and_counter"},
+}
+#: bug -> a clause test (module of tests/, function taking the base scenario) that fails with it planted
+CLAUSE_TESTS = {
+    "heal_past_max": ("test_rules_priest", "test_priest_heal_is_capped_at_max_hp_and_stacks_per_priest"),
+    "summon_onto_occupied_cell": ("test_rules_summon", "test_summon_blocked_by_a_unit_of_the_same_layer"),
+    "mana_not_capped": ("test_rules_turns", "test_max_mana_reaches_twelve_on_turns_41_and_40_and_stays"),
+    "dead_unit_left_on_board": ("test_rules_deaths", "test_dead_stars_grow_by_the_dead_units_level"),
+    "cooldown_never_ends": ("test_rules_deaths", "test_dead_unit_leaves_the_board_and_its_slot_cools_for_its_cooldown"),
+    "counter_attack_skipped": ("test_rules_attack", "test_target_counter_attacks_when_attacker_is_in_its_range"),
+    "aura_one_cell_too_far": ("test_rules_priest", "test_priest_aura_gives_other_friendly_units_plus_one_within_range"),
+    "holy_light_one_turn_short": ("test_rules_artifacts", "test_holy_light_bonus_lasts_four_turn_ends"),
+    "garrison_captured_only_by_side_to_act": (
+        "test_rules_turns", "test_garrison_is_captured_at_a_turn_start_by_a_ground_unit"),
+    "inferno_flame_range_8": ("test_rules_artifacts", "test_inferno_flame_targets_cells_near_the_own_miracle"),
+    "mana_refilled_before_it_grows": ("test_rules_turns", "test_mana_is_refilled_to_max_at_each_own_turn_start"),
+    "no_counter_from_killed_target": ("test_rules_attack", "test_lethal_attack_still_draws_the_counter_and_both_die"),
+    "counters_ignore_minimum_range": ("test_rules_attack", "test_no_counter_when_attacker_is_out_of_the_targets_range"),
+    "heal_range_off_by_one": ("test_rules_priest", "test_priest_heals_friendly_units_in_range_at_end_of_own_turn"),
+    "unit_counts_step_a_turn_early": ("test_rules_turns", "test_unit_counts_rise_on_turns_51_and_76_for_both_players"),
+    "splash_hits_friends": ("test_rules_attack", "test_splash_at_range_one_hits_enemy_ground_behind_the_target"),
+}
+#: The bugs the ci hunt does not report by a fitting check (measured by the slow test).
+HUNT_MISSES: set[str] = set()
+
+
+def hunt(base):
+    """Run the check's state machine under the ci budget (no shrinking); the failure found or None."""
+    machine = match_machine(base)
+    return run_machine(machine, check_settings("ci"), seed=HUNT_SEED), machine.stats
+
+
+UNJITTED = """
+import json, sys, warnings
+warnings.simplefilter("ignore")
+sys.path[:0] = [sys.argv[2], *map(str, __import__("pathlib").Path(sys.argv[1]).glob("**/")), sys.argv[1]]
+import pytest
+import simkit
+import test_planted_bugs as T
+
+base = simkit.load_scenario(sys.argv[3])
+failed = {}
+for bug, (module, name) in T.CLAUSE_TESTS.items():
+    test = getattr(__import__(module), name)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        T.planter(bug)(monkeypatch, T.Path(sys.argv[2]))
+        try:
+            test(base)
+            failed[bug] = None
+        except (Exception, pytest.fail.Exception) as exc:  # a failed assert, or a refusal the test did not expect
+            failed[bug] = f"{type(exc).__name__}: {str(exc)[:200]}"
+print(json.dumps(failed))
+"""
+
+
+def test_every_planted_bug_fails_its_clause_test(base, tmp_path):
+    """Each bug, planted into the rules source, makes its clause test fail (the clause tests pass as the
+    rules are; here the rules run un-jitted, so the sixteen planted copies need no compiling)."""
+    assert set(CLAUSE_TESTS) == set(PLANTED) == set(BUGS)
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    tests = str(TESTS)
+    done = subprocess.run([sys.executable, "-c", UNJITTED, tests, str(tmp_path), str(base.path)], env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    failed = json.loads(done.stdout)
+    assert [bug for bug, why in failed.items() if why is None] == []
+
+
+@pytest.mark.parametrize("bug", ["mana_not_capped", "dead_unit_left_on_board"])
+def test_planted_bug_is_caught_within_the_ci_budget(base, monkeypatch, planted_folder, bug):
+    """With the bug planted into the one rules source (compiled), the ci hunt finds it, reported by a
+    fitting independent check, with the failing game's steps."""
+    planter(bug)(monkeypatch, planted_folder)
+    failure, stats = hunt(base)
+    assert failure is not None, f"{bug} went unnoticed in {stats.examples} examples"
+    assert set(failure.broken) & BUGS[bug], failure.broken
+    assert failure.case is not None and failure.case.steps
+
+
+@pytest.mark.slow
+@pytest.mark.long
+def test_ci_hunt_reports_every_planted_bug_but_the_known_misses(base, planted_folder, capsys):
+    """Planted one at a time into the one rules source, every bug but those of HUNT_MISSES is caught by
+    the hunt ``simkit check --profile ci`` runs, each by a fitting independent check (the misses are
+    caught by their clause tests)."""
+    caught, missed = [], []
+    for bug in PLANTED:
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            planter(bug)(monkeypatch, planted_folder)
+            failure, stats = hunt(base)
+        if failure is not None and set(failure.broken) & BUGS[bug]:
+            caught.append(f"{bug}: {sorted(failure.broken)}")
+        else:
+            missed.append(bug)
+            print(f"{bug}: {sorted(failure.broken) if failure else 'unnoticed'}")
+    with capsys.disabled():
+        print(f"\ncaught {len(caught)} of {len(PLANTED)}:", *caught, "missed:", *missed, sep="\n  ")
+    assert set(missed) == HUNT_MISSES, missed
+
+
+def test_without_a_bug_the_same_hunt_finds_nothing(base):
+    """The hunt that catches every planted bug passes on the engine as it is (no false alarm)."""
+    failure, stats = hunt(base)
+    assert failure is None, str(failure)
+    assert stats.examples >= PROFILES["ci"] and stats.deaths > 0 and stats.action_kinds["attack"] > 0
+
+
+@pytest.mark.parametrize("bug, most_actions", [("heal_past_max", 2), ("summon_onto_occupied_cell", 5)])
+def test_check_shrinks_a_planted_bug_to_a_minimal_sequence(base, monkeypatch, planted_folder, tmp_path, bug,
+                                                           most_actions):
+    """simkit check shrinks the failing game to the few actions that show the bug, on the base scenario.
+
+    (A priest summoned, then the end of the turn; a unit summoned, two ends of turn, another unit on
+    the same spawn point, after one more end of turn when the second player is the one found.)
+    """
+    planter(bug)(monkeypatch, planted_folder)
+    report = run_check(base.path, profile="ci", seed=HUNT_SEED, out_dir=tmp_path)
+    case = report.failure.case
+    assert len(case.steps) <= most_actions, [s.action for s in case.steps]
+    assert case.patch is None and report.case_path.exists()
+
+
+# ---- the Card Duel: bugs planted into its one rules source, simkit/games/duel/engine.py --------------------
+
+#: bug -> [(the engine line as it is, the line with the bug)]: slips of rule logic that stay within every bound
+DUEL_PLANTED = {
+    "weapon_range_off_by_one": [("    in_range = cd[c, F_RANGE] >= s[G_DIST]",
+                                 "    in_range = cd[c, F_RANGE] > s[G_DIST]")],
+    "shield_stops_piercing_damage": [("    if not piercing and k > 0:", "    if k > 0:")],
+    "poison_ticks_floor_half": [("        k = (level + 1) // 2\n        s[b + P_ST + POISON] = level - k",
+                                 "        k = level // 2\n        s[b + P_ST + POISON] = level - k")],
+    "slow_ignored_by_the_draw": [("        slowed = 1\n", "        slowed = 0\n")],
+    "reflect_answers_void_damage": [("    if lost < 1 or void or src != 1 - tgt:",
+                                     "    if lost < 1 or src != 1 - tgt:")],
+    "strength_with_the_wrong_sign": [("        amount += s[base(src) + P_ST + STRENGTH]",
+                                      "        amount -= s[base(src) + P_ST + STRENGTH]")],
+    "cooldown_one_turn_short": [("        s[b + A_READY + w] = s[b + P_OWN] + cd[c, F_COOLDOWN] + 1",
+                                 "        s[b + A_READY + w] = s[b + P_OWN] + cd[c, F_COOLDOWN]")],
+    "hand_limit_off_by_one": [("            return R_HAND_LIMIT if s[b + P_NHAND] > st[S_HAND_LIMIT] else R_OK",
+                               "            return R_HAND_LIMIT if s[b + P_NHAND] >= st[S_HAND_LIMIT] else R_OK")],
+    "distance_requirement_off_by_one": [("        if dist < cd[x, F_MIN_D] or dist > cd[x, F_MAX_D]:",
+                                         "        if dist < cd[x, F_MIN_D] or dist >= cd[x, F_MAX_D]:")],
+    "charge_kept_after_firing": [("            s[b + A_CHARGE + w] = 0", "            s[b + A_CHARGE + w] = charge")],
+}
+#: bug -> the clause test of tests/games/duel/test_duel_rules.py that fails with it planted
+DUEL_CLAUSE_TESTS = {
+    "weapon_range_off_by_one": "test_one_weapon_use_per_turn",
+    "shield_stops_piercing_damage": "test_piercing_damage_ignores_shield",
+    "poison_ticks_floor_half": "test_poison_levels_tick_down_to_zero",
+    "slow_ignored_by_the_draw": "test_slow_draws_one_card_fewer",
+    "reflect_answers_void_damage": "test_void_damage_cannot_be_answered_by_reflect",
+    "strength_with_the_wrong_sign": "test_strength_adds_to_each_instance",
+    "cooldown_one_turn_short": "test_cooldown_blocks_the_next_own_turns",
+    "hand_limit_off_by_one": "test_hand_limit_at_the_end_of_the_discard_phase_only",
+    "distance_requirement_off_by_one": "test_distance_requirements_of_cards",
+    "charge_kept_after_firing": "test_charge_one_use_charges_the_next_fires_and_resets",
+}
+#: The Duel bugs `simkit check --profile ci` misses (measured by the long hunt; the clause tests catch them).
+DUEL_HUNT_MISSES: set[str] = set()
+
+
+def duel_planter(name: str, folder: Path):
+    """A function planting Duel bug ``name``: ``plant(monkeypatch)`` makes the duel's ``Match`` (and so
+    ``simkit check``) play the engine with the bug; the compiled bots keep the rules as written."""
+    from simkit.games.duel import engine as duel_engine
+    from simkit.games.duel import match as duel_match
+
+    def plant(monkeypatch):
+        module = planted_module(folder, f"planted_duel_engine_{name}", planted_source(duel_engine, DUEL_PLANTED[name]))
+        monkeypatch.setattr(duel_match, "E", module)
+
+    return plant
+
+
+DUEL_UNJITTED = """
+import json, sys, warnings
+warnings.simplefilter("ignore")
+sys.path[:0] = [*map(str, __import__("pathlib").Path(sys.argv[1]).glob("**/")), sys.argv[1]]
+import pytest
+import test_planted_bugs as T
+import test_duel_rules as D
+
+failed = {}
+for bug, name in T.DUEL_CLAUSE_TESTS.items():
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        T.duel_planter(bug, T.Path(sys.argv[2]))(monkeypatch)
+        try:
+            getattr(D, name)()
+            failed[bug] = None
+        except (Exception, pytest.fail.Exception) as exc:
+            failed[bug] = f"{type(exc).__name__}: {str(exc)[:200]}"
+print(json.dumps(failed))
+"""
+
+
+def test_every_planted_duel_bug_fails_its_clause_test(tmp_path):
+    """Each Duel bug, planted into engine.py, makes its clause test of test_duel_rules.py fail (the rules
+    un-jitted in a subprocess, so the planted copies need no compiling)."""
+    assert set(DUEL_CLAUSE_TESTS) == set(DUEL_PLANTED) and len(DUEL_PLANTED) >= 8
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run([sys.executable, "-c", DUEL_UNJITTED, str(TESTS), str(tmp_path)],
+                          env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    failed = json.loads(done.stdout)
+    assert [bug for bug, why in failed.items() if why is None] == []
+
+
+DUEL = Path(__file__).resolve().parents[2] / "scenarios" / "duel" / "base.toml"
+
+
+@pytest.mark.parametrize("bug", ["weapon_range_off_by_one", "poison_ticks_floor_half"])
+def test_planted_duel_bug_is_caught_by_the_ci_check(monkeypatch, planted_folder, tmp_path, bug):
+    """With the bug planted (compiled), `simkit check --profile ci` reports it by a rule check."""
+    from simkit.testing.planting import caught_by_check
+
+    duel_planter(bug, planted_folder)(monkeypatch)
+    caught, by = caught_by_check(DUEL, out_dir=tmp_path)
+    assert caught, by
+
+
+@pytest.mark.slow
+@pytest.mark.long
+def test_ci_check_reports_every_planted_duel_bug_but_the_known_misses(planted_folder, tmp_path, capsys):
+    """Planted one at a time, every Duel bug but DUEL_HUNT_MISSES is reported by `simkit check --profile ci`."""
+    from simkit.testing.planting import caught_by_check
+
+    missed = []
+    for bug in DUEL_PLANTED:
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            duel_planter(bug, planted_folder)(monkeypatch)
+            caught, by = caught_by_check(DUEL, out_dir=tmp_path)
+        with capsys.disabled():
+            print(f"{bug}: {'caught by ' + by if caught else 'missed (' + by + ')'}")
+        if not caught:
+            missed.append(bug)
+    assert set(missed) == DUEL_HUNT_MISSES, missed
+
+
+# ---- Krypton Tower War: bugs planted into its one rules source, simkit/games/krypton/engine.py ----------------
+
+KRYPTON_PLANTED = {
+    "hero_attack_range_off_by_one": [("and dist[cell, s[oe + H_CELL]] <= rng:",
+                                      "and dist[cell, s[oe + H_CELL]] < rng:")],
+    "tower_hits_every_step_in_range": [("dist[old, c] > rng >= dist[a, c]", "rng >= dist[a, c]")],
+    "knight_bonus_forgets_veins": [("if t == T_PLAIN or t == T_VEIN:", "if t == T_PLAIN:")],
+    "spent_vein_stays_a_vein": [("if s[STOCK + c] == 0:", "if s[STOCK + c] < 0:")],
+    "hand_limit_ignores_magic_towers": [("return R[R_HAND_LIMIT] + n_towers(s, R, side, E_HAND)",
+                                         "return R[R_HAND_LIMIT]")],
+    "death_penalty_rounds_up": [("give = s[so(side) + S_ENERGY] // R[R_DEATH_DIV]",
+                                 "give = (s[so(side) + S_ENERGY] + R[R_DEATH_DIV] - 1) // R[R_DEATH_DIV]")],
+    "end_phase_tower_range_off_by_one": [("and dist[s[o + H_CELL], c] <= rng:", "and dist[s[o + H_CELL], c] < rng:")],
+    "own_tower_cell_not_enterable": [("return s[B_SIDE + cell] < 0 or s[B_SIDE + cell] == side",
+                                      "return s[B_SIDE + cell] < 0")],
+}
+#: bug -> the clause test of tests/games/krypton/test_krypton_rules.py that fails with it planted
+KRYPTON_CLAUSE_TESTS = {
+    "hero_attack_range_off_by_one": "test_range_warrior_1_archer_2",
+    "tower_hits_every_step_in_range": "test_attack_tower_hits_on_entering_its_range_not_when_moving_inside_it",
+    "knight_bonus_forgets_veins": "test_knight_plus_2_from_plain_minus_2_from_other_terrain_never_below_0",
+    "spent_vein_stays_a_vein": "test_a_vein_gives_at_most_its_stock_and_then_becomes_buildable_plain",
+    "hand_limit_ignores_magic_towers":
+        "test_dice_are_1_plus_prayer_towers_at_most_3_and_hand_limit_3_plus_magic_towers",
+    "death_penalty_rounds_up": "test_death_penalty_gives_a_tenth_of_the_energy_rounded_down",
+    "end_phase_tower_range_off_by_one": "test_end_phase_hits_the_acting_hero_2_per_tower_in_range",
+    "own_tower_cell_not_enterable": "test_no_entering_a_base_an_enemy_building_or_a_hero_but_a_friendly_tower_is_fine",
+}
+#: The Krypton bugs `simkit check --profile ci` misses (measured by the long hunt; the clause tests catch them).
+KRYPTON_HUNT_MISSES: set[str] = set()
+
+
+def krypton_planter(name: str, folder: Path):
+    """A function planting Krypton bug ``name``: ``plant(monkeypatch)`` makes Krypton's game view (so its
+    ``Match`` and ``simkit check``) play the engine with the bug; the compiled bots keep the rules as written."""
+    from simkit.games.krypton import engine as krypton_engine
+    from simkit.games.krypton import view as krypton_view
+
+    def plant(monkeypatch):
+        # the planted copy lives outside the package: it keeps no watch over the package's numba cache
+        text = planted_source(krypton_engine, [*KRYPTON_PLANTED[name], _KRYPTON_CACHE_WATCH])
+        module = planted_module(folder, f"planted_krypton_engine_{name}", text)
+        monkeypatch.setattr(krypton_view, "E", module)
+
+    return plant
+
+
+_KRYPTON_CACHE_WATCH = ("_HERE = Path(__file__).parent\ndrop_stale_cache(",
+                        "_HERE = Path(__file__).parent\n(lambda *a: None)(")
+
+KRYPTON_UNJITTED = DUEL_UNJITTED.replace("test_duel_rules as D", "test_krypton_rules as D").replace(
+    "DUEL_CLAUSE_TESTS", "KRYPTON_CLAUSE_TESTS").replace("duel_planter", "krypton_planter")
+
+
+def test_every_planted_krypton_bug_fails_its_clause_test(tmp_path):
+    """Each Krypton bug, planted into engine.py, makes its clause test of test_krypton_rules.py fail (the
+    rules un-jitted in a subprocess, so the planted copies need no compiling)."""
+    assert set(KRYPTON_CLAUSE_TESTS) == set(KRYPTON_PLANTED) and len(KRYPTON_PLANTED) >= 8
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run([sys.executable, "-c", KRYPTON_UNJITTED, str(TESTS),
+                           str(tmp_path)], env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    failed = json.loads(done.stdout)
+    assert [bug for bug, why in failed.items() if why is None] == []
+
+
+KRYPTON = Path(__file__).resolve().parents[2] / "scenarios" / "krypton" / "base.toml"
+
+
+@pytest.mark.slow
+@pytest.mark.long
+def test_ci_check_reports_every_planted_krypton_bug_but_the_known_misses(planted_folder, tmp_path, capsys):
+    """Planted one at a time, every Krypton bug but KRYPTON_HUNT_MISSES is reported by `simkit check --profile ci`."""
+    from simkit.testing.planting import caught_by_check
+
+    missed = []
+    for bug in KRYPTON_PLANTED:
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            krypton_planter(bug, planted_folder)(monkeypatch)
+            caught, by = caught_by_check(KRYPTON, out_dir=tmp_path)
+        with capsys.disabled():
+            print(f"{bug}: {'caught by ' + by if caught else 'missed (' + by + ')'}")
+        if not caught:
+            missed.append(bug)
+    assert set(missed) == KRYPTON_HUNT_MISSES, missed
+
+
+# ---- Magic War: bugs planted into its one rules source, simkit/games/magic/engine.py -------------------------
+
+MAGIC_PLANTED = {
+    "leader_immune_a_turn_longer": [("s[G_TURN] <= st[S_IMMUNE]", "s[G_TURN] <= st[S_IMMUNE] + 1")],
+    "hit_numbers_swapped": [("base = st[S_RANGED_HIT] if ut[s[ub(u) + F_TYPE], U_RANGED] == 1 else st[S_MELEE_HIT]",
+                             "base = st[S_RANGED_HIT] if ut[s[ub(u) + F_TYPE], U_RANGED] == 0 else st[S_MELEE_HIT]")],
+    "precision_with_the_wrong_sign": [("return base - s[ub(u) + F_BPREC] - aura(s, u, P_PRECISION, ut, sk, st)",
+                                       "return base - s[ub(u) + F_BPREC] + aura(s, u, P_PRECISION, ut, sk, st)")],
+    "aura_one_cell_too_far": [("d >= 1 and d <= sk[k, K_RADIUS]", "d >= 1 and d <= sk[k, K_RADIUS] + 1")],
+    "same_type_auras_stack": [("            if (seen[j] >> t) & 1:\n                continue",
+                               "            if (seen[j] >> t) & 1:\n                pass")],
+    "melee_reaches_diagonals": [("return d <= st[S_MELEE_RANGE]", "return d <= st[S_MELEE_RANGE] + 1")],
+    "kill_magic_to_the_victim": [("s[pb(actor) + P_STORED] += st[S_PER_KILL]",
+                                  "s[pb(1 - actor) + P_STORED] += st[S_PER_KILL]")],
+    "ranged_line_not_blocked_by_units": [("        if occ(s, x) >= 0 or is_obstacle(st, x):",
+                                          "        if is_obstacle(st, x):")],
+    "splash_hits_friends": [("if x < 0 or s[ub(x) + F_OWNER] == q or immune(s, x, ut, st):",
+                             "if x < 0 or immune(s, x, ut, st):")],
+}
+#: bug -> the clause test that fails with it planted: a test of tests/games/magic/test_magic_rules.py, or "example: NAME", a
+#: rule example of scenarios/magic/examples.toml (tests/testing/test_check_examples.py runs each as a clause test)
+MAGIC_CLAUSE_TESTS = {
+    "leader_immune_a_turn_longer": "example: A leader may be attacked from turn 2",
+    "hit_numbers_swapped": "test_melee_hits_on_three_ranged_on_four",
+    "precision_with_the_wrong_sign": "test_precision_lowers_the_hit_number",
+    "aura_one_cell_too_far": "example: An aura reaches its radius and no further",
+    "same_type_auras_stack": "test_joint_defence_takes_one_die_and_does_not_stack",
+    "melee_reaches_diagonals": "test_melee_reaches_orthogonal_neighbours_only",
+    "kill_magic_to_the_victim": "test_kill_gives_magic_usable_from_the_next_own_turn",
+    "ranged_line_not_blocked_by_units": "test_ranged_line_is_blocked_by_a_unit_between",
+    "splash_hits_friends": "test_splash_hits_enemies_around_the_target",
+}
+#: The Magic War bugs `simkit check --profile ci` misses (measured by the long hunt; the clause tests catch them).
+MAGIC_HUNT_MISSES: set[str] = set()
+
+
+def magic_planter(name: str, folder: Path):
+    """A function planting Magic War bug ``name``: ``plant(monkeypatch)`` makes its ``Match`` (so ``simkit
+    check``) play the engine with the bug; the compiled bots keep the rules as written."""
+    from simkit.games.magic import engine as magic_engine
+    from simkit.games.magic import match as magic_match
+
+    def plant(monkeypatch):
+        text = planted_source(magic_engine, MAGIC_PLANTED[name])
+        monkeypatch.setattr(magic_match, "E", planted_module(folder, f"planted_magic_engine_{name}", text))
+
+    return plant
+
+
+MAGIC_UNJITTED = """
+import json, sys, warnings
+warnings.simplefilter("ignore")
+sys.path[:0] = [*map(str, __import__("pathlib").Path(sys.argv[1]).glob("**/")), sys.argv[1], str(__import__("pathlib").Path(sys.argv[1]).parent)]  # tests/, its folders, the root
+import pytest
+import test_planted_bugs as T
+import test_magic_rules as D
+import test_check_examples as X
+
+failed = {}
+for bug, name in T.MAGIC_CLAUSE_TESTS.items():
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        T.magic_planter(bug, T.Path(sys.argv[2]))(monkeypatch)
+        try:
+            if name.startswith("example: "):
+                problem = X.run_example("magic", name[len("example: "):])
+                assert problem is None, problem
+            else:
+                getattr(D, name)()
+            failed[bug] = None
+        except (Exception, pytest.fail.Exception) as exc:
+            failed[bug] = f"{type(exc).__name__}: {str(exc)[:200]}"
+print(json.dumps(failed))
+"""
+
+
+def test_every_planted_magic_bug_fails_its_clause_test(tmp_path):
+    """Each Magic War bug, planted into engine.py, makes its clause test fail (a test of test_magic_rules.py
+    or a rule example; the rules un-jitted in a subprocess, so the planted copies need no compiling)."""
+    assert set(MAGIC_CLAUSE_TESTS) == set(MAGIC_PLANTED) and len(MAGIC_PLANTED) >= 8
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run([sys.executable, "-c", MAGIC_UNJITTED, str(TESTS),
+                           str(tmp_path)], env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    failed = json.loads(done.stdout)
+    assert [bug for bug, why in failed.items() if why is None] == []
+
+
+MAGIC = Path(__file__).resolve().parents[2] / "scenarios" / "magic" / "base.toml"
+
+
+@pytest.mark.slow
+@pytest.mark.long
+def test_ci_check_reports_every_planted_magic_bug_but_the_known_misses(planted_folder, tmp_path, capsys):
+    """Planted one at a time, every Magic War bug but MAGIC_HUNT_MISSES is reported by `simkit check --profile ci`."""
+    from simkit.testing.planting import caught_by_check
+
+    missed = []
+    for bug in MAGIC_PLANTED:
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            magic_planter(bug, planted_folder)(monkeypatch)
+            caught, by = caught_by_check(MAGIC, out_dir=tmp_path)
+        with capsys.disabled():
+            print(f"{bug}: {'caught by ' + by if caught else 'missed (' + by + ')'}")
+        if not caught:
+            missed.append(bug)
+    assert set(missed) == MAGIC_HUNT_MISSES, missed

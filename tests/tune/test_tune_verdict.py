@@ -1,0 +1,167 @@
+"""simkit tune tells the truth (issue 36 item 6, issue 34 item 3): its verdict comes from the results, its
+evidence lists only files that exist, and it warns before the search when the budget or the games per pair
+cannot support a proposal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+
+import simkit
+from simkit.cli import main
+from simkit.tune.finish import check_verdict, no_patch_verdict
+from simkit.tune.knobs import Knob
+from simkit.tune.preflight import TuneWarning, budget_warning, candidates_possible, detectable_change, noise_warning
+
+ROOT = Path(__file__).resolve().parents[2]
+PLANTED = ROOT / "scenarios" / "miracle" / "planted-strong-priest.toml"
+DECKS = ["HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon",
+         "WindBlessing:BlackBat,Priest,VolcanoDragon"]
+
+
+def _trial(number, value, changes=""):
+    change_list = [["k", 1, 2]] if changes else []
+    return SimpleNamespace(number=number, value=value, user_attrs={"changes": changes, "change_list": change_list})
+
+
+# ----------------------------------------------------------------------------------------------
+# the verdict
+
+
+def test_no_candidate_beating_the_base_on_the_search_seeds_is_said_with_both_objectives():
+    base, best = _trial(0, 0.40), _trial(3, 0.45, "k: 1 -> 2")
+    assert no_patch_verdict(base, best, None) == ("no candidate beat the base on the search seeds (objective 0.4000, "
+                                                  "the best candidate's 0.4500): no patch proposed")
+    assert no_patch_verdict(base, base, None) == ("no candidate beat the base on the search seeds (objective "
+                                                  "0.4000): no patch proposed")
+
+
+def test_a_candidate_the_confirmation_rejected_is_named_with_its_numbers():
+    """Trial 5 beat the base on the search seeds (0.30 against 0.40), but with the confirmation seeds added it
+    scores 0.42 against the base's 0.41: the verdict says exactly that, not 'no candidate beat the base'."""
+    base, best = _trial(0, 0.40), _trial(5, 0.30, "k: 1 -> 2")
+    confirmed = pd.DataFrame({"trial": [0, 5, 2], "pooled_objective": [0.41, 0.42, 0.43]})
+    assert no_patch_verdict(base, best, confirmed) == (
+        "trial 5 (k: 1 -> 2) beat the base on the search seeds (objective 0.3000 against 0.4000), but the "
+        "confirmation on fresh seeds rejected it: with the confirmation seeds added it scores 0.4200 against the "
+        "base's 0.4100, and none of the 2 confirmed candidates beats the base there: no patch proposed")
+
+
+def test_the_checks_verdict_agrees_with_its_interval():
+    """A spread ratio whose interval lies below 1 confirms the patch, above 1 rejects it, across 1 cannot tell."""
+    assert check_verdict({"spread_ratio_low": 0.6, "spread_ratio_high": 0.9}) == "the check confirms it"
+    assert check_verdict({"spread_ratio_low": 1.1, "spread_ratio_high": 1.3}).startswith("the check rejects it")
+    assert check_verdict({"spread_ratio_low": 0.9, "spread_ratio_high": 1.1}) == ("the check cannot tell it from "
+                                                                                  "the base")
+
+
+def test_a_tune_whose_confirmation_rejects_the_best_says_so_and_lists_only_the_evidence_written(
+        tmp_path, monkeypatch, capsys):
+    """The planted Priest on 3 decks: trial 2 is made lucky on the search seeds (objective 0.1) and the
+    confirmation keeps the base (as it does when the fresh games disagree): the command names trial 2 and its
+    numbers, not 'no candidate beat the base', and its evidence line names only files that exist: no
+    patch.toml, compare.pdf or flags.csv."""
+    from simkit.tune import finish
+    from simkit.tune.study import Evaluator
+
+    real = Evaluator.evaluate
+
+    def lucky_second(self, changes):
+        result = real(self, changes)
+        if changes == {"creatures.Priest.L1.cost": (2, 4)}:
+            result["objective"] = 0.1
+        return result
+
+    monkeypatch.setattr(Evaluator, "evaluate", lucky_second)
+    monkeypatch.setattr(finish, "propose", lambda table: int(table["trial"].iloc[0]))
+    out = tmp_path / "rejected"
+    assert main(["tune", str(PLANTED), "--knob", "creatures.Priest.L1.cost=1..4", "--max-changes", "1", "--decks",
+                 *DECKS, "--games", "1", "--trials", "3", "--workers", "1", "--out", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    trials = pd.read_csv(out / "trials.csv")
+    confirm = pd.read_csv(out / "confirm.csv").set_index("trial")
+    base, lucky = trials.loc[0, "objective"], trials.loc[2, "objective"]
+    assert trials.loc[2, "changes"] == "creatures.Priest.L1.cost: 2 -> 4" and lucky < base
+    assert lines[1] == (
+        f"trial 2 (creatures.Priest.L1.cost: 2 -> 4) beat the base on the search seeds (objective {lucky:.4f} "
+        f"against {base:.4f}), but the confirmation on fresh seeds rejected it: with the confirmation seeds added "
+        f"it scores {confirm.loc[2, 'pooled_objective']:.4f} against the base's "
+        f"{confirm.loc[0, 'pooled_objective']:.4f}, and none of the 2 confirmed candidates beats the base there: "
+        "no patch proposed")
+    assert lines[-1] == f"evidence: {out}/ (study.db, trials.csv, confirm.csv, summary.json)"
+    assert not (out / "patch.toml").exists() and not (out / "compare.pdf").exists()
+
+
+# ----------------------------------------------------------------------------------------------
+# warnings before the search
+
+
+def test_a_budget_and_games_that_cannot_support_a_proposal_are_warned_before_the_first_trial(tmp_path, monkeypatch):
+    """2 knobs (4 single changes) and --trials 3, on 3 decks at 1 game per pair: before any trial is played, one
+    warning says the search stops inside the screening, another that each deck's 4 games a trial cannot tell
+    a change under 69 points from noise (1.96 x sqrt(1/16 + 1/16)), wider than the 10-point band; both are kept
+    in the summary."""
+    from simkit.tune.study import Evaluator
+
+    def no_trial(self, changes):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Evaluator, "evaluate", no_trial)
+    knobs = ["creatures.Priest.L1.aura=0..2", "creatures.Priest.L1.cost=1..4"]
+    with pytest.warns(TuneWarning) as said, pytest.raises(KeyboardInterrupt):
+        simkit.run_tune(PLANTED, knobs, trials=3, max_changes=1, decks=DECKS, games=1, workers=1, out=tmp_path / "w")
+    budget, noise = (str(w.message) for w in said)
+    assert budget == ("--trials 3 is below the plan's 6 candidates (every candidate at most 1 change(s) of these "
+                      "knobs can make): the search stops inside the screening (2 of the 4 single changes played, no "
+                      "combination), so not every knob is tried and a proposal can hold one change only; give "
+                      "--trials 6")
+    assert noise == ("--games 1: each deck plays 4 games a trial, so a change of its win rate smaller than 69 points "
+                     "cannot be told from noise (95%), wider than the 45-55% band the tune aims for: candidates are "
+                     "ranked by luck; give --games 49 or more")
+
+
+def test_the_cli_prints_each_warning_as_one_line_before_the_search(tmp_path, monkeypatch, capsys):
+    from simkit.tune.study import Evaluator
+
+    def no_trial(self, changes):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Evaluator, "evaluate", no_trial)
+    assert main(["tune", str(PLANTED), "--knob", "creatures.Priest.L1.cost=1..4", "--decks", *DECKS[:2],
+                 "--games", "1", "--trials", "1", "--workers", "1", "--out", str(tmp_path / "c")]) == 130
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == ("simkit tune: warning: --trials 1: only the base is played, so nothing can be proposed; give "
+                      "at least 3")
+    assert err[1].startswith("simkit tune: warning: --games 1: each deck plays 2 games a trial")
+
+
+def _plan(decks: int, games: int):
+    names = [f"d{i}" for i in range(decks)]
+    return SimpleNamespace(pairs=[(a, b) for a in names for b in names], games=games)
+
+
+def test_games_per_pair_enough_for_a_deck_to_show_a_band_wide_change_are_not_warned():
+    """12 decks: at 12 games per ordered pair a deck plays 264 non-mirror games, a change of 8.5 points shows
+    (no warning); at 4 (88 games) only 14.8 points do: warned, with the 9 games per pair that would do."""
+    assert detectable_change(264) == pytest.approx(0.0853, abs=1e-4)
+    assert noise_warning(_plan(12, 12), (0.45, 0.55)) is None
+    assert noise_warning(_plan(12, 4), (0.45, 0.55)) == (
+        "--games 4: each deck plays 88 games a trial, so a change of its win rate smaller than 15 points cannot be "
+        "told from noise (95%), wider than the 45-55% band the tune aims for: candidates are ranked by luck; give "
+        "--games 9 or more")
+
+
+def test_a_budget_that_holds_the_plan_is_not_warned():
+    """3 knobs of 5 values each, up to 2 changes: the plan is the base, 6 single changes (each knob at both ends)
+    and 2 x 10 combinations (27); 27 trials are enough, 20 stop before the combinations."""
+    knobs = [Knob(f"k{i}", 2, 0, 4, True) for i in range(3)]
+    assert candidates_possible(knobs, 2) == 1 + 12 + 3 * 16
+    assert budget_warning(27, knobs, 2, True, 10, 2) is None
+    assert budget_warning(20, knobs, 2, True, 10, 2) == (
+        "--trials 20 is below the plan's 27 candidates (the base, 6 single changes at the knobs' range ends, 2 "
+        "round(s) of 10 predicted combinations): the search stops before its combinations are played, so a "
+        "proposal rests on an incomplete plan; give --trials 27")
+    assert budget_warning(5, knobs, 2, False, 10, 2) is None  # no screening: the sampler spends what there is
