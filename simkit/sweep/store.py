@@ -24,8 +24,8 @@ import numpy as np
 import pandas as pd
 
 import simkit
-from simkit import files
 from simkit.analysis.sequential import AdaptiveSettings
+from simkit.core import files
 from simkit.core.files import held_lock
 from simkit.scenario import Scenario
 from simkit.sweep.adaptive import AdaptiveLayout, layout_of
