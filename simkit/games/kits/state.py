@@ -16,12 +16,18 @@ What comes from a declaration, written once here for every game:
 - :class:`DeclaredMatch`: the :class:`simkit.games.Match` properties (``over``, ``to_act``, ``winner``,
   ``end_reason``) read from a state's conventional fields ``winner``, ``reason`` and ``to_act``.
 
+A record class is found again by the module that declared it and its name, so states, rules and the dtypes
+themselves pickle (a sweep worker, a copied scenario) and unpickle in a process that has not imported the game.
+
 An array a compiled function *returns* comes back with the plain dtype (numba keeps the fields, not the
 record class): :func:`as_declared` gives it its declared dtype again, without a copy.
 """
 
 from __future__ import annotations
 
+import copyreg
+import importlib
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -39,7 +45,25 @@ _RESERVED = frozenset({"dtype", "item", "tolist", "view", "copy", "fields", "get
                        "shape", "size", "ndim", "nbytes", "itemsize", "tobytes"})
 
 
-def record(name: str, fields: Sequence[tuple], doc: str = "") -> np.dtype:
+class RecordClass(type):
+    """The type of every record class: it pickles by reference to the module that declared the record."""
+
+
+#: (declaring module, record name) -> record class: how an unpickled state finds its class again
+_DECLARED: dict[tuple[str, str], type] = {}
+
+
+def _declared(module: str, name: str) -> type:
+    """The record class ``name`` of ``module`` (imported now if need be): the inverse of pickling one."""
+    if (module, name) not in _DECLARED:
+        importlib.import_module(module)
+    return _DECLARED[(module, name)]
+
+
+copyreg.pickle(RecordClass, lambda cls: (_declared, (cls.__module__, cls.__name__)))
+
+
+def record(name: str, fields: Sequence[tuple], doc: str = "", module: str | None = None) -> np.dtype:
     """The dtype of one part of a game's state (or of its packed rules), its fields read by name.
 
     Args:
@@ -47,6 +71,8 @@ def record(name: str, fields: Sequence[tuple], doc: str = "") -> np.dtype:
         fields: ``(field, type)`` or ``(field, type, shape)`` in memory order; ``type`` is a numpy scalar
             type (``np.int64``) or another record's dtype; ``shape`` an int or a tuple for an array of them.
         doc: what the part is (the record class's docstring).
+        module: the declaring module (default: the caller's), where an unpickled state finds the record again;
+            one module declares each record name once.
 
     Returns:
         A structured dtype whose scalars are instances of a ``np.void`` subclass called ``name``, so that
@@ -76,9 +102,12 @@ def record(name: str, fields: Sequence[tuple], doc: str = "") -> np.dtype:
     def __repr__(self):
         return f"{name}({', '.join(f'{n}={snapshot(_getitem(self, n))!r}' for n in dtype.names)})"
 
-    cls = type(name, (np.void,), {"__slots__": (), "__doc__": doc or f"One {name} of a game's state.",
-                                  "__getattribute__": __getattribute__, "__setattr__": __setattr__,
-                                  "__repr__": __repr__, "fields": tuple(dtype.names)})
+    module = module or sys._getframe(1).f_globals.get("__name__", "__main__")
+    cls = RecordClass(name, (np.void,), {"__slots__": (), "__doc__": doc or f"One {name} of a game's state.",
+                                         "__module__": module, "__getattribute__": __getattribute__,
+                                         "__setattr__": __setattr__, "__repr__": __repr__,
+                                         "fields": tuple(dtype.names)})
+    _DECLARED[(module, name)] = cls
     return np.dtype((cls, dtype))
 
 

@@ -114,3 +114,30 @@ def test_match_properties_come_from_the_conventional_fields():
     m.state.to_act = 1
     m.state.winner, m.state.reason = 2, 2
     assert (m.over, m.winner, m.end_reason, m.to_act) == (True, "draw", "turn_limit", 1)
+
+
+def test_states_rules_and_dtypes_pickle_and_find_their_record_classes():
+    """A state, a record of it and its dtype pickle and come back with their declared classes (sweep workers)."""
+    import pickle
+
+    batch = zeros(STATE, 2)
+    batch[1].sides[0].heroes[2].hp = 7
+    back = pickle.loads(pickle.dumps(batch))
+    assert back.dtype == STATE and back[1].sides[0].heroes[2].hp == 7
+    assert type(back[1]).__name__ == "State" and type(back[1].sides[0]) is type(batch[1].sides[0])
+    one = pickle.loads(pickle.dumps(batch[1]))
+    assert one.sides[0].heroes[2].hp == 7 and pickle.loads(pickle.dumps(STATE)) == STATE
+
+
+def test_a_pickled_state_unpickles_in_a_fresh_process():
+    """A process that never imported the declaring module finds the record classes by module and name."""
+    import pickle
+
+    s = zeros(STATE)
+    s.sides[1].energy = 5
+    code = ("import pickle, sys; sys.path.insert(0, sys.argv[1]); s = pickle.loads(sys.stdin.buffer.read()); "
+            "print(s.sides[1].energy, type(s).__module__)")
+    done = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent)], input=pickle.dumps(s),
+                          capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert done.stdout.decode().split() == ["5", type(s).__module__]
