@@ -15,8 +15,8 @@ Small modules, one job each, in the order a run uses them:
   ``simkit compare`` on explore folders (the report's pages; did the metagame move?).
 """
 
-from simkit.explore.run import run_explore, plan_explore
+from simkit.explore.run import plan_explore, run_explore
 from simkit.explore.settings import ExploreSettings
 from simkit.explore.space import Axis, DeckSpace, parse_axis
 
-__all__ = ["Axis", "DeckSpace", "ExploreSettings", "explore", "parse_axis", "plan_explore"]
+__all__ = ["Axis", "DeckSpace", "ExploreSettings", "parse_axis", "plan_explore", "run_explore"]

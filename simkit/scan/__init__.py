@@ -20,5 +20,5 @@ from simkit.scan.values import check_values, parse_values, scan_knob
 
 __all__ = [
     "Crossing", "Figure", "check_values", "crossing_interval", "crossings", "first_crossing", "parse_figure",
-    "parse_values", "read_scan", "scan", "scan_knob",
+    "parse_values", "read_scan", "run_scan", "scan_knob",
 ]

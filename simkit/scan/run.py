@@ -38,7 +38,7 @@ from simkit.scan.values import check_values, parse_values, scan_knob, value_name
 from simkit.scenario import load_scenario
 from simkit.sweep import check_workers, load_results, plan_sweep, run_sweep, sweep_defaults
 
-__all__ = ["CROSSING", "PAGE", "SPEC", "SUMMARY", "TABLE", "VALUES", "read_scan", "scan"]
+__all__ = ["CROSSING", "PAGE", "SPEC", "SUMMARY", "TABLE", "VALUES", "read_scan", "run_scan"]
 
 SPEC = "scan.json"
 TABLE = "scan.csv"

@@ -54,5 +54,5 @@ __all__ = [
     "parse_knobs",
     "parse_weights",
     "scenario_numbers",
-    "tune",
+    "run_tune",
 ]

@@ -511,8 +511,9 @@ MAGIC_PLANTED = {
     "splash_hits_friends": [("if x < 0 or s[ub(x) + F_OWNER] == q or immune(s, x, ut, st):",
                              "if x < 0 or immune(s, x, ut, st):")],
 }
-#: bug -> the clause test that fails with it planted: a test of tests/games/magic/test_magic_rules.py, or "example: NAME", a
-#: rule example of scenarios/magic/examples.toml (tests/testing/test_check_examples.py runs each as a clause test)
+#: bug -> the clause test that fails with it planted: a test of tests/games/magic/test_magic_rules.py, or
+#: "example: NAME", a rule example of scenarios/magic/examples.toml (tests/testing/test_check_examples.py runs
+#: each as a clause test)
 MAGIC_CLAUSE_TESTS = {
     "leader_immune_a_turn_longer": "example: A leader may be attacked from turn 2",
     "hit_numbers_swapped": "test_melee_hits_on_three_ranged_on_four",
@@ -544,7 +545,8 @@ def magic_planter(name: str, folder: Path):
 MAGIC_UNJITTED = """
 import json, sys, warnings
 warnings.simplefilter("ignore")
-sys.path[:0] = [*map(str, __import__("pathlib").Path(sys.argv[1]).glob("**/")), sys.argv[1], str(__import__("pathlib").Path(sys.argv[1]).parent)]  # tests/, its folders, the root
+tests = __import__("pathlib").Path(sys.argv[1])
+sys.path[:0] = [*map(str, tests.glob("**/")), str(tests), str(tests.parent)]  # tests/, its folders, the root
 import pytest
 import test_planted_bugs as T
 import test_magic_rules as D
