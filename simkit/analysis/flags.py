@@ -27,6 +27,7 @@ from simkit.analysis.first_player import first_player_advantage
 from simkit.analysis.matchups import matchup_matrix
 from simkit.analysis.results import deck_games
 from simkit.analysis.stats import adjust_p, p_beyond_exact, wilson_interval
+from simkit.core.words import flag_message
 
 __all__ = ["FlagBands", "balance_flags", "flag_subjects", "FLAG_COLUMNS", "matchup_flag_reach", "min_games_to_flag"]
 
@@ -59,10 +60,6 @@ class FlagBands:
     matchup_method: str = "bh"
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
 def _family(kind, subject, wins, draws, games, low, high, band, method: str, bands: FlagBands,
             words) -> pd.DataFrame:
     wins, draws, games = (np.asarray(x, dtype=float) for x in (wins, draws, games))
@@ -81,22 +78,15 @@ def _family(kind, subject, wins, draws, games, low, high, band, method: str, ban
 
 
 def _deck_words(r) -> str:
-    side = "above" if r.value > r.band_high else "below"
-    return (f"{r.subject} wins {_pct(r.value)} of its games (95% CI {_pct(r.low)}-{_pct(r.high)}), "
-            f"{side} the {100 * r.band_low:g}-{100 * r.band_high:g}% band")
+    return flag_message("deck", r.subject, r.value, r.low, r.high, (r.band_low, r.band_high))
 
 
 def _matchup_words(r) -> str:
-    a, b = r.subject.split(" vs ")
-    return (f"{a} beats {b} {_pct(r.value)} of the time (95% CI {_pct(r.low)}-{_pct(r.high)}), "
-            f"beyond {100 * r.band_high:.0f}/{100 * r.band_low:.0f}")
+    return flag_message("matchup", r.subject, r.value, r.low, r.high, (r.band_low, r.band_high))
 
 
 def _seat_words(r) -> str:
-    pts = 100 * (r.value - 0.5)
-    who = "the first player" if r.subject == "all games" else r.subject
-    return (f"going first is worth {pts:+.1f} points for {who} (first seat scores {_pct(r.value)}, "
-            f"95% CI {_pct(r.low)}-{_pct(r.high)}), beyond +-{100 * (r.band_high - 0.5):.0f}")
+    return flag_message("first_player", r.subject, r.value, r.low, r.high, (r.band_low, r.band_high))
 
 
 def balance_flags(

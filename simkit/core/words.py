@@ -1,8 +1,49 @@
-"""English words for simkit's messages and pages: plurals of the games' own nouns."""
+"""Words for simkit's messages and pages, from one place: the plurals of a game's nouns, and every sentence
+that judges balance.
+
+Every judging sentence of every command (the report's verdict and headlines, ``compare``, ``scan``,
+``explore``, ``tune``, the flags' messages) is made here from estimates with their intervals
+(:class:`Estimate`), never from a bare number, so a word is never stronger than its interval. The words
+and what each one needs:
+
+- **balanced**: no flag, and every required estimate's 95% interval lies wholly inside its band. (A claim
+  that *every* figure is inside is an intersection-union claim: each interval inside at its own level is
+  enough, no correction is needed.)
+- **not balanced**: at least one flag: an estimate outside its band whose exact test stays significant after
+  the correction of its family (:mod:`simkit.analysis.flags`).
+- **not settled yet**: neither; the sentence says what lies outside by its estimate alone and about how many
+  games per pair would settle it if the rates hold (:func:`games_to_settle`).
+- **worth** (a seat's edge), **measurable**, **changed**: the interval excludes 0; otherwise
+  "no measurable ...", with the interval in the same sentence.
+- **significant(ly)**: a corrected test below alpha (a flag, a change of ``compare``).
+- **met** (``explore``'s guarantee): the upper bound of the exploitability's interval below epsilon.
+- **dead** (a card): no deck holding it is in the metagame or among the strongest decks, and every searched
+  deck holding it scores below the band with confidence (the upper bound of its interval).
+- **proposed** (``tune``): the proposal beats the base on the confirmation seeds and the fresh-seed check
+  does not find it worse; otherwise "no safe proposal".
+
+Figures are rates in [0, 1] (0.01 is one point) unless a function says otherwise. Nothing here imports
+from above the core: the callers turn their tables into :class:`Estimate` values.
+"""
 
 from __future__ import annotations
 
-__all__ = ["count", "plural"]
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+
+__all__ = [
+    "count", "plural", "pct", "pts", "Estimate", "Banded", "Verdict", "VERDICT_STATES", "balance_verdict",
+    "games_to_settle", "settle_projection", "seat_sentence", "flag_message", "deck_range_sentence", "change_verdict",
+    "detectable_change", "games_for_change", "guarantee_sentence", "card_status", "crossing_verdict", "tune_verdict",
+]
+
+Z95 = NormalDist().inv_cdf(0.975)
+MOST_GAMES = 10_000  # beyond this many games per pair a projection is said as "more than"
+NAMED = 2            # subjects named per kind in a verdict sentence; the rest counted
 
 
 def plural(noun: str) -> str:
@@ -18,3 +59,617 @@ def plural(noun: str) -> str:
 def count(n: int, noun: str) -> str:
     """``1 deck``, ``2 decks``, ``3 hero classes``."""
     return f"{n} {noun}" if n == 1 else f"{n} {plural(noun)}"
+
+
+def pct(x: float) -> str:
+    """A rate as a percentage with one decimal: ``0.725`` -> ``72.5%``."""
+    return f"{100 * x:.1f}%"
+
+
+def pts(x: float) -> str:
+    """A rate difference in signed points with one decimal: ``0.056`` -> ``+5.6``."""
+    return f"{100 * x:+.1f}"
+
+
+def _band_pct(lo: float, hi: float) -> str:
+    return f"{100 * lo:g}-{100 * hi:g}%"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A figure with its 95% interval.
+
+    Attributes:
+        value: the estimate.
+        low: the interval's lower end.
+        high: the interval's upper end.
+        games: the games behind it (0: not said).
+        name: what it is (a deck, ``"A vs B"``), for the sentences that name it.
+    """
+
+    value: float
+    low: float
+    high: float
+    games: int = 0
+    name: str = ""
+
+    @property
+    def known(self) -> bool:
+        """Whether the value and both ends are numbers (a figure without games is not)."""
+        return all(isinstance(x, int | float) and math.isfinite(x) for x in (self.value, self.low, self.high))
+
+    def inside(self, lo: float, hi: float) -> bool:
+        """The whole interval lies inside ``[lo, hi]``."""
+        return self.known and lo <= self.low and self.high <= hi
+
+    def outside(self, lo: float, hi: float) -> bool:
+        """The estimate (not its interval) lies outside ``[lo, hi]``."""
+        return self.known and (self.value < lo or self.value > hi)
+
+    def excludes(self, x: float) -> bool:
+        """The interval leaves ``x`` out: a difference from ``x`` is measured."""
+        return self.known and (self.low > x or self.high < x)
+
+    def ci(self) -> str:
+        """``95% CI 57.2%-83.9%`` (rates)."""
+        return f"95% CI {pct(self.low)}-{pct(self.high)}"
+
+    def ci_pts(self, scale: float = 1.0) -> str:
+        """``95% CI -2.6 to +13.4`` (differences in points)."""
+        return f"95% CI {pts(scale * self.low)} to {pts(scale * self.high)}"
+
+
+# ----------------------------------------------------------------------------------------------
+# the balance verdict
+
+
+#: a :class:`Banded` subject's kind -> (singular noun, plural noun)
+KINDS = {
+    "deck": ("deck", "decks"),
+    "matchup": ("matchup", "matchups"),
+    "seat": ("the first seat's edge", "the first seat's edge"),
+    "deck seat": ("deck's first-seat edge", "decks' first-seat edges"),
+    "matchup seat": ("matchup's first-seat edge", "matchups' first-seat edges"),
+}
+VERDICT_STATES = ("balanced", "not balanced", "not settled")
+
+
+@dataclass(frozen=True)
+class Banded:
+    """One subject a balance verdict judges: an estimate, its band, and whether it is flagged.
+
+    Attributes:
+        kind: ``deck``, ``matchup`` (the winning side's rate), ``seat`` (the first seat's score rate, overall),
+            ``deck seat`` or ``matchup seat`` (per deck or matchup).
+        estimate: the rate with its 95% interval.
+        band: the band it should lie in, ``(low, high)``.
+        flagged: outside its band and significant after its family's correction.
+        family: the tests in its correction family (for the projection of :func:`games_to_settle`).
+        required: whether "balanced" needs its interval inside the band (else only that it is not flagged).
+    """
+
+    kind: str
+    estimate: Estimate
+    band: tuple[float, float]
+    flagged: bool = False
+    family: int = 1
+    required: bool = True
+
+    @property
+    def settled(self) -> bool:
+        """Flagged, or its interval inside its band (required subjects), or unflagged (the others)."""
+        return self.flagged or not self.required or self.estimate.inside(*self.band)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A balance verdict: its state (one of :data:`VERDICT_STATES`), the sentence, and the games per pair a
+    "not settled" verdict would need (``None`` when settled or not projected; ``math.inf``: more than
+    :data:`MOST_GAMES`)."""
+
+    state: str
+    sentence: str
+    games: float | None = None
+
+
+def _subject(b: Banded) -> str:
+    """One subject with its figure and interval: ``X at 72.5% (95% CI 57.2%-83.9%)``, ``+5.6 points (95% CI ...)``."""
+    e = b.estimate
+    if b.kind in ("seat", "deck seat", "matchup seat"):
+        what = f"{pts(e.value - 0.5)} points, {Estimate(e.value - .5, e.low - .5, e.high - .5).ci_pts()}"
+        return what if b.kind == "seat" else f"{e.name} at {what}"
+    return f"{e.name} at {pct(e.value)}, {e.ci()}"
+
+
+def _band_words(kind: str, band: tuple[float, float]) -> str:
+    lo, hi = band
+    if kind == "matchup":
+        return f"beyond {100 * hi:g}/{100 * lo:g}"
+    if kind in ("seat", "deck seat", "matchup seat"):
+        return f"beyond +-{100 * (hi - 0.5):g} points"
+    return f"outside {_band_pct(lo, hi)}"
+
+
+def _counted(kind: str, items: list[Banded], total: int) -> str:
+    """``2 of 6 decks lie outside 45-55%``, ``the first seat's edge lies beyond +-5 points``."""
+    one, many = KINDS[kind]
+    band = _band_words(kind, items[0].band)
+    if kind == "seat":
+        return f"{one} lies {band}"
+    verb = "lies" if len(items) == 1 else "lie"
+    return f"{len(items)} of {total} {one if total == 1 else many} {verb} {band}"
+
+
+def _listing(groups: list[tuple[str, list[Banded], int]]) -> str:
+    """The counted groups in one clause, joined ``a, b and c``."""
+    parts = [_counted(k, items, total) for k, items, total in groups]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def settle_projection(items: Sequence[Banded], games_per_pair: float, alpha: float = 0.05
+                      ) -> tuple[float, Banded, str] | None:
+    """About how many games per pair would settle a verdict that is not settled, if the rates hold; which
+    subject settles it, and how.
+
+    Only the subjects "balanced" requires count (the per-deck and per-matchup seat edges, thin and noisy, do
+    not). Each estimate's interval narrows as one over the square root of its games, and its games grow with
+    the games per pair. When some estimate lies outside its band, the verdict settles once the first of
+    those would be flagged (its exact one-sided binomial test at ``alpha``, Bonferroni over its family, as a lone
+    flag is judged: a projection, not a promise); when every estimate lies inside, once the last Wilson interval
+    fits inside its band.
+
+    Args:
+        items: the subjects of the verdict.
+        games_per_pair: the games per ordered pair behind the estimates.
+        alpha: the flags' significance level.
+
+    Returns:
+        ``(games per pair, the subject that settles it, "flag" or "inside")``; the games are ``math.inf`` when
+        the subject sits at its band's edge or more than :data:`MOST_GAMES` would be needed. ``None`` when
+        everything is settled or nothing can be projected.
+    """
+    open_ = [b for b in items if b.required and not b.settled and b.estimate.known and b.estimate.games > 0]
+    if not open_ or not games_per_pair or games_per_pair <= 0:
+        return None
+    outside = [b for b in open_ if b.estimate.outside(*b.band)]
+    pairs = np.arange(math.floor(games_per_pair) + 1, MOST_GAMES + 1, dtype=float)
+    if outside:
+        # the few subjects furthest outside by the normal approximation, then each exactly
+        closest = sorted(outside, key=lambda b: _normal_factor(b, alpha))[:20]
+        found = [(_first_flag(b, pairs / games_per_pair, alpha), b) for b in closest]
+        route = "flag"
+        need, subject = min(found, key=lambda x: x[0])
+    else:
+        found = [(_first_inside(b, pairs / games_per_pair), b) for b in open_]
+        route = "inside"
+        need, subject = max(found, key=lambda x: x[0])
+    if not math.isfinite(need):
+        return math.inf, subject, route
+    return float(pairs[int(need)]), subject, route
+
+
+def _normal_factor(b: Banded, alpha: float) -> float:
+    """How many times its games a subject outside its band needs to be flagged, by the normal approximation."""
+    e, (lo, hi) = b.estimate, b.band
+    distance = min(abs(e.value - lo), abs(e.value - hi))
+    z = NormalDist().inv_cdf(1 - alpha / max(b.family, 1))
+    return math.inf if distance <= 1e-9 else z * z * e.value * (1 - e.value) / (distance * distance * e.games)
+
+
+def _first_flag(b: Banded, scale: np.ndarray, alpha: float) -> float:
+    """The index into ``scale`` (games multiplied) of the first at which the subject's exact one-sided binomial test
+    against its nearer band edge, Bonferroni over its family, falls below ``alpha`` with its rate held (``inf``:
+    none). Points are counted as wins (draws as half a win)."""
+    from scipy.stats import binom
+
+    e, (lo, hi) = b.estimate, b.band
+    n = np.rint(e.games * scale)
+    k = np.rint(e.value * n)
+    p = binom.sf(k - 1, n, hi) if e.value > hi else binom.cdf(k, n, lo)
+    hit = np.flatnonzero(p * max(b.family, 1) < alpha)
+    return float(hit[0]) if len(hit) else math.inf
+
+
+def _first_inside(b: Banded, scale: np.ndarray) -> float:
+    """The index into ``scale`` of the first at which the subject's 95% Wilson interval, its rate held, lies inside
+    its band (``inf``: none)."""
+    e, (lo, hi) = b.estimate, b.band
+    n = e.games * scale
+    z2 = Z95 * Z95
+    centre = (e.value + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * np.sqrt(e.value * (1 - e.value) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    hit = np.flatnonzero((centre - half >= lo) & (centre + half <= hi))
+    return float(hit[0]) if len(hit) else math.inf
+
+
+def games_to_settle(items: Sequence[Banded], games_per_pair: float, alpha: float = 0.05) -> float | None:
+    """The games per pair of :func:`settle_projection` (``None`` when nothing is projected)."""
+    projected = settle_projection(items, games_per_pair, alpha)
+    return None if projected is None else projected[0]
+
+
+def _projection_words(projected: tuple[float, Banded, str]) -> str:
+    """``if the rates hold, about 12 games per pair (sweep --games 12) would flag X at 72.5%, 95% CI ...``."""
+    games, subject, route = projected
+    what = (f"flag {_subject(subject)}" if route == "flag" else
+            f"put every interval inside its band (the last: {_subject(subject)})")
+    if math.isinf(games):
+        return (f"if the rates hold, more than {MOST_GAMES:,} games per pair would be needed to {what.split(' (')[0]}"
+                f", as {_subject(subject)} lies at its band's edge")
+    return f"if the rates hold, about {int(games):,} games per pair (sweep --games {int(games)}) would {what}"
+
+
+#: the seat kinds "balanced" asks only not to be flagged, as the verdict names them
+_UNFLAGGED = {"deck seat": "per-deck", "matchup seat": "per-matchup"}
+
+
+def balance_verdict(items: Sequence[Banded], games_per_pair: float | None, complete: bool = True,
+                    adaptive: bool = False, alpha: float = 0.05, seat_note: str = "") -> Verdict:
+    """The report's answer in one sentence: balanced, not balanced, or not settled yet.
+
+    Args:
+        items: every subject judged (decks, matchups, the first seat overall and per deck or matchup).
+        games_per_pair: games per ordered pair of the sweep (for the projection; ``None``: not projected).
+        complete: whether the sweep is finished.
+        adaptive: the sweep chose its games (a projection in games per pair is then not said).
+        alpha: the flags' significance level.
+        seat_note: why the first seat is not judged (its bots differ), said at the end; ``""``: it is judged.
+
+    Returns:
+        a :class:`Verdict`; its sentence names what lies outside its band and, when not settled, about how
+        many games per pair would settle it.
+    """
+    kinds = [k for k in KINDS if any(b.kind == k for b in items)]
+    by = {k: [b for b in items if b.kind == k] for k in kinds}
+    tail = f" ({seat_note})" if seat_note else ""
+    flagged = [(k, [b for b in by[k] if b.flagged], len(by[k])) for k in kinds]
+    flagged = [g for g in flagged if g[1]]
+    if flagged:
+        top = max(flagged[0][1], key=_excess)
+        return Verdict("not balanced", f"Not balanced: {_listing(flagged)}, significantly "
+                                       f"({'furthest: ' if top.kind != 'seat' else ''}{_subject(top)}){tail}.")
+    required = [b for b in items if b.required]
+    if complete and required and all(b.settled for b in items):
+        said = []
+        for k in kinds:
+            if k in _UNFLAGGED:
+                continue
+            band = by[k][0].band
+            if k == "deck":
+                said.append(f"every deck's 95% interval lies inside {_band_pct(*band)}")
+            elif k == "matchup":
+                said.append(f"every matchup's inside {100 * band[0]:g}/{100 * band[1]:g}")
+            else:
+                said.append(f"the first seat's edge inside +-{100 * (band[1] - 0.5):g} points")
+        unflagged = [_UNFLAGGED[k] for k in kinds if k in _UNFLAGGED]
+        more = f"; no {' or '.join(unflagged)} seat edge is flagged" if unflagged else ""
+        joined = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+        return Verdict("balanced", f"Balanced: {joined}{more}{tail}.")
+    outside = [(k, [b for b in by[k] if b.required and b.estimate.outside(*b.band)], len(by[k])) for k in kinds]
+    outside = [g for g in outside if g[1]]
+    if outside:
+        what = f"by their estimates {_listing(outside)}, none significantly"
+    else:
+        wide = sum(1 for b in required if not b.settled)
+        what = (f"every estimate lies inside its band, but {wide} of {len(required)} intervals reach beyond it"
+                if wide else "no estimate can be judged")
+    if not complete:
+        return Verdict("not settled", f"Not settled yet: the sweep is not finished (simkit sweep --resume finishes "
+                                      f"it); so far {what}{tail}.")
+    projected = None if adaptive or games_per_pair is None else settle_projection(items, games_per_pair, alpha)
+    if adaptive:
+        how = "; an adaptive sweep with a larger --max-games would settle it"
+    elif projected is None:
+        how = ""
+    else:
+        how = "; " + _projection_words(projected)
+    return Verdict("not settled", f"Not settled yet: {what}{how}{tail}.", None if projected is None else projected[0])
+
+
+def _excess(b: Banded) -> float:
+    e, (lo, hi) = b.estimate, b.band
+    return max(e.value - hi, lo - e.value) if e.known else -math.inf
+
+
+# ----------------------------------------------------------------------------------------------
+# single figures
+
+
+def seat_sentence(edge: Estimate, band: float, flagged: bool = False, games: int | None = None) -> str:
+    """The first seat's edge in one sentence, as strong as its interval allows.
+
+    Args:
+        edge: the first seat's score rate minus 1/2, with its interval (rate units).
+        band: the seat band's half width (0.05: +-5 points).
+        flagged: the edge is flagged (beyond the band, significant after correction).
+        games: the games behind it, said when given.
+
+    Returns:
+        ``going first is worth +8.0 points (95% CI +3.2 to +12.8...)`` only when the interval excludes 0,
+        else ``no measurable seat edge: +5.6 points (95% CI -2.6 to +13.4...)``; then where it stands against
+        the band: flagged beyond it, inside it by its whole interval, or not settled.
+    """
+    if not edge.known:
+        return "the first seat's edge cannot be measured: no game between two decks"
+    n = f", {games:,} games" if games else ""
+    ci = f"({edge.ci_pts()}{n})"
+    if edge.excludes(0.0):
+        who = "going first" if edge.value > 0 else "going second"
+        size = f"{100 * abs(edge.value):.1f}"
+        head = (f"going first is worth {pts(edge.value)} points {ci}" if edge.value > 0
+                else f"{who} is worth {size} points (the first seat's edge {pts(edge.value)}, {edge.ci_pts()}{n})")
+    else:
+        head = f"no measurable seat edge: {pts(edge.value)} points {ci}"
+    width = f"+-{100 * band:g} points"
+    if flagged:
+        return head + f", significantly beyond {width} (flagged)"
+    if edge.inside(-band, band):
+        return head + f", inside {width}"
+    return head + f"; whether it lies within {width} is not settled"
+
+
+def flag_message(kind: str, subject: str, value: float, low: float, high: float, band: tuple[float, float]) -> str:
+    """The message of a flag (the estimate outside its band, significant after correction).
+
+    Args:
+        kind: ``deck``, ``matchup`` (``subject`` is ``"winner vs loser"``) or ``first_player`` (``subject``
+            ``"all games"``, a deck or a matchup).
+        subject: what is flagged.
+        value: its rate; ``low``, ``high``: the interval.
+        band: the band it lies outside of.
+    """
+    if kind == "deck":
+        side = "above" if value > band[1] else "below"
+        return (f"{subject} wins {pct(value)} of its games (95% CI {pct(low)}-{pct(high)}), "
+                f"{side} the {_band_pct(*band)} band")
+    if kind == "matchup":
+        a, _, b = subject.partition(" vs ")
+        return (f"{a} beats {b} {pct(value)} of the time (95% CI {pct(low)}-{pct(high)}), "
+                f"beyond {100 * band[1]:.0f}/{100 * band[0]:.0f}")
+    who = "the first player" if subject == "all games" else subject
+    seat = "going first" if value > 0.5 else "going second"
+    size = 100 * abs(value - 0.5)
+    return (f"{seat} is worth {size:.1f} points for {who} (first seat scores {pct(value)}, "
+            f"95% CI {pct(low)}-{pct(high)}), beyond +-{100 * (band[1] - 0.5):.0f}")
+
+
+def deck_range_sentence(decks: Sequence[Estimate], band: tuple[float, float], flagged: int) -> str:
+    """The deck win rates' range, and how many lie outside the band by estimate and how many significantly."""
+    rated = [d for d in decks if d.known]
+    lo, hi = min(rated, key=lambda d: d.value), max(rated, key=lambda d: d.value)
+    out = sum(1 for d in rated if d.outside(*band))
+    sig = "none significantly" if not flagged else f"{flagged} significantly (flagged)"
+    where = (f"{out} of {len(rated)} lie outside {_band_pct(*band)} by their estimates, {sig}" if out
+             else f"every estimate lies inside {_band_pct(*band)}")
+    return (f"Deck win rates range from {pct(lo.value)} ({lo.name}) to {pct(hi.value)} ({hi.name}); {where}.")
+
+
+# ----------------------------------------------------------------------------------------------
+# compare
+
+
+def detectable_change(sd: float, games_per_deck: float, decks: int, alpha: float = 0.05,
+                      power: float = 0.8) -> float:
+    """The smallest change of one deck's win rate a paired comparison detects with probability ``power``.
+
+    A deck's change is a mean of paired differences with standard deviation ``sd`` per game over
+    ``games_per_deck`` games, tested two-sided at ``alpha`` after a Bonferroni correction over ``decks``
+    (the first step of Holm's).
+
+    Returns:
+        the change, in rate units (``nan`` without games; 0 when no paired game changed at all).
+    """
+    if games_per_deck <= 0 or not math.isfinite(sd):
+        return math.nan
+    z = NormalDist().inv_cdf(1 - alpha / (2 * max(decks, 1))) + NormalDist().inv_cdf(power)
+    return z * sd / math.sqrt(games_per_deck)
+
+
+def games_for_change(change: float, smallest: float, games_per_pair: float) -> float:
+    """About how many games per pair detect a deck change of ``change`` (as :func:`detectable_change` does),
+    from the ``smallest`` change detected at ``games_per_pair``: the detectable change shrinks as one over the
+    square root of the games. ``math.inf`` beyond :data:`MOST_GAMES`; ``nan`` when nothing can be projected."""
+    if not (math.isfinite(smallest) and smallest > 0 and change > 0 and games_per_pair > 0):
+        return math.nan
+    games = games_per_pair * (smallest / change) ** 2
+    return math.inf if games > MOST_GAMES else float(max(math.ceil(games), 1))
+
+
+def change_verdict(spread: tuple[float, float], ratio: Estimate, decks_inside: tuple[int, int], decks: int,
+                   band: tuple[float, float], smallest: float, games_per_pair: float, named: float = 0.05,
+                   needed: float | None = None, same_rules: bool = False) -> tuple[str, str]:
+    """``compare``'s answer: did the patch change balance, and could this comparison have seen it?
+
+    Args:
+        spread: the spread (standard deviation) of the deck win rates, base and patch.
+        ratio: the spread's ratio, patch over base, with its paired interval.
+        decks_inside: decks inside the band, base and patch (by estimate).
+        decks: decks compared.
+        band: the deck band.
+        smallest: the smallest change of a deck's win rate the comparison detects (:func:`detectable_change`).
+        games_per_pair: paired games per ordered pair.
+        named: a change of a size the designer may care about (0.05: five points).
+        needed: games per pair a change of ``named`` needs (``None``: not projected).
+        same_rules: the two sweeps play the same rules.
+
+    Returns:
+        ``(kind, sentence)``: ``kind`` is ``more balanced`` or ``less balanced`` (the ratio's interval lies
+        below or above 1), ``no measurable effect on balance`` (it holds 1, and the comparison could see a
+        deck change of ``named``) or ``not settled`` (it holds 1, and a change of ``named`` could go unseen).
+    """
+    if ratio.known and ratio.high < 1:
+        kind = "more balanced"
+    elif ratio.known and ratio.low > 1:
+        kind = "less balanced"
+    elif math.isfinite(smallest) and smallest <= named:
+        kind = "no measurable effect on balance"
+    else:
+        kind = "not settled"
+    interval = f"95% CI x{ratio.low:.2f}-{ratio.high:.2f}" if ratio.known else "no interval"
+    before, after = decks_inside
+    head = "not settled: no measurable effect yet" if kind == "not settled" else kind
+    sentence = (f"{head}: deck spread {100 * spread[0]:.1f} -> {100 * spread[1]:.1f} points (x{ratio.value:.2f}, "
+                f"{interval}); decks inside the {_band_pct(*band)} band {before} -> {after} of {decks} by their "
+                "estimates")
+    if not math.isfinite(smallest):
+        sentence += "; no paired game to measure a change"
+    elif smallest == 0:
+        sentence += "; no paired game changed its result"
+    else:
+        sentence += (f"; at {games_per_pair:g} games per pair it could only detect a deck change of about "
+                     f"{100 * smallest:.0f} points or more")
+        if kind in ("not settled", "no measurable effect on balance") and needed is not None:
+            sentence += (f", and a change of {100 * named:g} points needs " +
+                         (f"about {int(needed):,} games per pair" if math.isfinite(needed)
+                          else f"more than {MOST_GAMES:,} games per pair"))
+    if same_rules:
+        sentence = "the two sweeps play the same rules; " + sentence
+    return kind, sentence
+
+
+# ----------------------------------------------------------------------------------------------
+# explore
+
+
+def guarantee_sentence(exploitability: Estimate, epsilon: float, stopped: str, who: str = "the mixture"
+                       ) -> tuple[bool, str]:
+    """``explore``'s guarantee, met only when the upper bound of the exploitability's interval is below epsilon.
+
+    Args:
+        exploitability: the best searched deck's score against the mixture minus its value, with its interval.
+        epsilon: the guarantee's margin.
+        stopped: why the run stopped (``settled``, ``max_games``...).
+        who: what is exploited (``the mixture``, ``the first seat's mixture``).
+
+    Returns:
+        ``(met, sentence)``.
+    """
+    e = exploitability
+    ci = f"{e.low:+.3f} to {e.high:+.3f}"
+    if e.known and e.high < epsilon:
+        return True, (f"guarantee met: no searched deck beats {who} by {epsilon:g} or more (exploitability "
+                      f"{e.value:+.3f}, 95% interval {ci}, its upper end below epsilon = {epsilon:g})")
+    why = ("the run stopped on --max-games first" if stopped == "max_games" else
+           "more games per ordered pair (--horizon) would narrow it")
+    if e.known and e.low > epsilon:
+        return False, (f"guarantee NOT met: a searched deck beats {who} by more than {epsilon:g} (exploitability "
+                       f"{e.value:+.3f}, 95% interval {ci})")
+    return False, (f"guarantee NOT met: exploitability {e.value:+.3f} (95% interval {ci}) may reach epsilon = "
+                   f"{epsilon:g}, so a deck beating {who} by that much is not ruled out; {why}")
+
+
+def card_status(in_metagame: int, in_strongest: int, may_reach_band: int, searched: int) -> str:
+    """A card's standing in an explore run, as strong as the evidence allows.
+
+    Args:
+        in_metagame: decks of the mixture holding it.
+        in_strongest: decks of the strongest list holding it.
+        may_reach_band: searched decks holding it whose interval against the mixture reaches the band.
+        searched: searched decks holding it.
+
+    Returns:
+        ``metagame``, ``strongest``, ``band`` (in use or not ruled out), ``dead`` (every searched deck holding
+        it is below the band with confidence), or ``untested`` (no searched deck holds it).
+    """
+    if in_metagame:
+        return "metagame"
+    if in_strongest:
+        return "strongest"
+    if may_reach_band:
+        return "band"
+    return "dead" if searched else "untested"
+
+
+# ----------------------------------------------------------------------------------------------
+# scan
+
+
+def crossing_verdict(figure: str, key: str, target: str, value: float, low: float, high: float,
+                     x_min: float, x_max: float, side: str = "", crossings: int = 1, games: int = 0) -> str:
+    """``scan``'s answer: where the figure meets its target, settled only when the crossing's interval lies
+    inside the values scanned.
+
+    Args:
+        figure: what is scanned (``first-seat win rate``); ``key``: the key moved; ``target``: the target as
+            said (``50%``).
+        value: the crossing (NaN: the measured curve does not cross); ``low``, ``high``: its interval (an
+            infinity: beyond the range).
+        x_min, x_max: the range scanned.
+        side: without a crossing, where the curve lies (``above``/``below``).
+        crossings: how many times the measured curve meets the target.
+        games: games per ordered pair at each value (for the advice).
+    """
+    more = f"more games per pair than {games:,}" if games else "more games per pair"
+    if not math.isfinite(value):
+        return (f"Not settled in this range: the {figure} stays {side} {target} at every value of {key} scanned "
+                f"({x_min:g} to {x_max:g}); scan wider values")
+    lo = f"below {x_min:g}" if low == -math.inf else f"{low:.3g}"
+    hi = f"above {x_max:g}" if high == math.inf else f"{high:.3g}"
+    first = f"; the measured curve meets it {crossings} times, this is the first" if crossings > 1 else ""
+    if math.isfinite(low) and math.isfinite(high):
+        return (f"Settled: the {figure} reaches {target} at {key} = {value:.3g} (95% interval {lo} to {hi}){first}")
+    return (f"Not settled: the {figure} reaches {target} at {key} = {value:.3g} by the measured curve, but its 95% "
+            f"interval runs {lo} to {hi}, beyond the values scanned{first}; widen the values or play {more}")
+
+
+# ----------------------------------------------------------------------------------------------
+# tune
+
+
+def tune_verdict(changes: int, search: tuple[float, float], confirm: tuple[float, float] | None,
+                 pooled: tuple[float, float] | None, check: str | None, check_ratio: Estimate | None,
+                 flags_appeared: int, games: int, confirm_games: int | None) -> tuple[bool, str]:
+    """``tune``'s answer: a safe proposal, or "no safe proposal" and why.
+
+    A proposal is safe when its objective beats the base's on the confirmation seeds alone (the seeds the
+    search never saw; lower is better) and the fresh-seed check does not find it worse (the spread's
+    interval does not lie above 1) nor raises a flag. The pooled figure (search and confirmation games
+    together) is the one the candidates were ranked by; it can lie below both of its parts, since a spread
+    measured on more games carries less noise, so it never decides alone.
+
+    Args:
+        changes: numbers the proposal changes (0: none).
+        search: the objective on the search seeds, base and proposal.
+        confirm: the same on the confirmation seeds (``None``: no confirmation).
+        pooled: the same on both together.
+        check: what the fresh-seed check says: ``better``, ``worse`` or ``cannot tell`` (``None``: no check).
+        check_ratio: the spread's ratio on the fresh seeds, with its interval.
+        flags_appeared: flags the check found that the base does not have.
+        games: games per pair of the search; ``confirm_games``: of the confirmation.
+
+    Returns:
+        ``(safe, sentence)``.
+    """
+    def pair(x: tuple[float, float]) -> str:
+        return f"{x[0]:.4f} -> {x[1]:.4f}"
+
+    if not changes:
+        return False, "no safe proposal: no candidate changed a number"
+    reasons = []
+    if confirm is not None and not confirm[1] < confirm[0]:
+        reasons.append(f"on the confirmation seeds it does not beat the base (objective {pair(confirm)}, lower is "
+                       "better)")
+    if check == "worse":
+        reasons.append(f"the fresh-seed check finds the spread wider (x{check_ratio.value:.2f}, 95% CI "
+                       f"x{check_ratio.low:.2f}-{check_ratio.high:.2f})")
+    elif check == "cannot tell":
+        reasons.append(f"the fresh-seed check cannot tell it from the base (spread x{check_ratio.value:.2f}, 95% CI "
+                       f"x{check_ratio.low:.2f}-{check_ratio.high:.2f})")
+    if flags_appeared:
+        reasons.append(f"the check raises {count(flags_appeared, 'new flag')}")
+    decides = ("the confirmation seeds decide (the search never saw them); the search seeds picked the candidate, "
+               "and the pooled figure ranks it" if confirm is not None else
+               "the fresh-seed check decides (no confirmation was played)")
+    pooled_words = ""
+    if pooled is not None and confirm is not None and pooled[1] < min(search[1], confirm[1]):
+        pooled_words = (f"; the pooled figure ({pair(pooled)}) lies below both of its parts because a spread "
+                        "measured on more games carries less noise, so it is not read on its own")
+    if reasons:
+        bigger = max(games * 4, (confirm_games or games) * 4)
+        return False, (f"no safe proposal: {'; '.join(reasons)}. {decides[:1].upper() + decides[1:]}{pooled_words}. "
+                       f"A bigger budget might find one: --games {bigger} (a deck's win rate then moves half as "
+                       f"much by luck) and --confirm-games {bigger}")
+    return True, (f"proposed ({count(changes, 'change')}): it beats the base on the confirmation seeds "
+                  f"(objective {pair(confirm) if confirm is not None else pair(search)}) and the fresh-seed check "
+                  f"finds the spread narrower (x{check_ratio.value:.2f}, 95% CI x{check_ratio.low:.2f}-"
+                  f"{check_ratio.high:.2f}) with no new flag. {decides[:1].upper() + decides[1:]}{pooled_words}")

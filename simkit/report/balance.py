@@ -15,7 +15,16 @@ from simkit.analysis.robustness import panel_bots
 from simkit.analysis.sequential import seat_pools_of
 from simkit.analysis.skill import skill_tables
 from simkit.analysis.stats import Z95
-from simkit.core.words import count, plural
+from simkit.core.words import (
+    Banded,
+    Estimate,
+    Verdict,
+    balance_verdict,
+    count,
+    deck_range_sentence,
+    plural,
+    seat_sentence,
+)
 from simkit.report.card_usage_page import usage_pages
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
 from simkit.report.games import GamePages, plan_game_pages, write_game_pages
@@ -46,7 +55,8 @@ from simkit.report.robustness_page import (
 from simkit.report.skill_page import SKILL_TABLES, skill_pages, skill_words
 from simkit.report.unit_pages import UNIT_TABLES, unit_tables, write_unit_pages
 
-__all__ = ["load_checked_results", "write_balance_report", "balance_report", "headlines", "reach_words",
+__all__ = ["load_checked_results", "write_balance_report", "balance_report", "headlines", "reach_words", "verdict",
+           "judged",
            "matchup_page", "seat_matchup_page", "ROWS_PER_PAGE", "FLAGS_PER_PAGE", "MAX_FLAG_PAGES"]
 
 ROWS_PER_PAGE = 80     # deck lists longer than this continue on another page
@@ -173,7 +183,8 @@ def _metagame_words(mix: pd.DataFrame) -> str:
     names = ", ".join(f"{d} ({_pct(w)})" for d, w in zip(support["deck"][:3], support["weight"][:3]))
     return (f"Metagame: the maximum-entropy Nash equilibrium mixes {len(support)} of {len(mix)} decks; heaviest: "
             f"{names}. {_count(int(mix['dominated'].sum()), 'deck')} outside the mix "
-            f"{'is' if int(mix['dominated'].sum()) == 1 else 'are'} dominated by another deck.")
+            f"{'is' if int(mix['dominated'].sum()) == 1 else 'are'} dominated by another deck on the measured rates "
+            "(not tested: noise can swap close decks).")
 
 
 def seat_words(tables: dict) -> tuple[str, str | None]:
@@ -189,8 +200,65 @@ def seat_words(tables: dict) -> tuple[str, str | None]:
             "and is not flagged; to measure the seat, play one bot in both seats (--bots B,B) or a panel (--panel A,B)")
 
 
+def _games_per_pair(tables: dict) -> float | None:
+    """Games per ordered pairing behind the tables (the thinnest pairing), for the verdict's projection."""
+    per = tables.get("pairing_games")
+    if per is not None and len(per) and int(per.min()) > 0:
+        return float(per.min())
+    g = tables["meta"].get("games_per_pair")
+    return float(g) if isinstance(g, int | float) and not isinstance(g, bool) and g > 0 else None
+
+
+def judged(tables: dict) -> list[Banded]:
+    """Every subject the verdict judges, from the report's tables: each deck's win rate, each pairing of two
+    decks (from the winning side), the first seat's edge overall (required inside their bands for "balanced"),
+    and the first seat's edge per deck and per matchup (required only not to be flagged). The seat is left out
+    where one bot did not play both seats (its edge is then a bot-and-seat effect)."""
+    b, flags = tables["bands"], tables["flags"]
+    flagged = {k: set(flags.loc[flags["kind"] == k, "subject"]) for k in ("deck", "matchup", "first_player")}
+    items: list[Banded] = []
+    decks = tables["decks"][tables["decks"]["games"] > 0]
+    for r in decks.itertuples():
+        items.append(Banded("deck", Estimate(r.win_rate, r.low, r.high, int(r.games), r.deck), b.deck,
+                            r.deck in flagged["deck"], family=len(decks)))
+    m = tables["matchups"]
+    m = m[~m["mirror"] & (m["deck"] < m["opponent"]) & (m["games"] > 0)]
+    band = (1 - b.matchup, b.matchup)
+    for r in m.itertuples():
+        won = r.win_rate >= 0.5
+        name = f"{r.deck} vs {r.opponent}" if won else f"{r.opponent} vs {r.deck}"
+        est = (Estimate(r.win_rate, r.low, r.high, int(r.games), name) if won else
+               Estimate(1 - r.win_rate, 1 - r.high, 1 - r.low, int(r.games), name))
+        items.append(Banded("matchup", est, band, name in flagged["matchup"], family=len(m)))
+    fp = tables["first_player"]
+    if "same_bots" in fp.columns:
+        fp = fp[fp["same_bots"]]
+    fp = fp[fp["games"] > 0]
+    band = (0.5 - b.first_player, 0.5 + b.first_player)
+    kinds = {"overall": "seat", "deck": "deck seat", "matchup": "matchup seat"}
+    sizes = fp["scope"].value_counts()
+    for r in fp.itertuples():
+        kind = kinds[r.scope]
+        family = int(sizes.get("overall", 0) + sizes.get("deck", 0)) if kind != "matchup seat" else int(sizes[r.scope])
+        items.append(Banded(kind, Estimate(r.first_rate, r.low + 0.5, r.high + 0.5, int(r.games), r.subject), band,
+                            r.subject in flagged["first_player"], family=family, required=kind == "seat"))
+    return items
+
+
+def verdict(tables: dict) -> Verdict:
+    """The report's answer in one sentence (:func:`simkit.core.words.balance_verdict` over :func:`judged`):
+    balanced, not balanced (naming what is flagged) or not settled yet (with about how many games per pair
+    would settle it)."""
+    _, mixed = seat_words(tables)
+    meta = tables["meta"]
+    return balance_verdict(judged(tables), _games_per_pair(tables), complete=meta.get("complete", True),
+                           adaptive="units" in tables, alpha=tables["bands"].alpha,
+                           seat_note="the first seat is not judged: its bots differ" if mixed else "")
+
+
 def headlines(tables: dict) -> list[str]:
-    """The report's headline numbers in words, one sentence each.
+    """The report's headline numbers in words, one sentence each, none stronger than its interval
+    (the verdict, :func:`verdict`, comes before them).
 
     Args:
         tables: :func:`simkit.analysis.analyze` output.
@@ -200,6 +268,7 @@ def headlines(tables: dict) -> list[str]:
     """
     decks, fp, meta = tables["decks"], tables["first_player"], tables["meta"]
     rated = decks[decks["games"] > 0]
+    flags = tables["flags"]
     out = []
     if len(rated) < 2:
         out.append("The pool has one deck: it played only mirror games, so it has no win rate against another deck."
@@ -208,25 +277,23 @@ def headlines(tables: dict) -> list[str]:
     else:
         top, low = rated.iloc[0], rated.iloc[-1]
         out += [
-            f"Strongest deck: {top['deck']}, winning {_pct(top['win_rate'])} of its games "
+            f"Highest win rate: {top['deck']}, {_pct(top['win_rate'])} of its games "
             f"(95% CI {_pct(top['low'])}-{_pct(top['high'])}), rating {top['rating']:+.0f}.",
-            f"Weakest deck: {low['deck']}, winning {_pct(low['win_rate'])} "
+            f"Lowest win rate: {low['deck']}, {_pct(low['win_rate'])} "
             f"(95% CI {_pct(low['low'])}-{_pct(low['high'])}), rating {low['rating']:+.0f}.",
         ]
-        spread, band = rated["win_rate"], tables["bands"].deck
-        out.append(f"Deck win rates range from {_pct(spread.min())} to {_pct(spread.max())}; "
-                   f"{int(((spread < band[0]) | (spread > band[1])).sum())} of {len(rated)} decks lie outside "
-                   f"{100 * band[0]:g}-{100 * band[1]:g}%.")
+        out.append(deck_range_sentence([Estimate(r.win_rate, r.low, r.high, int(r.games), r.deck)
+                                        for r in rated.itertuples()], tables["bands"].deck,
+                                       int((flags["kind"] == "deck").sum())))
     o = fp[fp["scope"] == "overall"].iloc[0]
-    measured = (f"the first player scores {_pct(o['first_rate'])} (95% CI {_pct(o['low'] + 0.5)}-"
-                f"{_pct(o['high'] + 0.5)}, {'anytime-valid test' if 'units' in tables else 'sign test'} "
-                f"{_p(o['p_value'])}, {_count(int(o['games']), 'game')})")
+    edge = Estimate(o["advantage"], o["low"], o["high"], int(o["games"]))
     _, mixed = seat_words(tables)
     if mixed is None:
-        out.append(f"Going first is worth {100 * o['advantage']:+.1f} points: {measured}.")
+        seat_flagged = bool(((flags["kind"] == "first_player") & (flags["subject"] == "all games")).any())
+        out.append(_cap(seat_sentence(edge, tables["bands"].first_player, seat_flagged, int(o["games"]))) + ".")
     else:
-        out.append(f"The first seat's edge is {100 * o['advantage']:+.1f} points ({measured}), a bot-and-seat "
-                   f"effect, not the seat's worth: {mixed}.")
+        out.append(f"The first seat's edge is {100 * o['advantage']:+.1f} points ({edge.ci_pts()}, "
+                   f"{_count(int(o['games']), 'game')}), a bot-and-seat effect, not the seat's worth: {mixed}.")
     out.append(_metagame_words(tables["metagame"]))
     cards, schema = tables["cards"], tables["schema"]
     words = [w for kind in dict.fromkeys(cards["kind"])
@@ -239,7 +306,6 @@ def headlines(tables: dict) -> list[str]:
                      if r["games"])
     out.append(f"Games last {allg['mean_turns']:.0f} {schema.turn_words}s on average (median "
                f"{allg['median_turns']:.0f}); how they end: {ends}; {_pct(allg['draw_share'])} are draws.")
-    flags = tables["flags"]
     counts = flags["kind"].value_counts()
     words = {"deck": "deck", "matchup": "matchup", "first_player": "first-player"}
     what = ", ".join(f"{counts[k]} {words[k]}" for k in words if k in counts) or "none"
@@ -342,9 +408,10 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages |
     skill = (tables.get("robustness") or {}).get("skill")
     if skill:
         player += [line for s in skill_words(skill) for line in wrap(s, 110)]
-    blocks = [("", facts), ("Does the player matter?", player), ("Headlines", heads), ("Flags", shown),
+    blocks = [("Headlines", heads), ("Flags", shown), ("Does the player matter?", player), ("The sweep", facts),
               ("Games", watch), ("How to read", guide)]
-    text_page(fig, "Balance report", [b for b in blocks if b[1]])
+    answer = verdict(tables)
+    text_page(fig, "Balance report", [b for b in blocks if b[1]], lead=answer.sentence, lead_state=answer.state)
     pdf.add(fig, "title")
 
 

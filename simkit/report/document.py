@@ -127,8 +127,13 @@ class ReportPdf:
         self.close()
 
 
+#: the colour of a verdict by its state (:data:`simkit.core.words.VERDICT_STATES`)
+VERDICT_COLOURS = {"balanced": "#1e6b35", "not balanced": "#a3281d", "not settled": "#7a5200"}
+
+
 def text_page(fig: Figure, title: str, blocks: list[tuple[str, list[str]]], top: float = 0.95,
-              bottom: float = 0.03, overflow: str = "... (the rest is in the CSV tables)") -> None:
+              bottom: float = 0.03, overflow: str = "... (the rest is in the CSV tables)", lead: str = "",
+              lead_state: str = "") -> None:
     """Lay out headed text blocks on a page (title page, summaries), cut short above ``bottom``.
 
     Args:
@@ -139,12 +144,22 @@ def text_page(fig: Figure, title: str, blocks: list[tuple[str, list[str]]], top:
         bottom: figure fraction below which nothing is written; text that would go lower is
             replaced by one ``overflow`` line.
         overflow: the line that says text was cut.
+        lead: the page's answer in one sentence, set large and bold under the title (wrapped here).
+        lead_state: the verdict's state (``balanced``, ``not balanced``, ``not settled``), which colours it.
     """
+    from textwrap import wrap
+
     height = fig.get_figheight() * 72
     step = 11.5 / height
     if title:
         fig.text(0.07, top, title, fontsize=17, weight="bold", va="top")
         top -= 0.045
+    if lead:
+        width = int(80 * fig.get_figwidth() / 8.27)
+        lines = wrap(lead, width)
+        fig.text(0.07, top, "\n".join(lines), fontsize=11.5, weight="bold", va="top", linespacing=1.3,
+                 color=VERDICT_COLOURS.get(lead_state, "black"))
+        top -= (len(lines) * 11.5 * 1.3 + 10) / height
     y = top
     for heading, lines in blocks:
         if heading:

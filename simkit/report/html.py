@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simkit.report.balance import games_line, headlines, load_checked_results, reach_words
+from simkit.report.balance import games_line, headlines, load_checked_results, reach_words, verdict
 from simkit.report.games import find_scenario, matchups_to_watch
 from simkit.report.html_assets import SCRIPT, STYLE
 
@@ -319,6 +319,7 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
              f"Bots: {bots[0]} (first seat) vs {bots[-1]} (second seat)", games_line(tables),
              f"Report made {when.strftime('%Y-%m-%d %H:%M UTC')} by simkit {meta.get('simkit_version', '')}"]
     heads = headlines(tables)
+    answer = verdict(tables)
     reach = reach_words(tables)
     told = sum(1 for r in replays["games"] if r["lines"] is not None)
     every = told == len(replays["games"])
@@ -365,6 +366,7 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
         f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Balance report: {_e(name)}</title>'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{STYLE}</style></head><body>'
         f'<h1>Balance report: {_e(name)}</h1>'
+        f'<p class="verdict {answer.state.replace(" ", "-")}" id="verdict">{_e(answer.sentence)}</p>'
         + "".join(f'<p class="facts">{_e(f)}</p>' for f in facts)
         + ("<p class='warn'>The results hold a bot panel: this page describes the reference bot's games; the PDF "
            "has the 'Does the player matter?' pages.</p>" if meta.get("panel") else "")

@@ -11,6 +11,11 @@ STYLE = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; max-width: 1200px;
        padding: 0 18px 60px; color: #1b1b1b; }
 h1 { font-size: 24px; margin: 22px 0 4px; } h2 { font-size: 18px; margin: 30px 0 8px; border-bottom: 1px solid #ddd; }
+p.verdict { font-size: 17px; font-weight: 600; margin: 10px 0 12px; padding: 8px 12px; border-left: 5px solid;
+            max-width: 1100px; }
+p.verdict.balanced { color: #1e6b35; border-color: #1e6b35; background: #eef7f0; }
+p.verdict.not-balanced { color: #a3281d; border-color: #a3281d; background: #fbefed; }
+p.verdict.not-settled { color: #7a5200; border-color: #c58a00; background: #fdf6e6; }
 nav a { margin-right: 12px; } .facts { color: #555; font-size: 12.5px; } .warn { color: #b03a2e; font-weight: 600; }
 ul.headlines li { margin: 3px 0; } .note { color: #555; font-size: 12.5px; max-width: 900px; }
 input.filter { margin: 6px 0; padding: 4px 8px; width: 320px; font: inherit; }

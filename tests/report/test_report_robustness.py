@@ -79,7 +79,7 @@ def test_main_pages_describe_the_last_bot_of_the_panel_by_default(pages):
     """The reference bot is `strong` (the panel's last): its top deck heads the report, its games only."""
     title = pages[0]
     assert "every number below describes strong's games only" in title and "the last of the panel" in title
-    assert f"Strongest deck: {DECKS[-1]}" in title
+    assert f"Highest win rate: {DECKS[-1]}" in title
     assert "Games: 1280 = 8 decks x 8 decks" in title  # one bot's games, not the 3840 of the panel
 
 
@@ -100,7 +100,7 @@ def test_bot_option_chooses_the_reference_bot(folder, tmp_path):
     """`--bot weak` makes the main pages describe weak's games: its strongest deck heads the title."""
     title = _report(folder, tmp_path / "weak.pdf", "--bot", "weak")[0]
     assert "every number below describes weak's games only" in title and "the last of the panel" not in title
-    assert f"Strongest deck: {DECKS[0]}" in title
+    assert f"Highest win rate: {DECKS[0]}" in title
     rates = pd.read_csv(tmp_path / "weak.robust_deck_rates.csv")
     assert list(rates.columns) == ["deck", "weak", "mid", "strong"]
     assert rates["weak"].is_monotonic_decreasing  # ordered by the reference bot

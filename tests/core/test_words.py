@@ -1,0 +1,325 @@
+"""simkit.core.words: every judging sentence comes from one place and is never stronger than its interval.
+
+Literal cases first (the findings of issue 53, each as the numbers that were seen), then property tests that drive
+the words with random estimates and with random result tables (the report's own analysis) and check that no
+sentence contradicts its numbers or another sentence on the same page.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from simkit.core.words import (
+    Banded,
+    Estimate,
+    balance_verdict,
+    card_status,
+    change_verdict,
+    count,
+    crossing_verdict,
+    detectable_change,
+    games_for_change,
+    guarantee_sentence,
+    plural,
+    seat_sentence,
+    settle_projection,
+    tune_verdict,
+)
+
+DECK, MATCHUP, SEAT = (0.45, 0.55), (0.3, 0.7), (0.45, 0.55)
+
+
+def _deck(value, low, high, games=40, name="D", flagged=False, family=6):
+    return Banded("deck", Estimate(value, low, high, games, name), DECK, flagged, family)
+
+
+def test_plurals_of_a_games_nouns():
+    """Plurals of the games' own nouns: decks, armies, hero classes; a count says one or many."""
+    assert [plural(n) for n in ("deck", "army", "hero class", "day")] == ["decks", "armies", "hero classes", "days"]
+    assert (count(1, "deck"), count(3, "army")) == ("1 deck", "3 armies")
+
+
+# ----------------------------------------------------------------------------------------------
+# the seat: "worth" only when the interval leaves 0 out
+
+
+def test_a_seat_edge_whose_interval_holds_zero_is_no_measurable_edge():
+    """Miracle quick's +5.6 points, 95% CI -2.6 to +13.4, is 'no measurable seat edge', never 'worth'."""
+    s = seat_sentence(Estimate(0.056, -0.026, 0.134), 0.05, games=144)
+    assert s.startswith("no measurable seat edge: +5.6 points (95% CI -2.6 to +13.4, 144 games)")
+    assert "worth" not in s and "not settled" in s
+
+
+def test_a_seat_edge_whose_interval_leaves_zero_out_is_worth_its_points():
+    """An interval of +3.2 to +12.8 says going first is worth +8.0 points; flagged, it says beyond the band."""
+    s = seat_sentence(Estimate(0.08, 0.032, 0.128), 0.05, flagged=True)
+    assert s.startswith("going first is worth +8.0 points (95% CI +3.2 to +12.8)") and "significantly beyond" in s
+    s = seat_sentence(Estimate(-0.03, -0.045, -0.015), 0.05)
+    assert s.startswith("going second is worth 3.0 points") and s.endswith("inside +-5 points")
+
+
+@given(st.floats(-0.4, 0.4), st.floats(0.0, 0.3), st.floats(0.0, 0.3), st.booleans())
+def test_seat_words_follow_the_interval(value, below, above, flagged):
+    """Whatever the edge: 'worth' exactly when the interval leaves 0 out, 'inside' only when it lies inside the
+    band, 'significantly' only when flagged."""
+    e = Estimate(value, value - below, value + above)
+    s = seat_sentence(e, 0.05, flagged)
+    assert ("worth" in s) == (e.low > 0 or e.high < 0)
+    assert ("no measurable" in s) == (e.low <= 0 <= e.high)
+    assert ("inside +-5 points" in s) == (not flagged and -0.05 <= e.low and e.high <= 0.05)
+    assert ("significantly" in s) == flagged
+
+
+# ----------------------------------------------------------------------------------------------
+# the balance verdict
+
+
+def test_a_pool_with_decks_outside_the_band_but_no_flag_is_not_settled_and_says_how_many_games_settle_it():
+    """Miracle quick: 4 of 6 decks outside 45-55% by estimate, none flagged: 'not settled yet', with a projection."""
+    items = [_deck(0.725, 0.572, 0.839, name="Inferno"), _deck(0.30, 0.181, 0.454, name="Wind"),
+             _deck(0.56, 0.41, 0.70), _deck(0.42, 0.28, 0.57), _deck(0.50, 0.35, 0.65), _deck(0.52, 0.37, 0.66)]
+    v = balance_verdict(items, 4)
+    assert v.state == "not settled" and v.sentence.startswith("Not settled yet: by their estimates 4 of 6 decks lie")
+    assert "none significantly" in v.sentence and "would flag Inferno at 72.5%" in v.sentence
+    assert v.games is not None and v.games > 4 and f"--games {int(v.games)}" in v.sentence
+
+
+def test_a_flag_makes_it_not_balanced_and_names_the_furthest():
+    """One deck flagged: 'Not balanced', the furthest named with its interval."""
+    items = [_deck(0.80, 0.70, 0.88, name="Strong", flagged=True), _deck(0.5, 0.47, 0.53)]
+    v = balance_verdict(items, 40)
+    assert v.state == "not balanced"
+    assert v.sentence == ("Not balanced: 1 of 2 decks lies outside 45-55%, significantly (furthest: Strong at 80.0%, "
+                          "95% CI 70.0%-88.0%).")
+
+
+def test_every_interval_inside_its_band_is_balanced():
+    """Every deck, matchup and the seat inside their bands by their whole intervals: 'Balanced', saying so."""
+    items = [_deck(0.5, 0.46, 0.54), _deck(0.51, 0.47, 0.545),
+             Banded("matchup", Estimate(0.55, 0.45, 0.65, 100, "A vs B"), MATCHUP),
+             Banded("seat", Estimate(0.51, 0.49, 0.53, 800), SEAT),
+             Banded("deck seat", Estimate(0.6, 0.45, 0.75, 80, "A"), SEAT, required=False)]
+    v = balance_verdict(items, 50)
+    assert v.state == "balanced"
+    assert v.sentence == ("Balanced: every deck's 95% interval lies inside 45-55%, every matchup's inside 30/70 and "
+                          "the first seat's edge inside +-5 points; no per-deck seat edge is flagged.")
+
+
+def test_an_unfinished_sweep_is_not_settled_and_says_resume():
+    """A sweep not finished and nothing flagged: not settled, and how to finish it."""
+    v = balance_verdict([_deck(0.5, 0.46, 0.54)], 10, complete=False)
+    assert v.state == "not settled" and "simkit sweep --resume" in v.sentence
+
+
+def test_a_projection_to_flag_uses_the_exact_test_a_lone_matchup_needs():
+    """A matchup won 8 of 8 (4 games per pair) among 15 cannot be flagged before 8 games per pair (the report's reach
+    says so): the projection agrees with the exact test, not a normal approximation."""
+    m = Banded("matchup", Estimate(1.0, 0.676, 1.0, 8, "A vs B"), MATCHUP, family=15)
+    games, subject, route = settle_projection([m], 4)
+    assert (games, subject, route) == (8, m, "flag")
+
+
+def _required_inside(items):
+    return all(b.estimate.inside(*b.band) for b in items if b.required)
+
+
+@st.composite
+def banded(draw):
+    """A random subject: a deck, a matchup or the seat, a rate with an interval around it, flagged or not."""
+    kind = draw(st.sampled_from(["deck", "matchup", "seat", "deck seat"]))
+    band = {"deck": DECK, "matchup": MATCHUP}.get(kind, SEAT)
+    value = draw(st.floats(0.02, 0.98))
+    low = value - draw(st.floats(0, 0.3))
+    high = value + draw(st.floats(0, 0.3))
+    outside = value < band[0] or value > band[1]
+    flagged = outside and draw(st.booleans())
+    est = Estimate(value, max(low, 0), min(high, 1), draw(st.integers(1, 400)), f"S{draw(st.integers(0, 99))}")
+    return Banded(kind, est, band, flagged, family=draw(st.integers(1, 30)), required=kind != "deck seat")
+
+
+@given(st.lists(banded(), min_size=1, max_size=12), st.integers(1, 60), st.booleans())
+def test_a_verdict_never_says_more_than_its_intervals(items, games, complete):
+    """Random subjects: 'Balanced' only when nothing is flagged and every required interval lies inside its band;
+    'Not balanced' only with a flag; otherwise 'Not settled yet', with a projection of more games than were played."""
+    v = balance_verdict(items, games, complete=complete)
+    assert v.sentence.startswith({"balanced": "Balanced:", "not balanced": "Not balanced:",
+                                  "not settled": "Not settled yet:"}[v.state])
+    assert (v.state == "not balanced") == any(b.flagged for b in items)
+    if v.state == "balanced":
+        assert complete and _required_inside(items)
+    if v.state == "not settled":
+        assert not complete or not _required_inside(items)
+        assert "significantly (" not in v.sentence
+        if v.games is not None and math.isfinite(v.games):
+            assert v.games > games
+    assert v.sentence.count("Balanced") + v.sentence.count("balanced") <= 1
+
+
+# ----------------------------------------------------------------------------------------------
+# compare
+
+
+def test_a_comparison_too_small_to_see_five_points_is_not_settled():
+    """Four games a pair (x0.98, 95% CI x0.65-1.41): not 'no measurable effect' but not settled, with the smallest
+    change it could see and the games a change of 5 points needs."""
+    smallest = detectable_change(0.55, 40, 6)
+    need = games_for_change(0.05, smallest, 4)
+    kind, s = change_verdict((0.156, 0.153), Estimate(0.98, 0.65, 1.41), (2, 0), 6, DECK, smallest, 4, needed=need)
+    assert kind == "not settled" and s.startswith("not settled: no measurable effect yet: deck spread 15.6 -> 15.3")
+    assert f"about {100 * smallest:.0f} points" in s and f"needs about {int(need):,} games per pair" in s
+    assert smallest > 0.05 and need > 4
+
+
+def test_a_comparison_that_could_see_five_points_and_saw_nothing_says_no_measurable_effect():
+    """Many games (the smallest detectable change under 5 points), a ratio interval holding 1: no measurable effect."""
+    kind, s = change_verdict((0.1, 0.1), Estimate(1.0, 0.95, 1.05), (3, 3), 6, DECK, 0.02, 200)
+    assert kind == "no measurable effect on balance" and "could only detect a deck change of about 2 points" in s
+
+
+@given(st.floats(0.3, 2.0), st.floats(0.0, 0.5), st.floats(0.0, 0.5), st.floats(0.0, 0.4), st.integers(1, 100))
+def test_compare_words_follow_the_ratio_interval(ratio, below, above, smallest, games):
+    """'more/less balanced' only when the ratio's interval lies wholly below/above 1; 'no measurable effect' only when
+    a 5-point change was within reach."""
+    est = Estimate(ratio, ratio - below, ratio + above)
+    kind, s = change_verdict((0.1, 0.1 * ratio), est, (1, 1), 4, DECK, smallest, games)
+    assert (kind == "more balanced") == (est.high < 1)
+    assert (kind == "less balanced") == (est.low > 1)
+    if kind == "no measurable effect on balance":
+        assert smallest <= 0.05
+    assert s.startswith(kind if kind != "not settled" else "not settled: no measurable effect yet")
+
+
+# ----------------------------------------------------------------------------------------------
+# explore, scan, tune
+
+
+def test_explores_guarantee_is_met_only_below_epsilon():
+    """Exploitability +0.000, interval +0.000 to +0.221, epsilon 0.02: NOT met (the upper end is above epsilon)."""
+    met, s = guarantee_sentence(Estimate(0.0, 0.0, 0.221), 0.02, "settled")
+    assert not met and s.startswith("guarantee NOT met: exploitability +0.000 (95% interval +0.000 to +0.221)")
+    met, s = guarantee_sentence(Estimate(0.0, -0.01, 0.015), 0.02, "settled")
+    assert met and s.startswith("guarantee met")
+
+
+@given(st.floats(-0.2, 0.3), st.floats(0, 0.2), st.floats(0, 0.2), st.floats(0.005, 0.1))
+def test_the_guarantee_follows_the_upper_end(value, below, above, epsilon):
+    """Met exactly when the upper end of the exploitability's interval lies below epsilon."""
+    met, s = guarantee_sentence(Estimate(value, value - below, value + above), epsilon, "settled")
+    assert met == (value + above < epsilon) and ("guarantee met" in s) == met
+
+
+def test_a_card_is_dead_only_when_no_deck_holding_it_is_in_the_mixture_the_strongest_or_the_band():
+    """InfernoFlame in a strongest deck is never dead; a card no searched deck holds is untested, not dead."""
+    assert card_status(0, 1, 0, 3) == "strongest"
+    assert card_status(0, 0, 1, 3) == "band"
+    assert card_status(0, 0, 0, 3) == "dead"
+    assert card_status(0, 0, 0, 0) == "untested"
+
+
+def test_a_scan_crossing_is_settled_only_inside_the_range():
+    """A crossing whose interval runs beyond the values scanned is not settled, and the sentence says what to do."""
+    s = crossing_verdict("first-seat win rate", "rules.x", "50%", 3.4, 3.1, 3.9, 2, 5)
+    assert s.startswith("Settled: the first-seat win rate reaches 50% at rules.x = 3.4 (95% interval 3.1 to 3.9)")
+    s = crossing_verdict("first-seat win rate", "rules.x", "50%", 3.4, -math.inf, 3.9, 2, 5, games=4)
+    assert s.startswith("Not settled") and "below 2" in s and "more games per pair than 4" in s
+    s = crossing_verdict("first-seat win rate", "rules.x", "50%", math.nan, math.nan, math.nan, 2, 5, side="above")
+    assert s.startswith("Not settled in this range") and "above 50%" in s
+
+
+def test_tune_never_proposes_a_candidate_its_confirmation_or_check_rejects():
+    """Issue 53's tune: search 0.5656 -> 0.6209, confirmation 0.607 -> 0.608, pooled 0.5178 -> 0.4318, the check
+    cannot tell: no safe proposal, why, which figure decides, the pooled figure read as what it is, a bigger budget."""
+    safe, s = tune_verdict(1, (0.5656, 0.6209), (0.6068, 0.6082), (0.5178, 0.4318), "cannot tell",
+                           Estimate(1.14, 0.87, 1.54), 2, 4, 4)
+    assert not safe and s.startswith("no safe proposal: on the confirmation seeds it does not beat the base")
+    assert "cannot tell it from the base" in s and "2 new flags" in s
+    assert "The confirmation seeds decide" in s and "lies below both of its parts" in s and "--games 16" in s
+    safe, s = tune_verdict(2, (0.5, 0.4), (0.5, 0.42), (0.5, 0.41), "better", Estimate(0.7, 0.6, 0.85), 0, 20, 20)
+    assert safe and s.startswith("proposed (2 changes)")
+
+
+@given(st.integers(0, 4), st.floats(0, 1), st.floats(0, 1), st.sampled_from(["better", "worse", "cannot tell"]),
+       st.integers(0, 3))
+def test_a_proposal_is_safe_only_when_the_confirmation_and_the_check_agree(changes, base, cand, check, flags):
+    """Safe exactly when a number changes, the confirmation beats the base, the check says better and no flag
+    appears."""
+    ratio = {"better": Estimate(0.8, 0.7, 0.9), "worse": Estimate(1.2, 1.1, 1.3),
+             "cannot tell": Estimate(1.0, 0.8, 1.2)}[check]
+    safe, s = tune_verdict(changes, (base, cand), (base, cand), (base, cand), check, ratio, flags, 8, 8)
+    assert safe == (changes > 0 and cand < base and check == "better" and flags == 0)
+    assert s.startswith("proposed") == safe and s.startswith("no safe proposal") != safe
+
+
+# ----------------------------------------------------------------------------------------------
+# a whole page, from random result tables
+
+
+DECKS = ["HolyLight:Archer,Priest,Swordsman", "InfernoFlame:Archer,BlackBat,Priest",
+         "WindBlessing:BlackBat,FrostDragon,Swordsman", "SalamanderShield:Archer,FrostDragon,VolcanoDragon",
+         "HolyLight:BlackBat,Priest,VolcanoDragon"]
+
+
+@st.composite
+def result_tables(draw):
+    """A random round robin of 2-5 decks, 1-30 games per pair, planted rates, seat edge and draws."""
+    from simkit.testing.synthetic import synthetic_results
+
+    d = draw(st.integers(2, 5))
+    decks = DECKS[:d]
+    rates = {}
+    for i in range(d):
+        for j in range(i + 1, d):
+            rates[(decks[i], decks[j])] = draw(st.sampled_from([0.5, 0.55, 0.65, 0.8, 0.95, 0.2, 0.4]))
+    return synthetic_results(decks, draw(st.integers(1, 30)), rates, first_advantage=draw(st.sampled_from(
+        [0.0, 0.03, 0.1, -0.08])), draw_rate=draw(st.sampled_from([0.0, 0.2])), seed=draw(st.integers(0, 10 ** 6)))
+
+
+def _page(df):
+    from simkit.analysis import analyze
+    from simkit.report.balance import headlines, reach_words, verdict
+
+    tables = analyze(df, bootstrap=0)
+    return tables, verdict(tables), headlines(tables), reach_words(tables)
+
+
+CI = re.compile(r"([+-]\d+\.\d) points \(95% CI ([+-]\d+\.\d) to ([+-]\d+\.\d)")
+
+
+@given(result_tables())
+def test_no_sentence_of_a_report_page_contradicts_its_numbers_or_another(df):
+    """A random sweep's first page: the verdict's state agrees with the flags and the intervals; the seat sentence
+    says 'worth' only when its printed interval leaves 0 out; the deck count outside the band is the table's; no
+    sentence calls the game balanced unless the verdict does, none says 'significantly' outside the flags' count."""
+    tables, v, heads, reach = _page(df)
+    flags = tables["flags"]
+    assert (v.state == "not balanced") == (len(flags) > 0)
+    decks = tables["decks"][tables["decks"]["games"] > 0]
+    if v.state == "balanced":
+        assert decks["low"].ge(0.45).all() and decks["high"].le(0.55).all()
+    page = [v.sentence, *heads, *reach]
+    for s in page:
+        low = s.lower()
+        assert low.count("balanced") == low.count("not balanced") + (v.state == "balanced" and s is v.sentence)
+        for m in CI.finditer(s):
+            lo, hi = float(m.group(2)), float(m.group(3))
+            before = s[:m.start()]
+            if "worth" in before[-40:]:
+                assert lo > 0 or hi < 0, s
+            if "no measurable" in before[-40:]:
+                assert lo <= 0 <= hi, s
+    seat = next(h for h in heads if "seat edge" in h or "worth" in h)
+    o = tables["first_player"].query("scope == 'overall'").iloc[0]
+    assert ("worth" in seat) == (o["low"] > 0 or o["high"] < 0)
+    outside = int(((decks["win_rate"] < 0.45) | (decks["win_rate"] > 0.55)).sum())
+    ranged = next(h for h in heads if h.startswith("Deck win rates range"))
+    assert (f"{outside} of {len(decks)} lie outside" in ranged) == (outside > 0)
+    n_flags = next(h for h in heads if h.startswith("Flags (significant after correction)"))
+    assert n_flags.startswith(f"Flags (significant after correction): {len(flags)} ")
+    if not len(flags):
+        assert not any("significantly (" in s or "significantly beyond" in s for s in page)
+    assert not np.isnan(len(page))
