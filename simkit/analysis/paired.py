@@ -29,6 +29,7 @@ from simkit.analysis import (
 )
 from simkit.analysis.cards import card_usage, card_usage_change
 from simkit.analysis.stats import adjust_p, paired_delta
+from simkit.core.words import Estimate, change_verdict, detectable_change, games_for_change
 
 __all__ = [
     "COMPARE_TABLES",
@@ -43,6 +44,8 @@ __all__ = [
     "flag_changes",
     "patch_changes",
     "spread_change",
+    "paired_only",
+    "detection",
     "verdict",
     "compare_results",
 ]
@@ -122,9 +125,9 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
         return k
 
     left = base[keys].assign(key=key(base), base_points=first_score(base),
-                             base_seed=base["seed"] if "seed" in base else -1)
+                             base_seed=base["seed"] if "seed" in base else -1, base_row=np.arange(len(base)))
     right = pd.DataFrame({"key": key(patch), "patch_points": first_score(patch),
-                          "patch_seed": patch["seed"] if "seed" in patch else -2})
+                          "patch_seed": patch["seed"] if "seed" in patch else -2, "patch_row": np.arange(len(patch))})
     paired = left.merge(right, on="key", how="inner", validate="one_to_one").drop(columns="key")
     per_pair = paired.groupby(KEYS[:2]).size()
     want = len(a) ** 2
@@ -135,9 +138,23 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
                          "(same first deck, second deck and game number): the sweeps cannot be compared")
     paired["same_seed"] = paired.pop("base_seed").to_numpy() == paired.pop("patch_seed").to_numpy()
     paired = paired.sort_values(keys, ignore_index=True)
+    rows = (paired.pop("base_row").to_numpy(), paired.pop("patch_row").to_numpy())
     paired.attrs["meta"] = dict(base.attrs.get("meta") or {})  # the game's schema and deck cards
     paired.attrs["games"] = {"paired": len(paired), "base": len(base), "patch": len(patch)}
+    paired.attrs["rows"] = rows  # each paired game's row in base and in patch (positions)
     return paired
+
+
+def paired_only(base: pd.DataFrame, patch: pd.DataFrame, paired: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The games of each sweep that the other played too (:func:`pair_results`' ``rows``), in the same order, with
+    the sweeps' metadata: every part of a comparison reads these, so a sweep of more games (another ``--games``, an
+    adaptive sweep) is compared on the games both played, flags and the Nash mix included."""
+    b_rows, p_rows = paired.attrs["rows"]
+    if len(b_rows) == len(base) and len(p_rows) == len(patch):
+        return base, patch
+    b, p = base.iloc[b_rows].reset_index(drop=True), patch.iloc[p_rows].reset_index(drop=True)
+    b.attrs, p.attrs = dict(base.attrs), dict(patch.attrs)
+    return b, p
 
 
 def _deck_view(paired: pd.DataFrame) -> pd.DataFrame:
@@ -446,32 +463,49 @@ def patch_changes(base_meta: dict, patch_meta: dict) -> list[tuple[str, object, 
     return out
 
 
-def verdict(spread: dict, decks: pd.DataFrame, flags: pd.DataFrame, bands: FlagBands,
-            changes: list[tuple[str, object, object]] = ()) -> dict:
-    """The comparison's answer in one sentence, from the spread of deck win rates and its paired interval.
-
-    "more balanced" when the whole interval of the spread's ratio lies below 1, "less balanced" when it
-    lies above, else "no measurable effect on balance"; then the decks inside the report's band before
-    and after, and the flags that changed, counted by reason.
+def detection(paired: pd.DataFrame, decks: pd.DataFrame, bands: FlagBands, named: float = 0.05) -> dict:
+    """What this comparison could have seen: the smallest change of one deck's win rate its paired test detects
+    (80% power, alpha over the decks' family, :func:`simkit.core.words.detectable_change`) and about how many games
+    per pair a change of ``named`` needs.
 
     Returns:
-        ``{"kind", "sentence", "ratio", "low", "high", "inside_before", "inside_after", "decks",
-        "changes"}``.
+        ``{"smallest", "named", "needed", "games_per_pair", "sd"}`` (``sd``: the standard deviation of a game's
+        paired difference, deck view, non-mirror games; ``needed``: games per pair, ``inf`` beyond 10,000).
     """
+    view = _deck_view(paired)
+    sd = float(view["d"].std(ddof=1)) if len(view) > 1 else float("nan")
+    per_deck = float(decks["games"].median()) if len(decks) else 0.0
+    per_pair = paired.groupby(KEYS[:2]).size()
+    games_per_pair = float(per_pair.median()) if len(per_pair) else 0.0
+    smallest = detectable_change(sd, per_deck, len(decks), bands.alpha) if sd == sd else float("nan")
+    needed = games_for_change(named, smallest, games_per_pair)
+    return {"smallest": smallest, "named": named, "needed": needed, "games_per_pair": games_per_pair, "sd": sd}
+
+
+def verdict(spread: dict, decks: pd.DataFrame, flags: pd.DataFrame, bands: FlagBands,
+            changes: list[tuple[str, object, object]] = (), reach: dict | None = None, games: dict | None = None
+            ) -> dict:
+    """The comparison's answer in one sentence (:func:`simkit.core.words.change_verdict`), from the spread of deck
+    win rates and its paired interval, and what the comparison could have seen (``reach``, :func:`detection`).
+
+    "more balanced" when the whole interval of the spread's ratio lies below 1, "less balanced" when it lies
+    above; when it holds 1, "no measurable effect on balance" if a deck change of ``reach["named"]`` was within
+    reach, else "not settled"; then the decks inside the report's band before and after, the smallest change the
+    comparison could detect, the games a change of the named size needs, the flags that changed, counted by reason,
+    and, when the sweeps played different games, that only the games both played were compared.
+
+    Returns:
+        ``{"kind", "sentence", "ratio", "low", "high", "inside_before", "inside_after", "decks", "changes",
+        "smallest", "needed", "games_per_pair"}``.
+    """
+    reach = reach or {"smallest": float("nan"), "named": 0.05, "needed": None, "games_per_pair": 0}
     ratio, low, high = spread["ratio"], spread["low"], spread["high"]
-    if high == high and high < 1:
-        kind = "more balanced"
-    elif low == low and low > 1:
-        kind = "less balanced"
-    else:
-        kind = "no measurable effect on balance"
     lo, hi = bands.deck
     inside_before = int(decks["base_rate"].between(lo, hi).sum())
     inside_after = int(decks["patch_rate"].between(lo, hi).sum())
-    interval = f"{low:.2f}-{high:.2f}" if low == low else "no interval"
-    sentence = (f"{kind}: deck spread {100 * spread['base']:.1f} -> {100 * spread['patch']:.1f} points "
-                f"(x{ratio:.2f}, 95% CI {interval}); decks inside the {100 * lo:g}-{100 * hi:g}% band "
-                f"{inside_before} -> {inside_after} of {len(decks)}")
+    kind, sentence = change_verdict((spread["base"], spread["patch"]), Estimate(ratio, low, high),
+                                    (inside_before, inside_after), len(decks), bands.deck, reach["smallest"],
+                                    reach["games_per_pair"], reach["named"], reach["needed"], same_rules=not changes)
     moved = flags[flags["status"] != "stayed"]
     if len(moved):
         counts = moved.groupby(["status", "reason"]).size()
@@ -479,11 +513,13 @@ def verdict(spread: dict, decks: pd.DataFrame, flags: pd.DataFrame, bands: FlagB
         sentence += "; flags: " + ", ".join(parts)
     else:
         sentence += "; no flag changed"
-    if not changes:
-        sentence = "the two sweeps play the same rules; " + sentence
+    if games and not games["paired"] == games["base"] == games["patch"]:
+        sentence += (f"; only the {games['paired']:,} games both sweeps played are compared, in every part (the base "
+                     f"played {games['base']:,}, the patch {games['patch']:,})")
     return {"kind": kind, "sentence": sentence, "ratio": ratio, "low": low, "high": high,
             "inside_before": inside_before, "inside_after": inside_after, "decks": len(decks),
-            "changes": list(changes)}
+            "changes": list(changes), "smallest": reach["smallest"], "needed": reach["needed"],
+            "games_per_pair": reach["games_per_pair"]}
 
 
 def spread_change(paired: pd.DataFrame, level: float = 0.95, resamples: int = 2000, seed: int = 0) -> dict:
@@ -559,6 +595,7 @@ def compare_results(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands | 
     """
     bands = bands or FlagBands()
     paired = pair_results(base, patch)
+    base, patch = paired_only(base, patch, paired)  # every part reads the games both sweeps played
     mb, mp = matchup_matrix(base), matchup_matrix(patch)
     fb, fpp = first_player_advantage(base), first_player_advantage(patch)
     base_subjects, patch_subjects = flag_subjects(base, bands, mb, fb), flag_subjects(patch, bands, mp, fpp)
@@ -581,7 +618,8 @@ def compare_results(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands | 
         "card_usage_changes": card_usage_change(card_usage(base), card_usage(patch)),  # what the cards did
         "spread": spread,
         "changes": changes,
-        "verdict": verdict(spread, deck_table, flags, bands, changes),
+        "verdict": verdict(spread, deck_table, flags, bands, changes, detection(paired, deck_table, bands),
+                           paired.attrs["games"]),
         "order": list(deck_strength(base, bootstrap=0)["deck"]),
         "base_meta": meta_of(base),
         "patch_meta": meta_of(patch),

@@ -23,7 +23,7 @@ from simkit.report.plots import (
 )
 from simkit.report.plots import flag_lines as flag_table_lines
 
-__all__ = ["write_compare_report", "compare_report", "compare_headlines", "answer_blocks", "flag_lines",
+__all__ = ["write_compare_report", "compare_report", "compare_headlines", "answer_blocks", "flag_lines", "lead",
            "nash_sentence"]
 
 ROWS_PER_PAGE = 80
@@ -99,7 +99,8 @@ def _value(v) -> str:
 
 
 def answer_blocks(tables: dict, width: int = 110) -> list[tuple[str, list[str]]]:
-    """The title page's answer: the verdict, what the patch changed, the decks in the band and the flags.
+    """The title page's evidence under its verdict (:func:`lead`): what the patch changed, the decks in the band and
+    the flags.
 
     Args:
         tables: :func:`simkit.analysis.paired.compare_results` output.
@@ -120,10 +121,15 @@ def answer_blocks(tables: dict, width: int = 110) -> list[tuple[str, list[str]]]
     def wrapped(lines: list[str]) -> list[str]:
         return [line for t in lines for line in wrap(t, width, subsequent_indent="    ")]
 
-    return [("Verdict", wrapped([v["sentence"][0].upper() + v["sentence"][1:] + "."])),
-            ("What the patch changed", wrapped(changes)),
+    return [("What the patch changed", wrapped(changes)),
             ("Decks inside the band (base -> patch)", inside),
             ("Flags that changed (value base -> patch)", wrapped(flag_lines(tables["flag_changes"])))]
+
+
+def lead(tables: dict) -> tuple[str, str]:
+    """The comparison's verdict as the title page's lead: ``(kind, sentence)``, the sentence capitalised."""
+    v = tables["verdict"]
+    return v["kind"], v["sentence"][0].upper() + v["sentence"][1:] + "."
 
 
 def compare_headlines(tables: dict) -> list[str]:
@@ -209,8 +215,10 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime) -> None:
         "and Nash changes that are not significant are shown as noise, not as results. Every table is also "
         "written as CSV beside the PDF.",
     ]
+    kind, sentence = lead(tables)
     text_page(fig, "Patch comparison", [*answer_blocks(tables), ("Headlines", heads), ("The sweeps", facts),
-                                        ("How to read", wrap(" ".join(guide), 110))])
+                                        ("How to read", wrap(" ".join(guide), 110))], lead=sentence,
+              lead_state={"more balanced": "balanced", "less balanced": "not balanced"}.get(kind, "not settled"))
     pdf.add(fig, "title")
 
 

@@ -252,13 +252,42 @@ def test_the_verdict_says_more_balanced_when_the_whole_interval_is_below_one(bas
     assert v["inside_after"] >= v["inside_before"]
 
 
-def test_the_verdict_says_no_measurable_effect_when_the_interval_holds_one(base):
-    """The same rules on other luck is 'no measurable effect on balance', and says the rules are the same."""
+def test_a_comparison_that_could_not_see_five_points_is_not_settled(base):
+    """The same rules on other luck (other seeds, so nothing pairs up): the spread's interval holds 1, and at 40 games
+    a pair a deck change of 5 points could go unseen, so the verdict is 'not settled', with the smallest change it
+    could detect and the games a change of 5 points needs."""
     again = synthetic_results(POOL, 40, priest_edge(0.10), first_advantage=0.08, seed=6, scenario_name="again",
                               scenario_hash="again", bots=("balanced", "balanced"))
     v = compare_results(base, again)["verdict"]
-    assert v["kind"] == "no measurable effect on balance" and v["low"] <= 1 <= v["high"]
-    assert v["sentence"].startswith("the two sweeps play the same rules; no measurable effect")
+    assert v["kind"] == "not settled" and v["low"] <= 1 <= v["high"] and v["smallest"] > 0.05 and v["needed"] > 40
+    assert v["sentence"].startswith("the two sweeps play the same rules; not settled (no measurable effect yet)")
+    assert (f"at 40 games per pair it could only detect a deck change of about {100 * v['smallest']:.0f} points or "
+            f"more, and a change of 5 points needs about {int(v['needed']):,} games per pair") in v["sentence"]
+
+
+def test_a_comparison_that_could_see_five_points_and_saw_no_change_says_no_measurable_effect():
+    """A patch that moves the Priest edge by half a point on the very same seeds: few games change, so a 5-point
+    change was within reach, and the spread's interval holds 1: 'no measurable effect on balance'."""
+    base = synthetic_results(POOL[:6], 40, priest_edge(0.10), seed=5, scenario_name="b", scenario_hash="b",
+                             bots=("balanced", "balanced"))
+    patch = synthetic_results(POOL[:6], 40, priest_edge(0.095), seed=5, scenario_name="p", scenario_hash="p",
+                              bots=("balanced", "balanced"))
+    v = compare_results(base, patch)["verdict"]
+    assert v["kind"] == "no measurable effect on balance" and v["low"] <= 1 <= v["high"] and v["smallest"] <= 0.05
+
+
+def test_sweeps_of_different_game_counts_are_compared_on_the_games_both_played_in_every_part():
+    """4 games a pair against 12 of the same rules: the paired part, the flags and the Nash mix all read the same 4
+    games a pair (no flag 'appears' from the patch's extra games), and the verdict says only those were compared."""
+    big = synthetic_results(POOL[:6], 12, priest_edge(0.2), seed=5, bots=("balanced", "balanced"))
+    small = big[big["game"] < 4].reset_index(drop=True)  # the first 4 games of every pair: the same seeds
+    small.attrs = {"meta": {**big.attrs["meta"], "games_per_pair": 4}}
+    t = compare_results(small, big)
+    assert t["games"] == {"paired": 144, "base": 144, "patch": 432}
+    assert (t["flag_changes"]["status"] == "stayed").all()
+    assert (t["nash_shift"]["weight_base"] == t["nash_shift"]["weight_patch"]).all()
+    assert "only the 144 games both sweeps played are compared, in every part (the base played 144, the patch 432)" \
+        in t["verdict"]["sentence"]
 
 
 def test_a_flag_that_changed_says_why():
