@@ -5,7 +5,9 @@ A command module defines ``register(subparsers)`` which adds its parser and sets
 command's one-line help from its module's source, so help and argument errors cost no engine, pandas or
 matplotlib import. A misspelt flag prints the command's own usage with the nearest flags. Bad input (a
 ``ValueError`` such as ScenarioError or IllegalAction, or a missing file) ends with one line on stderr
-and exit status 2. A results folder's warnings (a stray file ignored, a chunk played again) print as
+and exit status 2, and so does a write the system refuses (a full or read-only disk); Ctrl-C and SIGTERM stop
+a command in one line too, which for sweep, scan, explore and tune names the command that finishes the run
+(:mod:`simkit.commands._stop`). A results folder's warnings (a stray file ignored, a chunk played again) print as
 one line each. When a command that plays games starts compiling the game's engine (numba's on-disk cache
 misses: the first run after installing, or changed sources), one line says so and about how long it takes.
 """
@@ -208,21 +210,27 @@ def main(argv: list[str] | None = None) -> int:
         else:
             show(message, category, *rest, **kw)
 
+    from simkit.commands._stop import cannot_go_on, sigterm_stops, stopped
+
     notice = compile_notice(args)
     listener = announce_compiles(notice) if notice else None
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), sigterm_stops():
             warnings.showwarning = one_line
             return int(args.func(args) or 0)
     except (ValueError, FileNotFoundError, PermissionError, NotADirectoryError, IsADirectoryError) as exc:
         print(f"simkit {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"simkit {args.command}: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (sigterm_stops)
+        line, status = stopped(args.command, exc, getattr(args, "resume_folder", None), argv)
+        print(line, file=sys.stderr)
+        return status
     except BrokenPipeError:  # the reader of the output went away (`simkit decks ... | head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:  # a full or read-only disk, a refused permission: one line, never a traceback
+        print(cannot_go_on(args.command, exc, getattr(args, "resume_folder", None), argv), file=sys.stderr)
+        return 2
     finally:
         if listener is not None:
             from numba.core import event

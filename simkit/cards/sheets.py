@@ -27,15 +27,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from simkit.cards.read import KEY_COLUMN, SUFFIXES, TABLE_COLUMN, SheetRow, blank, parse_cell, read_sheets
+from simkit.core.cells import csv_cell
 from simkit.core.errors import ScenarioError
 
 __all__ = ["CardSheet", "card_tables", "card_sheets", "export_cards", "import_cards", "read_sheets", "patch_text",
            "changed_cells", "toml_value"]
 
-KEY_COLUMN = "card"      # the row's path below its card table
-TABLE_COLUMN = "table"   # a CSV's column naming the card table of each row
 NEVER = ("bots", "map")  # tables that are never card tables
-SUFFIXES = (".xlsx", ".csv")
 
 
 @dataclass(frozen=True)
@@ -160,93 +159,23 @@ def _cell(value: Any) -> Any:
 
 
 def _csv_cell(value: Any) -> str:
+    """A value as a CSV cell: text that would start a formula escaped (:func:`simkit.core.cells.csv_cell`)."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(_cell(value))
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
-        return "str"
-    return "json"
-
-
-_WORDS = {"bool": "true or false", "int": "a whole number", "float": "a number",
-          "json": "a JSON list or table (e.g. [1, 2])", "str": "text"}
-
-
-def _parse(raw: Any, like: Any) -> Any:
-    """A cell's value, read as the kind of ``like`` (the scenario's value; ``None``: guessed from the cell).
-
-    Raises:
-        ValueError: the cell cannot be read as that kind (the message says what was expected).
-    """
-    kind = _kind(like) if like is not None else None
-    text = raw.strip() if isinstance(raw, str) else raw
-    if kind is None:  # a key the scenario does not have: the most specific reading of the cell
-        if not isinstance(text, str):
-            return text
-        for guess in ("bool", "int", "float", "json"):
-            try:
-                return _parse(text, {"bool": True, "int": 0, "float": 0.0, "json": []}[guess])
-            except ValueError:
-                pass
-        return text
-    if kind == "str":
-        if isinstance(text, float) and text.is_integer():
-            text = int(text)
-        return str(text) if not isinstance(raw, str) else raw
-    if kind == "bool":
-        if isinstance(text, bool):
-            return text
-        if isinstance(text, str) and text.lower() in ("true", "false"):
-            return text.lower() == "true"
-        raise ValueError(f"expected {_WORDS[kind]}, got {raw!r}")
-    if kind in ("int", "float"):
-        if isinstance(text, bool):
-            raise ValueError(f"expected {_WORDS[kind]}, got {raw!r}")
-        if isinstance(text, str):
-            try:
-                text = int(text)
-            except ValueError:
-                try:
-                    text = float(text)
-                except ValueError:
-                    raise ValueError(f"expected {_WORDS[kind]}, got {raw!r}") from None
-        if kind == "int":
-            if isinstance(text, float):
-                if not text.is_integer():
-                    raise ValueError(f"expected {_WORDS[kind]}, got {raw!r}")
-                text = int(text)
-            return int(text)
-        return float(text)
-    words = ('a JSON list (e.g. [1, 2])' if isinstance(like, list) else
-             'a JSON table (e.g. {"do": "damage"})' if isinstance(like, dict) else _WORDS[kind])
-    if not isinstance(text, str):
-        raise ValueError(f"expected {words}, got {raw!r}")
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"expected {words}, got {raw!r} ({exc.msg})") from None
-    if not isinstance(value, list | dict):
-        raise ValueError(f"expected {_WORDS[kind]}, got {raw!r}")
-    if not isinstance(value, type(like)):
-        raise ValueError(f"expected {words}, got {raw!r}")
-    return value
+    return csv_cell(str(_cell(value))) if isinstance(value, str | list | dict) else str(value)
 
 
 # -- writing ----------------------------------------------------------------------------------------------
 
 
-def _write_xlsx(sheets: list[CardSheet], path: Path) -> None:
+def _xlsx_bytes(sheets: list[CardSheet]) -> bytes:
+    """The workbook's file, built in memory (a failing disk then meets one plain write, never a half-closed zip).
+
+    Every text cell is stored as text: a card named ``=SUM(9)`` is that name in the spreadsheet, not a formula."""
+    import io
+
     from openpyxl import Workbook
     from openpyxl.styles import Font
 
@@ -257,12 +186,22 @@ def _write_xlsx(sheets: list[CardSheet], path: Path) -> None:
         ws.append([KEY_COLUMN, *sheet.columns])
         for card, own in sheet.rows:
             ws.append([card, *(_cell(own.get(c)) for c in sheet.columns)])
+        for row in ws.iter_rows():
+            for cell in row:
+                if isinstance(cell.value, str):
+                    cell.data_type = "s"  # openpyxl takes text starting with '=' for a formula
         for cell in ws[1]:
             cell.font = Font(bold=True)
         ws.freeze_panes = "B2"
         ws.auto_filter.ref = ws.dimensions
         ws.column_dimensions["A"].width = max(12, *(len(card) + 2 for card, _ in sheet.rows)) if sheet.rows else 12
-    book.save(path)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def _write_xlsx(sheets: list[CardSheet], path: Path) -> None:
+    path.write_bytes(_xlsx_bytes(sheets))
 
 
 def _write_csv(sheets: list[CardSheet], path: Path) -> None:
@@ -272,7 +211,7 @@ def _write_csv(sheets: list[CardSheet], path: Path) -> None:
         out.writerow([TABLE_COLUMN, KEY_COLUMN, *columns])
         for sheet in sheets:
             for card, own in sheet.rows:
-                out.writerow([sheet.table, card, *(_csv_cell(own.get(c)) for c in columns)])
+                out.writerow([csv_cell(sheet.table), csv_cell(card), *(_csv_cell(own.get(c)) for c in columns)])
 
 
 def _suffix(path: Path, option: str) -> str:
@@ -314,118 +253,12 @@ def export_cards(scenario, out: str | Path) -> list[CardSheet]:
 # -- reading ----------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Row:
-    sheet: str        # the sheet's name (in a CSV, the file's name)
-    number: int       # the row's number as a spreadsheet shows it (the header is row 1)
-    table: str
-    card: str
-    cells: dict[str, tuple[str, Any]]   # column name -> (column letter, raw value)
-    card_column: str = "A"              # the letter of the card column
-    csv: bool = False                   # from a CSV (one sheet, the table named on each row)
-
-
-def _letter(index: int) -> str:
-    """The spreadsheet letter of column ``index`` (0 -> A, 26 -> AA)."""
-    out = ""
-    index += 1
-    while index:
-        index, r = divmod(index - 1, 26)
-        out = chr(65 + r) + out
-    return out
-
-
-def _blank(v: Any) -> bool:
-    return v is None or (isinstance(v, str) and not v.strip())
-
-
-def _rows_of(where: str, sheet: str, table: str | None, grid: list[list[Any]]) -> list[_Row]:
-    """The rows of one sheet's cells (``table=None``: a CSV, whose ``table`` column names each row's table)."""
-    head = where if table is None else f"{where}: sheet {sheet!r}"
-    if not grid or all(_blank(v) for v in grid[0]):
-        raise ValueError(f"{head}: row 1: no header row (expected '{KEY_COLUMN}' and the keys)")
-    header = [("" if _blank(v) else str(v).strip()) for v in grid[0]]
-    need = [KEY_COLUMN] if table is not None else [TABLE_COLUMN, KEY_COLUMN]
-    for name in need:
-        if name not in header:
-            raise ValueError(f"{head}: row 1: no '{name}' column (the header has: "
-                             f"{', '.join(h for h in header if h) or 'nothing'})")
-    seen: dict[str, str] = {}
-    for i, name in enumerate(header):
-        if not name:
-            if any(len(r) > i and not _blank(r[i]) for r in grid[1:]):
-                raise ValueError(f"{head}: row 1, column {_letter(i)}: a column of values has no "
-                                 "name (write the key it holds in row 1)")
-            continue
-        if name in seen:
-            raise ValueError(f"{head}: row 1, column {_letter(i)}: '{name}' is also column "
-                             f"{seen[name]}")
-        seen[name] = _letter(i)
-    rows = []
-    for n, raw in enumerate(grid[1:], start=2):
-        raw = list(raw) + [None] * (len(header) - len(raw))
-        if all(_blank(v) for v in raw):
-            continue
-        values = {header[i]: (_letter(i), raw[i]) for i in range(len(header)) if header[i]}
-        card = values.pop(KEY_COLUMN)[1]
-        if table is None:
-            row_table = values.pop(TABLE_COLUMN)[1]
-            if _blank(row_table):
-                raise ValueError(f"{where}: row {n}, column {seen[TABLE_COLUMN]} ({TABLE_COLUMN}): empty (name the "
-                                 "card table of the row)")
-            row_table = str(row_table).strip()
-        else:
-            row_table = table
-        if _blank(card):
-            raise ValueError(f"{head}: row {n}, column {seen[KEY_COLUMN]} ({KEY_COLUMN}): empty "
-                             "(name the card, e.g. Swordsman or Swordsman.L1)")
-        rows.append(_Row(sheet, n, row_table, str(card).strip(), values, seen[KEY_COLUMN], table is None))
-    return rows
-
-
-def read_sheets(path: str | Path) -> list[_Row]:
-    """The rows of an edited card sheet (``.xlsx`` or ``.csv``), each with where it stands.
-
-    Raises:
-        ValueError: an unreadable file, or a sheet without its header (naming file, sheet, row, column).
-    """
-    path = Path(path)
-    suffix = _suffix(path, "the sheet")
-    if not path.is_file():
-        raise FileNotFoundError(f"{path}: no such file")
-    if suffix == ".csv":
-        try:
-            with open(path, newline="", encoding="utf-8-sig") as f:
-                grid = list(csv.reader(f))
-        except UnicodeDecodeError:
-            raise ValueError(f"{path}: not UTF-8 text; save the CSV as UTF-8") from None
-        except csv.Error as exc:
-            raise ValueError(f"{path}: not a readable CSV ({exc})") from None
-        return _rows_of(str(path), path.name, None, grid)
-    from zipfile import BadZipFile
-
-    from openpyxl import load_workbook
-
-    try:
-        book = load_workbook(path, read_only=True, data_only=True)
-    except (BadZipFile, OSError, KeyError, ValueError) as exc:
-        raise ValueError(f"{path}: not a readable XLSX workbook ({exc})") from None
-    rows = []
-    for ws in book.worksheets:
-        grid = [list(r) for r in ws.iter_rows(values_only=True)]
-        if not grid or all(_blank(v) for r in grid for v in r):
-            continue  # an empty sheet a designer added
-        rows += _rows_of(str(path), ws.title, ws.title, grid)
-    book.close()
-    return rows
-
-
 def _near(word: str, options) -> str:
     close = difflib.get_close_matches(word, list(options), n=1)
     return f" (did you mean {close[0]}?)" if close else ""
 
 
-def changed_cells(scenario, rows: list[_Row], where: str = "") -> dict[str, tuple[Any, Any, str]]:
+def changed_cells(scenario, rows: list[SheetRow], where: str = "") -> dict[str, tuple[Any, Any, str]]:
     """The scenario keys the rows change: dotted key -> (the scenario's value, the sheet's value, where).
 
     Args:
@@ -479,13 +312,13 @@ def changed_cells(scenario, rows: list[_Row], where: str = "") -> dict[str, tupl
             if isinstance(before, Mapping):
                 raise ValueError(f"{cell}: {column} is a table of its own in the scenario: edit it on the rows "
                                  f"named {row.card}.{column}")
-            if _blank(raw):
+            if blank(raw):
                 if before is not None:
                     raise ValueError(f"{cell}: empty, but {scenario.path.name} sets it to {toml_value(before)}; "
                                      "a patch cannot remove a key (write the value back)")
                 continue
             try:
-                value = _parse(raw, before)
+                value = parse_cell(raw, before)
             except ValueError as exc:
                 raise ValueError(f"{cell}: {exc}") from None
             if value != before or type(value) is not type(before):
@@ -568,6 +401,30 @@ def _where(message: str, changes: Mapping[str, tuple[Any, Any, str]]) -> str | N
     return None if best is None else best[1]
 
 
+def _refuse_an_input(out: Path, scenario_path: str | Path, sheet: str | Path) -> None:
+    """Refuse a patch written over its own inputs: the scenario, a file it extends, or the sheet.
+
+    The patch ``extends`` the scenario, so written over it (or over a file of its chain) it would replace the
+    designer's numbers with a file that extends itself, and no longer load.
+    """
+    from simkit.scenario import base_of
+
+    target = out.resolve()
+    chain, path = [], Path(scenario_path)
+    while path is not None and len(chain) < 64 and path.resolve() not in chain:
+        chain.append(path.resolve())
+        try:
+            path = base_of(path)
+        except (OSError, ValueError):
+            break
+    if target == Path(sheet).resolve():
+        raise ValueError(f"-o {out}: is the sheet being imported; write the patch to a .toml file of its own")
+    if target in chain:
+        what = "the scenario itself" if target == chain[0] else f"a file {Path(scenario_path).name} extends"
+        raise ValueError(f"-o {out}: is {what}; the patch extends it and would replace it, losing its numbers: write "
+                         f"the patch to a file of its own, e.g. {out.stem}-cards.toml")
+
+
 def import_cards(scenario_path: str | Path, sheet: str | Path, out: str | Path) -> dict[str, tuple[Any, Any, str]]:
     """Read an edited card sheet and write the patch of its changes; check that the patch loads.
 
@@ -589,6 +446,7 @@ def import_cards(scenario_path: str | Path, sheet: str | Path, out: str | Path) 
     out = Path(out)
     if out.suffix.lower() != ".toml":
         raise ValueError(f"-o {out}: the patch must end in .toml")
+    _refuse_an_input(out, scenario_path, sheet)
     sc = load_scenario(scenario_path)
     rows = read_sheets(sheet)
     changes = changed_cells(sc, rows, where=Path(sheet).name)

@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
         cell_starts=args.cell_starts or 0,
     ).check()
     out = args.out or f"results/explore-{sc.path.stem}"
+    args.resume_folder = out  # a stop from here on keeps the rounds played
     what = "every legal deck" if settings.space == "all" else f"{len(sc.decks)} decks"
     print(f"explore {sc.name}: {what}, epsilon {settings.epsilon:g}, at most {settings.horizon} games "
           f"per ordered pair, bots {settings.bots[0]} (first) vs {settings.bots[1]} (second)")

@@ -11,6 +11,7 @@ def run(args: argparse.Namespace) -> int:
     """Play (or resume) the scan; print the figure at each value, the crossing and where the files are."""
     from simkit.scan import run_scan
 
+    args.resume_folder = args.out or "its results folder (named above)"  # a stop from here on keeps its sweeps
     table = run_scan(args.scenario, args.key, args.values, figure=args.figure, target=args.target, games=args.games,
                  decks=args.decks, bots=args.bots, out=args.out, resume=args.resume, workers=args.workers,
                  seed=args.seed, chunk_size=args.chunk_size, bootstrap=args.bootstrap, bots_from=args.bots_from,

@@ -3,33 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import signal
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-
-
-class Terminated(Exception):
-    """The sweep's process was sent SIGTERM."""
-
-
-@contextmanager
-def _sigterm_stops() -> Iterator[None]:
-    """Turn SIGTERM into :class:`Terminated` while the sweep plays, so it stops as Ctrl-C does: its workers
-    end, the chunks written stay and ``--resume`` finishes the folder."""
-
-    def stop(signum, frame):
-        raise Terminated
-
-    try:
-        old = signal.signal(signal.SIGTERM, stop)
-    except ValueError:  # pragma: no cover - not the main thread: leave SIGTERM alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, old)
 
 
 def names_option(option: str, text: str | None) -> tuple[str, ...] | None:
@@ -103,14 +76,8 @@ def run(args: argparse.Namespace) -> int:
         note = uneven_share(plan, workers, _searching(sc, {b for pair in plan.bot_pairs for b in pair}))
         if note:
             print(note)
-    try:
-        with _sigterm_stops():
-            run_sweep(sc, plan, out, workers=workers, resume=args.resume, scheduler=args.scheduler,
-                      overwrite=args.overwrite)
-    except Terminated:
-        print(f"simkit sweep: stopped by SIGTERM; the whole chunks are kept in {out}: add --resume to finish it",
-              file=sys.stderr)
-        return 143
+    args.resume_folder = out  # Ctrl-C, SIGTERM or a full disk from here on: the chunks written whole are kept
+    run_sweep(sc, plan, out, workers=workers, resume=args.resume, scheduler=args.scheduler, overwrite=args.overwrite)
     print(f"results: {out}  (log: {out}/sweep.log)")
     return 0
 

@@ -36,8 +36,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _tune(args: argparse.Namespace):
-    from simkit.tune import run_tune
+    from pathlib import Path
 
+    from simkit.tune import run_tune
+    from simkit.tune.study import storage_refusals
+
+    args.resume_folder = args.out or f"results/tune-{Path(args.scenario).stem}"  # a stop keeps the trials done
+    with storage_refusals(Path(args.resume_folder)):
+        return _run(args, run_tune)
+
+
+def _run(args: argparse.Namespace, run_tune):
     return run_tune(
         args.scenario, args.knob, trials=args.trials, max_changes=args.max_changes, decks=args.decks,
         bots=args.bots, panel=list(names_option("--panel", args.panel)) if args.panel is not None else None,

@@ -17,9 +17,10 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 from matplotlib.transforms import Bbox
 
+from simkit.core.cells import csv_cell
 from simkit.core.files import atomic_files, cannot_write
 
-__all__ = ["PORTRAIT", "LANDSCAPE", "ReportPdf", "atomic_outputs", "csv_cell", "csv_safe", "output_paths", "text_page",
+__all__ = ["PORTRAIT", "LANDSCAPE", "ReportPdf", "atomic_outputs", "csv_safe", "output_paths", "text_page",
            "write_csvs"]
 
 PORTRAIT = (8.27, 11.69)   # A4, inches
@@ -173,26 +174,6 @@ def text_page(fig: Figure, title: str, blocks: list[tuple[str, list[str]]], top:
             fig.text(0.09, y, line, fontsize=8.5, va="top")
             y -= step
         y -= 4 / height
-
-
-#: a cell starting with one of these is read as a formula by spreadsheets (OWASP "CSV injection")
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def csv_cell(value):
-    """``value`` safe for a spreadsheet: text starting with ``= + - @``, tab or CR gets a leading ``'``
-    (the OWASP advice against formula injection); numbers, and text that is a plain number, stay as they are."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _is_number(value):
-        return "'" + value
-    return value
 
 
 def csv_safe(table: pd.DataFrame) -> pd.DataFrame:

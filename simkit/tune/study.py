@@ -7,11 +7,13 @@ twice is played once; the Optuna study (a seeded TPE sampler, re-seeded per tria
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -481,6 +483,22 @@ def _games_on_disk(folder: Path) -> int:
         return len(load_results(folder))
     except ValueError:
         return 0
+
+
+@contextmanager
+def storage_refusals(out: Path):
+    """The study's SQLite store refusing a write (a full or read-only disk) raised as the ``OSError`` it is, so that
+    a tune on a full disk ends in the same one line as every command (:mod:`simkit.commands._stop`)."""
+    from sqlalchemy.exc import OperationalError
+
+    try:
+        yield
+    except OperationalError as exc:
+        text = str(exc.orig if exc.orig is not None else exc)
+        for words, code in (("disk is full", errno.ENOSPC), ("readonly database", errno.EROFS)):
+            if words in text:
+                raise OSError(code, os.strerror(code), str(out / STUDY)) from None
+        raise
 
 
 def open_study(out: Path, settings: dict, resume: bool):

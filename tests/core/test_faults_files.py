@@ -220,7 +220,8 @@ def test_replay_of_an_old_record_without_hash_warns(tmp_path, capsys):
 
 def test_csv_cells_that_start_a_formula_are_escaped_and_numbers_stay_numbers():
     """The OWASP advice: text starting with = + - @, tab or CR gets a leading quote; numbers are untouched."""
-    from simkit.report.document import csv_cell, csv_safe
+    from simkit.core.cells import csv_cell
+    from simkit.report.document import csv_safe
 
     table = pd.DataFrame({"card": ["=HYPERLINK(1)", "+A", "-B", "@C", "\tD", "\rE", "Spear", "-3"],
                           "games": [1, -2, 3, 4, 5, 6, 7, 8], "rate": [-0.5, 0.1, 0, 1, 2, 3, 4, 5]})

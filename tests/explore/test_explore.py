@@ -17,7 +17,7 @@ import pytest
 import simkit
 from simkit.cli import main
 from simkit.core.rng import derive_seed
-from simkit.explore import DeckSpace, ExploreSettings, run_explore, parse_axis
+from simkit.explore import DeckSpace, ExploreSettings, parse_axis, run_explore
 from simkit.explore.oracle import field_race, race
 from simkit.explore.outputs import FILES
 from simkit.explore.tally import Tally
