@@ -21,7 +21,8 @@
    the deck win rates on fresh seeds falls by at least half and no new flag appears.
 
 Each prints its changes, the fresh-seed figures, games played and wall time, and writes its evidence
-folder (patch.toml, trials.csv, compare.pdf, flags.csv, summary.json) under ``--out``.
+folder (candidate.toml, patch.toml when the proposal is safe, trials.csv, compare.pdf, flags.csv,
+summary.json) under ``--out``.
 
 Measured (README "Let simkit propose a patch"): planted, ``Priest.L1.attack 3 -> 1`` and
 ``Priest.L3.attack 0 -> 1``, std 18.7 -> 12.7 points on fresh seeds (the unplanted base game: 12.8), 18 flags

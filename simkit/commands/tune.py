@@ -66,25 +66,27 @@ def _say(result) -> None:
           f"{search['games_per_pair']} games per pair "
           f"(seed {search['seed']}); {s['games']['total']:,} games ({s['games']['played_this_run']:,} played now in "
           f"{s['seconds']['search_this_run']:.0f} s + {s['seconds']['check_this_run']:.0f} s check)")
-    if not result.patch:
+    if not s["changes"]:
         print(s["verdict"])
     else:
-        pr = s["proposed"]
-        line = (f"proposed: trial {pr['trial']}, objective {search['base_objective']:.4f} -> "
-                f"{pr['search_objective']:.4f}")
-        if pr["pooled_objective"] is not None:
-            line += (f" on the search seeds, {s['confirm']['base_pooled_objective']:.4f} -> "
-                     f"{pr['pooled_objective']:.4f} with the confirmation seeds added (best of "
-                     f"the {s['confirm']['candidates']} best candidates replayed there)")
+        print(s["verdict"])  # "proposed (...)" or "no safe proposal: ...", with the figure that decides
+        pr, c = s["proposed"], s["confirm"]
+        line = (f"figures (objective, lower is better), trial {pr['trial']}: search seeds "
+                f"{search['base_objective']:.4f} -> {pr['search_objective']:.4f}")
+        if pr.get("confirm_objective") is not None:
+            line += (f"; confirmation seeds {c['base_confirm_objective']:.4f} -> {pr['confirm_objective']:.4f} "
+                     f"(decides); pooled {c['base_pooled_objective']:.4f} -> {pr['pooled_objective']:.4f} (ranks)")
         print(line)
-        for key, c in s["changes"].items():
-            print(f"  {key}: {c['before']} -> {c['after']}")
-        print(f"check (sweep seed {s['check']['seed']}): {s['verdict']}")
+        for key, ch in s["changes"].items():
+            print(f"  {key}: {ch['before']} -> {ch['after']}")
+        print(f"check (sweep seed {s['check']['seed']}): {s['check']['sentence']}")
         for p in s["check"]["pairings"]:
             for m in p["flags_vanished"]:
                 print(f"  vanished [{p['bots']}]: {m}")
             for m in p["flags_appeared"]:
                 print(f"  APPEARED [{p['bots']}]: {m}")
+        print(f"patch: {result.out / 'patch.toml'}" if result.patch else
+              f"candidate (not proposed): {result.out / 'candidate.toml'}")
     from simkit.tune.study import STUDY
 
     names = [STUDY] + [os.path.relpath(f, result.out) for f in result.files]
@@ -101,7 +103,9 @@ def register(sub) -> None:
         "first-player advantage). Each trial sweeps a candidate on the base's own seeds: first the base, then each "
         "knob alone at its range ends, then the best predicted combinations of those, then an Optuna TPE study "
         "(stored in OUT/study.db; --resume continues a killed tune). The best candidate is written as "
-        "OUT/patch.toml and compared with the base on fresh seeds (OUT/compare.pdf, flags.csv, summary.json).",
+        "OUT/candidate.toml and compared with the base on fresh seeds (OUT/compare.pdf, flags.csv, summary.json); "
+        "it is proposed, as OUT/patch.toml, only when it beats the base on the confirmation seeds and the check "
+        "finds the spread narrower with no new flag, else the tune says 'no safe proposal' and why.",
     )
     p.add_argument("scenario", help="base scenario TOML (a patch of another is fine)")
     p.add_argument("--knob", action="append", required=True, metavar="KEY[=LO..HI]",

@@ -20,7 +20,7 @@ and what each one needs:
 - **dead** (a card): no deck holding it is in the metagame or among the strongest decks, and every searched
   deck holding it scores below the band with confidence (the upper bound of its interval).
 - **proposed** (``tune``): the proposal beats the base on the confirmation seeds and the fresh-seed check
-  does not find it worse; otherwise "no safe proposal".
+  finds the spread narrower by its whole interval; otherwise "no safe proposal".
 
 Figures are rates in [0, 1] (0.01 is one point) unless a function says otherwise. Nothing here imports
 from above the core: the callers turn their tables into :class:`Estimate` values.
@@ -618,14 +618,15 @@ def crossing_verdict(figure: str, key: str, target: str, value: float, low: floa
 
 def tune_verdict(changes: int, search: tuple[float, float], confirm: tuple[float, float] | None,
                  pooled: tuple[float, float] | None, check: str | None, check_ratio: Estimate | None,
-                 flags_appeared: int, games: int, confirm_games: int | None) -> tuple[bool, str]:
+                 flags_appeared: int, games: int, confirm_games: int | None, budget: str = "") -> tuple[bool, str]:
     """``tune``'s answer: a safe proposal, or "no safe proposal" and why.
 
     A proposal is safe when its objective beats the base's on the confirmation seeds alone (the seeds the
-    search never saw; lower is better) and the fresh-seed check does not find it worse (the spread's
-    interval does not lie above 1) nor raises a flag. The pooled figure (search and confirmation games
-    together) is the one the candidates were ranked by; it can lie below both of its parts, since a spread
-    measured on more games carries less noise, so it never decides alone.
+    search never saw; lower is better) and the fresh-seed check finds the spread of deck win rates narrower
+    (its interval wholly below 1); a check that is worse or cannot tell means "no safe proposal". Flags the
+    check raises are named beside a proposal, for the designer to weigh against those that vanished. The pooled
+    figure (search and confirmation games together) is the one the candidates were ranked by; it can lie below
+    both of its parts, since a spread measured on more games carries less noise, so it never decides alone.
 
     Args:
         changes: numbers the proposal changes (0: none).
@@ -636,6 +637,8 @@ def tune_verdict(changes: int, search: tuple[float, float], confirm: tuple[float
         check_ratio: the spread's ratio on the fresh seeds, with its interval.
         flags_appeared: flags the check found that the base does not have.
         games: games per pair of the search; ``confirm_games``: of the confirmation.
+        budget: the options a bigger budget needs, as the tune's warnings gave them (``--trials 15 --games 20``);
+            ``""``: four times the games (a deck's win rate then moves half as much by luck).
 
     Returns:
         ``(safe, sentence)``.
@@ -655,8 +658,6 @@ def tune_verdict(changes: int, search: tuple[float, float], confirm: tuple[float
     elif check == "cannot tell":
         reasons.append(f"the fresh-seed check cannot tell it from the base (spread x{check_ratio.value:.2f}, 95% CI "
                        f"x{check_ratio.low:.2f}-{check_ratio.high:.2f})")
-    if flags_appeared:
-        reasons.append(f"the check raises {count(flags_appeared, 'new flag')}")
     decides = ("the confirmation seeds decide (the search never saw them); the search seeds picked the candidate, "
                "and the pooled figure ranks it" if confirm is not None else
                "the fresh-seed check decides (no confirmation was played)")
@@ -666,10 +667,14 @@ def tune_verdict(changes: int, search: tuple[float, float], confirm: tuple[float
                         "measured on more games carries less noise, so it is not read on its own")
     if reasons:
         bigger = max(games * 4, (confirm_games or games) * 4)
+        budget = budget or (f"--games {bigger} (a deck's win rate then moves half as much by luck)"
+                            + (f" and --confirm-games {bigger}" if confirm_games else ""))
         return False, (f"no safe proposal: {'; '.join(reasons)}. {decides[:1].upper() + decides[1:]}{pooled_words}. "
-                       f"A bigger budget might find one: --games {bigger} (a deck's win rate then moves half as "
-                       f"much by luck) and --confirm-games {bigger}")
+                       f"A bigger budget might find one: {budget}")
+    flags = (f"; but the check raises {count(flags_appeared, 'new flag')} (flags.csv): look at "
+             f"{'it' if flags_appeared == 1 else 'them'} before taking the patch" if flags_appeared
+             else ", with no new flag")
     return True, (f"proposed ({count(changes, 'change')}): it beats the base on the confirmation seeds "
                   f"(objective {pair(confirm) if confirm is not None else pair(search)}) and the fresh-seed check "
                   f"finds the spread narrower (x{check_ratio.value:.2f}, 95% CI x{check_ratio.low:.2f}-"
-                  f"{check_ratio.high:.2f}) with no new flag. {decides[:1].upper() + decides[1:]}{pooled_words}")
+                  f"{check_ratio.high:.2f}){flags}. {decides[:1].upper() + decides[1:]}{pooled_words}")

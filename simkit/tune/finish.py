@@ -1,7 +1,12 @@
-"""The end of ``simkit tune``: confirm the best candidates on other seeds, propose one, check it on fresh seeds.
+"""The end of ``simkit tune``: confirm the best candidates on other seeds, pick one, check it on fresh seeds, and
+propose it only when that is safe.
 
-The proposal is written as ``OUT/patch.toml`` and checked against the base on fresh seeds: ``compare.pdf``,
-``flags.csv``, ``confirm.csv`` and ``summary.json`` are its evidence.
+The picked candidate is written as ``OUT/candidate.toml`` and checked against the base on fresh seeds:
+``compare.pdf``, ``flags.csv``, ``confirm.csv`` and ``summary.json`` are its evidence. It is proposed, as
+``OUT/patch.toml``, only when it beats the base on the confirmation seeds (which the search never saw) and the
+fresh-seed check finds the spread of deck win rates narrower with no new flag
+(:func:`simkit.core.words.tune_verdict`); otherwise the tune says "no safe proposal", why, and what budget might
+find one, and writes no ``patch.toml``.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import pandas as pd
 
 from simkit.analysis import balance_flags
 from simkit.core.files import refuse_symlink
+from simkit.core.words import Estimate, tune_verdict
 from simkit.tune.knobs import candidate_patch
 from simkit.tune.objective import balance_terms, change_cost, deck_rates, score
 from simkit.tune.preflight import path_name
@@ -141,6 +147,15 @@ def no_patch_verdict(base, top, confirmed: pd.DataFrame | None) -> str:
             f"{again}, and none of the {n} confirmed candidates beats the base there: no patch proposed")
 
 
+def bigger_budget(warned) -> str:
+    """The options the tune's own warnings asked for (``--trials 15 and --games 20 or more``), for the advice of
+    "no safe proposal"; ``""`` when none was given."""
+    import re
+
+    asks = [m.group(1) for w in warned for m in re.finditer(r"give (--[\w-]+ \d+(?: or more)?)", w or "")]
+    return " and ".join(dict.fromkeys(asks))
+
+
 def check_verdict(worst: dict) -> str:
     """What the fresh-seed check says of the spread of deck win rates, in words that match its interval."""
     if worst["spread_ratio_high"] < 1:
@@ -185,26 +200,32 @@ def finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sear
     }
     files: list[Path] = [out / "trials.csv"] + ([out / "confirm.csv"] if confirmed is not None else [])
     patch_text, check_games = "", 0
+    summary["safe"] = False
     if not changes:
-        (out / "patch.toml").unlink(missing_ok=True)
+        for name in ("patch.toml", "candidate.toml"):
+            (out / name).unlink(missing_ok=True)
         summary["verdict"] = no_patch_verdict(base_trial, top, confirmed)
     else:
         rel = os.path.relpath(base_path, out.resolve())
-        patch_text = candidate_patch(
-            rel, changes, name=f"{sc.name} — tune proposal", base=sc.data,
-            header=[f"Proposed by simkit tune: trial {best.number} ({summary['trials']} candidates), objective "
-                    f"{best.value:.4f} (base {summary['search']['base_objective']:.4f}) on the search seeds"
-                    + ("." if proposed is None else f", {proposed['pooled_objective']:.4f} with the confirmation "
-                       f"seeds ({settings['confirm_seed']}) added: {_ranking(confirmed, proposed)}."),
-                    f"Checked on fresh seeds (sweep seed {settings['check_seed']}): see compare.pdf and summary.json."])
-        write_text(out / "patch.toml", patch_text)
-        files.append(out / "patch.toml")
-        # the evidence is about the very files: the base as given, and OUT/patch.toml as written
+        figures = (f"trial {best.number} ({summary['trials']} candidates), objective {best.value:.4f} (base "
+                   f"{summary['search']['base_objective']:.4f}) on the search seeds"
+                   + ("" if proposed is None else f", {proposed['confirm_objective']:.4f} (base "
+                      f"{confirmed['confirm_objective'].iloc[0]:.4f}) on the confirmation seeds "
+                      f"({settings['confirm_seed']}) alone, {proposed['pooled_objective']:.4f} with both: "
+                      f"{_ranking(confirmed, proposed)}"))
+        candidate_text = candidate_patch(
+            rel, changes, name=f"{sc.name} — tune candidate", base=sc.data,
+            header=[f"Candidate of simkit tune: {figures}.",
+                    f"Checked on fresh seeds (sweep seed {settings['check_seed']}): whether it is proposed is in "
+                    "summary.json ('verdict'); only a safe proposal is written as patch.toml."])
+        write_text(out / "candidate.toml", candidate_text)
+        files.append(out / "candidate.toml")
+        # the evidence is about the very files: the base as given, and OUT/candidate.toml as written
         fresh = out / "fresh"
         seed_games = (settings["check_seed"], settings["check_games"])
         base_frames = ev.sweep_file(base_path, fresh / "base", *seed_games)
         base_sweeps = ev.last_sweeps
-        patch_frames = ev.sweep_file(out / "patch.toml", fresh / f"patch-{candidate_id(changes)}", *seed_games)
+        patch_frames = ev.sweep_file(out / "candidate.toml", fresh / f"patch-{candidate_id(changes)}", *seed_games)
         patch_sweeps = ev.last_sweeps
         check_games = sum(len(df) for _, df in base_sweeps + patch_sweeps)
         before = [balance_terms(df, bands) for df in base_frames]
@@ -249,13 +270,36 @@ def finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sear
         vanished = sum(len(p["flags_vanished"]) for p in per_pair)
         appeared = sum(len(p["flags_appeared"]) for p in per_pair)
         worst = max(per_pair, key=lambda p: p["spread_after"] / max(p["spread_before"], 1e-12))
-        summary["verdict"] = (
-            f"{len(changes)} change(s); {check_verdict(worst)}: on fresh seeds the spread of deck win rates goes "
+        summary["check"]["sentence"] = (
+            f"{check_verdict(worst)}: on fresh seeds the spread of deck win rates goes "
             f"{100 * worst['spread_before']:.1f} -> {100 * worst['spread_after']:.1f} points "
             f"(x{worst['spread_ratio']:.2f}, 95% CI x{worst['spread_ratio_low']:.2f}-"
             f"{worst['spread_ratio_high']:.2f}), decks outside the band "
             f"{worst['decks_outside_before']} -> {worst['decks_outside_after']}, flags vanished "
             f"{vanished}, appeared {appeared}")
+        ratio = Estimate(worst["spread_ratio"], worst["spread_ratio_low"], worst["spread_ratio_high"])
+        check = "better" if ratio.high < 1 else "worse" if ratio.low > 1 else "cannot tell"
+        search = (summary["search"]["base_objective"], best.value)
+        confirm = None if proposed is None else (float(confirmed["confirm_objective"].iloc[0]),
+                                                 float(proposed["confirm_objective"]))
+        pooled = None if proposed is None else (float(confirmed["pooled_objective"].iloc[0]),
+                                                float(proposed["pooled_objective"]))
+        safe, summary["verdict"] = tune_verdict(len(changes), search, confirm, pooled, check, ratio, appeared,
+                                                settings["games"], settings["confirm_games"] if confirm else None,
+                                                bigger_budget(warned))
+        summary["safe"] = safe
+        summary["proposed"]["confirm_objective"] = None if confirm is None else confirm[1]
+        summary["confirm"]["base_confirm_objective"] = None if confirm is None else confirm[0]
+        if safe:
+            patch_text = candidate_patch(
+                rel, changes, name=f"{sc.name} — tune proposal", base=sc.data,
+                header=[f"Proposed by simkit tune: {figures}.",
+                        f"Checked on fresh seeds (sweep seed {settings['check_seed']}): {summary['verdict']}.",
+                        "See compare.pdf and summary.json."])
+            write_text(out / "patch.toml", patch_text)
+            files.append(out / "patch.toml")
+        else:
+            (out / "patch.toml").unlink(missing_ok=True)
     search_games = search_games_on_disk(table)
     confirm_games = 0 if confirmed is None else int(confirmed["games"].sum())
     summary["games"] = {"search": search_games, "confirm": confirm_games, "check": check_games,

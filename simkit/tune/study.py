@@ -59,8 +59,8 @@ class TuneResult:
 
     Attributes:
         trials: the trial table (also ``OUT/trials.csv``), one row per trial.
-        patch: the proposed patch's TOML text (also ``OUT/patch.toml``); ``""`` when no candidate
-            beat the base.
+        patch: the proposed patch's TOML text (also ``OUT/patch.toml``); ``""`` when there is no safe proposal
+            (the checked candidate, if any, is ``OUT/candidate.toml``; ``summary["verdict"]`` says why).
         summary: the headline figures (also ``OUT/summary.json``): search and check objectives,
             the spread of deck win rates on fresh seeds before and after, flags that vanished and
             appeared, games played and wall time.

@@ -271,7 +271,7 @@ def _cells(path: Path) -> list[str]:
 
 
 def test_a_bot_named_like_a_formula_reaches_tunes_csvs_escaped(tmp_path):
-    """`[bots."=HYPERLINK(1)"]` played by a tiny tune (10 games per ordered pair) that proposes a patch and
+    """`[bots."=HYPERLINK(1)"]` played by a tiny tune (10 games per ordered pair) that picks a candidate and
     whose check raises flags: in `trials.csv` (the worst pairing) and `flags.csv` (each flag's pairing) the
     name is `'=HYPERLINK(1),balanced`, as the report's
     CSVs escape it; no cell of any CSV tune writes starts with `=`, and the table tune hands back keeps the
@@ -281,7 +281,7 @@ def test_a_bot_named_like_a_formula_reaches_tunes_csvs_escaped(tmp_path):
     out = tmp_path / "formula"
     result = simkit.run_tune(scenario, [KNOB], trials=3, max_changes=1, decks=DECKS, games=10, workers=1, out=out,
                          bots=[f"{bot},balanced"], confirm=1)
-    assert result.patch, "the tiny tune must propose a patch, so that its check writes flags.csv"
+    assert result.summary["changes"], "the tiny tune must pick a candidate, so that its check writes flags.csv"
     assert set(result.trials["worst_bots"]) == {f"{bot},balanced"}
     trials = _cells(out / "trials.csv")
     assert trials.count(f"'{bot},balanced") == len(result.trials)
@@ -296,15 +296,15 @@ def test_a_bot_named_like_a_formula_reaches_tunes_csvs_escaped(tmp_path):
 # ----------------------------------------------------------------------------------------------
 # 36.3: a symlink planted inside candidates/<id>/ or fresh/ is refused, its target untouched
 
-#: the tiny tune of the places below: 3 trials, 2 games per ordered pair, 1 candidate confirmed, which proposes a
-#: patch and checks it on fresh seeds
+#: the tiny tune of the places below: 3 trials, 2 games per ordered pair, 1 candidate confirmed, which picks a
+#: candidate and checks it on fresh seeds
 PROPOSES = ["--games", "2", "--confirm", "1"]
 #: the places inside a tune folder that tune writes, each a folder (ending in /) or a file; CONFIRM is the
 #: base's confirmation folder
 CONFIRM = "candidates/base/confirm-{seed}-2/"
 PLACES = ["candidates/", "candidates/base/", "candidates/base/patch.toml", "candidates/base/sweep-0-balanced-balanced/",
           CONFIRM, "fresh/", "fresh/base/", "fresh/patch-*/", "fresh/base/sweep-0-balanced-balanced/",
-          "trials.csv", "confirm.csv", "patch.toml", "flags.csv", "compare.pdf", "compare.deck_deltas.csv",
+          "trials.csv", "confirm.csv", "candidate.toml", "flags.csv", "compare.pdf", "compare.deck_deltas.csv",
           "summary.json", "candidates/base/sweep-0-balanced-balanced/meta.json",
           "candidates/base/sweep-0-balanced-balanced/chunks/", "fresh/base/sweep-0-balanced-balanced/sweep.log"]
 
@@ -319,10 +319,10 @@ def _confirm_seed() -> int:
 
 @pytest.fixture(scope="module")
 def finished_tune(tmp_path_factory) -> Path:
-    """The tiny tune of PLACES, finished (3 trials, a proposal checked on fresh seeds)."""
+    """The tiny tune of PLACES, finished (3 trials, a candidate checked on fresh seeds)."""
     out = tmp_path_factory.mktemp("finished") / "tune"
     assert main(_args(out, 3, PLANTED, *PROPOSES)) == 0
-    assert (out / "patch.toml").exists()
+    assert (out / "candidate.toml").exists()
     return out
 
 
@@ -456,7 +456,7 @@ def test_a_tune_killed_with_its_workers_running_leaves_none_and_resumes_to_the_s
     pd.testing.assert_frame_equal(kept[cols], straight[cols], check_dtype=False)  # NaN games made it float
     assert set(resumed["state"]) <= {"complete", "interrupted"}
     def patch(o: Path) -> list[str]:  # its header names the trial, one later after the interrupted one
-        return [line for line in (o / "patch.toml").read_text().splitlines() if not line.startswith("#")]
+        return [line for line in (o / "candidate.toml").read_text().splitlines() if not line.startswith("#")]
 
     assert patch(out) == patch(tmp_path / "straight")
     a, b = (json.loads((o / "summary.json").read_text()) for o in (tmp_path / "straight", out))

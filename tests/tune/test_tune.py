@@ -249,8 +249,8 @@ def small_tune(tmp_path_factory):
 
 def test_a_small_tune_leaves_the_evidence_in_its_folder(small_tune, capsys):
     """trials.csv has one row per trial (the base first, 4 distinct candidates in all), the study and summary
-    are there, and a proposed patch (if any beat the base) loads, extends the base and comes with
-    compare.pdf and flags.csv."""
+    are there, and the checked candidate (if any beat the base) loads, extends the base and comes with
+    compare.pdf and flags.csv; patch.toml exists only when the proposal is safe."""
     trials = pd.read_csv(small_tune / "trials.csv")
     assert list(trials["trial"]) == list(range(len(trials)))
     assert trials["candidate"].nunique() == 4 and (~trials["repeat"]).sum() == 4
@@ -269,10 +269,11 @@ def test_a_small_tune_leaves_the_evidence_in_its_folder(small_tune, capsys):
     # 3 decks: 9 ordered pairs x 1 game per new candidate, nothing for a candidate proposed again
     assert list(done["games_played"]) == [0 if r else 9 for r in done["repeat"]]
     assert summary["games"]["search"] == 9 * 4
+    assert (small_tune / "patch.toml").exists() == summary["safe"]  # a patch only when it is safe to propose
     if summary["changes"]:
-        patch = (small_tune / "patch.toml").read_text()
+        patch = (small_tune / "candidate.toml").read_text()
         assert tomllib.loads(patch)["extends"].endswith("planted-strong-priest.toml")
-        sc = load_scenario(small_tune / "patch.toml")
+        sc = load_scenario(small_tune / "candidate.toml")
         for key, c in summary["changes"].items():
             assert scenario_numbers(sc.data)[key] == c["after"]
         assert (small_tune / "compare.pdf").stat().st_size > 1000
@@ -283,7 +284,7 @@ def test_a_small_tune_leaves_the_evidence_in_its_folder(small_tune, capsys):
         assert check["spread_ratio"] == pytest.approx(check["spread_after"] / check["spread_before"])
         assert check["spread_ratio_low"] <= check["spread_ratio"] <= check["spread_ratio_high"]
     else:
-        assert not (small_tune / "patch.toml").exists()
+        assert not (small_tune / "candidate.toml").exists()
 
 
 def test_the_best_candidates_are_replayed_on_confirmation_seeds_before_one_is_proposed(small_tune):
@@ -606,7 +607,7 @@ def test_a_list_element_knob_is_tuned_and_proposed_as_a_whole_list(tmp_path):
     assert units["creatures"]["Priest"]["units"] == [1, 4, 4]
     summary = json.loads((out / "summary.json").read_text())
     if summary["changes"]:
-        assert load_scenario(out / "patch.toml").data["creatures"]["Priest"]["units"][1:] == [4, 4]
+        assert load_scenario(out / "candidate.toml").data["creatures"]["Priest"]["units"][1:] == [4, 4]
 
 
 def test_an_unmatched_knob_ends_the_cli_with_one_line_and_status_2(tmp_path, capsys):

@@ -165,3 +165,50 @@ def test_a_budget_that_holds_the_plan_is_not_warned():
         "round(s) of 10 predicted combinations): the search stops before its combinations are played, so a "
         "proposal rests on an incomplete plan; give --trials 27")
     assert budget_warning(5, knobs, 2, False, 10, 2) is None  # no screening: the sampler spends what there is
+
+
+# ----------------------------------------------------------------------------------------------
+# a proposal only when the confirmation and the check support it (issue 53 item 4)
+
+
+def _tiny_tune(out, monkeypatch, capsys):
+    """A tune of the planted Priest on 3 decks at 1 game per pair whose pick is a changed candidate (the last row of
+    the confirmation table): its 1-game check cannot tell it from the base."""
+    from simkit.tune import finish
+
+    monkeypatch.setattr(finish, "propose", lambda table: int(table["trial"].iloc[-1]))
+    assert main(["tune", str(PLANTED), "--knob", "creatures.Priest.L1.cost=1..4", "--max-changes", "1", "--decks",
+                 *DECKS, "--games", "1", "--trials", "3", "--confirm", "2", "--workers", "1", "--out", str(out)]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_a_candidate_its_check_cannot_tell_from_the_base_is_not_proposed(tmp_path, monkeypatch, capsys):
+    """The check at 1 game per pair cannot tell the candidate from the base: the tune says 'no safe proposal', why,
+    which figure decides and what budget might find one; it writes candidate.toml (headed as a candidate) and no
+    patch.toml, and the summary keeps the confirmation figures that decided."""
+    import json
+
+    out = tmp_path / "unsafe"
+    lines = _tiny_tune(out, monkeypatch, capsys)
+    verdict = next(line for line in lines if line.startswith(("no safe proposal", "proposed")))
+    assert verdict.startswith("no safe proposal: ") and "The confirmation seeds decide" in verdict
+    assert "A bigger budget might find one: --trials 4 and --games 49 or more" in verdict
+    assert any(line.startswith("figures (objective, lower is better)") and "(decides)" in line for line in lines)
+    assert lines[-2] == f"candidate (not proposed): {out / 'candidate.toml'}"
+    assert not (out / "patch.toml").exists()
+    assert (out / "candidate.toml").read_text().startswith("# Candidate of simkit tune: trial ")
+    s = json.loads((out / "summary.json").read_text())
+    assert s["safe"] is False and s["verdict"] == verdict and s["proposed"]["confirm_objective"] is not None
+
+
+def test_a_safe_proposal_is_written_as_patch_toml(tmp_path, monkeypatch, capsys):
+    """When the words find the proposal safe, the tune writes patch.toml headed 'Proposed by simkit tune', beside the
+    candidate it checked, and hands its text back."""
+    from simkit.tune import finish
+
+    monkeypatch.setattr(finish, "tune_verdict", lambda *a, **k: (True, "proposed (1 change): planted for the test"))
+    out = tmp_path / "safe"
+    lines = _tiny_tune(out, monkeypatch, capsys)
+    assert "proposed (1 change): planted for the test" in lines and lines[-2] == f"patch: {out / 'patch.toml'}"
+    text = (out / "patch.toml").read_text()
+    assert text.startswith("# Proposed by simkit tune: trial ") and (out / "candidate.toml").exists()
