@@ -408,18 +408,21 @@ def test_ci_check_reports_every_planted_duel_bug_but_the_known_misses(planted_fo
 # ---- Krypton Tower War: bugs planted into its one rules source, simkit/games/krypton/engine.py ----------------
 
 KRYPTON_PLANTED = {
-    "hero_attack_range_off_by_one": [("and dist[cell, s[oe + H_CELL]] <= rng:",
-                                      "and dist[cell, s[oe + H_CELL]] < rng:")],
-    "tower_hits_every_step_in_range": [("dist[old, c] > rng >= dist[a, c]", "rng >= dist[a, c]")],
+    "hero_attack_range_off_by_one": [("return dist[cell, target] <= rules.classes[cls].range",
+                                      "return dist[cell, target] < rules.classes[cls].range")],
+    "tower_hits_every_step_in_range": [("return dist[old, c] > rules.building_range >= dist[new, c]",
+                                        "return rules.building_range >= dist[new, c]")],
     "knight_bonus_forgets_veins": [("if t == T_PLAIN or t == T_VEIN:", "if t == T_PLAIN:")],
-    "spent_vein_stays_a_vein": [("if s[STOCK + c] == 0:", "if s[STOCK + c] < 0:")],
-    "hand_limit_ignores_magic_towers": [("return R[R_HAND_LIMIT] + n_towers(s, R, side, E_HAND)",
-                                         "return R[R_HAND_LIMIT]")],
-    "death_penalty_rounds_up": [("give = s[so(side) + S_ENERGY] // R[R_DEATH_DIV]",
-                                 "give = (s[so(side) + S_ENERGY] + R[R_DEATH_DIV] - 1) // R[R_DEATH_DIV]")],
-    "end_phase_tower_range_off_by_one": [("and dist[s[o + H_CELL], c] <= rng:", "and dist[s[o + H_CELL], c] < rng:")],
-    "own_tower_cell_not_enterable": [("return s[B_SIDE + cell] < 0 or s[B_SIDE + cell] == side",
-                                      "return s[B_SIDE + cell] < 0")],
+    "spent_vein_stays_a_vein": [("if s.stock[c] == 0:", "if s.stock[c] < 0:")],
+    "hand_limit_ignores_magic_towers": [("return rules.hand_limit + n_towers(s, rules, side, E_HAND)",
+                                         "return rules.hand_limit")],
+    "death_penalty_rounds_up": [("give = own.energy // rules.death_divisor",
+                                 "give = (own.energy + rules.death_divisor - 1) // rules.death_divisor")],
+    "end_phase_tower_range_off_by_one": [
+        ("in_hit_range(rules, dist, h.cell, c):\n            damage_hero(s, rules, ev, side, k",
+         "dist[h.cell, c] < rules.building_range:\n            damage_hero(s, rules, ev, side, k")],
+    "own_tower_cell_not_enterable": [("return s.tower_side[cell] < 0 or s.tower_side[cell] == side",
+                                      "return s.tower_side[cell] < 0")],
 }
 #: bug -> the clause test of tests/games/krypton/test_krypton_rules.py that fails with it planted
 KRYPTON_CLAUSE_TESTS = {

@@ -11,12 +11,16 @@ The utility bot plans each move phase: the cheapest paths from its hero's cell w
 points (terrain costs, Shuttle, the hits of enemy Attack Towers and base on the way), a score for
 every reachable cell (what the hero can do there: attack with the exact dice odds, gather, build,
 plus progress toward its goal and the damage it takes), then walks the best path and acts. It keeps
-the walk under way in its memory (``int64[MEM]``: the plan's key, path and action) so that it is not
+the walk under way in its memory (a :data:`MEMORY` record: the plan's key, path and action) so that it is not
 planned again after every step.
 
 Like the engine, every function here is compiled by numba and runs as plain Python under
 ``NUMBA_DISABLE_JIT=1``; :func:`play_loop` plays whole games of utility and random bots compiled.
-A personality reaches the compiled code as ``float64[NW]`` (:data:`WEIGHTS` order).
+A personality reaches the compiled code as a :data:`WEIGHTS_RECORD` (``w.temperature``...). What an action
+would do (a step's tower hits, the cells a hero may enter, a judgment's totals, a gather) the bots ask the
+engine's own predicates (:func:`~simkit.games.krypton.engine.enters_hit_range`,
+:func:`~simkit.games.krypton.engine.entry_allowed`, :func:`~simkit.games.krypton.engine.hero_bonus`...);
+the rest of a score is their judgement (weights, odds).
 """
 
 from __future__ import annotations
@@ -29,11 +33,34 @@ from numba import njit
 
 from simkit.core.rng import derive_seed
 from simkit.games.kits.bot_tables import bot_tables, is_search, number, switch
+from simkit.games.kits.state import record, zeros
 from simkit.games.krypton import engine as E
 from simkit.games.krypton.engine import (
-    B_IRON,
-    B_KIND,
-    B_SIDE,
+    K_ATTACK,
+    K_BUILD,
+    K_END,
+    K_GATHER,
+    K_PASS,
+    K_PLAY,
+    K_REVIVE,
+    K_STANDBY,
+    K_STEP,
+    K_UPGRADE,
+    base_cell,
+    base_defense,
+    buildable,
+    cur_hero,
+    cur_side,
+    dice_count,
+    enc,
+    hero,
+    hero_at,
+    hero_total,
+    seed2,
+    seed3,
+    terrain_points,
+)
+from simkit.games.krypton.state import (
     C_BLOOD,
     C_CATACLYSM,
     C_CURSE,
@@ -53,96 +80,21 @@ from simkit.games.krypton.engine import (
     E_ATTACK,
     E_DICE,
     E_HAND,
-    G_TURN,
-    H_CELL,
-    H_CLS,
-    H_EARTH,
-    H_FLOOR1,
-    H_HP,
-    H_INSPIRE,
-    H_STATE,
     HS_DEAD,
-    J_AD,
-    J_ATT,
-    J_CELL,
-    J_D,
-    J_DD,
-    J_DEF,
-    J_LOSER,
-    J_NA,
-    J_ND,
-    J_ON,
-    J_SIDE,
-    J_TK,
-    J_TKIND,
-    J_UNITY,
-    J_WIN,
-    K_ATTACK,
-    K_BUILD,
-    K_END,
-    K_GATHER,
-    K_PASS,
-    K_PLAY,
-    K_REVIVE,
-    K_STANDBY,
-    K_STEP,
-    K_UPGRADE,
+    LOSER_DEFENDER,
     MAXBL,
     MAXC,
     MAXDICE,
+    MAXH,
     MAXLEGAL,
-    PD,
-    PD_N,
-    R_BATTACK,
-    R_BRANGE,
-    R_C,
-    R_CL_HP,
-    R_CL_RANGE,
-    R_CURSE,
-    R_INSPIRE,
-    R_NTIERS,
-    R_NTK,
-    R_PACT_DIE,
-    R_PRAYER_TIER,
-    R_TEAM,
-    R_TW_COST,
-    R_TW_DEF,
-    R_TW_EFF,
-    R_UPC,
-    R_YIELD,
-    S_CURSE,
-    S_ENERGY,
-    S_HAND,
-    S_TIER,
-    STOCK,
-    T_ACTED,
-    T_NBL,
-    T_PACT,
-    T_POINTS,
-    T_SHUTTLE,
-    TERR,
+    TK_BASE,
     TK_HERO,
     TK_TOWER,
     W_COMPARE,
     W_DAMAGE,
     W_DECLARE,
     W_UNITY,
-    base_cell,
-    base_defense,
-    buildable,
-    cur_hero,
-    cur_side,
-    dice_count,
-    enc,
-    hero_at,
-    hero_total,
-    ho,
-    seed2,
-    seed3,
-    so,
-    terrain_points,
 )
-from simkit.games.krypton.tables import T_BASE, T_FOREST, T_HILL, T_VEIN
 from simkit.scenario import Field
 
 #: A utility personality's numbers: (name, default, meaning).
@@ -225,36 +177,54 @@ def is_search_table(bots: Field, name: str) -> bool:
 
 
 
-(W_TEMPERATURE, W_ATTACK_BASE, W_ATTACK_HERO, W_KILL_HERO, W_ATTACK_TOWER, W_HURT, W_GATHER, W_BUILD, W_DEATH,
- W_ADVANCE, W_DANGER, W_UPGRADE, W_PRAYER_TOWERS, W_ATTACK_TOWERS, W_MAGIC_TOWERS, W_REVIVE_WITHIN, W_CARDS,
- W_ATTACKERS, W_GUARD_WITHIN, W_SIEGE_ODDS) = range(len(WEIGHTS))
-NW = len(WEIGHTS)
-assert WEIGHT_NAMES[W_ATTACKERS] == "attackers" and WEIGHT_NAMES[W_DANGER] == "danger"
+#: a utility personality's numbers as the compiled bot reads them (``w.temperature``, ``w.attack_base``...)
+WEIGHTS_RECORD = record("Weights", [(name, np.float64) for name in WEIGHT_NAMES],
+                        "A utility personality's numbers (WEIGHTS: name, default, meaning).")
 
-# a bot's memory: its noise key, the random bot's draws, the walk under way (key, action, path)
-M_KEY, M_RND, M_PLAN, M_KT, M_KS, M_KP, M_KC, M_KH, M_KPT, M_ACT, M_PN, M_CNEXT = range(12)
-M_PATH = 16
-# the last NCACHE move-cost maps (cost_to): each entry its side, its inputs per cell and its costs per cell
+#: how many move-cost maps (cost_to) a bot keeps
 NCACHE = 3
-M_CACHE = M_PATH + MAXC
-CE = 2 + 2 * MAXC
-MEM = M_CACHE + NCACHE * CE
+COST_MAP = record("CostMap", [
+    ("used", np.int64),           # 1: this entry holds a map
+    ("side", np.int64),           # the side it was made for
+    ("inputs", np.int64, MAXC),   # per cell: what cost_to read there (terrain, enemy building, goal)
+    ("costs", np.int64, MAXC),    # per cell: the move cost to the goal, -1: none
+], "One move-cost map a bot keeps (cost_to_kept).")
+
+MEMORY = record("BotMemory", [
+    ("key", np.int64),            # the bot's noise key
+    ("draws", np.int64),          # the random bot's draws so far
+    ("planned", np.int64),        # 1: a walk is under way (the fields below)
+    ("plan_turn", np.int64),      # the hero turn, Shuttle, Satan's Pact, cell, HP and movement points the walk
+    ("plan_shuttle", np.int64),   # expects at its next step
+    ("plan_pact", np.int64),
+    ("plan_cell", np.int64),
+    ("plan_hp", np.int64),
+    ("plan_points", np.int64),
+    ("plan_action", np.int64),    # the hero action at the walk's end (an action code)
+    ("path_n", np.int64),         # steps left in the walk
+    ("cache_next", np.int64),     # the cost map replaced next
+    ("path", np.int64, MAXC),     # the walk's cells left, in order
+    ("cache", COST_MAP, NCACHE),  # the last move-cost maps
+], "A utility or random bot's memory for one seat of one game.")
+
 BOT_RANDOM, BOT_UTILITY = 0, 1
 NDV = 64  # values of a dice distribution at most
 
 
-def weights_array(p: Personality, temperature: float | None = None) -> np.ndarray:
-    """A personality's numbers as the compiled bot's ``float64[NW]`` (optionally another temperature)."""
-    w = np.array([float(p.w[k]) for k in WEIGHT_NAMES], np.float64)
+def weights_array(p: Personality, temperature: float | None = None) -> np.void:
+    """A personality's numbers as the compiled bot's :data:`WEIGHTS_RECORD` (optionally another temperature)."""
+    w = zeros(WEIGHTS_RECORD)
+    for k in WEIGHT_NAMES:
+        setattr(w, k, float(p.w[k]))
     if temperature is not None:
-        w[W_TEMPERATURE] = float(temperature)
+        w.temperature = float(temperature)
     return w
 
 
-def new_memory(seat: int, seed: int) -> np.ndarray:
+def new_memory(seat: int, seed: int) -> np.void:
     """A bot's fresh memory for ``seat`` of the game with ``seed`` (its noise key, no walk under way)."""
-    m = np.zeros(MEM, np.int64)
-    m[M_KEY] = derive_seed(int(seed), "bots", seat)
+    m = zeros(MEMORY)
+    m.key = derive_seed(int(seed), "bots", seat)
     return m
 
 
@@ -349,21 +319,23 @@ def _pop(heap, n):
 
 
 @njit(cache=True)
-def reach(s, R, nbr, side, start, points, shuttle, cost, parent, order):
-    """Cells the hero of ``side`` on ``start`` can reach with ``points`` (Dijkstra): ``cost`` and ``parent``
-    per cell (-1: not reached), ``order`` the cells in the order first reached; returns how many. The
-    queue pops the least ``(cost, cell)``, as the first (heapq) version did, so ties resolve alike."""
-    C = R[R_C]
-    blocked = np.empty(C, np.bool_)  # not enterable (engine.enterable), computed once
+def reach(s, rules, nbr, side, start, points, shuttle, cost, parent, order):
+    """Cells the hero of ``side`` on ``start`` can reach with ``points`` (Dijkstra over the engine's
+    :func:`~simkit.games.krypton.engine.enterable` cells and :func:`~simkit.games.krypton.engine.entry_cost`):
+    ``cost`` and ``parent`` per cell (-1: not reached), ``order`` the cells in the order first reached; returns
+    how many. The queue pops the least ``(cost, cell)``, as the first (heapq) version did, so ties resolve
+    alike."""
+    C = rules.cells
+    blocked = np.empty(C, np.bool_)  # not enterable (engine.enterable), computed once: the ground, then heroes
     for c in range(C):
         cost[c] = -1
         parent[c] = -1
-        blocked[c] = s[TERR + c] == T_BASE or (s[B_SIDE + c] >= 0 and s[B_SIDE + c] != side)
+        blocked[c] = not E.entry_allowed(s, c, side)
     for h in range(2):
-        for e in range(R[R_TEAM]):
-            oe = ho(h, e)
-            if s[oe + H_STATE] != HS_DEAD:
-                blocked[s[oe + H_CELL]] = True
+        for e in range(rules.team):
+            x = hero(s, h, e)
+            if x.state != HS_DEAD:
+                blocked[x.cell] = True
     cost[start] = 0
     order[0] = start
     n_order = 1
@@ -378,7 +350,7 @@ def reach(s, R, nbr, side, start, points, shuttle, cost, parent, order):
             m = nbr[c, i]
             if m < 0 or blocked[m]:
                 continue
-            nc = cst + (1 if shuttle else terrain_points(s, R, m))
+            nc = cst + E.entry_cost(s, rules, m, shuttle)
             if nc <= points and (cost[m] < 0 or nc < cost[m]):
                 if cost[m] < 0:
                     order[n_order] = m
@@ -390,13 +362,14 @@ def reach(s, R, nbr, side, start, points, shuttle, cost, parent, order):
 
 
 @njit(cache=True)
-def cost_to(s, R, nbr, side, goal):
-    """Cheapest move cost from every cell to any cell with ``goal[c]`` (heroes ignored, enemy buildings
-    blocked); ``inf`` where none is reachable. Dijkstra with a bucket per cost (the costs are small)."""
-    C = R[R_C]
+def cost_to(s, rules, nbr, side, goal):
+    """Cheapest move cost from every cell to any cell with ``goal[c]`` (heroes ignored, the engine's
+    :func:`~simkit.games.krypton.engine.entry_allowed` ground); ``inf`` where none is reachable. Dijkstra with
+    a bucket per cost (the costs are small)."""
+    C = rules.cells
     maxw = 1
     for t in range(5):
-        maxw = max(maxw, R[E.R_TP + t])
+        maxw = max(maxw, rules.terrain_points[t])
     nb = maxw * C + 1
     head = np.full(nb, -1, np.int64)  # bucket d: a linked list of cells
     nxt = np.empty(8 * C + 8, np.int64)  # a cell is pushed once as a goal and at most once per neighbour
@@ -415,12 +388,12 @@ def cost_to(s, R, nbr, side, goal):
             v = val[e]
             if dc > di[v]:
                 continue
-            if s[TERR + v] == T_BASE or (s[B_SIDE + v] >= 0 and s[B_SIDE + v] != side):
+            if not E.entry_allowed(s, v, side):
                 continue
-            step = terrain_points(s, R, v)
+            step = E.entry_cost(s, rules, v, 0)
             for i in range(nbr.shape[1]):
                 u = nbr[v, i]
-                if u >= 0 and s[TERR + u] != T_BASE and (di[u] < 0 or dc + step < di[u]):
+                if u >= 0 and not E.is_base_cell(s, u) and (di[u] < 0 or dc + step < di[u]):
                     di[u] = dc + step
                     b = dc + step
                     val[ne], nxt[ne], head[b] = u, head[b], ne
@@ -433,36 +406,36 @@ def cost_to(s, R, nbr, side, goal):
 
 
 @njit(cache=True)
-def cost_to_kept(s, R, nbr, side, goal, mem):
+def cost_to_kept(s, rules, nbr, side, goal, mem):
     """:func:`cost_to`, kept in the bot's memory for the inputs it reads (terrain, enemy buildings, goals):
     the same inputs give the same costs, so the map is computed only when one of them changed."""
-    C = R[R_C]
+    C = rules.cells
     key = np.empty(C, np.int64)
     for c in range(C):
-        key[c] = (s[TERR + c] + 2) * 4 + (2 if s[B_SIDE + c] >= 0 and s[B_SIDE + c] != side else 0) \
+        key[c] = (s.terrain[c] + 2) * 4 + (2 if s.tower_side[c] >= 0 and s.tower_side[c] != side else 0) \
             + (1 if goal[c] else 0)
     for e in range(NCACHE):
-        o = M_CACHE + e * CE
-        if mem[o] and mem[o + 1] == side:
+        entry = mem.cache[e]
+        if entry.used and entry.side == side:
             same = True
             for c in range(C):
-                if mem[o + 2 + c] != key[c]:
+                if entry.inputs[c] != key[c]:
                     same = False
                     break
             if same:
                 d = np.empty(C)
                 for c in range(C):
-                    v = mem[o + 2 + MAXC + c]
+                    v = entry.costs[c]
                     d[c] = np.inf if v < 0 else v
                 return d
-    d = cost_to(s, R, nbr, side, goal)
-    e = mem[M_CNEXT]
-    mem[M_CNEXT] = (e + 1) % NCACHE
-    o = M_CACHE + e * CE
-    mem[o], mem[o + 1] = 1, side
+    d = cost_to(s, rules, nbr, side, goal)
+    e = mem.cache_next
+    mem.cache_next = (e + 1) % NCACHE
+    entry = mem.cache[e]
+    entry.used, entry.side = 1, side
     for c in range(C):
-        mem[o + 2 + c] = key[c]
-        mem[o + 2 + MAXC + c] = -1 if d[c] == np.inf else np.int64(d[c])
+        entry.inputs[c] = key[c]
+        entry.costs[c] = -1 if d[c] == np.inf else np.int64(d[c])
     return d
 
 
@@ -482,41 +455,41 @@ def path_of(parent, dest, out):
 
 
 @njit(cache=True)
-def end_damage(R, dist, atk, natk, cell):
-    """HP the hero takes in its end phase on ``cell``."""
+def end_damage(rules, dist, atk, natk, cell):
+    """HP the hero takes in its end phase on ``cell`` from the hitting buildings ``atk`` (section 8.2)."""
     n = 0
     for j in range(natk):
-        if dist[cell, atk[j]] <= R[R_BRANGE]:
+        if E.in_hit_range(rules, dist, cell, atk[j]):
             n += 1
-    return R[R_BATTACK] * n
+    return rules.building_attack * n
 
 
 # -- what the side wants -------------------------------------------------------------------------------
 
 @njit(cache=True)
-def towers_by_side(s, R):
+def towers_by_side(s, rules):
     """``int64[2, 3]``: each side's towers by effect (attack, dice, hand)."""
     have = np.zeros((2, 3), np.int64)
-    for c in range(R[R_C]):
-        if s[B_SIDE + c] >= 0:
-            have[s[B_SIDE + c], R[R_TW_EFF + s[B_KIND + c]]] += 1
+    for c in range(rules.cells):
+        if s.tower_side[c] >= 0:
+            have[s.tower_side[c], rules.towers[s.tower_kind[c]].effect] += 1
     return have
 
 
 @njit(cache=True)
-def dice_of(R, have, side):
+def dice_of(rules, have, side):
     """The side's dice (engine.dice_count) from its towers (:func:`towers_by_side`)."""
-    return min(R[E.R_MAX_DICE], 1 + have[side, E_DICE])
+    return E.dice_of_towers(rules, have[side, E_DICE])
 
 
 @njit(cache=True)
-def wanted_towers(s, R, W, side, out, have):
+def wanted_towers(s, rules, w, side, out, have):
     """Tower kinds still wanted, in priority order, that the side could build now (tier allowing)."""
     n = 0
-    for eff, key in ((E_DICE, W_PRAYER_TOWERS), (E_ATTACK, W_ATTACK_TOWERS), (E_HAND, W_MAGIC_TOWERS)):
-        if have[side, eff] < W[key]:
-            for tk in range(R[R_NTK]):
-                if R[R_TW_EFF + tk] == eff and (eff != E_DICE or s[so(side) + S_TIER] >= R[R_PRAYER_TIER]):
+    for eff, want in ((E_DICE, w.prayer_towers), (E_ATTACK, w.attack_towers), (E_HAND, w.magic_towers)):
+        if have[side, eff] < want:
+            for tk in range(rules.n_tower_kinds):
+                if rules.towers[tk].effect == eff and E.may_build_kind(s, rules, side, tk):
                     out[n] = tk
                     n += 1
                     break
@@ -524,37 +497,38 @@ def wanted_towers(s, R, W, side, out, have):
 
 
 @njit(cache=True)
-def energy_need(s, R, W, side, have):
+def energy_need(s, rules, w, side, have):
     """Energy the side still needs for its plan (base upgrades, the towers it wants) beyond its store."""
     need = 0
-    tier = s[so(side) + S_TIER]
-    if W[W_UPGRADE] and tier < R[R_NTIERS]:
-        for i in range(tier - 1, R[R_NTIERS] - 1):
-            need += R[R_UPC + i]
-    for eff, key in ((E_DICE, W_PRAYER_TOWERS), (E_ATTACK, W_ATTACK_TOWERS), (E_HAND, W_MAGIC_TOWERS)):
-        missing = max(0, int(W[key]) - have[side, eff])
+    own = s.sides[side]
+    tier = own.tier
+    if w.upgrade and tier < rules.n_tiers:
+        for i in range(tier - 1, rules.n_tiers - 1):
+            need += rules.upgrade_cost[i]
+    for eff, want in ((E_DICE, w.prayer_towers), (E_ATTACK, w.attack_towers), (E_HAND, w.magic_towers)):
+        missing = max(0, int(want) - have[side, eff])
         cost = -1
-        for tk in range(R[R_NTK]):
-            if R[R_TW_EFF + tk] == eff and (cost < 0 or R[R_TW_COST + tk] < cost):
-                cost = R[R_TW_COST + tk]
+        for tk in range(rules.n_tower_kinds):
+            if rules.towers[tk].effect == eff and (cost < 0 or rules.towers[tk].cost < cost):
+                cost = rules.towers[tk].cost
         need += missing * max(cost, 0)
-    return max(0, need - s[so(side) + S_ENERGY])
+    return max(0, need - own.energy)
 
 
 @njit(cache=True)
-def noise(W, mem, turn, c):
+def noise(w, mem, turn, c):
     """The Gumbel noise of destination ``c`` in hero turn ``turn`` from the bot's own stream."""
-    t = W[W_TEMPERATURE]
+    t = w.temperature
     if t <= 0:
         return 0.0
-    u = (seed3(mem[M_KEY], turn, c) % (1 << 52) + 0.5) / (1 << 52)
+    u = (seed3(mem.key, turn, c) % (1 << 52) + 0.5) / (1 << 52)
     return -t * math.log(-math.log(u))
 
 
 @njit(cache=True)
-def noise_max(W):
+def noise_max(w):
     """The largest value :func:`noise` can take (its uniform is at most ``1 - 2**-53``)."""
-    t = W[W_TEMPERATURE]
+    t = w.temperature
     if t <= 0:
         return 0.0
     u = ((1 << 52) - 1 + 0.5) / (1 << 52)
@@ -582,89 +556,89 @@ def has_card_play(card, lg, nl):
 # -- attack odds --------------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def attack_value(s, R, W, DV, DP, DN, side, cell, t, na, nd):
+def attack_value(s, rules, w, DV, DP, DN, side, cell, t, na, nd):
     """Score of attacking target ``t`` (``kind * 1000 + cell``) from ``cell`` with the exact dice odds (``na``,
-    ``nd``: the two sides' dice), and the attack's action code."""
-    k = cur_hero(s, R)
-    o = ho(side, k)
-    f = 1 if s[T_PACT] and R[R_PACT_DIE] else 0
-    a_bonus = (1 if s[o + H_EARTH] else terrain_points(s, R, cell)) + R[R_INSPIRE] * s[o + H_INSPIRE] \
-        - R[R_CURSE] * s[so(side) + S_CURSE]
-    if W[W_CARDS] and s[so(side) + S_HAND + C_INSPIRE] > 0:
-        a_bonus += R[R_INSPIRE]
+    ``nd``: the two sides' dice; the totals' other parts from the engine's
+    :func:`~simkit.games.krypton.engine.hero_bonus` and :func:`~simkit.games.krypton.engine.tower_total`), and
+    the attack's action code."""
+    k = cur_hero(s, rules)
+    f = 1 if s.this_turn.pact and rules.pact_die else 0
+    a_bonus = E.hero_bonus(s, rules, side, k, cell)
+    if w.cards and s.sides[side].hand[C_INSPIRE] > 0:
+        a_bonus += rules.inspire
     kind, target = t // 1000, t % 1000
     act = enc(K_ATTACK, target, kind)
     av, ap, an = DV[na, f], DP[na, f], DN[na, f]
     if kind == TK_HERO:
-        h = hero_at(s, R, target)
-        oe = ho(h // E.MAXH, h % E.MAXH)
+        h = hero_at(s, rules, target)
+        foe = hero(s, h // MAXH, h % MAXH)
         dv, dp, dn = DV[nd, 0], DP[nd, 0], DN[nd, 0]
-        d_bonus = 1 if s[oe + H_EARTH] else terrain_points(s, R, target)
+        d_bonus = E.hero_bonus(s, rules, h // MAXH, h % MAXH, target)
         dealt, win, taken = duel_odds(av, ap, an, a_bonus, dv, dp, dn, d_bonus)
-        ehp = s[oe + H_HP]
+        ehp = foe.hp
         kill = 0.0
         for i in range(an):
             for j in range(dn):
                 if av[i] + a_bonus - dv[j] - d_bonus >= ehp:
                     kill += ap[i] * dp[j]
-        return (W[W_ATTACK_HERO] * min(dealt, float(ehp)) + W[W_KILL_HERO] * kill + W[W_HURT] * taken), act
+        return (w.attack_hero * min(dealt, float(ehp)) + w.kill_hero * kill + w.hurt * taken), act
     if kind == TK_TOWER:
-        dealt, win, taken = duel_odds(av, ap, an, a_bonus, av, ap, 0, R[R_TW_DEF + s[B_KIND + target]])
-        return W[W_ATTACK_TOWER] * win * (0 if s[B_IRON + target] else 1), act
-    bdef = base_defense(s, R, 1 - side)
+        dealt, win, taken = duel_odds(av, ap, an, a_bonus, av, ap, 0, E.tower_total(s, rules, target))
+        return w.attack_tower * win * (1 if E.tower_takes_damage(s, target) else 0), act
+    bdef = base_defense(s, rules, 1 - side)
     dealt, win, taken = duel_odds(av, ap, an, a_bonus, av, ap, 0, bdef)
     p = 0.0
     for i in range(an):
-        if av[i] + a_bonus - bdef >= s[so(1 - side) + E.S_BASE_HP]:
+        if av[i] + a_bonus - bdef >= s.sides[1 - side].base_hp:
             p += ap[i]
-    return W[W_ATTACK_BASE] * dealt + 100.0 * p, act
+    return w.attack_base * dealt + 100.0 * p, act
 
 
 @njit(cache=True)
-def base_odds(s, R, W, DV, DP, DN, side, have):
+def base_odds(s, rules, w, DV, DP, DN, side, have):
     """Expected HP an attack on the enemy base takes off it now (Inspire in hand counted)."""
-    f = 1 if s[T_PACT] and R[R_PACT_DIE] else 0
-    na = dice_of(R, have, side)
-    bonus = 1 + (R[R_INSPIRE] if W[W_CARDS] and s[so(side) + S_HAND + C_INSPIRE] > 0 else 0)
+    f = 1 if s.this_turn.pact and rules.pact_die else 0
+    na = dice_of(rules, have, side)
+    bonus = 1 + (rules.inspire if w.cards and s.sides[side].hand[C_INSPIRE] > 0 else 0)
     av, ap, an = DV[na, f], DP[na, f], DN[na, f]
-    return duel_odds(av, ap, an, bonus, av, ap, 0, base_defense(s, R, 1 - side))[0]
+    return duel_odds(av, ap, an, bonus, av, ap, 0, base_defense(s, rules, 1 - side))[0]
 
 
 # -- decisions ----------------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _near_any(dist, mark, rng, g, C):
-    """``g[c]``: ``c`` is within ``1..rng`` of a marked cell."""
+def _near_any(rules, dist, mark, cls, g):
+    """``g[c]``: a hero of class ``cls`` on ``c`` reaches a marked cell (not its own)."""
     ts = np.nonzero(mark)[0]
-    for c in range(C):
+    for c in range(rules.cells):
         for t in ts:
-            if 1 <= dist[c, t] <= rng:
+            if dist[c, t] >= 1 and E.in_attack_range(rules, dist, cls, c, t):
                 g[c] = True
                 break
 
 
 @njit(cache=True)
-def goals(s, R, dist, W, DV, DP, DN, side, k, rng, miner, have):
+def goals(s, rules, dist, w, DV, DP, DN, side, k, cls, miner, have):
     """The cells this hero heads for: veins (a miner), a threatened own building's attacker (the nearest
     guard), the enemy base when an attack can hurt it, else the enemy towers."""
-    C = R[R_C]
+    C = rules.cells
     g = np.zeros(C, np.bool_)
     if miner:
         for c in range(C):
-            g[c] = s[TERR + c] == T_VEIN and s[STOCK + c] > 0
+            g[c] = E.can_gather(s, c)
         return g
-    own_base = base_cell(R, side)
+    own_base = base_cell(rules, side)
     threat = np.zeros(C, np.bool_)
     nthreat = 0
-    for e in range(R[R_TEAM]):
-        oe = ho(1 - side, e)
-        if s[oe + H_STATE] == HS_DEAD:
+    for e in range(rules.team):
+        foe = hero(s, 1 - side, e)
+        if foe.state == HS_DEAD:
             continue
-        ec = s[oe + H_CELL]
-        near = dist[ec, own_base] <= W[W_GUARD_WITHIN]
+        ec = foe.cell
+        near = dist[ec, own_base] <= w.guard_within
         if not near:
             for b in range(C):
-                if s[B_SIDE + b] == side and dist[ec, b] <= W[W_GUARD_WITHIN]:
+                if s.tower_side[b] == side and dist[ec, b] <= w.guard_within:
                     near = True
                     break
         if near:
@@ -672,108 +646,103 @@ def goals(s, R, dist, W, DV, DP, DN, side, k, rng, miner, have):
             nthreat += 1
     if nthreat > 0:
         closest, best = -1, 1 << 30
-        for x in range(R[R_TEAM]):
-            ox = ho(side, x)
-            if s[ox + H_STATE] == HS_DEAD:
+        for x in range(rules.team):
+            mine = hero(s, side, x)
+            if mine.state == HS_DEAD:
                 continue
             m = 1 << 30
             for c in range(C):
                 if threat[c]:
-                    m = min(m, dist[s[ox + H_CELL], c])
+                    m = min(m, dist[mine.cell, c])
             if m < best:
                 closest, best = x, m
         if closest == k:
-            _near_any(dist, threat, rng, g, C)
+            _near_any(rules, dist, threat, cls, g)
             return g
-    if base_odds(s, R, W, DV, DP, DN, side, have) < W[W_SIEGE_ODDS]:
+    if base_odds(s, rules, w, DV, DP, DN, side, have) < w.siege_odds:
         ntw = 0
         for c in range(C):
-            if s[B_SIDE + c] == 1 - side and R[R_TW_EFF + s[B_KIND + c]] == E_DICE:
+            if s.tower_side[c] == 1 - side and rules.towers[s.tower_kind[c]].effect == E_DICE:
                 ntw += 1
         any_kind = ntw == 0
         tw = np.zeros(C, np.bool_)
         for c in range(C):
-            if s[B_SIDE + c] == 1 - side and (any_kind or R[R_TW_EFF + s[B_KIND + c]] == E_DICE):
+            if s.tower_side[c] == 1 - side and (any_kind or rules.towers[s.tower_kind[c]].effect == E_DICE):
                 tw[c] = True
                 ntw += 1
         if ntw > 0:
-            _near_any(dist, tw, rng, g, C)
+            _near_any(rules, dist, tw, cls, g)
             return g
-    eb = base_cell(R, 1 - side)
+    eb = base_cell(rules, 1 - side)
     for c in range(C):
-        g[c] = 1 <= dist[c, eb] <= rng
+        g[c] = dist[c, eb] >= 1 and E.in_attack_range(rules, dist, cls, c, eb)
     return g
 
 
 @njit(cache=True)
-def plan_togo(s, R, dist, nbr, W, DV, DP, DN, side, mem, have):
+def plan_togo(s, rules, dist, nbr, w, DV, DP, DN, side, mem, have):
     """The acting hero's move cost to its goal from every cell (:func:`goals`)."""
-    C = R[R_C]
-    k = cur_hero(s, R)
-    o = ho(side, k)
-    need = energy_need(s, R, W, side, have)
+    C = rules.cells
+    k = cur_hero(s, rules)
+    need = energy_need(s, rules, w, side, have)
     veins = False
     for c in range(C):
-        if s[TERR + c] == T_VEIN and s[STOCK + c] > 0:
+        if E.can_gather(s, c):
             veins = True
             break
-    miner = need > 0 and veins and k >= W[W_ATTACKERS]
-    rng = R[R_CL_RANGE + s[o + H_CLS]]
-    return cost_to_kept(s, R, nbr, side, goals(s, R, dist, W, DV, DP, DN, side, k, rng, miner, have), mem)
+    miner = need > 0 and veins and k >= w.attackers
+    g = goals(s, rules, dist, w, DV, DP, DN, side, k, hero(s, side, k).cls, miner, have)
+    return cost_to_kept(s, rules, nbr, side, g, mem)
 
 
 @njit(cache=True)
-def plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path_out, togo, have):
+def plan(s, rules, dist, nbr, w, DV, DP, DN, mem, side, shuttle, path_out, togo, have):
     """``(score, path length, hero action)`` of the best reachable cell; its path into ``path_out``
     (``togo``: :func:`plan_togo`; ``have``: :func:`towers_by_side`)."""
-    C = R[R_C]
-    k = cur_hero(s, R)
-    o = ho(side, k)
-    start = s[o + H_CELL]
-    hp = s[o + H_HP]
+    C = rules.cells
+    k = cur_hero(s, rules)
+    me = hero(s, side, k)
+    start = me.cell
+    hp = me.hp
+    cls = me.cls
     cost = np.empty(C, np.int64)
     parent = np.empty(C, np.int64)
     order = np.empty(C, np.int64)
-    nreach = reach(s, R, nbr, side, start, s[T_POINTS], shuttle, cost, parent, order)
-    need = energy_need(s, R, W, side, have)
-    enemy_base = base_cell(R, 1 - side)
-    rng = R[R_CL_RANGE + s[o + H_CLS]]
+    nreach = reach(s, rules, nbr, side, start, s.this_turn.points, shuttle, cost, parent, order)
+    need = energy_need(s, rules, w, side, have)
+    enemy_base = base_cell(rules, 1 - side)
     wanted = np.empty(3, np.int64)
-    nwanted = wanted_towers(s, R, W, side, wanted, have)
+    nwanted = wanted_towers(s, rules, w, side, wanted, have)
     top_score, top_n, top_act = -np.inf, 0, enc(K_STANDBY, 0, -1)
-    energy = s[so(side) + S_ENERGY]
-    tier = s[so(side) + S_TIER]
-    na, nd = dice_of(R, have, side), dice_of(R, have, 1 - side)
+    own = s.sides[side]
+    energy = own.energy
+    tier = own.tier
+    na, nd = dice_of(rules, have, side), dice_of(rules, have, 1 - side)
     # the targets an attack from a cell may have, in the engine's order (attack_targets): enemy heroes, towers
-    # (ascending), the base; and the cells whose attack hits this hero (enemy Attack Towers, the enemy base)
-    cand = np.empty(C + 2 * E.MAXH, np.int64)
+    # (ascending), the base; and the cells whose hits strike this hero (engine.hitters)
+    cand = np.empty(C + 2 * MAXH, np.int64)
     atk = np.empty(C + 1, np.int64)
-    ncand = natk = 0
-    for e in range(R[R_TEAM]):
-        oe = ho(1 - side, e)
-        if s[oe + H_STATE] != HS_DEAD:
-            cand[ncand] = TK_HERO * 1000 + s[oe + H_CELL]
+    ncand = 0
+    for e in range(rules.team):
+        foe = hero(s, 1 - side, e)
+        if foe.state != HS_DEAD:
+            cand[ncand] = TK_HERO * 1000 + foe.cell
             ncand += 1
     for c in range(C):
-        if s[B_SIDE + c] == 1 - side:
+        if s.tower_side[c] == 1 - side:
             cand[ncand] = TK_TOWER * 1000 + c
             ncand += 1
-            if R[R_TW_EFF + s[B_KIND + c]] == E_ATTACK:
-                atk[natk] = c
-                natk += 1
-    cand[ncand] = E.TK_BASE * 1000 + enemy_base
+    cand[ncand] = TK_BASE * 1000 + enemy_base
     ncand += 1
-    atk[natk] = enemy_base
-    natk += 1
+    natk = E.hitters(s, rules, side, atk)
     # HP taken on the way to each cell from the enemy Attack Towers and base whose range it enters, summed
     # through its parent (the first version summed it over each whole path: the same numbers)
     pdmg = np.full(C, -1, np.int64)
     pdmg[start] = 0
     chain = np.empty(C, np.int64)
-    rng_b, hit_b = R[R_BRANGE], R[R_BATTACK]
     memo_v = np.zeros(8 * ncand)
     memo_a = np.full(8 * ncand, -1, np.int64)
-    nmax = noise_max(W)
+    nmax = noise_max(w)
     for idx in range(nreach):
         c = order[idx]
         nch = 0
@@ -787,50 +756,50 @@ def plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path_out, togo, hav
             p = parent[y]
             hits = 0
             for j in range(natk):
-                if dist[p, atk[j]] > rng_b >= dist[y, atk[j]]:
-                    hits += hit_b
+                if E.enters_hit_range(rules, dist, p, y, atk[j]):
+                    hits += rules.building_attack
             pdmg[y] = pdmg[p] + hits
-        dmg = pdmg[c] + end_damage(R, dist, atk, natk, c)
-        score = W[W_DANGER] * dmg
+        dmg = pdmg[c] + end_damage(rules, dist, atk, natk, c)
+        score = w.danger * dmg
         if dmg >= hp:
-            score += W[W_DEATH]
+            score += w.death
         if togo[start] < np.inf and togo[c] < np.inf:
-            score += W[W_ADVANCE] * (togo[start] - togo[c])
+            score += w.advance * (togo[start] - togo[c])
         act, act_score = enc(K_STANDBY, 0, -1), 0.0
-        tp = terrain_points(s, R, c)
+        tp = terrain_points(s, rules, c)
         for i in range(ncand):
-            if dist[c, cand[i] % 1000] <= rng:
+            if E.in_attack_range(rules, dist, cls, c, cand[i] % 1000):
                 # an attack's value from c depends on c only through its terrain points: kept per target
                 if tp < 8 and memo_a[i * 8 + tp] >= 0:
                     v, a = memo_v[i * 8 + tp], memo_a[i * 8 + tp]
                 else:
-                    v, a = attack_value(s, R, W, DV, DP, DN, side, c, cand[i], na, nd)
+                    v, a = attack_value(s, rules, w, DV, DP, DN, side, c, cand[i], na, nd)
                     if tp < 8:
                         memo_v[i * 8 + tp], memo_a[i * 8 + tp] = v, a
                 if v > act_score:
                     act, act_score = a, v
-        if s[TERR + c] == T_VEIN and s[STOCK + c] > 0 and need > 0:
-            v = W[W_GATHER] * min(R[R_YIELD + c], s[STOCK + c])
+        if E.can_gather(s, c) and need > 0:
+            v = w.gather * E.gather_yield(s, rules, c)
             if v > act_score:
                 act, act_score = enc(K_GATHER, 0, -1), v
-        if nwanted > 0 and buildable(s, R, c):
+        if nwanted > 0 and buildable(s, rules, c):
             for i in range(nwanted):
                 tk = wanted[i]
                 reserve = 0
-                if R[R_TW_EFF + tk] != E_DICE and W[W_UPGRADE] and tier < R[R_NTIERS]:
-                    reserve = R[R_UPC + tier - 1]
-                if energy - reserve >= R[R_TW_COST + tk]:
-                    home = dist[c, base_cell(R, side)]
-                    if R[R_TW_EFF + tk] == E_ATTACK:  # on the way in: between the bases, own half
-                        v = W[W_BUILD] * (1.0 if home < dist[c, enemy_base] else 0.3)
+                if rules.towers[tk].effect != E_DICE and w.upgrade and tier < rules.n_tiers:
+                    reserve = rules.upgrade_cost[tier - 1]
+                if energy - reserve >= rules.towers[tk].cost:
+                    home = dist[c, base_cell(rules, side)]
+                    if rules.towers[tk].effect == E_ATTACK:  # on the way in: between the bases, own half
+                        v = w.build * (1.0 if home < dist[c, enemy_base] else 0.3)
                     else:  # keep the others at home, out of reach
-                        v = W[W_BUILD] * max(0.2, 1.0 - 0.15 * max(0, home - 2))
+                        v = w.build * max(0.2, 1.0 - 0.15 * max(0, home - 2))
                     if v > act_score:
                         act, act_score = enc(K_BUILD, tk, -1), v
                     break
         if score + (act_score + nmax) < top_score - 1e-6:
             continue  # even the largest noise cannot make this cell the best
-        score += act_score + noise(W, mem, s[G_TURN], c)
+        score += act_score + noise(w, mem, s.turn, c)
         if score > top_score:
             top_score, top_act = score, act
             top_n = path_of(parent, c, path_out)
@@ -838,75 +807,77 @@ def plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path_out, togo, hav
 
 
 @njit(cache=True)
-def revive(s, R, dist, nbr, W, mem):
+def revive(s, rules, dist, nbr, w, mem):
     """Revival choice: in place when the hero died near the enemy base with no enemy hero within 2."""
-    side, cell = s[PD], s[PD + 2]
-    C = R[R_C]
-    eb = base_cell(R, 1 - side)
+    owed = s.revivals_owed[0]
+    side, cell = owed.side, owed.cell
+    C = rules.cells
+    eb = base_cell(rules, 1 - side)
     goal = np.zeros(C, np.bool_)
     for c in range(C):
         goal[c] = dist[c, eb] == 1
-    d = cost_to_kept(s, R, nbr, side, goal, mem)[cell]
+    d = cost_to_kept(s, rules, nbr, side, goal, mem)[cell]
     # a flipped hero takes no end-phase hits (it does not act): in place it keeps its siege position;
     # enemy heroes next to it would attack it while it cannot answer
     safe = True
-    for e in range(R[R_TEAM]):
-        oe = ho(1 - side, e)
-        if s[oe + H_STATE] != HS_DEAD and dist[s[oe + H_CELL], cell] <= 2:
+    for e in range(rules.team):
+        foe = hero(s, 1 - side, e)
+        if foe.state != HS_DEAD and dist[foe.cell, cell] <= 2:
             safe = False
-    return enc(K_REVIVE, 1 if d <= W[W_REVIVE_WITHIN] and safe else 0, -1)
+    return enc(K_REVIVE, 1 if d <= w.revive_in_place_within and safe else 0, -1)
 
 
 @njit(cache=True)
-def counter(s, R, dist, W, lg, nl):
+def counter(s, rules, dist, w, lg, nl):
     """A counter-window answer: Space Swap when a swap hits, Curse and Power of Unity when losing, Unyielding Will
     when dying, Pursuit, Same End; else pass."""
     passing = enc(K_PASS, 0, -1)
-    if not W[W_CARDS]:
+    if not w.cards:
         return passing
-    d, side = s[J_DEF], s[J_SIDE]
-    tk = s[J_TKIND]
-    w = s[J_WIN]
-    if w == W_DECLARE and has_card_play(C_SWAP, lg, nl):
+    j = s.judgment
+    d, side = j.defender, j.side
+    tk = j.target_kind
+    win = j.window
+    if win == W_DECLARE and has_card_play(C_SWAP, lg, nl):
         best, hits_best = -1, 0
         for i in range(nl):
             if lg[i] // 1_000_000 != K_PLAY:
                 continue
             other = lg[i] % 1000 - 1
             hits = 0
-            for c_new, c_old in ((s[J_CELL], other), (other, s[J_CELL])):
-                if R[R_TW_EFF + s[B_KIND + c_old]] == E_ATTACK:
-                    for e in range(R[R_TEAM]):
-                        oe = ho(side, e)
-                        if s[oe + H_STATE] != HS_DEAD and dist[s[oe + H_CELL], c_new] <= 1:
+            for c_new, c_old in ((j.cell, other), (other, j.cell)):
+                if rules.towers[s.tower_kind[c_old]].effect == E_ATTACK:
+                    for e in range(rules.team):
+                        foe = hero(s, side, e)
+                        if foe.state != HS_DEAD and E.in_hit_range(rules, dist, foe.cell, c_new):
                             hits += 1
             if hits > hits_best:
                 best, hits_best = lg[i], hits
         if best >= 0:
             return best
-    if w == W_COMPARE or w == W_UNITY:
-        a_total = hero_total(s, R, side, s[J_ATT], J_AD, s[J_NA], 0)
+    if win == W_COMPARE or win == W_UNITY:
+        a_total = hero_total(s, rules, side, j.attacker, j.attack_dice, j.n_attack_dice, 0)
         if tk == TK_HERO:
-            d_total = hero_total(s, R, d, s[J_TK], J_DD, s[J_ND], s[J_UNITY])
+            d_total = hero_total(s, rules, d, j.target_hero, j.defence_dice, j.n_defence_dice, j.unity)
         else:
-            d_total = E.building_total(s, R, d)
+            d_total = E.building_total(s, rules, d)
         if a_total >= d_total:
             if has_card_play(C_CURSE, lg, nl):
                 return enc(K_PLAY, C_CURSE, -1)
             if has_card_play(C_UNITY, lg, nl):
                 return enc(K_PLAY, C_UNITY, -1)
-    if w == W_DAMAGE and tk == TK_HERO:
-        om = ho(d, s[J_TK])
-        me_hp = s[om + H_HP]
-        lost = s[J_LOSER] == 1
-        dies = lost and s[J_D] >= me_hp and not s[om + H_FLOOR1]
-        will = enc(K_PLAY, C_WILL, s[om + H_CELL])
+    if win == W_DAMAGE and tk == TK_HERO:
+        mine = hero(s, d, j.target_hero)
+        me_hp = mine.hp
+        lost = j.loser == LOSER_DEFENDER
+        dies = lost and j.d >= me_hp and not mine.floor1
+        will = enc(K_PLAY, C_WILL, mine.cell)
         if dies and in_list(will, lg, nl):
             return will
-        oa = ho(side, s[J_ATT])
-        if has_card_play(C_PURSUIT, lg, nl) and s[oa + H_STATE] != HS_DEAD and me_hp >= 2:
+        foe = hero(s, side, j.attacker)
+        if has_card_play(C_PURSUIT, lg, nl) and foe.state != HS_DEAD and me_hp >= 2:
             gain = me_hp - 1
-            if (lost and (s[om + H_FLOOR1] or s[J_D] >= me_hp)) or gain >= s[oa + H_HP]:
+            if (lost and (mine.floor1 or j.d >= me_hp)) or gain >= foe.hp:
                 return enc(K_PLAY, C_PURSUIT, -1)
         if lost and has_card_play(C_SAME_END, lg, nl):
             return enc(K_PLAY, C_SAME_END, -1)
@@ -914,7 +885,7 @@ def counter(s, R, dist, W, lg, nl):
 
 
 @njit(cache=True)
-def instant_card(s, R, dist, W, lg, nl):
+def instant_card(s, rules, dist, w, lg, nl):
     """A normal card worth playing now (Ignite, Firestorm, Cataclysm, Divine Grace, Iron Wall), or -1."""
     side = cur_side(s)
     for i in range(nl):
@@ -923,122 +894,120 @@ def instant_card(s, R, dist, W, lg, nl):
             continue
         card, cell = a // 1000 % 1000, a % 1000 - 1
         if card == C_IGNITE:
-            h = hero_at(s, R, cell)
-            hs = h // E.MAXH
+            h = hero_at(s, rules, cell)
+            hs = h // MAXH
             low = 1 << 30
-            for e in range(R[R_TEAM]):
-                oe = ho(hs, e)
-                if s[oe + H_STATE] != HS_DEAD:
-                    low = min(low, s[oe + H_HP])
-            if s[ho(hs, h % E.MAXH) + H_HP] == low:
+            for e in range(rules.team):
+                x = hero(s, hs, e)
+                if x.state != HS_DEAD:
+                    low = min(low, x.hp)
+            if hero(s, hs, h % MAXH).hp == low:
                 return a
         elif card == C_FIRESTORM or card == C_CATACLYSM:
-            want = T_FOREST if card == C_FIRESTORM else T_HILL
-            for e in range(R[R_TEAM]):
-                oe = ho(1 - side, e)
-                if s[oe + H_STATE] != HS_DEAD and s[TERR + s[oe + H_CELL]] == want:
+            for e in range(rules.team):
+                if E.storm_hits(s, rules, card, 1 - side, e):
                     return a
         elif card == C_GRACE:
-            h = hero_at(s, R, cell)
-            oh = ho(h // E.MAXH, h % E.MAXH)
-            if R[R_CL_HP + s[oh + H_CLS]] - s[oh + H_HP] >= 2 and \
-                    energy_need(s, R, W, side, towers_by_side(s, R)) == 0:
+            h = hero_at(s, rules, cell)
+            x = hero(s, h // MAXH, h % MAXH)
+            if rules.classes[x.cls].hp - x.hp >= 2 and energy_need(s, rules, w, side, towers_by_side(s, rules)) == 0:
                 return a
         elif card == C_IRON:
-            if not s[B_IRON + cell]:
-                for e in range(R[R_TEAM]):
-                    oe = ho(1 - side, e)
-                    if s[oe + H_STATE] != HS_DEAD and dist[s[oe + H_CELL], cell] <= 3:
+            if not s.iron_wall[cell]:
+                for e in range(rules.team):
+                    foe = hero(s, 1 - side, e)
+                    if foe.state != HS_DEAD and dist[foe.cell, cell] <= 3:
                         return a
     return -1
 
 
 @njit(cache=True)
-def pre_attack_card(s, R, dist, lg, nl, side, t):
+def pre_attack_card(s, rules, dist, lg, nl, side, t):
     """A card worth playing before attacking ``t`` (Blood Battle, Satan's Pact, Inspire, Earthsplit), or -1."""
-    if s[T_ACTED]:
+    if s.this_turn.acted:
         return -1
-    k = cur_hero(s, R)
-    o = ho(side, k)
-    hp = s[o + H_HP]
+    k = cur_hero(s, rules)
+    me = hero(s, side, k)
+    hp = me.hp
     if in_list(enc(K_PLAY, C_BLOOD, -1), lg, nl) and hp >= 5:
         tg = np.empty(MAXBL, np.int64)
-        if E.attack_targets(s, R, dist, side, k, tg) >= 2:
+        if E.attack_targets(s, rules, dist, side, k, tg) >= 2:
             return enc(K_PLAY, C_BLOOD, -1)
     if in_list(enc(K_PLAY, C_PACT, -1), lg, nl) and hp >= 5:
         return enc(K_PLAY, C_PACT, -1)
-    me = enc(K_PLAY, C_INSPIRE, s[o + H_CELL])
-    if in_list(me, lg, nl):
-        return me
+    inspire = enc(K_PLAY, C_INSPIRE, me.cell)
+    if in_list(inspire, lg, nl):
+        return inspire
     kind, cell = t // 1000, t % 1000
-    if kind == TK_HERO and terrain_points(s, R, cell) > 1:
-        h = hero_at(s, R, cell)
+    if kind == TK_HERO and terrain_points(s, rules, cell) > 1:
+        h = hero_at(s, rules, cell)
         es = enc(K_PLAY, C_EARTHSPLIT, cell)
-        if h >= 0 and in_list(es, lg, nl) and not s[ho(h // E.MAXH, h % E.MAXH) + H_EARTH]:
+        if h >= 0 and in_list(es, lg, nl) and not hero(s, h // MAXH, h % MAXH).earthsplit:
             return es
     return -1
 
 
 @njit(cache=True)
-def turn(s, R, dist, nbr, W, DV, DP, DN, mem, lg, nl):
+def turn(s, rules, dist, nbr, w, DV, DP, DN, mem, lg, nl):
     """A decision of the bot's own hero turn: upgrade, cards, Blood Battle's targets, the planned walk and action."""
     side = cur_side(s)
-    k = cur_hero(s, R)
-    o = ho(side, k)
-    cell = s[o + H_CELL]
+    k = cur_hero(s, rules)
+    me = hero(s, side, k)
+    t = s.this_turn
+    cell = me.cell
     up = enc(K_UPGRADE, 0, -1)
-    if W[W_UPGRADE] and in_list(up, lg, nl):
+    if w.upgrade and in_list(up, lg, nl):
         return up
-    if W[W_CARDS]:
-        a = instant_card(s, R, dist, W, lg, nl)
+    if w.cards:
+        a = instant_card(s, rules, dist, w, lg, nl)
         if a >= 0:
             return a
-    if s[T_NBL] > 0:
+    if t.n_blood_owed > 0:
         best, best_v = -1, 0.0
         for i in range(nl):
             if lg[i] // 1_000_000 == K_ATTACK:
-                t = (lg[i] % 1000 - 1) * 1000 + lg[i] // 1000 % 1000
-                v, _ = attack_value(s, R, W, DV, DP, DN, side, cell, t, dice_count(s, R, side),
-                                    dice_count(s, R, 1 - side))
+                tg = (lg[i] % 1000 - 1) * 1000 + lg[i] // 1000 % 1000
+                v, _ = attack_value(s, rules, w, DV, DP, DN, side, cell, tg, dice_count(s, rules, side),
+                                    dice_count(s, rules, 1 - side))
                 if best < 0 or v > best_v:
                     best, best_v = lg[i], v
         if best >= 0:
             return best
-    if s[T_ACTED]:
+    if t.acted:
         return enc(K_END, 0, -1)
-    shuttle = s[T_SHUTTLE]
-    path = np.empty(R[R_C], np.int64)
-    if (mem[M_PLAN] and mem[M_KT] == s[G_TURN] and mem[M_KS] == shuttle and mem[M_KP] == s[T_PACT]
-            and mem[M_KC] == cell and mem[M_KH] == s[o + H_HP] and mem[M_KPT] == s[T_POINTS]):
-        n = mem[M_PN]
+    shuttle = t.shuttle
+    path = np.empty(rules.cells, np.int64)
+    if (mem.planned and mem.plan_turn == s.turn and mem.plan_shuttle == shuttle and mem.plan_pact == t.pact
+            and mem.plan_cell == cell and mem.plan_hp == me.hp and mem.plan_points == t.points):
+        n = mem.path_n
         for i in range(n):
-            path[i] = mem[M_PATH + i]
-        act = mem[M_ACT]
+            path[i] = mem.path[i]
+        act = mem.plan_action
     else:
-        have = towers_by_side(s, R)
-        togo = plan_togo(s, R, dist, nbr, W, DV, DP, DN, side, mem, have)
-        score, n, act = plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, shuttle, path, togo, have)
-        if W[W_CARDS] and not shuttle and in_list(enc(K_PLAY, C_SHUTTLE, -1), lg, nl):
-            alt = np.empty(R[R_C], np.int64)
-            alt_score, _, _ = plan(s, R, dist, nbr, W, DV, DP, DN, mem, side, 1, alt, togo, have)
+        have = towers_by_side(s, rules)
+        togo = plan_togo(s, rules, dist, nbr, w, DV, DP, DN, side, mem, have)
+        score, n, act = plan(s, rules, dist, nbr, w, DV, DP, DN, mem, side, shuttle, path, togo, have)
+        if w.cards and not shuttle and in_list(enc(K_PLAY, C_SHUTTLE, -1), lg, nl):
+            alt = np.empty(rules.cells, np.int64)
+            alt_score, _, _ = plan(s, rules, dist, nbr, w, DV, DP, DN, mem, side, 1, alt, togo, have)
             if alt_score > score + 1.0:
                 return enc(K_PLAY, C_SHUTTLE, -1)
     if n > 0:
         # the plan holds while the walk goes as planned (same turn, no hit taken on the way)
         nxt = path[0]
-        cost = 1 if shuttle else terrain_points(s, R, nxt)
-        mem[M_PLAN] = 1
-        mem[M_KT], mem[M_KS], mem[M_KP] = s[G_TURN], shuttle, s[T_PACT]
-        mem[M_KC], mem[M_KH], mem[M_KPT] = nxt, s[o + H_HP], s[T_POINTS] - cost
-        mem[M_ACT] = act
-        mem[M_PN] = n - 1
+        cost = E.step_cost(s, rules, nxt)
+        mem.planned = 1
+        mem.plan_turn, mem.plan_shuttle, mem.plan_pact = s.turn, shuttle, t.pact
+        mem.plan_cell, mem.plan_hp, mem.plan_points = nxt, me.hp, t.points - cost
+        mem.plan_action = act
+        mem.path_n = n - 1
         for i in range(n - 1):
-            mem[M_PATH + i] = path[i + 1]
+            mem.path[i] = path[i + 1]
         return enc(K_STEP, nxt, -1)
-    mem[M_PLAN] = 0
-    if act // 1_000_000 == K_ATTACK and W[W_CARDS]:
-        t = (act % 1000 - 1) * 1000 + act // 1000 % 1000
-        a = pre_attack_card(s, R, dist, lg, nl, side, t)
+    mem.planned = 0
+    if act // 1_000_000 == K_ATTACK and w.cards:
+        tg = (act % 1000 - 1) * 1000 + act // 1000 % 1000
+        a = pre_attack_card(s, rules, dist, lg, nl, side, tg)
         if a >= 0:
             return a
     if in_list(act, lg, nl):
@@ -1048,31 +1017,31 @@ def turn(s, R, dist, nbr, W, DV, DP, DN, mem, lg, nl):
 
 
 @njit(cache=True)
-def choose_code(s, R, dist, nbr, kind, W, DV, DP, DN, mem, lg, nl):
+def choose_code(s, rules, dist, nbr, kind, w, DV, DP, DN, mem, lg, nl):
     """The bot's action code among the ``nl`` legal codes ``lg`` of the seat that owes the decision."""
     if kind == BOT_RANDOM:
-        mem[M_RND] += 1
-        return lg[seed2(mem[M_KEY], mem[M_RND]) % nl]
-    if s[PD_N] > 0:
-        return revive(s, R, dist, nbr, W, mem)
-    if s[J_ON]:
-        return counter(s, R, dist, W, lg, nl)
-    return turn(s, R, dist, nbr, W, DV, DP, DN, mem, lg, nl)
+        mem.draws += 1
+        return lg[seed2(mem.key, mem.draws) % nl]
+    if s.n_revivals_owed > 0:
+        return revive(s, rules, dist, nbr, w, mem)
+    if s.judgment.on:
+        return counter(s, rules, dist, w, lg, nl)
+    return turn(s, rules, dist, nbr, w, DV, DP, DN, mem, lg, nl)
 
 
 @njit(cache=True)
-def play_loop(s, R, dist, nbr, ev, kinds, W, DV, DP, DN, mems, acts, n):
-    """Play on with the two seats' bots (``kinds``, weights ``W[seat]``, memories ``mems[seat]``) until the
-    game is over or ``acts`` (the actions so far: ``n``) is full; returns the new ``n`` (-1 - n: a bot chose
-    an illegal action, a bug)."""
+def play_loop(s, rules, dist, nbr, ev, kinds, weights, DV, DP, DN, mems, acts, n):
+    """Play on with the two seats' bots (``kinds``, weights ``weights[seat]``, memories ``mems[seat]``) until
+    the game is over or ``acts`` (the actions so far: ``n``) is full; returns the new ``n`` (-1 - n: a bot
+    chose an illegal action, a bug)."""
     lg = np.empty(MAXLEGAL, np.int64)
-    while s[E.G_WINNER] < 0 and n < acts.shape[0]:
-        seat = E.to_act(s, R)
-        nl = E.legal(s, R, dist, nbr, lg)
-        code = choose_code(s, R, dist, nbr, kinds[seat], W[seat], DV, DP, DN, mems[seat], lg, nl)
+    while s.winner < 0 and n < acts.shape[0]:
+        seat = E.to_act(s, rules)
+        nl = E.legal(s, rules, dist, nbr, lg)
+        code = choose_code(s, rules, dist, nbr, kinds[seat], weights[seat], DV, DP, DN, mems[seat], lg, nl)
         if not in_list(code, lg, nl):
             return -1 - n
-        E.apply(s, R, dist, ev, code)
+        E.apply(s, rules, dist, ev, code)
         acts[n] = code
         n += 1
     return n
@@ -1115,7 +1084,7 @@ class RandomBot:
     kind = BOT_RANDOM
 
     def __init__(self, seat: int, seed: int):
-        self.W = np.zeros(NW, np.float64)
+        self.W = zeros(WEIGHTS_RECORD)
         self.mem = new_memory(seat, seed)
 
     def choose_code(self, g) -> int:

@@ -15,11 +15,11 @@ import numpy as np
 
 from simkit.games import SEATS, counter_column
 from simkit.games.kits.bot_tables import RANDOM
-from simkit.games.krypton import engine as E
-from simkit.games.krypton.bots import MEM, NW, RandomBot, Utility, play_loop, read_bots
-from simkit.games.krypton.fast_search.play import M_DECISIONS, M_SEARCHES, MARKS, PLAN_CAP
+from simkit.games.kits.state import zeros
+from simkit.games.krypton.bots import MEMORY, WEIGHTS_RECORD, RandomBot, Utility, play_loop, read_bots
+from simkit.games.krypton.fast_search.hooks import VALUE_WEIGHTS
+from simkit.games.krypton.fast_search.play import MARKS, PLAN_CAP
 from simkit.games.krypton.fast_search.play import play_loop as search_loop
-from simkit.games.krypton.search import VALUE_NAMES
 from simkit.games.krypton.search_bot import PARAMS as SEARCH_PARAMS
 from simkit.games.krypton.search_bot import SearchBot, read_searches, search_key, view_key
 from simkit.games.krypton.tables import CARDS, canonical_deck
@@ -119,12 +119,12 @@ def play_compiled(scenario, first: str, second: str, seed: int, bots, stats: dic
     g = GameView(scenario.rules, (first, second), seed, log=False)
     P = g.P
     kinds = np.array([b.kind for b in bots], np.int64)
-    W = np.zeros((2, NW), np.float64)
-    mems = np.zeros((2, MEM), np.int64)
-    policy, reply = np.zeros((2, NW), np.float64), np.zeros((2, NW), np.float64)
-    params, values = np.zeros((2, SEARCH_PARAMS), np.float64), np.zeros((2, len(VALUE_NAMES)), np.float64)
+    W = zeros(WEIGHTS_RECORD, 2)
+    mems = zeros(MEMORY, 2)
+    policy, reply = zeros(WEIGHTS_RECORD, 2), zeros(WEIGHTS_RECORD, 2)
+    params, values = np.zeros((2, SEARCH_PARAMS), np.float64), zeros(VALUE_WEIGHTS, 2)
     keys, counter = np.array([search_key(seed, 0), search_key(seed, 1)], np.uint64), np.zeros(2, np.uint64)
-    plans, marks = np.zeros((2, PLAN_CAP + 1), np.int64), np.zeros((2, MARKS), np.int64)
+    plans, marks = np.zeros((2, PLAN_CAP + 1), np.int64), zeros(MARKS, 2)
     for s, b in enumerate(bots):
         if isinstance(b, SearchBot):
             policy[s], reply[s], params[s], values[s] = b.policy, b.reply, b.params, b.values
@@ -136,8 +136,8 @@ def play_compiled(scenario, first: str, second: str, seed: int, bots, stats: dic
     peeking = view_key(seed, tuple(isinstance(b, SearchBot) and b.settings.peek for b in bots))
     while True:
         if searching:
-            n = search_loop(g.s, P.R, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, policy, reply, params, values,
-                            keys, counter, peeking, plans, marks, acts, n)
+            n = search_loop(g.states, P.rules_array, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, policy, reply,
+                            params, values, keys, counter, peeking, plans, marks, acts, n)
         else:
             n = play_loop(g.s, P.R, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, acts, n)
         if n < 0:
@@ -148,8 +148,8 @@ def play_compiled(scenario, first: str, second: str, seed: int, bots, stats: dic
             raise RuntimeError(f"krypton: game {first} vs {second} seed {seed} passed {ACTION_CAP} actions")
         acts = np.concatenate([acts, np.zeros_like(acts)])
     if stats is not None:
-        stats["decisions"] = [int(v) for v in marks[:, M_DECISIONS]]
-        stats["searches"] = [int(v) for v in marks[:, M_SEARCHES]]
+        stats["decisions"] = [int(v) for v in marks["decisions"]]
+        stats["searches"] = [int(v) for v in marks["searches"]]
     return g, acts[:n]
 
 
@@ -182,18 +182,18 @@ def counter_values(g: GameView) -> dict[str, int]:
     out = {}
     for side, seat in enumerate(SEATS):
         attacks, dealt = dict.fromkeys(classes, 0), dict.fromkeys(classes, 0)
+        own = s.sides[side]
         for k in range(g.team):
-            o = E.ho(side, k)
-            name = classes[int(s[o + E.H_CLS])]
-            attacks[name] += int(s[o + E.H_ATTACKS])
-            dealt[name] += int(s[o + E.H_DEALT])
+            h = own.heroes[k]
+            name = classes[int(h.cls)]
+            attacks[name] += int(h.attacks)
+            dealt[name] += int(h.dealt)
         for name in classes:
             out[counter_column(seat, "class", name, "attacks")] = attacks[name]
             out[counter_column(seat, "class", name, "damage")] = dealt[name]
-        o = E.so(side)
         for i, card in enumerate(CARDS):
-            out[counter_column(seat, "magic", card, "played")] = int(s[o + E.S_PLAYED + i])
-            out[counter_column(seat, "magic", card, "damage")] = int(s[o + E.S_CARD_DEALT + i])
+            out[counter_column(seat, "magic", card, "played")] = int(own.played[i])
+            out[counter_column(seat, "magic", card, "damage")] = int(own.card_dealt[i])
     return out
 
 

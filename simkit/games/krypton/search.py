@@ -19,25 +19,9 @@ decision's place in the game).
 from __future__ import annotations
 
 from simkit.core.rng import derive_seed
+from simkit.games.krypton.fast_search.hooks import VALUE_NAMES, VALUES  # noqa: F401
 from simkit.games.krypton.view import GameView
 
-#: the value weights of a search bot (``value_<name>`` in its ``[bots.<name>]`` table): (name, meaning)
-VALUES = (
-    ("win", "a won game (a lost one: minus it; a draw: 0)"),
-    ("base", "per base HP, own minus the enemy's"),
-    ("hero_hp", "per HP of heroes on the board, own minus the enemy's"),
-    ("energy", "per energy in store, own minus the enemy's"),
-    ("tier", "per base tier, own minus the enemy's"),
-    ("prayer_towers", "per Prayer Tower (dice tower), own minus the enemy's"),
-    ("attack_towers", "per Attack Tower, own minus the enemy's"),
-    ("magic_towers", "per Magic Tower (hand tower), own minus the enemy's"),
-    ("cards", "per magic card in hand, own minus the enemy's"),
-    ("deaths", "per hero death so far, own minus the enemy's (a dead hero comes back whole: its HP alone would "
-               "make dying look cheap)"),
-    ("advance", "per cell the own heroes stand closer to the enemy base than the enemy's heroes to the own "
-                "(mean over heroes; a dead hero counts from its spawn point)"),
-)
-VALUE_NAMES = tuple(f"value_{name}" for name, _ in VALUES)
 _EFFECT_OF = {"prayer_towers": "dice", "attack_towers": "attack", "magic_towers": "hand"}
 
 

@@ -18,8 +18,10 @@ import numpy as np
 from simkit.core.rng import derive_seed
 from simkit.games.kits import turn_search as K
 from simkit.games.kits.bot_tables import switch
+from simkit.games.kits.state import zeros
 from simkit.games.krypton.bots import Personality, is_search_table, weights_array
-from simkit.games.krypton.search import VALUE_NAMES
+from simkit.games.krypton.fast_search.hooks import VALUE_NAMES, VALUE_WEIGHTS
+from simkit.games.krypton.fast_search.play import BOT_SEARCH, MARKS, PLAN_CAP, context, decide
 from simkit.scenario import Field, resolve_like
 
 #: a search table's keys besides the value weights: (name, meaning)
@@ -77,9 +79,13 @@ class SearchSettings:
         return p
 
     @property
-    def values(self) -> np.ndarray:
-        """The value weights as ``float64`` in :data:`~simkit.games.krypton.search.VALUES` order."""
-        return np.array([self.value[k] for k in VALUE_NAMES], np.float64)
+    def values(self) -> np.void:
+        """The value weights as the compiled value reads them (a
+        :data:`~simkit.games.krypton.fast_search.hooks.VALUE_WEIGHTS` record)."""
+        v = zeros(VALUE_WEIGHTS)
+        for k in VALUE_NAMES:
+            setattr(v, k, self.value[k])
+        return v
 
 
 def _number(f: Field, key: str, least: float | None = None) -> float:
@@ -162,12 +168,10 @@ class SearchBot:
         seed: the game's seed (the bot's streams are keyed by it and the seat).
     """
 
-    kind = 2  # simkit.games.krypton.fast_search.play.BOT_SEARCH
+    kind = BOT_SEARCH
 
     def __init__(self, scenario, settings: SearchSettings, personalities: dict[str, Personality], seat: int,
                  seed: int):
-        from simkit.games.krypton.fast_search.play import MARKS, PLAN_CAP
-
         self.settings, self.seat = settings, int(seat)
         self.policy = weights_array(personalities[settings.policy])
         self.reply = weights_array(personalities[settings.reply])
@@ -176,30 +180,24 @@ class SearchBot:
         self.counter = np.zeros(2, np.uint64)
         self.view_key = view_key(seed, (settings.peek and seat == 0, settings.peek and seat == 1))
         self.plans = np.zeros((2, PLAN_CAP + 1), np.int64)
-        self.marks = np.zeros((2, MARKS), np.int64)
+        self.marks = zeros(MARKS, 2)
 
     @property
     def searches(self) -> int:
         """Decisions that ran a search (the others followed a plan)."""
-        from simkit.games.krypton.fast_search.play import M_SEARCHES
-
-        return int(self.marks[self.seat, M_SEARCHES])
+        return int(self.marks[self.seat].searches)
 
     @property
     def decisions(self) -> int:
         """Decisions asked of the bot."""
-        from simkit.games.krypton.fast_search.play import M_DECISIONS
-
-        return int(self.marks[self.seat, M_DECISIONS])
+        return int(self.marks[self.seat].decisions)
 
     def choose_code(self, g) -> int:
         """The code of the bot's action in game ``g`` (a :class:`~simkit.games.krypton.view.GameView`)."""
-        from simkit.games.krypton.fast_search.play import PLAN_CAP, context, decide
-
         if g.to_act != self.seat:
             raise ValueError(f"the search bot plays seat {self.seat}, but seat {g.to_act} owes the decision")
         P = g.P
-        ctx = context(g.s, P.R, P.dist, P.nbr, *P.dice, self.view_key)
+        ctx = context(g.states, P.rules_array, P.dist, P.nbr, *P.dice, self.view_key)
         scratch = np.empty(PLAN_CAP + 1, np.int64)
         seen = np.empty(max(self.settings.plans, 1), np.uint64)
         return int(decide(ctx, self.seat, self.policy, self.reply, self.params, self.values, self.keys,

@@ -15,22 +15,31 @@ import numpy as np
 from simkit.core.errors import ScenarioError
 from simkit.games.kits.decks import deck_pool as read_pool
 from simkit.games.kits.hexgrid import HexGrid, hexagon_cells
-from simkit.scenario import Field
-
-CARDS = (
-    "Ignite", "Earthsplit", "Inspire", "Blood Battle", "Shuttle", "Firestorm", "Cataclysm", "Satan's Pact",
-    "Divine Grace", "Iron Wall", "Space Swap", "Curse", "Power of Unity", "Unyielding Will", "Same End", "Pursuit",
+from simkit.games.krypton.bots import NDV, dice_dist, read_bots
+from simkit.games.krypton.search_bot import read_searches
+from simkit.games.krypton.state import (  # noqa: F401  (the game's words, read here and re-exported)
+    CARDS,
+    COUNTER_CARDS,
+    MAXC,
+    MAXCLASSES,
+    MAXDICE,
+    MAXH,
+    MAXPILE,
+    MAXTIERS,
+    MAXTK,
+    MOVE_RULES,
+    NORMAL_CARDS,
+    SIDE_NAMES,
+    T_BASE,
+    T_FOREST,
+    T_HILL,
+    T_PLAIN,
+    T_RIVER,
+    T_VEIN,
+    TERRAINS,
+    TOWER_EFFECTS,
 )
-COUNTER_CARDS = ("Space Swap", "Curse", "Power of Unity", "Unyielding Will", "Same End", "Pursuit")
-NORMAL_CARDS = tuple(c for c in CARDS if c not in COUNTER_CARDS)
-
-TERRAINS = ("plain", "forest", "hill", "river", "vein")
-T_PLAIN, T_FOREST, T_HILL, T_RIVER, T_VEIN = range(5)
-T_BASE = -1  # a base cell: no terrain, not enterable
-
-TOWER_EFFECTS = ("attack", "dice", "hand")
-MOVE_RULES = ("die", "knight")
-SIDE_NAMES = ("Settan", "Pandaria")
+from simkit.scenario import Field
 
 # ---- bounds: every number of a scenario is refused at load beyond what the engine can hold ----------
 #: the largest HP, cost, defense, energy, damage, range or price. The engine keeps a game in int64; what a
@@ -138,12 +147,6 @@ def _bounded_list(f: Field, key: str, length: int | None = None) -> list[int]:
     return values
 
 
-def _engine_sizes():
-    from simkit.games.krypton import engine as E
-
-    return E
-
-
 def _cell(f: Field, key: str, value, grid_cells: set) -> tuple[int, int, int]:
     if not (isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) and not isinstance(v, bool)
                                                                 for v in value) and sum(value) == 0):
@@ -164,9 +167,8 @@ def _cells(f: Field, key: str, grid_cells: set) -> list[tuple[int, int, int]]:
 def _read_map(top: Field, terrain_points: dict):
     m = top.table("map")
     m.reject_unknown(("radius", "bases", "spawns", "poor_veins", "rich_veins", "river", "hill", "forest"))
-    E = _engine_sizes()
-    largest = next(r for r in range(1, 64) if 3 * (r + 1) * (r + 2) + 1 > E.MAXC)  # cells: 3r(r+1) + 1
-    radius = _bounded(m, "radius", minimum=1, maximum=largest, why=f"the engine holds {E.MAXC} cells at most")
+    largest = next(r for r in range(1, 64) if 3 * (r + 1) * (r + 2) + 1 > MAXC)  # cells: 3r(r+1) + 1
+    radius = _bounded(m, "radius", minimum=1, maximum=largest, why=f"the engine holds {MAXC} cells at most")
     cells = hexagon_cells((radius, radius, radius))
     grid = HexGrid.from_cells(cells)
     cell_set = set(cells)
@@ -209,19 +211,16 @@ def _read_map(top: Field, terrain_points: dict):
 def _check_sizes(top: Field, s: dict, classes: dict, towers: dict, defense: tuple, copies: dict, spawns) -> None:
     """The engine's fixed sizes (kinds of towers, tiers, classes, the magic pile, spawn points) and the dice
     totals a bot weighs, checked at load rather than when the first game is packed."""
-    from simkit.games.krypton.bots import NDV, dice_dist
-
-    E = _engine_sizes()
-    for table, n, most, what in (("towers", len(towers), E.MAXTK, "tower kinds"),
-                                 (f"bases.{s['base_tiers']}", len(defense), E.MAXTIERS, "base tiers"),
-                                 ("classes", len(classes), 16, "hero classes"),
-                                 ("magic.copies", sum(copies.values()), E.MAXPILE, "magic cards in the pile")):
+    for table, n, most, what in (("towers", len(towers), MAXTK, "tower kinds"),
+                                 (f"bases.{s['base_tiers']}", len(defense), MAXTIERS, "base tiers"),
+                                 ("classes", len(classes), MAXCLASSES, "hero classes"),
+                                 ("magic.copies", sum(copies.values()), MAXPILE, "magic cards in the pile")):
         if n > most:
             raise top.fail(f"{n} {what}: the engine holds at most {most}", table)
     for side in (0, 1):
-        if len(spawns[side]) > 2 * E.MAXH:
+        if len(spawns[side]) > 2 * MAXH:
             raise top.table("map").fail(f"side {side}: {len(spawns[side])} spawn points, the engine holds at most "
-                                        f"{2 * E.MAXH}", "spawns")
+                                        f"{2 * MAXH}", "spawns")
     r = top.table("rules")
     for n in range(1, s["max_dice"] + 1):
         for fixed in (0, s["pact_die"]):
@@ -234,20 +233,18 @@ def _check_sizes(top: Field, s: dict, classes: dict, towers: dict, defense: tupl
 def build_rules(top: Field) -> Rules:
     """Validate the Krypton tables of a merged scenario and build its :class:`Rules`."""
     top.reject_unknown(TOP_LEVEL_KEYS)
-    E = _engine_sizes()
-    from simkit.games.krypton.bots import NDV
     r = top.table("rules")
     r.reject_unknown(RULES_KEYS)
     s: dict = {}
-    s["team_size"] = _bounded(r, "team_size", 2, minimum=1, maximum=E.MAXH, why="the engine's heroes a side")
-    s["max_per_class"] = _bounded(r, "max_per_class", 2, minimum=1, maximum=E.MAXH, why="the engine's heroes a side")
+    s["team_size"] = _bounded(r, "team_size", 2, minimum=1, maximum=MAXH, why="the engine's heroes a side")
+    s["max_per_class"] = _bounded(r, "max_per_class", 2, minimum=1, maximum=MAXH, why="the engine's heroes a side")
     if r.bool("random_first", False):
         raise r.fail("true is not supported: seat 0 acts first, sweeps play both orders", "random_first")
     s["max_rounds"] = _bounded(r, "max_rounds", minimum=1, maximum=MAX_ROUNDS,
                                  why="the rounds a game fits in the 200,000 actions simkit lets it take")
     s["turn_limit_result"] = r.str("turn_limit_result", "draw", ("draw", "base_hp"))
     s["start_energy"] = _bounded(r, "start_energy", 0)
-    s["max_dice"] = _bounded(r, "max_dice", minimum=1, maximum=E.MAXDICE, why="the engine's dice a side")
+    s["max_dice"] = _bounded(r, "max_dice", minimum=1, maximum=MAXDICE, why="the engine's dice a side")
     s["dice_sides"] = _bounded(r, "dice_sides", minimum=1, maximum=NDV, why="the totals a bot weighs")
     s["dice_combine"] = r.str("dice_combine", "sum", ("sum", "max"))
     s["knight_bonus"] = r.str("knight_bonus", "start_cell", ("start_cell",))
@@ -318,7 +315,7 @@ def build_rules(top: Field) -> Rules:
         s[k] = _bounded(mg, k)
     cp = mg.table("copies")
     cp.reject_unknown(CARDS)
-    copies = {c: _bounded(cp, c, 0, maximum=E.MAXPILE, why="the engine's magic pile") for c in CARDS}
+    copies = {c: _bounded(cp, c, 0, maximum=MAXPILE, why="the engine's magic pile") for c in CARDS}
 
     team = s["team_size"]
     if team > len(spawns[0]) or team > len(spawns[1]):
@@ -334,9 +331,6 @@ def build_rules(top: Field) -> Rules:
                               f"{name}.variants")
     _check_sizes(top, s, classes, towers, defense, copies, spawns)
     # the bots are scenario data too: checked now, not when the first game is played
-    from simkit.games.krypton.bots import read_bots
-    from simkit.games.krypton.search_bot import read_searches
-
     read_searches(top.source, top.data, read_bots(top.source, top.data))
     return Rules(settings=s, grid=grid, terrain=terrain, stock=stock, vein_yield=yld, bases=bases, spawns=spawns,
                  classes=classes, towers=towers, base_defense=defense, upgrade_cost=upgrade, prayer_tier=prayer_tier,

@@ -25,16 +25,19 @@ import numpy as np
 from simkit.core.errors import IllegalAction
 from simkit.core.rng import derive_seed
 from simkit.core.seats import WINNERS
+from simkit.games.kits.state import zeros
 from simkit.games.krypton import engine as E
-from simkit.games.krypton.tables import CARDS, SIDE_NAMES, parse_loadout
+from simkit.games.krypton import state as S
+from simkit.games.krypton.bots import dice_tables
+from simkit.games.krypton.state import CARDS, GAME, SIDE_NAMES, pack_rules
+from simkit.games.krypton.tables import parse_loadout
 
-HERO, TOWER, BASE = E.TARGET_KINDS
+HERO, TOWER, BASE = S.TARGET_KINDS
 _CARD_ID = {c: i for i, c in enumerate(CARDS)}
-_HERO_FIELDS = {"hp": E.H_HP, "cell": E.H_CELL, "inspire": E.H_INSPIRE}
-_HERO_FLAGS = {"earthsplit": E.H_EARTH, "floor1": E.H_FLOOR1}
-_TURN_FIELDS = {"roll": E.T_ROLL, "points": E.T_POINTS}
-_TURN_FLAGS = {"acted": E.T_ACTED, "shuttle": E.T_SHUTTLE, "pact": E.T_PACT, "blood": E.T_BLOOD,
-               "ending": E.T_ENDING}
+_HERO_FIELDS = ("hp", "cell", "inspire")
+_HERO_FLAGS = ("earthsplit", "floor1")
+_TURN_FIELDS = ("roll", "points")
+_TURN_FLAGS = ("acted", "shuttle", "pact", "blood", "ending")
 _SOURCES = {E.SRC_JUDGMENT: "judgment", E.SRC_SAME_END: "Same End", E.SRC_TOWER_MOVE: "tower_move",
             E.SRC_TOWER_END: "tower_end"}
 _EV_ROOM = 512  # free event rows kept before every action (an action logs far fewer)
@@ -44,9 +47,8 @@ class Packed:
     """A scenario's rules as the compiled engine reads them (built once per ``Rules``)."""
 
     def __init__(self, rules):
-        from simkit.games.krypton.bots import dice_tables
-
-        self.R = E.pack_rules(rules)
+        self.R = pack_rules(rules)
+        self.rules_array = self.R.base  # the one-record array the record views (the search's context holds it)
         self.dist, self.nbr = E.map_tables(rules)
         self.dice = dice_tables(rules)
         self.towers = list(rules.towers)
@@ -70,34 +72,34 @@ class _Hero:
     """One hero's fields as a dict-like view (``cls``, ``name``, ``hp``, ``cell``, ``state``, ``inspire``,
     ``earthsplit``, ``floor1``)."""
 
-    __slots__ = ("g", "side", "k", "o")
+    __slots__ = ("g", "side", "k", "h")
     keys = ("cls", "name", "hp", "cell", "state", "inspire", "earthsplit", "floor1")
 
     def __init__(self, g, side, k):
-        self.g, self.side, self.k, self.o = g, side, k, E.ho(side, k)
+        self.g, self.side, self.k, self.h = g, side, k, g.s.sides[side].heroes[k]
 
     def __getitem__(self, key):
-        s = self.g.s
+        h = self.h
         if key in _HERO_FIELDS:
-            return int(s[self.o + _HERO_FIELDS[key]])
+            return int(getattr(h, key))
         if key in _HERO_FLAGS:
-            return bool(s[self.o + _HERO_FLAGS[key]])
+            return bool(getattr(h, key))
         if key == "state":
-            return E.HERO_STATES[s[self.o + E.H_STATE]]
+            return S.HERO_STATES[h.state]
         if key == "cls":
-            return self.g.P.classes[s[self.o + E.H_CLS]]
+            return self.g.P.classes[h.cls]
         if key == "name":
             return self.g.names[self.side][self.k]
         raise KeyError(key)
 
     def __setitem__(self, key, value):
-        s = self.g.s
+        h = self.h
         if key in _HERO_FIELDS:
-            s[self.o + _HERO_FIELDS[key]] = int(value)
+            setattr(h, key, int(value))
         elif key in _HERO_FLAGS:
-            s[self.o + _HERO_FLAGS[key]] = int(bool(value))
+            setattr(h, key, int(bool(value)))
         elif key == "state":
-            s[self.o + E.H_STATE] = E.HERO_STATES.index(value)
+            h.state = S.HERO_STATES.index(value)
         else:
             raise KeyError(f"hero field {key!r} cannot be written")
 
@@ -129,25 +131,25 @@ class _Building:
     def __getitem__(self, key):
         s, c = self.g.s, self.c
         if key == "side":
-            return int(s[E.B_SIDE + c])
+            return int(s.tower_side[c])
         if key == "kind":
-            return self.g.P.towers[s[E.B_KIND + c]]
+            return self.g.P.towers[s.tower_kind[c]]
         if key == "hp":
-            return int(s[E.B_HP + c])
+            return int(s.tower_hp[c])
         if key == "iron":
-            return bool(s[E.B_IRON + c])
+            return bool(s.iron_wall[c])
         raise KeyError(key)
 
     def __setitem__(self, key, value):
         s, c = self.g.s, self.c
         if key == "side":
-            s[E.B_SIDE + c] = int(value)
+            s.tower_side[c] = int(value)
         elif key == "kind":
-            s[E.B_KIND + c] = self.g.P.towers.index(value)
+            s.tower_kind[c] = self.g.P.towers.index(value)
         elif key == "hp":
-            s[E.B_HP + c] = int(value)
+            s.tower_hp[c] = int(value)
         elif key == "iron":
-            s[E.B_IRON + c] = int(bool(value))
+            s.iron_wall[c] = int(bool(value))
         else:
             raise KeyError(key)
 
@@ -167,10 +169,10 @@ class _Buildings:
     def _cells(self):
         s = self.g.s
         C = self.g.rules.grid.size
-        return [int(c) for c in np.nonzero(s[E.B_SIDE:E.B_SIDE + C] >= 0)[0]]
+        return [int(c) for c in np.nonzero(s.tower_side[:C] >= 0)[0]]
 
     def __contains__(self, c):
-        return 0 <= c < self.g.rules.grid.size and self.g.s[E.B_SIDE + c] >= 0
+        return 0 <= c < self.g.rules.grid.size and self.g.s.tower_side[c] >= 0
 
     def __getitem__(self, c):
         if c not in self:
@@ -186,7 +188,7 @@ class _Buildings:
 
     def __delitem__(self, c):
         s = self.g.s
-        s[E.B_SIDE + c], s[E.B_KIND + c], s[E.B_HP + c], s[E.B_IRON + c] = -1, 0, 0, 0
+        s.tower_side[c], s.tower_kind[c], s.tower_hp[c], s.iron_wall[c] = -1, 0, 0, 0
 
     def __iter__(self):
         return iter(self._cells())
@@ -205,24 +207,25 @@ class _Buildings:
 
 
 class _Fields:
-    """A few state values as a list-like view (``energy``, ``base_hp``...: one per side)."""
+    """One field of both sides as a list-like view (``energy``, ``base_hp``...)."""
 
-    def __init__(self, g, offsets):
-        self.g, self.offsets = g, offsets
+    def __init__(self, g, field):
+        self.g, self.field = g, field
+
+    def _values(self):
+        return [int(getattr(self.g.s.sides[i], self.field)) for i in (0, 1)]
 
     def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [int(self.g.s[o]) for o in self.offsets[i]]
-        return int(self.g.s[self.offsets[i]])
+        return self._values()[i]
 
     def __setitem__(self, i, v):
-        self.g.s[self.offsets[i]] = int(v)
+        setattr(self.g.s.sides[i], self.field, int(v))
 
     def __len__(self):
-        return len(self.offsets)
+        return 2
 
     def __iter__(self):
-        return (int(self.g.s[o]) for o in self.offsets)
+        return iter(self._values())
 
     def __eq__(self, other):
         return list(self) == list(other)
@@ -238,16 +241,15 @@ class _Hands:
         self.g = g
 
     def __getitem__(self, side):
-        o = E.so(side) + E.S_HAND
-        return [c for i, c in enumerate(CARDS) for _ in range(int(self.g.s[o + i]))]
+        hand = self.g.s.sides[side].hand
+        return [c for i, c in enumerate(CARDS) for _ in range(int(hand[i]))]
 
     def __setitem__(self, side, cards):
-        o = E.so(side)
-        s = self.g.s
-        s[o + E.S_HAND:o + E.S_HAND + E.NCARDS] = 0
+        own = self.g.s.sides[side]
+        own.hand[:] = 0
         for c in cards:
-            s[o + E.S_HAND + _CARD_ID[c]] += 1
-        s[o + E.S_NHAND] = len(cards)
+            own.hand[_CARD_ID[c]] += 1
+        own.n_hand = len(cards)
 
     def __iter__(self):
         return iter([self[0], self[1]])
@@ -266,13 +268,13 @@ class _Turn:
         self.g = g
 
     def __getitem__(self, key):
-        s = self.g.s
+        t = self.g.s.this_turn
         if key in _TURN_FIELDS:
-            return int(s[_TURN_FIELDS[key]])
+            return int(getattr(t, key))
         if key in _TURN_FLAGS:
-            return bool(s[_TURN_FLAGS[key]])
+            return bool(getattr(t, key))
         if key == "blood_left":
-            return [(E.TARGET_KINDS[t // 1000], int(t % 1000)) for t in s[E.T_BL:E.T_BL + s[E.T_NBL]]]
+            return [(S.TARGET_KINDS[x // 1000], int(x % 1000)) for x in t.blood_owed[:t.n_blood_owed]]
         raise KeyError(key)
 
     def get(self, key, default=None):
@@ -282,15 +284,15 @@ class _Turn:
             return default
 
     def __setitem__(self, key, value):
-        s = self.g.s
+        t = self.g.s.this_turn
         if key in _TURN_FIELDS:
-            s[_TURN_FIELDS[key]] = int(value)
+            setattr(t, key, int(value))
         elif key in _TURN_FLAGS:
-            s[_TURN_FLAGS[key]] = int(bool(value))
+            setattr(t, key, int(bool(value)))
         elif key == "blood_left":
-            s[E.T_NBL] = len(value)
+            t.n_blood_owed = len(value)
             for i, (kind, c) in enumerate(value):
-                s[E.T_BL + i] = E.TARGET_KINDS.index(kind) * 1000 + c
+                t.blood_owed[i] = S.TARGET_KINDS.index(kind) * 1000 + c
         else:
             raise KeyError(key)
 
@@ -317,7 +319,7 @@ class GameView:
         self.P = packed(rules)
         self.loadouts = tuple("+".join(parse_loadout(rules, d)) for d in loadouts)
         self.names = []
-        classes = np.zeros((2, E.MAXH), np.int64)
+        classes = np.zeros((2, S.MAXH), np.int64)
         for side in (0, 1):
             seen: dict = {}
             names = []
@@ -330,9 +332,12 @@ class GameView:
         self.ev = np.zeros((4 * _EV_ROOM if log else 0, E.EVW), np.int64)
         self._decoded: list[tuple] = []
         if _state is None:
-            self.s = E.new_game(self.P.R, self.P.dist, classes, derive_seed(int(seed), "krypton"), self.ev)
+            self.states = zeros(GAME, 1)
+            self.s = self.states[0]
+            E.new_game(self.s, self.P.R, self.P.dist, classes, derive_seed(int(seed), "krypton"), self.ev)
         else:
-            self.s = _state
+            self.states = _state
+            self.s = _state[0]
 
     # -- the state as plain values ---------------------------------------------------------------
 
@@ -353,54 +358,48 @@ class GameView:
         h = _Hands(self)
         h[0], h[1] = value
 
-    def _stack(self, n_at: int, at: int) -> list[str]:
-        return [CARDS[c] for c in self.s[at:at + self.s[n_at]]]
+    def _stack(self, n: str, cards: str) -> list[str]:
+        return [CARDS[c] for c in getattr(self.s, cards)[:getattr(self.s, n)]]
 
-    def _set_stack(self, n_at: int, at: int, cards) -> None:
-        self.s[n_at] = len(cards)
+    def _set_stack(self, n: str, field: str, cards) -> None:
+        setattr(self.s, n, len(cards))
         for i, c in enumerate(cards):
-            self.s[at + i] = _CARD_ID[c]
+            getattr(self.s, field)[i] = _CARD_ID[c]
 
     @property
     def pile(self) -> list[str]:
         """The magic pile, bottom to top (the next draw is the last)."""
-        return self._stack(E.PILE_N, E.PILE)
+        return self._stack("n_pile", "pile")
 
     @pile.setter
     def pile(self, cards):
-        self._set_stack(E.PILE_N, E.PILE, cards)
+        self._set_stack("n_pile", "pile", cards)
 
     @property
     def discard(self) -> list[str]:
-        return self._stack(E.DISC_N, E.DISC)
+        return self._stack("n_discard", "discard")
 
     @discard.setter
     def discard(self, cards):
-        self._set_stack(E.DISC_N, E.DISC, cards)
-
-    def _side_field(self, f):
-        return _Fields(self, [E.so(0) + f, E.so(1) + f])
+        self._set_stack("n_discard", "discard", cards)
 
     def _set_side_field(self, f, values):
-        self.s[E.so(0) + f], self.s[E.so(1) + f] = values
+        for i in (0, 1):
+            setattr(self.s.sides[i], f, int(values[i]))
 
-    energy = property(lambda self: self._side_field(E.S_ENERGY),
-                      lambda self, v: self._set_side_field(E.S_ENERGY, v))
-    base_hp = property(lambda self: self._side_field(E.S_BASE_HP),
-                       lambda self, v: self._set_side_field(E.S_BASE_HP, v))
-    base_tier = property(lambda self: self._side_field(E.S_TIER),
-                         lambda self, v: self._set_side_field(E.S_TIER, v))
-    curse = property(lambda self: self._side_field(E.S_CURSE),
-                     lambda self, v: self._set_side_field(E.S_CURSE, v))
+    energy = property(lambda self: _Fields(self, "energy"), lambda self, v: self._set_side_field("energy", v))
+    base_hp = property(lambda self: _Fields(self, "base_hp"), lambda self, v: self._set_side_field("base_hp", v))
+    base_tier = property(lambda self: _Fields(self, "tier"), lambda self, v: self._set_side_field("tier", v))
+    curse = property(lambda self: _Fields(self, "curse"), lambda self, v: self._set_side_field("curse", v))
 
     @property
     def terrain(self) -> np.ndarray:
         """Terrain per cell now (a view: writing it writes the game)."""
-        return self.s[E.TERR:E.TERR + self.rules.grid.size]
+        return self.s.terrain[:self.rules.grid.size]
 
     @property
     def stock(self) -> np.ndarray:
-        return self.s[E.STOCK:E.STOCK + self.rules.grid.size]
+        return self.s.stock[:self.rules.grid.size]
 
     @property
     def t(self) -> _Turn:
@@ -414,92 +413,93 @@ class GameView:
     def judgment(self) -> dict | None:
         """The open attack judgment as plain values (``None`` outside one); setting ``None`` closes it."""
         s = self.s
-        if not s[E.J_ON]:
+        j = s.judgment
+        if not j.on:
             return None
-        kind = E.TARGET_KINDS[s[E.J_TKIND]]
+        kind = S.TARGET_KINDS[j.target_kind]
         if kind == HERO:
-            target = [kind, int(s[E.J_TSIDE]), int(s[E.J_TK])]
+            target = [kind, int(j.target_side), int(j.target_hero)]
         elif kind == TOWER:
-            target = [kind, int(s[E.J_CELL])]
+            target = [kind, int(j.cell)]
         else:
-            target = [kind, int(s[E.J_TSIDE])]
+            target = [kind, int(j.target_side)]
         return {
-            "attacker": int(s[E.J_ATT]), "side": int(s[E.J_SIDE]), "defender": int(s[E.J_DEF]), "target": target,
-            "cell": int(s[E.J_CELL]), "window": E.WINDOWS[s[E.J_WIN]],
-            "a_dice": [int(v) for v in s[E.J_AD:E.J_AD + s[E.J_NA]]],
-            "d_dice": [int(v) for v in s[E.J_DD:E.J_DD + s[E.J_ND]]], "unity": int(s[E.J_UNITY]),
-            "totals": [int(s[E.J_TA]), int(s[E.J_TD])] if s[E.J_HASTOT] else None, "same_end": bool(s[E.J_SAME]),
-            "closed": [w for i, w in enumerate(E.WINDOWS) if s[E.J_CLOSED] >> i & 1],
-            "loser": (None, "attacker", "defender")[s[E.J_LOSER] + 1], "d": int(s[E.J_D]),
-            "dead": [[b // E.MAXH, b % E.MAXH] for b in range(2 * E.MAXH) if s[E.J_DEAD] >> b & 1],
+            "attacker": int(j.attacker), "side": int(j.side), "defender": int(j.defender), "target": target,
+            "cell": int(j.cell), "window": S.WINDOWS[j.window],
+            "a_dice": [int(v) for v in j.attack_dice[:j.n_attack_dice]],
+            "d_dice": [int(v) for v in j.defence_dice[:j.n_defence_dice]], "unity": int(j.unity),
+            "totals": [int(j.attack_total), int(j.defence_total)] if j.has_totals else None,
+            "same_end": bool(j.same_end),
+            "closed": [w for i, w in enumerate(S.WINDOWS) if j.closed >> i & 1],
+            "loser": (None, "attacker", "defender")[j.loser + 1], "d": int(j.d),
+            "dead": [[b // S.MAXH, b % S.MAXH] for b in range(2 * S.MAXH) if j.dead >> b & 1],
         }
 
     @judgment.setter
     def judgment(self, value):
         if value is not None:
             raise ValueError("a judgment is opened by an attack, not set")
-        self.s[E.J_ON] = 0
+        self.s.judgment.on = 0
 
     @property
     def pending(self) -> list[dict]:
         """The revival choices owed, in order."""
         s = self.s
-        return [{"kind": "revive", "side": int(s[E.PD + 3 * i]), "hero": int(s[E.PD + 3 * i + 1]),
-                 "cell": int(s[E.PD + 3 * i + 2])} for i in range(s[E.PD_N])]
+        return [{"kind": "revive", "side": int(r.side), "hero": int(r.hero), "cell": int(r.cell)}
+                for r in s.revivals_owed[:s.n_revivals_owed]]
 
     @pending.setter
     def pending(self, value):
-        self.s[E.PD_N] = len(value)
+        self.s.n_revivals_owed = len(value)
         for i, p in enumerate(value):
-            self.s[E.PD + 3 * i:E.PD + 3 * i + 3] = (p["side"], p["hero"], p["cell"])
+            r = self.s.revivals_owed[i]
+            r.side, r.hero, r.cell = p["side"], p["hero"], p["cell"]
 
     @property
     def stats(self) -> list[dict]:
         """Per-side counts so far (as :meth:`record` reports them)."""
         out = []
         for side in (0, 1):
-            o = E.so(side)
-            s = self.s
+            o = self.s.sides[side]
             out.append({
-                "energy_mined": int(s[o + E.S_MINED]), "heroes_lost": int(s[o + E.S_LOST]),
-                "revivals": int(s[o + E.S_REVIVALS]), "revivals_in_place": int(s[o + E.S_IN_PLACE]),
-                "towers_built": int(s[o + E.S_BUILT_N]), "towers_lost": int(s[o + E.S_TOWERS_LOST]),
-                "cards_played": int(s[o + E.S_CARDS_PLAYED]), "upgrades": int(s[o + E.S_UPGRADES]),
-                "attacks": int(s[o + E.S_ATTACKS]), "base_damage": int(s[o + E.S_BASE_DAMAGE]),
-                "built": {name: int(s[o + E.S_BUILT + i]) for i, name in enumerate(self.P.towers)
-                          if s[o + E.S_BUILT + i]},
-                "played": {c: int(s[o + E.S_PLAYED + i]) for i, c in enumerate(CARDS) if s[o + E.S_PLAYED + i]},
+                "energy_mined": int(o.mined), "heroes_lost": int(o.lost),
+                "revivals": int(o.revivals), "revivals_in_place": int(o.in_place),
+                "towers_built": int(o.built_n), "towers_lost": int(o.towers_lost),
+                "cards_played": int(o.cards_played), "upgrades": int(o.upgrades),
+                "attacks": int(o.attacks), "base_damage": int(o.base_damage),
+                "built": {name: int(o.built[i]) for i, name in enumerate(self.P.towers) if o.built[i]},
+                "played": {c: int(o.played[i]) for i, c in enumerate(CARDS) if o.played[i]},
             })
         return out
 
     @property
     def turn(self) -> int:
-        return int(self.s[E.G_TURN])
+        return int(self.s.turn)
 
     @turn.setter
     def turn(self, v):
-        self.s[E.G_TURN] = int(v)
+        self.s.turn = int(v)
 
     @property
     def key(self) -> int:
-        return int(self.s[E.G_KEY])
+        return int(self.s.key)
 
     @key.setter
     def key(self, v):
-        self.s[E.G_KEY] = int(v)
+        self.s.key = int(v)
 
     @property
     def ctr(self) -> int:
-        return int(self.s[E.G_CTR])
+        return int(self.s.ctr)
 
     @ctr.setter
     def ctr(self, v):
-        self.s[E.G_CTR] = int(v)
+        self.s.ctr = int(v)
 
     @property
     def n_events(self) -> int:
         """Events so far (counted even when they are not kept)."""
-        return int(self.s[E.G_NEV])
+        return int(self.s.n_events)
 
     @property
     def team(self) -> int:
@@ -523,16 +523,16 @@ class GameView:
     @property
     def winner(self) -> int | None:
         """0, 1, 2 (a draw); ``None`` while playing."""
-        w = int(self.s[E.G_WINNER])
+        w = int(self.s.winner)
         return None if w < 0 else w
 
     @property
     def end_reason(self) -> str | None:
-        return E.END_REASONS[self.s[E.G_REASON]]
+        return (None, "base", "turn_limit")[self.s.reason]
 
     @property
     def over(self) -> bool:
-        return self.s[E.G_WINNER] >= 0
+        return self.s.winner >= 0
 
     @property
     def to_act(self) -> int:
@@ -556,7 +556,7 @@ class GameView:
     def hero_at(self, cell: int) -> tuple[int, int] | None:
         """``(side, index)`` of the hero on ``cell`` (on the board), else ``None``."""
         h = E.hero_at(self.s, self.P.R, cell)
-        return None if h < 0 else (h // E.MAXH, h % E.MAXH)
+        return None if h < 0 else (h // S.MAXH, h % S.MAXH)
 
     def on_board(self, h) -> bool:
         return h["state"] != "dead"
@@ -586,9 +586,9 @@ class GameView:
 
     def attack_targets(self, side: int, k: int) -> list[tuple[str, int]]:
         """The enemy heroes, towers and base within hero ``k``'s range, as ``(kind, cell)`` targets."""
-        out = np.empty(E.MAXBL, np.int64)
+        out = np.empty(S.MAXBL, np.int64)
         n = E.attack_targets(self.s, self.P.R, self.P.dist, side, k, out)
-        return [(E.TARGET_KINDS[t // 1000], int(t % 1000)) for t in out[:n]]
+        return [(S.TARGET_KINDS[t // 1000], int(t % 1000)) for t in out[:n]]
 
     def attack_action(self, target: tuple[str, int]) -> tuple:
         """The action naming ``target``: ``("attack", x, y, z)`` for a hero or the base, ``("attack", x, y, z,
@@ -612,7 +612,7 @@ class GameView:
         if kind == E.K_STEP:
             return (name,) + self.cell_of(a)
         if kind == E.K_ATTACK:
-            return self.attack_action((E.TARGET_KINDS[b], a))
+            return self.attack_action((S.TARGET_KINDS[b], a))
         if kind == E.K_BUILD:
             return name, self.P.towers[a]
         if kind == E.K_PLAY:
@@ -629,7 +629,7 @@ class GameView:
                 return E.enc(E.K_STEP, self.index_of(*action[1:4]), -1)
             if kind == "attack" and len(action) in (4, 5) and (len(action) == 4 or action[4] == TOWER):
                 tk, c = self.attack_target(action)
-                return E.enc(E.K_ATTACK, c, E.TARGET_KINDS.index(tk))
+                return E.enc(E.K_ATTACK, c, S.TARGET_KINDS.index(tk))
             if kind == "build" and len(action) == 2:
                 return E.enc(E.K_BUILD, self.P.towers.index(action[1]), -1)
             if kind == "play" and len(action) in (2, 5):
@@ -644,7 +644,7 @@ class GameView:
         return None
 
     def legal_codes(self) -> np.ndarray:
-        out = np.empty(E.MAXLEGAL, np.int64)
+        out = np.empty(S.MAXLEGAL, np.int64)
         n = E.legal(self.s, self.P.R, self.P.dist, self.P.nbr, out)
         return out[:n]
 
@@ -664,12 +664,12 @@ class GameView:
 
     def do_code(self, code: int, action=None) -> None:
         """Make the decision ``code`` (raises :class:`IllegalAction` naming it if it is not legal)."""
-        if self.ev.shape[0] and self.ev.shape[0] - self.s[E.G_NEV] < _EV_ROOM:
+        if self.ev.shape[0] and self.ev.shape[0] - self.s.n_events < _EV_ROOM:
             self.ev = np.concatenate([self.ev, np.zeros((max(self.ev.shape[0], 4 * _EV_ROOM), E.EVW), np.int64)])
         r = E.do(self.s, self.P.R, self.P.dist, self.P.nbr, self.ev, int(code))
         if r != E.OK:
             raise IllegalAction(self._why(action if action is not None else self.action_of(code)))
-        if self.s[E.G_ERR]:
+        if self.s.script_overrun:
             raise AssertionError("a test rolled more dice than it scripted")
 
     def _why(self, action: tuple) -> str:
@@ -692,10 +692,10 @@ class GameView:
         """Script the next dice (movement, attack, defence) in order; a die beyond them fails the action."""
         if len(values) > 32:
             raise ValueError("at most 32 scripted dice")
-        self.s[E.G_FORCE_N] = len(values) if values else -1
-        self.s[E.G_FORCE_I] = 0
-        self.s[E.G_FORCE:E.G_FORCE + len(values)] = values
-        self.s[E.G_ERR] = 0
+        self.s.n_scripted = len(values) if values else -1
+        self.s.next_scripted = 0
+        self.s.scripted[:len(values)] = values
+        self.s.script_overrun = 0
 
     def damage_hero(self, side: int, k: int, amount: int, source: str = "judgment") -> int:
         """``amount`` damage to hero ``k`` of ``side`` as the rules deal it (death follows at once); returns
@@ -706,7 +706,7 @@ class GameView:
 
     def clear_dice(self) -> None:
         """Drop the scripted dice: from here on the game's own stream."""
-        self.s[E.G_FORCE_N] = self.s[E.G_FORCE_I] = self.s[E.G_ERR] = 0
+        self.s.n_scripted = self.s.next_scripted = self.s.script_overrun = 0
 
     def roll_die(self) -> int:
         """One die as the game rolls it (scripted or from its stream)."""
@@ -721,7 +721,7 @@ class GameView:
     @property
     def events(self) -> list[tuple]:
         """The events so far as tuples ``(hero turn, kind, ...)`` (empty when the game keeps none)."""
-        n = min(int(self.s[E.G_NEV]), self.ev.shape[0])
+        n = min(int(self.s.n_events), self.ev.shape[0])
         for row in self.ev[len(self._decoded):n]:
             self._decoded.append(self._event(row))
         return list(self._decoded[:n])
@@ -733,14 +733,14 @@ class GameView:
         if kind == E.EV_DICE:
             na, nd = a[1], a[2]
             return (turn, name, a[0], [int(v) for v in row[5:5 + na]],
-                    [int(v) for v in row[5 + E.MAXDICE:5 + E.MAXDICE + nd]])
+                    [int(v) for v in row[5 + S.MAXDICE:5 + S.MAXDICE + nd]])
         if kind == E.EV_DAMAGE:
             src = a[3]
             return (turn, name, a[0], a[1], a[2], _SOURCES.get(src) or CARDS[src - E.SRC_CARD])
         if kind == E.EV_REVIVE:
             return (turn, name, a[0], a[1], ("base", "place")[a[2]])
         if kind == E.EV_ATTACK:
-            return (turn, name, a[0], a[1], a[2], E.TARGET_KINDS[a[3]])
+            return (turn, name, a[0], a[1], a[2], S.TARGET_KINDS[a[3]])
         if kind == E.EV_COUNTER:
             return (turn, name, a[0], CARDS[a[1]])
         if kind == E.EV_PLAY:
@@ -773,7 +773,8 @@ class GameView:
         """An independent copy (``log=False``: one that keeps no events, for search rollouts)."""
         other = GameView.__new__(GameView)
         other.rules, other.P, other.loadouts, other.names = self.rules, self.P, self.loadouts, self.names
-        other.s = self.s.copy()
+        other.states = self.states.copy()
+        other.s = other.states[0]
         keep = self.ev.shape[0] > 0 if log is None else log
         if keep:
             other.ev = self.ev.copy() if self.ev.shape[0] else np.zeros((4 * _EV_ROOM, E.EVW), np.int64)

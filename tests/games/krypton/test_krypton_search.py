@@ -20,6 +20,7 @@ from simkit.games.krypton.fast_search.play import context
 from simkit.games.krypton.play import bot_names, make_bot, personalities, play_batch, searches
 from simkit.games.krypton.search import KryptonSearch
 from simkit.games.krypton.search_bot import SearchBot, view_key
+from simkit.games.krypton.state import CARDS
 from simkit.scenario import load_scenario
 
 CHEAP = """
@@ -194,18 +195,19 @@ def test_the_search_never_reads_the_enemy_hand_or_the_pile(cheap):
             assert seen.choose(g, legal) == hidden.choose(alt, legal)
             worlds = [_world(g, 1, salt) for salt in range(3)]
             assert all((w == _world(alt, 1, salt)).all() for salt, w in enumerate(worlds))
-            assert any(not (w[H.E.PILE:H.E.DISC_N] == g.s[H.E.PILE:H.E.DISC_N]).all() for w in worlds)
+            assert any(not (w[0]["pile"] == g.s.pile).all() for w in worlds)
             checked += 1
         m.do(a)
     assert checked >= 10
 
 
 def _world(g, seat: int, salt: int, peek: tuple[bool, bool] = (False, False)) -> np.ndarray:
-    """The compiled search's determinization ``salt`` of game ``g`` for ``seat`` (its work state)."""
+    """The compiled search's determinization ``salt`` of game ``g`` for ``seat`` (its work state, a one-game
+    array)."""
     P = g.P
-    ctx = context(g.s, P.R, P.dist, P.nbr, *P.dice, view_key(3, peek))
+    ctx = context(g.states, P.rules_array, P.dist, P.nbr, *P.dice, view_key(3, peek))
     H.copy_game(ctx, 0, seat, salt)
-    return ctx[7].copy()
+    return ctx.work.copy()
 
 
 def test_the_compiled_view_keeps_the_seen_and_redeals_the_unseen_by_salt():
@@ -213,17 +215,19 @@ def test_the_compiled_view_keeps_the_seen_and_redeals_the_unseen_by_salt():
     deals the same unseen cards again (another salt, another deal), re-keys the dice and drops scripted dice."""
     g = new(seed=4)
     g.hands = [["Ignite", "Curse"], ["Shuttle", "Pursuit", "Inspire"]]
-    E, s = H.E, g.s
-    worlds = [_world(g, 0, salt) for salt in range(6)]
-    hand1 = slice(E.so(1) + E.S_HAND, E.so(1) + E.S_HAND + E.NCARDS)
+    s = g.states[0]
+    worlds = [_world(g, 0, salt)[0] for salt in range(6)]
+    n = len(CARDS)
     for w in worlds:
-        assert (w[E.so(0):E.so(1)] == s[E.so(0):E.so(1)]).all()  # the own side's block, hand included
-        assert w[E.so(1) + E.S_NHAND] == 3 and w[E.PILE_N] == s[E.PILE_N]
-        assert (w[E.CELL0:] == s[E.CELL0:]).all() and (w[E.HERO0:E.CELL0] == s[E.HERO0:E.CELL0]).all()
-        unseen = np.bincount(w[E.PILE:E.PILE + w[E.PILE_N]], minlength=E.NCARDS) + w[hand1]
-        assert (unseen == np.bincount(s[E.PILE:E.PILE + s[E.PILE_N]], minlength=E.NCARDS) + s[hand1]).all()
-        assert w[E.G_KEY] != s[E.G_KEY] and w[E.G_CTR] == 0
-    assert len({tuple(w[hand1]) for w in worlds}) > 1 and len({int(w[E.G_KEY]) for w in worlds}) == 6
+        assert w["sides"][0] == s["sides"][0]  # the own side, hand included
+        assert (w["sides"][1]["heroes"] == s["sides"][1]["heroes"]).all()
+        assert w["sides"][1]["n_hand"] == 3 and w["n_pile"] == s["n_pile"]
+        for field in ("terrain", "stock", "tower_side", "tower_kind", "tower_hp", "iron_wall", "discard"):
+            assert (w[field] == s[field]).all()
+        unseen = np.bincount(w["pile"][:w["n_pile"]], minlength=n) + w["sides"][1]["hand"]
+        assert (unseen == np.bincount(s["pile"][:s["n_pile"]], minlength=n) + s["sides"][1]["hand"]).all()
+        assert w["key"] != s["key"] and w["ctr"] == 0
+    assert len({tuple(w["sides"][1]["hand"]) for w in worlds}) > 1 and len({int(w["key"]) for w in worlds}) == 6
 
 
 def test_an_oracle_searches_the_real_game_and_only_the_peeking_seat_does():
@@ -231,11 +235,10 @@ def test_an_oracle_searches_the_real_game_and_only_the_peeking_seat_does():
     stream's key and counter) and the enemy's hand included; the other seat of the same game still guesses."""
     g = new(seed=4)
     g.hands = [["Ignite", "Curse"], ["Shuttle", "Pursuit", "Inspire"]]
-    E = H.E
     for salt in range(3):
-        assert (_world(g, 1, salt, peek=(False, True)) == g.s).all()
-        guess = _world(g, 0, salt, peek=(False, True))
-        assert guess[E.G_KEY] != g.s[E.G_KEY] and guess[E.G_CTR] == 0
+        assert (_world(g, 1, salt, peek=(False, True)) == g.states).all()
+        guess = _world(g, 0, salt, peek=(False, True))[0]
+        assert guess["key"] != g.s.key and guess["ctr"] == 0
 
 
 def test_an_oracle_table_reads_as_a_peeking_search(cheap):

@@ -17,5 +17,5 @@ from simkit.games.kits.numba_cache import drop_stale_cache
 _HERE = Path(__file__).parent
 _GAME = _HERE.parent
 _KITS = _GAME.parent / "kits"
-drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")), _GAME / "engine.py", _GAME / "bots.py", _GAME / "tables.py",
-                         _KITS / "mix.py", _KITS / "turn_search.py"])
+drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")), _GAME / "state.py", _GAME / "engine.py", _GAME / "bots.py",
+                         _KITS / "mix.py", _KITS / "turn_search.py", _KITS / "state.py"])
