@@ -45,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
           f"per ordered pair, bots {settings.bots[0]} (first) vs {settings.bots[1]} (second)")
     answers = run_explore(sc, out, settings, workers=workers, resume=args.resume, scheduler=args.scheduler)
     s = answers["summary"]
+    text = s["guarantee"]
+    print(text[:1].upper() + text[1:] + ".")  # the answer first, as strong as its interval allows
     if s.get("seat_pools"):
         _print_seats(s)
     else:
@@ -53,10 +55,11 @@ def run(args: argparse.Namespace) -> int:
         for deck, w in s["metagame"].items():
             print(f"  {w:6.1%}  {deck}")
         print(f"exploitability {s['exploitability']:+.3f} (interval {lo:+.3f} to {hi:+.3f}), best response "
-              f"{s['best_response']}; guarantee {'met' if s['guarantee_met'] else 'NOT met'} ({s['stopped']}): "
-              f"{s['guarantee']}")
+              f"{s['best_response']}; the run stopped: {s['stopped']}")
         print(f"strongest: {', '.join(s['strongest'])}")
-    print(f"dead cards: {', '.join(s['dead_cards']) or 'none'}")
+    untested = s.get("untested_cards") or []
+    print(f"dead cards: {', '.join(s['dead_cards']) or 'none'}"
+          + (f"; untested (no searched deck holds it): {', '.join(untested)}" if untested else ""))
     print(f"results: {out}  (metagame.csv, decks.csv, strongest.csv, archive.csv, dead_cards.csv, matchups.csv, "
           "summary.json, explore.pdf; simkit report " + str(out) + " -o NAME.pdf for the full report)")
     return 0
@@ -73,7 +76,7 @@ def _print_seats(s: dict) -> None:
             print(f"  {w:6.1%}  {deck}")
         print(f"  exploitability {s['exploitability'][seat]:+.3f} (interval {lo:+.3f} to {hi:+.3f}): the other seat's "
               f"best response {s['best_response'][seat]}")
-    print(f"guarantee {'met' if s['guarantee_met'] else 'NOT met'} ({s['stopped']}): {s['guarantee']}")
+    print(f"the run stopped: {s['stopped']}")
 
 
 def _population(folder: str) -> tuple[list[str], list[str]]:

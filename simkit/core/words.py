@@ -38,7 +38,8 @@ import numpy as np
 __all__ = [
     "count", "plural", "pct", "pts", "Estimate", "Banded", "Verdict", "VERDICT_STATES", "balance_verdict",
     "games_to_settle", "settle_projection", "seat_sentence", "flag_message", "deck_range_sentence", "change_verdict",
-    "detectable_change", "games_for_change", "guarantee_sentence", "card_status", "crossing_verdict", "tune_verdict",
+    "detectable_change", "games_for_change", "guarantee_sentence", "shift_sentence", "card_status",
+    "crossing_verdict", "tune_verdict",
 ]
 
 Z95 = NormalDist().inv_cdf(0.975)
@@ -545,17 +546,31 @@ def guarantee_sentence(exploitability: Estimate, epsilon: float, stopped: str, w
         ``(met, sentence)``.
     """
     e = exploitability
-    ci = f"{e.low:+.3f} to {e.high:+.3f}"
+    ci = f"interval {e.low:+.3f} to {e.high:+.3f}"
     if e.known and e.high < epsilon:
         return True, (f"guarantee met: no searched deck beats {who} by {epsilon:g} or more (exploitability "
-                      f"{e.value:+.3f}, 95% interval {ci}, its upper end below epsilon = {epsilon:g})")
+                      f"{e.value:+.3f}, {ci}, its upper end below epsilon = {epsilon:g})")
     why = ("the run stopped on --max-games first" if stopped == "max_games" else
            "more games per ordered pair (--horizon) would narrow it")
     if e.known and e.low > epsilon:
         return False, (f"guarantee NOT met: a searched deck beats {who} by more than {epsilon:g} (exploitability "
-                       f"{e.value:+.3f}, 95% interval {ci})")
-    return False, (f"guarantee NOT met: exploitability {e.value:+.3f} (95% interval {ci}) may reach epsilon = "
+                       f"{e.value:+.3f}, {ci})")
+    return False, (f"guarantee NOT met: exploitability {e.value:+.3f} ({ci}) may reach epsilon = "
                    f"{epsilon:g}, so a deck beating {who} by that much is not ruled out; {why}")
+
+
+def shift_sentence(who: str, best: Estimate, epsilon: float, than: str = "1/2") -> str:
+    """Whether a patch moved a metagame (``simkit compare`` of two explore runs): the best response to the base's
+    mixture in the patched game (``best.name``) scores ``best.value`` over ``than``; "moved" only when the whole
+    interval lies above epsilon, "did not move by more than epsilon" only when it lies at or below it, else "may have
+    moved"."""
+    said = (f"in the patched game the best response to it ({best.name}) scores {best.value:+.3f} over {than} "
+            f"(interval {best.low:+.3f} to {best.high:+.3f})")
+    if best.low > epsilon:
+        return f"{who} moved: {said}, more than epsilon {epsilon:g} with confidence."
+    if best.high <= epsilon:
+        return f"{who} did not move by more than epsilon {epsilon:g}: {said}."
+    return f"{who} may have moved: {said}, an interval that straddles epsilon {epsilon:g}; play more games to tell."
 
 
 def card_status(in_metagame: int, in_strongest: int, may_reach_band: int, searched: int) -> str:

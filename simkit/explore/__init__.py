@@ -9,8 +9,8 @@ Small modules, one job each, in the order a run uses them:
 - :mod:`~simkit.explore.seats`: :class:`SeatPlanner`, the same when the seats have their own pools
   (each seat its own population, mixture and exploitability);
 - :mod:`~simkit.explore.run`: :func:`explore`, the run in a sweep folder (simkit.sweep's machinery);
-- :mod:`~simkit.explore.outputs`, :mod:`~simkit.explore.seat_outputs` and :mod:`~simkit.explore.figure`:
-  the answer files and the folder's PDF;
+- :mod:`~simkit.explore.outputs` and :mod:`~simkit.explore.seat_outputs`: the answer files (the folder's PDF is
+  the report's pages, :mod:`~simkit.explore.report`);
 - :mod:`~simkit.explore.report` and :mod:`~simkit.explore.compare`: ``simkit report`` and
   ``simkit compare`` on explore folders (the report's pages; did the metagame move?).
 """

@@ -105,15 +105,11 @@ def verdict(shift: dict, seat: str | None) -> str:
     if x is None:
         return (f"{who} cannot be scored in the patched game: no deck of the patch's run played all of its decks "
                 "(run the patch with --start-from BASE_DIR).")
+    from simkit.core.words import Estimate, shift_sentence
+
     lo, hi = get("interval")
     than = "1/2" if seat is None else "the other seat's value"
-    said = (f"in the patched game the best response to it ({get('best_response')}) scores {x:+.3f} over {than} "
-            f"(interval {lo:+.3f} to {hi:+.3f})")
-    if lo > eps:
-        return f"{who} moved: {said}, more than epsilon {eps:g} with confidence."
-    if hi <= eps:
-        return f"{who} did not move by more than epsilon {eps:g}: {said}."
-    return f"{who} may have moved: {said}, an interval that straddles epsilon {eps:g}; play more games to tell."
+    return shift_sentence(who, Estimate(x, lo, hi, name=get("best_response")), eps, than)
 
 
 def write_shift_report(shift: dict, out: str | Path, title: str) -> list[Path]:

@@ -2,8 +2,9 @@
 
 ``metagame.csv`` (the mixture), ``decks.csv`` (every deck: searched or not, its rate against the
 mixture and the field with intervals), ``strongest.csv`` (the ``top`` decks by rate against the
-field), ``archive.csv`` (the strongest deck of every style cell), ``dead_cards.csv`` (every card:
-whether a metagame deck or a deck within the band uses it), ``matchups.csv`` (every explored
+field), ``archive.csv`` (the strongest deck of every style cell), ``dead_cards.csv`` (every card's standing:
+in a metagame deck, in a strongest deck, in a deck not ruled out of the band, dead, or untested;
+:func:`card_table`), ``matchups.csv`` (every explored
 ordered pair with its games), ``summary.json`` (the guarantee, exploitability, games) and
 ``explore.pdf``. Every file is written atomically and depends only on the games and the state,
 so a resumed run writes the very same files.
@@ -17,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simkit.core.words import Estimate, card_status, guarantee_sentence
 from simkit.explore.oracle import field_of, field_race, mixture, race
 from simkit.explore.settings import ExploreSettings
 from simkit.explore.space import DeckSpace
@@ -75,14 +77,9 @@ def analyse(space: DeckSpace, settings: ExploreSettings, df: pd.DataFrame, state
                                              "searched_in_cell", "games"]].reset_index(drop=True)
     else:
         archive = pd.DataFrame(columns=["deck", "strength"])
-    in_band = decks[decks["searched"] & (decks["vs_mix"] >= 0.5 - s.band)].index.tolist()
-    cards = []
-    for card in space.all_cards():
-        by_meta = [space.decks[i] for i in support if space.uses(i, card)]
-        by_band = [space.decks[i] for i in in_band if space.uses(i, card) and i not in w]
-        cards.append({"category": card[0], "card": card[1], "metagame_decks": len(by_meta),
-                      "band_decks": len(by_band), "dead": not by_meta and not by_band})
-    dead_cards = pd.DataFrame(cards).sort_values(["dead", "category", "card"], ascending=[False, True, True])
+    searched_rows = decks[decks["searched"]]
+    reach = searched_rows[~(searched_rows["vs_mix_high"] < 0.5 - s.band)].index  # an unmeasured deck is not ruled out
+    dead_cards = card_table(space, set(w), {idx(d) for d in strongest["deck"]}, set(reach), set(searched_rows.index))
     fi, si = np.nonzero(tally.n)
     matchups = pd.DataFrame({
         "first_deck": [space.decks[i] for i in fi], "second_deck": [space.decks[j] for j in si],
@@ -92,16 +89,16 @@ def analyse(space: DeckSpace, settings: ExploreSettings, df: pd.DataFrame, state
     cand = decks[decks["searched"]]
     best = cand.loc[cand["vs_mix"].idxmax()] if len(cand) else None
     exploit = float(best["vs_mix"] - 0.5) if best is not None else float("nan")
-    beaten = cand[cand["vs_mix_low"] > 0.5 + s.epsilon]
+    interval = [float(cand["vs_mix_low"].max() - 0.5), float(cand["vs_mix_high"].max() - 0.5)]
     not_excluded = cand[(cand["vs_mix_high"] >= 0.5 + s.epsilon) & ~cand["in_population"]]
+    met, guarantee = guarantee_sentence(Estimate(exploit, *interval), s.epsilon, stopped)
     summary = {
         "stopped": stopped,
-        "guarantee_met": stopped == "settled" and beaten.empty,
-        "guarantee": (f"no searched deck beats the metagame by more than epsilon = {s.epsilon:g} with confidence "
-                      f"(lower bound of its rate against the mixture above {0.5 + s.epsilon:g}, z = {s.z:g})"),
+        "guarantee_met": met,
+        "guarantee": guarantee,
         "epsilon": s.epsilon,
         "exploitability": exploit,
-        "exploitability_interval": [float(cand["vs_mix_low"].max() - 0.5), float(cand["vs_mix_high"].max() - 0.5)],
+        "exploitability_interval": interval,
         "best_response": None if best is None else str(best["deck"]),
         "searched_not_excluded": int(len(not_excluded)),
         "games": int(tally.n.sum()),
@@ -113,11 +110,41 @@ def analyse(space: DeckSpace, settings: ExploreSettings, df: pd.DataFrame, state
         "added": state.get("added", []),
         "strongest": strongest["deck"].tolist(),
         "dead_cards": [f"{r.category}:{r.card}" for r in dead_cards.itertuples() if r.dead],
+        "untested_cards": [f"{r.category}:{r.card}" for r in dead_cards.itertuples() if r.status == "untested"],
         "axes": [ax.spec() for ax in space.axes],
         "settings": s.to_dict(),
     }
     return {"metagame": metagame, "decks": decks, "strongest": strongest, "archive": archive,
             "dead_cards": dead_cards, "matchups": matchups, "summary": summary}
+
+
+def card_table(space: DeckSpace, metagame: set[int], strongest: set[int], reach: set[int],
+               searched: set[int]) -> pd.DataFrame:
+    """Every card's standing (:func:`simkit.core.words.card_status`): held by a deck of the mixture, by one of the
+    strongest decks, by a searched deck whose interval against the mixture reaches the band (not ruled out), dead
+    (every searched deck holding it lies below the band with confidence), or untested (no searched deck holds it).
+
+    Args:
+        space: the deck space.
+        metagame: the mixture's decks (indices; either seat's).
+        strongest: the strongest decks named.
+        reach: searched decks whose interval against the mixture reaches the band.
+        searched: every searched deck.
+
+    Returns:
+        ``category, card, metagame_decks, strongest_decks, band_decks, searched_decks, status, dead``, dead cards
+        first.
+    """
+    rows = []
+    for card in space.all_cards():
+        def holding(decks: set[int], card=card) -> int:
+            return sum(1 for i in decks if space.uses(i, card))
+
+        m, t, b, n = holding(metagame), holding(strongest), holding(reach - metagame), holding(searched)
+        status = card_status(m, t, b, n)
+        rows.append({"category": card[0], "card": card[1], "metagame_decks": m, "strongest_decks": t,
+                     "band_decks": b, "searched_decks": n, "status": status, "dead": status == "dead"})
+    return pd.DataFrame(rows).sort_values(["dead", "category", "card"], ascending=[False, True, True])
 
 
 def write_outputs(out: Path, answers: dict, title: str) -> None:
@@ -128,12 +155,9 @@ def write_outputs(out: Path, answers: dict, title: str) -> None:
         atomic_write(out / f"{name}.csv", lambda p, f=frame: f.to_csv(p, index=False, float_format="%.6g"))
     text = json.dumps(answers["summary"], indent=2, ensure_ascii=False, default=_plain)
     atomic_write(out / "summary.json", lambda p: p.write_text(text + "\n", encoding="utf-8"))
-    if answers["summary"].get("seat_pools"):
-        from simkit.explore.report import write_explore_pdf as write_pdf
-    else:
-        from simkit.explore.figure import write_pdf
+    from simkit.explore.report import write_explore_pdf  # the report's own pages: one PDF for every run
 
-    atomic_write(out / "explore.pdf", lambda p: write_pdf(p, answers, title))
+    atomic_write(out / "explore.pdf", lambda p: write_explore_pdf(p, answers, title))
 
 
 def _plain(x):

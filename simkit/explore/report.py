@@ -74,8 +74,16 @@ def explore_report(folder: str | Path, out: str | Path) -> list[Path]:
     return [pdf, *csvs.values()]
 
 
+def lead(s: dict) -> tuple[str, str]:
+    """The report's answer in one sentence, the guarantee as its interval allows (:mod:`simkit.core.words`), and
+    its state for the colour: ``(sentence, "balanced" | "not settled")``."""
+    text = s["guarantee"]
+    return text[:1].upper() + text[1:] + ".", "balanced" if s["guarantee_met"] else "not settled"
+
+
 def answer_lines(s: dict) -> list[tuple[str, list[str]]]:
-    """The answers of ``summary.json`` in words, as ``(heading, lines)`` blocks (the report's first page)."""
+    """The answers of ``summary.json`` in words, as ``(heading, lines)`` blocks (the report's first page, under
+    the guarantee, :func:`lead`)."""
     blocks = []
     if s.get("seat_pools"):
         blocks.append(("", _wrap(
@@ -103,55 +111,144 @@ def answer_lines(s: dict) -> list[tuple[str, list[str]]]:
                        f"searched deck against the mixture, {s['best_response']}, scores that much above 1/2.")
         blocks.append(("The metagame (Nash mixture)", lines))
         blocks.append(("The strongest decks (rate against the field)", _wrap(", ".join(s["strongest"]))))
-    met = "met" if s["guarantee_met"] else "NOT met"
-    blocks.append((f"The guarantee: {met} ({s['stopped']})", _wrap(s["guarantee"] + (
-        "." if s["guarantee_met"] else "; the run stopped before it could say so (--max-games), so a stronger "
-        "deck may be left unfound."))))
-    dead = s["dead_cards"]
-    blocks.append(("Dead cards", _wrap((f"{len(dead)}: " + ", ".join(dead)) if dead else
-                                       "none: every card is in a metagame deck or a deck within the band.")))
+    blocks.append((f"The guarantee: {'met' if s['guarantee_met'] else 'NOT met'} (the run stopped: {s['stopped']})",
+                   _wrap(s["guarantee"] + ".")))
+    dead, untested = s["dead_cards"], s.get("untested_cards", [])
+    words = (f"{len(dead)}: " + ", ".join(dead) + " (no deck holding it is in the metagame or among the strongest, "
+             "and every searched deck holding it lies below the band with confidence)") if dead else (
+        "none: every card is held by a deck of the metagame, of the strongest, or by a searched deck not ruled out "
+        "of the band")
+    if untested:
+        words += f"; untested (no searched deck holds it, so not judged): {', '.join(untested)}"
+    blocks.append(("Dead cards", _wrap(words + ".")))
     return blocks
 
 
+#: the explore report's type sizes (points): readable when the page is read as a 60 dpi picture
+LABEL, SMALL, TITLE = 8.5, 7.5, 11
+ROW = 0.24  # inches per deck row of a bar or interval chart
+
+
 def write_explore_pdf(path: Path, answers: dict, title: str, footer: str = "simkit explore") -> None:
-    """Write the explore report's pages for ``answers`` (:func:`read_answers` or the run's own) to ``path``."""
-    from simkit.report.document import ReportPdf, text_page
+    """Write the explore report's pages for ``answers`` (:func:`read_answers` or the run's own) to ``path``: the
+    answer first (the guarantee as its interval allows, then the metagame, the strongest decks, the cards), then
+    each page sized to what it holds: the metagame and every searched deck against it, the archive and the cards,
+    the explored matrix."""
+    from simkit.report.document import PORTRAIT, ReportPdf, text_page
 
     s = answers["summary"]
     with ReportPdf(Path(path), title, footer, "simkit explore report", "") as pdf:
-        fig = pdf.new_page()
-        text_page(fig, title, answer_lines(s))
+        fig = pdf.new_page(PORTRAIT)
+        sentence, state = lead(s)
+        text_page(fig, title, answer_lines(s), lead=sentence, lead_state=state)
         pdf.add(fig, "answers")
         seats = SEAT_NAMES if s.get("seat_pools") else (None,)
-        fig = pdf.new_page()
-        axes = fig.subplots(len(seats), 1, squeeze=False)[:, 0]
-        for ax, seat in zip(axes, seats, strict=True):
-            _metagame_bars(ax, answers["metagame"], seat)
-        fig.tight_layout(rect=(0, 0.02, 1, 1))
-        pdf.add(fig, "metagame")
-        fig = pdf.new_page()
-        axes = fig.subplots(len(seats), 1, squeeze=False)[:, 0]
-        for ax, seat in zip(axes, seats, strict=True):
-            _searched(ax, answers["decks"], s, seat)
-        fig.tight_layout(rect=(0, 0.02, 1, 1))
-        pdf.add(fig, "searched decks")
-        arch = answers["archive"]
-        for lo in range(0, max(len(arch), 1), ARCHIVE_ROWS):
-            fig = pdf.new_page()
-            _mono_page(fig, "Archive: the strongest deck of every style cell" + (" (continued)" if lo else ""),
-                       _archive_header(s) if lo == 0 else [], _archive_lines(arch.iloc[lo:lo + ARCHIVE_ROWS]))
-            pdf.add(fig, "archive")
-        fig = pdf.new_page()
-        _mono_page(fig, "Cards: which ones the metagame and the band use", _wrap(
-            "A card is dead when no metagame deck and no deck within the band of the mixture (a searched deck "
-            "scoring at least the value minus the band against it) holds it."), _card_lines(answers["dead_cards"]))
-        pdf.add(fig, "cards")
-        fig = pdf.new_page()
-        ax1, ax2 = fig.subplots(2, 1, gridspec_kw={"height_ratios": [3, 2]})
-        _rates(fig, ax1, answers, seats)
-        _games_image(fig, ax2, answers["matchups"], s)
-        fig.tight_layout(rect=(0, 0.02, 1, 1))
-        pdf.add(fig, "explored matchups")
+        for seat in seats:
+            _metagame_page(pdf, answers, s, seat)
+        _tables_page(pdf, answers, s)
+        _matrix_page(pdf, answers, s, seats)
+
+
+def _metagame_page(pdf, answers: dict, s: dict, seat) -> None:
+    """The metagame's weights and every searched deck against the mixture, one chart above the other, the page cut
+    to their height."""
+    from simkit.report.document import PORTRAIT
+
+    m = _seat(answers["metagame"], seat)
+    m = m[m["weight"] > 0].iloc[::-1]
+    d = _seat(answers["decks"], seat)
+    d = d[d["searched"].astype(bool) & (d["vs_mix_level"] > 0)].sort_values(["vs_mix", "deck"]).tail(ERROR_DECKS)
+    fig = pdf.new_page(PORTRAIT)
+    height = fig.get_figheight()
+    top = 1 - 0.75 / height
+    h1 = max(len(m), 1) * ROW / height
+    ax1 = fig.add_axes([0.42, top - h1, 0.5, h1])
+    _metagame_bars(ax1, m, seat)
+    y = top - h1 - 1.0 / height
+    h2 = max(len(d), 1) * ROW / height
+    ax2 = fig.add_axes([0.42, y - h2, 0.5, h2])
+    _searched(ax2, d, s, seat, len(_seat(answers["decks"], seat)))
+    who = "The metagame" if seat is None else f"The {seat} seat's metagame"
+    fig.text(0.03, 1 - 0.3 / height, f"{who}, and every searched deck against it", fontsize=TITLE, weight="bold",
+             va="top")
+    pdf.add(fig, "metagame" if seat is None else f"{seat} seat's metagame", down_to=y - h2 - 0.55 / height)
+
+
+def _metagame_bars(ax, m: pd.DataFrame, seat) -> None:
+    y = np.arange(len(m))
+    ax.barh(y, m["weight"], color="#4477aa", height=0.6)
+    for k, (w, v, lo, hi) in enumerate(zip(m["weight"], m["vs_mix"], m["vs_mix_low"], m["vs_mix_high"], strict=True)):
+        ax.text(w, k, f"  {w:.1%}; scores {v:.3f} ({lo:.3f} to {hi:.3f})", va="center", fontsize=SMALL)
+    ax.set_yticks(y, m["deck"], fontsize=LABEL)
+    ax.set_ylim(-0.6, len(m) - 0.4)
+    ax.set_xlim(0, 2.2 * max(float(m["weight"].max()) if len(m) else 1.0, 0.1))
+    ax.set_xlabel("weight in the metagame; each deck's score against the "
+                  + ("mixture" if seat is None else "other seat's mixture") + " with its interval", fontsize=LABEL)
+    ax.tick_params(axis="x", labelsize=SMALL)
+
+
+def _searched(ax, shown: pd.DataFrame, s: dict, seat, total: int) -> None:
+    y = np.arange(len(shown))
+    ref = 0.5 if seat is None else (s["value"] if seat == "first" else 1 - s["value"])
+    err = [shown["vs_mix"] - shown["vs_mix_low"], shown["vs_mix_high"] - shown["vs_mix"]]
+    ax.errorbar(shown["vs_mix"], y, xerr=err, fmt="o", ms=4, lw=1.0, color="#333333")
+    ax.axvline(ref, color="#999999", lw=1, label=f"the seat's value {ref:.3f}" if seat else "1/2 (the mixture)")
+    ax.axvline(ref + s["epsilon"], color="#cc3311", lw=1, ls="--", label=f"+ epsilon ({s['epsilon']:g})")
+    ax.set_yticks(y, shown["deck"], fontsize=LABEL)
+    ax.set_ylim(-0.6, len(shown) - 0.4)
+    who = "the other seat's mixture" if seat else "the mixture"
+    more = f" (the {len(shown)} best of {total})" if total > len(shown) else ""
+    ax.set_xlabel(f"every searched deck{more}: its score against {who}, with the interval its race decided on",
+                  fontsize=LABEL)
+    ax.tick_params(axis="x", labelsize=SMALL)
+    ax.legend(fontsize=SMALL, loc="lower right")
+
+
+def _tables_page(pdf, answers: dict, s: dict) -> None:
+    """The archive and the cards as two monospace tables on one page (cut to their length; the rest in the CSVs)."""
+    from simkit.report.document import PORTRAIT
+
+    fig = pdf.new_page(PORTRAIT)
+    height = fig.get_figheight()
+    step = 11 / 72 / height
+    y = 1 - 0.3 / height
+    for heading, words, lines in (
+            ("Archive: the strongest deck of every style cell", _archive_header(s),
+             _archive_lines(answers["archive"].head(ARCHIVE_ROWS))),
+            ("Cards: where each one stands", _wrap(
+                "status: metagame (a deck of the mixture holds it), strongest (a deck among the strongest), band (a "
+                "searched deck whose interval against the mixture reaches the band), dead (every searched deck "
+                "holding it lies below the band with confidence), untested (no searched deck holds it)."),
+             _card_lines(answers["dead_cards"]))):
+        fig.text(0.04, y, heading, fontsize=TITLE, weight="bold", va="top")
+        y -= 0.3 / height
+        for line in words:
+            fig.text(0.04, y, line, fontsize=SMALL, va="top")
+            y -= step
+        y -= 0.5 * step
+        for line in lines:
+            if y < 0.05:
+                fig.text(0.04, y, "... (the rest is in the CSV table)", fontsize=SMALL, va="top", style="italic")
+                y -= step
+                break
+            fig.text(0.04, y, line, fontsize=SMALL, va="top", family="monospace")
+            y -= step
+        y -= 0.25 / height
+    pdf.add(fig, "archive and cards", down_to=y)
+
+
+def _matrix_page(pdf, answers: dict, s: dict, seats) -> None:
+    """The explored matrix of the metagame's and the strongest searched decks, each cell's rate written in it, and
+    the games per ordered pair over every deck that played."""
+    from simkit.report.document import PORTRAIT
+
+    fig = pdf.new_page(PORTRAIT)
+    ax1 = fig.add_axes([0.40, 0.33, 0.48, 0.36])
+    _rates(fig, ax1, answers, seats)
+    ax2 = fig.add_axes([0.40, 0.05, 0.40, 0.2])
+    _games_image(fig, ax2, answers["matchups"], s)
+    fig.text(0.03, 0.985, "The explored matchups", fontsize=TITLE, weight="bold", va="top")
+    pdf.add(fig, "explored matchups")
 
 
 def _wrap(text: str, width: int = 110) -> list[str]:
@@ -160,55 +257,6 @@ def _wrap(text: str, width: int = 110) -> list[str]:
 
 def _seat(frame: pd.DataFrame, seat) -> pd.DataFrame:
     return frame if seat is None else frame[frame["seat"] == seat]
-
-
-def _metagame_bars(ax, metagame: pd.DataFrame, seat) -> None:
-    m = _seat(metagame, seat)
-    m = m[m["weight"] > 0].iloc[::-1]
-    ax.barh(m["deck"], m["weight"], color="#4477aa")
-    for y, (w, v, lo, hi) in enumerate(zip(m["weight"], m["vs_mix"], m["vs_mix_low"], m["vs_mix_high"], strict=True)):
-        ax.text(w, y, f"  {w:.1%}  (scores {v:.3f} [{lo:.3f}, {hi:.3f}] against the "
-                f"{'mixture' if seat is None else 'other seat' + chr(39) + 's mixture'})", va="center", fontsize=6)
-    ax.set_xlim(0, 2.4 * max(float(m["weight"].max()) if len(m) else 1.0, 0.1))
-    ax.set_xlabel("weight in the metagame")
-    ax.set_title(("The metagame" if seat is None else f"The {seat} seat's metagame") +
-                 ": each deck's weight, and its score against the mixture with its interval", fontsize=9)
-    ax.tick_params(axis="y", labelsize=6)
-
-
-def _searched(ax, decks: pd.DataFrame, s: dict, seat) -> None:
-    d = _seat(decks, seat)
-    d = d[d["searched"].astype(bool) & (d["vs_mix_level"] > 0)].sort_values(["vs_mix", "deck"])  # played ones
-    shown = d.tail(ERROR_DECKS)
-    y = np.arange(len(shown))
-    ref = 0.5 if seat is None else (s["value"] if seat == "first" else 1 - s["value"])
-    err = [shown["vs_mix"] - shown["vs_mix_low"], shown["vs_mix_high"] - shown["vs_mix"]]
-    ax.errorbar(shown["vs_mix"], y, xerr=err, fmt="o", ms=2.5, lw=0.6, color="#333333")
-    ax.axvline(ref, color="#999999", lw=0.8, label=f"the seat's value {ref:.3f}" if seat else "1/2")
-    ax.axvline(ref + s["epsilon"], color="#cc3311", lw=0.8, ls="--", label="+ epsilon")
-    ax.set_yticks(y, shown["deck"], fontsize=max(3, min(6, 300 // max(len(shown), 1))))
-    who = "the other seat's mixture" if seat else "the mixture"
-    ax.set_xlabel(f"score against {who} (the interval its race decided on)")
-    more = f" (the {len(shown)} best of the {len(d)} played)" if len(d) > len(shown) else ""
-    ax.set_title(f"{'Every searched deck' if seat is None else f'Every searched {seat}-seat deck'}{more} "
-                 f"against {who}", fontsize=9)
-    ax.legend(fontsize=6, loc="lower right")
-
-
-def _mono_page(fig, title: str, words: list[str], lines: list[str]) -> None:
-    """A page of a title, running text and a monospace table (cut at the page's foot, the rest in the CSV)."""
-    fig.text(0.06, 0.96, title, fontsize=14, weight="bold", va="top")
-    y = 0.925
-    for line in words:
-        fig.text(0.06, y, line, fontsize=8, va="top")
-        y -= 0.014
-    y -= 0.01
-    for line in lines:
-        if y < 0.03:
-            fig.text(0.06, y, "... (the rest is in the CSV table)", fontsize=7, va="top", style="italic")
-            return
-        fig.text(0.06, y, line, fontsize=6, va="top", family="monospace")
-        y -= 0.0118
 
 
 def _archive_header(s: dict) -> list[str]:
@@ -236,10 +284,13 @@ def _archive_lines(arch: pd.DataFrame) -> list[str]:
 
 
 def _card_lines(cards: pd.DataFrame) -> list[str]:
-    lines = [f"{'category':<12} {'card':<22} {'metagame decks':>15} {'band decks':>11}  dead"]
+    has = "status" in cards.columns  # a folder written before the status column: its dead flag alone
+    lines = [f"{'category':<12} {'card':<22} {'metagame':>8} {'strongest':>9} {'band':>5} {'searched':>8}  status"]
     for r in cards.to_dict("records"):
-        lines.append(f"{r['category']:<12} {r['card']:<22} {r['metagame_decks']:>15} {r['band_decks']:>11}  "
-                     f"{'DEAD' if r['dead'] in (True, 'True') else ''}")
+        status = r["status"] if has else ("dead" if r["dead"] in (True, "True") else "")
+        shown = status.upper() if status == "dead" else status
+        lines.append(f"{r['category']:<12} {r['card']:<22} {r['metagame_decks']:>8} {r.get('strongest_decks', ''):>9} "
+                     f"{r['band_decks']:>5} {r.get('searched_decks', ''):>8}  {shown}")
     return lines
 
 
@@ -264,16 +315,23 @@ def _rates(fig, ax, answers: dict, seats) -> None:
             if (a, b) in key.index:
                 rate[i, j] = key.loc[(a, b), "first_rate"]
                 games[i, j] = key.loc[(a, b), "games"]
-    im = ax.imshow(rate, cmap="RdBu", vmin=0, vmax=1, interpolation="nearest")
+    im = ax.imshow(rate, cmap="RdBu", vmin=0, vmax=1, interpolation="nearest", aspect="auto")
+    cell = min(ax.get_position().width * fig.get_figwidth() / max(len(cols), 1),
+               ax.get_position().height * fig.get_figheight() / max(len(rows), 1)) * 72  # points
+    size = min(LABEL, max(4.5, cell / 3.2))
     for i in range(len(rows)):
         for j in range(len(cols)):
             if games[i, j]:
-                ax.text(j, i, str(games[i, j]), ha="center", va="center", fontsize=3.5)
-    fig.colorbar(im, ax=ax, label="first deck's score (a number: its games)")
-    ax.set_yticks(range(len(rows)), rows, fontsize=3.5)
-    ax.set_xticks(range(len(cols)), cols, fontsize=3.5, rotation=90)
-    ax.set_title("The explored matrix of the metagame's decks and the strongest searched ones (first deck rows, "
-                 "second columns), games written in each cell; blank: not played", fontsize=7)
+                ax.text(j, i, f"{100 * rate[i, j]:.0f}", ha="center", va="center", fontsize=size,
+                        color="white" if abs(rate[i, j] - 0.5) > 0.3 else "black")
+    fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02).set_label("the first deck's score (cells: %)", fontsize=SMALL)
+    label = min(LABEL, max(5, cell * 0.8))
+    ax.set_yticks(range(len(rows)), rows, fontsize=label)
+    ax.set_xticks(range(len(cols)), cols, fontsize=label, rotation=90)
+    ax.xaxis.tick_top()  # the column names above the matrix, clear of the chart below
+    ax.set_xlabel("The metagame's decks and the strongest searched ones: the first deck (rows) against the second "
+                  "(columns);\neach cell the first deck's score in %; blank: not played; games per pair: below",
+                  fontsize=SMALL)
 
 
 def _games_image(fig, ax, m: pd.DataFrame, s: dict) -> None:
@@ -281,10 +339,10 @@ def _games_image(fig, ax, m: pd.DataFrame, s: dict) -> None:
     pos = {d: i for i, d in enumerate(names)}
     grid = np.zeros((len(names), len(names)))
     grid[m["first_deck"].map(pos), m["second_deck"].map(pos)] = m["games"]
-    im = ax.imshow(grid, cmap="viridis", interpolation="nearest")
-    fig.colorbar(im, ax=ax, label="games")
+    im = ax.imshow(grid, cmap="viridis", interpolation="nearest", aspect="auto")
+    fig.colorbar(im, ax=ax, fraction=0.05, pad=0.02).set_label("games", fontsize=SMALL)
     total = s["pairs"] if s.get("seat_pools") else s["decks"] ** 2
-    ax.set_title(f"Games per ordered pair over the {len(names):,} decks that played (first deck rows): "
-                 f"{s['pairs_played']:,} of {total:,} pairs played, {s['games']:,} games", fontsize=8)
+    ax.set_title(f"Games per ordered pair over the {len(names):,} decks that played (first deck rows):\n"
+                 f"{s['pairs_played']:,} of {total:,} pairs played, {s['games']:,} games", fontsize=SMALL)
     ax.set_xticks([])
     ax.set_yticks([])

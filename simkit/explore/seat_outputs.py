@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from simkit.core.words import Estimate, guarantee_sentence
+from simkit.explore.outputs import card_table
 from simkit.explore.seats import SEATS, seat_mixtures, seat_race
 from simkit.explore.settings import ExploreSettings
 from simkit.explore.space import DeckSpace
@@ -39,7 +41,7 @@ def analyse_seats(space: DeckSpace, settings: ExploreSettings, df: pd.DataFrame,
             lvl, est, low, high, dec = verdict.get(i, (0, np.nan, np.nan, np.nan, "not searched"))
             if i in pops[k]:
                 dec = "metagame" if i in w else "population"
-            if i in verdict and est >= ref - s.band:
+            if i in verdict and not high < ref - s.band:  # its interval reaches the band: not ruled out
                 in_band.add(i)
             games = int(tally.n[i].sum()) if k == 0 else int(tally.n[:, i].sum())
             rows.append({"seat": seat, "deck": space.decks[i], "searched": i in verdict, "in_population": i in pops[k],
@@ -64,19 +66,14 @@ def analyse_seats(space: DeckSpace, settings: ExploreSettings, df: pd.DataFrame,
     else:
         archive = pd.DataFrame(columns=["seat", "deck", "strength"])
     in_meta = set(supports[0]) | set(supports[1])
-    cards = []
-    for card in space.all_cards():
-        by_meta = [i for i in in_meta if space.uses(i, card)]
-        by_band = [i for i in in_band - in_meta if space.uses(i, card)]
-        cards.append({"category": card[0], "card": card[1], "metagame_decks": len(by_meta),
-                      "band_decks": len(by_band), "dead": not by_meta and not by_band})
-    dead_cards = pd.DataFrame(cards).sort_values(["dead", "category", "card"], ascending=[False, True, True])
+    searched_all = {i for verdict in verdicts for i in verdict}
+    dead_cards = card_table(space, in_meta, {idx(d) for d in strongest["deck"]}, in_band, searched_all)
     fi, si = np.nonzero(tally.n)
     matchups = pd.DataFrame({
         "first_deck": [space.decks[i] for i in fi], "second_deck": [space.decks[j] for j in si],
         "games": tally.n[fi, si], "first_points": tally.pts[fi, si], "first_rate": tally.pts[fi, si] / tally.n[fi, si],
     })
-    exploit, interval, best, met = {}, {}, {}, stopped == "settled"
+    exploit, interval, best, said = {}, {}, {}, {}
     for k, seat in enumerate(SEATS):  # seat k's mixture, exploited by the other seat's searched decks
         o = 1 - k
         ref = v if o == 0 else 1.0 - v
@@ -85,13 +82,14 @@ def analyse_seats(space: DeckSpace, settings: ExploreSettings, df: pd.DataFrame,
         exploit[seat] = float(top["vs_mix"] - ref)
         interval[seat] = [float(cand["vs_mix_low"].max() - ref), float(cand["vs_mix_high"].max() - ref)]
         best[seat] = str(top["deck"])
-        met = met and not (cand["vs_mix_low"] > ref + s.epsilon).any()
+        said[seat] = guarantee_sentence(Estimate(exploit[seat], *interval[seat]), s.epsilon, stopped,
+                                        f"the {seat} seat's metagame")
+    met = all(m for m, _ in said.values())
     summary = {
         "seat_pools": True,
         "stopped": stopped,
         "guarantee_met": bool(met),
-        "guarantee": (f"no searched deck of either seat beats the other seat's metagame by more than epsilon = "
-                      f"{s.epsilon:g} over its seat's value with confidence (z = {s.z:g})"),
+        "guarantee": "; ".join(f"{seat} seat: {text}" for seat, (_, text) in said.items()),
         "epsilon": s.epsilon,
         "value": round(v, 6),
         "exploitability": exploit,
@@ -108,6 +106,7 @@ def analyse_seats(space: DeckSpace, settings: ExploreSettings, df: pd.DataFrame,
         "added": state.get("added", []),
         "strongest": {seat: strongest.loc[strongest["seat"] == seat, "deck"].tolist() for seat in SEATS},
         "dead_cards": [f"{r.category}:{r.card}" for r in dead_cards.itertuples() if r.dead],
+        "untested_cards": [f"{r.category}:{r.card}" for r in dead_cards.itertuples() if r.status == "untested"],
         "axes": [ax.spec() for ax in space.axes],
         "settings": s.to_dict(),
     }

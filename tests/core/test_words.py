@@ -201,7 +201,7 @@ def test_compare_words_follow_the_ratio_interval(ratio, below, above, smallest, 
 def test_explores_guarantee_is_met_only_below_epsilon():
     """Exploitability +0.000, interval +0.000 to +0.221, epsilon 0.02: NOT met (the upper end is above epsilon)."""
     met, s = guarantee_sentence(Estimate(0.0, 0.0, 0.221), 0.02, "settled")
-    assert not met and s.startswith("guarantee NOT met: exploitability +0.000 (95% interval +0.000 to +0.221)")
+    assert not met and s.startswith("guarantee NOT met: exploitability +0.000 (interval +0.000 to +0.221)")
     met, s = guarantee_sentence(Estimate(0.0, -0.01, 0.015), 0.02, "settled")
     assert met and s.startswith("guarantee met")
 

@@ -120,7 +120,10 @@ def test_explore_end_to_end_writes_every_answer(reference):
     for name in FILES:
         assert (out / name).stat().st_size > 0, name
     s = json.loads((out / "summary.json").read_text())
-    assert s["stopped"] == "settled" and s["guarantee_met"]
+    assert s["stopped"] == "settled"
+    # the guarantee is met only when the exploitability's whole interval lies below epsilon (issue 53)
+    assert s["guarantee_met"] == (s["exploitability_interval"][1] < SETTINGS.epsilon)
+    assert s["guarantee"].startswith("guarantee met" if s["guarantee_met"] else "guarantee NOT met")
     assert sum(s["metagame"].values()) == pytest.approx(1.0, abs=1e-5)
     decks = pd.read_csv(out / "decks.csv")
     assert (decks.loc[decks["searched"], "vs_mix_low"] <= 0.5 + SETTINGS.epsilon).all()
@@ -137,6 +140,30 @@ def test_explore_end_to_end_writes_every_answer(reference):
     assert len(pd.read_csv(out / "strongest.csv")) == SETTINGS.top
     assert (out / "explore.pdf").read_bytes()[:5] == b"%PDF-"
     assert answers["summary"]["games"] == s["games"]
+
+
+def test_no_card_of_the_mixture_or_the_strongest_decks_is_called_dead(reference):
+    """Every card's status agrees with the decks holding it: a card of a mixture deck or of a strongest deck is never
+    dead; a dead card's every searched deck lies below the band against the mixture by its whole interval; a card no
+    searched deck holds is untested, not dead; the summary lists exactly the dead ones."""
+    out, answers = reference
+    cards = pd.read_csv(out / "dead_cards.csv")
+    decks = pd.read_csv(out / "decks.csv")
+    s = json.loads((out / "summary.json").read_text())
+    named = set(s["metagame"]) | set(s["strongest"])
+
+    def holders(card: str) -> pd.DataFrame:
+        return decks[decks["deck"].map(lambda d, c=card: c in d.replace(":", ",").split(","))]
+
+    for r in cards.itertuples():
+        held = holders(r.card)
+        if set(held["deck"]) & named:
+            assert r.status in ("metagame", "strongest") and not r.dead, r.card
+        if r.dead:
+            searched = held[held["searched"]]
+            assert len(searched) and (searched["vs_mix_high"] < 0.5 - SETTINGS.band).all(), r.card
+        assert r.dead == (r.status == "dead")
+    assert s["dead_cards"] == [f"{r.category}:{r.card}" for r in cards.itertuples() if r.dead]
 
 
 def test_explored_games_are_the_full_sweeps_games(reference, small):
@@ -252,14 +279,16 @@ def test_report_of_an_explore_folder_writes_its_pages_and_tables(reference, tmp_
     pdf = tmp_path / "explore.pdf"
     assert main(["report", str(out), "-o", str(pdf)]) == 0
     raw = pdf.read_bytes()
-    assert raw[:5] == b"%PDF-" and raw.count(b"/Type /Page") - raw.count(b"/Type /Pages") == 6
+    # the answer, the metagame with every searched deck, the archive and cards, the explored matchups
+    assert raw[:5] == b"%PDF-" and raw.count(b"/Type /Page") - raw.count(b"/Type /Pages") == 4
     for table in ("metagame", "decks", "archive", "dead_cards", "matchups", "strongest"):
         assert pd.read_csv(tmp_path / f"explore.{table}.csv").shape == pd.read_csv(out / f"{table}.csv").shape
     s = answers["summary"]
     lo, hi = s["exploitability_interval"]
     words = " ".join(" ".join(lines) for _, lines in answer_lines(s))
     assert f"Exploitability {s['exploitability']:+.3f} (interval {lo:+.3f} to {hi:+.3f})" in words
-    assert "The guarantee: met (settled)" in [h for h, _ in answer_lines(s)]
+    met = "met" if hi < s["epsilon"] else "NOT met"
+    assert f"The guarantee: {met} (the run stopped: settled)" in [h for h, _ in answer_lines(s)]
 
 
 @pytest.mark.parametrize("found, words", [
