@@ -39,6 +39,11 @@ def _step(spec, given, action):
     return before, m.snapshot()
 
 
+def _magic_step(spec, given, action):
+    """Magic War's step, before and after in the page's words (MagicPage.words of the declared snapshots)."""
+    return tuple(spec.page.words(s) for s in _step(spec, given, action))
+
+
 def _unit(snap, cell):
     return next(u for u in snap["units"] if u["cell"] == list(cell) and u["state"] == "alive")
 
@@ -72,7 +77,7 @@ def test_magic_a_ranged_line_is_blocked_and_leaders_are_immune_on_turn_1(magic):
 def test_magic_a_hit_is_a_marker_and_a_miss_is_none(magic):
     given = {"units": [*CHIEFTAINS, {"side": "first", "type": "Goblin", "cell": [1, 2]},
                        {"side": "second", "type": "Ogre", "cell": [1, 3]}], "faces": [3]}
-    before, after = _step(magic, given, ("attack", (1, 2), (1, 3)))
+    before, after = _magic_step(magic, given, ("attack", (1, 2), (1, 3)))
     assert _unit(after, (1, 3))["markers"] == 1 and magic.page.transition_problems(before, ("attack", (1, 2), (1, 3)),
                                                                                     after) == []
     wrong = copy.deepcopy(after)
@@ -87,7 +92,7 @@ def test_magic_joint_defence_takes_one_die_however_many_pikemen(magic):
                        {"side": "second", "type": "Crusader", "cell": [2, 3]},
                        {"side": "second", "type": "Pikeman", "cell": [1, 3]},
                        {"side": "second", "type": "Pikeman", "cell": [3, 3]}], "faces": [6, 6]}
-    before, after = _step(magic, given, ("attack", (2, 2), (2, 3)))
+    before, after = _magic_step(magic, given, ("attack", (2, 2), (2, 3)))
     assert after["dice_rolled"] == 1 and magic.page.transition_problems(before, ("attack", (2, 2), (2, 3)), after) == []
     wrong = copy.deepcopy(after)
     wrong["dice_rolled"] = 0  # two Pikemen taking a die each
@@ -101,7 +106,7 @@ def test_magic_splash_rolls_for_enemies_in_the_ring_only(magic):
                        {"side": "first", "type": "Goblin", "cell": [1, 3]},
                        {"side": "second", "type": "Goblin", "cell": [3, 3]}], "faces": [1, 1, 6]}
     action = ("attack", (2, 2), (2, 3))
-    before, after = _step(magic, given, action)
+    before, after = _magic_step(magic, given, action)
     assert after["dice_rolled"] == 3 and _unit(after, (3, 3))["markers"] == 1
     assert magic.page.transition_problems(before, action, after) == []
     wrong = copy.deepcopy(after)
@@ -113,7 +118,7 @@ def test_magic_a_kill_stores_magic_for_the_acting_player(magic):
     given = {"units": [*CHIEFTAINS, {"side": "first", "type": "Goblin", "cell": [1, 2]},
                        {"side": "second", "type": "Goblin", "cell": [1, 3], "markers": 1}], "faces": [6]}
     action = ("attack", (1, 2), (1, 3))
-    before, after = _step(magic, given, action)
+    before, after = _magic_step(magic, given, action)
     assert after["players"][0]["stored_magic"] == 1 and magic.page.transition_problems(before, action, after) == []
     wrong = copy.deepcopy(after)
     wrong["players"][0]["stored_magic"], wrong["players"][1]["stored_magic"] = 0, 1
@@ -123,12 +128,12 @@ def test_magic_a_kill_stores_magic_for_the_acting_player(magic):
 def test_magic_a_move_changes_only_the_movers_cell_and_the_turn_start_activates_magic(magic):
     given = {"units": [*CHIEFTAINS, {"side": "first", "type": "Goblin", "cell": [1, 2]}],
              "magic": {"second": [1, 2]}}
-    before, after = _step(magic, given, ("move", (1, 2), (1, 4)))
+    before, after = _magic_step(magic, given, ("move", (1, 2), (1, 4)))
     assert magic.page.transition_problems(before, ("move", (1, 2), (1, 4)), after) == []
     wrong = copy.deepcopy(after)
     _unit(wrong, (2, 5))["cell"] = [2, 4]
     assert magic.page.transition_problems(before, ("move", (1, 2), (1, 4)), wrong) == ["move_follows_the_page"]
-    before, after = _step(magic, given, ("end",))
+    before, after = _magic_step(magic, given, ("end",))
     assert after["players"][1]["active_magic"] == 3 and magic.page.transition_problems(before, ("end",), after) == []
     wrong = copy.deepcopy(after)
     wrong["players"][1]["active_magic"] = 1  # the stored magic kept waiting

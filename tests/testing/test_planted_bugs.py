@@ -498,21 +498,21 @@ def test_ci_check_reports_every_planted_krypton_bug_but_the_known_misses(planted
 # ---- Magic War: bugs planted into its one rules source, simkit/games/magic/engine.py -------------------------
 
 MAGIC_PLANTED = {
-    "leader_immune_a_turn_longer": [("s[G_TURN] <= st[S_IMMUNE]", "s[G_TURN] <= st[S_IMMUNE] + 1")],
-    "hit_numbers_swapped": [("base = st[S_RANGED_HIT] if ut[s[ub(u) + F_TYPE], U_RANGED] == 1 else st[S_MELEE_HIT]",
-                             "base = st[S_RANGED_HIT] if ut[s[ub(u) + F_TYPE], U_RANGED] == 0 else st[S_MELEE_HIT]")],
-    "precision_with_the_wrong_sign": [("return base - s[ub(u) + F_BPREC] - aura(s, u, P_PRECISION, ut, sk, st)",
-                                       "return base - s[ub(u) + F_BPREC] + aura(s, u, P_PRECISION, ut, sk, st)")],
-    "aura_one_cell_too_far": [("d >= 1 and d <= sk[k, K_RADIUS]", "d >= 1 and d <= sk[k, K_RADIUS] + 1")],
+    "leader_immune_a_turn_longer": [("g.turn <= rules.leader_immune_turns", "g.turn <= rules.leader_immune_turns + 1")],
+    "hit_numbers_swapped": [("rules.ranged_hit_min if rules.cards[unit.type].ranged == 1 else rules.melee_hit_min",
+                             "rules.ranged_hit_min if rules.cards[unit.type].ranged == 0 else rules.melee_hit_min")],
+    "precision_with_the_wrong_sign": [("return base - unit.bonus_precision - aura(g, u, PRECISION_AURA, rules)",
+                                       "return base - unit.bonus_precision + aura(g, u, PRECISION_AURA, rules)")],
+    "aura_one_cell_too_far": [("d >= 1 and d <= skill.radius", "d >= 1 and d <= skill.radius + 1")],
     "same_type_auras_stack": [("            if (seen[j] >> t) & 1:\n                continue",
                                "            if (seen[j] >> t) & 1:\n                pass")],
-    "melee_reaches_diagonals": [("return d <= st[S_MELEE_RANGE]", "return d <= st[S_MELEE_RANGE] + 1")],
-    "kill_magic_to_the_victim": [("s[pb(actor) + P_STORED] += st[S_PER_KILL]",
-                                  "s[pb(1 - actor) + P_STORED] += st[S_PER_KILL]")],
-    "ranged_line_not_blocked_by_units": [("        if occ(s, x) >= 0 or is_obstacle(st, x):",
-                                          "        if is_obstacle(st, x):")],
-    "splash_hits_friends": [("if x < 0 or s[ub(x) + F_OWNER] == q or immune(s, x, ut, st):",
-                             "if x < 0 or immune(s, x, ut, st):")],
+    "melee_reaches_diagonals": [("return d <= rules.melee_range", "return d <= rules.melee_range + 1")],
+    "kill_magic_to_the_victim": [("actor.stored_magic += rules.per_kill",
+                                  "g.sides[1 - g.to_act].stored_magic += rules.per_kill")],
+    "ranged_line_not_blocked_by_units": [("        if occ(g, x) >= 0 or is_obstacle(rules, x):",
+                                          "        if is_obstacle(rules, x):")],
+    "splash_hits_friends": [("if x < 0 or g.units[x].side == q or immune(g, x, rules):",
+                             "if x < 0 or immune(g, x, rules):")],
 }
 #: bug -> the clause test that fails with it planted: a test of tests/games/magic/test_magic_rules.py, or
 #: "example: NAME", a rule example of scenarios/magic/examples.toml (tests/testing/test_check_examples.py runs

@@ -3,8 +3,9 @@
 The rules are ``shared/rules/magic-war.md`` (the designer's rulebook V1.3 with 39 rulings); the roster is the
 AUTHORED example of ``shared/rules/magic-war-roster.md`` (not the designer's numbers), all of it scenario
 data (``scenarios/magic/base.toml``). The rules live once, in :mod:`.engine` (compiled by numba, plain
-Python under ``NUMBA_DISABLE_JIT=1``); :mod:`.tables` reads the scenario and enumerates armies, :mod:`.bots`
-holds the bots, :mod:`.match` the single-game facade, :mod:`.game` the :class:`~simkit.games.Game`.
+Python under ``NUMBA_DISABLE_JIT=1``) over the state declared in :mod:`.state`; :mod:`.bots` holds the bots,
+:mod:`.armies` the army ids, :mod:`.match` the single-game facade, :mod:`.tables` reads the scenario (the top of
+the package: nothing below imports it), :mod:`.game` the :class:`~simkit.games.Game`.
 """
 
 from pathlib import Path

@@ -27,93 +27,71 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.kits.bot_tables import RANDOM  # noqa: E402,F401 (the built-in bot; re-exported)
-from simkit.games.magic import engine as E
+from simkit.games.kits.bot_tables import RANDOM  # noqa: F401 (the built-in bot; re-exported)
+from simkit.games.kits.state import record
 from simkit.games.magic.engine import (
-    A_ATTACK,
-    A_MOVE,
-    A_PLACE,
-    A_SKILL,
-    BD,
-    F_ATTACKED,
-    F_CELL,
-    F_DMG,
-    F_MOVED,
-    F_OWNER,
-    F_STATE,
-    F_TYPE,
-    G_CUR,
-    G_NU,
-    G_PHASE,
-    P_LEADER,
-    PH_OVER,
-    US_ALIVE,
+    ATTACK,
+    MAX_LEGAL,
+    MOVE,
+    OK,
+    PLACE,
+    SKILL,
     attack_dice,
+    attack_range,
     attack_target_ok,
     aura,
+    below,
     check,
+    dealt,
     hp_left,
+    in_ring,
     legal,
     mdist,
     move_points,
     occ,
-    pb,
+    p_hit,
+    relocate,
     step,
     threshold,
-    ub,
     word,
 )
-from simkit.games.magic.tables import (
-    K_AMOUNT,
-    K_D1,
-    K_D2,
-    K_DICE,
-    K_KIND,
-    K_MAGIC,
-    K_MOVE,
-    K_PREC,
-    K_SELFDMG,
-    K_UNIT,
-    MAX_SKILLS,
-    P_ATTACK_MOD,
-    P_DAMAGE_RED,
-    P_FREE,
-    P_HEAL,
-    P_SPLASH,
-    S_COLS,
-    S_D0HI,
-    S_D1LO,
-    S_MELEE_RANGE,
-    S_ROWS,
-    S_SIDES,
-    U_ACTIVE,
-    U_COST,
-    U_FLY,
-    U_HP,
-    U_LEADER,
-    U_RANGE,
-    U_RANGED,
-    U_SK,
+from simkit.games.magic.state import (
+    ALIVE,
+    ATTACK_MODIFIER,
+    CARD_SKILLS,
+    DAMAGE_REDUCTION,
+    FREE_ACTIVE,
+    HEAL,
+    OVER,
+    PLAY,
+    SPLASH,
 )
 
+F = np.float64
+
 BOT_RANDOM, BOT_UTILITY = 0, 1
-WEIGHT_NAMES = ("damage", "kill", "leader", "advance", "threat", "leader_threat", "heal", "buff", "summon", "magic",
-                "cluster", "guard", "front", "urgency", "noise")
-(W_DAMAGE, W_KILL, W_LEADER, W_ADVANCE, W_THREAT, W_LEADER_THREAT, W_HEAL, W_BUFF, W_SUMMON, W_MAGIC, W_CLUSTER,
- W_GUARD, W_FRONT, W_URGENCY, W_NOISE) = range(len(WEIGHT_NAMES))
+#: a utility personality's weights (``[bots.<name>]``, every one a scenario key), in file order
+WEIGHTS = record("Weights", [
+    ("damage", F),         # per expected hit on an enemy unit, times the target's gold per HP
+    ("kill", F),           # per chance of a kill, times the target's gold value
+    ("leader", F),         # damage and kills on the enemy leader count this many times more
+    ("advance", F),        # per cell a unit (not the leader) gets closer to the enemy leader
+    ("threat", F),         # per expected enemy hit a cell can take next turn, times the unit's gold per HP
+    ("leader_threat", F),  # the same for the own leader
+    ("heal", F),           # per marker healed, times the unit's gold per HP
+    ("buff", F),           # per expected extra hit a free skill gives
+    ("summon", F),         # per gold of a summoned unit
+    ("magic", F),          # cost per magic spent (a tactical card spent as magic: half)
+    ("cluster", F),        # per adjacent friend when the enemy has splash units
+    ("guard", F),          # deployment: per gold of a unit next to the own leader
+    ("front", F),          # deployment: melee and flying units on the front row, ranged on the back row
+    ("urgency", F),        # advance grows by this share per global turn played
+    ("noise", F),          # Gumbel noise on every score (the bot's own stream)
+], "A utility personality: what each feature of a decision is worth to it.")
+WEIGHT_NAMES = WEIGHTS.names
 LEADER_KILL = 10000.0
 #: most actions of one game (the turn limit bounds a game far below this; reaching it is a bug)
 ACTION_CAP = 20000
-
-
-@njit(cache=True)
-def p_hit(thr, sides):
-    """Chance that one die shows at least ``thr`` [R9]."""
-    if thr <= 1:
-        return 1.0
-    if thr > sides:
-        return 0.0
-    return (sides - thr + 1) / sides
 
 
 @njit(cache=True)
@@ -126,222 +104,224 @@ def binom_into(pmf, n, p):
 
 
 @njit(cache=True)
-def worth_per_hp(s, v, ut, w):
-    t = s[ub(v) + F_TYPE]
-    if ut[t, U_LEADER] == 1:
-        return w[W_LEADER]
-    return ut[t, U_COST] / ut[t, U_HP]
+def worth_per_hp(g, v, rules, w):
+    card = rules.cards[g.units[v].type]
+    if card.leader == 1:
+        return w.leader
+    return card.cost / card.hp
 
 
 @njit(cache=True)
-def kill_worth(s, v, ut):
-    t = s[ub(v) + F_TYPE]
-    return LEADER_KILL if ut[t, U_LEADER] == 1 else float(ut[t, U_COST])
+def kill_worth(g, v, rules):
+    card = rules.cards[g.units[v].type]
+    return LEADER_KILL if card.leader == 1 else float(card.cost)
 
 
 @njit(cache=True)
-def unit_range(s, u, ut, st):
-    t = s[ub(u) + F_TYPE]
-    return ut[t, U_RANGE] if ut[t, U_RANGED] == 1 else st[S_MELEE_RANGE]
+def unit_range(g, u, rules):
+    """How far unit ``u``'s attack reaches (the engine's :func:`~simkit.games.magic.engine.attack_range`)."""
+    return attack_range(rules.cards[g.units[u].type], rules)
 
 
 @njit(cache=True)
-def attack_score(s, a, b, joiners, bearer, ut, sk, st, w):
+def attack_score(g, a, b, joiners, bearer, rules, w):
     """The utility of the attack (see the module's words)."""
-    p = s[G_CUR]
-    u, v = occ(s, a), occ(s, b)
-    if s[ub(v) + F_OWNER] == p:
+    p = g.to_act
+    u, v = occ(g, a), occ(g, b)
+    if g.units[v].side == p:
         return -1e9
-    nc = st[S_COLS] * st[S_ROWS]
-    mod = aura(s, v, P_ATTACK_MOD, ut, sk, st)
-    red = aura(s, v, P_DAMAGE_RED, ut, sk, st)
+    nc = rules.cols * rules.rows
+    mod = aura(g, v, ATTACK_MODIFIER, rules)
+    red = aura(g, v, DAMAGE_REDUCTION, rules)
     pmf = np.zeros(64, np.float64)
     pmf[0] = 1.0
-    sides = st[S_SIDES]
-    bear = occ(s, bearer)
+    sides = rules.die_sides
+    bear = occ(g, bearer)
     splash = 0.0
-    for j in range(s[G_NU]):
-        if j != u and not (s[ub(j) + F_STATE] == US_ALIVE and (joiners >> s[ub(j) + F_CELL]) & 1):
+    for j in range(g.places):
+        if j != u and not (g.units[j].status == ALIVE and (joiners >> g.units[j].cell) & 1):
             continue
-        d = attack_dice(s, j, ut, sk, st) - (mod if j == bear else 0)
-        thr = threshold(s, j, ut, sk, st)
+        d = attack_dice(g, j, rules) - (mod if j == bear else 0)
+        thr = threshold(g, j, rules)
         ph = p_hit(thr, sides)
         binom_into(pmf, d if d > 0 else 0, ph)
-        tj = s[ub(j) + F_TYPE]
-        for q in range(MAX_SKILLS):
-            k = ut[tj, U_SK + q]
-            if k < 0 or sk[k, K_KIND] != P_SPLASH:
+        card = rules.cards[g.units[j].type]
+        for q in range(CARD_SKILLS):
+            k = card.skills[q]
+            if k < 0 or rules.skills[k].kind != SPLASH:
                 continue
+            skill = rules.skills[k]
             for cell in range(nc):
-                x = occ(s, cell)
-                if x < 0 or s[ub(x) + F_OWNER] == p:
+                x = occ(g, cell)
+                if x < 0 or g.units[x].side == p:
                     continue
-                dd = mdist(cell, b, st[S_COLS])
-                if dd >= sk[k, K_D1] and dd <= sk[k, K_D2]:
-                    splash += sk[k, K_DICE] * ph * worth_per_hp(s, x, ut, w) * w[W_DAMAGE]
-    left = hp_left(s, v, ut)
+                if in_ring(skill, cell, b, rules.cols):
+                    splash += skill.dice * ph * worth_per_hp(g, x, rules, w) * w.damage
+    left = hp_left(g, v, rules)
     exp = 0.0
     kill = 0.0
     for h in range(64):
-        dealt = h - red
-        if dealt <= 0:
+        hurt = dealt(h, red)
+        if hurt <= 0:
             continue
-        exp += pmf[h] * (dealt if dealt < left else left)
-        if dealt >= left:
+        exp += pmf[h] * (hurt if hurt < left else left)
+        if hurt >= left:
             kill += pmf[h]
-    return w[W_DAMAGE] * exp * worth_per_hp(s, v, ut, w) + w[W_KILL] * kill * kill_worth(s, v, ut) + splash
+    return w.damage * exp * worth_per_hp(g, v, rules, w) + w.kill * kill * kill_worth(g, v, rules) + splash
 
 
 @njit(cache=True)
-def best_attack(s, u, ut, sk, st, w):
+def best_attack(g, u, rules, w):
     """The best single attack score of unit ``u`` from where it stands (0 if none)."""
     best = 0.0
-    if s[ub(u) + F_ATTACKED] == 1:
+    if g.units[u].attacked == 1:
         return 0.0
-    a = s[ub(u) + F_CELL]
-    for cell in range(st[S_COLS] * st[S_ROWS]):
-        if s[BD + cell] == 0 or attack_target_ok(s, u, cell, ut, st) != 0:
+    a = g.units[u].cell
+    for cell in range(rules.cols * rules.rows):
+        if g.board[cell] == 0 or attack_target_ok(g, u, cell, rules) != OK:
             continue
-        x = attack_score(s, a, cell, 0, a, ut, sk, st, w)
+        x = attack_score(g, a, cell, 0, a, rules, w)
         if x > best:
             best = x
     return best
 
 
 @njit(cache=True)
-def threat_at(s, cell, p, ut, sk, st):
+def threat_at(g, cell, p, rules):
     """Expected enemy hits that could reach ``cell`` next turn (each enemy in move + range of it)."""
     total = 0.0
-    sides = st[S_SIDES]
-    for e in range(s[G_NU]):
-        b = ub(e)
-        if s[b + F_STATE] != US_ALIVE or s[b + F_OWNER] == p:
+    sides = rules.die_sides
+    for e in range(g.places):
+        enemy = g.units[e]
+        if enemy.status != ALIVE or enemy.side == p:
             continue
-        if mdist(s[b + F_CELL], cell, st[S_COLS]) <= move_points(s, e, ut, sk, st) + unit_range(s, e, ut, st):
-            total += attack_dice(s, e, ut, sk, st) * p_hit(threshold(s, e, ut, sk, st), sides)
+        if mdist(enemy.cell, cell, rules.cols) <= move_points(g, e, rules) + unit_range(g, e, rules):
+            total += attack_dice(g, e, rules) * p_hit(threshold(g, e, rules), sides)
     return total
 
 
 @njit(cache=True)
-def enemy_splash(s, p, ut, sk):
-    for e in range(s[G_NU]):
-        b = ub(e)
-        if s[b + F_STATE] != US_ALIVE or s[b + F_OWNER] == p:
+def enemy_splash(g, p, rules):
+    for e in range(g.places):
+        enemy = g.units[e]
+        if enemy.status != ALIVE or enemy.side == p:
             continue
-        for q in range(MAX_SKILLS):
-            k = ut[s[b + F_TYPE], U_SK + q]
-            if k >= 0 and sk[k, K_KIND] == P_SPLASH:
+        for q in range(CARD_SKILLS):
+            k = rules.cards[enemy.type].skills[q]
+            if k >= 0 and rules.skills[k].kind == SPLASH:
                 return True
     return False
 
 
 @njit(cache=True)
-def friends_adjacent(s, cell, p, st):
+def friends_adjacent(g, cell, p, rules):
     n = 0
-    for e in range(s[G_NU]):
-        b = ub(e)
-        if s[b + F_STATE] == US_ALIVE and s[b + F_OWNER] == p and mdist(s[b + F_CELL], cell, st[S_COLS]) == 1:
+    for e in range(g.places):
+        friend = g.units[e]
+        if friend.status == ALIVE and friend.side == p and mdist(friend.cell, cell, rules.cols) == 1:
             n += 1
     return n
 
 
 @njit(cache=True)
-def position(s, u, ut, sk, st, w, splashy):
+def position(g, u, rules, w, splashy):
     """The worth of unit ``u`` standing where it stands (its attack, advance, threat, clustering)."""
-    p = s[ub(u) + F_OWNER]
-    cell = s[ub(u) + F_CELL]
-    enemy_leader = s[pb(1 - p) + P_LEADER]
-    x = 0.9 * best_attack(s, u, ut, sk, st, w)
-    t = s[ub(u) + F_TYPE]
-    danger = threat_at(s, cell, p, ut, sk, st)
-    if ut[t, U_LEADER] == 1:
-        x -= w[W_LEADER_THREAT] * danger
+    unit = g.units[u]
+    p = unit.side
+    cell = unit.cell
+    enemy_leader = g.sides[1 - p].leader
+    x = 0.9 * best_attack(g, u, rules, w)
+    card = rules.cards[unit.type]
+    danger = threat_at(g, cell, p, rules)
+    if card.leader == 1:
+        x -= w.leader_threat * danger
     else:
-        gap = mdist(cell, s[ub(enemy_leader) + F_CELL], st[S_COLS]) - unit_range(s, u, ut, st)
-        x -= w[W_ADVANCE] * (1.0 + w[W_URGENCY] * s[E.G_TURN]) * (gap if gap > 0 else 0)
-        x -= w[W_THREAT] * danger * ut[t, U_COST] / ut[t, U_HP] * (1.0 if danger < hp_left(s, u, ut) else 1.5)
+        gap = mdist(cell, g.units[enemy_leader].cell, rules.cols) - unit_range(g, u, rules)
+        x -= w.advance * (1.0 + w.urgency * g.turn) * (gap if gap > 0 else 0)
+        x -= w.threat * danger * card.cost / card.hp * (1.0 if danger < hp_left(g, u, rules) else 1.5)
     if splashy:
-        x -= w[W_CLUSTER] * friends_adjacent(s, cell, p, st)
+        x -= w.cluster * friends_adjacent(g, cell, p, rules)
     return x
 
 
 @njit(cache=True)
-def skill_score(s, a, b, cards, ut, sk, st, w):
+def skill_score(g, a, b, cards, rules, w):
     """The utility of a skill use (heal, free_active, summon)."""
-    u = occ(s, a)
-    t = s[ub(u) + F_TYPE]
-    k = ut[t, U_ACTIVE]
-    m = sk[k, K_MAGIC]
-    cost = w[W_MAGIC] * (m - cards) + 0.5 * w[W_MAGIC] * cards
-    prim = sk[k, K_KIND]
-    if prim == P_HEAL:
-        v = occ(s, b)
-        h = min(sk[k, K_AMOUNT], s[ub(v) + F_DMG])
-        return w[W_HEAL] * h * worth_per_hp(s, v, ut, w) - cost
-    if prim == P_FREE:
-        v = occ(s, b)
-        if s[ub(v) + F_ATTACKED] == 1:
+    u = occ(g, a)
+    t = g.units[u].type
+    skill = rules.skills[rules.cards[t].active]
+    m = skill.magic
+    cost = w.magic * (m - cards) + 0.5 * w.magic * cards
+    if skill.kind == HEAL:
+        v = occ(g, b)
+        h = min(skill.amount, g.units[v].markers)
+        return w.heal * h * worth_per_hp(g, v, rules, w) - cost
+    if skill.kind == FREE_ACTIVE:
+        v = occ(g, b)
+        target = g.units[v]
+        if target.attacked == 1:
             return -1.0
-        reach = unit_range(s, v, ut, st) + (0 if s[ub(v) + F_MOVED] == 1 else move_points(s, v, ut, sk, st)
-                                            + sk[k, K_MOVE])
+        span = unit_range(g, v, rules) + (0 if target.moved == 1 else move_points(g, v, rules) + skill.move)
         near = False
-        for e in range(s[G_NU]):
-            if s[ub(e) + F_STATE] == US_ALIVE and s[ub(e) + F_OWNER] != s[G_CUR] and \
-                    mdist(s[ub(e) + F_CELL], b, st[S_COLS]) <= reach:
+        for e in range(g.places):
+            if g.units[e].status == ALIVE and g.units[e].side != g.to_act and \
+                    mdist(g.units[e].cell, b, rules.cols) <= span:
                 near = True
         if not near:
             return -1.0
-        sides = st[S_SIDES]
-        thr = threshold(s, v, ut, sk, st)
-        dice = attack_dice(s, v, ut, sk, st)
-        gain = sk[k, K_DICE] * p_hit(thr - sk[k, K_PREC], sides) + dice * (
-            p_hit(thr - sk[k, K_PREC], sides) - p_hit(thr, sides))
-        hurt = sk[k, K_SELFDMG] * worth_per_hp(s, u, ut, w) * w[W_DAMAGE]
-        return w[W_BUFF] * gain - hurt - cost
-    return w[W_SUMMON] * ut[sk[k, K_UNIT], U_COST] - cost
+        sides = rules.die_sides
+        thr = threshold(g, v, rules)
+        dice = attack_dice(g, v, rules)
+        gain = skill.dice * p_hit(thr - skill.precision, sides) + dice * (
+            p_hit(thr - skill.precision, sides) - p_hit(thr, sides))
+        hurt = skill.self_damage * worth_per_hp(g, u, rules, w) * w.damage
+        return w.buff * gain - hurt - cost
+    return w.summon * rules.cards[skill.unit].cost - cost
 
 
 @njit(cache=True)
-def place_score(s, t, cell, ut, st, w):
-    """The utility of deploying a unit of type ``t`` on ``cell``."""
-    p = s[G_CUR]
-    cols = st[S_COLS]
+def place_score(g, t, cell, rules, w):
+    """The utility of deploying a unit of card ``t`` on ``cell``."""
+    p = g.to_act
+    cols = rules.cols
     r = cell // cols
-    front_row = st[S_D0HI] if p == 0 else st[S_D1LO]
-    forward = ut[t, U_RANGED] == 0 or ut[t, U_FLY] == 1
+    front_row = rules.deploy_last_row[0] if p == 0 else rules.deploy_first_row[1]
+    card = rules.cards[t]
+    forward = card.ranged == 0 or card.flies == 1
     x = 0.0
     if (forward and r == front_row) or (not forward and r != front_row):
-        x += w[W_FRONT]
-    lead = s[pb(p) + P_LEADER]
-    if mdist(cell, s[ub(lead) + F_CELL], cols) == 1:
-        x += w[W_GUARD] * ut[t, U_HP] / 5.0
+        x += w.front
+    lead = g.sides[p].leader
+    if mdist(cell, g.units[lead].cell, cols) == 1:
+        x += w.guard * card.hp / 5.0
     x -= 0.05 * abs(cell % cols - cols // 2)
     return x
 
 
 @njit(cache=True)
-def score(s, row, ut, sk, st, rc, w, scratch, splashy):
+def score(g, row, rules, w, splashy):
     kind, a, b, c, d = row[0], row[1], row[2], row[3], row[4]
-    if kind == A_PLACE:
-        return place_score(s, a, b, ut, st, w)
-    if kind == A_ATTACK:
-        x = attack_score(s, a, b, c, d, ut, sk, st, w)
+    if kind == PLACE:
+        return place_score(g, a, b, rules, w)
+    if kind == ATTACK:
+        x = attack_score(g, a, b, c, d, rules, w)
         if c != 0:  # the joiners give up their own attacks
-            for j in range(s[G_NU]):
-                if s[ub(j) + F_STATE] == US_ALIVE and (c >> s[ub(j) + F_CELL]) & 1:
-                    x -= best_attack(s, j, ut, sk, st, w) + 0.05
+            for j in range(g.places):
+                if g.units[j].status == ALIVE and (c >> g.units[j].cell) & 1:
+                    x -= best_attack(g, j, rules, w) + 0.05
         return x
-    if kind == A_MOVE:
-        u = occ(s, a)
-        before = position(s, u, ut, sk, st, w, splashy)
-        scratch[:] = s
-        scratch[BD + a] = 0
-        scratch[ub(u) + F_CELL] = b
-        scratch[BD + b] = u + 1
-        scratch[ub(u) + F_MOVED] = 1
-        return position(scratch, u, ut, sk, st, w, splashy) - before - 0.01
-    if kind == A_SKILL:
-        return skill_score(s, a, b, c, ut, sk, st, w)
+    if kind == MOVE:
+        u = occ(g, a)
+        before = position(g, u, rules, w, splashy)
+        moved = g.units[u].moved
+        relocate(g, u, b)          # the move tried on the game itself (5.4's effect, the engine's), then undone
+        g.units[u].moved = 1
+        after = position(g, u, rules, w, splashy)
+        relocate(g, u, a)
+        g.units[u].moved = moved
+        return after - before - 0.01
+    if kind == SKILL:
+        return skill_score(g, a, b, c, rules, w)
     return 0.0
 
 
@@ -354,18 +334,18 @@ def gumbel(key, k):
 
 
 @njit(cache=True)
-def choose(s, out, n, kind, w, key, ctr, ut, sk, st, rc, scratch):
+def choose(g, out, n, kind, w, key, ctr, rules):
     """The index of the action the bot takes among ``out[:n]``; ``ctr[0]`` counts its stream's draws."""
     if kind == BOT_RANDOM or n == 1:
-        i = E.below(key, ctr[0], n)
+        i = below(key, ctr[0], n)
         ctr[0] += 1
         return i
-    splashy = s[G_PHASE] == E.PH_PLAY and enemy_splash(s, s[G_CUR], ut, sk)
+    splashy = g.phase == PLAY and enemy_splash(g, g.to_act, rules)
     best, arg = -1e18, 0
     for i in range(min(n, out.shape[0])):
-        x = score(s, out[i], ut, sk, st, rc, w, scratch, splashy)
-        if w[W_NOISE] > 0:
-            x += w[W_NOISE] * gumbel(key, ctr[0])
+        x = score(g, out[i], rules, w, splashy)
+        if w.noise > 0:
+            x += w.noise * gumbel(key, ctr[0])
             ctr[0] += 1
         if x > best:
             best, arg = x, i
@@ -373,26 +353,24 @@ def choose(s, out, n, kind, w, key, ctr, ut, sk, st, rc, scratch):
 
 
 @njit(cache=True)
-def play_game(s, kinds, weights, keys, ut, sk, st, rc, record):
-    """Play the game in ``s`` to its end between the two bots; the actions go to ``record`` (rows of 5)
+def play_game(g, kinds, weights, keys, rules, record):
+    """Play the game ``g`` to its end between the two bots; the actions go to ``record`` (rows of 5)
     when it has room. Returns the number of actions, or -1 if the game passed :data:`ACTION_CAP`."""
-    out = np.zeros((E.MAX_LEGAL, 5), np.int64)
-    scratch = np.zeros(s.shape[0], np.int64)
+    out = np.zeros((MAX_LEGAL, 5), np.int64)
     ctrs = np.zeros((2, 1), np.int64)
     k = 0
-    while s[G_PHASE] != PH_OVER:
-        p = s[G_CUR]
-        n = legal(s, out, ut, sk, st, rc, False)
+    while g.phase != OVER:
+        p = g.to_act
+        n = legal(g, out, rules, False)
         n = min(n, out.shape[0])
-        i = choose(s, out, n, kinds[p], weights[p], keys[p], ctrs[p], ut, sk, st, rc, scratch)
+        i = choose(g, out, n, kinds[p], weights[p], keys[p], ctrs[p], rules)
         kind, a, b, c, d = out[i, 0], out[i, 1], out[i, 2], out[i, 3], out[i, 4]
-        if check(s, kind, a, b, c, d, ut, sk, st, rc) != 0:
+        if check(g, kind, a, b, c, d, rules) != OK:
             return -2
         if k < record.shape[0]:
             record[k, 0], record[k, 1], record[k, 2], record[k, 3], record[k, 4] = kind, a, b, c, d
-        step(s, kind, a, b, c, d, ut, sk, st, rc)
+        step(g, kind, a, b, c, d, rules)
         k += 1
         if k > ACTION_CAP:
             return -1
     return k
-

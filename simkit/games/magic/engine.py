@@ -1,30 +1,32 @@
 """Magic War's rules, once: plain functions over one game's state, compiled by numba.
 
 Every rule and ruling of ``shared/rules/magic-war.md`` and the ten skill primitives of the roster page
-(``magic-war-roster.md`` B.1) live here and only here, each primitive implemented once; a unit's skills
-are rows of the skill table (cards as data). The same functions run compiled in sweeps
-(:mod:`simkit.games.magic.batch`), behind the single-game facade (:mod:`simkit.games.magic.match`) and,
-with ``NUMBA_DISABLE_JIT=1``, as plain Python (a test plays games both ways and finds them equal).
+(``magic-war-roster.md`` B.1) live here and only here, each primitive implemented once; a unit's skills are
+rows of the rules' skill table (cards as data). The same functions run compiled in sweeps
+(:mod:`simkit.games.magic.batch`), behind the single-game facade (:mod:`simkit.games.magic.match`) and, with
+``NUMBA_DISABLE_JIT=1``, as plain Python (a test plays games both ways and finds them equal). The bots call the
+predicates below (who may attack what, how many dice, which hit number, where a unit may move, which enemies a
+splash reaches) rather than restating them.
 
-The state of one game is a flat ``int64[STATE_SIZE]`` array: globals ``G_*``, the shuffled tactical
-pile, one block per player (``P_*``), one block of ``UF`` values per unit slot (``F_*``) and the board
-(cell -> slot + 1). Slots: seat 0's leader, its army in canonical order, seat 1's leader, its army, then
-summoned units in order. Cells are ``i = cols * r + c``.
+A game is a :data:`~simkit.games.magic.state.GAME` record ``g`` and the scenario's numbers one
+:data:`~simkit.games.magic.state.RULES` record ``rules``, both declared in :mod:`simkit.games.magic.state`
+with the encoding of every field. Unit places: seat 0's leader, its army in canonical order, seat 1's leader,
+its army, then summoned units (in a dead unit's place once every place has been taken).
 
 Actions are five integers ``(kind, a, b, c, d)``:
 
-* ``(A_PLACE, type, cell)``: deployment, put an unplaced unit of that type on a free cell of the own rows;
-* ``(A_MOVE, from, to)``;
-* ``(A_ATTACK, attacker, target, joiners, bearer)``: ``joiners`` a bitmask of cells of the units joining a
-  combined attack (0: a single attack), ``bearer`` the cell of the participant who bears the target's
+* ``(PLACE, card, cell)``: deployment, put an unplaced unit of that card on a free cell of the own rows;
+* ``(MOVE, from, to)``;
+* ``(ATTACK, attacker, target, joiners, bearer)``: ``joiners`` a set of cells (bit i: cell i) of the units
+  joining a combined attack (0: a single attack), ``bearer`` the cell of the participant who bears the target's
   per-attack dice reduction (the principal when there are no joiners or no reduction: the canonical form);
-* ``(A_SKILL, source, target, cards)``: the source unit's active skill (heal, free_active, summon) at the
-  target cell, ``cards`` tactical cards paying that much of its magic cost, the rest from active magic;
-* ``(A_END,)``.
+* ``(SKILL, source, target, cards)``: the source unit's active skill (heal, free_active, summon) at the target
+  cell, ``cards`` tactical cards paying that much of its magic cost, the rest from active magic;
+* ``(END,)``.
 
-Randomness: the dice tape is the counter-based stream of ``G_DSEED`` (die ``k`` of the game is a pure
-function of the seed and ``k``; the pointer ``G_DPTR`` counts the dice rolled, so the tape never runs
-short and batch size cannot change results); the pile is shuffled once from ``G_KSEED``.
+Randomness: die ``k`` of a game is a pure function of ``g.dice_key`` and ``k`` (the counter-based stream of
+:mod:`simkit.core.rng`; ``g.dice_rolled`` counts the dice rolled, so the tape never runs short and batch size
+cannot change results); the pile is shuffled once from the deck stream's key.
 """
 
 from __future__ import annotations
@@ -33,151 +35,39 @@ import numpy as np
 from numba import njit
 
 from simkit.games.kits.mix import mix64
-from simkit.games.magic.tables import (
-    K_AMOUNT,
-    K_D1,
-    K_D2,
-    K_DICE,
-    K_GAIN,
-    K_K,
-    K_KIND,
-    K_MAGIC,
-    K_MINHP,
-    K_MOVE,
-    K_OFTYPE,
-    K_PREC,
-    K_RADIUS,
-    K_RANGE,
-    K_SELF,
-    K_SELFDMG,
-    K_TARGET,
-    K_UNIT,
-    MAX_SKILLS,
+from simkit.games.magic.state import (
+    ALIVE,
+    ATTACK_BONUS,
+    ATTACK_MODIFIER,
+    BY_ARMY_VALUE,
+    BY_LEADER_HP,
+    CARD_SKILLS,
+    DAMAGE_REDUCTION,
+    DEAD,
+    DEPLOY,
+    DRAW,
+    END_LEADER,
+    END_TURN_LIMIT,
+    FREE_ACTIVE,
+    HEAL,
+    LINE,
+    MAX_UNITS,
+    MOVE_BONUS,
+    NOT_ACTED,
     OF_ANY,
     OF_MELEE,
     OF_RANGED,
-    P_ATTACK_BONUS,
-    P_ATTACK_MOD,
-    P_DAMAGE_RED,
-    P_FREE,
-    P_HEAL,
-    P_MOVE_BONUS,
-    P_ON_DEATH,
-    P_PRECISION,
-    P_SPLASH,
-    P_SUMMON,
-    S_BANDS,
-    S_BLOCKED,
-    S_CAP,
-    S_COLS,
-    S_COPIES,
-    S_D0HI,
-    S_D0LO,
-    S_D1HI,
-    S_D1LO,
-    S_IMMUNE,
-    S_JOINERS,
-    S_KINDS,
-    S_LC0,
-    S_LC1,
-    S_MELEE_HIT,
-    S_MELEE_RANGE,
-    S_NBANDS,
-    S_OBST,
-    S_PER_KILL,
-    S_RANGED_HIT,
-    S_ROWS,
-    S_SHAPE,
-    S_SIDES,
-    S_SUMMON_ACT,
-    S_TB0,
-    S_TURN_LIMIT,
-    S_UNLOCK_CAP,
-    S_UNLOCK_HP,
-    TB_ARMY,
-    TB_LEADER,
-    U_ACTIVE,
-    U_ATK,
-    U_COST,
-    U_FLY,
-    U_HP,
-    U_LEADER,
-    U_MOVE,
-    U_RACE,
-    U_RANGE,
-    U_RANGED,
-    U_SK,
+    ON_DEATH,
+    OVER,
+    PLAY,
+    PRECISION_AURA,
+    SPLASH,
+    SUMMON,
+    TARGET_SELF,
+    UNPLACED,
 )
 
-# ---- layout --------------------------------------------------------------------------------------------
-G_TURN = 0      # global turn, 1.. (seat 0 plays the odd turns); 0 during deployment
-G_CUR = 1       # seat to act
-G_PHASE = 2     # PH_*
-G_WINNER = 3    # -1 none yet, 0 / 1 the winning seat, 2 draw
-G_REASON = 4    # END_*
-G_DSEED = 5     # the dice stream's key
-G_DPTR = 6      # dice rolled so far (the tape pointer)
-G_KPTR = 7      # next card of the pile
-G_NU = 8        # unit slots in use
-G_NDECK = 9     # cards in the pile at the start
-G_ORIGIN = 10   # cell of the acting (principal) unit of the last action, for the death order
-G_ACTIONS = 11  # actions done
-NG = 16
-DECK = NG       # the pile's card ids (1..kinds), MAX_DECK slots
-MAX_DECK = 64
-PB0 = DECK + MAX_DECK
-P_ACTIVE = 0      # active magic
-P_STORED = 1      # stored magic (active from the owner's next turn)
-P_DRAWN = 2       # tactical cards drawn (used ones included)
-P_CAP = 3         # the draw cap
-P_HAND = 4        # cards in hand
-P_UNLOCK4 = 5     # unlock (4) fired
-P_UNLOCK5 = 6     # unlock (5) fired
-P_GAINED = 7      # magic gained, in all
-P_SPENT = 8       # magic spent from the active pool
-P_CARDS_USED = 9  # tactical cards spent as magic
-P_ARMY = 10       # the bought army's gold
-P_LEADER = 11     # the leader's slot
-P_RACE = 12
-P_TO_PLACE = 13   # units still to deploy
-P_KILLS = 14      # units destroyed by this player's actions (own ones included)
-P_LOST = 15       # own units (leader aside) that died
-P_DICE = 16       # dice this player rolled
-P_SUMMONS = 17    # units summoned
-P_SKILLS = 18     # active skills used
-P_COMBINED = 19   # combined attacks made
-P_H = 24          # hand: card ids, P_H .. P_H + MAX_HAND - 1
-MAX_HAND = 8
-PBS = P_H + MAX_HAND
-UB = PB0 + 2 * PBS
-F_TYPE = 0
-F_OWNER = 1
-F_CELL = 2
-F_DMG = 3
-F_STATE = 4      # US_*
-F_MOVED = 5
-F_ATTACKED = 6   # attacked or used an active skill that uses the attack
-F_SKILLED = 7    # a leader's skill used this turn
-F_FREE = 8       # this unit's free_active used this turn
-F_BDICE = 9      # free_active effects on this unit this turn
-F_BPREC = 10
-F_BMOVE = 11
-F_BMASK = 12     # unit types whose free_active already affects this unit this turn
-F_SUMMONED = 13
-F_HITS = 14      # counter: dice hits this unit rolled on enemy units (attacks and splash, before reductions)
-UF = 16
-MAXU = 48
-BD = UB + MAXU * UF
-MAX_CELLS = 64
-STATE_SIZE = BD + MAX_CELLS
-
-US_UNPLACED, US_ALIVE, US_DEAD = 0, 1, 2
-PH_DEPLOY, PH_PLAY, PH_OVER = 0, 1, 2
-END_NONE, END_LEADER, END_TURN_LIMIT = 0, 1, 2
-END_REASONS = ("none", "leader", "turn_limit")
-DRAW = 2
-
-A_PLACE, A_MOVE, A_ATTACK, A_SKILL, A_END = 0, 1, 2, 3, 4
+PLACE, MOVE, ATTACK, SKILL, END = 0, 1, 2, 3, 4
 KINDS = ("place", "move", "attack", "skill", "end")
 MAX_LEGAL = 4096
 
@@ -206,12 +96,12 @@ REASONS = (
     "tactical cards may not pay this: none in hand, more than the cost, or the Orc restriction [7.3]",
     "not a legal target of the skill",
     "the source's HP is below the skill's minimum",
-    "no free unit slot for the summoned unit",
+    "no free unit place for the summoned unit",
     "unknown action",
 )
-(R_OK, R_OVER, R_DEPLOYING, R_NOT_DEPLOY, R_NO_SUCH_TYPE, R_BAD_CELL, R_NO_UNIT, R_MOVED, R_ACTED, R_UNREACHABLE,
- R_ATTACKED, R_NO_TARGET, R_SELF_TARGET, R_IMMUNE, R_RANGE, R_JOINER, R_COMBINED_OWN, R_BEARER, R_NO_SKILL,
- R_SKILL_USED, R_MAGIC, R_CARDS, R_SKILL_TARGET, R_MIN_HP, R_SLOTS, R_BAD_KIND) = range(26)
+(OK, GAME_OVER, DEPLOYING, NOT_DEPLOYING, NO_SUCH_TYPE, BAD_CELL, NO_UNIT, MOVED, ACTED, UNREACHABLE, ATTACKED,
+ NO_TARGET, SELF_TARGET, IMMUNE, OUT_OF_RANGE, BAD_JOINER, COMBINED_OWN, BAD_BEARER, NO_SKILL, SKILL_USED,
+ NO_MAGIC, BAD_CARDS, BAD_SKILL_TARGET, LOW_HP, NO_PLACE, BAD_KIND) = range(26)
 
 # ---- random streams: simkit.core.rng's splitmix64 formula, one word at a time (kits/mix.py) ---------
 _S11, _S53 = np.uint64(11), np.uint64(53)
@@ -230,145 +120,170 @@ def below(key, k, n):
 
 
 @njit(cache=True)
-def die(s, st):
+def die(g, rules):
     """The next die of the game's dice tape (1..sides); advances the tape pointer."""
-    d = below(s[G_DSEED], s[G_DPTR], st[S_SIDES]) + 1
-    s[G_DPTR] += 1
+    d = below(g.dice_key, g.dice_rolled, rules.die_sides) + 1
+    g.dice_rolled += 1
     return d
 
 
-# ---- small helpers -----------------------------------------------------------------------------------------
+# ---- the board and the units ---------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def ub(u):
-    return UB + u * UF
-
-
-@njit(cache=True)
-def pb(p):
-    return PB0 + p * PBS
-
-
-@njit(cache=True)
-def occ(s, cell):
-    """The slot on ``cell``, or -1."""
-    return s[BD + cell] - 1
+def occ(g, cell):
+    """The place of the unit on ``cell``, or -1."""
+    return g.board[cell] - 1
 
 
 @njit(cache=True)
 def mdist(a, b, cols):
+    """Manhattan distance between cells ``a`` and ``b`` (section 2)."""
     return abs(a % cols - b % cols) + abs(a // cols - b // cols)
 
 
 @njit(cache=True)
-def ncells(st):
-    return st[S_COLS] * st[S_ROWS]
+def ncells(rules):
+    return rules.cols * rules.rows
 
 
 @njit(cache=True)
-def is_obstacle(st, cell):
-    return (st[S_OBST] >> cell) & 1 == 1
+def is_obstacle(rules, cell):
+    return (rules.obstacles >> cell) & 1 == 1
 
 
 @njit(cache=True)
-def alive(s, u):
-    return s[ub(u) + F_STATE] == US_ALIVE
+def alive(g, u):
+    return g.units[u].status == ALIVE
 
 
 @njit(cache=True)
-def hp_left(s, u, ut):
-    h = ut[s[ub(u) + F_TYPE], U_HP] - s[ub(u) + F_DMG]
+def hp_left(g, u, rules):
+    """Section 6.2: current HP, ``max(0, HP - markers)``."""
+    unit = g.units[u]
+    h = rules.cards[unit.type].hp - unit.markers
     return h if h > 0 else 0
 
 
 @njit(cache=True)
-def is_leader(s, u, ut):
-    return ut[s[ub(u) + F_TYPE], U_LEADER] == 1
+def is_leader(g, u, rules):
+    return rules.cards[g.units[u].type].leader == 1
 
 
 @njit(cache=True)
-def immune(s, u, ut, st):
+def immune(g, u, rules):
     """Section 5.5 [R14]: a leader during the first ``leader_immune_turns`` global turns."""
-    return is_leader(s, u, ut) and s[G_TURN] >= 1 and s[G_TURN] <= st[S_IMMUNE]
+    return is_leader(g, u, rules) and g.turn >= 1 and g.turn <= rules.leader_immune_turns
 
 
 @njit(cache=True)
-def of_type_ok(ut, t, oft):
-    if oft == OF_ANY:
+def attack_range(card, rules):
+    """Section 6.1: how far a card's attack reaches (melee: the melee range [R6]; ranged: its printed range)."""
+    return card.range if card.ranged == 1 else rules.melee_range
+
+
+@njit(cache=True)
+def of_type_ok(rules, t, of_type):
+    """Whether card ``t`` is of an aura's ``of_type`` (any, melee, ranged, or that card)."""
+    if of_type == OF_ANY:
         return True
-    if oft == OF_MELEE:
-        return ut[t, U_RANGED] == 0
-    if oft == OF_RANGED:
-        return ut[t, U_RANGED] == 1
-    return t == oft
+    if of_type == OF_MELEE:
+        return rules.cards[t].ranged == 0
+    if of_type == OF_RANGED:
+        return rules.cards[t].ranged == 1
+    return t == of_type
 
 
 @njit(cache=True)
-def aura(s, v, prim, ut, sk, st):
-    """Sum of the ``prim`` auras covering unit ``v`` (B.1 primitives 1-5): the sources are ``v``'s own
+def aura(g, v, primitive, rules):
+    """Sum of the ``primitive`` auras covering unit ``v`` (B.1 primitives 1-5): the sources are ``v``'s own
     side's live units; a source covers ``v`` at Manhattan distance 1..radius, or itself with include_self;
-    ``of_type`` filters ``v``'s type; each unit type's skill counts once (8.1 [R28])."""
-    cols = st[S_COLS]
-    p = s[ub(v) + F_OWNER]
-    tv = s[ub(v) + F_TYPE]
-    cv = s[ub(v) + F_CELL]
+    ``of_type`` filters ``v``'s card; each card's skill counts once (8.1 [R28])."""
+    cols = rules.cols
+    target = g.units[v]
     total = 0
-    seen = np.zeros(MAX_SKILLS, np.int64)  # per skill slot, a bitmask of unit types already counted
-    for w in range(s[G_NU]):
-        b = ub(w)
-        if s[b + F_STATE] != US_ALIVE or s[b + F_OWNER] != p:
+    seen = np.zeros(CARD_SKILLS, np.int64)  # per skill slot of a card, the set of cards already counted
+    for w in range(g.places):
+        source = g.units[w]
+        if source.status != ALIVE or source.side != target.side:
             continue
-        t = s[b + F_TYPE]
-        for j in range(MAX_SKILLS):
-            k = ut[t, U_SK + j]
-            if k < 0 or sk[k, K_KIND] != prim:
+        t = source.type
+        for j in range(CARD_SKILLS):
+            k = rules.cards[t].skills[j]
+            if k < 0 or rules.skills[k].kind != primitive:
                 continue
             if (seen[j] >> t) & 1:
                 continue
-            d = mdist(s[b + F_CELL], cv, cols)
-            covers = (w == v and sk[k, K_SELF] == 1) or (w != v and d >= 1 and d <= sk[k, K_RADIUS])
+            skill = rules.skills[k]
+            d = mdist(source.cell, target.cell, cols)
+            covers = (w == v and skill.include_self == 1) or (w != v and d >= 1 and d <= skill.radius)
             if not covers:
                 continue
-            if (prim == P_ATTACK_BONUS or prim == P_PRECISION or prim == P_MOVE_BONUS) and \
-                    not of_type_ok(ut, tv, sk[k, K_OFTYPE]):
+            if (primitive == ATTACK_BONUS or primitive == PRECISION_AURA or primitive == MOVE_BONUS) and \
+                    not of_type_ok(rules, target.type, skill.of_type):
                 continue
             seen[j] |= np.int64(1) << t
-            total += sk[k, K_K]
+            total += skill.k
     return total
 
 
 @njit(cache=True)
-def move_points(s, u, ut, sk, st):
+def move_points(g, u, rules):
     """The unit's move now: printed move + free_active effects + move_bonus auras (B.1 primitive 5)."""
-    return ut[s[ub(u) + F_TYPE], U_MOVE] + s[ub(u) + F_BMOVE] + aura(s, u, P_MOVE_BONUS, ut, sk, st)
+    unit = g.units[u]
+    return rules.cards[unit.type].move + unit.bonus_move + aura(g, u, MOVE_BONUS, rules)
 
 
 @njit(cache=True)
-def attack_dice(s, u, ut, sk, st):
+def attack_dice(g, u, rules):
     """Dice of the unit's attack before the target's reductions (printed + attack_bonus auras + effects)."""
-    return ut[s[ub(u) + F_TYPE], U_ATK] + aura(s, u, P_ATTACK_BONUS, ut, sk, st) + s[ub(u) + F_BDICE]
+    unit = g.units[u]
+    return rules.cards[unit.type].attack + aura(g, u, ATTACK_BONUS, rules) + unit.bonus_dice
 
 
 @njit(cache=True)
-def threshold(s, u, ut, sk, st):
+def threshold(g, u, rules):
     """Section 6.2 [R9]: the unit's hit number ``T' = T - P`` (P: precision auras + effects)."""
-    base = st[S_RANGED_HIT] if ut[s[ub(u) + F_TYPE], U_RANGED] == 1 else st[S_MELEE_HIT]
-    return base - s[ub(u) + F_BPREC] - aura(s, u, P_PRECISION, ut, sk, st)
+    unit = g.units[u]
+    base = rules.ranged_hit_min if rules.cards[unit.type].ranged == 1 else rules.melee_hit_min
+    return base - unit.bonus_precision - aura(g, u, PRECISION_AURA, rules)
 
 
 @njit(cache=True)
-def reach(s, u, ut, sk, st):
-    """Bitmask of the cells the unit may end a move on (5.4): walkers step orthogonally through empty
-    cells, flyers pass over anything; both end on an empty cell, at least one step away [R5]."""
-    cols, rows = st[S_COLS], st[S_ROWS]
+def p_hit(thr, sides):
+    """Section 6.2.3 [R9]: the chance that one die hits, ``clamp(sides + 1 - T', 0, sides) / sides``."""
+    if thr <= 1:
+        return 1.0
+    if thr > sides:
+        return 0.0
+    return (sides - thr + 1) / sides
+
+
+@njit(cache=True)
+def dealt(hits, reduction):
+    """B.1 primitive 2: the markers an attack's hits place once the target's damage reduction is taken off."""
+    return hits - reduction if hits > reduction else 0
+
+
+@njit(cache=True)
+def in_ring(skill, cell, target_cell, cols):
+    """B.1 primitive 9: whether ``cell`` lies in a splash skill's ring around the attack's target."""
+    d = mdist(cell, target_cell, cols)
+    return d >= skill.ring_near and d <= skill.ring_far
+
+
+@njit(cache=True)
+def reach(g, u, rules):
+    """The set of cells (bit i: cell i) the unit may end a move on (5.4): walkers step orthogonally through
+    empty cells, flyers pass over anything; both end on an empty cell, at least one step away [R5]."""
+    cols, rows = rules.cols, rules.rows
     n = cols * rows
-    m = move_points(s, u, ut, sk, st)
-    start = s[ub(u) + F_CELL]
+    m = move_points(g, u, rules)
+    start = g.units[u].cell
     out = np.int64(0)
-    if ut[s[ub(u) + F_TYPE], U_FLY] == 1:
+    if rules.cards[g.units[u].type].flies == 1:
         for c in range(n):
-            if c != start and mdist(c, start, cols) <= m and occ(s, c) < 0 and not is_obstacle(st, c):
+            if c != start and mdist(c, start, cols) <= m and occ(g, c) < 0 and not is_obstacle(rules, c):
                 out |= np.int64(1) << c
         return out
     frontier = np.int64(1) << start
@@ -396,7 +311,7 @@ def reach(s, u, ut, sk, st):
                     if r == rows - 1:
                         continue
                     d = c + cols
-                if (seen >> d) & 1 or occ(s, d) >= 0 or is_obstacle(st, d):
+                if (seen >> d) & 1 or occ(g, d) >= 0 or is_obstacle(rules, d):
                     continue
                 nxt |= np.int64(1) << d
         seen |= nxt
@@ -407,33 +322,33 @@ def reach(s, u, ut, sk, st):
 
 
 @njit(cache=True)
-def in_range(s, u, cell, ut, st):
+def in_range(g, u, cell, rules):
     """Section 6.1: whether unit ``u`` reaches ``cell`` from where it stands (melee: Manhattan <= melee
     range [R6]; ranged ``line``: same row or column within range, nothing between when blocked [R7];
     ranged ``manhattan``: within range)."""
-    cols = st[S_COLS]
-    a = s[ub(u) + F_CELL]
+    cols = rules.cols
+    a = g.units[u].cell
     d = mdist(a, cell, cols)
     if d < 1:
         return False
-    t = s[ub(u) + F_TYPE]
-    if ut[t, U_RANGED] == 0:
-        return d <= st[S_MELEE_RANGE]
-    if d > ut[t, U_RANGE]:
+    card = rules.cards[g.units[u].type]
+    if card.ranged == 0:
+        return d <= rules.melee_range
+    if d > card.range:
         return False
-    if st[S_SHAPE] == 1:
+    if rules.ranged_shape != LINE:
         return True
     ar, ac, br, bc = a // cols, a % cols, cell // cols, cell % cols
     if ar != br and ac != bc:
         return False
-    if st[S_BLOCKED] == 0:
+    if rules.ranged_blocked == 0:
         return True
     dr = 0 if br == ar else (1 if br > ar else -1)
     dc = 0 if bc == ac else (1 if bc > ac else -1)
     r, c = ar + dr, ac + dc
     while r != br or c != bc:
         x = r * cols + c
-        if occ(s, x) >= 0 or is_obstacle(st, x):
+        if occ(g, x) >= 0 or is_obstacle(rules, x):
             return False
         r += dr
         c += dc
@@ -441,10 +356,10 @@ def in_range(s, u, cell, ut, st):
 
 
 @njit(cache=True)
-def units_on_board(s, p):
+def units_on_board(g, p):
     n = 0
-    for w in range(s[G_NU]):
-        if s[ub(w) + F_STATE] == US_ALIVE and s[ub(w) + F_OWNER] == p:
+    for w in range(g.places):
+        if g.units[w].status == ALIVE and g.units[w].side == p:
             n += 1
     return n
 
@@ -453,241 +368,258 @@ def units_on_board(s, p):
 
 
 @njit(cache=True)
-def place_unit(s, u, cell):
-    s[ub(u) + F_CELL] = cell
-    s[ub(u) + F_STATE] = US_ALIVE
-    s[BD + cell] = u + 1
+def place_unit(g, u, cell):
+    """Put unit ``u`` on ``cell`` (deployment, summons, literal positions)."""
+    g.units[u].cell = cell
+    g.units[u].status = ALIVE
+    g.board[cell] = u + 1
 
 
 @njit(cache=True)
-def setup(s, army0, army1, dseed, kseed, ut, st, rc):
-    """A new game: leaders on their crowns, armies (unit type ids, canonical order) waiting to be placed,
-    the pile shuffled from ``kseed``, the dice tape keyed by ``dseed``; seat 0 deploys first."""
-    s[:] = 0
-    s[BD:BD + MAX_CELLS] = 0
-    s[G_WINNER] = -1
-    s[G_DSEED] = dseed
-    s[G_PHASE] = PH_DEPLOY
-    s[G_CUR] = 0
+def relocate(g, u, cell):
+    """Section 5.4: unit ``u`` leaves its cell for ``cell`` (the move's effect; whether it may is :func:`check`'s)."""
+    g.board[g.units[u].cell] = 0
+    g.units[u].cell = cell
+    g.board[cell] = u + 1
+
+
+@njit(cache=True)
+def setup(g, army0, army1, dice_key, deck_key, rules):
+    """A new game: leaders on their crowns, armies (card rows, canonical order) waiting to be placed, the pile
+    shuffled from ``deck_key``, the dice tape keyed by ``dice_key``; seat 0 deploys first."""
+    g.turn = 0
+    g.winner = -1
+    g.reason = 0
+    g.dice_key = dice_key
+    g.dice_rolled = 0
+    g.phase = DEPLOY
+    g.to_act = 0
+    g.origin = 0
+    g.actions = 0
     n = 0
     for p in range(2):
         army = army0 if p == 0 else army1
-        race = ut[army[0], U_RACE]
+        race = rules.cards[army[0]].race
         leader = -1
-        for t in range(ut.shape[0]):
-            if ut[t, U_RACE] == race and ut[t, U_LEADER] == 1:
+        for t in range(rules.card_count):
+            if rules.cards[t].race == race and rules.cards[t].leader == 1:
                 leader = t
-        b = pb(p)
-        s[b + P_LEADER] = n
-        s[b + P_RACE] = race
-        s[b + P_CAP] = st[S_CAP]
-        s[ub(n) + F_TYPE] = leader
-        s[ub(n) + F_OWNER] = p
-        place_unit(s, n, st[S_LC0] if p == 0 else st[S_LC1])
+        side = g.sides[p]
+        side.leader = n
+        side.race = race
+        side.cap = rules.cap
+        g.units[n].type = leader
+        g.units[n].side = p
+        place_unit(g, n, rules.crown[p])
         n += 1
         value = 0
         for i in range(army.shape[0]):
-            s[ub(n) + F_TYPE] = army[i]
-            s[ub(n) + F_OWNER] = p
-            s[ub(n) + F_CELL] = -1
-            s[ub(n) + F_STATE] = US_UNPLACED
-            value += ut[army[i], U_COST]
+            g.units[n].type = army[i]
+            g.units[n].side = p
+            g.units[n].cell = -1
+            g.units[n].status = UNPLACED
+            value += rules.cards[army[i]].cost
             n += 1
-        s[b + P_ARMY] = value
-        s[b + P_TO_PLACE] = army.shape[0]
-    s[G_NU] = n
+        side.army_value = value
+        side.to_place = army.shape[0]
+    g.places = n
     # the shared pile: kinds x copies card tokens, shuffled (Fisher-Yates) from the deck stream
-    nd = st[S_KINDS] * st[S_COPIES]
-    for i in range(nd):
-        s[DECK + i] = i // st[S_COPIES] + 1
-    for i in range(nd - 1, 0, -1):
-        j = below(kseed, nd - 1 - i, i + 1)
-        x = s[DECK + i]
-        s[DECK + i] = s[DECK + j]
-        s[DECK + j] = x
-    s[G_NDECK] = nd
+    size = rules.tactic_kinds * rules.tactic_copies
+    for i in range(size):
+        g.pile[i] = i // rules.tactic_copies + 1
+    for i in range(size - 1, 0, -1):
+        j = below(deck_key, size - 1 - i, i + 1)
+        x = g.pile[i]
+        g.pile[i] = g.pile[j]
+        g.pile[j] = x
+    g.pile_size = size
+    g.pile_drawn = 0
 
 
 # ---- legality ----------------------------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def in_own_rows(p, cell, st):
-    r = cell // st[S_COLS]
-    lo, hi = (st[S_D0LO], st[S_D0HI]) if p == 0 else (st[S_D1LO], st[S_D1HI])
-    return r >= lo and r <= hi
+def in_own_rows(p, cell, rules):
+    """Section 4.4 [R3]: whether ``cell`` lies in seat ``p``'s deployment rows."""
+    r = cell // rules.cols
+    return r >= rules.deploy_first_row[p] and r <= rules.deploy_last_row[p]
 
 
 @njit(cache=True)
-def unplaced_of_type(s, p, t):
-    for u in range(s[G_NU]):
-        b = ub(u)
-        if s[b + F_OWNER] == p and s[b + F_TYPE] == t and s[b + F_STATE] == US_UNPLACED:
+def unplaced_of_type(g, p, t):
+    for u in range(g.places):
+        unit = g.units[u]
+        if unit.side == p and unit.type == t and unit.status == UNPLACED:
             return u
     return -1
 
 
 @njit(cache=True)
-def can_move(s, u, ut):
-    b = ub(u)
-    if s[b + F_ATTACKED] == 1 or s[b + F_SKILLED] == 1:
-        return R_ACTED
-    if s[b + F_MOVED] == 1:
-        return R_MOVED
-    return R_OK
+def can_move(g, u):
+    """Section 5.2: a unit moves at most once a turn, and never after attacking or using its skill."""
+    unit = g.units[u]
+    if unit.attacked == 1 or unit.skilled == 1:
+        return ACTED
+    if unit.moved == 1:
+        return MOVED
+    return OK
 
 
 @njit(cache=True)
-def attack_target_ok(s, u, cell, ut, st):
-    """Whether unit ``u`` may attack the unit on ``cell`` now (``R_*``), joiners aside."""
-    v = occ(s, cell)
+def attack_target_ok(g, u, cell, rules):
+    """Whether unit ``u`` may attack the unit on ``cell`` now (a reason code), joiners aside."""
+    v = occ(g, cell)
     if v < 0:
-        return R_NO_TARGET
-    if v == u or (s[ub(v) + F_OWNER] == s[ub(u) + F_OWNER] and is_leader(s, v, ut)):
-        return R_SELF_TARGET
-    if immune(s, v, ut, st):
-        return R_IMMUNE
-    if not in_range(s, u, cell, ut, st):
-        return R_RANGE
-    return R_OK
+        return NO_TARGET
+    if v == u or (g.units[v].side == g.units[u].side and is_leader(g, v, rules)):
+        return SELF_TARGET
+    if immune(g, v, rules):
+        return IMMUNE
+    if not in_range(g, u, cell, rules):
+        return OUT_OF_RANGE
+    return OK
 
 
 @njit(cache=True)
-def may_join(s, j, p, cell, ut, st):
+def may_join(g, j, p, cell, rules):
     """Section 6.3 [R31]: own unit ``j`` may join an attack on ``cell`` without moving."""
-    b = ub(j)
-    if s[b + F_STATE] != US_ALIVE or s[b + F_OWNER] != p or s[b + F_ATTACKED] == 1:
+    unit = g.units[j]
+    if unit.status != ALIVE or unit.side != p or unit.attacked == 1:
         return False
-    if st[S_JOINERS] == 1 and s[b + F_MOVED] == 1:
+    if rules.combined_joiners == NOT_ACTED and unit.moved == 1:
         return False
-    return in_range(s, j, cell, ut, st)
+    return in_range(g, j, cell, rules)
 
 
 @njit(cache=True)
-def skill_cost_ok(s, p, m, cards, rc):
-    if cards < 0 or cards > m or cards > s[pb(p) + P_HAND]:
-        return R_CARDS
-    if cards > 0 and rc[s[pb(p) + P_RACE]] == 1 and units_on_board(s, p) > units_on_board(s, 1 - p):
-        return R_CARDS
-    if m - cards > s[pb(p) + P_ACTIVE]:
-        return R_MAGIC
-    return R_OK
+def skill_cost_ok(g, p, magic, cards, rules):
+    """Section 7.3 [R24]: ``cards`` tactical cards pay that much of a skill's ``magic``, active magic the rest
+    (the Orcs' cards only while they have no more units on the board than the enemy)."""
+    side = g.sides[p]
+    if cards < 0 or cards > magic or cards > side.held:
+        return BAD_CARDS
+    if cards > 0 and rules.races[side.race].card_as_magic_if_units_le_enemy == 1 and \
+            units_on_board(g, p) > units_on_board(g, 1 - p):
+        return BAD_CARDS
+    if magic - cards > side.active_magic:
+        return NO_MAGIC
+    return OK
 
 
 @njit(cache=True)
-def free_slot(s):
-    return s[G_NU] < MAXU
+def summon_cell_ok(g, source_cell, cell, rules):
+    """Section 8.2: a summoned unit goes on an empty cell of its summoner's 3x3 square (diagonals included)."""
+    cols = rules.cols
+    if occ(g, cell) >= 0 or is_obstacle(rules, cell) or cell == source_cell:
+        return False
+    return abs(cell % cols - source_cell % cols) <= 1 and abs(cell // cols - source_cell // cols) <= 1
 
 
 @njit(cache=True)
-def check(s, kind, a, b, c, d, ut, sk, st, rc):
-    """Why the action ``(kind, a, b, c, d)`` is illegal for the seat to act (``R_*``), or ``R_OK``."""
-    if s[G_PHASE] == PH_OVER:
-        return R_OVER
-    p = s[G_CUR]
-    n = ncells(st)
-    if kind < 0 or kind > A_END:
-        return R_BAD_KIND
-    if s[G_PHASE] == PH_DEPLOY:
-        if kind != A_PLACE:
-            return R_DEPLOYING
-        if a < 0 or a >= ut.shape[0] or unplaced_of_type(s, p, a) < 0:
-            return R_NO_SUCH_TYPE
-        if b < 0 or b >= n or not in_own_rows(p, b, st) or occ(s, b) >= 0 or is_obstacle(st, b):
-            return R_BAD_CELL
-        return R_OK
-    if kind == A_PLACE:
-        return R_NOT_DEPLOY
-    if kind == A_END:
-        return R_OK
+def check(g, kind, a, b, c, d, rules):
+    """Why the action ``(kind, a, b, c, d)`` is illegal for the seat to act (a reason code), or ``OK``."""
+    if g.phase == OVER:
+        return GAME_OVER
+    p = g.to_act
+    n = ncells(rules)
+    if kind < 0 or kind > END:
+        return BAD_KIND
+    if g.phase == DEPLOY:
+        if kind != PLACE:
+            return DEPLOYING
+        if a < 0 or a >= rules.card_count or unplaced_of_type(g, p, a) < 0:
+            return NO_SUCH_TYPE
+        if b < 0 or b >= n or not in_own_rows(p, b, rules) or occ(g, b) >= 0 or is_obstacle(rules, b):
+            return BAD_CELL
+        return OK
+    if kind == PLACE:
+        return NOT_DEPLOYING
+    if kind == END:
+        return OK
     if a < 0 or a >= n:
-        return R_NO_UNIT
-    u = occ(s, a)
-    if u < 0 or s[ub(u) + F_OWNER] != p:
-        return R_NO_UNIT
-    if kind == A_MOVE:
-        r = can_move(s, u, ut)
-        if r != R_OK:
+        return NO_UNIT
+    u = occ(g, a)
+    if u < 0 or g.units[u].side != p:
+        return NO_UNIT
+    if kind == MOVE:
+        r = can_move(g, u)
+        if r != OK:
             return r
-        if b < 0 or b >= n or (reach(s, u, ut, sk, st) >> b) & 1 == 0:
-            return R_UNREACHABLE
-        return R_OK
-    if kind == A_ATTACK:
-        if s[ub(u) + F_ATTACKED] == 1:
-            return R_ATTACKED
+        if b < 0 or b >= n or (reach(g, u, rules) >> b) & 1 == 0:
+            return UNREACHABLE
+        return OK
+    if kind == ATTACK:
+        if g.units[u].attacked == 1:
+            return ATTACKED
         if b < 0 or b >= n:
-            return R_NO_TARGET
-        r = attack_target_ok(s, u, b, ut, st)
-        if r != R_OK:
+            return NO_TARGET
+        r = attack_target_ok(g, u, b, rules)
+        if r != OK:
             return r
-        v = occ(s, b)
+        v = occ(g, b)
         if c != 0:
             if c < 0 or (c >> n) != 0 or (c >> a) & 1:
-                return R_JOINER
-            if s[ub(v) + F_OWNER] == p:
-                return R_COMBINED_OWN
+                return BAD_JOINER
+            if g.units[v].side == p:
+                return COMBINED_OWN
             for x in range(n):
                 if (c >> x) & 1:
-                    j = occ(s, x)
-                    if j < 0 or not may_join(s, j, p, b, ut, st):
-                        return R_JOINER
-            if aura(s, v, P_ATTACK_MOD, ut, sk, st) == 0:
+                    j = occ(g, x)
+                    if j < 0 or not may_join(g, j, p, b, rules):
+                        return BAD_JOINER
+            if aura(g, v, ATTACK_MODIFIER, rules) == 0:
                 if d != a:
-                    return R_BEARER
+                    return BAD_BEARER
             elif d != a and (d < 0 or d >= n or (c >> d) & 1 == 0):
-                return R_BEARER
+                return BAD_BEARER
         elif d != a:
-            return R_BEARER
-        return R_OK
-    if kind == A_SKILL:
-        t = s[ub(u) + F_TYPE]
-        k = ut[t, U_ACTIVE]
+            return BAD_BEARER
+        return OK
+    if kind == SKILL:
+        source = g.units[u]
+        t = source.type
+        k = rules.cards[t].active
         if k < 0:
-            return R_NO_SKILL
-        prim = sk[k, K_KIND]
-        leader = ut[t, U_LEADER] == 1
-        if leader:
-            if s[ub(u) + F_SKILLED] == 1:
-                return R_SKILL_USED
-        elif prim == P_FREE:
-            if s[ub(u) + F_FREE] == 1:
-                return R_SKILL_USED
-        elif s[ub(u) + F_ATTACKED] == 1:
-            return R_SKILL_USED
-        r = skill_cost_ok(s, p, sk[k, K_MAGIC], c, rc)
-        if r != R_OK:
+            return NO_SKILL
+        skill = rules.skills[k]
+        if rules.cards[t].leader == 1:
+            if source.skilled == 1:
+                return SKILL_USED
+        elif skill.kind == FREE_ACTIVE:
+            if source.free_used == 1:
+                return SKILL_USED
+        elif source.attacked == 1:
+            return SKILL_USED
+        r = skill_cost_ok(g, p, skill.magic, c, rules)
+        if r != OK:
             return r
         if b < 0 or b >= n:
-            return R_SKILL_TARGET
-        cols = st[S_COLS]
-        if prim == P_SUMMON:
-            if not free_slot(s):
-                return R_SLOTS
-            if occ(s, b) >= 0 or is_obstacle(st, b) or b == a:
-                return R_SKILL_TARGET
-            if abs(b % cols - a % cols) > 1 or abs(b // cols - a // cols) > 1:
-                return R_SKILL_TARGET
-            return R_OK
-        v = occ(s, b)
-        if v < 0 or s[ub(v) + F_OWNER] != p or immune(s, v, ut, st):
-            return R_SKILL_TARGET
-        dd = mdist(a, b, cols)
-        if prim == P_HEAL:
-            if dd > sk[k, K_RANGE] or s[ub(v) + F_DMG] == 0:
-                return R_SKILL_TARGET
-            return R_OK
+            return BAD_SKILL_TARGET
+        if skill.kind == SUMMON:
+            if g.places >= MAX_UNITS:
+                return NO_PLACE
+            return OK if summon_cell_ok(g, a, b, rules) else BAD_SKILL_TARGET
+        v = occ(g, b)
+        if v < 0 or g.units[v].side != p or immune(g, v, rules):
+            return BAD_SKILL_TARGET
+        dd = mdist(a, b, rules.cols)
+        if skill.kind == HEAL:
+            if dd > skill.range or g.units[v].markers == 0:
+                return BAD_SKILL_TARGET
+            return OK
         # free_active (B.1 primitive 7, [R37])
-        if sk[k, K_TARGET] == 0:
+        if skill.target == TARGET_SELF:
             if v != u:
-                return R_SKILL_TARGET
-        elif dd > sk[k, K_RANGE]:
-            return R_SKILL_TARGET
-        if s[ub(v) + F_ATTACKED] == 1 or (s[ub(v) + F_BMASK] >> t) & 1:
-            return R_SKILL_TARGET
-        if hp_left(s, u, ut) < sk[k, K_MINHP]:
-            return R_MIN_HP
-        return R_OK
-    return R_BAD_KIND
+                return BAD_SKILL_TARGET
+        elif dd > skill.range:
+            return BAD_SKILL_TARGET
+        if g.units[v].attacked == 1 or (g.units[v].buffed_by >> t) & 1:
+            return BAD_SKILL_TARGET
+        if hp_left(g, u, rules) < skill.min_hp:
+            return LOW_HP
+        return OK
+    return BAD_KIND
 
 
 @njit(cache=True)
@@ -698,76 +630,76 @@ def _put(out, n, kind, a, b, c, d):
 
 
 @njit(cache=True)
-def legal(s, out, ut, sk, st, rc, first_only):
+def legal(g, out, rules, first_only):
     """Fill ``out[:n, :5]`` with every legal action of the seat to act, in a fixed order; return n.
 
-    Order: deployment (unit types ascending, cells ascending); in play, per unit slot: moves, attacks
-    (single, then combined: joiner subsets ascending), skill uses; ``A_END`` last. With ``first_only``
-    it stops at the first action other than ``A_END`` (does anything remain besides ending the turn?)."""
-    if s[G_PHASE] == PH_OVER:
+    Order: deployment (cards ascending, cells ascending); in play, per unit place: moves, attacks (single,
+    then combined: joiner subsets ascending), skill uses; ``END`` last. With ``first_only`` it stops at the
+    first action other than ``END`` (does anything remain besides ending the turn?)."""
+    if g.phase == OVER:
         return 0
-    p = s[G_CUR]
-    nc = ncells(st)
+    p = g.to_act
+    nc = ncells(rules)
     n = 0
-    if s[G_PHASE] == PH_DEPLOY:
-        for t in range(ut.shape[0]):
-            if unplaced_of_type(s, p, t) < 0:
+    if g.phase == DEPLOY:
+        for t in range(rules.card_count):
+            if unplaced_of_type(g, p, t) < 0:
                 continue
             for cell in range(nc):
-                if check(s, A_PLACE, t, cell, 0, 0, ut, sk, st, rc) == R_OK:
-                    n = _put(out, n, A_PLACE, t, cell, 0, 0)
+                if check(g, PLACE, t, cell, 0, 0, rules) == OK:
+                    n = _put(out, n, PLACE, t, cell, 0, 0)
         return n
-    parts = np.zeros(MAXU, np.int64)
-    for u in range(s[G_NU]):
-        bu = ub(u)
-        if s[bu + F_STATE] != US_ALIVE or s[bu + F_OWNER] != p:
+    parts = np.zeros(MAX_UNITS, np.int64)
+    for u in range(g.places):
+        unit = g.units[u]
+        if unit.status != ALIVE or unit.side != p:
             continue
-        a = s[bu + F_CELL]
-        if can_move(s, u, ut) == R_OK:
-            m = reach(s, u, ut, sk, st)
+        a = unit.cell
+        if can_move(g, u) == OK:
+            m = reach(g, u, rules)
             for cell in range(nc):
                 if (m >> cell) & 1:
-                    n = _put(out, n, A_MOVE, a, cell, 0, 0)
+                    n = _put(out, n, MOVE, a, cell, 0, 0)
                     if first_only:
                         return n
-        if s[bu + F_ATTACKED] == 0:
+        if unit.attacked == 0:
             for cell in range(nc):
-                if attack_target_ok(s, u, cell, ut, st) != R_OK:
+                if attack_target_ok(g, u, cell, rules) != OK:
                     continue
-                n = _put(out, n, A_ATTACK, a, cell, 0, a)
+                n = _put(out, n, ATTACK, a, cell, 0, a)
                 if first_only:
                     return n
-                v = occ(s, cell)
-                if s[ub(v) + F_OWNER] == p:
+                v = occ(g, cell)
+                if g.units[v].side == p:
                     continue
                 npart = 0
-                for j in range(s[G_NU]):
-                    if j != u and s[ub(j) + F_STATE] == US_ALIVE and may_join(s, j, p, cell, ut, st):
-                        parts[npart] = s[ub(j) + F_CELL]
+                for j in range(g.places):
+                    if j != u and g.units[j].status == ALIVE and may_join(g, j, p, cell, rules):
+                        parts[npart] = g.units[j].cell
                         npart += 1
                 if npart == 0 or npart > 12:
                     continue
-                mod = aura(s, v, P_ATTACK_MOD, ut, sk, st)
+                mod = aura(g, v, ATTACK_MODIFIER, rules)
                 for sub in range(1, 1 << npart):
                     mask = np.int64(0)
                     for i in range(npart):
                         if (sub >> i) & 1:
                             mask |= np.int64(1) << parts[i]
-                    n = _put(out, n, A_ATTACK, a, cell, mask, a)
+                    n = _put(out, n, ATTACK, a, cell, mask, a)
                     if mod > 0:
                         for i in range(npart):
                             if (sub >> i) & 1:
-                                n = _put(out, n, A_ATTACK, a, cell, mask, parts[i])
-        k = ut[s[bu + F_TYPE], U_ACTIVE]
+                                n = _put(out, n, ATTACK, a, cell, mask, parts[i])
+        k = rules.cards[unit.type].active
         if k >= 0:
-            m = sk[k, K_MAGIC]
+            m = rules.skills[k].magic
             for cell in range(nc):
                 for cards in range(0, m + 1):
-                    if check(s, A_SKILL, a, cell, cards, 0, ut, sk, st, rc) == R_OK:
-                        n = _put(out, n, A_SKILL, a, cell, cards, 0)
+                    if check(g, SKILL, a, cell, cards, 0, rules) == OK:
+                        n = _put(out, n, SKILL, a, cell, cards, 0)
                         if first_only:
                             return n
-    n = _put(out, n, A_END, 0, 0, 0, 0)
+    n = _put(out, n, END, 0, 0, 0, 0)
     return n
 
 
@@ -775,59 +707,66 @@ def legal(s, out, ut, sk, st, rc, first_only):
 
 
 @njit(cache=True)
-def roll(s, u, dice, thr, st):
+def roll(g, u, dice, thr, rules):
     """Roll ``dice`` dice off the tape for unit ``u``; a die hits when it shows at least ``thr`` [R9]."""
     hits = 0
     for _ in range(dice):
-        if die(s, st) >= thr:
+        if die(g, rules) >= thr:
             hits += 1
-    s[pb(s[ub(u) + F_OWNER]) + P_DICE] += dice
+    g.sides[g.units[u].side].dice += dice
     return hits
 
 
 @njit(cache=True)
-def damage(s, v, n, ut, st):
+def count_hits(g, u, hits):
+    """The record's counter: ``hits`` dice hits on enemy units by unit ``u``, counted for its card."""
+    unit = g.units[u]
+    g.sides[unit.side].hits[unit.type] += hits
+
+
+@njit(cache=True)
+def damage(g, v, n, rules):
     """Put ``n`` markers on unit ``v`` (none on an immune leader)."""
-    if n > 0 and not immune(s, v, ut, st):
-        s[ub(v) + F_DMG] += n
+    if n > 0 and not immune(g, v, rules):
+        g.units[v].markers += n
 
 
 @njit(cache=True)
-def draw_cards(s, p, want):
+def draw_cards(g, p, want):
     """Section 7.3: draw up to ``want`` cards from the shared pile, cut short at the cap."""
-    b = pb(p)
+    side = g.sides[p]
     for _ in range(want):
-        if s[b + P_DRAWN] >= s[b + P_CAP] or s[G_KPTR] >= s[G_NDECK] or s[b + P_HAND] >= MAX_HAND:
+        if side.drawn >= side.cap or g.pile_drawn >= g.pile_size:
             return
-        s[b + P_H + s[b + P_HAND]] = s[DECK + s[G_KPTR]]
-        s[G_KPTR] += 1
-        s[b + P_HAND] += 1
-        s[b + P_DRAWN] += 1
+        side.hand[side.held] = g.pile[g.pile_drawn]
+        g.pile_drawn += 1
+        side.held += 1
+        side.drawn += 1
 
 
 @njit(cache=True)
-def end_game(s, winner, reason):
-    s[G_WINNER] = winner
-    s[G_REASON] = reason
-    s[G_PHASE] = PH_OVER
+def end_game(g, winner, reason):
+    g.winner = winner
+    g.reason = reason
+    g.phase = OVER
 
 
 @njit(cache=True)
-def resolve(s, pre, ut, sk, st):
+def resolve(g, pre, rules):
     """After every action (5.2): deaths in the 7.1 order [R30] (nearest the acting unit first, then lower HP
-    before the action, then ascending slot), each with its triggers (magic to the acting player [R22],
+    before the action, then ascending place), each with its triggers (magic to the acting player [R22],
     on_death magic to the owner, tactical draws by cost [R25]); a dying leader ends the game at once [R33];
     then the draw unlocks [R26]."""
-    cols = st[S_COLS]
-    nu = s[G_NU]
-    dying = np.zeros(MAXU, np.int64)
-    keys = np.zeros(MAXU, np.int64)
+    cols = rules.cols
+    dying = np.zeros(MAX_UNITS, np.int64)
+    keys = np.zeros(MAX_UNITS, np.int64)
     nd = 0
-    for u in range(nu):
-        b = ub(u)
-        if s[b + F_STATE] == US_ALIVE and s[b + F_DMG] >= ut[s[b + F_TYPE], U_HP]:
-            hp_before = ut[s[b + F_TYPE], U_HP] - pre[u]
-            key = (mdist(s[b + F_CELL], s[G_ORIGIN], cols) * 4096 + hp_before) * MAXU + u
+    for u in range(g.places):
+        unit = g.units[u]
+        hp = rules.cards[unit.type].hp
+        if unit.status == ALIVE and unit.markers >= hp:
+            hp_before = hp - pre[u]
+            key = (mdist(unit.cell, g.origin, cols) * 4096 + hp_before) * MAX_UNITS + u
             i = nd
             while i > 0 and keys[i - 1] > key:
                 keys[i] = keys[i - 1]
@@ -836,63 +775,63 @@ def resolve(s, pre, ut, sk, st):
             keys[i] = key
             dying[i] = u
             nd += 1
-    actor = s[G_CUR]
+    actor = g.sides[g.to_act]
     for i in range(nd):
         u = dying[i]
-        b = ub(u)
-        t = s[b + F_TYPE]
-        q = s[b + F_OWNER]
-        s[b + F_STATE] = US_DEAD
-        s[BD + s[b + F_CELL]] = 0
-        s[pb(actor) + P_STORED] += st[S_PER_KILL]
-        s[pb(actor) + P_GAINED] += st[S_PER_KILL]
-        s[pb(actor) + P_KILLS] += 1
-        for j in range(MAX_SKILLS):
-            k = ut[t, U_SK + j]
-            if k >= 0 and sk[k, K_KIND] == P_ON_DEATH:
-                s[pb(q) + P_STORED] += sk[k, K_GAIN]
-                s[pb(q) + P_GAINED] += sk[k, K_GAIN]
-        if ut[t, U_LEADER] == 1:
-            end_game(s, 1 - q, END_LEADER)
+        unit = g.units[u]
+        t = unit.type
+        owner = g.sides[unit.side]
+        unit.status = DEAD
+        g.board[unit.cell] = 0
+        actor.stored_magic += rules.per_kill
+        actor.magic_gained += rules.per_kill
+        actor.kills += 1
+        owner.lost[t] += 1
+        card = rules.cards[t]
+        for j in range(CARD_SKILLS):
+            k = card.skills[j]
+            if k >= 0 and rules.skills[k].kind == ON_DEATH:
+                owner.stored_magic += rules.skills[k].gain_magic
+                owner.magic_gained += rules.skills[k].gain_magic
+        if card.leader == 1:
+            end_game(g, 1 - unit.side, END_LEADER)
             return
-        s[pb(q) + P_LOST] += 1
-        cost = ut[t, U_COST]
-        for k in range(st[S_NBANDS]):
-            lo, hi, cards = st[S_BANDS + 3 * k], st[S_BANDS + 3 * k + 1], st[S_BANDS + 3 * k + 2]
-            if cost >= lo and cost <= hi:
-                draw_cards(s, q, cards)
+        owner.units_lost += 1
+        for k in range(rules.band_count):
+            band = rules.bands[k]
+            if card.cost >= band.min_cost and card.cost <= band.max_cost:
+                draw_cards(g, unit.side, band.cards)
     for q in range(2):
-        b = pb(q)
-        lead = s[b + P_LEADER]
-        if s[b + P_UNLOCK4] == 0 and units_on_board(s, q) == 1:
-            s[b + P_UNLOCK4] = 1
-            s[b + P_CAP] = st[S_UNLOCK_CAP]
-            draw_cards(s, q, 1)
-        if s[b + P_UNLOCK5] == 0 and hp_left(s, lead, ut) <= st[S_UNLOCK_HP]:
-            s[b + P_UNLOCK5] = 1
-            s[b + P_CAP] = st[S_UNLOCK_CAP]
-            draw_cards(s, q, 1)
+        side = g.sides[q]
+        if side.unlocked_alone == 0 and units_on_board(g, q) == 1:
+            side.unlocked_alone = 1
+            side.cap = rules.unlocked_cap
+            draw_cards(g, q, 1)
+        if side.unlocked_leader_hp == 0 and hp_left(g, side.leader, rules) <= rules.unlock_leader_hp:
+            side.unlocked_leader_hp = 1
+            side.cap = rules.unlocked_cap
+            draw_cards(g, q, 1)
 
 
 @njit(cache=True)
-def start_turn(s, p, st):
+def start_turn(g, p):
     """Section 5.1: stored magic becomes active [R23]; the player's units may move and act again; effects
     of the last turn are gone (5.3)."""
-    b = pb(p)
-    s[b + P_ACTIVE] += s[b + P_STORED]
-    s[b + P_STORED] = 0
-    s[G_CUR] = p
-    for u in range(s[G_NU]):
-        x = ub(u)
-        s[x + F_BDICE] = 0
-        s[x + F_BPREC] = 0
-        s[x + F_BMOVE] = 0
-        s[x + F_BMASK] = 0
-        if s[x + F_OWNER] == p:
-            s[x + F_MOVED] = 0
-            s[x + F_ATTACKED] = 0
-            s[x + F_SKILLED] = 0
-            s[x + F_FREE] = 0
+    side = g.sides[p]
+    side.active_magic += side.stored_magic
+    side.stored_magic = 0
+    g.to_act = p
+    for u in range(g.places):
+        unit = g.units[u]
+        unit.bonus_dice = 0
+        unit.bonus_precision = 0
+        unit.bonus_move = 0
+        unit.buffed_by = 0
+        if unit.side == p:
+            unit.moved = 0
+            unit.attacked = 0
+            unit.skilled = 0
+            unit.free_used = 0
 
 
 @njit(cache=True)
@@ -903,18 +842,29 @@ def cmp_frac(a0, b0, a1, b1):
 
 
 @njit(cache=True)
-def tiebreak(s, ut, st):
+def army_left(g, p, rules):
+    """Gold of the player's bought units still alive (summoned units do not count)."""
+    v = 0
+    for u in range(g.places):
+        unit = g.units[u]
+        if unit.side == p and unit.status == ALIVE and unit.summoned == 0:
+            v += rules.cards[unit.type].cost
+    return v
+
+
+@njit(cache=True)
+def tiebreak(g, rules):
     """Section 1 [R34]: at the turn limit, the larger leader HP fraction wins, then the larger fraction of
     the bought army's gold still alive (summoned units aside), then a draw (``tiebreak`` sets the order)."""
     for i in range(3):
-        rule = st[S_TB0 + i]
-        if rule == TB_LEADER:
-            l0, l1 = s[pb(0) + P_LEADER], s[pb(1) + P_LEADER]
-            h0, h1 = ut[s[ub(l0) + F_TYPE], U_HP], ut[s[ub(l1) + F_TYPE], U_HP]
-            c = cmp_frac(hp_left(s, l0, ut), h0, hp_left(s, l1, ut), h1)
-        elif rule == TB_ARMY:
-            a0, a1 = army_left(s, 0, ut), army_left(s, 1, ut)
-            c = cmp_frac(a0, max(1, s[pb(0) + P_ARMY]), a1, max(1, s[pb(1) + P_ARMY]))
+        rule = rules.tiebreak[i]
+        if rule == BY_LEADER_HP:
+            l0, l1 = g.sides[0].leader, g.sides[1].leader
+            h0, h1 = rules.cards[g.units[l0].type].hp, rules.cards[g.units[l1].type].hp
+            c = cmp_frac(hp_left(g, l0, rules), h0, hp_left(g, l1, rules), h1)
+        elif rule == BY_ARMY_VALUE:
+            a0, a1 = army_left(g, 0, rules), army_left(g, 1, rules)
+            c = cmp_frac(a0, max(1, g.sides[0].army_value), a1, max(1, g.sides[1].army_value))
         else:
             return DRAW
         if c != 0:
@@ -923,178 +873,177 @@ def tiebreak(s, ut, st):
 
 
 @njit(cache=True)
-def army_left(s, p, ut):
-    """Gold of the player's bought units still alive (summoned units do not count)."""
-    v = 0
-    for u in range(s[G_NU]):
-        b = ub(u)
-        if s[b + F_OWNER] == p and s[b + F_STATE] == US_ALIVE and s[b + F_SUMMONED] == 0:
-            v += ut[s[b + F_TYPE], U_COST]
-    return v
-
-
-@njit(cache=True)
-def end_turn(s, ut, st):
+def end_turn(g, rules):
     """Section 5.3: this turn's effects end; the next global turn begins, or the turn limit ends the game."""
-    if s[G_TURN] >= st[S_TURN_LIMIT]:
-        end_game(s, tiebreak(s, ut, st), END_TURN_LIMIT)
+    if g.turn >= rules.turn_limit:
+        end_game(g, tiebreak(g, rules), END_TURN_LIMIT)
         return
-    s[G_TURN] += 1
-    start_turn(s, 1 - s[G_CUR], st)
+    g.turn += 1
+    start_turn(g, 1 - g.to_act)
 
 
 @njit(cache=True)
-def settle(s, ut, sk, st, rc):
+def settle(g, rules):
     """The turn ends by itself when nothing but ending it is legal (5.2, [R12])."""
     probe = np.zeros((1, 5), np.int64)
-    while s[G_PHASE] == PH_PLAY:
-        if legal(s, probe, ut, sk, st, rc, True) > 1 or probe[0, 0] != A_END:
+    while g.phase == PLAY:
+        if legal(g, probe, rules, True) > 1 or probe[0, 0] != END:
             return
-        end_turn(s, ut, st)
+        end_turn(g, rules)
 
 
 @njit(cache=True)
-def do_attack(s, a, b, joiners, bearer, ut, sk, st):
+def do_attack(g, a, b, joiners, bearer, rules):
     """Sections 6.2-6.3 and B.1: one attack (or combined attack) on the unit on cell ``b``."""
-    p = s[G_CUR]
-    nc = ncells(st)
-    u = occ(s, a)
-    v = occ(s, b)
-    parts = np.zeros(MAXU, np.int64)
+    p = g.to_act
+    nc = ncells(rules)
+    u = occ(g, a)
+    v = occ(g, b)
+    parts = np.zeros(MAX_UNITS, np.int64)
     parts[0] = u
     npart = 1
-    for j in range(s[G_NU]):  # joiners roll in ascending slot order
-        if j != u and s[ub(j) + F_STATE] == US_ALIVE and s[ub(j) + F_CELL] >= 0 and \
-                (joiners >> s[ub(j) + F_CELL]) & 1:
+    for j in range(g.places):  # joiners roll in ascending place order
+        if j != u and g.units[j].status == ALIVE and g.units[j].cell >= 0 and (joiners >> g.units[j].cell) & 1:
             parts[npart] = j
             npart += 1
-    bear = occ(s, bearer)
-    enemy = s[ub(v) + F_OWNER] != p
-    mod = aura(s, v, P_ATTACK_MOD, ut, sk, st) if enemy else 0
-    red = aura(s, v, P_DAMAGE_RED, ut, sk, st) if enemy else 0
-    thr = np.zeros(MAXU, np.int64)
+    bear = occ(g, bearer)
+    enemy = g.units[v].side != p
+    mod = aura(g, v, ATTACK_MODIFIER, rules) if enemy else 0
+    red = aura(g, v, DAMAGE_REDUCTION, rules) if enemy else 0
+    thr = np.zeros(MAX_UNITS, np.int64)
     hits = 0
     for i in range(npart):
         w = parts[i]
-        dice = attack_dice(s, w, ut, sk, st) - (mod if w == bear else 0)
-        thr[i] = threshold(s, w, ut, sk, st)
-        h = roll(s, w, dice if dice > 0 else 0, thr[i], st)
+        dice = attack_dice(g, w, rules) - (mod if w == bear else 0)
+        thr[i] = threshold(g, w, rules)
+        h = roll(g, w, dice if dice > 0 else 0, thr[i], rules)
         hits += h
         if enemy:
-            s[ub(w) + F_HITS] += h
-    hits -= red
-    damage(s, v, hits, ut, st)
+            count_hits(g, w, h)
+    damage(g, v, dealt(hits, red), rules)
     # splash (B.1 primitive 9): each splashing participant in roll order, its targets by ascending cell
     for i in range(npart):
         w = parts[i]
-        tw = s[ub(w) + F_TYPE]
-        q = s[ub(w) + F_OWNER]
-        for j in range(MAX_SKILLS):
-            k = ut[tw, U_SK + j]
-            if k < 0 or sk[k, K_KIND] != P_SPLASH:
+        card = rules.cards[g.units[w].type]
+        q = g.units[w].side
+        for j in range(CARD_SKILLS):
+            k = card.skills[j]
+            if k < 0 or rules.skills[k].kind != SPLASH:
                 continue
+            skill = rules.skills[k]
             for cell in range(nc):
-                x = occ(s, cell)
-                if x < 0 or s[ub(x) + F_OWNER] == q or immune(s, x, ut, st):
+                x = occ(g, cell)
+                if x < 0 or g.units[x].side == q or immune(g, x, rules):
                     continue
-                dd = mdist(cell, b, st[S_COLS])
-                if dd < sk[k, K_D1] or dd > sk[k, K_D2]:
+                if not in_ring(skill, cell, b, rules.cols):
                     continue
-                h = roll(s, w, sk[k, K_DICE], thr[i], st)
-                s[ub(w) + F_HITS] += h
-                damage(s, x, h, ut, st)
+                h = roll(g, w, skill.dice, thr[i], rules)
+                count_hits(g, w, h)
+                damage(g, x, h, rules)
     for i in range(npart):
-        s[ub(parts[i]) + F_MOVED] = 1
-        s[ub(parts[i]) + F_ATTACKED] = 1
+        g.units[parts[i]].moved = 1
+        g.units[parts[i]].attacked = 1
     if npart > 1:
-        s[pb(p) + P_COMBINED] += 1
+        g.sides[p].combined += 1
 
 
 @njit(cache=True)
-def do_skill(s, a, b, cards, ut, sk, st):
+def summon_place(g):
+    """Section 8.2: the place a summoned unit takes: the next unused place."""
+    g.places += 1
+    return g.places - 1
+
+
+@njit(cache=True)
+def do_skill(g, a, b, cards, rules):
     """B.1 primitives 6-8 (heal, free_active, summon): pay the magic (cards first), apply, mark the slot used."""
-    p = s[G_CUR]
-    u = occ(s, a)
-    t = s[ub(u) + F_TYPE]
-    k = ut[t, U_ACTIVE]
-    prim = sk[k, K_KIND]
-    bp = pb(p)
-    m = sk[k, K_MAGIC]
-    s[bp + P_HAND] -= cards
-    s[bp + P_CARDS_USED] += cards
-    s[bp + P_ACTIVE] -= m - cards
-    s[bp + P_SPENT] += m - cards
-    s[bp + P_SKILLS] += 1
-    if ut[t, U_LEADER] == 1:
-        s[ub(u) + F_SKILLED] = 1
-        s[ub(u) + F_MOVED] = 1          # the leader's move comes first [R13]
-    elif prim == P_FREE:
-        s[ub(u) + F_FREE] = 1           # free: uses nothing, may come before the move [R37]
+    p = g.to_act
+    u = occ(g, a)
+    source = g.units[u]
+    t = source.type
+    skill = rules.skills[rules.cards[t].active]
+    side = g.sides[p]
+    m = skill.magic
+    side.held -= cards
+    side.cards_used += cards
+    side.active_magic -= m - cards
+    side.magic_spent += m - cards
+    side.skills_used += 1
+    if rules.cards[t].leader == 1:
+        source.skilled = 1
+        source.moved = 1             # the leader's move comes first [R13]
+    elif skill.kind == FREE_ACTIVE:
+        source.free_used = 1         # free: uses nothing, may come before the move [R37]
     else:
-        s[ub(u) + F_ATTACKED] = 1       # an active skill uses the attack (7.2)
-        s[ub(u) + F_MOVED] = 1
-    if prim == P_HEAL:
-        v = occ(s, b)
-        h = sk[k, K_AMOUNT]
-        s[ub(v) + F_DMG] = s[ub(v) + F_DMG] - h if s[ub(v) + F_DMG] > h else 0
-    elif prim == P_SUMMON:
-        w = s[G_NU]
-        s[G_NU] += 1
-        x = ub(w)
-        s[x + F_TYPE] = sk[k, K_UNIT]
-        s[x + F_OWNER] = p
-        s[x + F_SUMMONED] = 1
-        place_unit(s, w, b)
-        if st[S_SUMMON_ACT] == 0:
-            s[x + F_MOVED] = 1
-            s[x + F_ATTACKED] = 1
-        s[bp + P_SUMMONS] += 1
+        source.attacked = 1          # an active skill uses the attack (7.2)
+        source.moved = 1
+    if skill.kind == HEAL:
+        target = g.units[occ(g, b)]
+        h = skill.amount
+        target.markers = target.markers - h if target.markers > h else 0
+    elif skill.kind == SUMMON:
+        w = summon_place(g)
+        new = g.units[w]
+        new.type = skill.unit
+        new.side = p
+        new.markers = 0
+        new.moved = 0
+        new.attacked = 0
+        new.skilled = 0
+        new.free_used = 0
+        new.bonus_dice = 0
+        new.bonus_precision = 0
+        new.bonus_move = 0
+        new.buffed_by = 0
+        new.summoned = 1
+        place_unit(g, w, b)
+        if rules.summoned_can_act == 0:
+            new.moved = 1
+            new.attacked = 1
+        side.summons += 1
     else:
-        v = occ(s, b)
-        damage(s, u, sk[k, K_SELFDMG], ut, st)
-        x = ub(v)
-        s[x + F_BDICE] += sk[k, K_DICE]
-        s[x + F_BPREC] += sk[k, K_PREC]
-        s[x + F_BMOVE] += sk[k, K_MOVE]
-        s[x + F_BMASK] |= np.int64(1) << t
+        target = g.units[occ(g, b)]
+        damage(g, u, skill.self_damage, rules)
+        target.bonus_dice += skill.dice
+        target.bonus_precision += skill.precision
+        target.bonus_move += skill.move
+        target.buffed_by |= np.int64(1) << t
 
 
 @njit(cache=True)
-def step(s, kind, a, b, c, d, ut, sk, st, rc):
+def step(g, kind, a, b, c, d, rules):
     """Apply the legal action ``(kind, a, b, c, d)`` (check it first with :func:`check`), then resolve
     deaths and unlocks and end the turn if nothing else is legal."""
-    p = s[G_CUR]
-    s[G_ACTIONS] += 1
-    if kind == A_PLACE:
-        u = unplaced_of_type(s, p, a)
-        place_unit(s, u, b)
-        s[pb(p) + P_TO_PLACE] -= 1
-        if s[pb(p) + P_TO_PLACE] == 0:
+    p = g.to_act
+    g.actions += 1
+    if kind == PLACE:
+        u = unplaced_of_type(g, p, a)
+        place_unit(g, u, b)
+        g.sides[p].to_place -= 1
+        if g.sides[p].to_place == 0:
             if p == 0:
-                s[G_CUR] = 1
+                g.to_act = 1
             else:
-                s[G_PHASE] = PH_PLAY
-                s[G_TURN] = 1
-                start_turn(s, 0, st)
-                settle(s, ut, sk, st, rc)
+                g.phase = PLAY
+                g.turn = 1
+                start_turn(g, 0)
+                settle(g, rules)
         return
-    if kind == A_END:
-        end_turn(s, ut, st)
-        settle(s, ut, sk, st, rc)
+    if kind == END:
+        end_turn(g, rules)
+        settle(g, rules)
         return
-    pre = np.zeros(MAXU, np.int64)
-    for u in range(s[G_NU]):
-        pre[u] = s[ub(u) + F_DMG]
-    s[G_ORIGIN] = a
-    if kind == A_MOVE:
-        u = occ(s, a)
-        s[BD + a] = 0
-        s[ub(u) + F_CELL] = b
-        s[BD + b] = u + 1
-        s[ub(u) + F_MOVED] = 1
-    elif kind == A_ATTACK:
-        do_attack(s, a, b, c, d, ut, sk, st)
-    elif kind == A_SKILL:
-        do_skill(s, a, b, c, ut, sk, st)
-    resolve(s, pre, ut, sk, st)
-    settle(s, ut, sk, st, rc)
+    pre = np.zeros(MAX_UNITS, np.int64)
+    for u in range(g.places):
+        pre[u] = g.units[u].markers
+    g.origin = a
+    if kind == MOVE:
+        u = occ(g, a)
+        relocate(g, u, b)
+        g.units[u].moved = 1
+    elif kind == ATTACK:
+        do_attack(g, a, b, c, d, rules)
+    elif kind == SKILL:
+        do_skill(g, a, b, c, rules)
+    resolve(g, pre, rules)
+    settle(g, rules)

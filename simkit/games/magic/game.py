@@ -42,6 +42,5 @@ GAME = Game(
         "draw": _ + "render:draw_game",
         "checks": _ + "invariants:MagicInvariants",
         "deck_counts": _ + "tables:deck_counts",
-        "search": _ + "search_view:MagicSearch",
     },
 )

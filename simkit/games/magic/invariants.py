@@ -13,16 +13,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from simkit.core.errors import ScenarioError
-from simkit.games.magic.tables import (
-    S_CAP,
-    S_IMMUNE,
-    S_MAX_UNITS,
-    S_UNLOCK_CAP,
-    U_LEADER,
-    army_cost,
-    check_seat,
-    parse_army,
-)
+from simkit.games.magic.armies import army_cost, check_seat, parse_army
 from simkit.games.magic.transitions import CLAUSES, MagicPage
 
 #: the metamorphic clauses (:meth:`MagicInvariants.metamorphic_problems`)
@@ -74,52 +65,28 @@ class MagicInvariants:
         markers}`` (``side`` "first" or "second"); ``turn`` (global turn, default 3; its parity names the
         seat to act unless ``to_act``), ``faces`` (the dice to come, in order), ``magic = {first = [active,
         stored], ...}``, ``hands = {first = n, ...}`` (tactical cards held), ``first_deck`` / ``second_deck``."""
-        from simkit.games.magic import match as M
-
-        E = M.E  # the engine the match plays (its state layout)
         known = {"units", "turn", "to_act", "faces", "magic", "hands", "first_deck", "second_deck"}
         if set(given) - known:
             raise ValueError(f"unknown word {sorted(set(given) - known)[0]!r} (known: {', '.join(sorted(known))})")
         side_of = {"first": 0, "second": 1}
         m = self.scenario.game.new_match(given.get("first_deck", "Orc:Goblin"),
                                          given.get("second_deck", "Orc:Goblin*2,Ogre"), seed=0)
-        s, r = m.state, m.rules
-        s[E.UB:E.BD + E.MAX_CELLS] = 0
-        units = given.get("units", [])
-        for i, unit in enumerate(units):
-            side = side_of[unit["side"]]
-            b = E.UB + i * E.UF
-            t = r.type_id(unit["type"])
-            s[b + E.F_TYPE], s[b + E.F_OWNER] = t, side
-            s[b + E.F_DMG] = int(unit.get("markers", 0))
-            E.place_unit(s, i, r.cell(*unit["cell"]))
-            if r.ut[t, U_LEADER]:
-                s[E.PB0 + side * E.PBS + E.P_LEADER] = i
-                s[E.PB0 + side * E.PBS + E.P_RACE] = r.ut[t, 9]
-        s[E.G_NU] = len(units)
-        turn = int(given.get("turn", 3))
-        s[E.G_PHASE], s[E.G_TURN] = E.PH_PLAY, turn
-        s[E.G_CUR] = (turn - 1) % 2 if "to_act" not in given else side_of[given["to_act"]]
         magic, hands = given.get("magic", {}), given.get("hands", {})
-        for name, p in side_of.items():
-            b = E.PB0 + p * E.PBS
-            s[b + E.P_ACTIVE], s[b + E.P_STORED] = magic.get(name, (0, 0))
-            s[b + E.P_TO_PLACE] = 0
-            s[b + E.P_HAND] = int(hands.get(name, 0))
-            s[b + E.P_DRAWN] = int(hands.get(name, 0))
-            for k in range(int(hands.get(name, 0))):
-                s[b + E.P_H + k] = k + 1
-        s[E.G_KPTR] = sum(int(h) for h in hands.values())
-        s[E.G_DSEED] = _tape_key(E, list(given.get("faces", []))) if given.get("faces") else 12345
-        s[E.G_DPTR] = 0
-        m.seed = -int(s[E.G_DSEED])  # the dice key given outright (MagicPage.dice_key)
+        turn = int(given.get("turn", 3))
+        m.set_position([(side_of[u["side"]], u["type"], tuple(u["cell"]), int(u.get("markers", 0)))
+                        for u in given.get("units", [])], turn=turn,
+                       to_act=side_of[given["to_act"]] if "to_act" in given else None,
+                       dice_key=_tape_key(self.page, list(given["faces"])) if given.get("faces") else 12345,
+                       magic=[tuple(magic.get(name, (0, 0))) for name in side_of],
+                       hands=[int(hands.get(name, 0)) for name in side_of])
+        m.seed = -1  # a position written in words: no army to check
         return m
 
     def example_values(self, m) -> dict:
         """The position in the page's words: ``units."c,r"`` (``type``, ``side``, ``hp``, ``markers``) for the
         live units, ``empty`` (the cells named by no live unit are absent), ``first.active_magic``,
         ``first.stored_magic``, ``first.hand``, ``dice_rolled``, ``turn``, ``to_act``, ``winner``, ``end_reason``."""
-        snap = m.snapshot()
+        snap = self.page.words(m.snapshot())
         names = ("first", "second")
         out = {k: snap[k] for k in snap if k in ("turn", "winner", "end_reason", "dice_rolled", "phase")}
         out["to_act"] = names[snap["to_act"]] if snap["phase"] != "over" else None
@@ -134,7 +101,8 @@ class MagicInvariants:
 
     def invariants(self, before: Mapping | None, action: tuple | None, after: Mapping) -> list[str]:
         """Names of the invariants broken by the step ``before`` -> ``action`` -> ``after``."""
-        r = self.rules
+        r, page = self.rules, self.page
+        before, after = page.words(before) if before is not None else None, page.words(after)
         broken = []
         units = after["units"]
         live = [u for u in units if u["state"] == "alive"]
@@ -155,14 +123,14 @@ class MagicInvariants:
                 continue
             leader = r.leaders[deck.split(":")[0]]
             bought = [u for u in units if u["side"] == seat and not u["summoned"] and u["type"] != leader]
-            if len(bought) != sum(counts.values()) or len(bought) > int(r.st[S_MAX_UNITS]) or \
+            if len(bought) != sum(counts.values()) or len(bought) > int(r.packed.max_units) or \
                     army_cost(r, counts) != after["players"][seat]["army_value"]:
                 ok = False
         if not ok:
             broken.append("budget_and_units")
-        if before is not None and 1 <= after["turn"] <= int(r.st[S_IMMUNE]):
+        if before is not None and 1 <= after["turn"] <= page.immune_turns:
             for ub, ua in zip(before["units"], after["units"]):
-                if r.ut[r.types.index(ua["type"]), U_LEADER] and ua["hp"] < ub["hp"]:
+                if page.is_leader(ua) and ua["hp"] < ub["hp"]:
                     broken.append("leader_immune")
                     break
         if any(p["active_magic"] < 0 or p["stored_magic"] < 0 for p in after["players"]):
@@ -174,7 +142,8 @@ class MagicInvariants:
                 if grew and not turn_began:
                     broken.append("magic_delayed")
                     break
-        caps = (int(r.st[S_CAP]), int(r.st[S_UNLOCK_CAP]))
+        tactics = self.scenario.data["tactics"]
+        caps = (int(tactics.get("cap", 4)), int(tactics.get("unlocked_cap", 5)))
         for p in after["players"]:
             if p["drawn"] > p["cap"] or p["cap"] not in caps or len(p["hand"]) > p["drawn"]:
                 broken.append("draw_cap")
@@ -323,9 +292,9 @@ SEATS_ = ("first", "second")
 
 
 
-def _tape_key(E, faces: list[int], sides: int = 6) -> int:
-    """A dice-stream key whose tape starts with ``faces`` (searched; each face 1..sides)."""
+def _tape_key(page: MagicPage, faces: list[int]) -> int:
+    """A dice-stream key whose tape starts with ``faces`` (searched with the page's dice, each face 1..sides)."""
     for key in range(1, 10_000_000):
-        if all(int(E.below(key, k, sides)) + 1 == f for k, f in enumerate(faces)):
+        if all(page.face(key, k) == f for k, f in enumerate(faces)):
             return key
     raise ValueError(f"faces: no dice stream starts with {faces}")

@@ -1,4 +1,11 @@
-"""One game of Magic War: the :class:`simkit.games.Match` facade over the compiled engine.
+"""One game of Magic War: the :class:`simkit.games.Match` facade over the compiled engine, the one Python face
+of a game's state.
+
+The state is the declared :data:`~simkit.games.magic.state.GAME` record (``m.state``): read it by name
+(``m.state.sides[0].active_magic``, ``m.state.units[3].markers``), write a literal position into it with
+:func:`simkit.games.kits.state.place`, and :meth:`Match.snapshot` gives it as plain values named by the
+declaration; ``over``, ``to_act``, ``winner`` and ``end_reason`` come from its fields through the kit
+(:class:`~simkit.games.kits.state.DeclaredMatch`).
 
 Actions are tuples with cells written ``(c, r)`` as on the rules page (``c`` the column 0..4 from the
 first player's left, ``r`` the row 0..5 from the first player's back row):
@@ -11,6 +18,10 @@ first player's left, ``r`` the row 0..5 from the first player's back row):
 * ``("skill", (2, 0), (2, 1), 0)``: the source's active skill on the target cell, the last number being the
   tactical cards spent as magic toward its cost;
 * ``("end",)``: end the turn.
+
+A search bot's Python side is a match too: :meth:`Match.view` is a seat's view of the game (what it cannot see
+drawn again, its dice re-keyed: never the real ones), :meth:`Match.value` the worth of a position by a search
+bot's value weights; ``legal_actions``, ``do``, ``over`` and ``to_act`` play and judge it.
 """
 
 from __future__ import annotations
@@ -19,9 +30,12 @@ import numpy as np
 
 from simkit.core.errors import IllegalAction
 from simkit.core.rng import derive_seed
-from simkit.core.seats import WINNERS
+from simkit.games.kits import state as kit
 from simkit.games.magic import engine as E
-from simkit.games.magic.tables import army_units, canonical_deck, check_seat
+from simkit.games.magic.armies import army_units, canonical_deck, check_seat
+from simkit.games.magic.personalities import search_bots
+from simkit.games.magic.search import redeal, worth
+from simkit.games.magic.state import ALIVE, END_REASONS, GAME, PLAY
 
 
 def stream_seeds(seed: int) -> tuple[int, int, int]:
@@ -31,18 +45,19 @@ def stream_seeds(seed: int) -> tuple[int, int, int]:
 
 
 def army_array(rules, deck: str) -> np.ndarray:
-    """The unit type ids of an army, canonical order (the engine's slot order)."""
+    """The card rows of an army, canonical order (the engine's order of unit places)."""
     return np.array([rules.type_id(u) for u in army_units(rules, deck)], np.int64)
 
 
-def new_state(rules, first: str, second: str, seed: int) -> np.ndarray:
-    """The engine state of a new game (seat budgets checked: an army costing 13 sits only second)."""
+def new_state(rules, first: str, second: str, seed: int) -> np.void:
+    """The state of a new game, a :data:`~simkit.games.magic.state.GAME` record (seat budgets checked: an army
+    costing 13 sits only second)."""
     check_seat(rules, first, 0)
     check_seat(rules, second, 1)
-    s = np.zeros(E.STATE_SIZE, np.int64)
-    dseed, kseed, _ = stream_seeds(seed)
-    E.setup(s, army_array(rules, first), army_array(rules, second), dseed, kseed, rules.ut, rules.st, rules.rc)
-    return s
+    g = kit.zeros(GAME)
+    dice, deck, _ = stream_seeds(seed)
+    E.setup(g, army_array(rules, first), army_array(rules, second), dice, deck, rules.packed)
+    return g
 
 
 def encode(rules, action) -> tuple[int, int, int, int, int]:
@@ -60,17 +75,17 @@ def encode(rules, action) -> tuple[int, int, int, int, int]:
         raise IllegalAction(f"{action!r} is not an action tuple")
     kind, rest = action[0], tuple(action[1:])
     if kind == "end" and not rest:
-        return E.A_END, 0, 0, 0, 0
+        return E.END, 0, 0, 0, 0
     if kind == "place" and len(rest) == 2:
         if rest[0] not in rules.types:
             raise IllegalAction(f"{action!r}: unknown unit {rest[0]!r}")
-        return E.A_PLACE, rules.type_id(rest[0]), cell(rest[1]), 0, 0
+        return E.PLACE, rules.type_id(rest[0]), cell(rest[1]), 0, 0
     if kind == "move" and len(rest) == 2:
-        return E.A_MOVE, cell(rest[0]), cell(rest[1]), 0, 0
+        return E.MOVE, cell(rest[0]), cell(rest[1]), 0, 0
     if kind == "attack" and len(rest) in (2, 4):
         a, b = cell(rest[0]), cell(rest[1])
         if len(rest) == 2:
-            return E.A_ATTACK, a, b, 0, a
+            return E.ATTACK, a, b, 0, a
         if not isinstance(rest[2], (tuple, list)):
             raise IllegalAction(f"{action!r}: the joiners are a tuple of cells")
         cells = [cell(x) for x in rest[2]]
@@ -79,11 +94,11 @@ def encode(rules, action) -> tuple[int, int, int, int, int]:
         mask = 0
         for x in cells:
             mask |= 1 << x
-        return E.A_ATTACK, a, b, mask, cell(rest[3])
+        return E.ATTACK, a, b, mask, cell(rest[3])
     if kind == "skill" and len(rest) == 3:
         if isinstance(rest[2], bool) or not isinstance(rest[2], int):
             raise IllegalAction(f"{action!r}: the cards spent are a number")
-        return E.A_SKILL, cell(rest[0]), cell(rest[1]), int(rest[2]), 0
+        return E.SKILL, cell(rest[0]), cell(rest[1]), int(rest[2]), 0
     raise IllegalAction(f"{action!r}: unknown action (place, move, attack, skill, end)")
 
 
@@ -91,13 +106,13 @@ def decode(rules, row) -> tuple:
     """The Match tuple of the engine's five integers (the canonical form of an action)."""
     kind, a, b, c, d = (int(x) for x in row)
     xy = rules.coords
-    if kind == E.A_END:
+    if kind == E.END:
         return ("end",)
-    if kind == E.A_PLACE:
+    if kind == E.PLACE:
         return ("place", rules.types[a], xy(b))
-    if kind == E.A_MOVE:
+    if kind == E.MOVE:
         return ("move", xy(a), xy(b))
-    if kind == E.A_ATTACK:
+    if kind == E.ATTACK:
         if c == 0:
             return ("attack", xy(a), xy(b))
         joiners = tuple(xy(i) for i in range(rules.cols * rules.rows) if c >> i & 1)
@@ -105,23 +120,23 @@ def decode(rules, row) -> tuple:
     return ("skill", xy(a), xy(b), c)
 
 
-def legal_rows(rules, s: np.ndarray) -> np.ndarray:
-    """The legal actions of the state as engine rows ``int64[n, 5]``."""
+def legal_rows(rules, g: np.void) -> np.ndarray:
+    """The legal actions of game ``g`` as engine rows ``int64[n, 5]``."""
     out = np.zeros((E.MAX_LEGAL, 5), np.int64)
-    n = E.legal(s, out, rules.ut, rules.sk, rules.st, rules.rc, False)
+    n = E.legal(g, out, rules.packed, False)
     return out[:min(n, E.MAX_LEGAL)]
 
 
-def apply(rules, s: np.ndarray, row) -> None:
-    """Do one engine action on ``s``; raises :class:`IllegalAction` naming the reason, ``s`` unchanged."""
+def apply(rules, g: np.void, row) -> None:
+    """Do one engine action on game ``g``; raises :class:`IllegalAction` naming the reason, ``g`` unchanged."""
     kind, a, b, c, d = (int(x) for x in row)
-    why = E.check(s, kind, a, b, c, d, rules.ut, rules.sk, rules.st, rules.rc)
-    if why != E.R_OK:
+    why = E.check(g, kind, a, b, c, d, rules.packed)
+    if why != E.OK:
         raise IllegalAction(E.REASONS[why])
-    E.step(s, kind, a, b, c, d, rules.ut, rules.sk, rules.st, rules.rc)
+    E.step(g, kind, a, b, c, d, rules.packed)
 
 
-class Match:
+class Match(kit.DeclaredMatch):
     """A single game between two armies; the first army (seat 0, budget 12) deploys and moves first.
 
     Args:
@@ -129,6 +144,8 @@ class Match:
         first_deck, second_deck: army ids such as ``"Orc:Goblin*6,OrcInfantry*3"``.
         seed: the game's seed (the dice tape and the tactical pile's shuffle).
     """
+
+    END_REASONS = END_REASONS
 
     def __init__(self, scenario, first_deck: str, second_deck: str, seed: int = 0):
         self.scenario = scenario
@@ -139,26 +156,9 @@ class Match:
         self.actions: list[tuple] = []
 
     @property
-    def over(self) -> bool:
-        return bool(self.state[E.G_PHASE] == E.PH_OVER)
-
-    @property
-    def to_act(self) -> int:
-        return int(self.state[E.G_CUR])
-
-    @property
     def turn(self) -> int:
         """The global turn (0 during deployment)."""
-        return int(self.state[E.G_TURN])
-
-    @property
-    def winner(self) -> str | None:
-        w = int(self.state[E.G_WINNER])
-        return None if w < 0 else WINNERS[w]
-
-    @property
-    def end_reason(self) -> str | None:
-        return None if not self.over else E.END_REASONS[int(self.state[E.G_REASON])]
+        return int(self.state.turn)
 
     def legal_actions(self) -> list[tuple]:
         """Every action legal now for :attr:`to_act`, in the engine's fixed order."""
@@ -170,53 +170,98 @@ class Match:
         apply(self.rules, self.state, row)
         self.actions.append(tuple(action))
 
-    def unit_at(self, c: int, r: int) -> dict | None:
-        """The unit on ``(c, r)`` as in :meth:`snapshot`, or ``None``."""
-        for u in self.snapshot()["units"]:
-            if u["cell"] == [c, r] and u["state"] == "alive":
-                return u
-        return None
+    def unit_at(self, c: int, r: int) -> np.void | None:
+        """The live unit on ``(c, r)`` (its :data:`~simkit.games.magic.state.UNIT` record, read and written by
+        name), or ``None``."""
+        u = int(self.state.board[self.rules.cell(c, r)]) - 1
+        return None if u < 0 or self.state.units[u].status != ALIVE else self.state.units[u]
+
+    def type_at(self, c: int, r: int) -> str | None:
+        """The unit type standing on ``(c, r)``, or ``None``."""
+        unit = self.unit_at(c, r)
+        return None if unit is None else self.rules.types[int(unit.type)]
+
+    def hp_at(self, c: int, r: int) -> int | None:
+        """Current HP (6.2: ``max(0, HP - markers)``) of the unit on ``(c, r)``, or ``None``."""
+        unit = self.unit_at(c, r)
+        return None if unit is None else max(0, int(self.rules.packed.cards[int(unit.type)].hp - unit.markers))
+
+    def set_position(self, units, turn: int = 3, to_act: int | None = None, dice_key: int = 12345,
+                     magic=((0, 0), (0, 0)), hands=(0, 0), drawn=(0, 0)) -> None:
+        """Make the game the main-phase position written literally (tests and the rule examples), through the
+        declaration (:func:`simkit.games.kits.state.place`).
+
+        Args:
+            units: exactly the units on the board, in place order: ``(side, type, (c, r))`` or
+                ``(side, type, (c, r), markers)``; a side's leader is its leader.
+            turn: the global turn; ``to_act`` the seat to act (default: the first on odd turns).
+            dice_key: the dice stream's key (the tape starts at its die 0).
+            magic: per seat ``(active, stored)``; hands: per seat the tactical cards held (ids 1..n, drawn from
+                the pile); drawn: per seat the cards drawn in the game (at least those held).
+        """
+        g, r = self.state, self.rules
+        g.units[...] = np.zeros(len(g.units), g.units.dtype)
+        g.board[...] = 0
+        sides: dict = {0: {}, 1: {}}
+        for i, unit in enumerate(units):
+            side, name, (c, row) = unit[:3]
+            cell, t = r.cell(c, row), r.type_id(name)
+            kit.place(g.units[i], {"type": t, "side": side, "cell": cell, "status": ALIVE,
+                                   "markers": unit[3] if len(unit) > 3 else 0})
+            g.board[cell] = i + 1
+            if r.packed.cards[t].leader:
+                sides[side].update(leader=i, race=int(r.packed.cards[t].race))
+        for p in (0, 1):
+            held = int(hands[p])
+            sides[p].update(active_magic=magic[p][0], stored_magic=magic[p][1], to_place=0, held=held,
+                            drawn=max(int(drawn[p]), held), hand=[k + 1 if k < held else 0 for k in range(len(
+                                g.sides[p].hand))])
+        kit.place(g, {"places": len(units), "phase": PLAY, "turn": turn, "to_act": (turn - 1) % 2 if to_act is None
+                      else to_act, "sides": sides, "dice_key": dice_key, "dice_rolled": 0,
+                      "pile_drawn": sum(max(int(d), int(h)) for d, h in zip(drawn, hands))})
 
     def snapshot(self) -> dict:
-        """The whole game as plain values (units with type, side, cell, HP; players' magic and cards)."""
-        s, r = self.state, self.rules
-        units = []
-        for u in range(int(s[E.G_NU])):
-            b = E.UB + u * E.UF
-            t = int(s[b + E.F_TYPE])
-            cell = int(s[b + E.F_CELL])
-            hp = int(r.ut[t, 4])
-            units.append({
-                "slot": u, "type": r.types[t], "side": int(s[b + E.F_OWNER]),
-                "state": ("unplaced", "alive", "dead")[int(s[b + E.F_STATE])],
-                "cell": list(r.coords(cell)) if cell >= 0 else None, "hp": max(0, hp - int(s[b + E.F_DMG])),
-                "max_hp": hp, "markers": int(s[b + E.F_DMG]), "moved": int(s[b + E.F_MOVED]),
-                "attacked": int(s[b + E.F_ATTACKED]), "skilled": int(s[b + E.F_SKILLED]),
-                "free_used": int(s[b + E.F_FREE]), "summoned": int(s[b + E.F_SUMMONED]),
-                "effects": [int(s[b + E.F_BDICE]), int(s[b + E.F_BPREC]), int(s[b + E.F_BMOVE])],
-            })
-        players = []
-        for p in range(2):
-            b = E.PB0 + p * E.PBS
-            players.append({
-                "active_magic": int(s[b + E.P_ACTIVE]), "stored_magic": int(s[b + E.P_STORED]),
-                "drawn": int(s[b + E.P_DRAWN]), "cap": int(s[b + E.P_CAP]),
-                "hand": [int(x) for x in s[b + E.P_H: b + E.P_H + int(s[b + E.P_HAND])]],
-                "unlocks": [int(s[b + E.P_UNLOCK4]), int(s[b + E.P_UNLOCK5])],
-                "magic_gained": int(s[b + E.P_GAINED]), "magic_spent": int(s[b + E.P_SPENT]),
-                "cards_used": int(s[b + E.P_CARDS_USED]), "army_value": int(s[b + E.P_ARMY]),
-                "dice": int(s[b + E.P_DICE]), "to_place": int(s[b + E.P_TO_PLACE]),
-            })
-        return {
-            "decks": list(self.decks), "seed": self.seed, "turn": int(s[E.G_TURN]), "to_act": int(s[E.G_CUR]),
-            "phase": ("deploy", "play", "over")[int(s[E.G_PHASE])], "winner": self.winner,
-            "end_reason": self.end_reason, "dice_rolled": int(s[E.G_DPTR]), "pile_drawn": int(s[E.G_KPTR]),
-            "units": units, "players": players,
-        }
+        """The whole game as plain values named by its declaration (:data:`~simkit.games.magic.state.GAME`: the
+        header, the pile, both sides, the unit places in use, the board), with the armies and the seed."""
+        g = self.state
+        out = {"decks": list(self.decks), "seed": self.seed}
+        for name in GAME.names:
+            value = g.units[:int(g.places)] if name == "units" else getattr(g, name)
+            out[name] = kit.snapshot(value)
+        return out
 
-    def copy(self) -> Match:
+    def clone(self) -> Match:
+        """An independent copy of the game (state and actions): try an action on it, the game is untouched."""
         other = Match.__new__(Match)
         other.scenario, other.rules, other.decks, other.seed = self.scenario, self.rules, self.decks, self.seed
-        other.state = self.state.copy()
+        copy = np.zeros(1, GAME)
+        copy[0] = self.state
+        other.state = copy[0]
         other.actions = list(self.actions)
         return other
+
+    copy = clone
+
+    def view(self, seat: int, key: int, salt: int = 0) -> Match:
+        """``seat``'s view of the game, as a search sees it: a clone whose dice are keyed by ``key`` (a number of
+        the bot's own, never the game's) and ``salt``, the opponent's hand and the pile dealt again from their
+        multiset (the engine's :func:`~simkit.games.magic.search.redeal`)."""
+        other = self.clone()
+        other.state.dice_key = int(key)
+        redeal(other.state, int(seat), int(salt))
+        return other
+
+    def value(self, seat: int, bot: str | None = None) -> float:
+        """The position's worth to ``seat`` by the ``value_*`` weights of the scenario's search bot ``bot``
+        (default: its first), as the compiled search values it (:func:`~simkit.games.magic.search.worth`).
+
+        Raises:
+            ValueError: the scenario has no such search bot.
+        """
+        bots = search_bots(self.scenario)
+        if bot is None and not bots:
+            raise ValueError("the scenario defines no search bot ([bots.<name>] with a policy)")
+        if bot is not None and bot not in bots:
+            raise ValueError(f"unknown search bot {bot!r} (the scenario has: {', '.join(bots) or 'none'})")
+        weights = bots[bot or next(iter(bots))].values
+        return float(worth(self.state, int(seat), self.rules.packed, weights))

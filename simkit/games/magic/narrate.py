@@ -7,14 +7,15 @@ from collections.abc import Iterable, Sequence
 
 from simkit.games.magic import engine as E
 from simkit.games.magic.match import Match
+from simkit.games.magic.transitions import MagicPage
 
 SIDES = ("first", "second")
 
 
 def _dice(m: Match, lo: int, hi: int) -> list[int]:
     """The dice of the tape from ``lo`` to ``hi`` (the faces rolled by one action)."""
-    key = m.state[E.G_DSEED]
-    sides = int(m.rules.st[E.S_SIDES])
+    key = m.state.dice_key
+    sides = int(m.rules.packed.die_sides)
     return [int(E.below(key, k, sides)) + 1 for k in range(lo, hi)]
 
 
@@ -23,7 +24,8 @@ def _name(u: dict) -> str:
 
 
 def describe(m: Match, before: dict, action: tuple, after: dict) -> list[str]:
-    """The lines telling one action and its consequences."""
+    """The lines telling one action and its consequences (``before`` and ``after`` in the page's words,
+    :meth:`~simkit.games.magic.transitions.MagicPage.words`)."""
     who = SIDES[before["to_act"]]
     kind = action[0]
     lines = []
@@ -41,7 +43,7 @@ def describe(m: Match, before: dict, action: tuple, after: dict) -> list[str]:
         lines.append(f"{who}: {a['type']} {tuple(action[1])}{join} attacks {_name(t)}: dice {faces}")
     elif kind == "skill":
         a = at[tuple(action[1])]
-        skill = m.rules.skills[int(m.rules.ut[m.rules.type_id(a["type"]), 11])]
+        skill = m.rules.skills[int(m.rules.card(a["type"]).active)]
         paid = f", {action[3]} tactical card(s) as magic" if action[3] else ""
         lines.append(f"{who}: {a['type']} {tuple(action[1])} uses {skill} on {tuple(action[2])}{paid}")
     else:
@@ -52,8 +54,10 @@ def describe(m: Match, before: dict, action: tuple, after: dict) -> list[str]:
             lines.append(f"  {_name(ub)} {change} {abs(ua['hp'] - ub['hp'])} ({ua['hp']}/{ua['max_hp']} HP left)")
         if ub["state"] == "alive" and ua["state"] == "dead":
             lines.append(f"  {_name(ub)} is destroyed")
-    for u in after["units"][len(before["units"]):]:
-        lines.append(f"  {SIDES[u['side']]} summons a {u['type']} on {tuple(u['cell'])}")
+    for i, u in enumerate(after["units"]):  # a summoned unit stands where no live unit stood before
+        new = i >= len(before["units"]) or before["units"][i]["state"] != "alive"
+        if u["summoned"] and u["state"] == "alive" and new:
+            lines.append(f"  {SIDES[u['side']]} summons a {u['type']} on {tuple(u['cell'])}")
     for seat in (0, 1):
         pb, pa = before["players"][seat], after["players"][seat]
         if pa["stored_magic"] > pb["stored_magic"]:
@@ -72,18 +76,18 @@ def narrate(scenario, first_deck: str, second_deck: str, actions: Iterable[tuple
             seed: int = 0) -> list[str]:
     """The game's events in words, from its armies, seed and actions."""
     m = Match(scenario, first_deck, second_deck, seed=seed)
+    page = MagicPage(scenario.data)
     lines = [f"Magic War, seed {seed}: first {m.decks[0]} ({bots[0]}) against second {m.decks[1]} ({bots[1]}); "
              "the first player deploys and moves first (authored roster, not the designer's numbers)"]
-    before = m.snapshot()
+    before = page.words(m.snapshot())
     for a in actions:
         a = tuple(a)
         m.do(a)
-        after = m.snapshot()
+        after = page.words(m.snapshot())
         lines += describe(m, before, a, after)
         before = after
     if m.over:
         who = "a draw" if m.winner == "draw" else f"{m.winner} wins"
-        lead = [next(u["hp"] for u in before["units"] if u["slot"] == int(m.state[E.PB0 + p * E.PBS + E.P_LEADER]))
-                for p in (0, 1)]
+        lead = [next(u["hp"] for u in before["units"] if u["slot"] == int(m.state.sides[p].leader)) for p in (0, 1)]
         lines.append(f"game over on turn {m.turn}: {who} ({m.end_reason}); leaders' HP {lead[0]} / {lead[1]}")
     return lines

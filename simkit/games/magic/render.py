@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from simkit.games.magic.match import Match
+from simkit.games.magic.transitions import MagicPage
 
 SIDE_COLOURS = ("#c0392b", "#2471a3")
 ZONE_COLOURS = ("#f6dcd8", "#d6e6f3")
@@ -20,25 +21,25 @@ def draw(ax, m: Match, caption: str = "") -> None:
     from matplotlib.patches import Circle, Rectangle
 
     r = m.rules
-    st = r.st
+    st = r.packed
     ax.clear()
     ax.set_aspect("equal")
     ax.axis("off")
-    crowns = {r.coords(int(st[2])), r.coords(int(st[3]))}
+    crowns = {r.coords(int(st.crown[0])), r.coords(int(st.crown[1]))}
     for row in range(r.rows):
         for col in range(r.cols):
             colour = "#fbfaf3"
-            if int(st[4]) <= row <= int(st[5]):
+            if st.deploy_first_row[0] <= row <= st.deploy_last_row[0]:
                 colour = ZONE_COLOURS[0]
-            elif int(st[6]) <= row <= int(st[7]):
+            elif st.deploy_first_row[1] <= row <= st.deploy_last_row[1]:
                 colour = ZONE_COLOURS[1]
-            if (int(st[-1]) >> r.cell(col, row)) & 1:
+            if (int(st.obstacles) >> r.cell(col, row)) & 1:
                 colour = "#777777"
             ax.add_patch(Rectangle((col, row), 1, 1, facecolor=colour, edgecolor="#999999"))
             if (col, row) in crowns:
                 ax.text(col + 0.08, row + 0.82, "♛", fontsize=9, color="#b7950b")
             ax.text(col + 0.93, row + 0.06, f"{col},{row}", fontsize=6, color="#999999", ha="right")
-    for u in m.snapshot()["units"]:
+    for u in MagicPage(m.scenario.data).words(m.snapshot())["units"]:
         if u["state"] != "alive":
             continue
         c, row = u["cell"]

@@ -2,11 +2,12 @@
 
 The hooks follow the one search's contract (``copy_game``, ``play_turn``, ``replay``, ``game_over``,
 ``to_act``, ``value``; a ``ctx`` tuple of the game's arrays passed through unopened), over the engine's
-flat state (:mod:`simkit.games.magic.engine`):
+declared state (:mod:`simkit.games.magic.state`):
 
-``ctx = (ut, sk, st, rc, root, work, out, scratch, ctr, w)``: the rules' four tables, the search's root
-(the acting seat's view of the real game, made by :func:`root_of`), the simulated game, the legal-action
-buffer, a scratch state for the utility bot, its draw counter and the weight vector it plays with.
+``ctx = (rules, root, work, out, ctr, weights)``: the packed rules, the search's root (one game record: the
+acting seat's view of the real game, made by :func:`root_of`), the simulated game (one record), the
+legal-action buffer, the utility bot's draw counter and the weights it plays with (one record). :func:`new_context`
+makes one.
 
 **What the seat cannot see, re-drawn; nothing peeked.** :func:`root_of` copies the real game with its
 dice key replaced by one drawn from the seat's own bot stream: the real dice tape never enters a
@@ -30,34 +31,41 @@ import numpy as np
 from numba import njit
 
 from simkit.games.kits.mix import mix64
+from simkit.games.kits.state import record
 from simkit.games.magic import bots as B
 from simkit.games.magic import engine as E
-from simkit.games.magic.tables import U_COST, U_HP, U_LEADER
+from simkit.games.magic.state import ALIVE, DRAW, GAME, OVER
 
-#: the value weights, in the order of the compiled vector (scenario keys ``value_<name>``)
-VALUES = (
-    ("win", "a won game (minus for a lost one; a draw 0)"),
-    ("army", "per gold of own units alive (non-leaders, each by its HP left over its HP) minus the enemy's"),
-    ("leader", "per HP of the own leader left minus the enemy leader's"),
-    ("magic", "per magic (active and stored) of own minus the enemy's"),
-    ("cards", "per tactical card in hand of own minus the enemy's"),
-    ("threat", "per expected enemy hit that can reach the own leader next turn, minus the same on the enemy "
-               "leader (subtracted)"),
-    ("advance", "per cell the own units (leader aside) stand beyond their range from the enemy leader, minus "
-                "the enemy's (subtracted)"),
-)
-VALUE_NAMES = tuple(f"value_{name}" for name, _ in VALUES)
-V_WIN, V_ARMY, V_LEADER, V_MAGIC, V_CARDS, V_THREAT, V_ADVANCE = range(len(VALUES))
+F = np.float64
+#: the value weights (scenario keys ``value_<name>``), in file order
+VALUES = record("Values", [
+    ("win", F),      # a won game (minus for a lost one; a draw 0)
+    ("army", F),     # per gold of own units alive (non-leaders, each by its HP left over its HP) minus the enemy's
+    ("leader", F),   # per HP of the own leader left minus the enemy leader's
+    ("magic", F),    # per magic (active and stored) of own minus the enemy's
+    ("cards", F),    # per tactical card in hand of own minus the enemy's
+    ("threat", F),   # per expected enemy hit that can reach the own leader next turn, minus the same on the enemy
+                     # leader (subtracted)
+    ("advance", F),  # per cell the own units (leader aside) stand beyond their range from the enemy leader, minus
+                     # the enemy's (subtracted)
+], "A search bot's value weights: what a position is worth to a seat.")
+VALUE_NAMES = tuple(f"value_{name}" for name in VALUES.names)
 
-_HI = np.int64(1) << 15  # an action's first word: kind, a, b, d in 6 bits each (cells < 63, kinds < 8)
 _DICE_SALT = np.uint64(0x6D61676963446963)
 _CARD_SALT = np.uint64(0x6D61676963436172)
 _ROOT_SALT = np.uint64(0x6D61676963526F6F)
 
 
+def new_context(rules):
+    """A search context over the packed ``rules`` (see the module's words)."""
+    return (rules, np.zeros(1, GAME), np.zeros(1, GAME), np.zeros((E.MAX_LEGAL, 5), np.int64), np.zeros(1, np.int64),
+            np.zeros(1, B.WEIGHTS))
+
+
 @njit(cache=True)
 def encode(kind, a, b, d):
-    """The first word of an action ``(kind, a, b, c, d)``; the second is ``c`` itself (a joiner mask)."""
+    """The first word of an action ``(kind, a, b, c, d)``; the second is ``c`` itself (a joiner set): kind, a,
+    b and d in 6 bits each (cells below 63, kinds below 8)."""
     return ((kind * 64 + a) * 64 + b) * 64 + d
 
 
@@ -78,55 +86,62 @@ def root_key(key, counter):
 
 
 @njit(cache=True)
-def root_of(s, key, root):
-    """Write into ``root`` the search's start from real game ``s``: the game with its dice key replaced by
+def root_of(g, key, root):
+    """Write into ``root[0]`` the search's start from real game ``g``: the game with its dice key replaced by
     ``key`` (see :func:`root_key`), so that no search reads the real dice."""
-    root[:] = s
-    root[E.G_DSEED] = key
+    root[0] = g
+    root[0].dice_key = key
 
 
 @njit(cache=True)
-def copy_game(ctx, g, seat, salt):
-    """Copy the root into the work game as ``seat`` may see it: its dice re-keyed by ``salt``, the
-    opponent's hand and the pile (the cards ``seat`` cannot see) dealt again from a shuffle keyed by it."""
-    root, s = ctx[4], ctx[5]
-    s[:] = root
-    key = mix64(np.uint64(root[E.G_DSEED]) ^ mix64(np.uint64(salt) ^ _DICE_SALT))
-    s[E.G_DSEED] = np.int64(key >> np.uint64(1))
-    ckey = np.int64(mix64(key ^ _CARD_SALT) >> np.uint64(1))
-    b = E.pb(1 - seat)
-    h = s[b + E.P_HAND]
-    kp, nd = s[E.G_KPTR], s[E.G_NDECK]
+def redeal(g, seat, salt):
+    """``seat``'s view of game ``g``, in place: the dice re-keyed by ``salt``, the opponent's hand and the pile
+    (the cards ``seat`` cannot see, whose multiset is public: used cards lie face up, 7.3) dealt again from a
+    shuffle keyed by it."""
+    key = mix64(np.uint64(g.dice_key) ^ mix64(np.uint64(salt) ^ _DICE_SALT))
+    g.dice_key = np.int64(key >> np.uint64(1))
+    card_key = np.int64(mix64(key ^ _CARD_SALT) >> np.uint64(1))
+    other = g.sides[1 - seat]
+    h = other.held
+    kp, nd = g.pile_drawn, g.pile_size
     n = h + nd - kp
     if n < 2:
         return
     pool = np.empty(n, np.int64)
     for i in range(h):
-        pool[i] = s[b + E.P_H + i]
+        pool[i] = other.hand[i]
     for i in range(nd - kp):
-        pool[h + i] = s[E.DECK + kp + i]
+        pool[h + i] = g.pile[kp + i]
     pool.sort()  # from the multiset alone: the real order and split never matter
     for i in range(n - 1, 0, -1):
-        j = E.below(ckey, n - 1 - i, i + 1)
+        j = E.below(card_key, n - 1 - i, i + 1)
         x = pool[i]
         pool[i] = pool[j]
         pool[j] = x
     for i in range(h):
-        s[b + E.P_H + i] = pool[i]
+        other.hand[i] = pool[i]
     for i in range(nd - kp):
-        s[E.DECK + kp + i] = pool[h + i]
+        g.pile[kp + i] = pool[h + i]
+
+
+@njit(cache=True)
+def copy_game(ctx, g, seat, salt):
+    """Copy the root into the work game as ``seat`` may see it (:func:`redeal`)."""
+    root, work = ctx[1], ctx[2]
+    work[0] = root[0]
+    redeal(work[0], seat, salt)
 
 
 @njit(cache=True)
 def game_over(ctx):
     """The work game has ended."""
-    return ctx[5][E.G_PHASE] == E.PH_OVER
+    return ctx[2][0].phase == OVER
 
 
 @njit(cache=True)
 def to_act(ctx):
     """The seat to act in the work game."""
-    return np.int64(ctx[5][E.G_CUR])
+    return np.int64(ctx[2][0].to_act)
 
 
 @njit(cache=True)
@@ -137,24 +152,25 @@ def play_turn(ctx, bot, temperature, keys, counter, k, cap, record):
     With a non-empty ``record``: one plan, to the end of the turn or the first action that rolls dice or
     draws a card (that action included), its actions recorded two words each; without one: the rest of
     the turn. Stops at ``cap`` words. Returns the words played (``2 x`` actions)."""
-    ut, sk, st, rc, s, out, scratch, ctr, w = ctx[0], ctx[1], ctx[2], ctx[3], ctx[5], ctx[6], ctx[7], ctx[8], ctx[9]
-    w[:] = bot
-    w[B.W_NOISE] = temperature
+    rules, g, out, ctr, weights = ctx[0], ctx[2][0], ctx[3], ctx[4], ctx[5]
+    weights[0] = bot
+    w = weights[0]
+    w.noise = temperature
     ctr[0] = counter[k]
     plan = record.shape[0] > 0
-    p, turn = s[E.G_CUR], s[E.G_TURN]
+    p, turn = g.to_act, g.turn
     n = 0
-    while s[E.G_PHASE] != E.PH_OVER and s[E.G_CUR] == p and s[E.G_TURN] == turn and n < cap:
-        m = min(E.legal(s, out, ut, sk, st, rc, False), out.shape[0])
-        i = B.choose(s, out, m, B.BOT_UTILITY, w, keys[k], ctr, ut, sk, st, rc, scratch)
+    while g.phase != OVER and g.to_act == p and g.turn == turn and n < cap:
+        m = min(E.legal(g, out, rules, False), out.shape[0])
+        i = B.choose(g, out, m, B.BOT_UTILITY, w, keys[k], ctr, rules)
         kind, a, b, c, d = out[i, 0], out[i, 1], out[i, 2], out[i, 3], out[i, 4]
         if n + 1 < record.shape[0]:
             record[n] = encode(kind, a, b, d)
             record[n + 1] = c
         n += 2
-        dice, cards = s[E.G_DPTR], s[E.G_KPTR]
-        E.step(s, kind, a, b, c, d, ut, sk, st, rc)
-        if plan and (s[E.G_DPTR] != dice or s[E.G_KPTR] != cards):
+        dice, cards = g.dice_rolled, g.pile_drawn
+        E.step(g, kind, a, b, c, d, rules)
+        if plan and (g.dice_rolled != dice or g.pile_drawn != cards):
             break
     counter[k] = ctr[0]
     return n
@@ -163,53 +179,56 @@ def play_turn(ctx, bot, temperature, keys, counter, k, cap, record):
 @njit(cache=True)
 def replay(ctx, plan, n):
     """Apply the ``n`` recorded words of ``plan`` to the work game; False when an action is not legal there."""
-    ut, sk, st, rc, s = ctx[0], ctx[1], ctx[2], ctx[3], ctx[5]
+    rules, g = ctx[0], ctx[2][0]
     for i in range(0, n, 2):
         kind, a, b, d = decode(plan[i])
         c = plan[i + 1]
-        if E.check(s, kind, a, b, c, d, ut, sk, st, rc) != E.R_OK:
+        if E.check(g, kind, a, b, c, d, rules) != E.OK:
             return False
-        E.step(s, kind, a, b, c, d, ut, sk, st, rc)
+        E.step(g, kind, a, b, c, d, rules)
     return True
 
 
 @njit(cache=True)
-def value(ctx, seat, bot, weights):
-    """The work game's worth to ``seat``: ``weights`` (``V_*``) times the differences of :data:`VALUES`;
-    a finished game is worth ``± weights[V_WIN]`` plus the army and leader terms."""
-    ut, sk, st, s = ctx[0], ctx[1], ctx[2], ctx[5]
+def worth(g, seat, rules, weights):
+    """Game ``g``'s worth to ``seat``: ``weights`` (:data:`VALUES`) times the differences they name; a finished
+    game is worth ``± weights.win`` plus the army and leader terms."""
     army, advance = 0.0, 0.0
-    cols = st[E.S_COLS]
-    lead = (s[E.pb(0) + E.P_LEADER], s[E.pb(1) + E.P_LEADER])
-    for u in range(s[E.G_NU]):
-        x = E.ub(u)
-        if s[x + E.F_STATE] != E.US_ALIVE:
+    cols = rules.cols
+    lead0, lead1 = g.sides[0].leader, g.sides[1].leader
+    for u in range(g.places):
+        unit = g.units[u]
+        if unit.status != ALIVE:
             continue
-        t = s[x + E.F_TYPE]
-        if ut[t, U_LEADER] == 1:
+        card = rules.cards[unit.type]
+        if card.leader == 1:
             continue
-        q = s[x + E.F_OWNER]
+        q = unit.side
         sign = 1.0 if q == seat else -1.0
-        army += sign * ut[t, U_COST] * E.hp_left(s, u, ut) / ut[t, U_HP]
-        enemy = lead[1 - q]
-        gap = E.mdist(s[x + E.F_CELL], s[E.ub(enemy) + E.F_CELL], cols) - B.unit_range(s, u, ut, st)
+        army += sign * card.cost * E.hp_left(g, u, rules) / card.hp
+        enemy = lead1 if q == 0 else lead0
+        gap = E.mdist(unit.cell, g.units[enemy].cell, cols) - B.unit_range(g, u, rules)
         advance += sign * (gap if gap > 0 else 0)
-    mine, theirs = lead[seat], lead[1 - seat]
-    x = weights[V_ARMY] * army + weights[V_LEADER] * (E.hp_left(s, mine, ut) - E.hp_left(s, theirs, ut))
-    if s[E.G_PHASE] == E.PH_OVER:
-        w = s[E.G_WINNER]
-        if w == seat:
-            return x + weights[V_WIN]
-        if w == E.DRAW:
+    mine, theirs = (lead0, lead1) if seat == 0 else (lead1, lead0)
+    x = weights.army * army + weights.leader * (E.hp_left(g, mine, rules) - E.hp_left(g, theirs, rules))
+    if g.phase == OVER:
+        if g.winner == seat:
+            return x + weights.win
+        if g.winner == DRAW:
             return x
-        return x - weights[V_WIN]
-    bm, bt = E.pb(seat), E.pb(1 - seat)
-    x += weights[V_MAGIC] * (s[bm + E.P_ACTIVE] + s[bm + E.P_STORED] - s[bt + E.P_ACTIVE] - s[bt + E.P_STORED])
-    x += weights[V_CARDS] * (s[bm + E.P_HAND] - s[bt + E.P_HAND])
-    if weights[V_THREAT] != 0.0:
-        danger = B.threat_at(s, s[E.ub(mine) + E.F_CELL], seat, ut, sk, st) - \
-            B.threat_at(s, s[E.ub(theirs) + E.F_CELL], 1 - seat, ut, sk, st)
-        x -= weights[V_THREAT] * danger
-    x -= weights[V_ADVANCE] * advance
+        return x - weights.win
+    own, other = g.sides[seat], g.sides[1 - seat]
+    x += weights.magic * (own.active_magic + own.stored_magic - other.active_magic - other.stored_magic)
+    x += weights.cards * (own.held - other.held)
+    if weights.threat != 0.0:
+        danger = B.threat_at(g, g.units[mine].cell, seat, rules) - \
+            B.threat_at(g, g.units[theirs].cell, 1 - seat, rules)
+        x -= weights.threat * danger
+    x -= weights.advance * advance
     return x
 
+
+@njit(cache=True)
+def value(ctx, seat, bot, weights):
+    """The work game's worth to ``seat`` (:func:`worth`)."""
+    return worth(ctx[2][0], seat, ctx[0], weights)

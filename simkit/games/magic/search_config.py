@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.games.kits.bot_tables import number, search_roles, switch
-from simkit.games.magic import bots as B
-from simkit.games.magic.search import VALUE_NAMES
+from simkit.games.kits.state import zeros
+from simkit.games.magic.search import VALUE_NAMES, VALUES
 from simkit.games.magic.search_loop import (
     DEPTH,
     HALVING,
@@ -39,16 +39,16 @@ SEARCH_KEYS = ("policy", "reply", "plans", "depth", "temperature", "reply_temper
 
 @dataclass(frozen=True)
 class SearchBot:
-    """A search bot read from its table: the policy's and reply's names, ``params`` (``float64[PARAMS]``, in
-    :mod:`.search_loop`'s order) and ``values`` (``float64[len(VALUE_NAMES)]``)."""
+    """A search bot read from its table: the policy's and reply's names, ``params`` (``float64[PARAMS]``, the
+    kit's budget in :mod:`.search_loop`'s order) and ``values`` (a :data:`~.search.VALUES` record)."""
 
     policy: str
     reply: str
     params: np.ndarray
-    values: np.ndarray
+    values: np.void
 
 
-def read_search(f: Field, personalities: dict[str, np.ndarray]) -> SearchBot:
+def read_search(f: Field, personalities: dict[str, np.void]) -> SearchBot:
     """The :class:`SearchBot` of the merged table ``f``.
 
     Raises:
@@ -61,11 +61,13 @@ def read_search(f: Field, personalities: dict[str, np.ndarray]) -> SearchBot:
     params[PLANS] = number(f, "plans", 1, int, 1, MAX_PLANS)
     params[DEPTH] = number(f, "depth", 0, int, 0, MAX_DEPTH)
     params[SAMPLES] = number(f, "samples", 1, int, 1, MAX_SAMPLES)
-    own = float(personalities[names["policy"]][B.W_NOISE])
+    own = float(personalities[names["policy"]].noise)
     params[TEMPERATURE] = number(f, "temperature", own, minimum=0) if f.has("temperature") else own
     params[POLICY_TEMPERATURE] = own  # the first candidate is the policy's own plan
     params[REPLY_TEMPERATURE] = number(f, "reply_temperature", 0.0, minimum=0)
     params[MARGIN] = number(f, "margin", 0.0, minimum=0)
     params[HALVING] = switch(f, "halving", False)
-    values = np.array([number(f, key, 0.0) for key in VALUE_NAMES], np.float64)
+    values = zeros(VALUES)
+    for name, key in zip(VALUES.names, VALUE_NAMES):
+        setattr(values, name, number(f, key, 0.0))
     return SearchBot(policy=names["policy"], reply=names["reply"], params=params, values=values)

@@ -1,7 +1,8 @@
 """Magic War's rules page restated over snapshots, for ``simkit check``: no engine helper is used.
 
-Every function reads :meth:`~simkit.games.magic.match.Match.snapshot` values (plain values in the
-page's words: units with type, side, cell, markers; players' magic) and the scenario's merged data
+Every function reads :meth:`~simkit.games.magic.match.Match.snapshot` values (the declared state as plain
+values, :mod:`simkit.games.magic.state`), put once into the page's words by :meth:`MagicPage.words` (units
+with type, side, cell ``[c, r]``, markers and HP; players' magic and cards), and the scenario's merged data
 (``[rules]``, ``[combat]``, ``[magic]``, ``[skills]`` and the races' units, as the designer wrote them),
 and says what ``shared/rules/magic-war.md`` and the roster's skill primitives (``magic-war-roster.md``
 B.1) require of an action: what must change, what must not. :meth:`MagicPage.transition_problems`
@@ -19,8 +20,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from simkit.core.rng import derive_seed
+from simkit.core.seats import WINNERS
 from simkit.games.kits.mix import mix64
+from simkit.games.magic.state import END_REASONS
 
 #: clause name -> the rules page's section, for the report
 CLAUSES = {
@@ -75,6 +77,39 @@ class MagicPage:
         for race in data.get("races", {}).values():
             for name, unit in race.get("units", {}).items():
                 self.units[name] = dict(unit)
+        self.card_names = list(self.units)  # the declared state's card rows: the scenario's units in file order
+
+    # -- the declared state in the page's words ---------------------------------------------------------------
+
+    def words(self, snap: Mapping) -> dict:
+        """A :meth:`~simkit.games.magic.match.Match.snapshot` in the page's words (computed once per snapshot):
+        ``phase`` ("deploy", "play", "over"), ``turn``, ``to_act``, ``winner`` ("first", "second", "draw" or
+        None), ``end_reason``, ``dice_key``, ``dice_rolled``, ``decks``, ``seed``; ``units`` in place order, each
+        with ``slot``, ``type`` (its name), ``side``, ``state`` ("unplaced", "alive", "dead"), ``cell`` (``[c, r]``
+        or None), ``markers``, ``hp`` (max(0, HP - markers)), ``max_hp``, ``moved``, ``attacked``, ``skilled``,
+        ``free_used``, ``summoned``, ``effects`` (dice, precision, move given this turn); ``players`` with
+        ``active_magic``, ``stored_magic``, ``drawn``, ``cap``, ``hand`` (card ids held), ``unlocks``,
+        ``army_value``, the record's counters."""
+        if "players" in snap:  # already in words
+            return snap  # type: ignore[return-value]
+        units = []
+        for i, u in enumerate(snap["units"]):
+            name = self.card_names[u["type"]]
+            hp = int(self.units[name]["hp"])
+            units.append({
+                "slot": i, "type": name, "side": u["side"], "state": ("unplaced", "alive", "dead")[u["status"]],
+                "cell": [u["cell"] % self.cols, u["cell"] // self.cols] if u["cell"] >= 0 else None,
+                "markers": u["markers"], "hp": max(0, hp - u["markers"]), "max_hp": hp, "moved": u["moved"],
+                "attacked": u["attacked"], "skilled": u["skilled"], "free_used": u["free_used"],
+                "summoned": u["summoned"], "effects": [u["bonus_dice"], u["bonus_precision"], u["bonus_move"]]})
+        players = [{**{k: v for k, v in s.items() if k not in ("hand", "lost", "hits")}, "hand": s["hand"][:s["held"]],
+                    "unlocks": [s["unlocked_alone"], s["unlocked_leader_hp"]]} for s in snap["sides"]]
+        winner = snap["winner"]
+        return {"decks": snap["decks"], "seed": snap["seed"], "turn": snap["turn"], "to_act": snap["to_act"],
+                "phase": ("deploy", "play", "over")[snap["phase"]], "winner": None if winner < 0 else WINNERS[winner],
+                "end_reason": END_REASONS[snap["reason"]] if winner >= 0 else None, "dice_key": snap["dice_key"],
+                "dice_rolled": snap["dice_rolled"], "pile_drawn": snap["pile_drawn"], "units": units,
+                "players": players}
 
     # -- the cards' words ---------------------------------------------------------------------------------
 
@@ -158,6 +193,7 @@ class MagicPage:
 
     def attacks_by_the_page(self, snap: Mapping) -> set[tuple]:
         """The single attacks (``("attack", a, b)``) the page allows the seat to act in ``snap``."""
+        snap = self.words(snap)
         if snap["phase"] != "play":
             return set()
         me, out = snap["to_act"], set()
@@ -176,10 +212,9 @@ class MagicPage:
 
     @staticmethod
     def dice_key(snap: Mapping) -> int:
-        """The game's dice key: from its seed (11.1 streams), or given outright (a negative seed: a
-        position written in the page's words with the dice to come)."""
-        seed = int(snap["seed"])
-        return -seed if seed < 0 else derive_seed(seed, "magic", "dice")
+        """The game's dice key (11.1: drawn from its seed when the game was set up; a literal position gives it
+        outright with the dice to come)."""
+        return int(snap["dice_key"])
 
     def face(self, key: int, k: int) -> int:
         """Die ``k`` of the tape with ``key`` (1..sides)."""
@@ -191,6 +226,7 @@ class MagicPage:
 
     def transition_problems(self, before: Mapping, action, after: Mapping) -> list[str]:
         """The clauses (names of :data:`CLAUSES`) the step ``before`` -> ``action`` -> ``after`` broke."""
+        before, after = self.words(before) if before is not None else None, self.words(after)
         if action is None or before["phase"] != "play":
             return []
         action = tuple(action)

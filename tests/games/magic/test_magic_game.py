@@ -84,9 +84,9 @@ def test_invariants_catch_a_broken_step():
     before = m.snapshot()
     assert inv.invariants(None, None, before) == []
     after = json.loads(json.dumps(before))
-    after["units"][2]["cell"] = [2, 0]
-    after["players"][0]["active_magic"] = 1
-    after["players"][1]["stored_magic"] = -1
+    after["units"][2]["cell"] = 2  # onto the first player's crown: cell (2, 0)
+    after["sides"][0]["active_magic"] = 1
+    after["sides"][1]["stored_magic"] = -1
     broken = inv.invariants(before, ("move", (1, 1), (2, 0)), after)
     assert {"one_unit_per_cell", "magic_delayed", "magic_nonnegative"} <= set(broken)
 

@@ -11,7 +11,6 @@ import copy
 import pytest
 
 from simkit.core.errors import IllegalAction
-from simkit.games.magic import engine as E
 from simkit.games.magic.match import Match
 from simkit.scenario import scenario_from_data
 from tests.magic_positions import hp, position, scenario
@@ -34,7 +33,7 @@ def test_first_player_deploys_everything_then_the_second():
     """4.2-4.4: leaders on their crowns; the first player places all its units on rows 0-1, then the second
     (having seen them) on rows 4-5; then turn 1 is the first player's."""
     m = Match(scenario(), "Orc:Goblin", "Orc:Goblin*2,Ogre", seed=1)
-    assert m.unit_at(2, 0)["type"] == "Chieftain" and m.unit_at(2, 5)["type"] == "Chieftain"
+    assert m.type_at(2, 0) == "Chieftain" and m.type_at(2, 5) == "Chieftain"
     assert m.to_act == 0 and m.turn == 0
     assert {a[2] for a in m.legal_actions()} == {(c, r) for r in (0, 1) for c in range(5)} - {(2, 0)}
     refused(m, ("place", "Goblin", (2, 2)), "not a free cell of the own deployment rows")
@@ -45,7 +44,7 @@ def test_first_player_deploys_everything_then_the_second():
     for a in (("place", "Goblin", (0, 4)), ("place", "Ogre", (2, 4)), ("place", "Goblin", (4, 5))):
         m.do(a)
     refused(m, ("place", "Goblin", (1, 4)), "not the deployment phase")
-    assert m.turn == 1 and m.to_act == 0 and m.unit_at(2, 4)["type"] == "Ogre"
+    assert m.turn == 1 and m.to_act == 0 and m.type_at(2, 4) == "Ogre"
 
 
 # ---- 5.4 movement ------------------------------------------------------------------------------------------
@@ -60,7 +59,7 @@ def test_walkers_need_a_clear_path_flyers_pass_over():
     refused(m, ("move", (4, 1), (4, 3)), "not reachable")      # a move ends on an empty cell
     m.do(("move", (4, 1), (4, 4)))                             # fly 3 over its own Goblin and the enemy's
     m.do(("move", (0, 2), (1, 3)))                             # an L-shaped path of two steps [R5]
-    assert m.unit_at(4, 4)["type"] == "Thunderbird" and m.unit_at(1, 3)["type"] == "Goblin"
+    assert m.type_at(4, 4) == "Thunderbird" and m.type_at(1, 3) == "Goblin"
     refused(m, ("move", (1, 3), (1, 4)), "already moved")
 
 
@@ -150,7 +149,7 @@ def test_attack_bonus_aura_adds_a_die():
     m = position(sanct + [(0, "Crusader", (1, 2)), (0, "Swordsman", (0, 2)), (1, "Archangel", (1, 3))],
                  faces=[6, 6, 6])
     m.do(("attack", (1, 2), (1, 3)))
-    assert m.snapshot()["dice_rolled"] == 3 and hp(m, 1, 3) == 4
+    assert m.state.dice_rolled == 3 and hp(m, 1, 3) == 4
 
 
 # ---- 8.1 stacking, B.1 defensive auras ---------------------------------------------------------------------
@@ -162,7 +161,7 @@ def test_joint_defence_takes_one_die_and_does_not_stack():
     m = position(sanct + [(0, "Crusader", (1, 2)), (1, "Swordsman", (1, 3)), (1, "Pikeman", (0, 3)),
                           (1, "Pikeman", (2, 3))], faces=[6, 6])
     m.do(("attack", (1, 2), (1, 3)))
-    assert m.snapshot()["dice_rolled"] == 1 and hp(m, 1, 3) == 1
+    assert m.state.dice_rolled == 1 and hp(m, 1, 3) == 1
 
 
 def test_different_types_add_pikeman_and_mage():
@@ -171,7 +170,7 @@ def test_different_types_add_pikeman_and_mage():
     m = position(sanct + [(0, "Crusader", (1, 2)), (1, "Swordsman", (1, 3)), (1, "Pikeman", (0, 3)),
                           (1, "Mage", (2, 3))], faces=[6, 6])
     m.do(("attack", (1, 2), (1, 3)))
-    assert m.snapshot()["dice_rolled"] == 1 and hp(m, 1, 3) == 2
+    assert m.state.dice_rolled == 1 and hp(m, 1, 3) == 2
 
 
 def test_damage_reduction_on_itself():
@@ -196,7 +195,7 @@ def test_combined_attack_the_bearer_takes_the_reduction_once():
     assert action in m.legal_actions() and ("attack", (1, 3), (2, 3), ((3, 3),), (1, 3)) in m.legal_actions()
     m.do(action)
     # Crusader 2 dice on 2-6 (faces 1, 2: one hit), Swordsman 2 - 1 = 1 die on 3-6 (face 3: one hit)
-    assert m.snapshot()["dice_rolled"] == 3 and m.unit_at(2, 3) is None
+    assert m.state.dice_rolled == 3 and m.unit_at(2, 3) is None
     refused(m, ("move", (3, 3), (3, 2)), "may not move afterwards")
 
 
@@ -218,13 +217,13 @@ def test_kill_gives_magic_usable_from_the_next_own_turn():
     player's next turn starts, not before."""
     m = position(ORC_LEADERS + [(0, "Goblin", (1, 2)), (1, "Goblin", (1, 3), 1)], faces=[6])
     m.do(("attack", (1, 2), (1, 3)))
-    p = m.snapshot()["players"][0]
-    assert (p["active_magic"], p["stored_magic"]) == (0, 1)
+    p = m.state.sides[0]
+    assert (p.active_magic, p.stored_magic) == (0, 1)
     m.do(("end",))
-    assert m.to_act == 1 and m.snapshot()["players"][0]["active_magic"] == 0
+    assert m.to_act == 1 and m.state.sides[0].active_magic == 0
     m.do(("end",))
-    p = m.snapshot()["players"][0]
-    assert m.turn == 5 and (p["active_magic"], p["stored_magic"]) == (1, 0)
+    p = m.state.sides[0]
+    assert m.turn == 5 and (p.active_magic, p.stored_magic) == (1, 0)
 
 
 def test_tactical_draws_by_cost_cut_at_the_cap():
@@ -232,15 +231,15 @@ def test_tactical_draws_by_cost_cut_at_the_cap():
     m = position(ORC_LEADERS + [(0, "Goblin", (1, 2)), (1, "Goblin", (1, 3), 1), (0, "Goblin", (3, 2)),
                                 (1, "Ogre", (3, 3), 9)], faces=[6, 6], drawn=(0, 3))
     m.do(("attack", (1, 2), (1, 3)))
-    assert m.snapshot()["players"][1]["drawn"] == 4         # the Goblin: 1 card, 3 -> 4
+    assert m.state.sides[1].drawn == 4         # the Goblin: 1 card, 3 -> 4
     m = position(ORC_LEADERS + [(0, "Goblin", (3, 2)), (1, "Ogre", (3, 3), 9), (1, "Goblin", (0, 5))], faces=[6],
                  drawn=(0, 1))
     m.do(("attack", (3, 2), (3, 3)))
-    assert m.snapshot()["players"][1]["drawn"] == 3         # the Ogre (cost 5): 2 cards
+    assert m.state.sides[1].drawn == 3         # the Ogre (cost 5): 2 cards
     m = position(ORC_LEADERS + [(0, "Goblin", (3, 2)), (1, "Ogre", (3, 3), 9), (1, "Goblin", (0, 5))], faces=[6],
                  drawn=(0, 3))
     m.do(("attack", (3, 2), (3, 3)))
-    assert m.snapshot()["players"][1]["drawn"] == 4         # cut short at the cap
+    assert m.state.sides[1].drawn == 4         # cut short at the cap
 
 
 def test_leader_at_two_hp_unlocks_a_fifth_card():
@@ -248,8 +247,8 @@ def test_leader_at_two_hp_unlocks_a_fifth_card():
     m = position([(0, "Chieftain", (2, 0)), (1, "Chieftain", (2, 5), 5), (0, "Goblin", (2, 4)),
                   (1, "Goblin", (0, 5))], faces=[6], drawn=(0, 4))
     m.do(("attack", (2, 4), (2, 5)))
-    p = m.snapshot()["players"][1]
-    assert hp(m, 2, 5) == 2 and p["cap"] == 5 and p["drawn"] == 5 and p["unlocks"] == [0, 1]
+    p = m.state.sides[1]
+    assert hp(m, 2, 5) == 2 and p.cap == 5 and p.drawn == 5 and (p.unlocked_alone, p.unlocked_leader_hp) == (0, 1)
 
 
 def test_on_death_magic_goes_to_the_owner():
@@ -257,7 +256,7 @@ def test_on_death_magic_goes_to_the_owner():
     und = [(0, "UndeadLeader", (2, 0)), (1, "UndeadLeader", (2, 5))]
     m = position(und + [(0, "Wraith", (1, 2)), (1, "Skeleton", (1, 3))], faces=[6, 6])
     m.do(("attack", (1, 2), (1, 3)))
-    assert [p["stored_magic"] for p in m.snapshot()["players"]] == [1, 1]
+    assert [int(p.stored_magic) for p in m.state.sides] == [1, 1]
 
 
 # ---- 8, B.1 active skills ----------------------------------------------------------------------------------
@@ -281,8 +280,8 @@ def test_leader_skill_costs_magic_a_card_may_pay():
     refused(m, ("skill", (2, 0), (2, 1), 0), "not enough magic")
     m = position(units, hands=(1, 0), faces=[1, 1])
     m.do(("skill", (2, 0), (2, 1), 1))
-    p = m.snapshot()["players"][0]
-    assert hp(m, 2, 1) == 3 and p["hand"] == [] and p["cards_used"] == 1
+    p = m.state.sides[0]
+    assert hp(m, 2, 1) == 3 and p.held == 0 and p.cards_used == 1
     refused(m, ("skill", (2, 0), (2, 1), 0), "already used")
     m.do(("attack", (2, 0), (1, 0)))
 
@@ -303,7 +302,7 @@ def test_summon_into_the_three_by_three_and_act_at_once():
     refused(m, ("skill", (2, 0), (2, 2), 0), "not a legal target")
     refused(m, ("skill", (2, 0), (2, 1), 0), "not a legal target")
     m.do(("skill", (2, 0), (3, 1), 0))
-    assert m.unit_at(3, 1)["type"] == "Spirit" and m.snapshot()["players"][0]["active_magic"] == 0
+    assert m.type_at(3, 1) == "Spirit" and m.state.sides[0].active_magic == 0
     assert ("move", (3, 1), (3, 3)) in m.legal_actions()
 
 
@@ -422,6 +421,6 @@ def test_turn_limit_tiebreak_on_army_value():
     """1 [R34]: with equal leader fractions, the larger fraction of the bought army's gold alive wins."""
     m = position([(0, "Chieftain", (2, 0)), (1, "Chieftain", (2, 5)), (0, "Goblin", (0, 0))], turn=60)
     for p, gold in ((0, 1), (1, 9)):
-        m.state[E.PB0 + p * E.PBS + E.P_ARMY] = gold  # the bought army's gold: 1 of 1 alive against 0 of 9
+        m.state.sides[p].army_value = gold  # the bought army's gold: 1 of 1 alive against 0 of 9
     m.do(("end",))
     assert m.winner == "first" and m.end_reason == "turn_limit"

@@ -15,11 +15,10 @@ import pytest
 
 import simkit
 from simkit.core.errors import ScenarioError
-from simkit.games.magic import bots as B
-from simkit.games.magic import engine as E
+from simkit.games.kits.state import snapshot
 from simkit.games.magic.batch import bot_tables
 from simkit.games.magic.match import Match
-from simkit.games.magic.search import copy_game, decode, encode, play_turn, replay, root_of
+from simkit.games.magic.search import copy_game, decode, encode, new_context, play_turn, replay, root_of
 from simkit.games.magic.search_loop import PARAMS, search_plan
 from simkit.games.magic.search_play import PLAN_CAP
 from simkit.scenario import scenario_from_data
@@ -41,18 +40,15 @@ def with_bots(**tables):
 
 
 def ctx_of(sc):
-    r = sc.rules
-    return (r.ut, r.sk, r.st, r.rc, np.zeros(E.STATE_SIZE, np.int64), np.zeros(E.STATE_SIZE, np.int64),
-            np.zeros((E.MAX_LEGAL, 5), np.int64), np.zeros(E.STATE_SIZE, np.int64), np.zeros(1, np.int64),
-            np.zeros(len(B.WEIGHT_NAMES), np.float64))
+    return new_context(sc.rules.packed)
 
 
 def plan_of(sc, s, bot="search-2", key=5):
-    """The plan ``bot`` chooses for the seat to act in state ``s`` (its words), from bot stream ``key``."""
+    """The plan ``bot`` chooses for the seat to act in game ``s`` (its words), from bot stream ``key``."""
     kinds, policy, reply, params, values = bot_tables(sc, (bot, bot))
-    p = int(s[E.G_CUR])
+    p = int(s.to_act)
     ctx = ctx_of(sc)
-    root_of(s, key, ctx[4])
+    root_of(s, key, ctx[1])
     most = int(params[p, 0])
     plan, best, seen = np.zeros(PLAN_CAP + 2, np.int64), np.zeros(PLAN_CAP + 2, np.int64), np.zeros(most, np.uint64)
     keys, counters = np.array([key, key + 1], np.uint64), np.zeros(2, np.uint64)
@@ -82,7 +78,7 @@ def test_search_rungs_are_data():
     assert list(kinds) == [2, 2] and params.shape == (2, PARAMS)
     t = sc.data["bots"]
     assert params[0, 0] == t["search-1"]["plans"] and params[1, 0] == t["search-2"]["plans"]
-    assert values[0, 0] == t["search-1"]["value_win"] and (policy[0] == policy[1]).all()
+    assert values[0].win == t["search-1"]["value_win"] and policy[0] == policy[1]
 
 
 @pytest.mark.parametrize("key, value, problem", [
@@ -109,35 +105,47 @@ def test_bad_search_keys_are_refused_in_one_line(tmp_path, key, value, problem):
 # ---- the hooks ---------------------------------------------------------------------------------------------------
 
 
+def hidden_reversed(m, dice_change):
+    """A clone of match ``m`` whose dice key and whose cards hidden from the seat to act (the opponent's hand, the
+    pile left) are changed: the key by ``dice_change``, the hidden cards put in reverse order."""
+    other = m.clone()
+    g = other.state
+    g.dice_key = dice_change(int(g.dice_key))
+    side = g.sides[1 - int(g.to_act)]
+    h, kp, nd = int(side.held), int(g.pile_drawn), int(g.pile_size)
+    pool = np.concatenate([side.hand[:h], g.pile[kp:nd]])[::-1]
+    side.hand[:h], g.pile[kp:nd] = pool[:h], pool[h:]
+    return other
+
+
 def test_the_view_never_reads_the_dice_and_redeals_only_hidden_cards():
     """The root takes its dice key from the bot stream: two games that differ in their dice tape and in the order
     of what the seat cannot see (the opponent's hand, the pile) give the same determinizations; the own hand
     is kept, the hidden cards keep their multiset, and salts differ in dice."""
     sc, m = midgame()
     s = m.state
-    seat, b = int(s[E.G_CUR]), E.pb(1 - int(s[E.G_CUR]))
-    other = s.copy()
-    other[E.G_DSEED] += 12345
-    h, kp, nd = int(s[b + E.P_HAND]), int(s[E.G_KPTR]), int(s[E.G_NDECK])
-    hidden = np.concatenate([s[b + E.P_H:b + E.P_H + h], s[E.DECK + kp:E.DECK + nd]])
-    swapped = hidden[::-1].copy()
-    other[b + E.P_H:b + E.P_H + h], other[E.DECK + kp:E.DECK + nd] = swapped[:h], swapped[h:]
+    seat = int(s.to_act)
+    other = hidden_reversed(m, lambda key: key + 12345).state
+    side = s.sides[1 - seat]
+    h, kp, nd = int(side.held), int(s.pile_drawn), int(s.pile_size)
+    hidden = np.concatenate([side.hand[:h], s.pile[kp:nd]])
     works = []
     for state in (s, other, s):
         ctx = ctx_of(sc)
-        root_of(state, 77, ctx[4])
+        root_of(state, 77, ctx[1])
         copy_game(ctx, 0, seat, 3)
-        works.append(ctx[5].copy())
-    assert (works[0] == works[1]).all() and (works[0] == works[2]).all()
+        works.append(snapshot(ctx[2][0]))
+    assert works[0] == works[1] == works[2]
     w = works[0]
-    own = E.pb(seat)
-    assert (w[own + E.P_H:own + E.P_H + 8] == s[own + E.P_H:own + E.P_H + 8]).all()
-    again = np.concatenate([w[b + E.P_H:b + E.P_H + h], w[E.DECK + kp:E.DECK + nd]])
-    assert sorted(again) == sorted(hidden) and w[E.G_DSEED] != s[E.G_DSEED]
+    assert w["sides"][seat]["hand"] == snapshot(s.sides[seat].hand)
+    again = w["sides"][1 - seat]["hand"][:h] + w["pile"][kp:nd]
+    assert sorted(again) == sorted(hidden) and w["dice_key"] != s.dice_key
     ctx = ctx_of(sc)
-    root_of(s, 77, ctx[4])
+    root_of(s, 77, ctx[1])
     copy_game(ctx, 0, seat, 4)
-    assert ctx[5][E.G_DSEED] != w[E.G_DSEED]
+    assert ctx[2][0].dice_key != w["dice_key"]
+    view = m.view(seat, 77, 3)  # the Match's view is the search's
+    assert snapshot(view.state) == w and view.value(seat) == view.clone().value(seat)
 
 
 def test_search_plans_do_not_depend_on_hidden_information():
@@ -150,15 +158,9 @@ def test_search_plans_do_not_depend_on_hidden_information():
     for act in rows[30:60]:
         if m.over:
             break
-        s = m.state
-        b = E.pb(1 - int(s[E.G_CUR]))
-        other = s.copy()
-        other[E.G_DSEED] ^= 0x5A5A5A
-        h, kp, nd = int(s[b + E.P_HAND]), int(s[E.G_KPTR]), int(s[E.G_NDECK])
-        pool = np.concatenate([s[b + E.P_H:b + E.P_H + h], s[E.DECK + kp:E.DECK + nd]])[::-1]
-        other[b + E.P_H:b + E.P_H + h], other[E.DECK + kp:E.DECK + nd] = pool[:h], pool[h:]
-        plan = plan_of(sc, s)
-        assert plan and plan == plan_of(sc, other)
+        other = hidden_reversed(m, lambda key: key ^ 0x5A5A5A)
+        plan = plan_of(sc, m.state)
+        assert plan and plan == plan_of(sc, other.state)
         checked += 1
         m.do(act)
     assert checked >= 20
@@ -172,23 +174,22 @@ def test_a_plan_stops_at_the_first_dice_and_replays_to_the_same_position():
                  turn=3, to_act=0)
     kinds, policy, _, _, _ = bot_tables(sc, ("balanced", "balanced"))
     ctx = ctx_of(sc)
-    root_of(m.state, 9, ctx[4])
+    root_of(m.state, 9, ctx[1])
     copy_game(ctx, 0, 0, 0)
     record = np.zeros(PLAN_CAP, np.int64)
     keys, counter = np.array([4], np.int64), np.zeros(1, np.int64)
-    n = play_turn(ctx, policy[0], policy[0, B.W_NOISE], keys, counter, 0, PLAN_CAP, record)
-    after = ctx[5].copy()
+    n = play_turn(ctx, policy[0], policy[0].noise, keys, counter, 0, PLAN_CAP, record)
+    after = snapshot(ctx[2][0])
     assert n >= 2
     copy_game(ctx, 0, 0, 0)
-    start = ctx[5].copy()
+    start = snapshot(ctx[2][0])
+    chance = ("dice_rolled", "pile_drawn", "to_act", "turn")
     for i in range(0, n - 2, 2):  # no action before the last rolls a die, draws a card or ends the turn
         assert replay(ctx, record[i:i + 2], 2)
-        for g in (E.G_DPTR, E.G_KPTR, E.G_CUR, E.G_TURN):
-            assert ctx[5][g] == start[g]
-    changed = [after[g] != start[g] for g in (E.G_DPTR, E.G_KPTR, E.G_TURN)]
-    assert any(changed)
+        assert all(getattr(ctx[2][0], f) == start[f] for f in chance)
+    assert any(after[f] != start[f] for f in chance if f != "to_act")
     copy_game(ctx, 0, 0, 0)
-    assert replay(ctx, record, n) and (ctx[5] == after).all()
+    assert replay(ctx, record, n) and snapshot(ctx[2][0]) == after
     copy_game(ctx, 0, 0, 0)
     bad = record.copy()
     kind, a, _, d = decode(record[0])
@@ -285,29 +286,23 @@ def test_simkit_play_takes_a_search_bot(tmp_path):
     assert json.loads(json.dumps(row["action_list"][0])) == json.loads(json.dumps(record["actions"]))
 
 
-def test_the_search_capability_follows_the_engine_and_values_the_end():
-    """`capability("search")`: legal/step follow the Match through a search game; the end is worth the win."""
+def test_the_match_follows_a_search_game_and_values_its_end():
+    """The Match is the search's Python face: a search bot's game replays through it, each action among its legal
+    ones, and the end is worth the win by the search bot's value weights (``Match.value``)."""
     sc = scenario()
-    hooks = sc.game.capability("search")
     a, b = sc.game.seat_decks()
     res = sc.game.play_batch([a[6]], [b[1]], [2], ("search-1", "aggro"), record_actions=True)
     m = Match(sc, a[6], b[1], seed=2)
-    state = m.state.copy()
     for action in res["action_list"][0]:
-        row = encode_row(sc, action)
-        assert row in hooks.legal(state).tolist()
-        hooks.step(state, row)
+        assert tuple(action) in m.legal_actions()
         m.do(action)
-        assert (state == m.state).all()
-    assert hooks.over(state)
+    assert m.over
     winner = ("first", "second").index(res["winner"][0])
-    win = sc.data["bots"][hooks.bot]["value_win"]
-    assert hooks.value(state, winner) > win / 2 and hooks.value(state, 1 - winner) < -win / 2
-    view = hooks.view(Match(sc, a[6], b[1], seed=2).state, 0, key=5)
-    assert view[E.G_DSEED] != m.state[E.G_DSEED] and hooks.to_act(view) == 0
-
-
-def encode_row(sc, action):
-    from simkit.games.magic.match import encode as match_encode
-
-    return list(match_encode(sc.rules, action))
+    win = sc.data["bots"]["search-1"]["value_win"]
+    assert m.value(winner) > win / 2 and m.value(1 - winner) < -win / 2
+    assert m.value(winner, "search-2") == m.value(winner)  # search-2 is like search-1 in its value weights
+    with pytest.raises(ValueError, match="unknown search bot 'balanced'"):
+        m.value(0, "balanced")
+    fresh = Match(sc, a[6], b[1], seed=2)
+    view = fresh.view(0, key=5)
+    assert view.state.dice_key != fresh.state.dice_key and view.to_act == 0 and not view.over
