@@ -79,22 +79,17 @@ class Crossing:
         """The fields as a plain dict (infinities and NaN as Python floats)."""
         return asdict(self)
 
-    def sentence(self, key: str, figure: str, fmt=lambda v: f"{v:g}") -> str:
-        """The answer in one plain sentence, e.g. ``first-seat win rate crosses 50% at rules.x = 3.4
-        (95% interval 3.1 to 3.9)``."""
-        t = fmt(self.target)
-        if np.isnan(self.value):
-            inside = 1 - self.below_range - self.above_range
-            more = (f"; {inside:.0%} of the bootstrap resamples do cross inside it" if self.replicas and inside > 0
-                    else "")
-            return (f"no crossing in range: the {figure} is {self.side} {t} at every value of {key} scanned "
-                    f"({self.x_min:g} to {self.x_max:g}){more}")
-        if not self.replicas:
-            return f"the {figure} crosses {t} at {key} = {self.value:.3g} (no interval: no bootstrap resample)"
-        lo = f"below {self.x_min:g}" if self.low == -np.inf else f"{self.low:.3g}"
-        hi = f"above {self.x_max:g}" if self.high == np.inf else f"{self.high:.3g}"
-        more = f"; the curve meets {t} {self.crossings} times, this is the first" if self.crossings > 1 else ""
-        return f"the {figure} crosses {t} at {key} = {self.value:.3g} (95% interval {lo} to {hi}){more}"
+    def sentence(self, key: str, figure: str, fmt=lambda v: f"{v:g}", games: int = 0) -> str:
+        """The answer in one plain sentence (:func:`simkit.core.words.crossing_verdict`), e.g. ``Settled: the
+        first-seat win rate reaches 50% at rules.x = 3.4 (95% interval 3.1 to 3.9)``; "Not settled" when the
+        interval runs beyond the values scanned or the curve never reaches the target."""
+        from simkit.core.words import crossing_verdict
+
+        if self.replicas == 0 and np.isfinite(self.value):
+            return (f"Not settled: the {figure} reaches {fmt(self.target)} at {key} = {self.value:.3g} by the measured "
+                    "curve, with no interval (no bootstrap resample)")
+        return crossing_verdict(figure, key, fmt(self.target), self.value, self.low, self.high, self.x_min,
+                                self.x_max, self.side, self.crossings, games)
 
 
 def crossing_interval(x, y, replicas, target: float, level: float = 0.95) -> Crossing:

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from simkit.core.files import atomic_write
+from simkit.report.document import VERDICT_COLOURS
 from simkit.scan.crossing import Crossing
 from simkit.scan.figures import Figure
 
@@ -66,7 +67,7 @@ def draw_page(path: Path, table: pd.DataFrame, crossing: Crossing | None, fig: F
 
     x = table["value"].to_numpy(float)
     page = Page(figsize=(11.69, 8.27))
-    page.text(0.06, 0.95, f"{fig.label[:1].upper()}{fig.label[1:]} against {spec['key']}", fontsize=17,
+    page.text(0.06, 0.955, f"{fig.label[:1].upper()}{fig.label[1:]} against {spec['key']}", fontsize=17,
               weight="bold")
     counts = sorted(set(table.attrs.get("decks") or [len(spec["decks"])]))
     decks = f"{counts[0]} decks" if len(counts) == 1 else f"{counts[0]} to {counts[-1]} decks by value"
@@ -85,11 +86,15 @@ def draw_page(path: Path, table: pd.DataFrame, crossing: Crossing | None, fig: F
              *textwrap.wrap(f"Every value played {same}: {per_value} ({decks}, {pairs} x {spec['games']} "
                             f"games; bots {spec['bots'][0]} first, {spec['bots'][1]} second; sweep seed "
                             f"{spec['seed']}).", 150)]
-    for i, line in enumerate(lines[:3]):
-        page.text(0.06, 0.925 - 0.022 * i, line, fontsize=10, color=_GREY)
-    plot_scan(page.add_axes([0.08, 0.36, 0.86, 0.44]), table, crossing, fig, spec["key"], spec["base_value"])
     sentence = table.attrs.get("sentence", "")
-    page.text(0.06, 0.285, sentence[:1].upper() + sentence[1:] + ".", fontsize=12, weight="bold", wrap=True)
+    answer = textwrap.wrap(sentence[:1].upper() + sentence[1:] + ".", 120)
+    state = "balanced" if sentence.startswith("Settled") else "not settled"
+    page.text(0.06, 0.925, "\n".join(answer), fontsize=12, weight="bold", va="top", linespacing=1.3,
+              color=VERDICT_COLOURS[state])  # the answer first, as strong as its interval allows
+    y = 0.925 - 0.028 * len(answer) - 0.01
+    for i, line in enumerate(lines[:3]):
+        page.text(0.06, y - 0.022 * i, line, fontsize=10, color=_GREY, va="top")
+    plot_scan(page.add_axes([0.08, 0.34, 0.86, 0.37]), table, crossing, fig, spec["key"], spec["base_value"])
     how = ("Intervals: " + table["interval"].iloc[0] + ". The crossing's interval bootstraps the games "
            + ("(the same resample at every value, since every value played the same games)" if
               table.attrs.get("paired") else "(each value resampled on its own)")
@@ -98,7 +103,7 @@ def draw_page(path: Path, table: pd.DataFrame, crossing: Crossing | None, fig: F
     page.text(0.06, 0.245, how, fontsize=8.5, color=_GREY, wrap=True)
     cells = [[f"{v:g}", fig.fmt(e), f"{fig.fmt(a)} to {fig.fmt(b)}", f"{g:,}"]
              for v, e, a, b, g in zip(x, table["estimate"], table["low"], table["high"], table["games"])]
-    tab_ax = page.add_axes([0.06, 0.03, 0.55, 0.17])
+    tab_ax = page.add_axes([0.06, 0.02, 0.55, 0.16])
     tab_ax.axis("off")
     t = tab_ax.table(cellText=cells, colLabels=[spec["key"], fig.label, "95% interval", "games"], loc="upper left",
                      cellLoc="center", colLoc="center")

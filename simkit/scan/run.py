@@ -195,8 +195,8 @@ def run_scan(
         frames.append(df.sort_values(list(GAME_KEY), kind="stable").reset_index(drop=True))
     table, crossing, same = read_scan(frames, vals, fig, tgt, knob.key, replicas, probe.seed)
     seconds = time.perf_counter() - started
-    sentence = crossing.sentence(knob.key, fig.label, fig.fmt) if crossing else (
-        f"no target for {fig.label}: give --target to read a crossing")
+    sentence = crossing.sentence(knob.key, fig.label, fig.fmt, int(spec["games"])) if crossing else (
+        f"No verdict: no target for {fig.label}; give --target to read a crossing")
     table.attrs.update(crossing=crossing.as_dict() if crossing else None, sentence=sentence, figure=fig.name,
                        label=fig.label, target=tgt, paired=same, out=str(out), seconds=round(seconds, 2),
                        games_played=played, play_seconds=round(play_seconds, 2), replicas=replicas,

@@ -74,7 +74,8 @@ def test_a_replica_that_never_crosses_counts_as_crossing_beyond_the_range_on_its
     c = crossing_interval(x, y, reps, 0.5)
     assert c.value == 3.0 and c.low == -np.inf and c.high == 3.0
     assert c.below_range == 0.5 and c.above_range == 0
-    assert "95% interval below 2 to 3" in c.sentence("rules.k", "first-seat win rate")
+    said = c.sentence("rules.k", "first-seat win rate")
+    assert said.startswith("Not settled") and "95% interval runs below 2 to 3, beyond the values scanned" in said
     falling = crossing_interval(x, y[::-1], reps, 0.5)  # the same replicas on a falling curve: above the range
     assert falling.high == np.inf and falling.above_range == 0.5
 
@@ -83,8 +84,8 @@ def test_no_crossing_is_said_plainly_with_the_side_the_curve_lies_on():
     c = crossing_interval([2, 3, 4, 5], [0.56, 0.62, 0.62, 0.51], [[0.56, 0.62, 0.62, 0.51]], 0.5)
     assert np.isnan(c.value) and c.side == "above" and c.crossings == 0
     assert c.sentence("rules.mana_period", "first-seat win rate", lambda v: f"{v:.0%}") == (
-        "no crossing in range: the first-seat win rate is above 50% at every value of rules.mana_period scanned "
-        "(2 to 5)")
+        "Not settled in this range: the first-seat win rate stays above 50% at every value of rules.mana_period "
+        "scanned (2 to 5); scan wider values")
 
 
 def test_a_planted_first_seat_edge_falling_through_zero_is_found_with_a_paired_interval():
@@ -311,10 +312,14 @@ def test_the_page_draws_a_crossing_open_below_the_range(tmp_path):
                           "low": [0.5, 0.4, 0.35], "high": [0.6, 0.5, 0.45], "games": 100, "interval": "Wilson 95%"})
     c = Crossing(0.5, 1.5, -np.inf, 2.2, 1, "", 100, 0.1, 0.0, 1.0, 3.0)
     table.attrs.update(sentence=c.sentence("k", "first-seat win rate"), paired=True, decks=[3, 3, 3])
-    assert table.attrs["sentence"] == "the first-seat win rate crosses 0.5 at k = 1.5 (95% interval below 1 to 2.2)"
+    assert table.attrs["sentence"] == ("Not settled: the first-seat win rate reaches 0.5 at k = 1.5 by the measured "
+                                       "curve, but its 95% interval runs below 1 to 2.2, beyond the values scanned; "
+                                       "widen the values or play more games per pair")
     spec = {"key": "k", "base_value": 2, "games": 10, "decks": ["a", "b", "c"], "bots": ["x", "y"], "seed": 0}
     draw_page(tmp_path / "scan.pdf", table, c, parse_figure("first_seat"), spec, "synthetic")
     pypdf = pytest.importorskip("pypdf")
     reader = pypdf.PdfReader(tmp_path / "scan.pdf")
     text = reader.pages[0].extract_text()
-    assert len(reader.pages) == 1 and "continues below 1" in text and "95% interval below 1 to 2.2" in text
+    words = " ".join(text.split())
+    assert len(reader.pages) == 1 and "continues below 1" in text and "interval runs below 1 to 2.2" in words
+    assert "Not settled: the first-seat win rate reaches 0.5 at k = 1.5" in words
