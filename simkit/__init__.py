@@ -1,8 +1,8 @@
 """simkit: balance simulation for game designers.
 
 The public names are imported when first used (PEP 562), so ``import simkit`` and ``simkit --help`` cost no
-pandas, scipy or engine import. The drivers are ``run_sweep``, ``run_tune``, ``run_scan`` and ``run_explore``;
-their packages (``simkit.sweep``, ``simkit.tune``, ...) keep their own names.
+pandas, scipy or engine import. The drivers are ``run_sweep``, ``run_tune``, ``run_scan``, ``run_explore`` and
+``run_ladder``; their packages (``simkit.sweep``, ``simkit.tune``, ...) keep their own names.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ _PUBLIC = {
     "IllegalAction": "simkit.core.errors", "ScenarioError": "simkit.core.errors", "play_games": "simkit.runner",
     "Scenario": "simkit.scenario", "load_scenario": "simkit.scenario", "load_results": "simkit.sweep",
     "run_sweep": "simkit.sweep", "run_explore": "simkit.explore", "run_scan": "simkit.scan",
-    "run_tune": "simkit.tune",
+    "run_tune": "simkit.tune", "run_ladder": "simkit.ladder",
 }
 
 __all__ = sorted([*_PUBLIC, "__version__"])

@@ -191,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     if extra:
         sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[args.command]
         sub.error(_unknown(sub, extra))
+    args.argv = argv  # the line as typed, for commands that record it beside their figures (simkit ladder)
     import warnings
 
     from simkit.sweep import ResultsFolderWarning

@@ -1,6 +1,6 @@
 """Skill or luck: how much of a game's outcome the players decide, how much the deck pairing, how much the seed.
 
-The design (what :func:`skill_or_luck` reads, and what ``scripts/ladder.py --seeds-per-deal R`` plays): a
+The design (what :func:`skill_or_luck` reads, and what ``simkit ladder --seeds-per-deal R`` plays): a
 stronger bot ``A`` and a weaker bot ``B``; ``P`` random deals (a first-seat deck against a second-seat deck);
 every deal played with ``R`` seeds, each seed twice, once with ``A`` in the first seat and once with ``B``
 there. The outcome of a game is the first seat's score ``Y`` (1 won, 1/2 drawn, 0 lost). Its variance over the

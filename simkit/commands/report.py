@@ -16,14 +16,17 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--seed must be 0 or more, got {args.seed}")
     out = args.out or f"reports/{Path(args.results).resolve().name}.pdf"
     from simkit.explore.report import explore_report, is_explore_folder
+    from simkit.ladder.run import is_ladder_folder
 
     explore = is_explore_folder(args.results)
+    ladder = is_ladder_folder(args.results)
     page = args.html or (out if Path(out).suffix.lower() == ".html" else None)
     if page is not None:  # the HTML page (simkit.report.html); its path and --html-replays checked first
         from simkit.report.html import html_report
 
-        if explore:
-            raise ValueError(f"{args.results}: an explore folder's report is a PDF with its tables, not an HTML page; "
+        if explore or ladder:
+            kind = "an explore" if explore else "a ladder"
+            raise ValueError(f"{args.results}: {kind} folder's report is a PDF with its tables, not an HTML page; "
                              "give -o NAME.pdf and no --html")
         if Path(page).suffix.lower() != ".html" or args.html_replays < 0:
             raise ValueError(f"--html {page}: must end in .html" if Path(page).suffix.lower() != ".html" else
@@ -33,6 +36,10 @@ def run(args: argparse.Namespace) -> int:
             return 0
     if explore:  # an explore run's folder: its own pages
         files = explore_report(args.results, out)
+    elif ladder:  # a ladder's folder (simkit ladder): its page
+        from simkit.report.ladder_page import ladder_report
+
+        files = ladder_report(args.results, out)
     else:
         files = balance_report(args.results, out, bootstrap=args.bootstrap, seed=args.seed, game_pages=args.game_pages,
                                bot=args.bot)
@@ -55,7 +62,8 @@ def register(sub) -> None:
         "A folder holding a bot panel is described under one bot (--bot), with pages on how far the "
         "panel's bots agree.",
     )
-    p.add_argument("results", metavar="RESULTS_DIR", help="a folder written by simkit sweep")
+    p.add_argument("results", metavar="RESULTS_DIR",
+                   help="a folder written by simkit sweep (or by simkit explore or simkit ladder: their own pages)")
     p.add_argument("-o", "--out", metavar="NAME.pdf", help="the PDF to write (default: reports/<RESULTS_DIR name>.pdf)")
     p.add_argument("--bootstrap", type=int, default=200, help="bootstrap replicas of rating intervals (default 200)")
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")

@@ -19,6 +19,9 @@ and what each one needs:
 - **met** (``explore``'s guarantee): the upper bound of the exploitability's interval below epsilon.
 - **dead** (a card): no deck holding it is in the metagame or among the strongest decks, and every searched
   deck holding it scores below the band with confidence (the upper bound of its interval).
+- **plays better** (a ladder's match): the score's interval (draws half) lies wholly above 1/2; **not told
+  apart** when it holds 1/2. **The player matters** (``simkit ladder``): a bot plays better than another and the
+  players' share of the outcome's variance has an interval above 0.
 - **proposed** (``tune``): the proposal beats the base on the confirmation seeds and the fresh-seed check
   finds the spread narrower by its whole interval; otherwise "no safe proposal".
 
@@ -39,7 +42,7 @@ __all__ = [
     "count", "plural", "pct", "pts", "Estimate", "Banded", "Verdict", "VERDICT_STATES", "balance_verdict",
     "games_to_settle", "settle_projection", "seat_sentence", "flag_message", "deck_range_sentence", "change_verdict",
     "detectable_change", "games_for_change", "guarantee_sentence", "shift_sentence", "card_status",
-    "crossing_verdict", "tune_verdict",
+    "crossing_verdict", "tune_verdict", "match_sentence", "player_answer",
 ]
 
 Z95 = NormalDist().inv_cdf(0.975)
@@ -693,3 +696,59 @@ def tune_verdict(changes: int, search: tuple[float, float], confirm: tuple[float
                   f"(objective {pair(confirm) if confirm is not None else pair(search)}) and the fresh-seed check "
                   f"finds the spread narrower (x{check_ratio.value:.2f}, 95% CI x{check_ratio.low:.2f}-"
                   f"{check_ratio.high:.2f}){flags}. {decides[:1].upper() + decides[1:]}{pooled_words}")
+
+
+# ----------------------------------------------------------------------------------------------
+# the skill ladder: does the player matter?
+
+
+def _score(e: Estimate) -> str:
+    return f"{e.value:.3f} (95% CI {e.low:.3f}-{e.high:.3f}, a draw counted half)"
+
+
+def match_sentence(upper: str, lower: str, score: Estimate) -> str:
+    """Whether ``upper`` plays better than ``lower``, from its score over their games (1 a win, 1/2 a draw) with
+    its 95% interval: better or worse only when the interval leaves 1/2 out."""
+    games = f" over {count(score.games, 'game')}" if score.games else ""
+    if score.known and score.low > 0.5:
+        return f"{upper} plays better than {lower}: it scores {_score(score)}{games}"
+    if score.known and score.high < 0.5:
+        return f"{upper} plays worse than {lower}: it scores {_score(score)}{games}"
+    return f"{upper} and {lower} are not told apart: {upper} scores {_score(score)}{games}, an interval holding 0.5"
+
+
+def _share(e: Estimate) -> str:
+    return f"{pct(e.value)} ({e.ci()})"
+
+
+def player_answer(upper: str, lower: str, score: Estimate, shares: dict[str, Estimate] | None = None) -> str:
+    """"Does the player matter?" in one sentence, for a match between a stronger ``upper`` and ``lower``.
+
+    Args:
+        upper, lower: the two bots.
+        score: ``upper``'s score (draws half) with its 95% interval and games.
+        shares: the outcome's variance split (:func:`simkit.analysis.luck.skill_or_luck`) as estimates with
+            their 95% intervals: ``skill`` (the players), ``decks`` (the deal and seats), ``luck`` (the seed);
+            ``None`` when the match was played with one seed a deal (no split).
+
+    Returns:
+        "The player matters" only when ``upper`` plays better (the score's interval above 1/2) and, with a split,
+        the players' share has an interval above 0; otherwise what was and was not measured.
+    """
+    better = score.known and score.excludes(0.5)
+    edge = match_sentence(upper, lower, score)
+    if shares is None:
+        if better:
+            return f"The player matters: {edge}. (Play two seeds a deal or more to split the outcome.)"
+        return f"Not shown that the player matters: {edge}."
+    skill, decks, luck = shares["skill"], shares["decks"], shares["luck"]
+    split = (f"the players decide {_share(skill)} of the outcome, the deck pairing and seats {_share(decks)}, "
+             f"the seed (dice, shuffles, the bots' own draws) {_share(luck)}")
+    measured = skill.known and skill.low > 0
+    if better and measured:
+        return f"The player matters: {edge}; {split}."
+    if better:
+        return (f"The player matters a little: {edge}, but its share of the outcome is not measurable: {split}.")
+    if measured:
+        return f"Neither bot plays better on average ({edge}), yet deal by deal {split}."
+    return f"Not shown that the player matters: {edge}; {split}."

@@ -165,9 +165,6 @@ CAPABILITIES: dict[str, str] = {
     "search": "() -> object: the search bot's hooks in Python (the compiled search: simkit.games.kits.turn_search)",
     "deck_counts": "(deck) -> {card: (copies, cost)}: a bought deck's cards with their copies and price (the "
                    "report's unit pages: simkit.report.unit_pages)",
-    "lock_round": "(first_deck, second_deck, seed, actions) -> int | None: the turn (the game's turn_words) in "
-                  "which a recorded game became a certain draw (no side able to win any more), or None "
-                  "(scripts/ladder.py: how many of a match's draws were settled, and when)",
 }
 
 

@@ -96,7 +96,7 @@ def skill_pages(pdf, skill: dict) -> None:
         f"the pool with both seats played by {skill['top']} minus the same with both played by {skill['weakest']}; "
         "intervals hold for all decks together. A panel plays no games between different bots, so how often the "
         "weaker player wins (the share of the outcome the dice and cards decide) is measured by "
-        "scripts/ladder.py, not here."]
+        "simkit ladder, not here."]
     fig.text(0.02, 1 - 0.5 / size[1], "\n".join(line for s in words for line in wrap(s, 125)), fontsize=8, va="top")
     top = 1 - 1.9 / size[1]
     height = min(top - 0.7 / size[1], (0.32 * n + 0.6) / size[1])  # a few decks get a short plot, not a page

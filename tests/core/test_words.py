@@ -25,6 +25,8 @@ from simkit.core.words import (
     detectable_change,
     games_for_change,
     guarantee_sentence,
+    match_sentence,
+    player_answer,
     plural,
     seat_sentence,
     settle_projection,
@@ -325,3 +327,24 @@ def test_no_sentence_of_a_report_page_contradicts_its_numbers_or_another(df):
     if not len(flags):
         assert not any("significantly (" in s or "significantly beyond" in s for s in page)
     assert not np.isnan(len(page))
+
+
+def test_a_bot_plays_better_only_when_its_score_interval_lies_above_one_half():
+    """The match sentence says better or worse only when the score's interval leaves 0.5 out."""
+    assert match_sentence("s", "u", Estimate(0.62, 0.55, 0.69, games=200)).startswith("s plays better than u")
+    assert match_sentence("s", "u", Estimate(0.40, 0.33, 0.47)).startswith("s plays worse than u")
+    assert "not told apart" in match_sentence("s", "u", Estimate(0.55, 0.48, 0.62))
+
+
+@given(st.floats(0.0, 1.0), st.floats(0.0, 0.3), st.floats(0.0, 0.3), st.floats(0.0, 1.0), st.floats(0.0, 0.3),
+       st.floats(0.0, 0.3))
+def test_the_player_matters_only_when_both_intervals_say_so(score, below, above, skill, s_below, s_above):
+    """"The player matters" needs the score's interval off 0.5 and the players' share's interval above 0."""
+    sc = Estimate(score, max(0.0, score - below), min(1.0, score + above), games=100)
+    sk = Estimate(skill, max(0.0, skill - s_below), min(1.0, skill + s_above))
+    rest = Estimate((1 - skill) / 2, 0.0, 1.0)
+    answer = player_answer("s", "u", sc, {"skill": sk, "decks": rest, "luck": rest})
+    matters = sc.excludes(0.5) and sk.low > 0
+    assert answer.startswith("The player matters:") == matters
+    if not sc.excludes(0.5):
+        assert "not told apart" in answer

@@ -39,6 +39,5 @@ GAME = Game(
         "draw": _ + "render:render_game",
         "checks": _ + "invariants:KryptonInvariants",
         "search": _ + "search:KryptonSearch",
-        "lock_round": _ + "stalemate:scenario_lock_round",
     },
 )

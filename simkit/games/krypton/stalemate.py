@@ -69,12 +69,6 @@ def locked(g: GameView) -> bool:
     return True
 
 
-def scenario_lock_round(scenario, first_deck: str, second_deck: str, seed: int, actions: Sequence[tuple]
-                        ) -> int | None:
-    """:func:`lock_round` of a game of ``scenario`` (the game's ``lock_round`` capability)."""
-    return lock_round(scenario.rules, (first_deck, second_deck), seed, actions)
-
-
 def lock_round(rules, loadouts: tuple[str, str], seed: int, actions: Sequence[tuple]) -> int | None:
     """The round in which the recorded game (``actions`` from ``seed``) first stood locked at the start of a
     hero turn, or None if it never did before its end."""

@@ -105,13 +105,6 @@ def test_a_recorded_game_locks_once_for_good_and_only_if_drawn(tuned, seed, draw
     assert all(flags[first:]) and seen[first][0] == at < g.round
 
 
-def test_the_lock_round_is_the_games_capability(tuned):
-    """The generic layers reach the lock through ``capability("lock_round")`` with the decks and seed."""
-    decks = ("Archer+Knight", "Archer+Warrior")
-    g, actions = play_one(tuned, *decks, 5, ("tuned", "tuned"))
-    assert tuned.game.capability("lock_round")(*decks, 5, actions) == lock_round(tuned.rules, decks, 5, actions)
-
-
 def test_the_game_log_says_where_the_game_locked(tuned):
     """`simkit play`'s log (the narrate capability) tells the lock once, between the last hero turn before it and
     the first locked one, and changes no other line; a won game's log has no such line."""

@@ -116,7 +116,7 @@ def test_draw_writes_a_png_of_the_board(tmp_path):
 @pytest.mark.slow
 def test_bot_targets_on_the_pool():
     """Item 4's targets on a slice of the pool (deterministic seeds): the utility bot beats random in at least
-    95% of games, and utility mirrors end by a destroyed leader in at least 80% (scripts/magic_figures.py
+    95% of games, and utility mirrors end by a destroyed leader in at least 80% (lab/magic_figures.py
     measures both on the whole pool, with intervals)."""
     sc = scenario()
     a, b = sc.game.seat_decks()

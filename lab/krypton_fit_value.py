@@ -1,6 +1,6 @@
 """Fit the Krypton search's value weights to game outcomes: what a position at round N says about who wins.
 
-    python scripts/krypton_fit_value.py --bots hunter,hunter --repeat 40 --rounds 4,8,12,16,20,25,30,40
+    python lab/krypton_fit_value.py --bots hunter,hunter --repeat 40 --rounds 4,8,12,16,20,25,30,40
 
 The search values a position it cannot play to the end as a weighted sum of own-minus-enemy features
 (``value_<feature>`` of a ``[bots.search-N]`` table). This script measures which features predict winning. It

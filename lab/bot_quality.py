@@ -1,7 +1,7 @@
 """Measure the quality and speed of the Battle of Miracles bots (figures quoted in README "Bots").
 
-    python scripts/bot_quality.py                 # quality figures (a few minutes on 2 cores)
-    python scripts/bot_quality.py --speed         # also: games/s at B=256 and bot cost per step
+    python lab/bot_quality.py                 # quality figures (a few minutes on 2 cores)
+    python lab/bot_quality.py --speed         # also: games/s at B=256 and bot cost per step
 
 Quality: balanced vs random over random decks, both seats; the share of balanced mirrors that
 end by a destroyed miracle; mean turns of rush and control mirrors; distinct games over 100

@@ -3,7 +3,7 @@
     simkit sweep scenarios/miracle/base.toml --games 20 --out /tmp/full20
     simkit explore scenarios/miracle/base.toml --out /tmp/explore-base \\
         --axis artifact=artifact --axis cheap=creature:Swordsman,Archer,BlackBat,Priest
-    python scripts/explore_check.py /tmp/full20 /tmp/explore-base
+    python lab/explore_check.py /tmp/full20 /tmp/explore-base
 
 Prints both sides: the explored metagame's exploitability measured on the full sweep's matrix (the best
 rate any deck of the pool gets against the explored mixture, minus 1/2; target at most 0.04), how many

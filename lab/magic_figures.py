@@ -18,7 +18,7 @@ depend on ``--workers``. Intervals are 95% Wilson intervals.
 
 Usage::
 
-    PYTHONPATH=$PWD python scripts/magic_figures.py --games 2 --workers 2
+    PYTHONPATH=$PWD python lab/magic_figures.py --games 2 --workers 2
 """
 
 from __future__ import annotations

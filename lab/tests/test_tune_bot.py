@@ -1,4 +1,4 @@
-"""scripts/tune_bot.py: a utility personality's numbers tuned against opponents, on tiny data, for two games;
+"""lab/tune_bot.py: a utility personality's numbers tuned against opponents, on tiny data, for two games;
 the tuned bot written as a scenario that loads and plays; bad input refused with one message."""
 
 from __future__ import annotations
@@ -6,12 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from script_module import load
+from lab_module import load
 
 import simkit
 
 ROOT = Path(__file__).resolve().parents[2]
-load("ladder")  # tune_bot imports ladder by name, as it does when run as a script
 tune_bot = load("tune_bot")
 
 GAMES = {"krypton": ("scenarios/krypton/quick.toml", "hunter", "balanced"),

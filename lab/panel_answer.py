@@ -1,7 +1,7 @@
 """Does the player matter? The answer from a panel sweep of any game (issue 15 point 5, issue 32 point 4).
 
     simkit sweep scenarios/miracle/base.toml --games 1 --panel balanced,rush,control,search-2 --out DIR
-    python scripts/panel_answer.py DIR [--top search-2]
+    python lab/panel_answer.py DIR [--top search-2]
 
 Prints each bot's ten strongest decks, the rank agreement of every bot with the top rung (Spearman
 and Kendall with bootstrap intervals, top-10 overlap), the flags raised under `balanced` and whether

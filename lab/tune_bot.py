@@ -1,6 +1,6 @@
 """Tune a utility personality's numbers to win more: the strongest player a bot table can express (any game).
 
-    python scripts/tune_bot.py --scenario scenarios/krypton/base.toml --start hunter --against hunter \\
+    python lab/tune_bot.py --scenario scenarios/krypton/base.toml --start hunter --against hunter \\
         --name tuned --trials 400 --games 400 --out scenarios/krypton/tuned.toml
 
 A bot's table (``[bots.<start>]``, its ``like`` chain followed) is the starting point; every number in it is a
@@ -9,7 +9,7 @@ positive weight from 0 to three times it, a negative one from three times it to 
 to twice it and at least 4; ``temperature`` 0..1), or the range ``--space key=lo:hi`` gives (``--fix key``
 leaves a key as it is). Optuna's TPE sampler (seeded) proposes a table per trial; the trial plays
 ``--games`` games against each bot of ``--against`` over the same random deals and seeds every trial (the
-deals of ``scripts/ladder.py``: random decks, each seed played in both seat orders), so two trials differ by
+deals of ``simkit ladder``: random decks, each seed played in both seat orders), so two trials differ by
 their numbers, not their luck. The objective is the mean win rate (draws not won) over the opponents. The
 start table is the first trial.
 
@@ -17,7 +17,7 @@ The best trial's in-sample rate is biased upward (it was picked among many on th
 replays the best table and the start table on fresh deals (``--check-games`` per opponent, another seed) and
 prints both with 95% intervals: the figure to quote. ``--out`` writes a scenario that ``extends`` the tuned
 scenario and adds ``[bots.<name>]`` (``like = start`` and every tuned number), labelled as simkit's numbers
-found by this search, not the designer's; ``scripts/ladder.py --scenario <out>`` then measures it like any bot.
+found by this search, not the designer's; ``simkit ladder <out>`` then measures it like any bot.
 
 Every game is played from its own seed; no result depends on the machine. The trials' order and proposals depend
 only on ``--seed`` (the sampler runs one trial at a time).
@@ -33,12 +33,12 @@ from pathlib import Path
 
 import optuna
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from ladder import deal, summary  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import simkit  # noqa: E402
 from simkit.core.rng import derive_seed  # noqa: E402
+from simkit.ladder import deal  # noqa: E402
+from simkit.ladder import tally as summary  # noqa: E402
 from simkit.scenario import Field, resolve_like, scenario_from_data  # noqa: E402
 
 
@@ -89,7 +89,7 @@ def with_bot(data: dict, name: str, table: dict) -> simkit.Scenario:
 
 
 def play_against(sc: simkit.Scenario, me: str, other: str, deals: list, chunk: int = 256) -> dict:
-    """``me`` against ``other`` on ``deals`` (each seed in both seat orders): :func:`ladder.summary`'s figures."""
+    """``me`` against ``other`` on ``deals`` (each seed in both seat orders): :func:`simkit.ladder.tally`'s figures."""
     rows = []
     for bots in ((me, other), (other, me)):
         games = [(f, s, seed) for f, s, seeds in deals for seed in seeds]
@@ -113,7 +113,7 @@ def toml_value(v) -> str:
 def write_out(path: Path, source: Path, name: str, start: str, table: dict, lines: list[str]) -> None:
     """A scenario extending ``source`` with ``[bots.<name>]``: ``like = start`` and the tuned numbers."""
     rel = Path(os.path.relpath(source.resolve(), path.parent.resolve()))
-    head = ["# [simkit] A utility personality tuned by scripts/tune_bot.py: simkit's numbers found by search,",
+    head = ["# [simkit] A utility personality tuned by lab/tune_bot.py: simkit's numbers found by search,",
             "# not the designer's. What the search saw and what fresh games say:",
             *(f"#   {line}" for line in lines),
             f'extends = "{rel.as_posix()}"', "",
@@ -194,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
             lines.append(f"{who} vs {o}, {m['games']} fresh games: won {m['won']}, drew {m['drawn']}, "
                          f"lost {m['lost']}: win rate {m['win_rate']:.1%} (95% CI {lo:.1%}-{hi:.1%}), "
                          f"score {m['score']:.3f}")
-    lines.append(" ".join(["python scripts/tune_bot.py", *(argv or sys.argv[1:])]))
+    lines.append(" ".join(["python lab/tune_bot.py", *(argv or sys.argv[1:])]))
     print("\n".join(lines))
     print(f"[bots.{a.name}]\nlike = \"{a.start}\"\n" + "\n".join(f"{k} = {toml_value(v)}" for k, v in table.items()))
     if a.out:

@@ -6,7 +6,7 @@ each matchup, the first player overall, per deck and per matchup) it compares th
 beyond the same edge, or not flagged. Prints the games each sweep played, the share of decisions that
 agree (per kind and in all) and every disagreement.
 
-    PYTHONPATH=. python scripts/adaptive_gain.py UNIFORM_DIR ADAPTIVE_DIR
+    PYTHONPATH=. python lab/adaptive_gain.py UNIFORM_DIR ADAPTIVE_DIR
 
 Example (a 20-deck subset of Battle of Miracles, every fourth deck of the base pool):
 
@@ -14,9 +14,9 @@ Example (a 20-deck subset of Battle of Miracles, every fourth deck of the base p
     python -m simkit sweep scenarios/miracle/base.toml --games 100 --decks $DECKS --out results/gain-uniform
     python -m simkit sweep scenarios/miracle/base.toml --adaptive --max-games 13333 --decks $DECKS \\
         --out results/gain-adaptive
-    python scripts/adaptive_gain.py results/gain-uniform results/gain-adaptive
+    python lab/adaptive_gain.py results/gain-uniform results/gain-adaptive
     python -m simkit sweep scenarios/miracle/base.toml --adaptive --decks $DECKS --out results/gain-adaptive-free
-    python scripts/adaptive_gain.py results/gain-uniform results/gain-adaptive-free
+    python lab/adaptive_gain.py results/gain-uniform results/gain-adaptive-free
 
 With a bot panel in both folders, the decisions are compared bot by bot (each bot's own flags, as
 each bot's report gives them) and in all. With the search rung (each ``search-1`` game costs about
@@ -26,7 +26,7 @@ each bot's report gives them) and in all. With the search rung (each ``search-1`
         --out results/gain-panel-uniform
     python -m simkit sweep scenarios/miracle/base.toml --adaptive --max-games 26666 --panel balanced,search-1 \\
         --decks $DECKS --out results/gain-panel-adaptive
-    python scripts/adaptive_gain.py results/gain-panel-uniform results/gain-panel-adaptive
+    python lab/adaptive_gain.py results/gain-panel-uniform results/gain-panel-adaptive
 """
 
 from __future__ import annotations

@@ -34,9 +34,9 @@ With ``--max-changes 4``: ``mana_period 4 -> 2``, the same Archer change, ``Blac
 ``VolcanoDragon.L1.cost 5 -> 6``: 18.0 -> 6.5 points (64% less, 59-68%), 28 vanished, none appeared: met
 with one change more than the issue allows (README says what stands in the way of 3).
 
-    PYTHONPATH=$PWD python scripts/tune_demo.py                 # both
-    PYTHONPATH=$PWD python scripts/tune_demo.py --only planted  # one of them
-    PYTHONPATH=$PWD python scripts/tune_demo.py --only base --weights band=0.5,matchup=0.25  # another objective
+    PYTHONPATH=$PWD python lab/tune_demo.py                 # both
+    PYTHONPATH=$PWD python lab/tune_demo.py --only planted  # one of them
+    PYTHONPATH=$PWD python lab/tune_demo.py --only base --weights band=0.5,matchup=0.25  # another objective
 """
 
 from __future__ import annotations

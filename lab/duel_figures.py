@@ -1,6 +1,6 @@
 """The Card Duel's figures (issue 17.6): bots against random, game length, a full sweep's time and memory.
 
-    PYTHONPATH=$PWD python scripts/duel_figures.py [--games N] [--sweep-games G] [--workers W] [--no-sweep]
+    PYTHONPATH=$PWD python lab/duel_figures.py [--games N] [--sweep-games G] [--workers W] [--no-sweep]
 
 1. Each utility bot against ``random``, ``N`` games with the bot first and ``N`` with it second, on
    random ordered deck pairs of the base scenario: the utility bot's win share (aim: >= 95%).

@@ -1,11 +1,11 @@
-"""scripts/krypton_fit_value.py: the search's value weights fitted to game outcomes, on a few real games."""
+"""lab/krypton_fit_value.py: the search's value weights fitted to game outcomes, on a few real games."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from script_module import load
+from lab_module import load
 
 ROOT = Path(__file__).resolve().parents[2]
 fit_value = load("krypton_fit_value")

@@ -12,7 +12,7 @@ Every game depends only on its seed (never on ``--workers``).
 
 Usage::
 
-    PYTHONPATH=$PWD nice -n 5 python scripts/krypton_ladder.py --bot search-1 --against balanced --games 40 --workers 2
+    PYTHONPATH=$PWD nice -n 5 python lab/krypton_ladder.py --bot search-1 --against balanced --games 40 --workers 2
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def main(argv=None) -> int:
     ap.add_argument("--baseline", action="store_true", help="also time the same games with --against in both seats")
     ap.add_argument("--out", help="write every game and the figures as JSON here")
     args = ap.parse_args(argv)
-    cmd = "PYTHONPATH=$PWD python scripts/krypton_ladder.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    cmd = "PYTHONPATH=$PWD python lab/krypton_ladder.py " + " ".join(argv if argv is not None else sys.argv[1:])
     todo = jobs(args.scenario, args.bot, args.against, args.games, args.seed)
     wall = time.time()
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:

@@ -14,7 +14,7 @@ Every game's seed is ``derive_seed(seed, scenario name, i)``: results never depe
 
 Usage::
 
-    PYTHONPATH=$PWD python scripts/krypton_figures.py --games 4 --workers 2 --out results/krypton-figures
+    PYTHONPATH=$PWD python lab/krypton_figures.py --games 4 --workers 2 --out results/krypton-figures
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    cmd = "PYTHONPATH=$PWD python scripts/krypton_figures.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    cmd = "PYTHONPATH=$PWD python lab/krypton_figures.py " + " ".join(argv if argv is not None else sys.argv[1:])
     print(f"# Krypton Tower War figures\n\ncommand: `{cmd}`\n")
     figures = {"command": cmd}
     t = time.time()

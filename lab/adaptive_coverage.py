@@ -11,7 +11,7 @@ band was flagged (``false_flags``, per unit), the share of sweeps with such a fl
 discovery rate (``fdr``: Holm and Benjamini-Hochberg both keep it at most alpha = 5%; exit 1 above it)
 and how often a unit beyond its band was flagged (``power``).
 
-    PYTHONPATH=. python scripts/adaptive_coverage.py [--sweeps 200] [--decks 8]
+    PYTHONPATH=. python lab/adaptive_coverage.py [--sweeps 200] [--decks 8]
 """
 
 from __future__ import annotations
