@@ -96,12 +96,12 @@ REASONS = (
     "tactical cards may not pay this: none in hand, more than the cost, or the Orc restriction [7.3]",
     "not a legal target of the skill",
     "the source's HP is below the skill's minimum",
-    "no free unit place for the summoned unit",
+    "the leader's skill comes before its attack (leader_skill_after_attack = false) [S6]",
     "unknown action",
 )
 (OK, GAME_OVER, DEPLOYING, NOT_DEPLOYING, NO_SUCH_TYPE, BAD_CELL, NO_UNIT, MOVED, ACTED, UNREACHABLE, ATTACKED,
  NO_TARGET, SELF_TARGET, IMMUNE, OUT_OF_RANGE, BAD_JOINER, COMBINED_OWN, BAD_BEARER, NO_SKILL, SKILL_USED,
- NO_MAGIC, BAD_CARDS, BAD_SKILL_TARGET, LOW_HP, NO_PLACE, BAD_KIND) = range(26)
+ NO_MAGIC, BAD_CARDS, BAD_SKILL_TARGET, LOW_HP, SKILL_AFTER_ATTACK, BAD_KIND) = range(26)
 
 # ---- random streams: simkit.core.rng's splitmix64 formula, one word at a time (kits/mix.py) ---------
 _S11, _S53 = np.uint64(11), np.uint64(53)
@@ -586,6 +586,8 @@ def check(g, kind, a, b, c, d, rules):
         if rules.cards[t].leader == 1:
             if source.skilled == 1:
                 return SKILL_USED
+            if source.attacked == 1 and rules.leader_skill_after_attack == 0:  # [S6]
+                return SKILL_AFTER_ATTACK
         elif skill.kind == FREE_ACTIVE:
             if source.free_used == 1:
                 return SKILL_USED
@@ -597,23 +599,22 @@ def check(g, kind, a, b, c, d, rules):
         if b < 0 or b >= n:
             return BAD_SKILL_TARGET
         if skill.kind == SUMMON:
-            if g.places >= MAX_UNITS:
-                return NO_PLACE
             return OK if summon_cell_ok(g, a, b, rules) else BAD_SKILL_TARGET
         v = occ(g, b)
         if v < 0 or g.units[v].side != p or immune(g, v, rules):
             return BAD_SKILL_TARGET
         dd = mdist(a, b, rules.cols)
         if skill.kind == HEAL:
-            if dd > skill.range or g.units[v].markers == 0:
+            if dd > skill.range or g.units[v].markers == 0:  # a heal needs a marker to remove [S1]
                 return BAD_SKILL_TARGET
             return OK
         # free_active (B.1 primitive 7, [R37])
         if skill.target == TARGET_SELF:
             if v != u:
                 return BAD_SKILL_TARGET
-        elif dd > skill.range:
+        elif dd > skill.range or (v == u and rules.friend_includes_source == 0):  # a friend: the source too [S2]
             return BAD_SKILL_TARGET
+        # its target has not attacked [S3] and no free_active of the source's card affects it yet [S4, R28]
         if g.units[v].attacked == 1 or (g.units[v].buffed_by >> t) & 1:
             return BAD_SKILL_TARGET
         if hp_left(g, u, rules) < skill.min_hp:
@@ -949,9 +950,15 @@ def do_attack(g, a, b, joiners, bearer, rules):
 
 @njit(cache=True)
 def summon_place(g):
-    """Section 8.2: the place a summoned unit takes: the next unused place."""
-    g.places += 1
-    return g.places - 1
+    """Section 8.2: the place a summoned unit takes: the next unused place, or once every place has been
+    taken the first dead unit's (one exists: fewer units are alive than places, see ``state.MAX_UNITS``)."""
+    if g.places < MAX_UNITS:
+        g.places += 1
+        return g.places - 1
+    for w in range(MAX_UNITS):
+        if g.units[w].status == DEAD:
+            return w
+    return -1
 
 
 @njit(cache=True)

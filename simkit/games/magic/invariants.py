@@ -35,8 +35,9 @@ class MagicInvariants:
     * ``hp_bounds``: every unit's HP within 0..max; a live unit has HP above 0 (markers below HP) while the
       game goes on (a destroyed leader ends it before later deaths are resolved [R33]);
     * ``one_unit_per_cell``: live units stand on distinct cells, inside the board;
-    * ``budget_and_units``: each army within its seat's budget and 1..9 units; bought units never grow in
-      number (only summons add units);
+    * ``budget_and_units``: each army within its seat's budget and 1..9 units; the bought units in the game are
+      never more than its army's, card by card (a dead one's place may go to a summoned unit, 8.2), and an
+      action never adds one (only summons add units);
     * ``leader_immune``: no leader loses HP during the immune turns [R14];
     * ``magic_nonnegative``: active and stored magic never below 0;
     * ``magic_delayed``: active magic grows only when the owner's turn starts (gains wait a turn [R23]);
@@ -122,9 +123,14 @@ class MagicInvariants:
                 ok = False
                 continue
             leader = r.leaders[deck.split(":")[0]]
-            bought = [u for u in units if u["side"] == seat and not u["summoned"] and u["type"] != leader]
-            if len(bought) != sum(counts.values()) or len(bought) > int(r.packed.max_units) or \
+            bought = [u["type"] for u in units if u["side"] == seat and not u["summoned"] and u["type"] != leader]
+            if any(bought.count(name) > n for name, n in counts.items()) or set(bought) - set(counts) or \
+                    sum(counts.values()) > int(r.packed.max_units) or \
                     army_cost(r, counts) != after["players"][seat]["army_value"]:
+                ok = False
+        if before is not None:  # a bought unit is one that was there before, in the same place
+            was = {u["slot"]: (u["type"], u["side"]) for u in before["units"] if not u["summoned"]}
+            if any(was.get(u["slot"]) != (u["type"], u["side"]) for u in units if not u["summoned"]):
                 ok = False
         if not ok:
             broken.append("budget_and_units")
@@ -150,18 +156,25 @@ class MagicInvariants:
                 break
         return broken + self.page.transition_problems(before, action, after)
 
+    def _offers(self, snap: Mapping, legal: list) -> dict[str, tuple[set, set]]:
+        """Per legality clause, ``(offered, allowed by the page)``: single attacks, skill uses."""
+        snap = self.page.words(snap)
+        attacks = {tuple(a) for a in legal if a[0] == "attack" and len(a) == 3}
+        skills = {tuple(a) for a in legal if a[0] == "skill"}
+        return {"attack_targets_follow_the_page": (attacks, self.page.attacks_by_the_page(snap)),
+                "skill_uses_follow_the_page": (skills, self.page.skill_uses_by_the_page(snap))}
+
     def legal_problems(self, snap: Mapping, legal: list) -> list[str]:
-        """``["attack_targets_follow_the_page"]`` when the single attacks offered differ from the page's."""
+        """The legality clauses whose actions offered differ from the page's: single attacks, skill uses."""
         if len(legal) >= 4000:  # the engine's list may be cut short (combined attacks): nothing to compare
             return []
-        offered = {tuple(a) for a in legal if a[0] == "attack" and len(a) == 3}
-        return [] if offered == self.page.attacks_by_the_page(snap) else ["attack_targets_follow_the_page"]
+        return [name for name, (got, page) in self._offers(snap, legal).items() if got != page]
 
     def legal_difference(self, snap: Mapping, legal: list) -> str:
-        """The single attacks offered but not allowed, and the reverse (for a failure's text)."""
-        page = self.page.attacks_by_the_page(snap)
-        got = {tuple(a) for a in legal if a[0] == "attack" and len(a) == 3}
-        return f"offered but not allowed: {sorted(got - page)}; allowed but not offered: {sorted(page - got)}"
+        """The actions offered but not allowed, and the reverse (for a failure's text)."""
+        return "; ".join(f"{name}: offered but not allowed: {sorted(got - page)}; allowed but not offered: "
+                         f"{sorted(page - got)}" for name, (got, page) in self._offers(snap, legal).items()
+                         if got != page)
 
     # -- metamorphic checks -------------------------------------------------------------------------------
 

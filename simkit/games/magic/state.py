@@ -28,8 +28,11 @@ I = np.int64
 # ---- sizes (each a bound the scenario reader checks, or proven from one) -------------------------------
 #: cells of the largest board: ``cols x rows`` is at most 63, so a set of cells is the bits of one int64
 MAX_CELLS = 64
-#: unit places of a game: every unit ever placed, the summoned ones too
-MAX_UNITS = 48
+#: unit places of a game. At most one unit stands on a cell, so at most 63 are alive at once; the 2 leaders and
+#: both armies of the deployment fit too (each army within its own deployment rows). A summon needs an empty
+#: cell (8.2), so it finds fewer than 63 live units and, the places of dead units being reused once all are
+#: taken, always a place: no summon the page allows is ever refused for want of one
+MAX_UNITS = 64
 #: tactical cards in the pile (``kinds x copies``, at most 64), and so in any hand
 MAX_PILE = 64
 #: unit cards of a scenario (a set of card types is the bits of one int64)
@@ -129,6 +132,8 @@ RULES = record("Rules", [
     ("ranged_blocked", I),                     # 1: a unit or obstacle between blocks a ranged line [R7]
     ("combined_joiners", I),                   # NOT_ATTACKED or NOT_ACTED [R31]
     ("summoned_can_act", I),                   # 1: a summoned unit may act in the turn of its summoning [R32]
+    ("friend_includes_source", I),             # 1: a free_active with target "friend" may target its source [S2]
+    ("leader_skill_after_attack", I),          # 1: a leader may use its skill after its attack, 0: before only [S6]
     ("per_kill", I),                           # magic stored per unit an action destroys (7.2)
     ("tactic_kinds", I), ("tactic_copies", I),  # the pile: kinds x copies cards
     ("band_count", I), ("bands", BAND, MAX_BANDS),  # the draw bands in use (7.3) [R25]

@@ -258,7 +258,8 @@ def build_rules(top: Field) -> Rules:
         mask |= 1 << i
     st.obstacles = mask
     st.min_units = _small(r, "min_units", 1, minimum=1)
-    # both leaders and armies fit in the unit places (state.MAX_UNITS): each army lies in its own rows
+    # both leaders and armies fit in the unit places (state.MAX_UNITS): each army lies in its own rows, on at
+    # most 62 cells, as the free-cells check below makes sure
     st.max_units = _bounded(r, "max_units", 9, minimum=1, maximum=MAX_UNITS // 2 - 1,
                             why=f"both armies and their leaders fill the engine's {MAX_UNITS} unit places")
     if st.min_units > st.max_units:
@@ -284,7 +285,7 @@ def build_rules(top: Field) -> Rules:
 
     c = top.table("combat")
     c.reject_unknown(("die_sides", "melee_range", "melee_hit_min", "ranged_hit_min", "ranged_shape", "ranged_blocked",
-                      "combined_joiners", "summoned_can_act"))
+                      "combined_joiners", "summoned_can_act", "friend_includes_source", "leader_skill_after_attack"))
     st.die_sides = _bounded(c, "die_sides", 6, minimum=2)
     st.melee_range = _small(c, "melee_range", 1, minimum=1)
     st.melee_hit_min = _bounded(c, "melee_hit_min", 3, minimum=1)
@@ -293,6 +294,8 @@ def build_rules(top: Field) -> Rules:
     st.ranged_blocked = int(c.bool("ranged_blocked", True))
     st.combined_joiners = JOINERS.index(c.str("combined_joiners", "not_attacked", JOINERS))
     st.summoned_can_act = int(c.bool("summoned_can_act", True))
+    st.friend_includes_source = int(c.bool("friend_includes_source", True))
+    st.leader_skill_after_attack = int(c.bool("leader_skill_after_attack", True))
 
     m = top.table("magic")
     m.reject_unknown(("per_kill", "activation"))

@@ -43,6 +43,10 @@ CLAUSES = {
                              "changes nothing else and rolls no die",
     "turn_start_activates_stored_magic": "5.1 [R23]: the next player's stored magic becomes active and its "
                                          "units may move and attack again",
+    "skill_uses_follow_the_page": "8.2, 7.3, B.1 primitives 6-8 [R14, R24, R32, S1-S4, S6]: a heal, free skill or "
+                                  "summon is offered exactly when its slot is unused, its magic paid (cards first, "
+                                  "the Orc restriction), and its target allowed (a summon: an empty cell of the "
+                                  "source's 3x3, whatever number of units the game has seen)",
 }
 
 
@@ -78,6 +82,11 @@ class MagicPage:
             for name, unit in race.get("units", {}).items():
                 self.units[name] = dict(unit)
         self.card_names = list(self.units)  # the declared state's card rows: the scenario's units in file order
+        self.race_names = list(data.get("races", {}))
+        self.restricted = {name for name, race in data.get("races", {}).items()
+                           if race.get("card_as_magic_if_units_le_enemy", False)}
+        self.friend_includes_source = bool(combat.get("friend_includes_source", True))
+        self.leader_skill_after_attack = bool(combat.get("leader_skill_after_attack", True))
 
     # -- the declared state in the page's words ---------------------------------------------------------------
 
@@ -101,9 +110,11 @@ class MagicPage:
                 "cell": [u["cell"] % self.cols, u["cell"] // self.cols] if u["cell"] >= 0 else None,
                 "markers": u["markers"], "hp": max(0, hp - u["markers"]), "max_hp": hp, "moved": u["moved"],
                 "attacked": u["attacked"], "skilled": u["skilled"], "free_used": u["free_used"],
-                "summoned": u["summoned"], "effects": [u["bonus_dice"], u["bonus_precision"], u["bonus_move"]]})
+                "summoned": u["summoned"], "effects": [u["bonus_dice"], u["bonus_precision"], u["bonus_move"]],
+                "buffed_by": {c for k, c in enumerate(self.card_names) if u["buffed_by"] >> k & 1}})
         players = [{**{k: v for k, v in s.items() if k not in ("hand", "lost", "hits")}, "hand": s["hand"][:s["held"]],
-                    "unlocks": [s["unlocked_alone"], s["unlocked_leader_hp"]]} for s in snap["sides"]]
+                    "unlocks": [s["unlocked_alone"], s["unlocked_leader_hp"]], "race": self.race_names[s["race"]]}
+                   for s in snap["sides"]]
         winner = snap["winner"]
         return {"decks": snap["decks"], "seed": snap["seed"], "turn": snap["turn"], "to_act": snap["to_act"],
                 "phase": ("deploy", "play", "over")[snap["phase"]], "winner": None if winner < 0 else WINNERS[winner],
@@ -206,6 +217,67 @@ class MagicPage:
                 if self.immune(v, snap["turn"]) or not self.reaches(snap, u, v["cell"]):
                     continue
                 out.add(("attack", tuple(u["cell"]), tuple(v["cell"])))
+        return out
+
+    def active_skill(self, unit: Mapping):
+        """``(name, table)`` of the unit card's active skill (heal, free_active or summon), or None."""
+        for kind in ("heal", "free_active", "summon"):
+            for name, s in self.skills_of(unit, kind):
+                return name, s
+        return None
+
+    def skill_uses_by_the_page(self, snap: Mapping) -> set[tuple]:
+        """The skill uses (``("skill", source, target, cards)``) the page allows the seat to act in ``snap``:
+        B.1's slots (a leader's skill once a turn, [S6] before or after its attack; another unit's heal or summon
+        uses its attack, its free skill once a turn), the magic (7.3 [R24]: ``cards`` tactical cards pay that
+        much, the Orcs' only while they have no more units on the board than the enemy; active magic the rest)
+        and the target: a summon's an empty cell of the source's 3x3 (8.2 [R32]: no limit on the units a game
+        has seen), a heal's an own damaged unit within range [S1], a free skill's its source (``self``) or an own
+        unit within range (``friend``, the source too [S2]) that has not attacked [S3] and that no free skill of
+        the source's card affects yet [S4, R28]; never a leader during the immune turns [R14]."""
+        snap = self.words(snap)
+        if snap["phase"] != "play":
+            return set()
+        me, turn, out = snap["to_act"], snap["turn"], set()
+        live = _alive(snap)
+        at = {tuple(u["cell"]): u for u in live}
+        mine = snap["players"][me]
+        counts = [sum(u["side"] == p for u in live) for p in (0, 1)]
+        restricted = mine["race"] in self.restricted and counts[me] > counts[1 - me]
+        cells = [(c, r) for r in range(self.rows) for c in range(self.cols)]
+        for u in live:
+            skill = self.active_skill(u) if u["side"] == me else None
+            if skill is None:
+                continue
+            _, s = skill
+            kind, leader = s["kind"], self.is_leader(u)
+            if leader and (u["skilled"] or (u["attacked"] and not self.leader_skill_after_attack)):
+                continue
+            if not leader and (u["free_used"] if kind == "free_active" else u["attacked"]):
+                continue
+            magic = int(s.get("magic", 0))
+            pays = [k for k in range(magic + 1) if k <= len(mine["hand"]) and (k == 0 or not restricted)
+                    and magic - k <= mine["active_magic"]]
+            a = tuple(u["cell"])
+            for b in cells:
+                if kind == "summon":
+                    ok = b not in at and b not in self.obstacles and b != a and max(abs(a[0] - b[0]),
+                                                                                     abs(a[1] - b[1])) <= 1
+                else:
+                    v = at.get(b)
+                    ok = v is not None and v["side"] == me and not self.immune(v, turn)
+                    if ok and kind == "heal":
+                        ok = _distance(a, b) <= int(s.get("range", 0)) and v["markers"] > 0
+                    elif ok:
+                        if s.get("target", "self") == "self":
+                            ok = v["slot"] == u["slot"]
+                        else:
+                            ok = _distance(a, b) <= int(s.get("range", 0)) and (
+                                v["slot"] != u["slot"] or self.friend_includes_source)
+                        ok = ok and not v["attacked"] and u["type"] not in v["buffed_by"] and \
+                            u["hp"] >= int(s.get("min_hp", 0))
+                if ok:
+                    out.update(("skill", a, b, k) for k in pays)
         return out
 
     # -- the dice tape (11.1) -----------------------------------------------------------------------------

@@ -424,3 +424,78 @@ def test_turn_limit_tiebreak_on_army_value():
         m.state.sides[p].army_value = gold  # the bought army's gold: 1 of 1 alive against 0 of 9
     m.do(("end",))
     assert m.winner == "first" and m.end_reason == "turn_limit"
+
+
+# ---- rulings where the page is silent (docs/magic.md "Rulings", S1-S6) ----------------------------------------
+
+
+def test_s1_a_heal_needs_a_damaged_target():
+    """[S1]: a heal on an own unit without markers is refused (it could remove nothing); on a damaged one it heals."""
+    sanct = [(0, "King", (2, 0)), (1, "King", (2, 5))]
+    m = position(sanct + [(0, "Priest", (1, 1)), (0, "Pikeman", (1, 3)), (0, "Pikeman", (0, 1), 2)])
+    refused(m, ("skill", (1, 1), (1, 3), 0), "not a legal target")
+    m.do(("skill", (1, 1), (0, 1), 0))
+    assert hp(m, 0, 1) == 3
+
+
+def test_s2_a_friend_skill_may_target_its_source_unless_the_option_says_other():
+    """[S2] friend_includes_source: by default the Chieftain may drum himself (+1 die, +1 move); with the option
+    false a "friend" is another own unit only."""
+    units = ORC_LEADERS + [(0, "Goblin", (1, 1)), (1, "Goblin", (2, 1))]
+    m = position(units, magic=((1, 0), (0, 0)), faces=[6, 6, 6])
+    m.do(("skill", (2, 0), (2, 0), 0))
+    m.do(("attack", (2, 0), (2, 1)))
+    assert hp(m, 2, 1) is None and int(m.state.dice_rolled) == 3
+    sc = variant(combat={"friend_includes_source": False})
+    m = position(units, magic=((1, 0), (0, 0)), sc=sc)
+    refused(m, ("skill", (2, 0), (2, 0), 0), "not a legal target")
+    m.do(("skill", (2, 0), (1, 1), 0))
+
+
+def test_s3_a_free_skill_needs_a_target_that_has_not_attacked():
+    """[S3]: a free skill's target must not have attacked yet (R37's "before the attack" for every free skill)."""
+    m = position(ORC_LEADERS + [(0, "Goblin", (1, 1)), (1, "Goblin", (1, 2), 1)], magic=((1, 0), (0, 0)), faces=[6])
+    m.do(("attack", (1, 1), (1, 2)))
+    refused(m, ("skill", (2, 0), (1, 1), 0), "not a legal target")
+
+
+def test_s4_one_cards_free_skill_affects_a_unit_once_a_turn():
+    """[S4, R28]: a second free skill of the same card on the same unit in a turn is refused (its effect would
+    not stack); another card's free skill still adds (a fixture card, Cheer, on two Goblins)."""
+    data = copy.deepcopy(scenario().data)
+    data["skills"]["Cheer"] = {"kind": "free_active", "target": "friend", "range": 2, "dice": 1}
+    data["races"]["Orc"]["units"]["Goblin"]["skills"] = ["Cheer"]
+    sc = scenario_from_data(data, "cheer.toml")
+    m = position(ORC_LEADERS + [(0, "Goblin", (0, 2)), (0, "Goblin", (2, 2)), (0, "Ogre", (1, 2)),
+                                (1, "Goblin", (1, 3))], sc=sc)
+    m.do(("skill", (0, 2), (1, 2), 0))
+    refused(m, ("skill", (2, 2), (1, 2), 0), "not a legal target")
+    m.do(("skill", (1, 2), (1, 2), 0))  # the Ogre's own Bloodlust: another card's, it adds
+    assert int(m.unit_at(1, 2).bonus_dice) == 2
+
+
+def test_s5_draws_after_one_action_follow_the_death_order_then_the_unlocks():
+    """[S5]: when one action kills units of both sides, each owner draws as its unit dies, in the 7.1 order (here
+    the first player's own Goblin, next to the attacker, before the second's, two cells away); then the unlocks,
+    the first seat's before the second's."""
+    m = position(ORC_LEADERS + [(0, "Thunderbird", (2, 2)), (0, "Goblin", (2, 3), 1), (1, "Goblin", (2, 4), 1),
+                                (1, "Goblin", (0, 5))], faces=[6, 6, 6])
+    pile = [int(c) for c in m.state.pile[:3]]
+    m.do(("attack", (2, 2), (2, 3)))                      # hits its own Goblin; the splash hits the enemy behind it
+    first, second = m.state.sides
+    assert hp(m, 2, 3) is None and hp(m, 2, 4) is None
+    assert [int(c) for c in first.hand[:int(first.held)]] == [pile[0]]
+    assert [int(c) for c in second.hand[:int(second.held)]] == [pile[1]]
+
+
+def test_s6_a_leader_may_use_its_skill_after_its_attack_unless_the_option_says_other():
+    """[S6] leader_skill_after_attack: by default a leader's skill may come before or after its attack; with the
+    option false it comes before only."""
+    units = [(0, "King", (2, 0)), (1, "King", (2, 5)), (0, "Pikeman", (1, 1), 2), (1, "Swordsman", (2, 1))]
+    m = position(units, magic=((1, 0), (0, 0)), faces=[1, 1])
+    m.do(("attack", (2, 0), (2, 1)))
+    m.do(("skill", (2, 0), (1, 1), 0))
+    assert hp(m, 1, 1) == 4
+    m = position(units, magic=((1, 0), (0, 0)), faces=[1, 1], sc=variant(combat={"leader_skill_after_attack": False}))
+    m.do(("attack", (2, 0), (2, 1)))
+    refused(m, ("skill", (2, 0), (1, 1), 0), "comes before its attack")
