@@ -163,7 +163,7 @@ def reach_words(tables: dict) -> list[str]:
            f"(each seating; {2 * need} games, all won by one deck)")
     if not r["enough"]:
         games = r.get("pairing_games", 2 * have)
-        has = (f"has {have} games per pair" if games == 2 * have
+        has = (f"has {_count(have, 'game')} per pair" if games == 2 * have
                else f"has {games} game{'s' if games != 1 else ''} on its thinnest pairing")
         return [f"WARNING: this sweep {has}, too few to flag any matchup, however lopsided: {how}. "
                 f"Sweep at least {need} games per pair (or fewer decks) before reading the absence of matchup flags."]

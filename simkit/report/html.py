@@ -1,10 +1,15 @@
 """The balance report as one self-contained HTML file: to share, sort, filter, hover and watch.
 
-The page holds what the PDF's pages say (headlines, flags, the matchup heatmap, deck strength,
-first-player advantage, cards and card pairs, the metagame, game shape), every table sortable and
-filterable, the heatmaps as inline SVG with each cell's value, interval and games on hover. A
-click on a matchup cell opens a replay of one of its games: the representative game of the PDF's
-game pages (the median-length win of the favoured deck), played again from the sweep's seed with
+The page opens with the report's verdict (the same sentence as the PDF's first page), then holds what the
+PDF's pages say (headlines, flags, the matchup heatmap, deck strength, first-player advantage, cards and card
+pairs, the metagame, game shape), every table sortable and filterable, the heatmaps drawn as SVG with a colour
+scale, each cell's value written in it where it fits and its value, interval and games on hover. The tables
+and heatmaps are drawn by the page's script from one compact JSON blob (columns of numbers, deck names
+once), so the page grows gently with the pool (a 120-deck Duel sweep: under 5 MB); a table shows at most
+:data:`SHOWN` rows at once (filter to narrow). No element is wider than the page: long names and messages wrap,
+and the heatmaps fit the page's width. A click on a matchup cell opens a replay of one of its games: the
+representative game of the PDF's game pages (the median-length win of the favoured deck), played again from the
+sweep's seed with
 ``record_actions`` and told turn by turn by the game's ``narrate`` capability, with the command
 that replays it. The page embeds at most ``replays`` such games (flagged matchups first, then the
 most lopsided); any other cell gives its seed and command. Style and script are inline
@@ -26,8 +31,8 @@ from simkit.report.balance import games_line, headlines, load_checked_results, r
 from simkit.report.games import find_scenario, matchups_to_watch
 from simkit.report.html_assets import SCRIPT, STYLE
 
-__all__ = ["REPLAYS", "html_report", "write_html_report", "plan_replays", "representative_games", "html_table",
-           "heatmap_svg"]
+__all__ = ["REPLAYS", "SHOWN", "HEATMAPS", "html_report", "write_html_report", "plan_replays", "representative_games",
+           "html_table", "table_data", "heatmap_html"]
 
 REPLAYS = 40   # games told in full inside the page by default (each is some 50 KB of text)
 
@@ -62,11 +67,68 @@ def _fmt(column: str, value) -> tuple[str, str, bool]:
     return str(value), "", False
 
 
+SHOWN = 500   # rows of a table drawn at once (the filter narrows the rest)
+
+
+def _kind(column: str, series: pd.Series, points: set[str]) -> str:
+    """How the page formats a column: ``rate`` (a percentage), ``points`` (signed points), ``p`` (a p-value),
+    ``int``, ``float``, ``bool`` or ``text``."""
+    if pd.api.types.is_bool_dtype(series):
+        return "bool"
+    if pd.api.types.is_integer_dtype(series):
+        return "int"
+    if pd.api.types.is_float_dtype(series):
+        if column in points or column in _POINTS:
+            return "points"
+        if column in _RATE:
+            return "rate"
+        return "p" if column.startswith("p_") else "float"
+    return "text"
+
+
+def _number(v, kind: str):
+    """One number as the page stores it (NaN as null; rates and points to 5 decimals, enough for their
+    one-decimal display and for sorting)."""
+    if v is None or (isinstance(v, float | np.floating) and not np.isfinite(v)):
+        return None
+    if kind == "int":
+        return int(v)
+    if kind == "bool":
+        return bool(v)
+    x = float(v)
+    return round(x, 5) if kind in ("rate", "points") else float(f"{x:.6g}")
+
+
+def table_data(table: pd.DataFrame, point_columns: tuple[str, ...] = ()) -> dict:
+    """One DataFrame as the page's compact JSON: columns in order, each with its name, its kind (how the page
+    formats it, :func:`_kind`) and its values; a text column holds each distinct text once (``dict``) and a code
+    per row (``codes``), so a deck name repeated over 14,400 matchup rows is written once.
+
+    Returns:
+        ``{"rows": N, "columns": [{"name", "kind", "values"} | {"name", "kind", "dict", "codes"}]}``.
+    """
+    points = set(point_columns)
+    columns = []
+    for c in table.columns:
+        if c in _HIDDEN:
+            continue
+        series = table[c]
+        kind = _kind(c, series, points)
+        if kind == "text":
+            text = series.map(lambda v: "" if v is None or (isinstance(v, float) and np.isnan(v)) else str(v))
+            codes, uniques = pd.factorize(text)
+            columns.append({"name": str(c), "kind": kind, "dict": list(uniques), "codes": codes.tolist()})
+        else:
+            columns.append({"name": str(c), "kind": kind, "values": [_number(v, kind) for v in series.tolist()]})
+    return {"rows": len(table), "columns": columns}
+
+
 def html_table(name: str, table: pd.DataFrame, caption: str = "", point_columns: tuple[str, ...] = ()) -> str:
-    """One DataFrame as a sortable, filterable HTML table (``id="t-NAME"``), every cell escaped.
+    """The shell of one sortable, filterable table (``id="t-NAME"``): its caption, filter box and typed headers,
+    every name escaped; the page's script fills its rows from :func:`table_data` (at most :data:`SHOWN` at once).
 
     Args:
-        name: the table's name in the page's address (``#sort=NAME:COLUMN:asc``).
+        name: the table's name in the page's address (``#sort=NAME:COLUMN:asc``) and in its data.
         table: the rows to show.
         caption: a note above the table.
         point_columns: more columns shown in points (rate differences).
@@ -74,79 +136,43 @@ def html_table(name: str, table: pd.DataFrame, caption: str = "", point_columns:
     Returns:
         the HTML fragment.
     """
-    columns = [c for c in table.columns if c not in _HIDDEN]
     points = set(point_columns)
     head = "".join(
-        f'<th data-col="{_e(c)}" data-type="{"num" if pd.api.types.is_numeric_dtype(table[c]) else "text"}">'
-        f"{_e(c)}</th>" for c in columns)
-    rows = []
-    for record in table[columns].itertuples(index=False):
-        cells = []
-        for c, v in zip(columns, record):
-            if c in points and isinstance(v, float | np.floating) and not np.isnan(v):
-                text, data, num = f"{100 * float(v):+.1f}", repr(float(v)), True
-            else:
-                text, data, num = _fmt(c, v)
-            attrs = (f' class="num" data-v="{_e(data)}"' if num and data != "" else ' class="num" data-v=""' if num
-                     else "")
-            cells.append(f"<td{attrs}>{_e(text)}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
+        f'<th data-col="{_e(c)}" data-type="{"text" if _kind(c, table[c], points) == "text" else "num"}">'
+        f"{_e(c)}</th>" for c in table.columns if c not in _HIDDEN)
     note = f'<p class="note">{_e(caption)}</p>' if caption else ""
     return (f'{note}<div><input class="filter" data-for="t-{_e(name)}" placeholder="filter rows (words)"> '
             f'<span class="note" data-count-for="t-{_e(name)}"></span></div>'
-            f'<div class="scroll"><table class="data" id="t-{_e(name)}"><thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table></div>')
+            f'<div class="scroll"><table class="data" id="t-{_e(name)}" data-table="{_e(name)}"><thead><tr>{head}'
+            f'</tr></thead><tbody></tbody></table></div>')
 
 
-def _colour(x: float) -> str:
-    """A value in [-1, 1] on the PDF's red-white-blue scale (red: the row deck loses; NaN grey)."""
-    if x is None or np.isnan(x):
-        return "#d9d9d9"
-    x = max(-1.0, min(1.0, float(x)))
-    red, blue, white = np.array([178, 24, 43]), np.array([33, 102, 172]), np.array([247, 247, 247])
-    rgb = white + (blue - white) * x if x >= 0 else white + (red - white) * -x
-    return "#" + "".join(f"{int(round(c)):02x}" for c in rgb)
+#: the heatmaps the page draws from its tables: which table, which rows, which columns hold the row deck, the column
+#: deck, the value and its interval, and how a value is coloured and written
+HEATMAPS = {
+    "matchups": {"table": "matchups", "row": "deck", "col": "opponent", "value": "win_rate", "kind": "rate",
+                 "grey": "mirror", "scale": [0.0, 0.5, 1.0],
+                 "legend": "the row deck's win rate against the column deck (both seatings pooled, a draw half a win)"},
+    "first_player": {"table": "first_player", "where": ["scope", "matchup"], "row": "deck", "col": "opponent",
+                     "value": "advantage", "kind": "points", "both": True, "scale": [-0.25, 0.0, 0.25],
+                     "legend": "the first seat's score rate minus 50% over the games of the two decks, in points"},
+}
 
 
-def heatmap_svg(name: str, order: list[str], cells: dict[tuple[str, str], dict]) -> str:
-    """A deck-by-deck heatmap as inline SVG: ``cells[(row, column)]`` gives ``colour`` (-1..1), ``tip``
-    (the hover text) and ``replay`` (a key of the page's replays, or ``""``).
+def heatmap_html(name: str, caption: str) -> str:
+    """The place of one heatmap (drawn by the page's script from :data:`HEATMAPS`): its caption, the colour scale
+    and the drawing, sized to the page's width."""
+    spec = HEATMAPS[name]
+    lo, mid, hi = spec["scale"]
 
-    Args:
-        name: the heatmap's id (``h-NAME``).
-        order: the decks, rows top to bottom and columns left to right.
-        cells: the cells drawn (absent ones stay empty).
+    def label(v: float) -> str:
+        return f"{100 * v:.0f}%" if spec["kind"] == "rate" else f"{100 * v:+.0f}"
 
-    Returns:
-        the ``<svg>`` element; deck names are written beside rows and over columns up to 40 decks
-        (beyond, the hover names them).
-    """
-    n = len(order)
-    size = max(6, min(34, 720 // max(n, 1)))
-    labels = n <= 40
-    left = (min(36, max(len(d) for d in order)) * 6 + 8) if labels and order else 4
-    top = left if labels else 4
-    width, height = left + n * size + (top // 2 if labels else 4), top + n * size + 4
-    out = [f'<svg class="heatmap" id="h-{_e(name)}" xmlns="http://www.w3.org/2000/svg" width="{width}" '
-           f'height="{height}" viewBox="0 0 {width} {height}">']
-    for i, deck in enumerate(order):
-        short = deck if len(deck) <= 36 else deck[:35] + "\u2026"
-        if labels:
-            y = top + i * size + size / 2 + 3
-            out.append(f'<text x="{left - 4}" y="{y:.1f}" text-anchor="end">{_e(short)}</text>')
-            x = left + i * size + size / 2 + 3
-            out.append(f'<text transform="translate({x:.1f},{top - 4}) rotate(-60)">{_e(short)}</text>')
-    for (a, b), c in cells.items():
-        i, j = order.index(a), order.index(b)
-        replay = f' data-replay="{_e(c["replay"])}"' if c.get("replay") else ""
-        out.append(f'<rect class="cell" x="{left + j * size}" y="{top + i * size}" width="{size - 1}" '
-                   f'height="{size - 1}" fill="{_colour(c["colour"])}"{replay}><title>{_e(c["tip"])}</title></rect>')
-    out.append("</svg>")
-    return "".join(out)
-
-
-def _key(deck: str, opponent: str) -> str:
-    return f"{deck}|{opponent}"
+    scale = (f'<div class="scale"><span>{label(lo)}</span><span class="bar {_e(spec["kind"])}"></span>'
+             f'<span>{label(hi)}</span> <span class="note">{_e(spec["legend"])}; white: {label(mid)}; grey: '
+             f'{"a mirror or " if spec.get("grey") else ""}no games</span></div>')
+    return (f'<p class="note">{_e(caption)}</p>{scale}<div class="heatmap" id="h-{_e(name)}" '
+            f'data-map="{_e(name)}"></div>')
 
 
 def representative_games(df: pd.DataFrame) -> pd.DataFrame:
@@ -199,7 +225,8 @@ def plan_replays(df: pd.DataFrame, tables: dict, results_dir: str | Path | None 
         (``d``, ``o``: the favoured deck and its opponent, ``f``, ``s``: the first and second deck, as indices of
         ``replays["decks"]``; ``fb``, ``sb`` the bots, ``seed`` (text), ``w`` winner, ``e`` end reason, ``t``
         turns, ``n`` the favoured deck's wins, ``lines``: the narration or ``None``, ``note``: a warning);
-        ``replays["cells"]`` maps ``"DECK|OPPONENT"`` (both orders) to its game's index; ``scenario`` is the
+        ``replays["cell"]`` holds, for row deck ``i`` and column deck ``j`` (indices of ``replays["decks"]``), the
+        index of their game at ``i * len(decks) + j`` (both orders; -1 when the two never met); ``scenario`` is the
         scenario file the replay command names, ``why`` what a cell without narration says; ``reason`` says
         why no game is told ("" when some are).
     """
@@ -215,7 +242,8 @@ def plan_replays(df: pd.DataFrame, tables: dict, results_dir: str | Path | None 
     pairs += [(d, d) for d in decks if (d, d) in chosen.index]
     index = {d: i for i, d in enumerate(decks)}
     bots = meta.get("bots") or ["balanced", "balanced"]
-    games, cells, told = [], {}, []
+    games, told = [], []
+    cell = [-1] * (len(decks) * len(decks))
     for deck, opponent in pairs:
         pick = chosen.loc[(deck, opponent)]
         g = df.loc[pick["game"]]
@@ -224,7 +252,7 @@ def plan_replays(df: pd.DataFrame, tables: dict, results_dir: str | Path | None 
         entry = {"d": index[deck], "o": index[opponent], "f": index[g["first_deck"]], "s": index[g["second_deck"]],
                  "fb": str(fb), "sb": str(sb), "seed": str(int(g["seed"])), "w": str(g["winner"]),
                  "e": str(g["end_reason"]), "t": int(g["turns"]), "n": int(pick["wins"]), "lines": None, "note": ""}
-        cells[_key(deck, opponent)] = cells[_key(opponent, deck)] = len(games)
+        cell[index[deck] * len(decks) + index[opponent]] = cell[index[opponent] * len(decks) + index[deck]] = len(games)
         games.append(entry)
         if narrate is not None and len(told) < limit:
             told.append(entry)
@@ -253,36 +281,8 @@ def plan_replays(df: pd.DataFrame, tables: dict, results_dir: str | Path | None 
     scenario = path or str(meta.get("scenario_path") or "SCENARIO.toml")
     plan = meta.get("plan") if isinstance(meta.get("plan"), dict) else {}
     bots_from = str(plan.get("bots_from") or "")  # the file whose bots the sweep played (--bots-from)
-    return {"decks": decks, "games": games, "cells": cells, "scenario": scenario, "bots_from": bots_from, "why": why,
+    return {"decks": decks, "games": games, "cell": cell, "scenario": scenario, "bots_from": bots_from, "why": why,
             "turn": tables["schema"].turn_words}, reason
-
-
-def _cell_key(replays: dict, deck: str, opponent: str) -> str:
-    key = _key(deck, opponent)
-    return key if key in replays.get("cells", {}) else ""
-
-
-def _matchup_cells(tables: dict, replays: dict) -> dict:
-    cells = {}
-    for r in tables["matchups"].itertuples():
-        tip = (f"{r.deck} vs {r.opponent}: {100 * r.win_rate:.1f}% (95% CI {100 * r.low:.1f}-{100 * r.high:.1f}%), "
-               f"{r.games} games" + (" (mirror)" if r.mirror else "") + "; click for a replay")
-        colour = np.nan if r.games == 0 or r.mirror else (r.win_rate - 0.5) * 2   # mirrors grey, as in the PDF
-        cells[(r.deck, r.opponent)] = {"colour": colour, "tip": tip,
-                                       "replay": _cell_key(replays, r.deck, r.opponent)}
-    return cells
-
-
-def _seat_cells(tables: dict, replays: dict) -> dict:
-    fp = tables["first_player"]
-    fp = fp[fp["scope"] == "matchup"]
-    cells = {}
-    for r in fp.itertuples():
-        tip = (f"{r.deck} vs {r.opponent}: first seat {100 * r.advantage:+.1f} points (95% CI {100 * r.low:+.1f} "
-               f"to {100 * r.high:+.1f}), {r.games} games")
-        cells[(r.deck, r.opponent)] = {"colour": np.clip(r.advantage * 4, -1, 1), "tip": tip,
-                                       "replay": _cell_key(replays, r.deck, r.opponent)}
-    return cells
 
 
 def write_html_report(tables: dict, out: str | Path, replays: dict | None = None, replay_reason: str = "",
@@ -308,7 +308,7 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
     if out.suffix.lower() != ".html":
         raise ValueError(f"--html {out}: must end in .html")
     when = when or datetime.now(UTC)
-    replays = replays or {"decks": [], "games": [], "cells": {}, "scenario": "", "why": "", "turn": "turn"}
+    replays = replays or {"decks": [], "games": [], "cell": [], "scenario": "", "why": "", "turn": "turn"}
     meta, schema = tables["meta"], tables["schema"]
     decks = tables["decks"]
     order = list(decks["deck"])
@@ -329,39 +329,52 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
                     if told else f"A click on a cell gives its game's seed and the command that plays it"
                     f"{' (' + replay_reason + ')' if replay_reason else ''}.")
     words = dict(schema.card_categories)
+    shown = {
+        "flags": (tables["flags"], ()), "matchups": (tables["matchups"], ()), "decks": (decks, ()),
+        "first_player": (tables["first_player"], ("low", "high")),
+        "cards": (tables["cards"].assign(kind=tables["cards"]["kind"].map(lambda k: words.get(k, k))), ()),
+        "card_pairs": (tables["card_pairs"], ()), "metagame": (tables["metagame"], ()),
+        "game_shape": (tables["game_shape"].drop(columns=["end_reason"]), ()),
+        "side_numbers": (tables["side_numbers"], ()),
+    }
+
+    def table(key: str, caption: str = "") -> str:
+        frame, points = shown[key]
+        return html_table(key, frame, caption, points)
+
     sections = [
         ("headlines", "Headlines", "<ul class='headlines'>" + "".join(
             f"<li{' class=warn' if h.startswith('WARNING') else ''}>{_e(h)}</li>" for h in heads) + "</ul>"),
         ("flags", f"Flags ({len(tables['flags'])})", "".join(
             f"<p class='note{' warn' if r.startswith('WARNING') else ''}'>{_e(r)}</p>" for r in reach)
-         + (html_table("flags", tables["flags"]) if len(tables["flags"]) else
+         + (table("flags") if len(tables["flags"]) else
             "<p>No deck, matchup or seat advantage is significantly outside its band.</p>")),
         ("matchups", "Matchups, strongest deck first",
-         f"<p class='note'>Each cell: the row deck's win rate against the column deck (both seatings pooled, a draw "
-         f"half a win); blue wins, red loses. Hover for the value, its 95% interval and games. {_e(replay_words)}</p>"
-         + heatmap_svg("matchups", order, _matchup_cells(tables, replays))
-         + html_table("matchups", tables["matchups"])),
+         heatmap_html("matchups", "Each cell: the row deck's win rate against the column deck, written in the cell "
+                      "where it fits; hover for its 95% interval and games. " + replay_words)
+         + table("matchups")),
         ("decks", f"{schema.deck_words.capitalize()} strength",
-         html_table("decks", decks, "Win rates pool both seats (95% Wilson intervals); ratings are Bradley-Terry on "
-                    "the Elo scale, 0 the pool average (bootstrap intervals).")),
+         table("decks", "Win rates pool both seats (95% Wilson intervals); ratings are Bradley-Terry on the Elo "
+               "scale, 0 the pool average (bootstrap intervals).")),
         ("first-player", "First-player advantage",
-         html_table("first_player", tables["first_player"], "advantage: the first seat's score rate minus 50%, in "
-                    "points; low and high its 95% interval.", point_columns=("low", "high"))
-         + "<p class='note'>Per matchup: the first seat's score rate minus 50% over the games of the two decks, in "
-           "points (hover for the interval and games); blue: the first seat scores more.</p>"
-         + heatmap_svg("first_player", order, _seat_cells(tables, replays))),
-        ("cards", "Cards", html_table("cards", tables["cards"].assign(
-            kind=tables["cards"]["kind"].map(lambda k: words.get(k, k))), "Win rate of the decks holding each card.")
-         + html_table("card_pairs", tables["card_pairs"], "Pairs of cards: synergy is the pair's win rate minus what "
-                      "its two cards' rates predict, in points.")),
-        ("metagame", "Metagame", html_table("metagame", tables["metagame"], "The maximum-entropy Nash equilibrium of "
-                                            "the measured win rates: weight is each deck's share of the mix.")),
-        ("game-shape", "Game shape", html_table("game_shape", tables["game_shape"].drop(columns=["end_reason"]))
-         + (html_table("side_numbers", tables["side_numbers"]) if len(tables["side_numbers"]) else "")),
+         table("first_player", "advantage: the first seat's score rate minus 50%, in points; low and high its 95% "
+               "interval.")
+         + heatmap_html("first_player", "Per matchup, in points (written in the cell where it fits; hover for the "
+                        "interval and games); blue: the first seat scores more.")),
+        ("cards", "Cards", table("cards", "Win rate of the decks holding each card.")
+         + table("card_pairs", "Pairs of cards: synergy is the pair's win rate minus what its two cards' rates "
+                 "predict, in points.")),
+        ("metagame", "Metagame", table("metagame", "The maximum-entropy Nash equilibrium of the measured win rates: "
+                                       "weight is each deck's share of the mix.")),
+        ("game-shape", "Game shape", table("game_shape") + (table("side_numbers") if len(tables["side_numbers"])
+                                                            else "")),
     ]
     nav = " ".join(f'<a href="#{s}">{_e(title)}</a>' for s, title, _ in sections)
     body = "".join(f'<section id="{s}"><h2>{_e(title)}</h2>{content}</section>' for s, title, content in sections)
-    data = json.dumps(replays, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+    blob = {"decks": order, "replays": {k: v for k, v in replays.items() if k != "decks"},
+            "tables": {k: table_data(frame, points) for k, (frame, points) in shown.items()},
+            "maps": HEATMAPS, "shown": SHOWN}
+    data = json.dumps(blob, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c").replace(">", "\\u003e")
     page = (
         f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Balance report: {_e(name)}</title>'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{STYLE}</style></head><body>'
@@ -374,7 +387,7 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
         '<div id="tip"></div><aside id="replay" hidden><button id="replay-close">close</button>'
         '<h3 id="replay-title"></h3><p id="replay-about" class="note"></p><code id="replay-command"></code>'
         '<pre id="replay-text"></pre></aside>'
-        f'<script type="application/json" id="replay-data">{data}</script><script>{SCRIPT}</script></body></html>\n'
+        f'<script type="application/json" id="page-data">{data}</script><script>{SCRIPT}</script></body></html>\n'
     )
     try:
         atomic_write(out, lambda tmp: tmp.write_text(page, encoding="utf-8"), make_folders=True)
