@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from simkit.analysis.stats import wilson_interval  # noqa: E402
 from simkit.core.rng import derive_seed  # noqa: E402
-from simkit.games.krypton.play import SIDE_COLUMNS, TOWER_COLUMNS, card_column, play_batch  # noqa: E402
+from simkit.games.krypton.batch import SIDE_COLUMNS, TOWER_COLUMNS, card_column, play_batch  # noqa: E402
 from simkit.games.krypton.tables import CARDS  # noqa: E402
 from simkit.scenario import load_scenario  # noqa: E402
 

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from simkit.analysis.stats import wilson_interval  # noqa: E402
 from simkit.core.rng import derive_seed  # noqa: E402
-from simkit.games.krypton.play import make_bot, play_compiled  # noqa: E402
+from simkit.games.krypton.batch import make_bot, play_compiled  # noqa: E402
 from simkit.games.krypton.view import WINNERS  # noqa: E402
 from simkit.scenario import load_scenario  # noqa: E402
 

@@ -28,11 +28,11 @@ ROOT = Path(__file__).resolve().parents[1]
 CHILD = r"""
 import json, sys, time
 from simkit.scenario import load_scenario
-from simkit.games.krypton.play import play_batch
-from simkit.games.krypton.tables import all_loadouts
+from simkit.games.krypton.batch import play_batch
+from simkit.games.krypton.tables import all_decks
 sc = load_scenario(sys.argv[1])
 games, bots = int(sys.argv[2]), tuple(sys.argv[3].split(","))
-L = all_loadouts(sc.rules)
+L = all_decks(sc.rules)
 first = [L[i % len(L)] for i in range(games)]
 second = [L[(5 * i + 1) % len(L)] for i in range(games)]
 play_batch(sc, first[:1], second[:1], [10 ** 6], bots)  # warm-up (the numba cache loads here)

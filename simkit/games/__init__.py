@@ -1,29 +1,34 @@
 """The game interface: everything simkit's generic layers may ask of a game, and the registry.
 
 A game is a sub-package ``simkit.games.<name>`` whose ``GAME`` attribute is a :class:`Game`: a
-declaration of the game (name, title, result schema, the scenario tables it owns) and of its hooks,
-each the game's own function named once (``"simkit.games.duel.batch:play_batch"``, imported when first
-used, so ``simkit --help`` imports no engine). The generic layers (scenario, runner, sweep, analysis,
-report, tune, testing, commands) reach a game only through this interface, never by importing it: a
+declaration of what only the game can say (name, title, result schema, the scenario tables it owns,
+its optional capabilities). Everything else is found **by module convention** inside the package
+(:data:`CONVENTIONS`): ``tables.py`` reads the scenario (``build_rules``, ``deck_pool``,
+``canonical_deck``, ``deck_cards``, ``all_decks``, and, when the game has them, ``turn_limit`` and
+``seat_pools``), ``batch.py`` plays (``play_batch``, ``bot_names``, and ``counter_cards`` for a game that
+counts), ``match.py`` holds the single game (``Match``). A module is imported when first used, so
+``simkit --help`` imports no engine. The generic layers (scenario, runner, sweep, analysis, report,
+tune, testing, commands) reach a game only through this interface, never by importing it: a
 scenario's ``game`` key names the sub-package, :func:`get_game` imports it and checks ``GAME`` at once.
 
 A loaded scenario binds its game once: ``scenario.game`` is a :class:`Ruleset` (the game with the
 scenario's rules, decks, bots, ``new_match``, ``play_batch``, its schema), so no hook re-passes the
 scenario and a game writes no forwarders. ``replay`` is written once, here, for every game. What only
-some games have (a text log, pictures, a report page of key turns, a rule check, a search bot) are
-*capabilities* named in :data:`CAPABILITIES`; the generic layers ask ``ruleset.capability(name)``,
-which is ``None`` when the game lacks it, and degrade gracefully.
+some games have (a text log, pictures, a report page of key turns, a rule check) are *capabilities*
+named in :data:`CAPABILITIES`; the generic layers ask ``ruleset.capability(name)``, which is ``None``
+when the game lacks it, and degrade gracefully.
 
-The records a game returns from :meth:`Game.play_batch` hold the core columns
+The records a game returns from ``play_batch`` hold the core columns
 (:data:`CORE_COLUMNS` less those the sweep adds) plus the game's declared per-side columns
 (``first_<name>``, ``second_<name>`` for every name of :attr:`ResultSchema.side_columns`), and, for a game
 that declares :attr:`ResultSchema.card_counters`, one column per seat, card and counter of what the engine
 counted as it played (``first:creature:Archer:summoned``, see :func:`counter_column`), for every card of the
-scenario (:attr:`Game.counter_cards`; 0 for a card the seat did not hold).
+scenario (``batch.counter_cards``; 0 for a card the seat did not hold).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -37,8 +42,8 @@ if TYPE_CHECKING:
     from simkit.scenario import Scenario
 
 __all__ = [
-    "CAPABILITIES", "CORE_COLUMNS", "GAME_COLUMNS", "SEATS", "WINNERS", "Game", "Match", "ResultSchema", "Ruleset",
-    "counter_column", "game_names", "get_game", "parse_counter_column",
+    "CAPABILITIES", "CONVENTIONS", "CORE_COLUMNS", "GAME_COLUMNS", "SEATS", "WINNERS", "Game", "Match", "ResultSchema",
+    "Ruleset", "counter_column", "game_names", "get_game", "parse_counter_column",
 ]
 
 
@@ -120,12 +125,14 @@ class ResultSchema:
 
 
 class Match(Protocol):
-    """One game between two decks, for tests, scripted situations, replays and ``api_test``.
+    """One game between two decks: the one Python face of a game's state.
 
-    ``to_act`` is the seat (0 first, 1 second) whose decision is owed now; it may differ from the
-    side whose turn it is when a game gives the other side a choice (a counter window, a revival).
-    An illegal action raises :class:`simkit.IllegalAction` naming the reason and leaves the game
-    unchanged. ``actions`` lists every action done, so ``replay`` rebuilds the game from it.
+    Tests, scripted situations, replays, ``narrate``, the pictures, ``simkit check``, ``api_test`` and the
+    Python side of a search bot all use it. ``to_act`` is the seat (0 first, 1 second) whose decision is
+    owed now; it may differ from the side whose turn it is when a game gives the other side a choice (a
+    counter window, a revival). An illegal action raises :class:`simkit.IllegalAction` naming the reason
+    and leaves the game unchanged. ``actions`` lists every action done, so ``replay`` rebuilds the game
+    from it; ``clone()`` is an independent copy (state and actions) to try an action on.
     """
 
     decks: tuple[str, str]
@@ -147,9 +154,51 @@ class Match(Protocol):
 
     def snapshot(self) -> dict: ...
 
+    def clone(self) -> Match: ...
 
-#: A hook: the game's function itself, or ``"module:attribute"`` (imported when first used).
+
+#: A hook: the game's function itself, or ``"module:attribute"`` of the game's package (imported when
+#: first used; ``"narrate:narrate"`` is ``simkit.games.<name>.narrate.narrate``).
 Hook = str | Callable
+
+#: The functions found by convention in a game's package: hook -> (module, attribute, required). Each is
+#: called with the scenario's rules (``tables``) or the scenario (``batch``, ``match``) first, bound by
+#: :class:`Ruleset`:
+#:
+#: - ``build_rules(top: Field) -> rules``: validate the game's tables and build its fixed rule tables;
+#:   raises :class:`ScenarioError` (``file: key: problem``) for the first thing wrong;
+#: - ``deck_pool(rules, top) -> Sequence[str]``: the scenario's deck pool, canonical ids, fixed order;
+#: - ``canonical_deck(rules, deck) -> str``: the canonical id of a legal deck (an illegal one raises
+#:   :class:`ScenarioError` naming it);
+#: - ``deck_cards(rules, deck) -> {category: cards}``: the cards of a deck by
+#:   :attr:`ResultSchema.card_categories`;
+#: - ``all_decks(rules) -> list[str]``: every legal deck of the scenario's cards;
+#: - ``turn_limit(rules) -> int`` (optional; absent: unbounded): the last turn a game can reach;
+#: - ``seat_pools(rules, decks) -> (first_seat_decks, second_seat_decks)`` (optional; absent: every deck
+#:   sits in either seat): for a game whose seats differ (Magic War: 12 and 13 gold), in pool order;
+#: - ``play_batch(scenario, first_decks, second_decks, seeds, bots, record_actions=False)``: one game per
+#:   (first deck, second deck, seed) to its end between ``bots``; returns the columns of
+#:   :meth:`Ruleset.columns` (one value per game), plus ``action_list`` (each game's actions as
+#:   :class:`Match` tuples) when ``record_actions``. A game's record depends only on the scenario, its
+#:   decks, the bots and its seed, never on the batch;
+#: - ``bot_names(scenario) -> tuple[str, ...]``: the bots the scenario defines;
+#: - ``counter_cards(rules) -> {category: cards}`` (optional; absent: the game counts nothing): every card of
+#:   the scenario by the categories of :attr:`ResultSchema.card_counters`;
+#: - ``Match(scenario, first_deck, second_deck, seed=0)``: a single game (:class:`Match`); the first deck
+#:   moves first.
+CONVENTIONS: dict[str, tuple[str, str, bool]] = {
+    "build_rules": ("tables", "build_rules", True),
+    "deck_pool": ("tables", "deck_pool", True),
+    "canonical_deck": ("tables", "canonical_deck", True),
+    "deck_cards": ("tables", "deck_cards", True),
+    "all_decks": ("tables", "all_decks", True),
+    "turn_limit": ("tables", "turn_limit", False),
+    "seat_pools": ("tables", "seat_pools", False),
+    "play_batch": ("batch", "play_batch", True),
+    "bot_names": ("batch", "bot_names", True),
+    "counter_cards": ("batch", "counter_cards", False),
+    "new_match": ("match", "Match", True),
+}
 
 #: The optional capabilities a game may declare, with what each is called with (the scenario comes
 #: first, bound by :class:`Ruleset`, and is not listed) and what it returns.
@@ -158,27 +207,32 @@ CAPABILITIES: dict[str, str] = {
     "draw": "(first_deck, second_deck, actions, out_path, per='turn', seed=None, **options) -> int: a game drawn "
             "to a file whose suffix is one of Game.picture_suffixes; returns the frames drawn",
     "key_turns": "(first_deck, second_deck, actions, seed=0, count=3) -> Figure: the report's game page",
-    "checks": "() -> object: the invariants `simkit check` and simkit.testing play games against "
-              "(see simkit.testing.rule_check.run_invariant_games)",
-    "check_runner": "() -> object with run_check(**options) and replay_file(case_path): a game that runs its "
-                    "own `simkit check` (e.g. a hypothesis state machine) instead of the generic one",
+    "check": "() -> object with run_check(examples=None, seed=0, profile='thorough', variants=True, "
+             "out_dir=..., on_example=None, **options) and replay_file(case_path), each returning a report "
+             "(passed, format()): what `simkit check` runs. A game whose check is its invariants over played "
+             "games subclasses simkit.testing.rule_check.InvariantCheck and declares names and "
+             "invariants(before, action, after) (optionally its rule examples' words: example_match, "
+             "example_values)",
     "search": "() -> object: the search bot's hooks in Python (the compiled search: simkit.games.kits.turn_search)",
     "deck_counts": "(deck) -> {card: (copies, cost)}: a bought deck's cards with their copies and price (the "
                    "report's unit pages: simkit.report.unit_pages)",
 }
 
 
-def _resolve(hook: Hook) -> Callable:
-    """The callable a hook names (``"module:attribute"`` is imported now)."""
+def _resolve(hook: Hook, package: str) -> Callable:
+    """The callable a hook names (``"module:attribute"`` of ``package`` is imported now)."""
     if callable(hook):
         return hook
     module, _, attribute = hook.partition(":")
-    return functools.reduce(getattr, attribute.split("."), importlib.import_module(module))
+    return functools.reduce(getattr, attribute.split("."), importlib.import_module(f"{package}.{module}"))
 
 
 @dataclass(frozen=True, eq=False)
 class Game:
-    """A game simkit can simulate, declared once in ``simkit/games/<name>/__init__.py`` as ``GAME``.
+    """A game simkit can simulate, declared once in ``simkit/games/<name>/game.py`` as ``GAME``.
+
+    What the generic layers call is found by convention in the game's package (:data:`CONVENTIONS`:
+    ``tables.py``, ``batch.py``, ``match.py``); the declaration holds only what no module can say.
 
     Attributes:
         name: the scenario's ``game`` key (the sub-package name).
@@ -187,64 +241,46 @@ class Game:
         tables: the top-level scenario keys the game owns and validates; any other key but the
             core's (``game``, ``name``, ``description``, ``rules_version``, ``sweep``; ``extends``
             is resolved before) is refused at load, naming the key.
-        build_rules: ``(top: Field) -> rules``: validate the game's tables and build its fixed rule
-            tables; raises :class:`ScenarioError` (``file: key: problem``) for the first thing wrong.
-        deck_pool: ``(rules, top) -> Sequence[str]``: the scenario's deck pool, canonical ids, fixed order.
-        canonical_deck: ``(rules, deck) -> str``: the canonical id of a legal deck; raises
-            :class:`ScenarioError` naming an illegal one.
-        deck_cards: ``(rules, deck) -> Mapping[str, tuple[str, ...]]``: the cards of a deck by
-            :attr:`ResultSchema.card_categories`.
-        all_decks: ``(rules) -> list[str]``: every legal deck of the scenario's cards.
-        bot_names: ``(scenario) -> tuple[str, ...]``: the bots the scenario defines.
-        play_batch: ``(scenario, first_decks, second_decks, seeds, bots, record_actions=False)``: one game
-            per (first deck, second deck, seed) to its end between ``bots``; returns the columns of
-            :meth:`Ruleset.columns` (the schema's, then the counter columns; one value per game), plus
-            ``action_list`` (each game's actions as :class:`Match` tuples) when ``record_actions``. A game's
-            record depends only on the scenario, its decks, the bots and its seed, never on the batch.
-        new_match: ``(scenario, first_deck, second_deck, seed=0) -> Match``: a single game; the first deck
-            moves first.
-        turn_limit: ``(rules) -> int``: the last turn a game can reach, or ``None`` (unbounded).
-        seat_pools: ``(rules, decks) -> (first_seat_decks, second_seat_decks)``: for a game whose seats
-            differ (Magic War: the first player buys with 12 gold, the second with 13), the decks of
-            ``decks`` each seat may hold, in pool order; ``None``: every deck sits in either seat.
-        counter_cards: ``(rules) -> Mapping[str, tuple[str, ...]]``: every card of the scenario by the categories
-            of :attr:`ResultSchema.card_counters` (the counter columns of :meth:`Ruleset.columns`); ``None``
-            for a game that counts nothing.
+        capabilities: the optional hooks the game has, by the names of :data:`CAPABILITIES`, each
+            ``"module:function"`` of the game's package.
         picture_suffixes: the file suffixes the ``draw`` capability writes (``()``: none).
-        capabilities: the optional hooks the game has, by the names of :data:`CAPABILITIES`.
-        card_tables: the scenario tables (dotted paths) ``simkit cards`` exports to a spreadsheet;
-            ``None``: every table of :attr:`tables` but ``bots`` and ``map`` whose entries are all tables.
+        package: the game's package (default ``simkit.games.<name>``; set by :func:`register` for a game
+            outside simkit).
     """
 
     name: str
     title: str
     schema: ResultSchema
     tables: tuple[str, ...]
-    build_rules: Hook
-    deck_pool: Hook
-    canonical_deck: Hook
-    deck_cards: Hook
-    all_decks: Hook
-    bot_names: Hook
-    play_batch: Hook
-    new_match: Hook
-    turn_limit: Hook | None = None
-    seat_pools: Hook | None = None
-    counter_cards: Hook | None = None
-    picture_suffixes: tuple[str, ...] = ()
     capabilities: Mapping[str, Hook] = field(default_factory=dict)
-    card_tables: tuple[str, ...] | None = None
+    picture_suffixes: tuple[str, ...] = ()
+    package: str = ""
 
     def __post_init__(self):
+        if not self.package:
+            object.__setattr__(self, "package", f"{__name__}.{self.name}")
         unknown = sorted(set(self.capabilities) - set(CAPABILITIES))
         if unknown:
             raise LookupError(f"game {self.name!r}: unknown capabilities {unknown} (known: {', '.join(CAPABILITIES)})")
         if self.picture_suffixes and "draw" not in self.capabilities:
             raise LookupError(f"game {self.name!r}: picture_suffixes without a draw capability")
 
+    def has(self, name: str) -> bool:
+        """True when the game's package provides the conventional hook ``name`` (imports its module)."""
+        module, attribute, _ = CONVENTIONS[name]
+        return hasattr(importlib.import_module(f"{self.package}.{module}"), attribute)
+
     def hook(self, name: str) -> Callable:
-        """The game's function for hook ``name`` (a field of this class), imported on first use."""
-        return _resolve(getattr(self, name))
+        """The game's function for the conventional hook ``name`` (:data:`CONVENTIONS`), imported on first use.
+
+        Raises:
+            LookupError: the package lacks it (naming the module and the function).
+        """
+        module, attribute, _ = CONVENTIONS[name]
+        found = getattr(importlib.import_module(f"{self.package}.{module}"), attribute, None)
+        if found is None:
+            raise LookupError(f"{self.package}.{module} has no {attribute} (the game's {name} hook)")
+        return found
 
     def load(self, scenario: Scenario) -> Ruleset:
         """This game bound to ``scenario`` (what ``scenario.game`` is)."""
@@ -253,6 +289,9 @@ class Game:
 
 class Ruleset:
     """A game bound to one loaded scenario: what every generic layer asks of a game, the scenario given once.
+
+    Each method calls the game's conventional function (:data:`CONVENTIONS`) with the scenario's rules (or
+    the scenario) first.
 
     Attributes:
         spec: the :class:`Game` declaration.
@@ -293,16 +332,16 @@ class Ruleset:
     def seat_decks(self, decks: Sequence[str] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The decks of ``decks`` (default: the scenario's pool) that may sit first and second, in order.
 
-        Both are all of ``decks`` unless the game declares :attr:`Game.seat_pools`."""
+        Both are all of ``decks`` unless the game's ``tables.py`` has ``seat_pools``."""
         decks = tuple(self.decks if decks is None else decks)
-        if self.spec.seat_pools is None:
+        if not self.spec.has("seat_pools"):
             return decks, decks
         first, second = self.spec.hook("seat_pools")(self.rules, decks)
         return tuple(first), tuple(second)
 
     def counter_cards(self) -> dict[str, tuple[str, ...]]:
         """Every card the engine counts, by the categories of :attr:`ResultSchema.card_counters` (empty: none)."""
-        if self.spec.counter_cards is None:
+        if not self.spec.has("counter_cards"):
             return {}
         return {k: tuple(v) for k, v in self.spec.hook("counter_cards")(self.rules).items()}
 
@@ -324,11 +363,11 @@ class Ruleset:
     @property
     def turn_limit(self) -> int | None:
         """The last turn a game can reach, or ``None`` if unbounded."""
-        return None if self.spec.turn_limit is None else int(self.spec.hook("turn_limit")(self.rules))
+        return int(self.spec.hook("turn_limit")(self.rules)) if self.spec.has("turn_limit") else None
 
     def play_batch(self, first_decks: Sequence[str], second_decks: Sequence[str], seeds: Sequence[int],
                    bots: Sequence[str], record_actions: bool = False) -> Mapping[str, Sequence]:
-        """Play one game per (first deck, second deck, seed) to its end (see :attr:`Game.play_batch`)."""
+        """Play one game per (first deck, second deck, seed) to its end (see :data:`CONVENTIONS`)."""
         return self.spec.hook("play_batch")(self.scenario, first_decks, second_decks, seeds, bots,
                                             record_actions=record_actions)
 
@@ -357,7 +396,7 @@ class Ruleset:
         """The game's capability ``name`` (one of :data:`CAPABILITIES`) bound to the scenario, or ``None``.
 
         ``narrate``, ``draw`` and ``key_turns`` come back as functions without the scenario argument;
-        ``checks``, ``check_runner`` and ``search`` as the objects the game builds for this scenario.
+        ``check`` and ``search`` as the objects the game builds for this scenario.
 
         Raises:
             KeyError: ``name`` is not a capability simkit knows.
@@ -367,11 +406,10 @@ class Ruleset:
         hook = self.spec.capabilities.get(name)
         if hook is None:
             return None
-        fn = _resolve(hook)
-        if name in ("checks", "check_runner", "search"):
+        fn = _resolve(hook, self.spec.package)
+        if name in ("check", "search"):
             return fn(self.scenario)
         return functools.partial(fn, self.scenario)
-
 
 
 def game_names(private: bool = False) -> tuple[str, ...]:
@@ -386,16 +424,13 @@ def game_names(private: bool = False) -> tuple[str, ...]:
 
 _games: dict[str, Game] = {}
 
-_HOOKS = ("build_rules", "deck_pool", "canonical_deck", "deck_cards", "all_decks", "bot_names", "play_batch",
-          "new_match")
-
 
 def get_game(name: str) -> Game:
     """The game registered as ``name`` (its sub-package's ``GAME``), checked.
 
     Raises:
-        LookupError: no such game, or its package has no proper ``GAME`` (the message says which hook
-            or attribute is missing).
+        LookupError: no such game, or its package has no proper ``GAME`` (the message says which
+            module or attribute is missing).
     """
     if name in _games:
         return _games[name]
@@ -407,18 +442,29 @@ def get_game(name: str) -> Game:
 def register(module, name: str | None = None) -> Game:
     """Check the ``GAME`` of a game's package and register it (also for a game outside ``simkit.games``).
 
+    The package must hold the modules of :data:`CONVENTIONS` (``tables.py``, ``batch.py``, ``match.py``);
+    they are found here, not imported.
+
     Raises:
-        LookupError: naming what ``GAME`` lacks.
+        LookupError: naming what ``GAME`` or the package lacks.
     """
+    import importlib.util
+
     game = getattr(module, "GAME", None)
     where = module.__name__
     if not isinstance(game, Game):
         raise LookupError(f"{where}: GAME must be a simkit.games.Game, got {game!r}")
-    missing = [a for a in ("name", "title", *_HOOKS) if not getattr(game, a, None)]
+    if game.package != where:
+        game = dataclasses.replace(game, package=where)
+    missing = [a for a in ("name", "title") if not getattr(game, a, None)]
     if not isinstance(getattr(game, "schema", None), ResultSchema):
         missing.append("schema")
     if missing:
         raise LookupError(f"{where}: GAME lacks {', '.join(missing)}")
+    for module_name in sorted({m for m, _, required in CONVENTIONS.values() if required}):
+        if importlib.util.find_spec(f"{where}.{module_name}") is None:
+            hooks = ", ".join(a for m, a, _ in CONVENTIONS.values() if m == module_name)
+            raise LookupError(f"{where}: no {module_name}.py (a game's package holds {hooks} there)")
     if name is not None and game.name != name:
         raise LookupError(f"{where}: GAME.name is {game.name!r}, expected {name!r}")
     if not game.schema.end_reasons:

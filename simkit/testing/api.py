@@ -9,7 +9,9 @@ It plays random legal games of a scenario through the game interface alone and c
 * every game ends within the game's turn limit;
 * replaying a game's recorded actions through its :class:`~simkit.games.Match` rebuilds it (over,
   same winner), and every recorded action was among the match's legal actions when it was played;
-* an illegal action raises :class:`simkit.IllegalAction` and leaves the match unchanged.
+* an illegal action raises :class:`simkit.IllegalAction` and leaves the match unchanged;
+* ``clone()`` is an independent copy: an action done on it leaves the match unchanged, and the match
+  doing the same action reaches the same snapshot.
 """
 
 from __future__ import annotations
@@ -97,6 +99,15 @@ def _replay_and_probe(game, sc: Scenario, cols: dict, i: int, seen: list[tuple],
                 if m.snapshot() != before:
                     raise _fail(f"{where}: the refused action {probe!r} changed the game")
                 made += 1
+        if k % 7 == 3:  # clone(): an independent copy, the same game after the same action
+            trial, before = m.clone(), m.snapshot()
+            trial.do(action)
+            if m.snapshot() != before:
+                raise _fail(f"{where}: an action done on clone() before action {k} changed the match it came from")
+            m.do(action)
+            if trial.snapshot() != m.snapshot() or trial.actions != m.actions:
+                raise _fail(f"{where}: clone() before action {k} does not play on as the match itself")
+            continue
         m.do(action)
     if not m.over:
         raise _fail(f"{where}: the match is not over after its {len(actions)} recorded actions")

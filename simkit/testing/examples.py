@@ -14,7 +14,7 @@ written in the game's own words so a designer who changes a rule edits its examp
 ``given`` is the game's own position words, ``when`` the actions (as the game's ``Match.do`` takes
 them; ``refused = true`` expects the last one refused with nothing changed), ``then`` the values
 after (dotted names into the game's position words) and ``unchanged`` values that must equal their
-value before the actions. The game supplies the words through its ``checks`` capability object:
+value before the actions. The game supplies the words through its ``check`` capability object:
 ``example_match(given)`` builds the position and ``example_values(match)`` returns it as nested
 dicts (:func:`value_of` reads a dotted name). :func:`run_examples` runs them all and names the
 first one that fails: the file, the example, its clause, expected vs got.
@@ -185,13 +185,13 @@ def run_examples(scenario, hook=None, path: str | Path | None = None) -> tuple[i
 
     Args:
         scenario: the loaded scenario (the examples run on its numbers).
-        hook: the game's example words (default: its ``checks`` capability).
+        hook: the game's example words (default: its ``check`` capability).
         path: the examples file (default: :func:`examples_file`).
 
     Raises:
         ScenarioError: the examples file is malformed.
     """
-    hook = hook if hook is not None else scenario.game.capability("checks")
+    hook = hook if hook is not None else scenario.game.capability("check")
     path = Path(path) if path is not None else examples_file(scenario)
     if path is None or hook is None or not hasattr(hook, "example_match"):
         return 0, None

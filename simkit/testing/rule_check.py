@@ -1,13 +1,15 @@
-"""``simkit check`` for any game: the game's invariants after every action of many legal games.
+"""``simkit check`` for any game: one protocol, the game's ``check`` capability.
 
-A game declares one of two capabilities (:data:`simkit.games.CAPABILITIES`). ``check_runner`` runs
-its own check (``run_check(...)`` returning a report with ``passed`` and ``format()``, and
-``replay_file(case)``, as Battle of Miracles does with its hypothesis state machine and scenario
-variants). ``checks`` simply declares its invariants: ``names`` and ``invariants(before, action, after)`` returning
-the names of those a step broke, over :meth:`~simkit.games.Match.snapshot` values. For the latter,
-:func:`run_invariant_games` plays games here: random legal actions and games played by the
-scenario's bots, each action checked; illegal actions probed (refused, nothing changed); and the
-game interface's own contract (:func:`~simkit.testing.api.api_test`).
+A game declares ``check`` (:data:`simkit.games.CAPABILITIES`): an object built from the scenario with
+``run_check(**options)`` and ``replay_file(case_path)``, each returning a report with ``passed`` and
+``format()``. Most games simply declare their invariants by subclassing :class:`InvariantCheck`: ``names``
+and ``invariants(before, action, after)`` returning the names of those a step broke, over
+:meth:`~simkit.games.Match.snapshot` values (and, optionally, their rule examples' words, positions at
+the clauses' edges, the legal actions the page allows); :func:`run_invariant_games` then plays games
+here: random legal actions and games played by the scenario's bots, each action checked; illegal
+actions probed (refused, nothing changed); and the game interface's own contract
+(:func:`~simkit.testing.api.api_test`). A game with a check of its own (Battle of Miracles: a hypothesis
+state machine over the scenario and its variants) writes ``run_check`` and ``replay_file`` itself.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from simkit.scenario import Scenario, load_scenario
 from simkit.testing.api import APITestFailure, api_test
 from simkit.testing.profiles import PROFILES
 
-__all__ = ["InvariantReport", "format_report", "replay_file", "run_check", "run_invariant_games"]
+__all__ = ["InvariantCheck", "InvariantReport", "format_report", "replay_file", "run_check", "run_invariant_games"]
 
 
 @dataclass
@@ -184,7 +186,7 @@ def _probe_edges(sc, spec, report, rng, count: int) -> Case | None:
                         if hasattr(spec, "legal_difference") else "")
         before = m.snapshot()
         for action in m.legal_actions():
-            trial = m.copy()
+            trial = m.clone()
             trial.do(action)
             report.actions += 1
             broken = _broken(spec, before, action, trial.snapshot())
@@ -323,10 +325,53 @@ def _play_games(sc, spec, report, rng, games, seed, on_example):
     return None, divergence
 
 
+class InvariantCheck:
+    """The ``check`` capability of a game that declares its invariants: :func:`run_invariant_games` runs them.
+
+    A subclass sets ``names`` and writes ``invariants(before, action, after) -> list[str]`` over two
+    :meth:`~simkit.games.Match.snapshot` values; optionally ``example_match(given)`` and
+    ``example_values(match)`` (the words of ``scenarios/<game>/examples.toml``, :mod:`simkit.testing.examples`),
+    ``edge_positions(rng, count)``, ``legal_problems(snapshot, legal)`` and ``legal_difference``.
+
+    Args:
+        scenario: the loaded scenario it checks.
+    """
+
+    names: tuple[str, ...] = ()
+
+    def __init__(self, scenario: Scenario):
+        self.scenario = scenario
+
+    def invariants(self, before: dict, action, after: dict) -> list[str]:
+        """Names of the invariants broken by the step ``before`` -> ``action`` -> ``after`` (a subclass's)."""
+        raise NotImplementedError
+
+    def run_check(self, examples: int | None = None, seed: int | None = 0, profile: str = "thorough",
+                  variants: bool = True, out_dir: str | Path | None = "reports/check", on_example=None,
+                  examples_first: bool = True, **options) -> InvariantReport:
+        """The invariants after every action of the profile's budget of games (see :func:`run_check`)."""
+        budget = examples if examples is not None else max(10, PROFILES[profile] // 5)
+        return run_invariant_games(self.scenario, self, budget, seed=0 if seed is None else seed,
+                                   on_example=on_example, profile=profile, out_dir=out_dir,
+                                   examples_first=examples_first)
+
+    def replay_file(self, case_path: str | Path) -> InvariantReport:
+        """Replay a case written by :func:`run_invariant_games`: the clauses its last step breaks now.
+
+        Raises:
+            ValueError: the file is not such a case, or an action of it is refused now.
+        """
+        path = Path(case_path)
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("kind") != "simkit-check-case":
+            raise ValueError(f"{path}: not a case written by simkit check for {self.scenario.game.title}")
+        return _replay_generic(self.scenario, self, path, data)
+
+
 def run_check(scenario: str | Path, examples: int | None = None, seed: int | None = 0, profile: str = "thorough",
               variants: bool = True, out_dir: str | Path = "reports/check", on_example=None,
               examples_first: bool = True, **options):
-    """Check a scenario's rules through its game's ``checks`` or ``check_runner`` capability.
+    """Check a scenario's rules through its game's ``check`` capability.
 
     Args:
         scenario: the scenario file (a designer's patch, for instance).
@@ -334,42 +379,37 @@ def run_check(scenario: str | Path, examples: int | None = None, seed: int | Non
         seed: the seed (None: random, where the game's check supports it).
         profile: ``ci``, ``dev`` or ``thorough``: the budget.
         variants: also play variants of the scenario (games whose check supports it).
-        out_dir: where a failing case is written (games whose check writes cases).
+        out_dir: where a failing case is written.
         on_example: called once per game played (progress).
-        examples_first: run the scenario's rule examples first (games whose checks give their words).
+        examples_first: run the scenario's rule examples first (games whose check gives their words).
 
     Returns:
         A report with ``passed`` and ``format()``.
 
     Raises:
         ScenarioError: the scenario is invalid.
-        ValueError: bad arguments, or the game declares no checks.
+        ValueError: bad arguments, or the game declares no check.
     """
     sc = load_scenario(scenario)
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r} (simkit registers: {', '.join(PROFILES)})")
-    runner = sc.game.capability("check_runner")
-    if runner is not None:
-        return runner.run_check(examples=examples, seed=seed, profile=profile, variants=variants, out_dir=out_dir,
-                                on_example=on_example, **options)
-    spec = sc.game.capability("checks")
-    if spec is None:
-        raise ValueError(f"{sc.path}: {sc.game.title} declares no invariants (its checks capability)")
-    budget = examples if examples is not None else max(10, PROFILES[profile] // 5)
-    return run_invariant_games(sc, spec, budget, seed=0 if seed is None else seed, on_example=on_example,
-                               profile=profile, out_dir=out_dir, examples_first=examples_first)
+    check = sc.game.capability("check")
+    if check is None:
+        raise ValueError(f"{sc.path}: {sc.game.title} declares no check (its check capability)")
+    return check.run_check(examples=examples, seed=seed, profile=profile, variants=variants, out_dir=out_dir,
+                           on_example=on_example, examples_first=examples_first, **options)
 
 
 def replay_file(scenario: str | Path, case_path: str | Path):
-    """Replay a failing case written by an earlier check (games whose check writes cases).
+    """Replay a failing case written by an earlier check.
 
     Raises:
         ValueError: one line naming the case file: it is missing, unreadable, not UTF-8 or not JSON,
-            it is not such a case, or the game's check does not record cases.
+            it is not such a case, or the game declares no check.
     """
     path = Path(case_path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file (a case is written by a failing simkit check)") from None
     except IsADirectoryError:
@@ -382,17 +422,11 @@ def replay_file(scenario: str | Path, case_path: str | Path):
     except OSError as exc:
         raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
     sc = load_scenario(scenario)
-    runner = sc.game.capability("check_runner")
-    if isinstance(data, dict) and data.get("kind") == "simkit-check-case":
-        spec = sc.game.capability("checks")
-        if spec is None:
-            raise ValueError(f"{path}: {sc.game.title} declares no checks to replay the case with")
-        return _replay_generic(sc, spec, path, data)
-    if runner is None:
-        raise ValueError(f"{path}: {sc.game.title}'s check writes no failing cases, so there is none to replay "
-                         f"under {sc.path}")
+    check = sc.game.capability("check")
+    if check is None:
+        raise ValueError(f"{path}: {sc.game.title} declares no check to replay the case with")
     try:
-        return runner.replay_file(path)
+        return check.replay_file(path)
     except (ValueError, KeyError, TypeError) as exc:
         text = str(exc) if not isinstance(exc, KeyError) else f"missing key {exc}"
         if str(path) in text:

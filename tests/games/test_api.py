@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import sys
+import types
 
 import pytest
 
 import simkit
-from simkit.games import Game, ResultSchema, get_game
+from simkit.games import Game, ResultSchema, get_game, register
 from simkit.games.miracle.game import GAME as MIRACLE
 from simkit.testing.api import APITestFailure, api_test
 
@@ -32,7 +35,19 @@ def _scenario_with(quick, game: Game):
     return sc
 
 
-def test_a_game_whose_batch_changes_its_games_fails(quick):
+def _twin(monkeypatch, **replaced) -> Game:
+    """Miracle's declaration over a twin package (``twin``) whose conventional modules are Miracle's, with
+    the functions ``replaced`` (by name, e.g. ``play_batch=...``, ``Match=...``) in place."""
+    monkeypatch.setitem(sys.modules, "twin", types.ModuleType("twin"))
+    for name in ("tables", "batch", "match"):
+        module = types.ModuleType(f"twin.{name}")
+        module.__dict__.update(vars(importlib.import_module(f"simkit.games.miracle.{name}")))
+        module.__dict__.update({k: v for k, v in replaced.items() if k in module.__dict__})
+        monkeypatch.setitem(sys.modules, f"twin.{name}", module)
+    return dataclasses.replace(MIRACLE, package="twin")
+
+
+def test_a_game_whose_batch_changes_its_games_fails(quick, monkeypatch):
     """A game whose records depend on the batch they were played in is caught."""
 
     def batch_dependent(scenario, first_decks, second_decks, seeds, bots, record_actions=False):
@@ -42,7 +57,7 @@ def test_a_game_whose_batch_changes_its_games_fails(quick):
         return cols
 
     with pytest.raises(APITestFailure, match="in a batch but"):
-        api_test(_scenario_with(quick, dataclasses.replace(MIRACLE, play_batch=batch_dependent)), games=2)
+        api_test(_scenario_with(quick, _twin(monkeypatch, play_batch=batch_dependent)), games=2)
 
 
 def test_a_game_with_undeclared_columns_fails(quick):
@@ -52,7 +67,7 @@ def test_a_game_with_undeclared_columns_fails(quick):
         api_test(_scenario_with(quick, dataclasses.replace(MIRACLE, schema=schema)), games=1)
 
 
-def test_a_match_accepting_an_illegal_action_fails(quick):
+def test_a_match_accepting_an_illegal_action_fails(quick, monkeypatch):
     """A match that takes an action it does not list as legal without raising is caught, naming the action."""
     from simkit.games.miracle.match import Match
 
@@ -63,7 +78,32 @@ def test_a_match_accepting_an_illegal_action_fails(quick):
             super().do(action)
 
     with pytest.raises(APITestFailure, match="was accepted"):
-        api_test(_scenario_with(quick, dataclasses.replace(MIRACLE, new_match=Lax)), games=2)
+        api_test(_scenario_with(quick, _twin(monkeypatch, Match=Lax)), games=2)
+
+
+def test_a_match_whose_clone_shares_its_state_fails(quick, monkeypatch):
+    """A clone() that is not independent (an action on it changes the match it came from) is caught."""
+    from simkit.games.miracle.match import Match
+
+    class Shallow(Match):
+        def clone(self):
+            other = Match.__new__(type(self))
+            other.__dict__.update(self.__dict__)  # the same state arrays: not a copy
+            other.actions = list(self.actions)
+            return other
+
+    with pytest.raises(APITestFailure, match="clone"):
+        api_test(_scenario_with(quick, _twin(monkeypatch, Match=Shallow)), games=2)
+
+
+def test_a_game_package_without_its_conventional_modules_is_refused(monkeypatch):
+    """A package whose GAME is sound but which has no batch.py (play_batch, bot_names) is refused, naming it."""
+    package = types.ModuleType("nogame")
+    package.__path__ = []
+    package.GAME = dataclasses.replace(MIRACLE, name="nogame", package="nogame")
+    monkeypatch.setitem(sys.modules, "nogame", package)
+    with pytest.raises(LookupError, match="nogame: no batch.py.*play_batch"):
+        register(package)
 
 
 def test_get_game_names_what_is_missing():
@@ -89,5 +129,6 @@ def test_a_ruleset_answers_every_hook_without_the_scenario(quick):
     m.do(m.legal_actions()[0])
     assert game.replay(deck, quick.decks[1], [list(a) for a in m.actions], seed=3).snapshot() == m.snapshot()
     assert game.capability("search") is None and callable(game.capability("narrate"))
+    assert hasattr(game.capability("check"), "run_check") and game.turn_limit > 0 and game.counter_cards()
     with pytest.raises(KeyError, match="unknown capability"):
         game.capability("fly")

@@ -27,12 +27,8 @@ def _scenario(game):
 
 
 def _hook(sc):
-    """The game's example words: its checks capability, or Battle of Miracles' own (its check is a runner)."""
-    if sc.game_name == "miracle":
-        from simkit.games.miracle.checking.examples import MiracleExamples
-
-        return MiracleExamples(sc)
-    return sc.game.capability("checks")
+    """The game's example words: its check capability."""
+    return sc.game.capability("check")
 
 
 def run_example(game: str, name: str) -> str | None:
@@ -93,5 +89,5 @@ def test_an_unknown_value_name_is_reported_with_what_is_there():
     sc = _scenario("duel")
     ex = load_examples(ROOT / "scenarios" / "duel" / "examples.toml")[0]
     ex = type(ex)(ex.name, ex.clause, ex.given, ex.when, {"second.hitpoints": 1})
-    problem = run_one(sc.game.capability("checks"), ex)
+    problem = run_one(sc.game.capability("check"), ex)
     assert "unknown value" in problem and "'hitpoints'" in problem and "hp" in problem

@@ -15,9 +15,15 @@ from simkit.core.rng import GameStreams, derive_seed
 from simkit.games import WINNERS
 from simkit.games._template import bots as B
 from simkit.games._template import engine as E
-from simkit.games._template.tables import RANDOM, canonical_deck, deck_list
+from simkit.games._template.tables import canonical_deck, deck_list
+from simkit.games.kits.bot_tables import RANDOM
 
 END_REASONS = ("none", "hp_zero", "turn_limit")
+
+
+def bot_names(scenario) -> tuple[str, ...]:
+    """``random`` and the scenario's utility bots."""
+    return (RANDOM, *scenario.rules.bots)
 
 
 def game_rolls(rules, seeds: Sequence[int]) -> np.ndarray:

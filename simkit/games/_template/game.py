@@ -1,10 +1,12 @@
-"""The template game declared as a simkit game: its schema, the scenario tables it owns, and its hooks."""
+"""The template game declared as a simkit game.
+
+The declaration holds what only the game can say (schema, the scenario tables it owns, capabilities);
+the rest is found by convention in the package: ``tables.py``, ``batch.py``, ``match.py``.
+"""
 
 from __future__ import annotations
 
 from simkit.games import Game, ResultSchema
-
-_ = "simkit.games._template."
 
 GAME = Game(
     name="_template",
@@ -16,17 +18,8 @@ GAME = Game(
         card_categories={"card": "card"},
     ),
     tables=("rules", "cards", "decks", "bots"),
-    build_rules=_ + "tables:build_rules",
-    deck_pool=_ + "tables:deck_pool",
-    canonical_deck=_ + "tables:canonical_deck",
-    deck_cards=_ + "tables:deck_cards",
-    all_decks=_ + "tables:all_decks",
-    turn_limit=_ + "tables:turn_limit",
-    bot_names=_ + "tables:bot_names",
-    play_batch=_ + "batch:play_batch",
-    new_match=_ + "match:Match",
     capabilities={
-        "narrate": _ + "narrate:narrate",
-        "checks": _ + "invariants:TemplateInvariants",
+        "narrate": "narrate:narrate",
+        "check": "invariants:TemplateInvariants",
     },
 )

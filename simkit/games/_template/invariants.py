@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from simkit.games._template.tables import F_COST, F_USES, S_HP, S_MAX_ENERGY, S_TURN_LIMIT
+from simkit.testing.rule_check import InvariantCheck
 
 NAMES = ("hp_bounds", "energy_bounds", "uses_bounds", "play_accounting", "turn_bounds")
 
 
-class TemplateInvariants:
+class TemplateInvariants(InvariantCheck):
     """The invariants over snapshots.
 
     Args:
@@ -23,6 +24,7 @@ class TemplateInvariants:
     names = NAMES
 
     def __init__(self, scenario):
+        super().__init__(scenario)
         self.rules = scenario.rules
 
     def invariants(self, before: Mapping, action: tuple | None, after: Mapping) -> list[str]:

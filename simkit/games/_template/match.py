@@ -90,6 +90,14 @@ class Match:
         n = E.legal(self.state, out, self.rules.settings, self.rules.cards)
         return [action_tuple(self.rules, self.lists[self.to_act], int(k), int(x)) for k, x in out[:n]]
 
+    def clone(self) -> Match:
+        """An independent copy of the game (state and actions): try an action on it, the game is untouched."""
+        other = Match.__new__(Match)
+        other.__dict__.update(self.__dict__)
+        other.state = self.state.copy()
+        other.actions = list(self.actions)
+        return other
+
     def snapshot(self) -> dict:
         """The whole game as plain Python values: each player's HP, energy and cards' uses left."""
         s = self.state

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.core.errors import ScenarioError
-from simkit.games.kits.bot_tables import RANDOM, bot_tables, number
+from simkit.games.kits.bot_tables import bot_tables, number
 from simkit.games.kits.decks import deck_pool as read_pool
 from simkit.scenario import Field
 
@@ -146,7 +146,3 @@ def turn_limit(rules: Rules) -> int:
     """The last turn a game can reach."""
     return int(rules.settings[S_TURN_LIMIT])
 
-
-def bot_names(scenario) -> tuple[str, ...]:
-    """``random`` and the scenario's utility bots."""
-    return (RANDOM, *scenario.rules.bots)

@@ -1,10 +1,12 @@
-"""Card Duel declared as a simkit game: its schema, the scenario tables it owns, and its hooks."""
+"""Card Duel declared as a simkit game.
+
+The declaration holds what only the game can say (schema, the scenario tables it owns, capabilities);
+the rest is found by convention in the package: ``tables.py``, ``batch.py``, ``match.py``.
+"""
 
 from __future__ import annotations
 
 from simkit.games import Game, ResultSchema
-
-_ = "simkit.games.duel."
 
 GAME = Game(
     name="duel",
@@ -21,19 +23,9 @@ GAME = Game(
         },
     ),
     tables=("rules", "statuses", "cards", "decks", "bots"),
-    build_rules=_ + "tables:build_rules",
-    deck_pool=_ + "tables:deck_pool",
-    canonical_deck=_ + "tables:canonical_deck",
-    deck_cards=_ + "tables:deck_cards",
-    all_decks=_ + "tables:all_decks",
-    turn_limit=_ + "tables:turn_limit",
-    counter_cards=_ + "batch:counter_cards",
-    bot_names=_ + "batch:bot_names",
-    play_batch=_ + "batch:play_batch",
-    new_match=_ + "match:Match",
     capabilities={
-        "narrate": _ + "narrate:narrate",
-        "checks": _ + "invariants:DuelInvariants",
-        "search": _ + "search_hooks:DuelSearch",
+        "narrate": "narrate:narrate",
+        "check": "invariants:DuelInvariants",
+        "search": "search_hooks:DuelSearch",
     },
 )

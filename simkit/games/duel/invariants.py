@@ -21,6 +21,7 @@ import numpy as np
 from simkit.games.duel import engine as E
 from simkit.games.duel.tables import S_HAND_LIMIT, S_MAX_DIST, S_MAX_HP, deck_list
 from simkit.games.duel.transitions import CLAUSES, SEATS, DuelPage, legal_by_the_page
+from simkit.testing.rule_check import InvariantCheck
 
 NAMES = ("hp_bounds", "card_conservation", "distance_range", "status_nonnegative", "hand_limit",
          "hidden_information", *CLAUSES)
@@ -32,7 +33,7 @@ def _base_name(name: str) -> str:
     return name.split("#", 1)[0]
 
 
-class DuelInvariants:
+class DuelInvariants(InvariantCheck):
     """The duel's invariants over snapshots.
 
     Args:

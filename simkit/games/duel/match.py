@@ -191,7 +191,7 @@ class Match:
         cards = self.lists[self.to_act]
         return [action_tuple(self.rules, cards, int(k), int(x), int(y)) for k, x, y in out[:n]]
 
-    def copy(self) -> Match:
+    def clone(self) -> Match:
         """An independent copy of the game (state and action list)."""
         other = Match.__new__(Match)
         other.__dict__.update(self.__dict__)

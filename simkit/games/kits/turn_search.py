@@ -84,6 +84,23 @@ HOOKS = ("copy_game", "play_turn", "replay", "game_over", "to_act", "value")
 #: ``PARAMS``)
 PLANS, DEPTH, TEMPERATURE, REPLY_TEMPERATURE, SAMPLES, MARGIN, POLICY_TEMPERATURE, HALVING = range(8)
 PARAMS = 6
+
+
+def budget_params(plans: int, depth: int, temperature: float, reply_temperature: float, samples: int = 1,
+                  margin: float = 0.0, policy_temperature: float | None = None,
+                  halving: bool | None = None) -> np.ndarray:
+    """The ``params`` array of a search's budget (see the module docstring), its entries in the loop's order.
+
+    ``policy_temperature`` None is ``temperature``; ``halving`` None leaves the eighth entry out (a game whose
+    worlds are made in advance does not offer it), else it is 1 (on) or 0.
+    """
+    first = temperature if policy_temperature is None else policy_temperature
+    out = [plans, depth, temperature, reply_temperature, samples, margin, first]
+    if halving is not None:
+        out.append(1.0 if halving else 0.0)
+    return np.array(out, np.float64)
+
+
 _SALT = np.uint64(0x5EA5C4B07E11A6E5)  # keeps the look-ahead stream apart from the game's own
 _SAMPLE_SALT = np.uint64(0x3C6EF372FE94F82B)  # keys the samples' own look-ahead streams
 

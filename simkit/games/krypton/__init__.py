@@ -7,9 +7,9 @@ the [authored] map are scenario data (``scenarios/krypton/base.toml``). The rule
 facade, :mod:`.game` the :class:`~simkit.games.Game` the generic layers use.
 """
 
+from simkit.games.krypton.batch import bot_names, play_batch
 from simkit.games.krypton.game import GAME
 from simkit.games.krypton.match import Match
-from simkit.games.krypton.play import bot_names, play_batch
 from simkit.games.krypton.tables import Rules, build_rules, canonical_deck, deck_pool, parse_loadout
 
 __all__ = [

@@ -1,7 +1,7 @@
 """The rules of Krypton Tower War, once: functions over one game's state that numba compiles.
 
 Every rule of ``shared/rules/krypton-tower-war.md`` lives here and only here. The same functions run compiled
-in sweeps (:mod:`simkit.games.krypton.play`), behind the single-game view (the tests, ``Match``, ``narrate``,
+in sweeps (:mod:`simkit.games.krypton.batch`), behind the single-game view (the tests, ``Match``, ``narrate``,
 ``render``, ``check`` and the search bots' Python side) and, with ``NUMBA_DISABLE_JIT=1``, as plain Python (a
 test plays games both ways and finds them equal). The bots predict what an action does
 with the predicates below (:func:`enters_hit_range`, :func:`entry_allowed`, :func:`hero_bonus`...), never

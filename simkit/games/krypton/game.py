@@ -1,11 +1,13 @@
-"""Krypton Tower War declared as a simkit game: its schema, the scenario tables it owns, and its hooks."""
+"""Krypton Tower War declared as a simkit game.
+
+The declaration holds what only the game can say (schema, the scenario tables it owns, capabilities);
+the rest is found by convention in the package: ``tables.py``, ``batch.py``, ``match.py``.
+"""
 
 from __future__ import annotations
 
 from simkit.games import Game, ResultSchema
-from simkit.games.krypton.play import SIDE_COLUMNS
-
-_ = "simkit.games.krypton."
+from simkit.games.krypton.batch import SIDE_COLUMNS
 
 GAME = Game(
     name="krypton",
@@ -23,21 +25,11 @@ GAME = Game(
         turn_words="round",
     ),
     tables=("rules", "bases", "terrain", "classes", "towers", "veins", "magic", "map", "decks", "bots"),
-    build_rules=_ + "tables:build_rules",
-    deck_pool=_ + "tables:deck_pool",
-    canonical_deck=_ + "tables:canonical_deck",
-    deck_cards=_ + "tables:deck_cards",
-    all_decks=_ + "tables:all_loadouts",
-    turn_limit=_ + "tables:turn_limit",
-    counter_cards=_ + "play:counter_cards",
-    bot_names=_ + "play:bot_names",
-    play_batch=_ + "play:play_batch",
-    new_match=_ + "match:Match",
     picture_suffixes=(".png", ".gif"),
     capabilities={
-        "narrate": _ + "narrate:narrate",
-        "draw": _ + "render:render_game",
-        "checks": _ + "invariants:KryptonInvariants",
-        "search": _ + "search:KryptonSearch",
+        "narrate": "narrate:narrate",
+        "draw": "render:render_game",
+        "check": "invariants:KryptonInvariants",
+        "search": "search:KryptonSearch",
     },
 )

@@ -18,12 +18,13 @@ import numpy as np
 
 from simkit.games.krypton.tables import T_BASE, T_PLAIN, T_VEIN
 from simkit.games.krypton.transitions import CLAUSES, KryptonPage
+from simkit.testing.rule_check import InvariantCheck
 
 NAMES = ("hp_bounds", "energy_nonnegative", "vein_stock", "one_hero_per_cell", "hero_cells", "tower_cells",
          "hand_limit", "revival_choice", "dice_bounds", "base_hp", *CLAUSES)
 
 
-class KryptonInvariants:
+class KryptonInvariants(InvariantCheck):
     """The game's invariants over snapshots.
 
     Args:

@@ -64,7 +64,8 @@ class Match:
     def snapshot(self) -> dict:
         return self.game.snapshot()
 
-    def copy(self) -> Match:
+    def clone(self) -> Match:
+        """An independent copy of the game (state and actions): try an action on it, the game is untouched."""
         other = Match.__new__(Match)
         other.scenario, other.rules, other.decks, other.seed = self.scenario, self.rules, self.decks, self.seed
         other.game = self.game.copy()

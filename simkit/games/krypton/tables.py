@@ -337,7 +337,7 @@ def build_rules(top: Field) -> Rules:
                  copies=copies, terrain_points=tp)
 
 
-def all_loadouts(rules: Rules) -> list[str]:
+def all_decks(rules: Rules) -> list[str]:
     """Every legal loadout: multisets of ``team_size`` classes, at most ``max_per_class`` of one class."""
     names = sorted(rules.classes)
     cap = rules.settings["max_per_class"]
@@ -374,7 +374,7 @@ def deck_pool(rules: Rules, top: Field) -> list[str]:
 
     Read by the kit: :func:`simkit.games.kits.decks.deck_pool`.
     """
-    return read_pool(top, lambda deck: canonical_deck(rules, deck), lambda: all_loadouts(rules), words="loadout")
+    return read_pool(top, lambda deck: canonical_deck(rules, deck), lambda: all_decks(rules), words="loadout")
 
 
 def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:

@@ -1,12 +1,14 @@
-"""Magic War declared as a simkit game: its schema, the scenario tables it owns, and its hooks."""
+"""Magic War declared as a simkit game.
+
+The declaration holds what only the game can say (schema, the scenario tables it owns, capabilities);
+the rest is found by convention in the package: ``tables.py``, ``batch.py``, ``match.py``.
+"""
 
 from __future__ import annotations
 
 from simkit.games import Game, ResultSchema
 from simkit.games.magic.batch import SIDE_COLUMNS
 from simkit.games.magic.tables import TOP_LEVEL_KEYS
-
-_ = "simkit.games.magic."
 
 GAME = Game(
     name="magic",
@@ -25,22 +27,11 @@ GAME = Game(
         turn_words="turn",
     ),
     tables=TOP_LEVEL_KEYS,
-    build_rules=_ + "tables:build_rules",
-    deck_pool=_ + "tables:deck_pool",
-    canonical_deck=_ + "tables:canonical_deck",
-    deck_cards=_ + "tables:deck_cards",
-    all_decks=_ + "tables:all_decks",
-    turn_limit=_ + "tables:turn_limit",
-    counter_cards=_ + "batch:counter_cards",
-    seat_pools=_ + "tables:seat_pools",
-    bot_names=_ + "batch:bot_names",
-    play_batch=_ + "batch:play_batch",
-    new_match=_ + "match:Match",
     picture_suffixes=(".png",),
     capabilities={
-        "narrate": _ + "narrate:narrate",
-        "draw": _ + "render:draw_game",
-        "checks": _ + "invariants:MagicInvariants",
-        "deck_counts": _ + "tables:deck_counts",
+        "narrate": "narrate:narrate",
+        "draw": "render:draw_game",
+        "check": "invariants:MagicInvariants",
+        "deck_counts": "tables:deck_counts",
     },
 )

@@ -15,6 +15,7 @@ import numpy as np
 from simkit.core.errors import ScenarioError
 from simkit.games.magic.armies import army_cost, check_seat, parse_army
 from simkit.games.magic.transitions import CLAUSES, MagicPage
+from simkit.testing.rule_check import InvariantCheck
 
 #: the metamorphic clauses (:meth:`MagicInvariants.metamorphic_problems`)
 METAMORPHIC = {
@@ -29,7 +30,7 @@ NAMES = ("hp_bounds", "one_unit_per_cell", "budget_and_units", "leader_immune", 
          "magic_delayed", "draw_cap", *CLAUSES, *METAMORPHIC)
 
 
-class MagicInvariants:
+class MagicInvariants(InvariantCheck):
     """The game's invariants over snapshots.
 
     * ``hp_bounds``: every unit's HP within 0..max; a live unit has HP above 0 (markers below HP) while the

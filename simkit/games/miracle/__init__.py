@@ -6,12 +6,12 @@ loading, ``canonical_deck``, the batched engine (``rules``) and the single-match
 
 from typing import TYPE_CHECKING
 
+from simkit.games.miracle.batch import play_batch
 from simkit.games.miracle.cards import canonical_deck as _canonical_deck
 from simkit.games.miracle.cards import parse_deck
 from simkit.games.miracle.game import GAME
 from simkit.games.miracle.match import Match
 from simkit.games.miracle.narrate import narrate
-from simkit.games.miracle.play import play_batch
 from simkit.games.miracle.tables import Rules, build_rules, deck_pool
 
 if TYPE_CHECKING:

@@ -121,11 +121,6 @@ def bot_settings(scenario) -> BotSettings:
     return read_bot_settings(str(scenario.path), scenario.data)
 
 
-def bot_names(scenario) -> tuple[str, ...]:
-    """Every bot name ``scenario`` knows: ``random`` and its personalities."""
-    return bot_settings(scenario).names
-
-
 def make_bot(scenario, name: str, settings: BotSettings | None = None) -> Bot:
     """The bot called ``name`` in ``scenario``.
 

@@ -1,10 +1,12 @@
-"""Battle of Miracles declared as a simkit game: its schema, the scenario tables it owns, and its hooks."""
+"""Battle of Miracles declared as a simkit game.
+
+The declaration holds what only the game can say (schema, the scenario tables it owns, capabilities);
+the rest is found by convention in the package: ``tables.py``, ``batch.py``, ``match.py``.
+"""
 
 from __future__ import annotations
 
 from simkit.games import Game, ResultSchema
-
-_ = "simkit.games.miracle."
 
 GAME = Game(
     name="miracle",
@@ -20,39 +22,46 @@ GAME = Game(
         },
     ),
     tables=("rules", "map", "creatures", "artifacts", "decks", "bots"),
-    build_rules=_ + "tables:build_rules",
-    deck_pool=_ + "tables:deck_pool",
-    canonical_deck=_ + "tables:canonical_deck",
-    deck_cards=_ + "tables:deck_cards",
-    all_decks=_ + "tables:all_decks",
-    turn_limit=_ + "tables:turn_limit",
-    counter_cards=_ + "tables:counter_cards",
-    bot_names=_ + "bots:bot_names",
-    play_batch=_ + "play:play_batch",
-    new_match=_ + "match:Match",
     picture_suffixes=(".gif", ".html", ".png"),
     capabilities={
-        "narrate": _ + "narrate:narrate",
-        "draw": _ + "render_replay:render_game",
-        "key_turns": _ + "render_replay:key_turns_figure",
-        "check_runner": _ + "game:MiracleCheck",
+        "narrate": "narrate:narrate",
+        "draw": "render_replay:render_game",
+        "key_turns": "render_replay:key_turns_figure",
+        "check": "game:MiracleCheck",
     },
 )
 
 
 class MiracleCheck:
-    """``simkit check`` for Battle of Miracles: the hypothesis state machine over the scenario and its
-    variants, every invariant after every action, shrinking and replay files (:mod:`simkit.games.miracle.checking`)."""
+    """``simkit check`` for Battle of Miracles (its ``check`` capability): the hypothesis state machine over the
+    scenario and its variants, every invariant after every action, shrinking and replay files
+    (:mod:`simkit.games.miracle.checking`), and the words of its rule examples (``scenarios/miracle/examples.toml``)."""
 
     def __init__(self, scenario):
         self.scenario = scenario
 
-    def run_check(self, **options):
+    def _examples(self):
+        from simkit.games.miracle.checking.examples import MiracleExamples
+
+        return MiracleExamples(self.scenario)
+
+    def example_match(self, given):
+        """The position of a rule example (``MiracleExamples.example_match`` of the checking package)."""
+        return self._examples().example_match(given)
+
+    def example_values(self, match) -> dict:
+        """A position in the examples' words (``MiracleExamples.example_values`` of the checking package)."""
+        return self._examples().example_values(match)
+
+    def run_check(self, examples_first: bool = True, **options):
+        """The hypothesis run (:func:`simkit.games.miracle.checking.check.run_check`); its rule examples always run
+        first (``examples_first`` is the generic check's switch, and has no effect here)."""
         from simkit.games.miracle.checking.check import run_check
 
         return run_check(self.scenario.path, **options)
 
     def replay_file(self, case_path):
+        """Replay a case the hypothesis run wrote (:func:`simkit.games.miracle.checking.check.replay_file`)."""
         from simkit.games.miracle.checking.check import replay_file
 
         return replay_file(self.scenario.path, case_path)

@@ -279,6 +279,14 @@ class Match:
 
     # -- views -----------------------------------------------------------------------------
 
+    def clone(self) -> Match:
+        """An independent copy of the game (state and actions): try an action on it, the game is untouched."""
+        other = Match.__new__(Match)
+        other.__dict__.update(self.__dict__)
+        other.state = self.state.copy()
+        other.actions = list(self.actions)
+        return other
+
     def legal_actions(self) -> list[Action]:
         """Every legal action now as tuples: summons, moves, attacks, artifact uses, then end_turn."""
         if self.over:

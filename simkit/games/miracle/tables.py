@@ -162,11 +162,6 @@ def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:
     return {"artifact": (rules.cards.artifacts[artifact],), "creature": tuple(rules.cards.kinds[k] for k in kinds)}
 
 
-def counter_cards(rules: Rules) -> dict[str, tuple[str, ...]]:
-    """Every card the engine counts (``State.tally``): the artifacts and the creature kinds, in file order."""
-    return {"artifact": tuple(rules.cards.artifacts), "creature": tuple(rules.cards.kinds)}
-
-
 def all_decks(rules: Rules) -> list[str]:
     """Every legal deck of the scenario's cards (the pool when ``[decks] pool`` is not given)."""
     return _all_decks(rules.cards)

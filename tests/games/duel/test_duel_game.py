@@ -292,7 +292,7 @@ def test_every_listed_action_is_legal_and_every_other_is_refused():
         candidates += [("play", "Step", v) for v in range(-3, 4)]
         candidates += [("use", w) for w in slots] + [("attach", "VenomCoating", w) for w in slots]
         for c in candidates:
-            trial = m.copy()
+            trial = m.clone()
             try:
                 trial.do(c)
                 assert c in legal, c
@@ -317,10 +317,10 @@ def test_records_follow_the_declared_schema():
 
 
 def test_invariants_hold_over_bot_games_and_catch_broken_states():
-    """The checks capability: no invariant breaks over two bot games; a card lost, HP above max, a negative status
+    """The check capability: no invariant breaks over two bot games; a card lost, HP above max, a negative status
     and a leaking view are each caught by name."""
     sc = duel()
-    inv = sc.game.capability("checks")
+    inv = sc.game.capability("check")
     assert isinstance(inv, DuelInvariants)
     for bots in (("aggro", "control"), ("random", "random")):
         res = play_batch(sc, [A], [B], [8], bots, record_actions=True)
@@ -346,7 +346,7 @@ def test_invariants_hold_over_bot_games_and_catch_broken_states():
 
 
 def test_a_leaking_view_is_caught(monkeypatch):
-    """The checks capability: a view builder that forgets to hide the opponent's hand breaks hidden_information."""
+    """The check capability: a view builder that forgets to hide the opponent's hand breaks hidden_information."""
     sc = duel()
     inv = DuelInvariants(sc)
     m = Match(sc, A, B, seed=2)
@@ -364,7 +364,7 @@ def test_a_leaking_view_is_caught(monkeypatch):
 
 
 def test_hand_over_the_limit_after_end_turn_is_caught():
-    """The checks capability: a turn that ends with 7 cards breaks hand_limit."""
+    """The check capability: a turn that ends with 7 cards breaks hand_limit."""
     inv = DuelInvariants(duel())
     m = position(phase="discard", p0={"hand": ["Strike"] * 4 + ["Guard"] * 3})
     before = m.snapshot()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -15,7 +16,11 @@ from simkit.games.kits.state import DeclaredMatch, place, record, snapshot, zero
 I = np.int64
 HERO = record("Hero", [("hp", I), ("cell", I)], "One hero.")
 SIDE = record("Side", [("energy", I), ("heroes", HERO, 3), ("dice", I, 4)])
-STATE = record("State", [("round", I), ("to_act", I), ("winner", I), ("reason", I), ("sides", SIDE, 2)])
+STATE = record("State", [("round", I), ("to_act", I), ("winner", I), ("reason", I), ("sides", SIDE, 2),
+                         ("tally", I, 2)])
+MOOD = ("calm", "angry", "asleep")
+PET = record("Pet", [("mood", I), ("moods", I, 2), ("food", I, 3), ("name", I)], words={"mood": MOOD, "moods": MOOD},
+             keys={"food": ("fish", "meat", "milk")})
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -25,7 +30,7 @@ import numpy as np
 from numba import njit
 sys.path.insert(0, sys.argv[1])
 from test_state import STATE
-from simkit.games.kits.state import place, snapshot, zeros
+from simkit.games.kits.state import clear, copy, place, snapshot, zeros
 
 @njit(cache=False)
 def step(s):
@@ -35,12 +40,29 @@ def step(s):
     side.dice[3] = s.round
     side.energy += side.heroes[1].hp
     s.to_act = 1 - s.to_act
+    s.tally[s.to_act] += 1
+
+@njit(cache=False)
+def copies(dst, src):
+    copy(dst, src, "tally")
+    dst.round += 10
+    copy(src.sides[1], dst.sides[0])
+
+@njit(cache=False)
+def wipe(u):
+    clear(u)
 
 s = zeros(STATE)
 place(s, {"sides": {0: {"heroes": {1: {"hp": 9}}, "energy": 4}}, "winner": -1})
 for _ in range(3):
     step(s)
-print(json.dumps(snapshot(s)))
+t = zeros(STATE)
+t.tally[0] = 77
+copies(t, s)
+u = zeros(STATE)
+copy(u, s)
+wipe(u)
+print(json.dumps([snapshot(s), snapshot(t), snapshot(u)]))
 """
 
 
@@ -53,10 +75,15 @@ def _run(jit: bool) -> str:
 
 
 def test_the_same_source_reads_and_writes_fields_compiled_and_plain():
-    """A step written as ``side.heroes[1].hp -= 2`` does the same compiled by numba and as plain Python."""
+    """A step written as ``side.heroes[1].hp -= 2`` does the same compiled by numba and as plain Python, and so
+    does ``copy`` (a record into another, up to a field: the fields from it on keep their values) and ``clear``."""
     compiled, plain = _run(jit=True), _run(jit=False)
     assert compiled == plain
-    assert '"round": 3' in compiled and '"dice": [0, 0, 0, 3]' in compiled
+    s, t, u = json.loads(compiled)
+    assert u == snapshot(zeros(STATE))  # clear: every field zero
+    assert s["round"] == 3 and s["sides"][0]["dice"] == [0, 0, 0, 3] and s["tally"] == [1, 2]
+    assert t["round"] == 13 and t["sides"][0] == s["sides"][0] and t["tally"] == [77, 0]  # up to "tally"
+    assert s["sides"][1] == s["sides"][0] != t["sides"][1]  # copy(src.sides[1], dst.sides[0]): a nested record
 
 
 def test_snapshot_names_every_field_in_declaration_order():
@@ -64,7 +91,7 @@ def test_snapshot_names_every_field_in_declaration_order():
     s = zeros(STATE)
     s.sides[1].heroes[2].cell = 7
     snap = snapshot(s)
-    assert list(snap) == ["round", "to_act", "winner", "reason", "sides"]
+    assert list(snap) == ["round", "to_act", "winner", "reason", "sides", "tally"]
     assert snap["sides"][1]["heroes"][2] == {"hp": 0, "cell": 7}
     assert type(snap["sides"][1]["dice"][0]) is int
 
@@ -141,3 +168,21 @@ def test_a_pickled_state_unpickles_in_a_fresh_process():
                           capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     assert done.stdout.decode().split() == ["5", type(s).__module__]
+
+
+def test_words_of_an_enumeration_read_and_write_as_words():
+    """A field declared with words snapshots as its word (-1: None) and is placed by word; a keyed array
+    snapshots as a dict by its words and is placed by word; run-time words (a card's name) work the same."""
+    pet = zeros(PET)
+    place(pet, {"mood": "angry", "moods": [None, "asleep"], "food": {"meat": 2}, "name": "Rex"},
+          words={"name": ("Tom", "Rex")})
+    assert (int(pet.mood), pet.moods.tolist(), pet.food.tolist(), int(pet.name)) == (1, [-1, 2], [0, 2, 0], 1)
+    assert snapshot(pet, words={"name": ("Tom", "Rex")}) == {
+        "mood": "angry", "moods": [None, "asleep"], "food": {"fish": 0, "meat": 2, "milk": 0}, "name": "Rex"}
+    assert snapshot(pet)["name"] == 1
+    with pytest.raises(KeyError, match="mood: unknown word 'happy'.*calm"):
+        place(pet, {"mood": "happy"})
+    with pytest.raises(KeyError, match="food: unknown word 'bread'"):
+        place(pet, {"food": {"bread": 1}})
+    with pytest.raises(ValueError, match="words for fields it does not have.*'colour'"):
+        record("Bad", [("mood", I)], words={"colour": MOOD})

@@ -8,7 +8,7 @@ import pytest
 from krypton_positions import BASE, cell, new, put, tower, turn
 
 from simkit.core.errors import ScenarioError
-from simkit.games.krypton.play import make_bot
+from simkit.games.krypton.batch import make_bot
 from simkit.scenario import load_scenario
 
 # a personality that needs no energy (no upgrade, no towers), so no hero is sent to mine

@@ -9,9 +9,9 @@ from krypton_positions import BASE, dice, new, put, scenario, turn
 
 from simkit.core.errors import IllegalAction, ScenarioError
 from simkit.games import get_game
+from simkit.games.krypton.batch import SIDE_COLUMNS, play_batch
 from simkit.games.krypton.invariants import KryptonInvariants
-from simkit.games.krypton.play import SIDE_COLUMNS, play_batch
-from simkit.games.krypton.tables import all_loadouts
+from simkit.games.krypton.tables import all_decks
 from simkit.scenario import load_scenario
 from simkit.testing.api import api_test
 
@@ -38,7 +38,7 @@ def test_base_scenario_loads_with_six_loadouts_in_canonical_order():
 def test_loadouts_by_team_size_3_6_7_6_3_1(tmp_path, size, count):
     """team_size 1..6 gives 3, 6, 7, 6, 3, 1 legal loadouts (at most 2 of a class)."""
     sc = load_scenario(_patched(tmp_path, "team_size = 2 ", f"team_size = {size} "))
-    assert len(sc.decks) == count and len(all_loadouts(sc.rules)) == count
+    assert len(sc.decks) == count and len(all_decks(sc.rules)) == count
 
 
 def test_team_size_beyond_six_is_refused_with_file_key_problem(tmp_path):
@@ -282,7 +282,7 @@ def test_uncompiled_rules_and_bots_play_the_same_games():
     root = BASE.parents[2]
     code = (
         "import json; from simkit.scenario import load_scenario;"
-        "from simkit.games.krypton.play import play_batch;"
+        "from simkit.games.krypton.batch import play_batch;"
         f"sc = load_scenario({str(BASE)!r}); g = {games!r};"
         "out = [play_batch(sc, [g[0][i]], [g[1][i]], [g[2][i]], b, record_actions=True)"
         " for i, b in enumerate((('balanced', 'balanced'), ('random', 'hunter')))];"
@@ -301,7 +301,7 @@ def test_uncompiled_rules_and_bots_play_the_same_games():
 def test_compiled_game_loop_plays_what_the_bots_play_one_decision_at_a_time():
     """play_batch's compiled loop (engine and bots in numba) plays the game the Python view plays when each
     bot is asked decision by decision through GameView.do."""
-    from simkit.games.krypton.play import make_bot
+    from simkit.games.krypton.batch import make_bot
     from simkit.games.krypton.view import GameView
 
     sc = scenario()

@@ -15,9 +15,9 @@ import pytest
 from krypton_positions import BASE, dice, new, put, scenario, turn
 
 from simkit.core.errors import ScenarioError
+from simkit.games.krypton.batch import bot_names, make_bot, personalities, play_batch, searches
 from simkit.games.krypton.fast_search import hooks as H
 from simkit.games.krypton.fast_search.play import context
-from simkit.games.krypton.play import bot_names, make_bot, personalities, play_batch, searches
 from simkit.games.krypton.search import KryptonSearch
 from simkit.games.krypton.search_bot import SearchBot, view_key
 from simkit.games.krypton.state import CARDS
@@ -324,7 +324,7 @@ def test_a_search_bot_plays_a_match_and_its_actions_replay(cheap):
 _PLAIN = """
 import json, sys
 from simkit.scenario import load_scenario
-from simkit.games.krypton.play import play_batch
+from simkit.games.krypton.batch import play_batch
 r = play_batch(load_scenario(sys.argv[1]), ["Archer+Warrior"], ["Knight+Knight"], [9], (sys.argv[2], sys.argv[2]),
                record_actions=True)
 print(json.dumps([list(a) for a in r["action_list"][0]]))

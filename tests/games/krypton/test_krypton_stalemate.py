@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from krypton_positions import BASE, new, scenario, tower
 
-from simkit.games.krypton.play import play_one
+from simkit.games.krypton.batch import play_one
 from simkit.games.krypton.stalemate import can_add_a_die, lock_round, locked
 from simkit.games.krypton.view import GameView
 from simkit.scenario import load_scenario

@@ -70,14 +70,14 @@ def test_deployment_is_the_bots_decision_and_seeded():
 def test_invariants_hold_over_games():
     """`simkit check`'s generic runner: Magic War's invariants after every action of random and bot games."""
     sc = scenario()
-    report = run_invariant_games(sc, sc.game.capability("checks"), games=4, seed=3)
+    report = run_invariant_games(sc, sc.game.capability("check"), games=4, seed=3)
     assert report.passed, report.format()
     assert report.actions > 100
 
 
 def test_invariants_catch_a_broken_step():
     """Each invariant names a broken step: two units on a cell, negative magic, magic that skips the delay."""
-    inv = scenario().game.capability("checks")
+    inv = scenario().game.capability("check")
     m = Match(scenario(), "Orc:Goblin", "Orc:Goblin*2,Ogre", seed=1)
     for a in DEPLOY:
         m.do(a)

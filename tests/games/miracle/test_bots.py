@@ -12,7 +12,8 @@ import simkit
 from simkit.core.rng import GameStreams
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import rules as R
-from simkit.games.miracle.bots import RandomBot, UtilityBot, bot_names, bot_settings, make_bot
+from simkit.games.miracle.batch import bot_names
+from simkit.games.miracle.bots import RandomBot, UtilityBot, bot_settings, make_bot
 
 
 def patch(tmp_path, text: str, name: str = "patch.toml"):

@@ -18,8 +18,8 @@ import simkit
 from simkit.core.rng import GameStreams
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import rules as R
+from simkit.games.miracle.batch import _choose
 from simkit.games.miracle.bots import RandomBot, make_bot
-from simkit.games.miracle.play import _choose
 
 PAIRINGS = (("balanced", "rush"), ("control", "balanced"), ("rush", "random"))
 

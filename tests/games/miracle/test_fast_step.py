@@ -29,9 +29,9 @@ from miracle_positions import DRAGONS, MELEE, SHIELD, place, random_games, set_h
 import simkit
 from simkit.core.rng import GameStreams
 from simkit.games.miracle import rules as R
+from simkit.games.miracle.batch import _choose, play_batch
 from simkit.games.miracle.bots import RandomBot, make_bot
 from simkit.games.miracle.cards import ARTIFACT_EFFECTS
-from simkit.games.miracle.play import _choose, play_batch
 from simkit.games.miracle.state import COOLING, IN_USE, MIRACLE, READY, TURN_LIMIT
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -278,7 +278,7 @@ UNCOMPILED = """
 import json, sys, warnings
 warnings.simplefilter("ignore")
 import simkit
-from simkit.games.miracle.play import play_batch
+from simkit.games.miracle.batch import play_batch
 sc = simkit.load_scenario(sys.argv[1])
 first, second, seeds, bots, record = json.loads(sys.argv[2])
 print(json.dumps(play_batch(sc, first, second, seeds, bots, record_actions=record)))

@@ -10,7 +10,7 @@
 * :mod:`.check`: :func:`run_check`, the hypothesis run, shrinking and replay files.
 
 The generic :mod:`simkit.testing` reaches this package only through the game interface
-(``checks`` or ``check_runner`` capability (:data:`simkit.games.CAPABILITIES`)).
+(the ``check`` capability, :data:`simkit.games.CAPABILITIES`: ``MiracleCheck`` in :mod:`simkit.games.miracle.game`).
 """
 
 from simkit.games.miracle.checking.check import CheckReport, format_report, replay_file, run_check

@@ -1,6 +1,6 @@
 """Whole games played inside compiled code: each game from its first decision to its end, one after another.
 
-:func:`play` is the loop of :func:`simkit.games.miracle.play.play_batch` (choose, cap the turn,
+:func:`play` is the loop of :func:`simkit.games.miracle.batch.play_batch` (choose, cap the turn,
 apply) for two utility bots, with no Python between the actions: each game's bot words come from
 its own counter-based stream (:class:`simkit.core.rng.GameStreams`, drawn here with the same formula),
 so a game plays exactly as it does in the batched loop, whatever games share its call.

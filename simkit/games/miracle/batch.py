@@ -28,6 +28,16 @@ from simkit.games.miracle.search import SearchBot, utility_player
 from simkit.games.miracle.state import ARTIFACT_CARD, DAMAGE, END_REASONS, PLAYED
 
 
+def bot_names(scenario) -> tuple[str, ...]:
+    """Every bot name ``scenario`` knows: ``random`` and its personalities."""
+    return bot_settings(scenario).names
+
+
+def counter_cards(rules) -> dict[str, tuple[str, ...]]:
+    """Every card the engine counts (``State.tally``): the artifacts and the creature kinds, in file order."""
+    return {"artifact": tuple(rules.cards.artifacts), "creature": tuple(rules.cards.kinds)}
+
+
 def _record(rules, st, act: R.Actions) -> np.ndarray:
     """``int64[n, 5]`` the actions as (kind, x, y, cell, unit target?) with unit ids, before they are applied."""
     rows = np.arange(st.batch)
