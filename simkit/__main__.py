@@ -1,5 +1,3 @@
-import sys
+from simkit.cli import run
 
-from simkit.cli import main
-
-sys.exit(main())
+run()

@@ -61,6 +61,9 @@ def _read_toml(path: Path, chain: tuple[Path, ...] = ()) -> dict:
         return data
     if not isinstance(parent, str):
         raise ScenarioError(f"{path}: extends: must be a file name, got {parent!r}")
+    if not (path.parent / parent).exists():  # named by the file that asked for it, not as a bare missing file
+        raise ScenarioError(f"{path}: extends: {parent!r} not found (looked for {(path.parent / parent).resolve()}; "
+                            "a relative name is read from this file's folder)")
     base = _read_toml(path.parent / parent, chain + (path,))
     merged = _merge(base, data)
     # a patch is its own scenario: without a name or an output folder of its own it does not take its
@@ -218,14 +221,16 @@ class Scenario:
         return f"{name} (bots of {self.bots_from.name})" if self.bots_from is not None else name
 
     def unknown_bot(self, bot: str) -> str:
-        """The one-line error for a bot name the scenario does not know: the bots it knows and where they were
-        looked for, and how to play a bot another scenario file defines."""
+        """The one-line error for a bot name the scenario does not know: the closest bot it knows (did you mean),
+        the bots it knows and where they were looked for, and how to play a bot another scenario file defines."""
         where = (f"{self.path} with the bots of {self.bots_from}" if self.bots_from is not None else str(self.path))
         hint = ("" if self.bots_from is not None else
                 "; a bot another scenario file of the game defines (a patch's [bots.NAME]) plays here with "
                 "--bots-from FILE")
-        known = ", ".join(self.game.bot_names())
-        return f"unknown bot {bot!r} (the scenario knows: {known}; looked for in {where}){hint}"
+        names = list(self.game.bot_names())
+        close = difflib.get_close_matches(bot, names, n=1, cutoff=0.6)
+        guess = f": did you mean {close[0]}?" if close else ""
+        return (f"unknown bot {bot!r}{guess} (the scenario knows: {', '.join(names)}; looked for in {where}){hint}")
 
     @property
     def text(self) -> str:

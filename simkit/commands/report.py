@@ -10,6 +10,8 @@ def run(args: argparse.Namespace) -> int:
     """Analyse the results folder and write the report; print what was written."""
     from simkit.report import balance_report
 
+    if Path(args.results).suffix.lower() == ".toml" and Path(args.results).is_file():
+        raise ValueError(_scenario_not_results(args.results))
     if args.bootstrap < 0:
         raise ValueError(f"--bootstrap must be 0 (no rating intervals) or more, got {args.bootstrap}")
     if args.seed < 0:
@@ -48,6 +50,19 @@ def run(args: argparse.Namespace) -> int:
     if args.html:
         print(f"html: {html_report(args.results, page, args.bootstrap, args.seed, args.bot, args.html_replays)}")
     return 0
+
+
+def _scenario_not_results(path: str) -> str:
+    """The one line for ``simkit report SCENARIO.toml``: a scenario is swept first, then its folder reported."""
+    try:
+        from simkit.scenario import load_scenario
+        from simkit.sweep import sweep_defaults
+
+        folder = sweep_defaults(load_scenario(path))["out"]
+    except (ValueError, OSError):
+        folder = "RESULTS_DIR"
+    return (f"{path}: this is a scenario, not a results folder: sweep it first (simkit sweep {path}), then "
+            f"report its folder (simkit report {folder} -o reports/{Path(folder).name}.pdf)")
 
 
 def register(sub) -> None:

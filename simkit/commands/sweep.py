@@ -77,7 +77,17 @@ def run(args: argparse.Namespace) -> int:
         if note:
             print(note)
     args.resume_folder = out  # Ctrl-C, SIGTERM or a full disk from here on: the chunks written whole are kept
-    run_sweep(sc, plan, out, workers=workers, resume=args.resume, scheduler=args.scheduler, overwrite=args.overwrite)
+    from pathlib import Path
+
+    from simkit.sweep.store import SweepFinished
+
+    try:
+        run_sweep(sc, plan, out, workers=workers, resume=args.resume, scheduler=args.scheduler,
+                  overwrite=args.overwrite)
+    except SweepFinished:  # run again once finished (the quick start's second step): nothing to do, not an error
+        print(f"{out} already holds this sweep, finished: nothing to play. Read it: simkit report {out} -o "
+              f"reports/{Path(out).name}.pdf (--overwrite plays it again)")
+        return 0
     print(f"results: {out}  (log: {out}/sweep.log)")
     return 0
 

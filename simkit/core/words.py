@@ -379,7 +379,8 @@ def _excess(b: Banded) -> float:
 # single figures
 
 
-def seat_sentence(edge: Estimate, band: float, flagged: bool = False, games: int | None = None) -> str:
+def seat_sentence(edge: Estimate, band: float, flagged: bool = False, games: int | None = None,
+                  interval: str = "95% CI") -> str:
     """The first seat's edge in one sentence, as strong as its interval allows.
 
     Args:
@@ -387,6 +388,7 @@ def seat_sentence(edge: Estimate, band: float, flagged: bool = False, games: int
         band: the seat band's half width (0.05: +-5 points).
         flagged: the edge is flagged (beyond the band, significant after correction).
         games: the games behind it, said when given.
+        interval: what the interval is called (an adaptive sweep's: ``anytime-valid 95% interval``).
 
     Returns:
         ``going first is worth +8.0 points (95% CI +3.2 to +12.8...)`` only when the interval excludes 0,
@@ -396,12 +398,13 @@ def seat_sentence(edge: Estimate, band: float, flagged: bool = False, games: int
     if not edge.known:
         return "the first seat's edge cannot be measured: no game between two decks"
     n = f", {games:,} games" if games else ""
-    ci = f"({edge.ci_pts()}{n})"
+    shown = edge.ci_pts().replace("95% CI", interval, 1)
+    ci = f"({shown}{n})"
     if edge.excludes(0.0):
         who = "going first" if edge.value > 0 else "going second"
         size = f"{100 * abs(edge.value):.1f}"
         head = (f"going first is worth {pts(edge.value)} points {ci}" if edge.value > 0
-                else f"{who} is worth {size} points (the first seat's edge {pts(edge.value)}, {edge.ci_pts()}{n})")
+                else f"{who} is worth {size} points (the first seat's edge {pts(edge.value)}, {shown}{n})")
     else:
         head = f"no measurable seat edge: {pts(edge.value)} points {ci}"
     width = f"+-{100 * band:g} points"

@@ -290,7 +290,8 @@ def headlines(tables: dict) -> list[str]:
     _, mixed = seat_words(tables)
     if mixed is None:
         seat_flagged = bool(((flags["kind"] == "first_player") & (flags["subject"] == "all games")).any())
-        out.append(_cap(seat_sentence(edge, tables["bands"].first_player, seat_flagged, int(o["games"]))) + ".")
+        kind = "anytime-valid 95% interval" if "units" in tables else "95% CI"  # an adaptive sweep's sequence
+        out.append(_cap(seat_sentence(edge, tables["bands"].first_player, seat_flagged, int(o["games"]), kind)) + ".")
     else:
         out.append(f"The first seat's edge is {100 * o['advantage']:+.1f} points ({edge.ci_pts()}, "
                    f"{_count(int(o['games']), 'game')}), a bot-and-seat effect, not the seat's worth: {mixed}.")

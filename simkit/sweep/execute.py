@@ -115,9 +115,14 @@ def _end_with_parent(parent: int) -> None:
 
 def _start_worker(fd: int | None, parent: int) -> None:
     """A forked worker's start: close its copy of the folder lock (so the lock ends with the sweep's
-    process) and end with its parent (:func:`_end_with_parent`)."""
+    process), end with its parent (:func:`_end_with_parent`), and leave Ctrl-C to the parent: a terminal sends
+    it to every process of the group, and the parent ends its workers itself (no worker's traceback on the
+    designer's screen)."""
+    import signal
+
     if fd is not None:
         os.close(fd)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _end_with_parent(parent)
 
 
@@ -228,13 +233,17 @@ def run_sweep(
     with folder_lock(out) as lock_fd:
         done = prepare_store(out, plan, sc, resume, overwrite)
         handler = _start_logging(out)
+        finished = False
         try:
             if plan.adaptive is not None:
-                return _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd,
-                                      planner or next_round)
-            return _play(sc, plan, out, workers, scheduler, progress, done, lock_fd)
+                played = _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd,
+                                        planner or next_round)
+            else:
+                played = _play(sc, plan, out, workers, scheduler, progress, done, lock_fd)
+            finished = True
+            return played
         finally:
-            _stop_logging(handler)
+            _stop_logging(handler, stopping=not finished)
 
 
 def _play(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:
@@ -307,17 +316,34 @@ def _start_logging(out: Path) -> logging.Handler:
     """
     from multiprocessing_logging import MultiProcessingHandler
 
+    class Handler(MultiProcessingHandler):
+        """The queue's handler, whose close waits ``wait`` seconds at most for the records still on their way:
+        a worker killed mid-record (Ctrl-C) leaves a half message that would hold the reader for its 5 s."""
+
+        wait = 5.0
+
+        def close(self) -> None:
+            if not self._is_closed:
+                self._is_closed = True
+                self._receive_thread.join(self.wait)
+                self.sub_handler.close()
+
     logger = logging.getLogger("simkit")
     logger.setLevel(logging.INFO)
     file_handler = _LogFile(str((out / LOG).absolute()), encoding="utf-8")
     file_handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(levelname)s %(message)s"))
-    handler = MultiProcessingHandler("simkit-sweep-log", sub_handler=file_handler)
+    handler = Handler("simkit-sweep-log", sub_handler=file_handler)
     logger.addHandler(handler)
     return handler
 
 
-def _stop_logging(handler: logging.Handler) -> None:
+def _stop_logging(handler: logging.Handler, stopping: bool = False) -> None:
+    """Close the sweep's log: wait for the workers' last records, or, when the sweep is stopping (Ctrl-C,
+    SIGTERM, an error), for at most a fraction of a second (its workers are gone: what they had not sent is lost
+    with their unfinished chunks)."""
     logging.getLogger("simkit").removeHandler(handler)
+    if stopping:
+        handler.wait = 0.2  # type: ignore[attr-defined]
     handler.close()
     handler.sub_handler.close()  # type: ignore[attr-defined]
 

@@ -303,6 +303,16 @@ def clear_store(out: Path) -> int:
     return n
 
 
+class SweepFinished(ValueError):
+    """The folder already holds this very sweep, finished: there is nothing to play (``simkit sweep`` says so and
+    exits 0; ``--overwrite`` plays it again)."""
+
+    def __init__(self, out: Path):
+        self.out = Path(out)
+        super().__init__(f"{out} already holds this sweep, finished: nothing to play (pass --overwrite to play it "
+                         "again, or choose another --out)")
+
+
 def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool, overwrite: bool = False) -> set[int]:
     """Create or check the results folder; returns the chunks already done (checked, when resuming).
 
@@ -316,8 +326,10 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool, overwr
     (:func:`clear_store`) and the sweep starts again.
 
     Raises:
+        SweepFinished: DIR already holds this very sweep, finished, and neither ``resume`` nor ``overwrite``
+            is given (a :class:`ValueError`).
         ValueError: DIR is not writable; holds chunks but no ``meta.json``; holds another
-            scenario's results or a different plan; or already holds results and neither ``resume``
+            scenario's results or a different plan; or already holds part of this sweep and neither ``resume``
             nor ``overwrite`` is given.
     """
     out = Path(out)
@@ -361,8 +373,7 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool, overwr
         layout = layout_of(plan, meta)
         if named and not resume:
             if len(named) >= layout.chunk_count and (plan.adaptive is None or meta.get("finished")):
-                raise ValueError(f"{out} already holds this sweep, finished: nothing to play (pass --overwrite to "
-                                 "play it again, or choose another --out)")
+                raise SweepFinished(out)
             raise ValueError(f"{out} already holds this sweep ({len(named)}/{layout.chunk_count} chunks done): "
                              "pass --resume to finish it, --overwrite to start again, or another --out")
         return _verified_chunks(out, layout)

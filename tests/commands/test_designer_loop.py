@@ -54,12 +54,16 @@ def test_sweep_decks_takes_the_creatures_in_any_order(tmp_path):
 
 
 def test_a_finished_sweep_says_it_is_finished_and_overwrite_plays_it_again(tmp_path, capsys):
-    """Re-running a finished sweep says so; --overwrite replaces what simkit wrote and keeps other files."""
+    """Re-running a finished sweep says it is finished, how to read it, and exits 0 (the quick start's second step
+    after the README's first command); --overwrite replaces what simkit wrote and keeps other files."""
     out = tmp_path / "r"
     args = ["sweep", QUICK, "--games", "1", "--workers", "1", "--decks", "HolyLight:*", "--out", str(out)]
     assert main(args) == 0
-    assert main(args) == 2
-    assert "finished: nothing to play (pass --overwrite" in capsys.readouterr().err
+    capsys.readouterr()
+    assert main(args) == 0
+    said = capsys.readouterr()
+    assert said.err == "" and (f"{out} already holds this sweep, finished: nothing to play. Read it: simkit report "
+                               f"{out} -o reports/r.pdf (--overwrite plays it again)") in said.out
     (out / "notes.txt").write_text("mine")
     assert main([*args[:3], "2", *args[4:], "--overwrite"]) == 0
     assert len(simkit.load_results(out)) == 2 * len(simkit.load_results(out)["first_deck"].unique()) ** 2
@@ -161,3 +165,14 @@ def test_the_checks_game_counts_add_up():
     line = next(x for x in format_report(report).splitlines() if x.startswith("  games"))
     assert line == ("  games      112: 8 ended by a fallen miracle, 68 by the turn limit, 36 still going when their "
                     "run ended; 231 units died")
+
+
+def test_report_of_a_scenario_file_says_to_sweep_it_first(tmp_path, capsys):
+    """`simkit report scenarios/miracle/quick.toml`: one line saying it is a scenario, the sweep to run and the
+    folder to report then; exit 2 and nothing written."""
+    assert main(["report", QUICK, "-o", str(tmp_path / "x.pdf")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"simkit report: error: {QUICK}: this is a scenario, not a results folder: sweep it first "
+                   f"(simkit sweep {QUICK}), then report its folder (simkit report results/quick -o "
+                   "reports/quick.pdf)")
+    assert not (tmp_path / "x.pdf").exists()

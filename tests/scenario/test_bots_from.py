@@ -46,7 +46,8 @@ def test_an_unknown_bot_lists_the_known_ones_and_where_they_were_looked_for(patc
     err = capsys.readouterr().err
     known = simkit.load_scenario(QUICK, bots_from=patch).game.bot_names()
     assert "mine" in known
-    assert f"unknown bot 'mien' (the scenario knows: {', '.join(known)}; looked for in {QUICK} with the bots of " \
+    assert f"unknown bot 'mien': did you mean mine? (the scenario knows: {', '.join(known)}; looked for in {QUICK} " \
+           f"with the bots of " \
            f"{patch})" in err
     assert len(err.splitlines()) == 1
 

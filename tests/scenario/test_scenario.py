@@ -239,12 +239,17 @@ def test_non_utf8_file_is_named(tmp_path):
 
 
 def test_missing_file_is_named(tmp_path):
-    """A missing scenario file, or a missing file named by extends, is rejected naming it."""
+    """A missing scenario file is rejected naming it; a missing file named by extends, naming the patch that asked
+    for it (two files up the chain too) and where it was looked for."""
     with pytest.raises(ScenarioError, match=re.escape(f"{tmp_path / 'nowhere.toml'}: file not found")):
         simkit.load_scenario(tmp_path / "nowhere.toml")
     path = write(tmp_path / "orphan.toml", 'extends = "gone.toml"\n')
-    with pytest.raises(ScenarioError, match=re.escape(f"{tmp_path / 'gone.toml'}: file not found")):
+    with pytest.raises(ScenarioError, match=re.escape(f"{path}: extends: 'gone.toml' not found (looked for "
+                                                      f"{tmp_path / 'gone.toml'}")):
         simkit.load_scenario(path)
+    top = write(tmp_path / "top.toml", 'extends = "orphan.toml"\n')
+    with pytest.raises(ScenarioError, match=re.escape(f"{path}: extends: 'gone.toml' not found")):
+        simkit.load_scenario(top)
 
 
 def test_circular_extends_is_rejected(tmp_path):
@@ -253,3 +258,10 @@ def test_circular_extends_is_rejected(tmp_path):
     write(tmp_path / "b.toml", 'extends = "a.toml"\n')
     with pytest.raises(ScenarioError, match="circular chain"):
         simkit.load_scenario(tmp_path / "a.toml")
+
+
+def test_an_unknown_bot_gets_a_did_you_mean(base):
+    """A misspelt bot names the closest bot the scenario knows; a name like none of them gets no guess."""
+    said = base.unknown_bot("balancd")
+    assert said.startswith("unknown bot 'balancd': did you mean balanced? (the scenario knows: random, balanced")
+    assert "did you mean" not in base.unknown_bot("zzzz")

@@ -6,6 +6,7 @@ is refused in one line before anything is written.
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -189,6 +190,36 @@ def test_sigterm_stops_a_sweep_in_one_line_ends_its_workers_and_leaves_a_resumab
             pass
     assert len(done_chunks(out)) < 100, "the sweep finished before it could be stopped"
     assert main(_sweep_args(short_scenario, out, "--chunk-size", "1", "--games", "25", "--resume")) == 0
+    df = load_results(out)
+    assert len(df) == 100 and not df.duplicated(KEY).any()
+
+
+def test_ctrl_c_stops_a_sweep_within_two_seconds_saying_what_was_kept_and_how_to_finish(short_scenario, tmp_path):
+    """Ctrl-C (SIGINT to the sweep's process group, as a terminal sends it): the prompt is back within 2 s (issue 53:
+    it took 9), exit 130, one line naming the folder kept and the exact command that finishes it; that command
+    completes the folder to its 100 games, each once."""
+    out = tmp_path / "interrupted"
+    proc, workers = _start_sweep(short_scenario, out)
+    try:
+        started = time.perf_counter()
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        seconds = time.perf_counter() - started
+        assert proc.returncode == 130 and seconds < 2.0, (proc.returncode, seconds)
+        lines = err.strip().splitlines()
+        assert len(lines) == 1, err
+        line = lines[0]
+        finish = line.split("to finish the run: ", 1)[1]
+        assert line.startswith(f"simkit sweep: stopped (Ctrl-C); what was finished is kept in {out}")
+        assert finish.startswith("simkit sweep ") and finish.endswith("--resume")
+        assert _no_worker_survives(workers) == []
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert len(done_chunks(out)) < 100, "the sweep finished before it could be stopped"
+    assert main(shlex.split(finish)[1:]) == 0
     df = load_results(out)
     assert len(df) == 100 and not df.duplicated(KEY).any()
 
