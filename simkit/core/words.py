@@ -534,6 +534,59 @@ def change_verdict(spread: tuple[float, float], ratio: Estimate, decks_inside: t
     return kind, sentence
 
 
+def changes_sentence(label: str, changes: Sequence[Estimate], shown: int = 3) -> str:
+    """How many of a family's changes (decks, cards) are significant, and the largest gains and losses among those:
+    ``Decks: 2 of 12 changed significantly; gained: A (+8.1 pts); lost: B (-6.0 pts).``
+
+    Each change's interval is the one its corrected test used (:func:`simkit.analysis.paired.corrected_interval`),
+    so a change is called significant exactly when that interval leaves 0 out.
+    """
+    moved = [c for c in changes if c.excludes(0.0)]
+    up = sorted((c for c in moved if c.value > 0), key=lambda c: -c.value)[:shown]
+    down = sorted((c for c in moved if c.value < 0), key=lambda c: c.value)[:shown]
+    parts = ([f"gained: {', '.join(f'{c.name} ({pts(c.value)} pts)' for c in up)}"] if up else []) + \
+        ([f"lost: {', '.join(f'{c.name} ({pts(c.value)} pts)' for c in down)}"] if down else [])
+    return f"{label}: {len(moved)} of {len(changes)} changed significantly" + (f"; {'; '.join(parts)}." if parts
+                                                                               else ".")
+
+
+def seat_change_sentence(title: str, base: float, patch: float, change: Estimate) -> str:
+    """The first seat's edge before and after a patch, its change with the interval its test used, called
+    significant exactly when that interval leaves 0 out."""
+    word = "significant" if change.excludes(0.0) else "not significant"
+    return (f"{title}: {pts(base)} -> {pts(patch)} points (change {pts(change.value)}, {change.ci_pts()}, "
+            f"{word}).")
+
+
+def matchup_changes_sentence(changes: Sequence[Estimate]) -> str:
+    """How many pairings' win rates changed significantly (each interval the one its corrected test used), and the
+    largest change among them, or how large the changes said to be noise reach."""
+    moved = [c for c in changes if c.excludes(0.0)]
+    head = f"Matchups: {len(moved)} of {len(changes)} pairings changed significantly"
+    if moved:
+        return head + f"; the largest significant change is {100 * max(abs(c.value) for c in moved):.0f} points."
+    if changes:
+        return head + (f"; the others' changes (up to {100 * max(abs(c.value) for c in changes):.0f} points) are "
+                       "within noise.")
+    return head + "."
+
+
+def nash_change_sentence(before: int, after: int, entered: Sequence[str], left: Sequence[str], noise: int) -> str:
+    """The metagame's change: the decks before and after, those that entered or left with a significant change of
+    their own win rate named, the others counted as noise (the Nash mix has no test of its own: a small change of
+    one matchup can swap a deck in or out)."""
+    head = f"Nash mix: {before} decks before, {after} after"
+    if not entered and not left and not noise:
+        return head + "; the same decks."
+    words = [f"{d} entered" for d in entered] + [f"{d} left" for d in left]
+    tail = (f"; {noise} deck{'s' if noise != 1 else ''} entered or left with no significant change of "
+            f"{'their' if noise != 1 else 'its'} own win rate (noise, not a result)") if noise else ""
+    return head + ("; " + ", ".join(words) if words else "") + tail + "."
+
+
+__all__ += ["changes_sentence", "seat_change_sentence", "matchup_changes_sentence", "nash_change_sentence"]
+
+
 # ----------------------------------------------------------------------------------------------
 # explore
 

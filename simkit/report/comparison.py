@@ -10,6 +10,13 @@ import numpy as np
 import pandas as pd
 
 from simkit.analysis.paired import COMPARE_TABLES, compare_results
+from simkit.core.words import (
+    Estimate,
+    changes_sentence,
+    matchup_changes_sentence,
+    nash_change_sentence,
+    seat_change_sentence,
+)
 from simkit.report.balance import FLAG_WRAP, WRAP, chunks, flag_pages, load_checked_results
 from simkit.report.card_usage_page import change_sentence, usage_change_pages
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
@@ -34,28 +41,14 @@ FLAG_NOTE = ("Values are from the patch sweep, except for vanished flags (from t
              "the winning side's rate in a matchup; the first seat's score rate.")
 
 
-def _pts(x: float) -> str:
-    return f"{100 * x:+.1f}"
-
-
 def _name(method: str) -> str:
     return "Holm" if method == "holm" else "Benjamini-Hochberg"
 
 
-def _movers(t: pd.DataFrame, label: str, n: int = 3) -> list[str]:
-    sig = t[t["significant"]]
-    up = sig[sig["delta"] > 0].sort_values("delta", ascending=False).head(n)
-    down = sig[sig["delta"] < 0].sort_values("delta").head(n)
-
-    def fmt(r) -> str:
-        return f"{r[label]} ({_pts(r['delta'])} pts)"
-
-    out = []
-    if len(up):
-        out.append("gained: " + ", ".join(fmt(r) for _, r in up.iterrows()))
-    if len(down):
-        out.append("lost: " + ", ".join(fmt(r) for _, r in down.iterrows()))
-    return out
+def _changes(t: pd.DataFrame, label: str) -> list[Estimate]:
+    """Each row's change with the interval its corrected test used (``adj_low``/``adj_high``)."""
+    return [Estimate(d, lo, hi, int(g), str(n)) for n, d, lo, hi, g in
+            zip(t[label], t["delta"], t["adj_low"], t["adj_high"], t["games"])]
 
 
 def nash_sentence(nash: pd.DataFrame) -> str:
@@ -65,16 +58,9 @@ def nash_sentence(nash: pd.DataFrame) -> str:
     sb, sp = int(nash["in_support_base"].sum()), int(nash["in_support_patch"].sum())
     moved = nash[nash["in_support_base"] != nash["in_support_patch"]]
     real = moved["deck_change_significant"] if "deck_change_significant" in moved else pd.Series(False, moved.index)
-    head = f"Nash mix: {sb} decks before, {sp} after"
-    if moved.empty:
-        return head + "; the same decks."
-    entered = moved[moved["in_support_patch"] & real]
-    left = moved[moved["in_support_base"] & real]
-    words = [f"{d} entered" for d in entered["deck"]] + [f"{d} left" for d in left["deck"]]
-    noise = int((~real).sum())
-    tail = (f"; {noise} deck{'s' if noise != 1 else ''} entered or left with no significant change of "
-            f"{'their' if noise != 1 else 'its'} own win rate (noise, not a result)") if noise else ""
-    return head + ("; " + ", ".join(words) if words else "") + tail + "."
+    real = real.astype(bool)
+    return nash_change_sentence(sb, sp, list(moved.loc[moved["in_support_patch"] & real, "deck"]),
+                                list(moved.loc[moved["in_support_base"] & real, "deck"]), int((~real).sum()))
 
 
 def flag_lines(flags: pd.DataFrame, limit: int = 12) -> list[str]:
@@ -144,32 +130,23 @@ def compare_headlines(tables: dict) -> list[str]:
     decks, cards = tables["deck_deltas"], tables["card_deltas"]
     fp = tables["first_player_deltas"]
     out = []
-    n_sig = int(decks["significant"].sum())
-    moved = _movers(decks, "deck")
-    out.append(f"Decks: {n_sig} of {len(decks)} changed significantly" + (f"; {'; '.join(moved)}." if moved else "."))
+    out.append(changes_sentence("Decks", _changes(decks, "deck")))
     sp = tables.get("spread")
     if sp is not None and np.isfinite(sp["ratio"]):
         out.append(f"Spread of the deck win rates (standard deviation): {100 * sp['base']:.1f} -> "
                    f"{100 * sp['patch']:.1f} points, x{sp['ratio']:.2f} ({100 * sp['level']:.0f}% paired-bootstrap CI "
                    f"x{sp['low']:.2f}-{sp['high']:.2f}).")
-    moved = _movers(cards, "card")
-    out.append(f"Cards: {int(cards['significant'].sum())} of {len(cards)} changed significantly"
-               + (f"; {'; '.join(moved)}." if moved else "."))
+    out.append(changes_sentence("Cards", _changes(cards, "card")))
     o = fp[fp["scope"] == "overall"].iloc[0]
     bots = tables.get("base_meta", {}).get("bots") or []
     mixed = len(bots) == 2 and bots[0] != bots[1] and not tables.get("base_meta", {}).get("panel")
     seat = (f"First seat's edge ({bots[0]} first, {bots[1]} second: a bot-and-seat effect, not the seat's worth)"
             if mixed else "First-player advantage")
-    out.append(f"{seat}: {_pts(o['base_advantage'])} -> {_pts(o['patch_advantage'])} points "
-               f"(change {_pts(o['delta'])}, 95% CI {_pts(o['adj_low'])} to {_pts(o['adj_high'])}, "
-               f"{'significant' if o['significant'] else 'not significant'}).")
+    out.append(seat_change_sentence(seat, o["base_advantage"], o["patch_advantage"],
+                                    Estimate(o["delta"], o["adj_low"], o["adj_high"], int(o["games"]))))
     mu = tables["matchup_deltas"]
     once = mu[mu["deck"] < mu["opponent"]]
-    sig = once[once["significant"]]
-    out.append(f"Matchups: {len(sig)} of {len(once)} pairings changed significantly"
-               + (f"; the largest significant change is {100 * sig['delta'].abs().max():.0f} points." if len(sig)
-                  else f"; the others' changes (up to {100 * once['delta'].abs().max():.0f} points) are within noise."
-                  if len(once) else "."))
+    out.append(matchup_changes_sentence(_changes(once.assign(pair=once["deck"] + " vs " + once["opponent"]), "pair")))
     out.append(nash_sentence(tables["nash_shift"]))
     if "card_usage_changes" in tables:
         out.append(change_sentence(tables["card_usage_changes"]))

@@ -11,7 +11,7 @@ import math
 import re
 
 import numpy as np
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simkit.core.words import (
@@ -348,3 +348,52 @@ def test_the_player_matters_only_when_both_intervals_say_so(score, below, above,
     assert answer.startswith("The player matters:") == matters
     if not sc.excludes(0.5):
         assert "not told apart" in answer
+
+
+@st.composite
+def compared_sweeps(draw):
+    """A random base sweep and a patch of it on the same seeds: 3-5 decks, 2-20 games per pair, a planted edge of
+    the first deck that the patch moves by a random amount (0 included)."""
+    from simkit.testing.synthetic import synthetic_results
+
+    decks = DECKS[:draw(st.integers(3, 5))]
+    games = draw(st.integers(2, 20))
+    seed = draw(st.integers(0, 10 ** 6))
+    edge = draw(st.sampled_from([0.0, 0.1, 0.25]))
+    moved = draw(st.sampled_from([0.0, -0.05, -0.1, -0.25]))
+
+    def rates(e):
+        return {(decks[0], d): 0.5 + e for d in decks[1:]}
+
+    return (synthetic_results(decks, games, rates(edge), seed=seed, scenario_hash="b"),
+            synthetic_results(decks, games, rates(max(edge + moved, -0.4)), seed=seed, scenario_hash="p"))
+
+
+@settings(max_examples=8, deadline=None)
+@given(compared_sweeps())
+def test_no_sentence_of_a_comparison_contradicts_its_numbers(sweeps):
+    """A random base and patch: the verdict is 'more/less balanced' only when the spread's interval lies below/above
+    1 and 'no measurable effect' only when a 5-point change was within reach; each 'N of M changed significantly'
+    counts the changes whose corrected interval leaves 0 out (and agrees with the tests); the seat line says
+    'significant' exactly when its printed interval leaves 0 out; no other sentence says 'more balanced'."""
+    from simkit.analysis.paired import compare_results
+    from simkit.report.comparison import compare_headlines
+
+    t = compare_results(*sweeps)
+    v = t["verdict"]
+    assert (v["kind"] == "more balanced") == (v["high"] < 1)
+    assert (v["kind"] == "less balanced") == (v["low"] > 1)
+    if v["kind"] == "no measurable effect on balance":
+        assert v["smallest"] <= 0.05
+    heads = compare_headlines(t)
+    for name, label in (("deck_deltas", "Decks"), ("card_deltas", "Cards")):
+        d = t[name]
+        excl = int(((d["adj_low"] > 0) | (d["adj_high"] < 0)).sum())
+        assert excl == int(d["significant"].sum())
+        line = next(h for h in heads if h.startswith(f"{label}: "))
+        assert line.startswith(f"{label}: {excl} of {len(d)} changed significantly")
+    seat = next(h for h in heads if h.startswith("First-player advantage"))
+    lo, hi = (float(x) for x in re.search(r"95% CI ([+-]\d+\.\d) to ([+-]\d+\.\d)", seat).groups())
+    if lo != 0 and hi != 0:  # an end printed as 0.0 may round a hair either side of 0
+        assert ("not significant" not in seat) == (lo > 0 or hi < 0)
+    assert not any("more balanced" in h or "less balanced" in h for h in heads)
