@@ -216,8 +216,10 @@ def settle_projection(items: Sequence[Banded], games_per_pair: float, alpha: flo
     subject settles it, and how.
 
     Only the subjects "balanced" requires count (the per-deck and per-matchup seat edges, thin and noisy, do
-    not). Each estimate's interval narrows as one over the square root of its games, and its games grow with
-    the games per pair. When some estimate lies outside its band, the verdict settles once the first of
+    not), and each rate is held pulled toward 1/2 by two points won and two lost (:func:`_shrunk`: one game won is
+    not a rate of 100% to project from). Each estimate's interval narrows as one over the square root of its
+    games, and its games grow with the games per pair. When some estimate lies outside its band, the verdict
+    settles once the first of
     those would be flagged (its exact one-sided binomial test at ``alpha``, Bonferroni over its family, as a lone
     flag is judged: a projection, not a promise); when every estimate lies inside, once the last Wilson interval
     fits inside its band.
@@ -232,7 +234,8 @@ def settle_projection(items: Sequence[Banded], games_per_pair: float, alpha: flo
         the subject sits at its band's edge or more than :data:`MOST_GAMES` would be needed. ``None`` when
         everything is settled or nothing can be projected.
     """
-    open_ = [b for b in items if b.required and not b.settled and b.estimate.known and b.estimate.games > 0]
+    open_ = [_shrunk(b) for b in items
+             if b.required and not b.settled and b.estimate.known and b.estimate.games > 0]
     if not open_ or not games_per_pair or games_per_pair <= 0:
         return None
     outside = [b for b in open_ if b.estimate.outside(*b.band)]
@@ -247,9 +250,28 @@ def settle_projection(items: Sequence[Banded], games_per_pair: float, alpha: flo
         found = [(_first_inside(b, pairs / games_per_pair), b) for b in open_]
         route = "inside"
         need, subject = max(found, key=lambda x: x[0])
+    subject = next(b for b in items if b.estimate is subject.estimate.original)  # the subject as measured
     if not math.isfinite(need):
         return math.inf, subject, route
     return float(pairs[int(need)]), subject, route
+
+
+@dataclass(frozen=True)
+class _Held(Estimate):
+    """An estimate as a projection holds it (:func:`_shrunk`), keeping the one it was measured as."""
+
+    original: Estimate | None = None
+
+
+def _shrunk(b: Banded) -> Banded:
+    """``b`` with its rate pulled toward 1/2 by two points won and two lost (Agresti and Coull's plus four), as a
+    projection holds it: a rate from a few games overstates an extreme (one game won is 100%), and "if the rates
+    hold" should not promise a flag from it."""
+    from dataclasses import replace
+
+    e = b.estimate
+    held = (e.value * e.games + 2) / (e.games + 4)
+    return replace(b, estimate=_Held(held, e.low, e.high, e.games, e.name, original=e))
 
 
 def _normal_factor(b: Banded, alpha: float) -> float:
