@@ -466,7 +466,7 @@ def patch_changes(base_meta: dict, patch_meta: dict) -> list[tuple[str, object, 
 def detection(paired: pd.DataFrame, decks: pd.DataFrame, bands: FlagBands, named: float = 0.05) -> dict:
     """What this comparison could have seen: the smallest change of one deck's win rate its paired test detects
     (80% power, alpha over the decks' family, :func:`simkit.core.words.detectable_change`) and about how many games
-    per pair a change of ``named`` needs.
+    per pair a change of ``named`` needs (games per pair as ``--games`` counts them: per bot pairing of a panel).
 
     Returns:
         ``{"smallest", "named", "needed", "games_per_pair", "sd"}`` (``sd``: the standard deviation of a game's
@@ -476,7 +476,8 @@ def detection(paired: pd.DataFrame, decks: pd.DataFrame, bands: FlagBands, named
     sd = float(view["d"].std(ddof=1)) if len(view) > 1 else float("nan")
     per_deck = float(decks["games"].median()) if len(decks) else 0.0
     per_pair = paired.groupby(KEYS[:2]).size()
-    games_per_pair = float(per_pair.median()) if len(per_pair) else 0.0
+    bots = paired[["first_bot", "second_bot"]].drop_duplicates() if {"first_bot", "second_bot"} <= set(paired) else []
+    games_per_pair = float(per_pair.median()) / max(len(bots), 1) if len(per_pair) else 0.0  # a sweep's --games
     smallest = detectable_change(sd, per_deck, len(decks), bands.alpha) if sd == sd else float("nan")
     needed = games_for_change(named, smallest, games_per_pair)
     return {"smallest": smallest, "named": named, "needed": needed, "games_per_pair": games_per_pair, "sd": sd}

@@ -545,8 +545,8 @@ def change_verdict(spread: tuple[float, float], ratio: Estimate, decks_inside: t
     elif smallest == 0:
         sentence += "; no paired game changed its result"
     else:
-        sentence += (f"; at {games_per_pair:g} games per pair it could only detect a deck change of about "
-                     f"{100 * smallest:.0f} points or more")
+        sentence += (f"; at {games_per_pair:g} game{'' if games_per_pair == 1 else 's'} per pair it could only detect "
+                     f"a deck change of about {100 * smallest:.0f} points or more")
         if kind in ("not settled", "no measurable effect on balance") and needed is not None:
             sentence += (f", and a change of {100 * named:g} points needs " +
                          (f"about {int(needed):,} games per pair" if math.isfinite(needed)
