@@ -41,7 +41,8 @@ import numpy as np
 __all__ = [
     "count", "plural", "pct", "pts", "Estimate", "Banded", "Verdict", "VERDICT_STATES", "balance_verdict",
     "games_to_settle", "settle_projection", "seat_sentence", "flag_message", "deck_range_sentence", "change_verdict",
-    "detectable_change", "games_for_change", "guarantee_sentence", "shift_sentence", "card_status",
+    "detectable_change", "games_for_change", "guarantee_sentence", "seats_guarantee_sentence", "shift_sentence",
+    "card_status",
     "crossing_verdict", "tune_verdict", "match_sentence", "player_answer",
 ]
 
@@ -638,6 +639,33 @@ def guarantee_sentence(exploitability: Estimate, epsilon: float, stopped: str, w
                        f"{e.value:+.3f}, {ci})")
     return False, (f"guarantee NOT met: exploitability {e.value:+.3f} ({ci}) may reach epsilon = "
                    f"{epsilon:g}, so a deck beating {who} by that much is not ruled out; {why}")
+
+
+def seats_guarantee_sentence(per_seat: dict[str, Estimate], epsilon: float, stopped: str) -> tuple[bool, str]:
+    """The guarantee of an explore whose seats have their own pools, in one sentence: met only when the upper end
+    of each seat's exploitability interval lies below epsilon.
+
+    Args:
+        per_seat: ``{"first": ..., "second": ...}``: each seat's metagame's exploitability (the other seat's best
+            searched deck against it, minus its value) with its interval.
+        epsilon: the guarantee's margin.
+        stopped: why the run stopped.
+
+    Returns:
+        ``(met, sentence)``.
+    """
+    said = "the exploitability " + " and ".join(
+        f"of the {seat} seat's metagame {e.value:+.3f} (interval {e.low:+.3f} to {e.high:+.3f})"
+        for seat, e in per_seat.items())
+    met = [seat for seat, e in per_seat.items() if e.known and e.high < epsilon]
+    if len(met) == len(per_seat):
+        return True, (f"guarantee met for both seats: no searched deck beats the other seat's metagame by {epsilon:g} "
+                      f"or more ({said}: every upper end below epsilon)")
+    why = ("the run stopped on --max-games first" if stopped == "max_games" else
+           "more games per ordered pair (--horizon) would narrow them")
+    which = (f"for the {met[0]} seat only" if met else "for either seat")
+    return False, (f"guarantee NOT met {which}: {said} may reach epsilon = {epsilon:g}, so a deck "
+                   f"beating a seat's metagame by that much is not ruled out; {why}")
 
 
 def shift_sentence(who: str, best: Estimate, epsilon: float, than: str = "1/2") -> str:

@@ -164,7 +164,7 @@ def _metagame_page(pdf, answers: dict, s: dict, seat) -> None:
     h1 = max(len(m), 1) * ROW / height
     ax1 = fig.add_axes([0.42, top - h1, 0.5, h1])
     _metagame_bars(ax1, m, seat)
-    y = top - h1 - 1.0 / height
+    y = top - h1 - 1.15 / height
     h2 = max(len(d), 1) * ROW / height
     ax2 = fig.add_axes([0.42, y - h2, 0.5, h2])
     _searched(ax2, d, s, seat, len(_seat(answers["decks"], seat)))
@@ -182,7 +182,7 @@ def _metagame_bars(ax, m: pd.DataFrame, seat) -> None:
     ax.set_yticks(y, m["deck"], fontsize=LABEL)
     ax.set_ylim(-0.6, len(m) - 0.4)
     ax.set_xlim(0, 2.2 * max(float(m["weight"].max()) if len(m) else 1.0, 0.1))
-    ax.set_xlabel("weight in the metagame; each deck's score against the "
+    ax.set_xlabel("weight in the metagame; each deck's score against the\n"
                   + ("mixture" if seat is None else "other seat's mixture") + " with its interval", fontsize=LABEL)
     ax.tick_params(axis="x", labelsize=SMALL)
 
@@ -198,7 +198,7 @@ def _searched(ax, shown: pd.DataFrame, s: dict, seat, total: int) -> None:
     ax.set_ylim(-0.6, len(shown) - 0.4)
     who = "the other seat's mixture" if seat else "the mixture"
     more = f" (the {len(shown)} best of {total})" if total > len(shown) else ""
-    ax.set_xlabel(f"every searched deck{more}: its score against {who}, with the interval its race decided on",
+    ax.set_xlabel(f"every searched deck{more}: its score against {who},\nwith the interval its race decided on",
                   fontsize=LABEL)
     ax.tick_params(axis="x", labelsize=SMALL)
     ax.legend(fontsize=SMALL, loc="lower right")

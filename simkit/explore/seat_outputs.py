@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simkit.core.words import Estimate, guarantee_sentence
+from simkit.core.words import Estimate, seats_guarantee_sentence
 from simkit.explore.outputs import card_table
 from simkit.explore.seats import SEATS, seat_mixtures, seat_race
 from simkit.explore.settings import ExploreSettings
@@ -82,14 +82,13 @@ def analyse_seats(space: DeckSpace, settings: ExploreSettings, df: pd.DataFrame,
         exploit[seat] = float(top["vs_mix"] - ref)
         interval[seat] = [float(cand["vs_mix_low"].max() - ref), float(cand["vs_mix_high"].max() - ref)]
         best[seat] = str(top["deck"])
-        said[seat] = guarantee_sentence(Estimate(exploit[seat], *interval[seat]), s.epsilon, stopped,
-                                        f"the {seat} seat's metagame")
-    met = all(m for m, _ in said.values())
+        said[seat] = Estimate(exploit[seat], *interval[seat])
+    met, guarantee = seats_guarantee_sentence(said, s.epsilon, stopped)
     summary = {
         "seat_pools": True,
         "stopped": stopped,
         "guarantee_met": bool(met),
-        "guarantee": "; ".join(f"{seat} seat: {text}" for seat, (_, text) in said.items()),
+        "guarantee": guarantee,
         "epsilon": s.epsilon,
         "value": round(v, 6),
         "exploitability": exploit,

@@ -29,6 +29,7 @@ from simkit.core.words import (
     player_answer,
     plural,
     seat_sentence,
+    seats_guarantee_sentence,
     settle_projection,
     tune_verdict,
 )
@@ -216,6 +217,19 @@ def test_the_guarantee_follows_the_upper_end(value, below, above, epsilon):
     """Met exactly when the upper end of the exploitability's interval lies below epsilon."""
     met, s = guarantee_sentence(Estimate(value, value - below, value + above), epsilon, "settled")
     assert met == (value + above < epsilon) and ("guarantee met" in s) == met
+
+
+def test_a_seated_guarantee_is_met_only_when_both_seats_upper_ends_lie_below_epsilon():
+    """Each seat's exploitability with its interval: met for both only when both upper ends lie below epsilon; one
+    seat alone is named."""
+    ok, wide = Estimate(0.0, -0.01, 0.015), Estimate(0.0, -0.26, 0.33)
+    met, s = seats_guarantee_sentence({"first": ok, "second": ok}, 0.02, "settled")
+    assert met and s.startswith("guarantee met for both seats")
+    met, s = seats_guarantee_sentence({"first": ok, "second": wide}, 0.02, "settled")
+    assert not met and s.startswith("guarantee NOT met for the first seat only: the exploitability of the first "
+                                    "seat's metagame +0.000 (interval -0.010 to +0.015) and of the second seat's")
+    met, s = seats_guarantee_sentence({"first": wide, "second": wide}, 0.02, "max_games")
+    assert not met and "for either seat" in s and s.endswith("the run stopped on --max-games first")
 
 
 def test_a_card_is_dead_only_when_no_deck_holding_it_is_in_the_mixture_the_strongest_or_the_band():
