@@ -9,7 +9,8 @@ and exit status 2, and so does a write the system refuses (a full or read-only d
 a command in one line too, which for sweep, scan, explore and tune names the command that finishes the run
 (:mod:`simkit.commands._stop`). A results folder's warnings (a stray file ignored, a chunk played again) print as
 one line each. When a command that plays games starts compiling the game's engine (numba's on-disk cache
-misses: the first run after installing, or changed sources), one line says so and about how long it takes.
+misses: the first run after installing, or changed sources), one line says so, then a progress line gives the share
+done and the time left from measured figures (:mod:`simkit.commands._compile`).
 """
 
 from __future__ import annotations
@@ -27,19 +28,11 @@ from pathlib import Path
 
 import simkit.commands
 
-#: the way of playing of each command (its kernels, its figure below): commands not named here play no compiled game
-PLAYS = {"sweep": "sweep", "tune": "sweep", "explore": "sweep", "scan": "sweep", "play": "play", "demo": "play",
-         "check": "check", "report": "play"}  # a report replays games for its game pages and its HTML page
-
-#: CPU time of a game's first compile (a sweep's, tune's, scan's or explore's compiles once, in the main process, before
-#: its workers fork: :func:`simkit.sweep.execute.warm_up`), measured on the shared 2-core machine: Battle of Miracles'
-#: sweep path 67 s of CPU for `simkit sweep scenarios/miracle/quick.toml --workers 2` on a cold cache (142 s when each
-#: of the 2 workers compiled) and `simkit play` 61 s more (it plays step by step, other kernels); the Card Duel's
-#: sweep path 24 s on one worker (`simkit sweep scenarios/duel/quick.toml --workers 1`, main process included);
-#: games not measured get no figure; Magic War's sweep path 34 s over 2 workers and the main process (18 games,
-#: `--workers 2`)
-COMPILE_CPU = {("miracle", "sweep"): "about a minute", ("miracle", "play"): "about a minute",
-               ("duel", "sweep"): "about 20 s", ("magic", "sweep"): "about 15 s"}
+#: the way of playing of each command (its kernels, and the measured compile figures it reads:
+#: simkit/commands/compile_times.json); commands not named here play no compiled game
+PLAYS = {"sweep": "sweep", "tune": "sweep", "explore": "sweep", "scan": "sweep", "ladder": "sweep", "play": "play",
+         "demo": "play", "replay": "play", "check": "check",
+         "report": "play"}  # a report replays games for its game pages and its HTML page
 
 
 def command_help() -> dict[str, str]:
@@ -116,69 +109,49 @@ def _game_of(path: str) -> str | None:
     return None
 
 
-def compile_notice(args: argparse.Namespace) -> str | None:
-    """The line to print when ``args``'s command starts compiling its game's engine (``None``: the command plays
-    no compiled game, or the JIT is off, ``NUMBA_DISABLE_JIT=1``)."""
+def _game_and_path(args: argparse.Namespace) -> tuple[str, str, str] | None:
+    """``(game name, title, way of playing)`` of the game ``args``'s command plays, or ``None`` (it plays no
+    compiled game, the JIT is off with ``NUMBA_DISABLE_JIT=1``, or the game cannot be told from its arguments)."""
     path = PLAYS.get(args.command)
     scenario = getattr(args, "scenario", None)
-    results = getattr(args, "results", None)
+    results = getattr(args, "results", None) or getattr(args, "actions_json", None)
     if path is None or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return None
+    game = None
     if isinstance(scenario, str):
         game = _game_of(scenario)
-    elif isinstance(results, str):  # a results folder names its game in meta.json
+    elif isinstance(results, str):  # a results folder names its game in meta.json, a game record in its own JSON
+        where = Path(results) / "meta.json" if Path(results).is_dir() else Path(results)
         try:
-            game = json.loads((Path(results) / "meta.json").read_text(encoding="utf-8")).get("game")
+            data = json.loads(where.read_text(encoding="utf-8"))
+            game = data.get("game") or (_game_of(data["scenario"]) if isinstance(data.get("scenario"), str) else None)
         except (OSError, ValueError, AttributeError):
             game = None
         game = game if isinstance(game, str) else None
-    else:
-        return None
     if game is None or not game.isidentifier():
         return None
     try:
         from simkit.games import get_game
 
-        title = get_game(game).title
+        return game, get_game(game).title, path
     except (LookupError, ImportError):
         return None
-    cpu = COMPILE_CPU.get((game, path))
-    took = f"{cpu} of CPU, longer on a busy machine" if cpu else "a one-time wait, longer on a busy machine"
-    return (f"simkit {args.command}: compiling the {title} engine once for this install ({took}); "
-            "later runs start at once")
 
 
-def announce_compiles(line: str):
-    """Print ``line`` once when numba first compiles a cached kernel (a miss of its on-disk cache: the first run,
-    or sources changed), in this process or a worker forked from it; never when every kernel loads from cache.
+def compile_notice(args: argparse.Namespace) -> str | None:
+    """The line to print when ``args``'s command starts compiling its game's engine (``None``: the command plays
+    no compiled game, or the JIT is off, ``NUMBA_DISABLE_JIT=1``). It states the measured compile CPU of that game
+    and command when ``scripts/compile_times.py`` measured it, never a guess."""
+    found = _game_and_path(args)
+    if found is None:
+        return None
+    game, title, path = found
+    from simkit.commands._compile import measured
 
-    Returns:
-        the listener, registered for numba's ``numba:compile`` events (``numba.core.event.unregister`` it).
-    """
-    import multiprocessing
-
-    from numba.core import event
-
-    said = multiprocessing.RawValue("b", 0)  # shared with forked workers: one line for the whole sweep
-    lock = multiprocessing.Lock()
-
-    class Notice(event.Listener):
-        def on_start(self, ev) -> None:
-            dispatcher = (ev.data or {}).get("dispatcher")
-            if type(getattr(dispatcher, "_cache", None)).__name__ == "NullCache":
-                return  # a kernel numba never caches compiles on every run: not the one-time wait
-            with lock:
-                if said.value:
-                    return
-                said.value = 1
-            print(line, file=sys.stderr, flush=True)
-
-        def on_end(self, ev) -> None:
-            pass
-
-    listener = Notice()
-    event.register("numba:compile", listener)
-    return listener
+    cpu = sum(measured(game, path).values())
+    took = f"measured at {cpu:.0f} s of CPU on an idle core" if cpu else "a one-time wait"
+    return (f"simkit {args.command}: compiling the {title} engine once for this install ({took}; `simkit warmup` "
+            "compiles every game ahead); later runs start at once")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -214,7 +187,12 @@ def main(argv: list[str] | None = None) -> int:
     from simkit.commands._stop import cannot_go_on, sigterm_stops, stopped
 
     notice = compile_notice(args)
-    listener = announce_compiles(notice) if notice else None
+    listener = progress = None
+    if notice:
+        from simkit.commands._compile import announce_compiles, measured
+
+        game, _, path = _game_and_path(args)
+        listener, progress = announce_compiles(notice, measured(game, path))
     try:
         with warnings.catch_warnings(), sigterm_stops():
             warnings.showwarning = one_line
@@ -237,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
             from numba.core import event
 
             event.unregister("numba:compile", listener)
+            progress.close()
 
 
 #: the exit statuses of a command stopped by Ctrl-C (130) or SIGTERM (143)

@@ -76,6 +76,7 @@ def run_ladder(sc: Scenario, out: str | Path, settings: LadderSettings, workers:
     settings = settings.check(sc.game.bot_names())
     out = Path(out)
     _refuse_other_folder(out)
+    made = provenance("simkit ladder", command or _command_line(sc, out, settings, workers))  # the commit played
     firsts, seconds = sc.game.seat_decks()
     matches = settings.matches()
     pairs = [p for up, low in matches for p in ((up, low), (low, up))]
@@ -102,7 +103,7 @@ def run_ladder(sc: Scenario, out: str | Path, settings: LadderSettings, workers:
         shares = {k: Estimate(split["share"][k], *split["share_ci"][k]) for k in ("skill", "decks", "luck")}
     answer = player_answer(head["upper"], head["lower"], Estimate(head["score"], *head["score_ci"],
                                                                   games=head["games"]), shares)
-    doc = {**provenance("simkit ladder", command or _command_line(sc, out, settings, workers)),
+    doc = {**made,
            "scenario": str(sc.path), "scenario_name": sc.name, "game": sc.game_name, "title": sc.game.title,
            "bots_from": str(sc.bots_from) if sc.bots_from else None, "settings": settings.to_dict(),
            "pool": {"first": len(firsts), "second": len(seconds), "pairs": len(firsts) * len(seconds)},

@@ -115,7 +115,7 @@ def test_a_command_that_compiles_says_so_once_when_numba_starts_compiling(monkey
     err = capsys.readouterr().err.splitlines()
     assert err[0] == "loaded" and err[2] == "played" and len(err) == 3
     assert err[1].startswith("simkit play: compiling the Card Duel engine once for this install (")
-    assert err[1].endswith("); later runs start at once")
+    assert err[1].endswith("compiles every game ahead); later runs start at once")
     monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
     assert main(argv) == 0
     assert capsys.readouterr().err.splitlines() == ["loaded", "played"]
@@ -139,5 +139,40 @@ def test_a_report_that_replays_games_says_which_engine_it_compiles(tmp_path):
 
     (tmp_path / "meta.json").write_text(json.dumps({"game": "miracle"}), encoding="utf-8")
     line = compile_notice(argparse.Namespace(command="report", results=str(tmp_path)))
-    assert line.startswith("simkit report: compiling the Battle of Miracles engine once for this install (about a")
+    assert line.startswith("simkit report: compiling the Battle of Miracles engine once for this install (")
     assert compile_notice(argparse.Namespace(command="report", results=str(tmp_path / "none"))) is None
+
+
+def test_the_compile_progress_says_the_share_done_and_the_time_left_from_measured_figures():
+    """With a kernel's measured figures the progress line gives the share of the measured compile done and the time
+    left at this run's pace; without figures only what was compiled and the time spent, never a guessed estimate."""
+    import io
+
+    from simkit.commands._compile import CompileProgress
+
+    out = io.StringIO()
+    p = CompileProgress("head", {"m:a": 3.0, "m:b": 1.0}, stream=out)
+    p.start()
+    p.started -= 6.0  # six seconds into the compile when kernel a ends
+    p.end("m:a")
+    assert p.share() == 0.75
+    line = p.line()
+    assert line.startswith("  compiling: 75% done in 6 s, about 2 s left")
+    assert out.getvalue().splitlines()[0] == "head" and "75% done" in out.getvalue()
+    bare = CompileProgress("head", {}, stream=io.StringIO())
+    bare.start()
+    bare.end("m:x")
+    assert bare.line().startswith("  compiling: 1 kernels in") and "no measured figures" in bare.line()
+    assert "left" not in bare.line()
+
+
+def test_the_measured_compile_figures_cover_every_game_and_the_sweep():
+    """simkit/commands/compile_times.json holds, for each game's sweep, the kernels scripts/compile_times.py
+    measured (module:qualname and seconds), so a first sweep's progress line has figures to read."""
+    from simkit.commands._compile import measured
+    from simkit.games import get_game
+
+    for game in ("miracle", "duel", "krypton", "magic"):
+        kernels = measured(game, "sweep")
+        assert kernels and all(":" in k and v >= 0 for k, v in kernels.items()), game
+        get_game(game)
