@@ -126,7 +126,12 @@ def main(argv: list[str] | None = None) -> int:
         TABLE.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
         print(f"written: {TABLE.relative_to(ROOT)}")
     if a.json_out:
-        Path(a.json_out).write_text(json.dumps(rows, indent=1) + "\n")
+        sys.path.insert(0, str(ROOT))
+        from simkit.core.provenance import provenance
+
+        doc = {**provenance("scripts/compile_times.py", "python scripts/compile_times.py "
+                            + " ".join(argv if argv is not None else sys.argv[1:])), "runs": rows}
+        Path(a.json_out).write_text(json.dumps(doc, indent=1) + "\n")
     return 0
 
 

@@ -96,7 +96,7 @@ def plot_outcome_shares(ax: Axes, outcome: pd.DataFrame) -> None:
     ax.set_yticks(y, names)
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of the variance of the first seat's score")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=3, fontsize=7, frameon=False)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, fontsize=7, frameon=False)
 
 
 def ladder_report(folder: str | Path, out: str | Path) -> list[Path]:
