@@ -21,7 +21,7 @@ from pathlib import Path
 __all__ = ["measured", "CompileProgress", "announce_compiles"]
 
 TABLE = Path(__file__).with_name("compile_times.json")
-STEP = 0.1  # a progress line on a non-terminal at every tenth of the compile done
+STEP = 0.25  # a progress line on a non-terminal at every quarter of the compile done
 
 
 def measured(game: str, path: str) -> dict[str, float]:

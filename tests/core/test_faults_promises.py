@@ -1,4 +1,5 @@
-"""The README's "What simkit promises": every promise names the tests that hold it, and each exists."""
+"""docs/promises.md, "What simkit promises": every promise names the tests that hold it, and each exists; the README
+links the page."""
 
 from __future__ import annotations
 
@@ -9,10 +10,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _section() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = text.index("## What simkit promises\n")
-    end = text.index("\n## ", start + 1)
-    return text[start:end]
+    return (ROOT / "docs" / "promises.md").read_text(encoding="utf-8")
 
 
 def test_every_promise_names_at_least_one_test():
@@ -30,3 +28,10 @@ def test_every_test_a_promise_names_exists():
     for path, name in named:
         source = (ROOT / path).read_text(encoding="utf-8")
         assert re.search(rf"^def {name}\(", source, re.M), f"{path}::{name} does not exist"
+
+
+def test_the_readme_says_what_is_promised_and_links_the_page():
+    """The guide keeps a short "What simkit promises" section that links the page with the tests."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## What simkit promises"):]
+    assert "docs/promises.md" in section[:section.index("\n## ", 3)]
