@@ -149,7 +149,7 @@ def compile_notice(args: argparse.Namespace) -> str | None:
     from simkit.commands._compile import measured
 
     cpu = sum(measured(game, path).values())
-    took = f"measured at {cpu:.0f} s of CPU on an idle core" if cpu else "a one-time wait"
+    took = f"measured at {cpu:.0f} s of CPU" if cpu else "a one-time wait"
     return (f"simkit {args.command}: compiling the {title} engine once for this install ({took}; `simkit warmup` "
             "compiles every game ahead); later runs start at once")
 
