@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shlex
 import sys
 from pathlib import Path
 
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     games = pd.read_csv(Path(a.folder) / "games.csv")
     games["lock_round"] = lock_rounds(sc, games)
     out = {**provenance("lab/krypton_locks.py", "PYTHONPATH=$PWD python lab/krypton_locks.py "
-                        + " ".join(argv if argv is not None else sys.argv[1:])),
+                        + shlex.join(argv if argv is not None else sys.argv[1:])),
            "ladder": {k: doc[k] for k in ("command", "date", "commit", "scenario")}, "matches": []}
     for (upper, lower), part in games.groupby(["upper", "lower"], sort=False):
         k = {"upper": upper, "lower": lower, **locks(part)}

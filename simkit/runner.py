@@ -51,8 +51,9 @@ def play_games(
 
     Args:
         scenario: a loaded :class:`Scenario` or the path of its file.
-        first_decks, second_decks: deck ids, one per game (the first deck moves first); a single
+        first_decks: deck ids of the first seat, one per game (the first deck moves first); a single
             string stands for every game.
+        second_decks: deck ids of the second seat, the same way.
         bots: ``(first player's bot, second player's bot)``, as a pair or ``"balanced,rush"``;
             one name plays both seats.
         seeds: one seed per game, or one base seed from which each game's seed is derived

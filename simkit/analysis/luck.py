@@ -118,7 +118,8 @@ def skill_or_luck(games: pd.DataFrame, strong: str, weak: str, bootstrap: int = 
     Args:
         games: one row per game: ``deal`` (the deal's id), ``first_bot``, ``second_bot``, ``winner``; each
             deal with the same number (at least 2) of games in each bot order.
-        strong, weak: the two bots (``strong`` the one expected to win).
+        strong: the bot expected to win.
+        weak: the other bot.
         bootstrap: resamples of deals for the intervals.
         seed: the bootstrap's seed.
 

@@ -831,7 +831,8 @@ def player_answer(upper: str, lower: str, score: Estimate, shares: dict[str, Est
     """"Does the player matter?" in one sentence, for a match between a stronger ``upper`` and ``lower``.
 
     Args:
-        upper, lower: the two bots.
+        upper: the stronger bot.
+        lower: the other bot.
         score: ``upper``'s score (draws half) with its 95% interval and games.
         shares: the outcome's variance split (:func:`simkit.analysis.luck.skill_or_luck`) as estimates with
             their 95% intervals: ``skill`` (the players), ``decks`` (the deal and seats), ``luck`` (the seed);

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "adding-a-game.md"
 
 #: a path inside the repository (generated folders results/ and reports/ are not checked)
-_PATH = re.compile(r"(?:simkit|scenarios|tests|docs|scripts)/[\w./-]*")
+_PATH = re.compile(r"(?:simkit|scenarios|tests|docs|scripts|lab)/[\w./-]*")
 _INLINE = re.compile(r"`([^`\n]+)`")
 
 
@@ -168,7 +168,9 @@ def test_the_cost_table_quotes_the_template_as_it_is():
     assert not stale, f"docs/adding-a-game.md: re-run `python scripts/game_cost.py --files`; now: {stale}"
 
 
-@pytest.mark.parametrize("page", ["README.md", "docs/krypton.md", "scripts/README.md", "reports/README.md"])
+@pytest.mark.parametrize("page", ["README.md", "docs/krypton.md", "docs/magic.md", "docs/index.md", "docs/layout.md",
+                                  "docs/promises.md", "docs/findings/index.md", "docs/findings/krypton.md",
+                                  "scripts/README.md", "lab/README.md", "reports/README.md"])
 def test_every_path_named_in_the_other_pages_exists(page):
     """README.md and the other pages name only paths that exist, so a move must update them too."""
     paths = named_paths((ROOT / page).read_text(encoding="utf-8"))

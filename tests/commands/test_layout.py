@@ -1,4 +1,4 @@
-"""The README's layout drawing is the tree: every folder and module it names exists, and every one the
+"""The layout drawing of docs/layout.md is the tree: every folder and module it names exists, and every one the
 package holds is named, so a newcomer reading it finds each room where the drawing says."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def drawing() -> list[tuple[int, str]]:
-    """``(indent, name)`` of every entry of the README's layout block (continuation lines skipped)."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = text[text.index("## Layout"):]
+    """``(indent, name)`` of every entry of the page's layout block (continuation lines skipped)."""
+    text = (ROOT / "docs" / "layout.md").read_text(encoding="utf-8")
+    block = text[text.index("# Layout"):]
     block = block[block.index("```") + 3:]
     block = block[block.index("\n") + 1:block.index("```")]
     out = []
@@ -39,7 +39,7 @@ def drawn_paths() -> set[str]:
 def test_every_drawn_path_exists():
     """Every folder and module the drawing names is in the tree."""
     missing = sorted(p for p in drawn_paths() if not (ROOT / p).exists())
-    assert not missing, f"README's layout names paths that do not exist: {missing}"
+    assert not missing, f"docs/layout.md names paths that do not exist: {missing}"
 
 
 def test_every_room_of_the_package_is_drawn():
@@ -49,7 +49,7 @@ def test_every_room_of_the_package_is_drawn():
              if not p.name.startswith("__") and (p.is_dir() or p.suffix == ".py")]
     rooms += [p for p in (ROOT / "simkit" / "games").iterdir() if p.is_dir() and not p.name.startswith("__")]
     missing = sorted(str(p.relative_to(ROOT)) for p in rooms if str(p.relative_to(ROOT)) not in drawn)
-    assert not missing, f"README's layout does not draw: {missing}"
+    assert not missing, f"docs/layout.md does not draw: {missing}"
 
 
 def test_the_drawing_is_read_as_a_tree():

@@ -1,0 +1,154 @@
+"""The findings pages' figures, written from the JSON files that measured them (docs/findings/).
+
+    python scripts/findings.py            # rewrite every figure block of every findings page from its JSON
+    python scripts/findings.py --check    # exit 1 naming each block that differs from its JSON (what the test does)
+
+A findings page (``docs/findings/<game>.md``) is prose and *figure blocks*. A block opens with
+``<!-- figures: data/NAME.json KIND -->`` and closes with ``<!-- end figures -->``; what lies between is made here
+from the JSON file, never typed: a table of the kind asked (``ladder``, ``costs``, ``locks``, ``seat``) or the
+run's answer in its words (``answer``), and a last line naming the command, date and commit that measured it. The
+prose around the blocks carries no figure (``tests/commands/test_findings.py`` holds both), so a page can never
+quote a number its JSON does not hold.
+Every JSON file of figures starts with :func:`simkit.core.provenance.provenance`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from simkit.core.words import plural  # noqa: E402
+
+FINDINGS = ROOT / "docs" / "findings"
+BLOCK = re.compile(r"(<!-- figures: (\S+) (\w+) -->\n)(.*?)(<!-- end figures -->)", re.S)
+PROVENANCE = ("script", "command", "date", "commit")
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _ci(lo: float, hi: float, pct: bool = True) -> str:
+    return f"{_pct(lo)}-{_pct(hi)}" if pct else f"{lo:.3f}-{hi:.3f}"
+
+
+def _bot(name: str) -> str:
+    return f"`{name}`"
+
+
+def ladder(doc: dict) -> list[str]:
+    """One row a match: games, won / drawn / lost, score with its interval, the outcome's three shares."""
+    out = ["| match | games | won / drawn / lost | score, a draw half (95% CI) | the players | the deck pairing and "
+           "seats | the seed |", "|---|---|---|---|---|---|---|"]
+    for m in doc["matches"]:
+        split = m.get("skill_or_luck")
+        shares = ["", "", ""]
+        if split and split.get("total", 0) > 0:
+            shares = [f"{_pct(split['share'][k])} ({_ci(*split['share_ci'][k])})" for k in ("skill", "decks", "luck")]
+        elif split:
+            shares = ["no variance"] * 3
+        out.append(f"| {_bot(m['upper'])} vs {_bot(m['lower'])} | {m['games']} | {m['won']} / {m['drawn']} / "
+                   f"{m['lost']} | {m['score']:.3f} ({_ci(*m['score_ci'], pct=False)}) | " + " | ".join(shares) + " |")
+    return out
+
+
+def costs(doc: dict) -> list[str]:
+    """One row a bot: CPU per game and per decision, actions a game, a one-game-per-pair sweep's estimate."""
+    rows = doc["costs"]
+    cores = rows[0]["sweep_cores"] if rows else 2
+    out = ["| bot | CPU s a game | CPU ms a decision | actions a game | mirror games | a one-game-per-pair sweep "
+           f"of the pool on {cores} cores |", "|---|---|---|---|---|---|"]
+    for c in rows:
+        out.append(f"| {_bot(c['rung'])} | {c['cpu_s_per_game']:.3f} | {c['cpu_ms_per_decision']:.3f} | "
+                   f"{c['actions_per_game']:.0f} | {c['games']} | {c['sweep_pairs']:,} games, about "
+                   f"{c['sweep_minutes']:.1f} min |")
+    return out
+
+
+def locks(doc: dict) -> list[str]:
+    """One row a match: games that locked (a certain draw before the end), the draws that explains, when."""
+    out = ["| match | games | locked (95% CI) | draws | draws locked | lock round, median (quartiles) | locked, yet "
+           "won |", "|---|---|---|---|---|---|---|"]
+    for k in doc["matches"]:
+        q1, med, q3 = k["round_quartiles"]
+        when = f"{med:.0f} ({q1:.0f}-{q3:.0f})" if k["locked"] else "none"
+        out.append(f"| {_bot(k['upper'])} vs {_bot(k['lower'])} | {k['games']} | {k['locked']}, "
+                   f"{_pct(k['locked_share'])} ({_ci(*k['locked_ci'])}) | {k['draws']} | {k['draws_locked']} | "
+                   f"{when} | {k['locked_won']} |")
+    return out
+
+
+def seat(doc: dict) -> list[str]:
+    """The first seat's score over a sweep with one bot in both seats, and how the games end."""
+    s = doc["seat"]
+    out = ["| games | bots | first seat won / drawn / second won | the first seat's score (95% CI) | sign test p | "
+           "mean length |", "|---|---|---|---|---|---|"]
+    out.append(f"| {s['games']:,} | {_bot(doc['sweep']['bots'][0])} in both seats | {s['first_wins']:,} / "
+               f"{s['draws']:,} / {s['second_wins']:,} | {_pct(s['first_rate'])} ({_ci(s['low'], s['high'])}) | "
+               f"{s['p_value']:.3f} | {doc['shape']['mean_turns']:.1f} {plural(doc['shape']['turn_words'])} |")
+    out += ["", "| how the games ended | games | share |", "|---|---|---|"]
+    out += [f"| {e['label']} | {e['games']:,} | {_pct(e['share'])} |" for e in doc["shape"]["ends"]]
+    return out
+
+
+def answer(doc: dict) -> list[str]:
+    """The ladder's answer in its own words (simkit.core.words.player_answer, as the run wrote it)."""
+    return [f"> {doc['answer']}"]
+
+
+KINDS = {"answer": answer, "ladder": ladder, "costs": costs, "locks": locks, "seat": seat}
+
+
+def render(path: str, kind: str, page: Path) -> str:
+    """The block's body for ``path`` (relative to the page) and ``kind``: its table and its provenance line."""
+    doc = json.loads((page.parent / path).read_text(encoding="utf-8"))
+    missing = [k for k in PROVENANCE if not doc.get(k)]
+    if missing:
+        raise ValueError(f"{page.parent / path}: no {', '.join(missing)} (every figure file starts with "
+                         "simkit.core.provenance.provenance)")
+    commit = doc["commit"][:10] + (" with local changes" if doc.get("dirty") else "")
+    lines = KINDS[kind](doc) + ["", f"*Measured by* `{doc['command']}` *on {doc['date'][:10]} at commit {commit} "
+                                    f"([{Path(path).name}]({path})).*"]
+    return "\n".join(lines) + "\n"
+
+
+def blocks(text: str) -> list[tuple[str, str, str]]:
+    """``(json path, kind, body)`` of every figure block of a page's text."""
+    return [(m.group(2), m.group(3), m.group(4)) for m in BLOCK.finditer(text)]
+
+
+def rewrite(page: Path) -> str:
+    """The page's text with every figure block made again from its JSON."""
+    text = page.read_text(encoding="utf-8")
+    return BLOCK.sub(lambda m: m.group(1) + render(m.group(2), m.group(3), page) + m.group(5), text)
+
+
+def pages() -> list[Path]:
+    """The findings pages (every ``docs/findings/*.md``)."""
+    return sorted(FINDINGS.glob("*.md"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--check", action="store_true", help="change nothing; exit 1 naming each stale block")
+    a = p.parse_args(argv)
+    stale = []
+    for page in pages():
+        new = rewrite(page)
+        if new != page.read_text(encoding="utf-8"):
+            stale.append(page)
+            if not a.check:
+                page.write_text(new, encoding="utf-8")
+    for page in stale:
+        print(f"{page.relative_to(ROOT)}: {'differs from its JSON' if a.check else 'written from its JSON'}")
+    return 1 if a.check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
