@@ -32,7 +32,7 @@ def test_the_two_set_up_commands_come_first_and_the_test_command_is_what_ci_runs
 
 def test_the_test_time_is_stated_once():
     """One figure for the test command's time, measured on a clean clone (not three ways in one paragraph)."""
-    said = re.findall(r"on a clean clone it took ([^.]*)\.", README)
+    said = re.findall(r"on a clean clone it took\s+([^.]*)\.", README)
     assert len(said) == 1 and re.search(r"\d+ minutes", said[0]), said
 
 

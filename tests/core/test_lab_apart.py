@@ -25,8 +25,8 @@ def test_no_module_of_the_package_or_its_tests_imports_the_lab():
                      else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
             if any(n == "lab" or n.startswith(("lab.", "lab_module")) for n in names):
                 offenders.append(f"{path.relative_to(ROOT)}: imports {names}")
-        if re.search(r"""["']lab["']\s*[/,)]|["']lab/""", source) and path.name != "test_lab_apart.py":
-            offenders.append(f"{path.relative_to(ROOT)}: names the lab folder")
+        if re.search(r"""/\s*["']lab["']|["']lab/[\w/]*\.py["']""", source) and path.name != "test_lab_apart.py":
+            offenders.append(f"{path.relative_to(ROOT)}: builds a path into the lab folder")
     assert not offenders, offenders
 
 
