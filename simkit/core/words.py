@@ -782,8 +782,9 @@ def tune_verdict(changes: int, search: tuple[float, float], confirm: tuple[float
     elif check == "cannot tell":
         reasons.append(f"the fresh-seed check cannot tell it from the base (spread x{check_ratio.value:.2f}, 95% CI "
                        f"x{check_ratio.low:.2f}-{check_ratio.high:.2f})")
-    decides = ("the confirmation seeds decide (the search never saw them); the search seeds picked the candidate, "
-               "and the pooled figure ranks it" if confirm is not None else
+    decides = ("the confirmation seeds decide whether it beats the base (the search never saw them) and the "
+               "fresh-seed check whether the spread narrows; the search seeds only picked it, the pooled figure only "
+               "ranks it" if confirm is not None else
                "the fresh-seed check decides (no confirmation was played)")
     pooled_words = ""
     if pooled is not None and confirm is not None and pooled[1] < min(search[1], confirm[1]):

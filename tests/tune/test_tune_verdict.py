@@ -191,7 +191,8 @@ def test_a_candidate_its_check_cannot_tell_from_the_base_is_not_proposed(tmp_pat
     out = tmp_path / "unsafe"
     lines = _tiny_tune(out, monkeypatch, capsys)
     verdict = next(line for line in lines if line.startswith(("no safe proposal", "proposed")))
-    assert verdict.startswith("no safe proposal: ") and "The confirmation seeds decide" in verdict
+    assert verdict.startswith("no safe proposal: ")
+    assert "The confirmation seeds decide whether it beats the base" in verdict
     assert "A bigger budget might find one: --trials 4 and --games 49 or more" in verdict
     assert any(line.startswith("figures (objective, lower is better)") and "(decides)" in line for line in lines)
     assert lines[-2] == f"candidate (not proposed): {out / 'candidate.toml'}"
