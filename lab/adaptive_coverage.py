@@ -25,6 +25,7 @@ import pandas as pd
 
 from simkit.analysis.sequential import AdaptiveSettings, unit_status
 from simkit.core.rng import derive_seed, mix64
+from simkit.core.seats import SeatPools
 from simkit.sweep import AdaptiveLayout, SweepPlan, next_round
 
 
@@ -45,8 +46,9 @@ def planted(d: int, seed: int) -> tuple[list[str], np.ndarray, np.ndarray]:
 def simulate(settings: AdaptiveSettings, d: int = 8, sweep_seed: int = 0, draw_rate: float = 0.1) -> pd.DataFrame:
     """One adaptive sweep on planted rates; returns its units with ``truth`` and ``covered`` columns."""
     decks, m, f = planted(d, sweep_seed)
-    plan = SweepPlan(scenario_path="", scenario_hash="synthetic", decks=tuple(decks), games=settings.first_steps,
-                     bots=("synthetic", "synthetic"), seed=sweep_seed, chunk_size=10**9, adaptive=settings)
+    plan = SweepPlan(scenario_path="", scenario_hash="synthetic", pools=SeatPools.alike(decks),
+                     games=settings.first_steps, bots=("synthetic", "synthetic"), seed=sweep_seed, chunk_size=10**9,
+                     adaptive=settings)
     layout = AdaptiveLayout(plan)
     code = {x: i for i, x in enumerate(decks)}
     key = np.uint64(derive_seed("coverage", sweep_seed))
@@ -69,7 +71,7 @@ def simulate(settings: AdaptiveSettings, d: int = 8, sweep_seed: int = 0, draw_r
             frames.append(pd.DataFrame({"first_deck": c.first_decks, "second_deck": c.second_decks, "game": c.games,
                                         "winner": winner}))
         df = pd.concat(frames, ignore_index=True)
-    units = unit_status(df, settings, decks)
+    units = unit_status(df, settings, SeatPools.alike(decks))
     i = units["deck"].map(code)
     j = units["opponent"].map(code)
     fp_pair = (f + f.T) / 2

@@ -116,7 +116,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"note: {args.full} is not complete ({full.attrs['meta'].get('missing_chunks')} chunks missing)")
     decks = list(full.attrs["meta"]["decks"])
     truth = rate_matrix(full, decks)
-    summary = json.loads((Path(args.explore) / "summary.json").read_text())
+    from simkit.explore.game import by_side
+
+    summary = by_side(json.loads((Path(args.explore) / "summary.json").read_text()))
+    summary = {**summary, **{k: summary[k]["both"] for k in ("metagame", "exploitability", "exploitability_interval",
+                                                             "strongest")}}  # the one side of alike seats
     explored = (pd.read_parquet(Path(args.explore) / "sim_games.parquet") if args.simulate
                 else load_results(args.explore))
 

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from simkit.core.seats import SeatPools
 from simkit.sweep import SweepPlan, plan_dict, write_chunk
 
 
@@ -18,7 +19,8 @@ def write_sweep_folder(df: pd.DataFrame, folder: Path) -> Path:
     """
     meta = df.attrs["meta"]
     games = int(meta["games_per_pair"])
-    plan = SweepPlan(scenario_path="", scenario_hash=meta["scenario_hash"], decks=tuple(meta["decks"]), games=games,
+    pools = SeatPools(tuple(meta["decks"]), tuple(meta.get("second_decks") or meta["decks"]))
+    plan = SweepPlan(scenario_path="", scenario_hash=meta["scenario_hash"], pools=pools, games=games,
                      bots=tuple(meta["bots"]), seed=0, chunk_size=games, panel=tuple(meta.get("panel") or ()))
     (folder / "chunks").mkdir(parents=True)
     for k in range(plan.chunk_count):

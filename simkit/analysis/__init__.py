@@ -27,7 +27,7 @@ from simkit.analysis.flags import (
     min_games_to_flag,
 )
 from simkit.analysis.matchups import matchup_matrix, win_rate_table
-from simkit.analysis.metagame import first_seat_rates, metagame, nash_mix, seat_metagame
+from simkit.analysis.metagame import first_seat_rates, metagame, nash_mix, pool_metagame, seat_metagame
 from simkit.analysis.results import (
     card_membership,
     check_results,
@@ -36,7 +36,9 @@ from simkit.analysis.results import (
     deck_pool,
     first_score,
     meta_of,
+    pairing_games,
     results_schema,
+    seat_pools,
 )
 from simkit.analysis.shape import game_shape, side_numbers, turn_counts
 from simkit.analysis.stats import adjust_p, p_beyond, p_beyond_exact, paired_delta, sign_test, wilson_interval
@@ -65,6 +67,7 @@ __all__ = [
     "first_player_advantage",
     "seat_measured",
     "first_score",
+    "first_seat_rates",
     "game_shape",
     "matchup_flag_reach",
     "matchup_matrix",
@@ -73,6 +76,10 @@ __all__ = [
     "metagame",
     "min_games_to_flag",
     "nash_mix",
+    "pairing_games",
+    "pool_metagame",
+    "seat_metagame",
+    "seat_pools",
     "p_beyond",
     "p_beyond_exact",
     "paired_delta",
@@ -99,14 +106,14 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
     Returns:
         dict with the tables named in :data:`TABLES` (``decks`` strongest first, the order the
         report uses), ``flag_reach`` (:func:`matchup_flag_reach`: how many games a matchup
-        needs before it can be flagged), ``meta`` (:func:`meta_of`), ``bands`` (the
+        needs before it can be flagged), ``meta`` (:func:`meta_of`), ``pairing_games`` (games of every
+        pairing the two seat pools make, :func:`pairing_games`: what every page counts), ``bands`` (the
         :class:`FlagBands` used) and ``schema`` (the game's :class:`~simkit.games.ResultSchema`).
 
     Raises:
         ValueError: when the results break the contract (see :func:`check_results`).
     """
     check_results(df)
-    seat_pools = bool((df.attrs.get("meta") or {}).get("second_decks"))  # the seats had their own pools
     bands = bands or FlagBands()
     matchups = matchup_matrix(df)
     first_player = first_player_advantage(df)
@@ -117,13 +124,14 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
         "cards": card_win_rates(df),
         "card_pairs": card_pair_synergy(df),
         "card_usage": card_usage(df),
-        "metagame": metagame(matchups) if not seat_pools else seat_metagame(first_seat_rates(df)),
+        "metagame": pool_metagame(df, matchups),
         "game_shape": game_shape(df),
         "turns": turn_counts(df),
         "flags": balance_flags(df, bands, matchups=matchups, first_player=first_player),
-        "flag_reach": matchup_flag_reach(matchups, bands),
+        "flag_reach": matchup_flag_reach(matchups, bands, seatings=seat_pools(df).fewest_seatings()),
         "side_numbers": side_numbers(df),
         "meta": meta_of(df),
+        "pairing_games": pairing_games(df),
         "bands": bands,
         "schema": results_schema(df),
     }

@@ -185,11 +185,13 @@ def _lone_adjusted(p: float, family: int, method: str) -> float:
     return float(adjust_p(np.r_[p, np.ones(family - 1)], method)[0])
 
 
-def min_games_to_flag(matchups: int, bands: FlagBands | None = None, limit: int = 10_000) -> int | None:
+def min_games_to_flag(matchups: int, bands: FlagBands | None = None, limit: int = 10_000,
+                      seatings: int = 2) -> int | None:
     """The fewest games per pair at which a matchup can be flagged beyond the matchup band.
 
     "Can" in the most favourable case for a single matchup: one deck wins every game of it
-    (both seatings, so ``2 x games per pair`` games), and the matchup must pass the flags' test
+    (in its ``seatings``: both, so ``2 x games per pair`` games, when either deck may sit either seat; one
+    where the seat pools pair the two decks one way only), and the matchup must pass the flags' test
     and correction (``bands.matchup_method`` over ``matchups`` tests) on its own, the other
     matchups being unremarkable. Below it no matchup can be flagged, however lopsided. (With
     Benjamini-Hochberg, many lopsided matchups together lower the bar for each other.)
@@ -198,6 +200,7 @@ def min_games_to_flag(matchups: int, bands: FlagBands | None = None, limit: int 
         matchups: the number of matchups (non-mirror pairings) the correction runs over.
         bands: the band and the correction (default :class:`FlagBands`).
         limit: give up beyond this many games per pair.
+        seatings: the seatings a matchup is played in (2, or 1 where the seat pools pair two decks one way only).
 
     Returns:
         games per pair (each seating), or ``None`` when there is no matchup or no count up to
@@ -208,7 +211,7 @@ def min_games_to_flag(matchups: int, bands: FlagBands | None = None, limit: int 
         return None
     band = (1 - bands.matchup, bands.matchup)
     for g in range(1, limit + 1):
-        n = 2 * g
+        n = seatings * g
         p = float(p_beyond_exact([n], [0], [n], *band)[0])
         if _lone_adjusted(p, matchups, bands.matchup_method) < bands.alpha:
             return g
@@ -217,18 +220,21 @@ def min_games_to_flag(matchups: int, bands: FlagBands | None = None, limit: int 
     return None
 
 
-def matchup_flag_reach(matchups: pd.DataFrame, bands: FlagBands | None = None, true_rate: float = 0.9) -> dict:
+def matchup_flag_reach(matchups: pd.DataFrame, bands: FlagBands | None = None, true_rate: float = 0.9,
+                       seatings: int = 2) -> dict:
     """What the matchup flags can see at this sweep's size.
 
     Args:
         matchups: :func:`simkit.analysis.matchup_matrix`.
         bands: the band and the correction (default :class:`FlagBands`).
         true_rate: a clearly lopsided matchup's true rate, for the power figure.
+        seatings: the fewest seatings a matchup is played in: 2 when either deck may sit either seat, 1 when the
+            seat pools pair some two decks one way only (Magic War's 12-gold army first, 13-gold second).
 
     Returns:
-        dict: ``matchups`` (pairings tested), ``games_per_pair`` (the fewest games of a pairing,
-        per seating), ``pairing_games`` (the fewest games of a pairing, both seatings together: a pairing
-        of two seat pools is played in one seating), ``min_games_per_pair`` (:func:`min_games_to_flag`), ``enough`` (the
+        dict: ``matchups`` (pairings tested), ``seatings``, ``games_per_pair`` (the fewest games of a pairing,
+        per seating), ``pairing_games`` (the fewest games of a pairing, its seatings together),
+        ``min_games_per_pair`` (:func:`min_games_to_flag`), ``enough`` (the
         sweep has at least that many), ``true_rate`` and ``power``: the chance that a matchup
         truly at ``true_rate`` (no draws) is flagged when it is the only lopsided one (a lower
         bound: with Benjamini-Hochberg other lopsided matchups raise it).
@@ -237,7 +243,7 @@ def matchup_flag_reach(matchups: pd.DataFrame, bands: FlagBands | None = None, t
     m = _pairings(matchups)
     count = len(m)
     games = int(m["games"].min()) if count else 0
-    need = min_games_to_flag(count, bands)
+    need = min_games_to_flag(count, bands, seatings=seatings)
     power = 0.0
     if count and games:
         k = np.arange(games + 1)
@@ -246,5 +252,6 @@ def matchup_flag_reach(matchups: pd.DataFrame, bands: FlagBands | None = None, t
                              for x, w in zip(p, k)])
         if len(ok):
             power = float(stats.binom.sf(ok[0] - 1, games, true_rate))
-    return {"matchups": count, "games_per_pair": games // 2, "pairing_games": games, "min_games_per_pair": need,
-            "enough": need is not None and games // 2 >= need, "true_rate": true_rate, "power": power}
+    return {"matchups": count, "seatings": seatings, "games_per_pair": games // seatings, "pairing_games": games,
+            "min_games_per_pair": need, "enough": need is not None and games // seatings >= need,
+            "true_rate": true_rate, "power": power}

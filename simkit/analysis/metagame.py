@@ -12,9 +12,10 @@ import pandas as pd
 from scipy.linalg import null_space
 from scipy.optimize import linprog, minimize
 
-from simkit.analysis.matchups import win_rate_table
+from simkit.analysis.matchups import matchup_matrix, win_rate_table
+from simkit.analysis.results import seat_pools
 
-__all__ = ["first_seat_rates", "nash_mix", "metagame", "seat_metagame"]
+__all__ = ["first_seat_rates", "nash_mix", "metagame", "pool_metagame", "seat_metagame"]
 
 _CAP = 1e3  # largest scaled weight in the support LP (see nash_mix)
 
@@ -227,3 +228,20 @@ def first_seat_rates(df: pd.DataFrame) -> pd.DataFrame:
     points = df["winner"].map({"first": 1.0, "draw": 0.5, "second": 0.0})
     wide = points.groupby([df["first_deck"].astype(str), df["second_deck"].astype(str)]).mean().unstack()
     return wide.reindex(index=sorted(wide.index), columns=sorted(wide.columns))
+
+
+def pool_metagame(df: pd.DataFrame, matchups: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The metagame of the results' two seat pools (:func:`~simkit.analysis.results.seat_pools`).
+
+    Which deck-choice game it is follows from the pools: when the seats hold the same decks, a deck is
+    chosen before the seat is known and plays both, so the game is the symmetric one of pooled win rates
+    (:func:`metagame`); when the pools differ (Magic War's 12-gold and 13-gold armies), each seat chooses
+    from its own pool knowing its seat (:func:`seat_metagame`, with a ``seat`` column).
+
+    Args:
+        df: the results, one row per game.
+        matchups: :func:`~simkit.analysis.matchups.matchup_matrix` of ``df``, if already computed.
+    """
+    if seat_pools(df).alike_seats:
+        return metagame(matchup_matrix(df) if matchups is None else matchups)
+    return seat_metagame(first_seat_rates(df))

@@ -20,12 +20,12 @@ from simkit.analysis import (
     deck_strength,
     first_player_advantage,
     first_score,
-    first_seat_rates,
     flag_subjects,
     matchup_matrix,
     meta_of,
     metagame,
-    seat_metagame,
+    pool_metagame,
+    seat_pools,
 )
 from simkit.analysis.cards import card_usage, card_usage_change
 from simkit.analysis.stats import adjust_p, paired_delta
@@ -100,6 +100,10 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
             what.append(f"{len(only_b)} only in patch (e.g. {only_b[0]})")
         raise ValueError(f"base and patch sweeps have different deck pools ({len(a)} vs {len(b)} decks; "
                          f"{'; '.join(what)}): compare needs the same pool")
+    pools_a, pools_b = seat_pools(base), seat_pools(patch)
+    if pools_a != pools_b:
+        raise ValueError(f"base and patch sweeps seat their decks differently (base: {pools_a.count()}; patch: "
+                         f"{pools_b.count()}): compare needs the same seat pools")
     bots_a, bots_b = _bots(base), _bots(patch)
     if bots_a != bots_b:
         raise ValueError(f"base and patch sweeps were played by different bots (base: {bots_a}; patch: {bots_b}): "
@@ -130,9 +134,7 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
                           "patch_seed": patch["seed"] if "seed" in patch else -2, "patch_row": np.arange(len(patch))})
     paired = left.merge(right, on="key", how="inner", validate="one_to_one").drop(columns="key")
     per_pair = paired.groupby(KEYS[:2]).size()
-    want = len(a) ** 2
-    if (base.attrs.get("meta") or {}).get("second_decks"):  # the seats had their own pools (Game.seat_pools)
-        want = base["first_deck"].nunique() * base["second_deck"].nunique()
+    want = seat_pools(base).pairings
     if len(per_pair) != want:
         raise ValueError(f"only {len(per_pair)} of {want} deck pairings have a game both sweeps played "
                          "(same first deck, second deck and game number): the sweeps cannot be compared")
@@ -333,10 +335,11 @@ def matchup_deltas(paired: pd.DataFrame, bands: FlagBands | None = None) -> pd.D
 
 
 def _mix(matchups: pd.DataFrame, results: pd.DataFrame | None) -> pd.DataFrame:
-    """The metagame of one sweep; when its seats had their own pools, each seat's mix, decks labelled by seat."""
-    if results is None or not (results.attrs.get("meta") or {}).get("second_decks"):
-        return metagame(matchups)
-    mix = seat_metagame(first_seat_rates(results))
+    """The metagame of one sweep (:func:`~simkit.analysis.metagame.pool_metagame`); where each seat has its own
+    mix, its decks are labelled by seat."""
+    mix = metagame(matchups) if results is None else pool_metagame(results, matchups)
+    if "seat" not in mix.columns:
+        return mix
     return mix.assign(deck=mix["deck"] + " (" + mix.pop("seat") + " seat)")
 
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from simkit.core.seats import SeatPools
 from simkit.games import CORE_COLUMNS, WINNERS, ResultSchema
 
 __all__ = [
@@ -27,6 +28,8 @@ __all__ = [
     "results_schema",
     "deck_card_table",
     "deck_pool",
+    "seat_pools",
+    "pairing_games",
     "card_membership",
     "first_score",
     "deck_games",
@@ -110,23 +113,53 @@ def check_results(df: pd.DataFrame, source: str = "results") -> pd.DataFrame:
     bad = ~df["end_reason"].isin(reasons)
     if bad.any():
         raise ValueError(f"{source}: end_reason must be one of {reasons}, got {df['end_reason'][bad].iloc[0]!r}")
-    decks = deck_pool(df)
-    firsts = seconds = decks
-    if (df.attrs.get("meta") or {}).get("second_decks"):  # the seats had their own pools (Game.seat_pools)
-        firsts, seconds = sorted(set(df["first_deck"].astype(str))), sorted(set(df["second_deck"].astype(str)))
+    pools = seat_pools(df)
     pairs = df.groupby(["first_deck", "second_deck"], observed=True).size()
-    if len(pairs) != len(firsts) * len(seconds):
-        have = set(pairs.index)
-        gap = next((a, b) for a in firsts for b in seconds if (a, b) not in have)
+    have = set(pairs.index)
+    gap = next(((a, b) for a, b in pools.pairs() if (a, b) not in have), None)
+    if gap is not None:
         raise ValueError(
             f"{source}: every ordered deck pairing must be played; none of {gap[0]} (first) vs {gap[1]} (second)"
         )
+    stray = next((p for p in sorted(have) if not pools.holds(*p)), None)
+    if stray is not None:
+        raise ValueError(f"{source}: {stray[0]} (first) vs {stray[1]} (second) was played, but the sweep's seat "
+                         "pools do not seat them so")
     return df
 
 
 def deck_pool(df: pd.DataFrame) -> list[str]:
     """Every deck of the results, sorted (the sweep's ``meta["decks"]`` order is not assumed)."""
     return sorted(set(df["first_deck"].astype(str)) | set(df["second_deck"].astype(str)))
+
+
+def seat_pools(df: pd.DataFrame) -> SeatPools:
+    """The two seats' pools of the results, each sorted (:class:`~simkit.core.seats.SeatPools`).
+
+    The sweep's pools as ``meta.json`` records them (``decks`` sit first, ``second_decks`` second; a folder
+    that records only ``decks`` had alike seats), kept to the decks the rows hold; results without that
+    record had alike seats: every deck of the rows in both pools.
+    """
+    decks = deck_pool(df)
+    meta = df.attrs.get("meta") or {}
+    if not meta.get("decks"):
+        return SeatPools.alike(decks)
+    present = set(decks)
+    first = set(map(str, meta["decks"]))
+    second = set(map(str, meta.get("second_decks") or meta["decks"]))
+    return SeatPools(sorted(first & present), sorted(second & present))
+
+
+def pairing_games(df: pd.DataFrame) -> pd.Series:
+    """Games of every pairing the seat pools make (:func:`seat_pools`), 0 where none was played yet.
+
+    Returns:
+        Series indexed by ``(first_deck, second_deck)``, the first seat's pool order, then the second's.
+    """
+    pools = seat_pools(df)
+    index = pd.MultiIndex.from_tuples(pools.pairs(), names=["first_deck", "second_deck"]) if pools.pairings else \
+        pd.MultiIndex.from_arrays([[], []], names=["first_deck", "second_deck"])
+    return df.groupby(["first_deck", "second_deck"]).size().reindex(index, fill_value=0)
 
 
 def card_membership(cards: Mapping[str, Mapping[str, Sequence[str]]],

@@ -30,11 +30,12 @@ randomly drawn opponents. A confidence sequence holds at every level at once, so
 stopping time or not (Howard et al. 2021, lemma 3): the levels a unit has when the sweep stops may
 depend on every other unit's games.
 
-**Seats with their own pools** (Magic War: an army costing 13 sits only second): the seat is part of
-the unit. Each ordered pairing (A first, B second) is a unit whose level g is its game g alone; a
-deck's level g is game g of every pairing it sits in, as first or second, its mirror aside (its rate
-the average over the opponents it has); the first seat overall's level g is game g of every pairing.
-The argument above holds unchanged, each level's games being independent.
+**Two seat pools.** The units run over the pairings the two seats' pools make (every ordered pair when
+the seats are alike; Magic War's 12-gold armies first against its 13-gold ones second): a matchup
+{A, B}'s level g is game g of each seating the pools make (one seating when one of the decks may sit
+only one seat); a deck's level g is game g of every pairing it sits in, as first or second, its mirror
+aside (its rate the average over the opponents it has); the first seat overall's level g is game g of
+every pairing. The argument above holds unchanged, each level's games being independent.
 
 **Prior and level.** ``PRIOR = (1, 1)`` (a uniform mixing prior: among Beta(a, a) for a in
 {1/2, 1, 2, 5, 10} its interval is within 5% of the narrowest from 20 to 2,000 trials and for rates
@@ -71,8 +72,9 @@ import numpy as np
 import pandas as pd
 from scipy.special import betaln
 
-from simkit.analysis.results import deck_pool, first_score
+from simkit.analysis.results import first_score, seat_pools
 from simkit.analysis.stats import adjust_p, p_beyond_exact
+from simkit.core.seats import SeatPools
 
 __all__ = [
     "ALPHA",
@@ -85,7 +87,6 @@ __all__ = [
     "family_of",
     "look_p_values",
     "unit_status",
-    "seat_pools_of",
     "adaptive_tables",
 ]
 
@@ -246,162 +247,101 @@ def e_value_beyond(points, trials, band: tuple[float, float], prior: tuple[float
 # the streams of a results table
 
 
-def stream_table(df: pd.DataFrame, decks: list[str] | None = None, seconds: list[str] | None = None) -> pd.DataFrame:
+def stream_table(df: pd.DataFrame, pools: SeatPools | None = None) -> pd.DataFrame:
     """Every unit's complete levels (see the module notes): its points and trials.
 
-    Units: ``matchup`` (A < B: A's points over games g of both seatings, g below both counts),
-    ``deck`` (A's points over the games g of A against every other deck in both seatings, g below
-    the smallest of those counts), ``first_player`` with scope ``matchup`` (the first seat's points
-    over a matchup's levels; a mirror's every game), ``deck`` (over a deck's levels) and ``overall``
-    (over the levels of every ordered pair).
-
-    With ``seconds`` (seats with their own pools: ``decks`` sit first, ``seconds`` second, every
-    first deck against every second deck), the seat is part of the unit, never pooled: each ordered
-    pairing (A first, B second) is a ``matchup`` unit of its own (subject ``"A vs B"``, A's points over
-    all its games; a pairing of a deck with itself is a ``first_player`` unit of scope ``matchup``), a
-    ``deck`` unit reads the complete levels of every pairing the deck is part of (its mirror aside),
-    in whichever seat (the rate over the opponents it has), and ``first_player`` ``overall`` the
-    levels of every pairing; there are no per-deck first-seat units (a deck sitting one seat only
-    has its first-seat rate in its deck rate).
+    The units are the balance tables' rows, over the pairings the two seat pools make (every ordered
+    pair when the seats are alike): ``matchup`` (A < B: A's points over games g of the seatings the two
+    decks meet in, both where each may sit either seat, g below every such seating's count), ``deck`` (A's
+    points over the games g of every pairing A sits in, as first or second, its mirror aside, g below the
+    smallest of those counts: the rate over the opponents it has), ``first_player`` with scope ``matchup``
+    (the first seat's points over a matchup's levels; a mirror's every game), ``deck`` (over a deck's
+    levels) and ``overall`` (over the levels of every pairing).
 
     Args:
         df: results, one row per game (each pair's games numbered from 0).
-        decks: the pool (default: every deck in ``df``, sorted); with ``seconds``, the first seat's decks.
-        seconds: the second seat's decks when the seats have their own pools (``None``: one pool).
+        pools: the two seats' pools (default: :func:`~simkit.analysis.results.seat_pools` of ``df``).
 
     Returns:
         DataFrame ``kind, scope, subject, deck, opponent, points, trials, levels, games, draws, wins``
-        (``games``: every game of the unit's pairs, complete levels or not; ``wins`` and ``draws``
-        of the subject within the complete levels), matchups (i < j), mirrors, decks, overall;
-        decks sorted.
+        (``games``: every game of the unit's pairs, complete levels or not; ``wins`` and ``draws`` of the
+        subject within the complete levels), matchups (i < j), mirrors, decks, overall; decks sorted.
     """
+    pools = seat_pools(df) if pools is None else pools
     pts = np.asarray(first_score(df), float)
-    if seconds is not None:
-        firsts, seconds = sorted(decks), sorted(seconds)
-        out = _seat_stream_rows(df, firsts, seconds, pts)
-        out["draws"] = _seat_stream_rows(df, firsts, seconds, (pts == 0.5).astype(float))["first"].to_numpy()
-        out = out.drop(columns="first")
-        out["wins"] = out["points"] - out["draws"] / 2
-        return out
-    decks = sorted(decks) if decks is not None else deck_pool(df)
-    out = _stream_rows(df, decks, pts)
+    out = _stream_rows(df, pools, pts)
     # draws of each unit's games: every unit shares its games with the first-seat unit of its scope
-    drawn = _stream_rows(df, decks, (pts == 0.5).astype(float))
+    drawn = _stream_rows(df, pools, (pts == 0.5).astype(float))
     drawn = drawn[drawn["kind"] == "first_player"].set_index(["scope", "subject"])["points"]
     out["draws"] = drawn.reindex(pd.MultiIndex.from_arrays([out["scope"], out["subject"]])).to_numpy()
     out["wins"] = out["points"] - out["draws"] / 2
     return out
 
 
-def _stream_rows(df: pd.DataFrame, decks: list[str], pts: np.ndarray) -> pd.DataFrame:
-    """:func:`stream_table`'s units with ``points`` summed from ``pts``, each game's first-seat value."""
+def _stream_rows(df: pd.DataFrame, pools: SeatPools, pts: np.ndarray) -> pd.DataFrame:
+    """:func:`stream_table`'s units with ``points`` summed from ``pts``, each game's first-seat value.
+
+    Every deck of either pool is indexed once (sorted); ``held[i, j]`` marks the pairings (i first, j second)
+    the pools make, and every sum runs over those alone."""
+    decks = sorted(set(pools.first) | set(pools.second))
     d = len(decks)
     code = {x: i for i, x in enumerate(decks)}
+    held = np.zeros((d, d), bool)
+    held[np.ix_([code[x] for x in pools.first], [code[x] for x in pools.second])] = True
     fi = df["first_deck"].map(code).to_numpy(np.int64)
     si = df["second_deck"].map(code).to_numpy(np.int64)
     g = df["game"].to_numpy(np.int64)
     n = np.zeros((d, d), np.int64)
     np.add.at(n, (fi, si), 1)
     # prefix sums of the first seat's points per ordered pair: cum[i, j, k] = points of games g < k
-    width = int(n.max()) + 1
-    cum = np.zeros((d, d, width))
+    cum = np.zeros((d, d, int(n.max(initial=0)) + 1))
     np.add.at(cum, (fi, si, g + 1), pts)
     cum = np.cumsum(cum, axis=2)
     names = np.asarray(decks, dtype=object)
     off = ~np.eye(d, dtype=bool)
+    big = np.iinfo(np.int64).max
     rows = []
 
     i, j = np.triu_indices(d, 1)
-    lv = np.minimum(n[i, j], n[j, i])
-    first_ij, first_ji = cum[i, j, lv], cum[j, i, lv]
-    games = n[i, j] + n[j, i]
-    subject = names[i] + " vs " + names[j]
-    common = {"scope": "matchup", "subject": subject, "deck": names[i], "opponent": names[j], "trials": 2 * lv,
-              "levels": lv, "games": games}
-    rows.append(pd.DataFrame({"kind": "matchup", "points": first_ij + (lv - first_ji), **common}))
+    hij, hji = held[i, j], held[j, i]
+    keep = hij | hji  # the pairs the pools seat at least one way
+    i, j, hij, hji = i[keep], j[keep], hij[keep], hji[keep]
+    lv = np.minimum(np.where(hij, n[i, j], big), np.where(hji, n[j, i], big))
+    first_ij, first_ji = np.where(hij, cum[i, j, lv], 0.0), np.where(hji, cum[j, i, lv], 0.0)
+    seatings = hij.astype(np.int64) + hji
+    common = {"scope": "matchup", "subject": names[i] + " vs " + names[j], "deck": names[i], "opponent": names[j],
+              "trials": seatings * lv, "levels": lv, "games": n[i, j] + n[j, i]}
+    rows.append(pd.DataFrame({"kind": "matchup", "points": first_ij + np.where(hji, lv - first_ji, 0.0), **common}))
     rows.append(pd.DataFrame({"kind": "first_player", "points": first_ij + first_ji, **common}))
-    m = np.arange(d)
-    rows.append(pd.DataFrame({"kind": "first_player", "scope": "matchup", "subject": names + " vs " + names,
-                              "deck": names, "opponent": names, "points": cum[m, m, n[m, m]], "trials": n[m, m],
-                              "levels": n[m, m], "games": n[m, m]}))
+    m = np.flatnonzero(np.diag(held))
+    rows.append(pd.DataFrame({"kind": "first_player", "scope": "matchup", "subject": names[m] + " vs " + names[m],
+                              "deck": names[m], "opponent": names[m], "points": cum[m, m, n[m, m]],
+                              "trials": n[m, m], "levels": n[m, m], "games": n[m, m]}))
 
     own, first, trials, levels, deck_games = [], [], [], [], []
     for a in range(d):
-        others = np.flatnonzero(off[a])
-        level = int(min(n[a, others].min(), n[others, a].min())) if len(others) else 0
-        as_first, as_second = cum[a, others, level].sum(), cum[others, a, level].sum()
-        own.append(as_first + len(others) * level - as_second)
-        first.append(as_first + as_second)
-        trials.append(2 * len(others) * level)
+        as_first = np.flatnonzero(held[a] & off[a])  # the second-seat decks a meets sitting first
+        as_second = np.flatnonzero(held[:, a] & off[a])  # the first-seat decks a meets sitting second
+        cells = len(as_first) + len(as_second)
+        level = int(min(n[a, as_first].min(initial=big), n[as_second, a].min(initial=big))) if cells else 0
+        sat_first, sat_second = cum[a, as_first, level].sum(), cum[as_second, a, level].sum()
+        own.append(sat_first + len(as_second) * level - sat_second)
+        first.append(sat_first + sat_second)
+        trials.append(cells * level)
         levels.append(level)
-        deck_games.append(int(n[a, others].sum() + n[others, a].sum()))
+        deck_games.append(int(n[a, as_first].sum() + n[as_second, a].sum()))
     common = {"scope": "deck", "subject": decks, "deck": decks, "opponent": None, "trials": trials,
               "levels": levels, "games": deck_games}
     rows.append(pd.DataFrame({"kind": "deck", "points": own, **common}))
     rows.append(pd.DataFrame({"kind": "first_player", "points": first, **common}))
 
-    level = int(n.min())
+    level = int(n[held].min()) if held.any() else 0
     rows.append(pd.DataFrame({"kind": ["first_player"], "scope": ["overall"], "subject": ["all games"],
-                              "deck": [None], "opponent": [None], "points": [cum[:, :, level].sum()],
-                              "trials": [d * d * level], "levels": [level], "games": [int(n.sum())]}))
+                              "deck": [None], "opponent": [None], "points": [cum[:, :, level][held].sum()],
+                              "trials": [int(held.sum()) * level], "levels": [level], "games": [int(n.sum())]}))
     out = pd.concat(rows, ignore_index=True)
     out["trials"] = out["trials"].astype(float)
     return out
-
-
-def _seat_stream_rows(df: pd.DataFrame, firsts: list[str], seconds: list[str], pts: np.ndarray) -> pd.DataFrame:
-    """:func:`stream_table`'s seat-pool units with ``points`` (the subject's) and ``first`` (the first seat's)
-    summed from ``pts``, each game's first-seat value."""
-    d1, d2 = len(firsts), len(seconds)
-    fi = df["first_deck"].map({x: i for i, x in enumerate(firsts)}).to_numpy(np.int64)
-    si = df["second_deck"].map({x: j for j, x in enumerate(seconds)}).to_numpy(np.int64)
-    g = df["game"].to_numpy(np.int64)
-    n = np.zeros((d1, d2), np.int64)
-    np.add.at(n, (fi, si), 1)
-    cum = np.zeros((d1, d2, int(n.max()) + 1))
-    np.add.at(cum, (fi, si, g + 1), pts)
-    cum = np.cumsum(cum, axis=2)
-    first_names, second_names = np.asarray(firsts, dtype=object), np.asarray(seconds, dtype=object)
-    i, j = np.divmod(np.arange(d1 * d2), d2)
-    lv = n[i, j]
-    mirror = first_names[i] == second_names[j]
-    rows = [pd.DataFrame({"kind": np.where(mirror, "first_player", "matchup"), "scope": "matchup",
-                          "subject": first_names[i] + " vs " + second_names[j], "deck": first_names[i],
-                          "opponent": second_names[j], "points": cum[i, j, lv], "first": cum[i, j, lv],
-                          "trials": lv, "levels": lv, "games": lv})]
-    pool = sorted(set(firsts) | set(seconds))
-    own, first, trials, levels, deck_games = [], [], [], [], []
-    not_mirror = first_names[:, None] != second_names[None, :]
-    for x in pool:
-        as_first = (first_names == x)[:, None] & not_mirror
-        as_second = (second_names == x)[None, :] & not_mirror
-        both = as_first | as_second
-        level = int(n[both].min()) if both.any() else 0
-        at = cum[:, :, level]
-        own.append(at[as_first].sum() + level * int(as_second.sum()) - at[as_second].sum())
-        first.append(at[both].sum())
-        trials.append(level * int(both.sum()))
-        levels.append(level)
-        deck_games.append(int(n[both].sum()))
-    rows.append(pd.DataFrame({"kind": "deck", "scope": "deck", "subject": pool, "deck": pool, "opponent": None,
-                              "points": own, "first": first, "trials": trials, "levels": levels,
-                              "games": deck_games}))
-    level = int(n.min())
-    rows.append(pd.DataFrame({"kind": ["first_player"], "scope": ["overall"], "subject": ["all games"],
-                              "deck": [None], "opponent": [None], "points": [cum[:, :, level].sum()],
-                              "first": [cum[:, :, level].sum()], "trials": [d1 * d2 * level], "levels": [level],
-                              "games": [int(n.sum())]}))
-    out = pd.concat(rows, ignore_index=True)
-    out["trials"] = out["trials"].astype(float)
-    return out
-
-
-def seat_pools_of(df: pd.DataFrame) -> tuple[list[str], list[str]] | None:
-    """The first seat's and the second seat's decks (sorted) of results whose seats had their own pools
-    (``meta["second_decks"]``), else ``None``."""
-    if not (df.attrs.get("meta") or {}).get("second_decks"):
-        return None
-    return sorted(set(df["first_deck"].astype(str))), sorted(set(df["second_deck"].astype(str)))
 
 
 def family_of(units: pd.DataFrame) -> pd.Series:
@@ -411,8 +351,7 @@ def family_of(units: pd.DataFrame) -> pd.Series:
         (units["kind"] == "first_player") & (units["scope"] != "matchup"), units["kind"] + "/matchup"))
 
 
-def look_p_values(df: pd.DataFrame, settings: AdaptiveSettings, decks: list[str] | None = None,
-                  seconds: list[str] | None = None) -> pd.DataFrame:
+def look_p_values(df: pd.DataFrame, settings: AdaptiveSettings, pools: SeatPools | None = None) -> pd.DataFrame:
     """Each unit's group-sequential p-value that its rate lies outside its band.
 
     At every look ``L`` of :meth:`AdaptiveSettings.looks` the unit has reached (``L`` complete
@@ -421,15 +360,15 @@ def look_p_values(df: pd.DataFrame, settings: AdaptiveSettings, decks: list[str]
     the sweep chose to play; the unit's p-value is ``min over looks of p_L / s_L``, ``s_L`` the share
     of alpha spent at look ``L`` (:meth:`AdaptiveSettings.spent`, summing to 1). By the union bound
     ``P(p <= u) <= sum of P(p_L <= u s_L) <= u`` under the null, at any stopping rule: the looks
-    are fixed in advance, so stopping only removes looks, which can only raise ``p``. ``seconds``: as
-    :func:`stream_table`'s (seats with their own pools).
+    are fixed in advance, so stopping only removes looks, which can only raise ``p``. ``pools``: as
+    :func:`stream_table`'s.
 
     Returns:
         DataFrame ``kind, scope, subject, look, p_look`` (``look``: the last look reached, 0 for
         none; ``p_look``: the unit's p-value, 1 without a look).
     """
-    decks = sorted(decks) if decks is not None else deck_pool(df)
-    base = stream_table(df, decks, seconds)
+    pools = seat_pools(df) if pools is None else pools
+    base = stream_table(df, pools)
     key = ["kind", "scope", "subject"]
     best = pd.Series(1.0, index=pd.MultiIndex.from_frame(base[key]))
     last = pd.Series(0, index=best.index)
@@ -438,7 +377,7 @@ def look_p_values(df: pd.DataFrame, settings: AdaptiveSettings, decks: list[str]
         if not reached.any():
             break
         sub = df[df["game"].to_numpy() < level]
-        t = stream_table(sub, decks, seconds).set_index(key).reindex(best.index)
+        t = stream_table(sub, pools).set_index(key).reindex(best.index)
         p = np.ones(len(t))
         for kind in ("deck", "matchup", "first_player"):
             rows = (t.index.get_level_values("kind") == kind) & reached
@@ -484,8 +423,7 @@ def _futile(units: pd.DataFrame, settings: AdaptiveSettings, bar: np.ndarray) ->
     return (left > 0) & (chance < settings.futility)
 
 
-def unit_status(df: pd.DataFrame, settings: AdaptiveSettings, decks: list[str] | None = None,
-                seconds: list[str] | None = None) -> pd.DataFrame:
+def unit_status(df: pd.DataFrame, settings: AdaptiveSettings, pools: SeatPools | None = None) -> pd.DataFrame:
     """Each unit's interval, flag test and stopping decision.
 
     A unit is ``flagged`` (its group-sequential p-value, :func:`look_p_values`, stays below alpha
@@ -500,19 +438,18 @@ def unit_status(df: pd.DataFrame, settings: AdaptiveSettings, decks: list[str] |
     Args:
         df: the games played so far.
         settings: the bands, level, looks, precision and prior.
-        decks: the pool (default: every deck in ``df``); with ``seconds``, the first seat's decks.
-        seconds: the second seat's decks when the seats have their own pools (:func:`stream_table`).
+        pools: the two seats' pools (default: :func:`~simkit.analysis.results.seat_pools` of ``df``).
 
     Returns:
         :func:`stream_table` with ``rate, low, high, family, look, p_value, p_adjusted, status``
         added (``rate`` is the stream's mean, NaN without trials; ``low, high`` its confidence
         sequence).
     """
-    decks = sorted(decks) if decks is not None else deck_pool(df)
-    out = stream_table(df, decks, seconds)
+    pools = seat_pools(df) if pools is None else pools
+    out = stream_table(df, pools)
     out["rate"] = out["points"] / out["trials"].where(out["trials"] > 0)
     out["low"], out["high"] = confidence_sequence(out["points"], out["trials"], settings.alpha, settings.prior)
-    looks = look_p_values(df, settings, decks, seconds)
+    looks = look_p_values(df, settings, pools)
     out["look"], out["p_value"] = looks["look"].to_numpy(), looks["p_look"].to_numpy()
     out["family"] = family_of(out)
     out["p_adjusted"] = np.nan
@@ -549,11 +486,9 @@ def adaptive_tables(df: pd.DataFrame, tables: dict, settings: AdaptiveSettings) 
     ``first_player``: intervals are confidence sequences (``first_player``'s per-deck and overall
     rates are their streams' means). ``flags``: a unit is flagged when its corrected
     group-sequential p-value is below alpha (see the module notes). A ``units`` table holds every unit's
-    stream and decision. With seat pools (:func:`seat_pools_of`), the units are :func:`stream_table`'s
-    seat-pool units; a matchup table row of two decks that met in one seating only takes that
-    pairing's interval, of two that met in both the interval of their complete levels of both seatings
-    (as with one pool); a per-deck first-seat row takes the deck's own stream where the deck sat one
-    seat only (NaN where it sat both, its opponents differing by seat).
+    stream and decision, over the seat pools' pairings (:func:`stream_table`): a matchup of two decks that
+    meet in one seating only (Magic War's 12-gold army first against a 13-gold one) is that seating's
+    stream, and its flag names each deck's seat.
 
     Args:
         df: results of an adaptive sweep.
@@ -566,14 +501,10 @@ def adaptive_tables(df: pd.DataFrame, tables: dict, settings: AdaptiveSettings) 
     from simkit.analysis.flags import FLAG_COLUMNS, _deck_words, _matchup_words, _seat_words
 
     out = dict(tables)
-    pools = seat_pools_of(df)
-    if pools is None:
-        units = unit_status(df, settings, deck_pool(df))
-        pair = units[units["kind"] == "matchup"].set_index(["deck", "opponent"])
-        fu = units[units["kind"] == "first_player"].set_index("subject")
-    else:
-        units = unit_status(df, settings, pools[0], seconds=pools[1])
-        pair, fu = _seat_pair_streams(df, units, pools, settings)
+    pools = seat_pools(df)
+    units = unit_status(df, settings, pools)
+    pair = units[units["kind"] == "matchup"].set_index(["deck", "opponent"])
+    fu = units[units["kind"] == "first_player"].set_index("subject")
     out["units"] = units
 
     m = tables["matchups"].copy()
@@ -600,10 +531,7 @@ def adaptive_tables(df: pd.DataFrame, tables: dict, settings: AdaptiveSettings) 
         fp[col] = fp["subject"].map(fu[col]) - 0.5
         fp.loc[over, col] = fu_over[col] - 0.5
     deck_scope = fp["scope"] == "deck"
-    deck_rate = fp.loc[deck_scope, "subject"].map(fu["rate"])
-    if pools is not None:  # a deck that sat both seats keeps its measured rate (no stream of its own)
-        deck_rate = deck_rate.fillna(fp.loc[deck_scope, "first_rate"])
-    fp.loc[deck_scope, "first_rate"] = deck_rate
+    fp.loc[deck_scope, "first_rate"] = fp.loc[deck_scope, "subject"].map(fu["rate"])
     fp.loc[over, "first_rate"] = fu_over["rate"]
     fp["advantage"] = fp["first_rate"] - 0.5
     # "does going first matter at all?": the mixture's e-value against exactly 1/2, anytime-valid
@@ -624,9 +552,9 @@ def adaptive_tables(df: pd.DataFrame, tables: dict, settings: AdaptiveSettings) 
         value, low, high, subject = u["rate"].to_numpy(), u["low"].to_numpy(), u["high"].to_numpy(), u["subject"]
         if kind == "deck":
             value = u["deck"].map(avg).to_numpy()
-        if kind == "matchup":  # name the pairing from the side that wins it (with seat pools, each one's seat)
+        if kind == "matchup":  # name the pairing from the side that wins it (each one's seat where it sat one)
             win = value >= 0.5
-            a, b = (u["deck"] + " (first)", u["opponent"] + " (second)") if pools else (u["deck"], u["opponent"])
+            a, b = _seated(u["deck"], u["opponent"], pools), _seated(u["opponent"], u["deck"], pools)
             subject = np.where(win, a + " vs " + b, b + " vs " + a)
             value, low, high = (np.where(win, value, 1 - value), np.where(win, low, 1 - high),
                                 np.where(win, high, 1 - low))
@@ -646,34 +574,10 @@ def adaptive_tables(df: pd.DataFrame, tables: dict, settings: AdaptiveSettings) 
     return out
 
 
-def _seat_pair_streams(df: pd.DataFrame, units: pd.DataFrame, pools: tuple[list[str], list[str]],
-                       settings: AdaptiveSettings) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The intervals :func:`adaptive_tables` reads with seat pools: ``pair`` (by deck and opponent: the deck's
-    rate) and ``fu`` (by subject: the first seat's rate, ``points``, ``trials``), from the units and, for two
-    decks that met in both seatings, their complete levels of both (:func:`_stream_rows`, display only)."""
-    firsts, seconds = pools
-    ordered = set(zip(units["deck"], units["opponent"], strict=True))
-    pairing = units[units["kind"] == "matchup"]
-    single = pairing[[(b, a) not in ordered for a, b in zip(pairing["deck"], pairing["opponent"], strict=True)]]
-    pooled = _stream_rows(df, sorted(set(firsts) | set(seconds)), np.asarray(first_score(df), float))
-    pooled = pooled[(pooled["scope"] == "matchup") & (pooled["levels"] > 0) & (pooled["deck"] != pooled["opponent"])]
-    pooled = pooled.assign(rate=pooled["points"] / pooled["trials"])
-    pooled["low"], pooled["high"] = confidence_sequence(pooled["points"], pooled["trials"], settings.alpha,
-                                                        settings.prior)
-    cols = ["deck", "opponent", "subject", "rate", "low", "high", "points", "trials"]
-    pair = pd.concat([single[cols], pooled.loc[pooled["kind"] == "matchup", cols]], ignore_index=True)
-    pair = pair.set_index(["deck", "opponent"])
-    # the first seat's rate: a one-seating pairing's is its own; both seatings' is their first seats' points
-    one = single[cols].assign(subject=[" vs ".join(sorted((a, b))) for a, b in
-                                       zip(single["deck"], single["opponent"], strict=True)])
-    both = pooled.loc[pooled["kind"] == "first_player", cols]
-    rows = [one, both, units[units["kind"] == "first_player"][cols]]
-    deck_units = units[units["kind"] == "deck"]
-    for seat, pool, other in (("first", firsts, seconds), ("second", seconds, firsts)):
-        only = deck_units[deck_units["deck"].isin(pool) & ~deck_units["deck"].isin(other)]
-        if seat == "second":  # the first seat's rate against a second-seat-only deck is one minus the deck's
-            only = only.assign(rate=1 - only["rate"], low=1 - only["high"], high=1 - only["low"],
-                               points=only["trials"] - only["points"])
-        rows.append(only[cols])
-    fu = pd.concat(rows, ignore_index=True).drop_duplicates("subject").set_index("subject")
-    return pair, fu
+def _seated(decks: pd.Series, opponents: pd.Series, pools: SeatPools) -> np.ndarray:
+    """Each deck's name, with its seat where the pools seat it against its opponent one way only."""
+    out = []
+    for a, b in zip(decks, opponents, strict=True):
+        first, second = pools.holds(a, b), pools.holds(b, a)
+        out.append(a if first == second else f"{a} ({'first' if first else 'second'})")
+    return np.asarray(out, dtype=object)

@@ -47,16 +47,7 @@ def run(args: argparse.Namespace) -> int:
     s = answers["summary"]
     text = s["guarantee"]
     print(text[:1].upper() + text[1:] + ".")  # the answer first, as strong as its interval allows
-    if s.get("seat_pools"):
-        _print_seats(s)
-    else:
-        lo, hi = s["exploitability_interval"]
-        print(f"metagame ({s['games']:,} games, {s['pairs_played']:,} of {s['decks'] ** 2:,} ordered pairs played):")
-        for deck, w in s["metagame"].items():
-            print(f"  {w:6.1%}  {deck}")
-        print(f"exploitability {s['exploitability']:+.3f} (interval {lo:+.3f} to {hi:+.3f}), best response "
-              f"{s['best_response']}; the run stopped: {s['stopped']}")
-        print(f"strongest: {', '.join(s['strongest'])}")
+    _print_sides(s)
     untested = s.get("untested_cards") or []
     print(f"dead cards: {', '.join(s['dead_cards']) or 'none'}"
           + (f"; untested (no searched deck holds it): {', '.join(untested)}" if untested else ""))
@@ -65,30 +56,41 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_seats(s: dict) -> None:
-    """The per-seat answers of an explore whose seats have their own pools."""
-    print(f"each seat its own metagame ({s['games']:,} games, {s['pairs_played']:,} of {s['pairs']:,} pairings "
-          f"played; the first seat's expected score {s['value']:.3f}):")
-    for seat in ("first", "second"):
+def _print_sides(s: dict) -> None:
+    """Each side's metagame and exploitability (one side for alike seats, one per seat when each has its own pool),
+    then why the run stopped."""
+    seats = s["seats"]
+    if seats == ["both"]:
+        print(f"metagame ({s['games']:,} games, {s['pairs_played']:,} of {s['pairs']:,} ordered pairs played):")
+    else:
+        print(f"each seat its own metagame ({s['games']:,} games, {s['pairs_played']:,} of {s['pairs']:,} pairings "
+              f"played; the first seat's expected score {s['value']:.3f}):")
+    for seat in seats:
         lo, hi = s["exploitability_interval"][seat]
-        print(f"{seat} seat ({s['decks'][seat]:,} decks, {s['searched'][seat]:,} searched):")
+        if seat != "both":
+            print(f"{seat} seat ({s['decks'][seat]:,} decks, {s['searched'][seat]:,} searched):")
         for deck, w in s["metagame"][seat].items():
             print(f"  {w:6.1%}  {deck}")
-        print(f"  exploitability {s['exploitability'][seat]:+.3f} (interval {lo:+.3f} to {hi:+.3f}): the other seat's "
-              f"best response {s['best_response'][seat]}")
+        who = "best response" if seat == "both" else "the other seat's best response"
+        print(f"{'' if seat == 'both' else '  '}exploitability {s['exploitability'][seat]:+.3f} (interval {lo:+.3f} "
+              f"to {hi:+.3f}), {who} {s['best_response'][seat]}")
     print(f"the run stopped: {s['stopped']}")
+    if seats == ["both"]:
+        print(f"strongest: {', '.join(s['strongest']['both'])}")
 
 
 def _population(folder: str) -> tuple[list[str], list[str]]:
     import json
     from pathlib import Path
 
+    from simkit.explore.game import by_side
+
     path = Path(folder) / "summary.json"
     try:
-        pop = json.loads(path.read_text(encoding="utf-8"))["population"]
-        if isinstance(pop, dict):  # seat pools: each seat starts from its own population
-            return list(pop["first"]), list(pop["second"])
-        return list(pop), []
+        pop = by_side(json.loads(path.read_text(encoding="utf-8")))["population"]
+        if "both" in pop:  # alike seats: one population for both seats
+            return list(pop["both"]), []
+        return list(pop["first"]), list(pop["second"])  # each seat starts from its own population
     except (OSError, ValueError, KeyError) as exc:
         raise ValueError(f"--start-from: {path}: not a finished explore run ({exc})") from None
 

@@ -27,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
     size, seed, deck patterns, bots) and the worker count.
     """
     from simkit.analysis.sequential import AdaptiveSettings
+    from simkit.core.words import count
     from simkit.scenario import load_scenario
     from simkit.sweep import check_seed, check_workers, plan_sweep, run_sweep, sweep_defaults, uneven_share
 
@@ -59,8 +60,7 @@ def run(args: argparse.Namespace) -> int:
            else f"bots {plan.bots[0]} (first) vs {plan.bots[1]} (second)")
     if sc.bots_from is not None:
         who += f", every bot as {sc.bots_from} defines it"
-    decks = (f"{len(plan.decks)} decks" if not plan.second_decks
-             else f"{len(plan.decks)} first-seat and {len(plan.second_decks)} second-seat decks")
+    decks = plan.pools.count()
     if adaptive:
         print(
             f"adaptive sweep {sc.name}: {decks}, {len(plan.pairs)} ordered pairs, rounds until "
@@ -72,6 +72,11 @@ def run(args: argparse.Namespace) -> int:
             f"sweep {sc.name}: {decks}, {len(plan.pairs)} ordered pairs x {plan.games} games "
             f"x {len(plan.bot_pairs)} bot pairing(s) = {plan.total_games} games, {who}"
         )
+    seated = set(sc.game.seat_decks().decks)
+    seatless = [d for d in sc.decks if d not in seated]  # e.g. an army no seat can afford at these budgets
+    if seatless:
+        print(f"note: {count(len(seatless), 'deck')} of the pool fit no seat at these rules and are not played "
+              f"(e.g. {seatless[0]})")
     if args.scheduler is None:
         note = uneven_share(plan, workers, _searching(sc, {b for pair in plan.bot_pairs for b in pair}))
         if note:

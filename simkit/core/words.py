@@ -403,7 +403,7 @@ def _excess(b: Banded) -> float:
 
 
 def seat_sentence(edge: Estimate, band: float, flagged: bool = False, games: int | None = None,
-                  interval: str = "95% CI") -> str:
+                  interval: str = "95% CI", given: tuple[str, str] | None = None) -> str:
     """The first seat's edge in one sentence, as strong as its interval allows.
 
     Args:
@@ -412,6 +412,8 @@ def seat_sentence(edge: Estimate, band: float, flagged: bool = False, games: int
         flagged: the edge is flagged (beyond the band, significant after correction).
         games: the games behind it, said when given.
         interval: what the interval is called (an adaptive sweep's: ``anytime-valid 95% interval``).
+        given: what each seat is given beside moving first, where the seats differ by more (Magic War:
+            ``("12 gold", "13 gold")``): named after the edge, which is then the seat's with its gold.
 
     Returns:
         ``going first is worth +8.0 points (95% CI +3.2 to +12.8...)`` only when the interval excludes 0,
@@ -421,6 +423,7 @@ def seat_sentence(edge: Estimate, band: float, flagged: bool = False, games: int
     if not edge.known:
         return "the first seat's edge cannot be measured: no game between two decks"
     n = f", {games:,} games" if games else ""
+    n += f"; the first seat with {given[0]}, the second with {given[1]}" if given else ""
     shown = edge.ci_pts().replace("95% CI", interval, 1)
     ci = f"({shown}{n})"
     if edge.excludes(0.0):
@@ -709,8 +712,7 @@ def card_status(in_metagame: int, in_strongest: int, may_reach_band: int, search
 
 
 def crossing_verdict(figure: str, key: str, target: str, value: float, low: float, high: float,
-                     x_min: float, x_max: float, side: str = "", crossings: int = 1, games: int = 0,
-                     holding: int | None = None, values: int = 0) -> str:
+                     x_min: float, x_max: float, side: str = "", crossings: int = 1, games: int = 0) -> str:
     """``scan``'s answer: where the figure meets its target, settled only when the crossing's interval lies
     inside the values scanned.
 
@@ -723,19 +725,11 @@ def crossing_verdict(figure: str, key: str, target: str, value: float, low: floa
         side: without a crossing, where the curve lies (``above``/``below``).
         crossings: how many times the measured curve meets the target.
         games: games per ordered pair at each value (for the advice).
-        holding: without a crossing, how many of the ``values`` values' 95% intervals hold the target (``None``:
-            not known): none holding it settles that the target is not reached in the range.
-        values: the values scanned.
     """
     more = f"more games per pair than {games:,}" if games else "more games per pair"
     if not math.isfinite(value):
-        if holding == 0 and values:
-            return (f"Settled: the {figure} stays {side} {target} at every value of {key} scanned ({x_min:g} to "
-                    f"{x_max:g}), every 95% interval {side} it: the target is not reached in this range; scan wider "
-                    "values")
-        held = (f"; {holding} of {values} values' 95% intervals hold {target}" if holding else "")
-        return (f"Not settled in this range: the measured {figure} stays {side} {target} at every value of {key} "
-                f"scanned ({x_min:g} to {x_max:g}){held}; scan wider values or play {more}")
+        return (f"Not settled in this range: the {figure} stays {side} {target} at every value of {key} scanned "
+                f"({x_min:g} to {x_max:g}); scan wider values")
     lo = f"below {x_min:g}" if low == -math.inf else f"{low:.3g}"
     hi = f"above {x_max:g}" if high == math.inf else f"{high:.3g}"
     first = f"; the measured curve meets it {crossings} times, this is the first" if crossings > 1 else ""

@@ -5,12 +5,11 @@ Small modules, one job each, in the order a run uses them:
 - :mod:`~simkit.explore.settings`: :class:`ExploreSettings`, the run's numbers;
 - :mod:`~simkit.explore.space`: :class:`DeckSpace`, the pool's decks, one-card neighbours, style axes;
 - :mod:`~simkit.explore.tally`: :class:`Tally`, the explored matchup matrix and its estimates;
+- :mod:`~simkit.explore.game`: :class:`DeckGame`, the deck-choice game of the space's two seat pools (one
+  side for alike seats, a side per seat when each has its own pool);
 - :mod:`~simkit.explore.oracle`: :class:`Planner`, the double oracle planning each round of games;
-- :mod:`~simkit.explore.seats`: :class:`SeatPlanner`, the same when the seats have their own pools
-  (each seat its own population, mixture and exploitability);
-- :mod:`~simkit.explore.run`: :func:`explore`, the run in a sweep folder (simkit.sweep's machinery);
-- :mod:`~simkit.explore.outputs` and :mod:`~simkit.explore.seat_outputs`: the answer files (the folder's PDF is
-  the report's pages, :mod:`~simkit.explore.report`);
+- :mod:`~simkit.explore.run`: :func:`run_explore`, the run in a sweep folder (simkit.sweep's machinery);
+- :mod:`~simkit.explore.outputs`: the answer files (the folder's PDF is the report's pages);
 - :mod:`~simkit.explore.report` and :mod:`~simkit.explore.compare`: ``simkit report`` and
   ``simkit compare`` on explore folders (the report's pages; did the metagame move?).
 """

@@ -3,9 +3,10 @@
 The patch run should start from the base run's population (``simkit explore PATCH --start-from BASE``):
 then every pairing of the base's metagame decks is played under the patch too, and the base's
 mixture can be scored in the patched game: its exploitability there (the best rate a deck the
-patch's run searched gets against it, minus 1/2; with seat pools, per seat, minus the other seat's
-value in the patched game) says how far the patch moved the metagame. ``simkit compare BASE PATCH``
-on two explore folders prints :func:`metagame_shift`'s verdict and writes :func:`write_shift_report`.
+patch's run searched gets against it, minus 1/2 for alike seats; per seat, minus the other seat's value
+in the patched game, when each seat has its own pool) says how far the patch moved the metagame.
+``simkit compare BASE PATCH`` on two explore folders prints :func:`metagame_shift`'s verdict and writes
+:func:`write_shift_report`.
 """
 
 from __future__ import annotations
@@ -16,25 +17,25 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simkit.explore.seats import SEATS, seat_score
+from simkit.core.seats import SeatPools
+from simkit.explore.game import Side, by_side
 from simkit.explore.tally import Tally
 from simkit.sweep import load_results
 
 
 def metagame_shift(base: str | Path, patch: str | Path) -> dict:
-    """The two metagames side by side and the base mixture's exploitability in the patched game.
+    """The two metagames side by side and the base mixtures' exploitability in the patched game.
 
     Returns:
-        dict with ``weights`` (DataFrame ``deck, base_weight, patch_weight``, every deck of either
-        mixture; with seat pools a ``seat`` column first), ``base_in_patch`` (the best rate a deck
-        the patch searched gets against the base mixture, minus 1/2; None when no such deck played
-        every deck of the base's mixture), its ``interval`` and ``best_response``, both runs'
-        exploitabilities, ``epsilon`` (the patch's) and the ``verdict`` sentence. With seat pools,
-        ``base_in_patch``, ``interval`` and ``best_response`` are dicts by seat.
+        dict with ``weights`` (DataFrame ``seat, deck, base_weight, patch_weight``, every deck of either run's
+        mixtures, by side), and by side (``both`` for alike seats, ``first`` and ``second`` otherwise):
+        ``base_in_patch`` (the best score a deck the patch searched on the side that meets it gets against the
+        base's mixture, minus that side's reference in the patched game; None when no such deck played every
+        deck of the base's mixture), its ``interval`` and ``best_response``; both runs' exploitabilities,
+        ``epsilon`` (the patch's), ``seats`` and the ``verdict`` sentence (one per side).
 
     Raises:
-        ValueError: a folder that is not a finished explore run, runs of different deck spaces, or
-            one run with seat pools and the other without.
+        ValueError: a folder that is not a finished explore run, or runs of different deck spaces (or seats).
     """
     sums = []
     for folder in (base, patch):
@@ -42,46 +43,41 @@ def metagame_shift(base: str | Path, patch: str | Path) -> dict:
         if not path.exists():
             raise ValueError(f"{folder}: not a finished explore run (no summary.json)")
         sums.append(json.loads(path.read_text(encoding="utf-8")))
-    b, p = sums
+    b, p = (by_side(x) for x in sums)
     games = load_results(patch)
-    decks = list(games.attrs["meta"]["decks"])
-    if list(load_results(base).attrs["meta"]["decks"]) != decks:
+    meta = games.attrs["meta"]
+    base_meta = load_results(base).attrs["meta"]
+    if [base_meta.get(k) for k in ("decks", "second_decks")] != [meta.get(k) for k in ("decks", "second_decks")]:
         raise ValueError("metagame_shift: the two runs explore different deck spaces")
-    if bool(b.get("seat_pools")) != bool(p.get("seat_pools")):
-        raise ValueError("metagame_shift: one run has seat pools and the other not: compare runs of one game")
+    if b["seats"] != p["seats"]:
+        raise ValueError("metagame_shift: the runs seat their decks differently: compare runs of one game")
+    decks = list(SeatPools(meta["decks"], meta.get("second_decks") or meta["decks"]).decks)
     tally = Tally(decks, games)
     code = {d: i for i, d in enumerate(decks)}
     z = float(p["settings"].get("z", 2.0))
     searched = pd.read_csv(Path(patch) / "decks.csv")
     searched = searched[searched["searched"].astype(bool)]
-    out = {"base_exploitability": b["exploitability"], "patch_exploitability": p["exploitability"],
-           "epsilon": p["epsilon"]}
-    if not p.get("seat_pools"):
-        names = sorted(set(b["metagame"]) | set(p["metagame"]))
-        out["weights"] = pd.DataFrame({"deck": names, "base_weight": [b["metagame"].get(d, 0.0) for d in names],
-                                       "patch_weight": [p["metagame"].get(d, 0.0) for d in names]})
-        mix, w = [code[d] for d in b["metagame"]], list(b["metagame"].values())
-        scores = [(deck, *tally.against(code[deck], mix, w)) for deck in searched["deck"]]
-        out.update(_best(scores, 0.5, z))
-        out["verdict"] = verdict(out, None)
-        return out
-    rows, v = [], p["value"]
-    for seat in SEATS:
+    out = {"seats": p["seats"], "base_exploitability": b["exploitability"],
+           "patch_exploitability": p["exploitability"], "epsilon": p["epsilon"]}
+    rows = []
+    for seat in p["seats"]:
         names = sorted(set(b["metagame"][seat]) | set(p["metagame"][seat]))
         rows += [{"seat": seat, "deck": d, "base_weight": b["metagame"][seat].get(d, 0.0),
                   "patch_weight": p["metagame"][seat].get(d, 0.0)} for d in names]
     out["weights"] = pd.DataFrame(rows)
     for key in ("base_in_patch", "interval", "best_response"):
         out[key] = {}
-    for k, seat in enumerate(SEATS):  # the base's seat-k mixture, against the patch's other-seat searched decks
-        o = 1 - k
+    value = p.get("value", 0.5)
+    for k, seat in enumerate(p["seats"]):  # the base's mixture of this side, against the patch's side that meets it
+        o = len(p["seats"]) - 1 - k
+        meets = Side(p["seats"][o], o, (), k)
         mix, w = [code[d] for d in b["metagame"][seat]], list(b["metagame"][seat].values())
-        cands = searched.loc[searched["seat"] == SEATS[o], "deck"]
-        scores = [(deck, *seat_score(tally, code[deck], o, mix, w)[:2]) for deck in cands]
-        found = _best(scores, v if o == 0 else 1.0 - v, z)
+        cands = searched.loc[searched["seat"] == meets.name, "deck"]
+        scores = [(deck, *meets.score(tally, code[deck], mix, w)[:2]) for deck in cands]
+        found = _best(scores, value if o == 0 else 1.0 - value, z)
         for key in ("base_in_patch", "interval", "best_response"):
             out[key][seat] = found[key]
-    out["verdict"] = " ".join(verdict(out, seat) for seat in SEATS)
+    out["verdict"] = " ".join(verdict(out, seat) for seat in p["seats"])
     return out
 
 
@@ -97,10 +93,13 @@ def _best(scores, ref: float, z: float) -> dict:
                          float(max(min(e + z * s, 1.0) for _, e, s in ok) - ref)]}
 
 
-def verdict(shift: dict, seat: str | None) -> str:
-    """The sentence saying whether the metagame moved (for one seat's mixture with seat pools)."""
-    get = (lambda k: shift[k]) if seat is None else (lambda k: shift[k][seat])
-    x, eps, who = get("base_in_patch"), shift["epsilon"], "The base metagame" if seat is None else \
+def verdict(shift: dict, seat: str) -> str:
+    """The sentence saying whether one side's metagame moved (``both`` for alike seats, else a seat's)."""
+    def get(k):
+        return shift[k][seat]
+
+    alike = seat == "both"
+    x, eps, who = get("base_in_patch"), shift["epsilon"], "The base metagame" if alike else \
         f"The base's {seat}-seat metagame"
     if x is None:
         return (f"{who} cannot be scored in the patched game: no deck of the patch's run played all of its decks "
@@ -108,7 +107,7 @@ def verdict(shift: dict, seat: str | None) -> str:
     from simkit.core.words import Estimate, shift_sentence
 
     lo, hi = get("interval")
-    than = "1/2" if seat is None else "the other seat's value"
+    than = "1/2" if alike else "the other seat's value"
     return shift_sentence(who, Estimate(x, lo, hi, name=get("best_response")), eps, than)
 
 
@@ -124,11 +123,12 @@ def write_shift_report(shift: dict, out: str | Path, title: str) -> list[Path]:
         with ReportPdf(temps[pdf_path], title, title, "simkit compare (explore)", "") as pdf:
             fig = pdf.new_page()
             lines = [*wrap(shift["verdict"], 110), ""]
-            seats = [None] if "seat" not in w.columns else list(SEATS)
+            seats = shift["seats"]
             for seat in seats:
-                part = w if seat is None else w[w["seat"] == seat]
-                lines.append(f"{'' if seat is None else seat + ' seat: '}{'base':>6} {'patch':>6}  deck")
-                lines += [f"{'':{0 if seat is None else 12}}{r.base_weight:6.1%} {r.patch_weight:6.1%}  {r.deck}"
+                part = w[w["seat"] == seat]
+                label = "" if seat == "both" else seat + " seat: "
+                lines.append(f"{label}{'base':>6} {'patch':>6}  deck")
+                lines += [f"{'':{len(label)}}{r.base_weight:6.1%} {r.patch_weight:6.1%}  {r.deck}"
                           for r in part.itertuples()]
                 lines.append("")
             be, pe = shift["base_exploitability"], shift["patch_exploitability"]
@@ -138,13 +138,14 @@ def write_shift_report(shift: dict, out: str | Path, title: str) -> list[Path]:
             fig = pdf.new_page()
             axes = fig.subplots(len(seats), 1, squeeze=False)[:, 0]
             for ax, seat in zip(axes, seats, strict=True):
-                part = w if seat is None else w[w["seat"] == seat]
+                part = w[w["seat"] == seat]
                 y = np.arange(len(part))
                 ax.barh(y - 0.2, part["base_weight"], 0.4, label="base", color="#999999")
                 ax.barh(y + 0.2, part["patch_weight"], 0.4, label="patch", color="#4477aa")
                 ax.set_yticks(y, part["deck"], fontsize=6)
                 ax.set_xlabel("weight in the metagame")
-                ax.set_title("The metagames, deck by deck" + ("" if seat is None else f": the {seat} seat"), fontsize=9)
+                ax.set_title("The metagames, deck by deck" + ("" if seat == "both" else f": the {seat} seat"),
+                             fontsize=9)
                 ax.legend(fontsize=7)
             fig.tight_layout(rect=(0, 0.02, 1, 1))
             pdf.add(fig, "metagames")
@@ -153,6 +154,8 @@ def write_shift_report(shift: dict, out: str | Path, title: str) -> list[Path]:
 
 
 def _fmt(x) -> str:
+    if isinstance(x, dict) and list(x) == ["both"]:
+        x = x["both"]
     return ", ".join(f"{k} {v:+.3f}" for k, v in x.items()) if isinstance(x, dict) else f"{x:+.3f}"
 
 

@@ -1,58 +1,56 @@
 """The double oracle: which games the next round plays, from the games played so far and the last round's state.
 
-One round at a time, as an adaptive sweep's (:func:`simkit.sweep.run_sweep` with ``planner=``):
+One round at a time, as an adaptive sweep's (:func:`simkit.sweep.run_sweep` with ``planner=``), over the sides
+of the deck-choice game (:class:`~simkit.explore.game.DeckGame`: one side ``both`` when the seats are alike,
+the ``first`` and ``second`` seats when each has its own pool):
 
-1. **Population.** Every ordered pair of the population (the decks of the metagame so far) plays
-   ``horizon`` games.
-2. **Metagame.** The Nash mixture of the population's win-rate table
-   (:func:`simkit.analysis.metagame.nash_mix`), weights below ``support_tol`` dropped.
-3. **Best response.** Every searched deck outside the population is a candidate, raced against
-   the mixture: it plays each mixture deck (both seats) at the looks 1, 2, 4, ... ``horizon``
-   games; its rate against the mixture is the weighted sum of its matchup rates. A candidate is
-   *dropped* once its upper bound is below 1/2 + epsilon, *added* to the population once its lower
-   bound is above 1/2 (or, at the horizon, its estimate above 1/2 + epsilon): the best one added
-   per round, then back to 1. The search grows by one-card swaps: the neighbours of every mixture
-   deck and of every candidate whose estimate is within ``band`` of 1/2 join the candidates.
-4. **Strongest decks.** Once no candidate is left racing, the ``contenders`` decks of greatest
-   Bradley-Terry strength play the whole field (every deck of the pool, both seats) at the field
-   looks, until the ``top`` strongest are told apart from the rest (or the last look). A deck
-   whose rating, optimistic by ``z`` standard errors, reaches the ``top``-th best lower bound joins
+1. **Population.** Every population deck of a side plays every population deck of the side it meets
+   (alike seats: each other deck of the one population, both seatings) ``horizon`` games.
+2. **Metagame.** Each side's mixture of the populations' table (:meth:`DeckGame.mixtures`), weights below
+   ``support_tol`` dropped, and the score each side's decks are judged against (1/2 for alike seats; the
+   game's value ``v`` for the first seat and ``1 - v`` for the second).
+3. **Best responses.** Every searched deck of a side outside its population is a candidate, raced against
+   the mixture of the side it meets: it plays each mixture deck (in the seatings the side makes) at the looks
+   1, 2, 4, ... ``horizon`` games; its score against the mixture is the weighted sum of its matchup scores.
+   A candidate is *dropped* once its upper bound is below its side's reference plus epsilon, *added* to the
+   population once its lower bound is above the reference (or, at the horizon, its estimate above it plus
+   epsilon): the best one per side per round, then back to 1. The search grows by one edit within each
+   side's pool: the neighbours of every mixture deck and of every candidate within ``band`` of the reference
+   (once it has played :attr:`DeckGame.grow_after` games against every mixture deck) join the candidates;
+   with ``cell_starts``, that many decks of every style cell of a side's pool are searched from the start.
+4. **Strongest decks** (a game with a field, alike seats). Once no candidate is left racing, the
+   ``contenders`` decks of greatest Bradley-Terry strength play the whole field (every deck of the pool, both
+   seats) at the field looks, until the ``top`` strongest are told apart from the rest (or the last look). A
+   deck whose rating, optimistic by ``z`` standard errors, reaches the ``top``-th best lower bound joins
    the race late (at most ``top // 2`` a round): its few games may have hidden a strong deck.
    The field's games also count against the mixture: a candidate they reopen is raced again (back
    to 1), so when the run stops every searched deck is dropped, at the horizon or in the population.
 
-The state (population, searched decks, phase) is the round's record in ``meta.json``; the next
-round is a function of that record and the games alone, so a resumed run plans the very same rounds.
+The state (each side's population and searched decks, the phase) is the round's record in ``meta.json``; the
+next round is a function of that record and the games alone, so a resumed run plans the very same rounds.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from simkit.explore.game import DeckGame, Side
 from simkit.explore.settings import ExploreSettings
 from simkit.explore.space import DeckSpace
 from simkit.explore.tally import Tally
 
 
-def mixture(tally: Tally, space: DeckSpace, population: list[int], tol: float) -> tuple[list[int], np.ndarray]:
-    """The metagame of ``population``: its mixture decks and their weights (summing to 1).
+def race(tally: Tally, side: Side, opponents: list[int], weights: np.ndarray, ref: float, candidates,
+         s: ExploreSettings) -> dict:
+    """Every candidate of ``side``: its level, estimate against the mixture, bounds and decision.
 
-    The maximum-entropy Nash mixture of the population's explored win-rate table, weights below
-    ``tol`` dropped and the rest renormalised; the decks in population order.
-    """
-    from simkit.analysis.metagame import nash_mix
-
-    if len(population) == 1:
-        return list(population), np.ones(1)
-    w = nash_mix(tally.rate_table(population, space.decks)).to_numpy()
-    keep = w > tol
-    support = [d for d, k in zip(population, keep, strict=True) if k]
-    weights = w[keep] / w[keep].sum()
-    return support, weights
-
-
-def race(tally: Tally, support: list[int], weights: np.ndarray, candidates: list[int], s: ExploreSettings) -> dict:
-    """Every candidate's level, estimate against the mixture, bounds and decision.
+    Args:
+        tally: the games so far.
+        side: the candidates' side (:class:`~simkit.explore.game.Side`).
+        opponents, weights: the mixture of the side it meets.
+        ref: the score the side's decks are judged against (1/2, or the seat's value).
+        candidates: the decks raced.
+        s: the settings (epsilon, z, horizon).
 
     Returns:
         ``{deck: (level, estimate, low, high, decision)}`` with decision ``new`` (no game yet),
@@ -60,14 +58,13 @@ def race(tally: Tally, support: list[int], weights: np.ndarray, candidates: list
     """
     out = {}
     for c in candidates:
-        level = tally.level(c, support)
-        est, se = tally.against(c, support, weights)
+        est, se, level = side.score(tally, c, opponents, weights)
         low, high = max(est - s.z * se, 0.0), min(est + s.z * se, 1.0)
         if level == 0:
             decision = "new"
-        elif high < 0.5 + s.epsilon:
+        elif high < ref + s.epsilon:
             decision = "drop"
-        elif low > 0.5 or (level >= s.horizon and est > 0.5 + s.epsilon):
+        elif low > ref or (level >= s.horizon and est > ref + s.epsilon):
             decision = "add"
         elif level >= s.horizon:
             decision = "horizon"
@@ -118,100 +115,158 @@ def _next(looks, level: int) -> int:
 
 
 class Planner:
-    """The explore run's round planner, ``(layout, games) -> (counts, state, reason)`` (see the module)."""
+    """The explore run's round planner, ``(layout, games) -> (counts, state, reason)`` (see the module).
+
+    The layout's counts are the plan's pools (first seat's decks by the second's, :class:`SeatPools`); the
+    planner works on the space's decks in both seats and reads and writes the pairings the pools hold.
+    """
 
     def __init__(self, space: DeckSpace, settings: ExploreSettings):
         self.space, self.s = space, settings
+        self.game = DeckGame(space, settings.horizon)
+        self._rows, self._cols = (np.asarray(pool, np.int64) for pool in space.seats)
 
     def initial(self) -> dict:
-        """The state before any game: the starting population, searched (with its neighbours)."""
-        start = (sorted({self.space.index(d) for d in self.s.start_decks}) if self.s.start_decks
-                 else self.space.start(self.s.seed, self.s.start, self.s.draw))
-        return {"phase": "metagame", "population": [self.space.decks[i] for i in start],
-                "searched": [self.space.decks[i] for i in sorted(set(start) | self._near(start))],
-                "added": [], "contenders": [], "settings": self.s.to_dict()}
+        """The state before any game: each side's starting population, searched with its neighbours (and, with
+        ``cell_starts``, that many decks of every style cell of its pool)."""
+        sp, s = self.space, self.s
+        pops, searched = {}, {}
+        for side in self.game.sides:
+            given = s.start_second if side.name == "second" and s.start_second else s.start_decks
+            keys = self._keys(side)
+            ranked = sorted(side.pool, key=lambda i: (keys[i], i))
+            if given:
+                start = sorted({sp.index(d) for d in given} & set(side.pool))
+            else:  # the side's ``start`` decks of smallest key, drawn by the seed, the draw (and the seat)
+                start = sorted(ranked[:max(1, min(s.start, len(ranked)))])
+            cells: dict = {}
+            for i in ranked:  # every style cell's first decks by the keys
+                cells.setdefault(sp.cell(i), []).append(i)
+            seeds = {i for found in cells.values() for i in found[: s.cell_starts]}
+            pops[side.name] = [sp.decks[i] for i in start]
+            searched[side.name] = [sp.decks[i] for i in sorted(set(start) | seeds | (self._near(start) &
+                                                                                      set(side.pool)))]
+        return {"phase": "metagame", "population": pops, "searched": searched, "added": [], "contenders": [],
+                "settings": s.to_dict()}
+
+    def _keys(self, side: Side) -> np.ndarray:
+        from simkit.core.rng import derive_seed
+
+        seat = () if side.name == "both" else (side.name,)  # alike seats draw as before seats had pools
+        return np.array([derive_seed(self.s.seed, "explore-start", self.s.draw, *seat, d) for d in self.space.decks],
+                        dtype=np.uint64)
 
     def _near(self, decks) -> set[int]:
         return {j for i in decks for j in self.space.neighbours[i]}
 
+    def _grow(self, st: dict, side: Side, around) -> set[int]:
+        """Add the neighbours (in the side's pool) of ``around`` to its searched decks; returns the new ones."""
+        searched = {self.space.index(d) for d in st["searched"][side.name]}
+        grown = (self._near(around) & set(side.pool)) - searched
+        if grown:
+            st["searched"] = {**st["searched"], side.name: [self.space.decks[i] for i in sorted(searched | grown)]}
+        return grown
+
     def __call__(self, layout, df):
-        """Plan the next round: the games per ordered pair after it, the state, and why it stops (``""``: on)."""
-        st = dict(layout.rounds[-1]["units"]) if layout.rounds else self.initial()
+        """Plan the next round: the games per pairing after it, the state, and why it stops (``""``: on)."""
+        st = state_of(layout.rounds[-1]["units"], self.game) if layout.rounds else self.initial()
         st["settings"] = self.s.to_dict()
-        n = layout.counts[0]
+        n = self._square(layout.counts[0])
         tally = Tally(self.space.decks, df)
-        idx = self.space.index
         target = n.copy()
         while True:
             if st["phase"] == "metagame":
-                pop = [idx(d) for d in st["population"]]
-                for i in pop:
-                    for j in pop:
-                        if i != j:
-                            target[i, j] = max(target[i, j], self.s.horizon)
-                if (target > n).any():
-                    return self._finish(layout, n, target, st)
-                support, weights = mixture(tally, self.space, pop, self.s.support_tol)
-                searched = {idx(d) for d in st["searched"]}
-                cands = sorted(searched - set(pop))
-                verdict = race(tally, support, weights, cands, self.s)
-                best = [(v[1], -c) for c, v in verdict.items() if v[4] == "add"]
-                if best:
-                    c = -max(best)[1]
-                    st["population"] = st["population"] + [self.space.decks[c]]
-                    added = [len(layout.rounds), self.space.decks[c], round(verdict[c][1], 4)]
-                    st["added"] = st["added"] + [added]
-                    searched |= set(self.space.neighbours[c])
-                    st["searched"] = [self.space.decks[i] for i in sorted(searched)]
+                found = self._metagame_round(layout, st, tally, n, target)
+                if found == "continue":
                     continue
-                promising = [c for c, v in verdict.items() if v[4] != "new" and v[1] >= 0.5 - self.s.band]
-                grown = (self._near(support) | self._near(promising)) - searched
-                if grown:
-                    searched |= grown
-                    st["searched"] = [self.space.decks[i] for i in sorted(searched)]
-                    verdict.update(race(tally, support, weights, sorted(grown), self.s))
-                for c, v in verdict.items():
-                    if v[4] in ("new", "race"):
-                        goal = _next(self.s.looks(), v[0])
-                        for sd in support:
-                            if sd != c:
-                                target[c, sd] = max(target[c, sd], goal)
-                                target[sd, c] = max(target[sd, c], goal)
-                if (target > n).any():
-                    return self._finish(layout, n, target, st)
-                st["phase"] = "field"
-                pred = tally.predicted_field_rate(field_of(self.space, self.s))
-                played = np.flatnonzero(tally.games.sum(1) > 0)
-                order = set(sorted(played, key=lambda i: (-pred[i], i))[: self.s.contenders])
-                order |= {idx(d) for d in st["contenders"]}  # a second pass keeps the first's contenders
-                st["contenders"] = [self.space.decks[i] for i in sorted(order)]
-                continue
-            if st["phase"] == "field":
-                field = field_of(self.space, self.s)
-                contenders = [idx(d) for d in st["contenders"]]
-                verdict = field_race(tally, contenders, field, self.s)
-                late = self._late_contenders(tally, field, contenders, verdict)
-                if late:
-                    contenders = sorted(contenders + late)
-                    st["contenders"] = [self.space.decks[i] for i in contenders]
-                    verdict = field_race(tally, contenders, field, self.s)
-                for c, v in verdict.items():
-                    if v[4] == "race" and v[0] < self.s.field_looks[-1]:
-                        goal = _next(self.s.field_looks, v[0])
-                        for f in field:
-                            if f != c:
-                                target[c, f] = max(target[c, f], goal)
-                                target[f, c] = max(target[f, c], goal)
-                if (target > n).any():
-                    return self._finish(layout, n, target, st)
-                pop = [idx(d) for d in st["population"]]
-                support, weights = mixture(tally, self.space, pop, self.s.support_tol)
-                cands = sorted({idx(d) for d in st["searched"]} - set(pop))
-                if any(v[4] in ("new", "race", "add") for v in race(tally, support, weights, cands, self.s).values()):
-                    st["phase"] = "metagame"  # the field's games reopened a candidate: race it again
+                if found is not None:
+                    return found
+                if self.game.field:
+                    st["phase"] = "field"
+                    self._pick_contenders(st, tally)
                     continue
                 st["phase"] = "done"
+                return None, st, "settled"
+            if st["phase"] == "field":
+                found = self._field_round(layout, st, tally, n, target)
+                if found is not None:
+                    return found
+                continue
             return None, st, "settled"
+
+    def _metagame_round(self, layout, st: dict, tally: Tally, n: np.ndarray, target: np.ndarray):
+        """One pass of steps 1-3: the round's plan, ``"continue"`` after adding decks, or None once settled."""
+        idx, game = self.space.index, self.game
+        pops = [[idx(d) for d in st["population"][side.name]] for side in game.sides]
+        for cell in game.population_cells(pops):
+            target[cell] = max(target[cell], self.s.horizon)
+        if (target > n).any():
+            return self._finish(layout, n, target, st)
+        supports, weights, refs = game.mixtures(tally, pops, self.s.support_tol)
+        verdicts = [race(tally, side, supports[side.opponent], weights[side.opponent], refs[side.index],
+                         sorted({idx(d) for d in st["searched"][side.name]} - set(pops[side.index])), self.s)
+                    for side in game.sides]
+        adds = []
+        for side, verdict in zip(game.sides, verdicts, strict=True):
+            best = [(x[1], -c) for c, x in verdict.items() if x[4] == "add"]
+            if best:
+                c = -max(best)[1]
+                adds.append((side, c, verdict[c][1]))
+        for side, c, est in adds:
+            st["population"] = {**st["population"], side.name: st["population"][side.name] + [self.space.decks[c]]}
+            st["added"] = st["added"] + [[len(layout.rounds), side.name, self.space.decks[c], round(est, 4)]]
+            self._grow(st, side, {c})
+        if adds:
+            return "continue"
+        for side, verdict in zip(game.sides, verdicts, strict=True):
+            ref, support = refs[side.index], supports[side.opponent]
+            promising = [c for c, x in verdict.items() if x[0] >= game.grow_after and x[1] >= ref - self.s.band]
+            grown = self._grow(st, side, set(supports[side.index]) | set(promising))
+            if grown:
+                verdict.update(race(tally, side, support, weights[side.opponent], ref, sorted(grown), self.s))
+            for c, x in verdict.items():
+                if x[4] in ("new", "race"):
+                    goal = _next(self.s.looks(), x[0])
+                    for o in support:
+                        for cell in side.cells(c, o):
+                            target[cell] = max(target[cell], goal)
+        if (target > n).any():
+            return self._finish(layout, n, target, st)
+        return None
+
+    def _pick_contenders(self, st: dict, tally: Tally) -> None:
+        """The ``contenders`` decks of greatest predicted rate against the field (a second pass keeps the first's)."""
+        pred = tally.predicted_field_rate(field_of(self.space, self.s))
+        played = np.flatnonzero(tally.games.sum(1) > 0)
+        order = set(sorted(played, key=lambda i: (-pred[i], i))[: self.s.contenders])
+        order |= {self.space.index(d) for d in st["contenders"]}
+        st["contenders"] = [self.space.decks[i] for i in sorted(order)]
+
+    def _field_round(self, layout, st: dict, tally: Tally, n: np.ndarray, target: np.ndarray):
+        """Step 4: the round's plan, or None with the phase set (back to the metagame, or done)."""
+        idx, side = self.space.index, self.game.sides[0]
+        field = field_of(self.space, self.s)
+        contenders = [idx(d) for d in st["contenders"]]
+        verdict = field_race(tally, contenders, field, self.s)
+        late = self._late_contenders(tally, field, contenders, verdict)
+        if late:
+            contenders = sorted(contenders + late)
+            st["contenders"] = [self.space.decks[i] for i in contenders]
+            verdict = field_race(tally, contenders, field, self.s)
+        for c, v in verdict.items():
+            if v[4] == "race" and v[0] < self.s.field_looks[-1]:
+                goal = _next(self.s.field_looks, v[0])
+                for f in field:
+                    for cell in side.cells(c, f):
+                        target[cell] = max(target[cell], goal)
+        if (target > n).any():
+            return self._finish(layout, n, target, st)
+        pop = [idx(d) for d in st["population"][side.name]]
+        supports, weights, refs = self.game.mixtures(tally, [pop], self.s.support_tol)
+        cands = sorted({idx(d) for d in st["searched"][side.name]} - set(pop))
+        again = race(tally, side, supports[0], weights[0], refs[0], cands, self.s)
+        st["phase"] = "metagame" if any(v[4] in ("new", "race", "add") for v in again.values()) else "done"
+        return None  # the field's games reopened a candidate: race it again; else done
 
     def _late_contenders(self, tally: Tally, field: list[int], contenders: list[int], verdict: dict) -> list[int]:
         """Decks that join the strongest-deck race late: the Bradley-Terry rate against the field of a
@@ -227,9 +282,28 @@ class Planner:
         late = [i for i in range(len(self.space)) if i not in taken and games[i] > 0 and hopeful[i] >= bar]
         return sorted(sorted(late, key=lambda i: (-pred[i], i))[: max(1, self.s.top // 2)])
 
+    def _square(self, counts: np.ndarray) -> np.ndarray:
+        """The layout's games per pairing (first seat's pool by the second's) on every deck of the space."""
+        d = len(self.space)
+        out = np.zeros((d, d), np.int64)
+        out[np.ix_(self._rows, self._cols)] = counts
+        return out
+
     def _finish(self, layout, n, target, st):
-        """The round's counts, or a stop when it would pass ``max_games``."""
+        """The round's counts on the layout's pairings, or a stop when it would pass ``max_games``."""
         target = np.minimum(target, self.s.horizon)
         if self.s.max_games and layout.total_games + int((target - n).sum()) > self.s.max_games:
             return None, st, "max_games"
-        return target[None], st, ""
+        return target[np.ix_(self._rows, self._cols)][None], st, ""
+
+
+def state_of(state: dict, game: DeckGame) -> dict:
+    """A round's recorded state with each side's population and searched decks by side name (a run recorded
+    before the seat model was one, with alike seats, kept them as bare lists)."""
+    st = dict(state)
+    if not isinstance(st.get("population"), dict):
+        name = game.names[0]
+        st["population"], st["searched"] = {name: st["population"]}, {name: st["searched"]}
+        st["added"] = [[r, name, deck, est] for r, deck, est in st.get("added", [])]
+    st.setdefault("contenders", [])
+    return st

@@ -1,13 +1,17 @@
 """What an explore folder tells a designer, read from its games and its last state, and written beside them.
 
-``metagame.csv`` (the mixture), ``decks.csv`` (every deck: searched or not, its rate against the
-mixture and the field with intervals), ``strongest.csv`` (the ``top`` decks by rate against the
-field), ``archive.csv`` (the strongest deck of every style cell), ``dead_cards.csv`` (every card's standing:
-in a metagame deck, in a strongest deck, in a deck not ruled out of the band, dead, or untested;
-:func:`card_table`), ``matchups.csv`` (every explored
-ordered pair with its games), ``summary.json`` (the guarantee, exploitability, games) and
-``explore.pdf``. Every file is written atomically and depends only on the games and the state,
-so a resumed run writes the very same files.
+One set of answers for every deck-choice game (:class:`~simkit.explore.game.DeckGame`), a ``seat`` column
+wherever a deck's answer depends on its side (``both`` when the seats are alike; ``first`` and ``second``
+when each has its own pool, a deck of both pools having a row per seat): ``metagame.csv`` (each side's
+mixture), ``decks.csv`` (every deck of every side: searched or not, its score against the mixture it meets
+and, where the game has a field, against the field, with intervals), ``strongest.csv`` (each side's ``top``
+decks: by rate against the field where measured, else by score against the mixture), ``archive.csv`` (the
+strongest deck of every style cell of each side), ``dead_cards.csv`` (every card's standing: in a metagame deck,
+in a strongest deck, in a deck not ruled out of the band, dead, or untested; :func:`card_table`),
+``matchups.csv`` (every explored pairing with its games), ``summary.json`` (the guarantee, each side's
+exploitability, games; per-side answers keyed by side name) and ``explore.pdf``.
+Every file is written atomically and depends only on the games and the state, so a resumed run writes the
+very same files.
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simkit.core.words import Estimate, card_status, guarantee_sentence
-from simkit.explore.oracle import field_of, field_race, mixture, race
+from simkit.core.words import Estimate, card_status, guarantee_sentence, seats_guarantee_sentence
+from simkit.explore.game import DeckGame, Side
+from simkit.explore.oracle import field_of, field_race, race, state_of
 from simkit.explore.settings import ExploreSettings
 from simkit.explore.space import DeckSpace
 from simkit.explore.tally import Tally
@@ -28,6 +33,8 @@ from simkit.sweep.store import atomic_write
 FILES = ("metagame.csv", "decks.csv", "strongest.csv", "archive.csv", "dead_cards.csv", "matchups.csv",
          "summary.json", "explore.pdf")
 
+_NO_FIELD = (0, np.nan, np.nan, np.nan, "")
+
 
 def analyse(space: DeckSpace, settings: ExploreSettings, df: pd.DataFrame, state: dict, stopped: str) -> dict:
     """The explore run's answers from its games and its last state.
@@ -35,87 +42,59 @@ def analyse(space: DeckSpace, settings: ExploreSettings, df: pd.DataFrame, state
     Returns:
         dict of DataFrames ``metagame, decks, strongest, archive, dead_cards, matchups`` and ``summary`` (a dict).
     """
-    s = settings
+    s, game = settings, DeckGame(space, settings.horizon)
+    state = state_of(state, game)
     tally = Tally(space.decks, df)
-    idx = space.index
-    pop = [idx(d) for d in state["population"]]
-    support, weights = mixture(tally, space, pop, s.support_tol)
-    w = dict(zip(support, weights, strict=True))
-    searched = sorted({idx(d) for d in state["searched"]} | set(pop))
-    verdict = race(tally, support, weights, searched, s)
-    field = field_of(space, s)
-    contenders = [idx(d) for d in state.get("contenders", [])]
+    pops = [[space.index(d) for d in state["population"][side.name]] for side in game.sides]
+    supports, weights, refs = game.mixtures(tally, pops, s.support_tol)
+    field = field_of(space, s) if game.field else []
+    contenders = [space.index(d) for d in state.get("contenders", [])]
     fv = field_race(tally, contenders, field, s) if contenders else {}
-    pred = tally.predicted_field_rate(field)
-    rows = []
-    for i, deck in enumerate(space.decks):
-        lvl, est, low, high, dec = verdict.get(i, (0, np.nan, np.nan, np.nan, "not searched"))
-        if i in pop:
-            dec = "metagame" if i in w else "population"
-        flvl, fest, flow, fhigh, fdec = fv.get(i, (0, np.nan, np.nan, np.nan, ""))
-        rows.append({
-            "deck": deck, "searched": i in searched, "in_population": i in pop, "weight": float(w.get(i, 0.0)),
-            "vs_mix": est, "vs_mix_low": low, "vs_mix_high": high, "vs_mix_level": lvl, "decision": dec,
-            "field_rate": fest, "field_low": flow, "field_high": fhigh, "field_level": flvl, "top_race": fdec,
-            "predicted_field_rate": float(pred[i]), "games": int(tally.n[i].sum() + tally.n[:, i].sum()),
-            **{ax.name: v for ax, v in zip(space.axes, space.cell(i), strict=True)},
-        })
-    decks = pd.DataFrame(rows)
-    meta = decks[decks["in_population"]].sort_values(["weight", "vs_mix", "deck"], ascending=[False, False, True])
-    metagame = meta[["deck", "weight", "vs_mix", "vs_mix_low", "vs_mix_high", "games"]].reset_index(drop=True)
-    measured = decks[decks["field_level"] > 0].sort_values(["field_rate", "deck"], ascending=[False, True])
-    strongest = measured.head(s.top)[["deck", "field_rate", "field_low", "field_high", "field_level", "top_race",
-                                      "vs_mix", "games"]].reset_index(drop=True)
-    strength = decks["field_rate"].where(decks["field_level"] > 0, decks["predicted_field_rate"])
-    arch = decks[decks["searched"]].assign(strength=strength, measured=decks["field_level"] > 0)
-    axes = [ax.name for ax in space.axes]
-    if axes:
-        arch = arch.sort_values(["strength", "deck"], ascending=[False, True])
-        cells = arch.groupby(axes, sort=True)
-        archive = cells.head(1).merge(cells.size().rename("searched_in_cell").reset_index(), on=axes)
-        archive = archive.sort_values(axes)[[*axes, "deck", "strength", "measured", "vs_mix", "weight",
-                                             "searched_in_cell", "games"]].reset_index(drop=True)
-    else:
-        archive = pd.DataFrame(columns=["deck", "strength"])
-    searched_rows = decks[decks["searched"]]
-    reach = searched_rows[~(searched_rows["vs_mix_high"] < 0.5 - s.band)].index  # an unmeasured deck is not ruled out
-    dead_cards = card_table(space, set(w), {idx(d) for d in strongest["deck"]}, set(reach), set(searched_rows.index))
+    pred = tally.predicted_field_rate(field) if game.field else np.full(len(space), np.nan)
+    decks = pd.DataFrame([row for side in game.sides for row in _deck_rows(
+        space, tally, side, state, pops, supports, weights, refs, fv, pred, s)])
+    in_meta = {i for sup in supports for i in sup}
+    reach = {space.index(d) for d in decks.loc[decks["in_band"], "deck"]}
+    searched = {space.index(d) for d in decks.loc[decks["searched"], "deck"]}
+    strongest = _strongest(decks, game, s.top)
+    dead_cards = card_table(space, in_meta, {space.index(d) for d in strongest["deck"]}, reach, searched)
+    decks = decks.drop(columns="in_band")
     fi, si = np.nonzero(tally.n)
     matchups = pd.DataFrame({
         "first_deck": [space.decks[i] for i in fi], "second_deck": [space.decks[j] for j in si],
-        "games": tally.n[fi, si], "first_points": tally.pts[fi, si],
-        "first_rate": tally.pts[fi, si] / tally.n[fi, si],
+        "games": tally.n[fi, si], "first_points": tally.pts[fi, si], "first_rate": tally.pts[fi, si] / tally.n[fi, si],
     })
-    cand = decks[decks["searched"]]
-    best = cand.loc[cand["vs_mix"].idxmax()] if len(cand) else None
-    exploit = float(best["vs_mix"] - 0.5) if best is not None else float("nan")
-    interval = [float(cand["vs_mix_low"].max() - 0.5), float(cand["vs_mix_high"].max() - 0.5)]
-    not_excluded = cand[(cand["vs_mix_high"] >= 0.5 + s.epsilon) & ~cand["in_population"]]
-    met, guarantee = guarantee_sentence(Estimate(exploit, *interval), s.epsilon, stopped)
-    summary = {
-        "stopped": stopped,
-        "guarantee_met": met,
-        "guarantee": guarantee,
-        "epsilon": s.epsilon,
-        "exploitability": exploit,
-        "exploitability_interval": interval,
-        "best_response": None if best is None else str(best["deck"]),
-        "searched_not_excluded": int(len(not_excluded)),
-        "games": int(tally.n.sum()),
-        "pairs_played": int((tally.n > 0).sum()),
-        "decks": len(space),
-        "searched": len(searched),
-        "population": [space.decks[i] for i in pop],
-        "metagame": {space.decks[i]: round(float(x), 6) for i, x in zip(support, weights, strict=True)},
-        "added": state.get("added", []),
-        "strongest": strongest["deck"].tolist(),
-        "dead_cards": [f"{r.category}:{r.card}" for r in dead_cards.itertuples() if r.dead],
-        "untested_cards": [f"{r.category}:{r.card}" for r in dead_cards.itertuples() if r.status == "untested"],
-        "axes": [ax.spec() for ax in space.axes],
-        "settings": s.to_dict(),
-    }
-    return {"metagame": metagame, "decks": decks, "strongest": strongest, "archive": archive,
-            "dead_cards": dead_cards, "matchups": matchups, "summary": summary}
+    metagame = decks[decks["in_population"]].sort_values(["seat", "weight", "vs_mix", "deck"],
+                                                        ascending=[True, False, False, True])
+    metagame = metagame[["seat", "deck", "weight", "vs_mix", "vs_mix_low", "vs_mix_high", "games"]]
+    answers = {"metagame": metagame.reset_index(drop=True), "decks": decks, "strongest": strongest,
+               "archive": _archive(decks, space, game), "dead_cards": dead_cards, "matchups": matchups}
+    answers["summary"] = _summary(answers, game, space, state, supports, weights, refs, stopped, s)
+    return answers
+
+
+def _deck_rows(space, tally, side: Side, state, pops, supports, weights, refs, fv, pred, s) -> list[dict]:
+    """One row per deck of ``side``'s pool: its race against the mixture it meets, its field race, its cell."""
+    k, o = side.index, side.opponent
+    searched = sorted({space.index(d) for d in state["searched"][side.name]} | set(pops[k]))
+    verdict = race(tally, side, supports[o], weights[o], refs[k], searched, s)
+    w = dict(zip(supports[k], weights[k], strict=True))
+    rows = []
+    for i in side.pool:
+        lvl, est, low, high, dec = verdict.get(i, (0, np.nan, np.nan, np.nan, "not searched"))
+        if i in pops[k]:
+            dec = "metagame" if i in w else "population"
+        flvl, fest, flow, fhigh, fdec = fv.get(i, _NO_FIELD)
+        rows.append({
+            "seat": side.name, "deck": space.decks[i], "searched": i in verdict, "in_population": i in pops[k],
+            "weight": float(w.get(i, 0.0)), "vs_mix": est, "vs_mix_low": low, "vs_mix_high": high,
+            "vs_mix_level": lvl, "decision": dec, "field_rate": fest, "field_low": flow, "field_high": fhigh,
+            "field_level": flvl, "top_race": fdec, "predicted_field_rate": float(pred[i]),
+            "games": side.games(tally, i),
+            "in_band": i in verdict and not high < refs[k] - s.band,  # its interval reaches the band: not ruled out
+            **{ax.name: v for ax, v in zip(space.axes, space.cell(i), strict=True)},
+        })
+    return rows
 
 
 def card_table(space: DeckSpace, metagame: set[int], strongest: set[int], reach: set[int],
@@ -147,6 +126,93 @@ def card_table(space: DeckSpace, metagame: set[int], strongest: set[int], reach:
     return pd.DataFrame(rows).sort_values(["dead", "category", "card"], ascending=[False, True, True])
 
 
+def _strongest(decks: pd.DataFrame, game: DeckGame, top: int) -> pd.DataFrame:
+    """Each side's ``top`` decks: by rate against the field where the game has one (the measured decks), else by
+    score against the mixture the side meets (the searched decks)."""
+    if game.field:
+        ranked = decks[decks["field_level"] > 0].sort_values(["seat", "field_rate", "deck"],
+                                                             ascending=[True, False, True])
+    else:
+        ranked = decks[decks["searched"]].sort_values(["seat", "vs_mix", "deck"], ascending=[True, False, True])
+    cols = ["seat", "deck", "field_rate", "field_low", "field_high", "field_level", "top_race", "vs_mix",
+            "vs_mix_low", "vs_mix_high", "vs_mix_level", "decision", "games"]
+    return ranked.groupby("seat", sort=False).head(top)[cols].reset_index(drop=True)
+
+
+def _archive(decks: pd.DataFrame, space: DeckSpace, game: DeckGame) -> pd.DataFrame:
+    """The strongest searched deck of every style cell of each side, with how many of the cell's decks were
+    searched: strength is the rate against the field (measured, else predicted by Bradley-Terry) where the
+    game has a field, else the score against the mixture the side meets."""
+    axes = [ax.name for ax in space.axes]
+    cols = ["seat", *axes, "deck", "strength", "measured", "vs_mix", "vs_mix_low", "vs_mix_high", "weight",
+            "searched_in_cell", "games"]
+    if not axes:
+        return pd.DataFrame(columns=cols)
+    if game.field:
+        measured = decks["field_level"] > 0
+        strength = decks["field_rate"].where(measured, decks["predicted_field_rate"])
+    else:
+        measured, strength = decks["searched"], decks["vs_mix"]
+    arch = decks.assign(strength=strength, measured=measured)[decks["searched"]]
+    arch = arch.sort_values(["seat", "strength", "deck"], ascending=[True, False, True])
+    cells = arch.groupby(["seat", *axes], sort=True)
+    archive = cells.head(1).merge(cells.size().rename("searched_in_cell").reset_index(), on=["seat", *axes])
+    return archive.sort_values(["seat", *axes])[cols].reset_index(drop=True)
+
+
+def _summary(answers: dict, game: DeckGame, space: DeckSpace, state: dict, supports, weights, refs,
+             stopped: str, s: ExploreSettings) -> dict:
+    """``summary.json``: the guarantee, and per side (by name) its exploitability, mixture, population and
+    strongest decks. A side's exploitability is how much the best searched deck of the side that meets it
+    (itself when the seats are alike) scores against its mixture above that side's reference."""
+    decks = answers["decks"]
+    exploit, interval, best, estimates, open_ = {}, {}, {}, {}, 0
+    for side in game.sides:
+        o = game.sides[side.opponent]
+        ref = refs[o.index]
+        cand = decks[(decks["seat"] == o.name) & decks["searched"]]
+        top = cand.loc[cand["vs_mix"].idxmax()] if len(cand) else None
+        exploit[side.name] = float(top["vs_mix"] - ref) if top is not None else float("nan")
+        interval[side.name] = [float(cand["vs_mix_low"].max() - ref), float(cand["vs_mix_high"].max() - ref)]
+        best[side.name] = None if top is None else str(top["deck"])
+        estimates[side.name] = Estimate(exploit[side.name], *interval[side.name])
+        open_ += int(((cand["vs_mix_high"] >= ref + s.epsilon) & ~cand["in_population"]).sum())
+    if list(estimates) == ["both"]:
+        met, guarantee = guarantee_sentence(estimates["both"], s.epsilon, stopped)
+    else:
+        met, guarantee = seats_guarantee_sentence(estimates, s.epsilon, stopped)
+    games = answers["matchups"]["games"]
+    return {
+        "seats": list(game.names),
+        "stopped": stopped,
+        "guarantee_met": bool(met),
+        "guarantee": guarantee,
+        "epsilon": s.epsilon,
+        "value": round(refs[0], 6),
+        "exploitability": exploit,
+        "exploitability_interval": interval,
+        "best_response": best,
+        "searched_not_excluded": open_,
+        "games": int(games.sum()),
+        "pairs_played": int(len(games)),
+        "pairs": len(space.seats[0]) * len(space.seats[1]),
+        "decks": {side.name: len(side.pool) for side in game.sides},
+        "searched": {side.name: int(((decks["seat"] == side.name) & decks["searched"]).sum()) for side in game.sides},
+        "population": {side.name: list(state["population"][side.name]) for side in game.sides},
+        "metagame": {side.name: {space.decks[i]: round(float(x), 6)
+                                 for i, x in zip(supports[side.index], weights[side.index], strict=True)}
+                     for side in game.sides},
+        "added": state.get("added", []),
+        "strongest": {side.name: answers["strongest"].loc[answers["strongest"]["seat"] == side.name, "deck"].tolist()
+                      for side in game.sides},
+        "dead_cards": [f"{r.category}:{r.card}" for r in answers["dead_cards"].itertuples() if r.dead],
+        "untested_cards": [f"{r.category}:{r.card}" for r in answers["dead_cards"].itertuples()
+                           if r.status == "untested"],
+        "axes": [ax.spec() for ax in space.axes],
+        "settings": s.to_dict(),
+    }
+
+
 def write_outputs(out: Path, answers: dict, title: str) -> None:
     """Write every answer file into the folder ``out``, atomically."""
     out = Path(out)
@@ -155,7 +221,7 @@ def write_outputs(out: Path, answers: dict, title: str) -> None:
         atomic_write(out / f"{name}.csv", lambda p, f=frame: f.to_csv(p, index=False, float_format="%.6g"))
     text = json.dumps(answers["summary"], indent=2, ensure_ascii=False, default=_plain)
     atomic_write(out / "summary.json", lambda p: p.write_text(text + "\n", encoding="utf-8"))
-    from simkit.explore.report import write_explore_pdf  # the report's own pages: one PDF for every run
+    from simkit.explore.report import write_explore_pdf
 
     atomic_write(out / "explore.pdf", lambda p: write_explore_pdf(p, answers, title))
 

@@ -17,8 +17,9 @@ from textwrap import wrap
 import numpy as np
 import pandas as pd
 
+from simkit.explore.game import by_side
+
 TABLES = ("metagame", "decks", "strongest", "archive", "dead_cards", "matchups")
-SEAT_NAMES = ("first", "second")
 MATRIX_DECKS = 30   # decks of the explored matrix drawn with their rates
 ERROR_DECKS = 70    # searched decks drawn against the mixture (the strongest ones)
 ARCHIVE_ROWS = 70   # archive rows per page
@@ -50,6 +51,10 @@ def read_answers(folder: str | Path) -> dict:
                          else pd.read_csv(path, keep_default_na=False, na_values=[""]))
         except (OSError, ValueError) as exc:
             raise ValueError(f"{path}: not a finished explore run ({exc})") from None
+    out["summary"] = by_side(out["summary"])
+    for name in ("metagame", "decks", "strongest", "archive"):  # an alike-seat run written before every answer
+        if "seat" not in out[name].columns:                      # had its side
+            out[name].insert(0, "seat", "both")
     return out
 
 
@@ -84,33 +89,34 @@ def lead(s: dict) -> tuple[str, str]:
 def answer_lines(s: dict) -> list[tuple[str, list[str]]]:
     """The answers of ``summary.json`` in words, as ``(heading, lines)`` blocks (the report's first page, under
     the guarantee, :func:`lead`)."""
-    blocks = []
-    if s.get("seat_pools"):
-        blocks.append(("", _wrap(
-            f"The seats have their own pools, so each seat has its own metagame: the first seat's expected score "
-            f"is {s['value']:.3f} when both seats play their metagame. {s['games']:,} games, "
-            f"{s['pairs_played']:,} of {s['pairs']:,} pairings played ({s['decks']['first']:,} first-seat and "
-            f"{s['decks']['second']:,} second-seat decks; {s['searched']['first']:,} and {s['searched']['second']:,} "
-            f"searched).")))
-        for seat in SEAT_NAMES:
-            lo, hi = s["exploitability_interval"][seat]
-            other = SEAT_NAMES[1 - SEAT_NAMES.index(seat)]
-            lines = [f"{w:6.1%}  {d}" for d, w in s["metagame"][seat].items()]
-            lines += _wrap(f"Exploitability {s['exploitability'][seat]:+.3f} (interval {lo:+.3f} to {hi:+.3f}): the "
-                           f"{other} seat's best searched deck against it, {s['best_response'][seat]}, scores that "
-                           f"much above the {other} seat's value.")
-            lines += _wrap("Strongest against the other seat's metagame: " + ", ".join(s["strongest"][seat]))
-            blocks.append((f"The {seat} seat's metagame", lines))
+    s = by_side(s)
+    seats = s["seats"]
+    if seats == ["both"]:
+        intro = (f"{s['games']:,} games, {s['pairs_played']:,} of {s['pairs']:,} ordered pairs played; a population "
+                 f"of {len(s['population']['both'])} decks, {s['searched']['both']} searched.")
     else:
-        lo, hi = s["exploitability_interval"]
-        blocks.append(("", _wrap(
-            f"{s['games']:,} games, {s['pairs_played']:,} of {s['decks'] ** 2:,} ordered pairs played; a population "
-            f"of {len(s['population'])} decks, {s['searched']} searched.")))
-        lines = [f"{w:6.1%}  {d}" for d, w in s["metagame"].items()]
-        lines += _wrap(f"Exploitability {s['exploitability']:+.3f} (interval {lo:+.3f} to {hi:+.3f}): the best "
-                       f"searched deck against the mixture, {s['best_response']}, scores that much above 1/2.")
-        blocks.append(("The metagame (Nash mixture)", lines))
-        blocks.append(("The strongest decks (rate against the field)", _wrap(", ".join(s["strongest"]))))
+        intro = (f"The seats have their own pools, so each seat has its own metagame: the first seat's expected "
+                 f"score is {s['value']:.3f} when both seats play their metagame. {s['games']:,} games, "
+                 f"{s['pairs_played']:,} of {s['pairs']:,} pairings played ({s['decks']['first']:,} first-seat and "
+                 f"{s['decks']['second']:,} second-seat decks; {s['searched']['first']:,} and "
+                 f"{s['searched']['second']:,} searched).")
+    blocks = [("", _wrap(intro))]
+    for k, seat in enumerate(seats):
+        lo, hi = s["exploitability_interval"][seat]
+        lines = [f"{w:6.1%}  {d}" for d, w in s["metagame"][seat].items()]
+        if seat == "both":
+            lines += _wrap(f"Exploitability {s['exploitability'][seat]:+.3f} (interval {lo:+.3f} to {hi:+.3f}): the "
+                           f"best searched deck against the mixture, {s['best_response'][seat]}, scores that much "
+                           "above 1/2.")
+            blocks.append(("The metagame (Nash mixture)", lines))
+            blocks.append(("The strongest decks (rate against the field)", _wrap(", ".join(s["strongest"][seat]))))
+            continue
+        other = seats[len(seats) - 1 - k]
+        lines += _wrap(f"Exploitability {s['exploitability'][seat]:+.3f} (interval {lo:+.3f} to {hi:+.3f}): the "
+                       f"{other} seat's best searched deck against it, {s['best_response'][seat]}, scores that "
+                       f"much above the {other} seat's value.")
+        lines += _wrap("Strongest against the other seat's metagame: " + ", ".join(s["strongest"][seat]))
+        blocks.append((f"The {seat} seat's metagame", lines))
     blocks.append((f"The guarantee: {'met' if s['guarantee_met'] else 'NOT met'} (the run stopped: {s['stopped']})",
                    _wrap(s["guarantee"] + ".")))
     dead, untested = s["dead_cards"], s.get("untested_cards", [])
@@ -136,13 +142,13 @@ def write_explore_pdf(path: Path, answers: dict, title: str, footer: str = "simk
     the explored matrix."""
     from simkit.report.document import PORTRAIT, ReportPdf, text_page
 
-    s = answers["summary"]
+    s = by_side(answers["summary"])
     with ReportPdf(Path(path), title, footer, "simkit explore report", "") as pdf:
         fig = pdf.new_page(PORTRAIT)
         sentence, state = lead(s)
         text_page(fig, title, answer_lines(s), lead=sentence, lead_state=state)
         pdf.add(fig, "answers")
-        seats = SEAT_NAMES if s.get("seat_pools") else (None,)
+        seats = tuple(s["seats"])
         for seat in seats:
             _metagame_page(pdf, answers, s, seat)
         _tables_page(pdf, answers, s)
@@ -168,10 +174,10 @@ def _metagame_page(pdf, answers: dict, s: dict, seat) -> None:
     h2 = max(len(d), 1) * ROW / height
     ax2 = fig.add_axes([0.42, y - h2, 0.5, h2])
     _searched(ax2, d, s, seat, len(_seat(answers["decks"], seat)))
-    who = "The metagame" if seat is None else f"The {seat} seat's metagame"
+    who = "The metagame" if seat == "both" else f"The {seat} seat's metagame"
     fig.text(0.03, 1 - 0.3 / height, f"{who}, and every searched deck against it", fontsize=TITLE, weight="bold",
              va="top")
-    pdf.add(fig, "metagame" if seat is None else f"{seat} seat's metagame", down_to=y - h2 - 0.55 / height)
+    pdf.add(fig, "metagame" if seat == "both" else f"{seat} seat's metagame", down_to=y - h2 - 0.55 / height)
 
 
 def _metagame_bars(ax, m: pd.DataFrame, seat) -> None:
@@ -183,20 +189,21 @@ def _metagame_bars(ax, m: pd.DataFrame, seat) -> None:
     ax.set_ylim(-0.6, len(m) - 0.4)
     ax.set_xlim(0, 2.2 * max(float(m["weight"].max()) if len(m) else 1.0, 0.1))
     ax.set_xlabel("weight in the metagame; each deck's score against the\n"
-                  + ("mixture" if seat is None else "other seat's mixture") + " with its interval", fontsize=LABEL)
+                  + ("mixture" if seat == "both" else "other seat's mixture") + " with its interval", fontsize=LABEL)
     ax.tick_params(axis="x", labelsize=SMALL)
 
 
 def _searched(ax, shown: pd.DataFrame, s: dict, seat, total: int) -> None:
     y = np.arange(len(shown))
-    ref = 0.5 if seat is None else (s["value"] if seat == "first" else 1 - s["value"])
+    ref = {"both": 0.5, "first": s["value"], "second": 1 - s["value"]}[seat]
     err = [shown["vs_mix"] - shown["vs_mix_low"], shown["vs_mix_high"] - shown["vs_mix"]]
     ax.errorbar(shown["vs_mix"], y, xerr=err, fmt="o", ms=4, lw=1.0, color="#333333")
-    ax.axvline(ref, color="#999999", lw=1, label=f"the seat's value {ref:.3f}" if seat else "1/2 (the mixture)")
+    ax.axvline(ref, color="#999999", lw=1,
+               label="1/2 (the mixture)" if seat == "both" else f"the seat's value {ref:.3f}")
     ax.axvline(ref + s["epsilon"], color="#cc3311", lw=1, ls="--", label=f"+ epsilon ({s['epsilon']:g})")
     ax.set_yticks(y, shown["deck"], fontsize=LABEL)
     ax.set_ylim(-0.6, len(shown) - 0.4)
-    who = "the other seat's mixture" if seat else "the mixture"
+    who = "the mixture" if seat == "both" else "the other seat's mixture"
     more = f" (the {len(shown)} best of {total})" if total > len(shown) else ""
     ax.set_xlabel(f"every searched deck{more}: its score against {who},\nwith the interval its race decided on",
                   fontsize=LABEL)
@@ -255,26 +262,26 @@ def _wrap(text: str, width: int = 110) -> list[str]:
     return wrap(text, width) or [""]
 
 
-def _seat(frame: pd.DataFrame, seat) -> pd.DataFrame:
-    return frame if seat is None else frame[frame["seat"] == seat]
+def _seat(frame: pd.DataFrame, seat: str) -> pd.DataFrame:
+    return frame[frame["seat"] == seat]
 
 
 def _archive_header(s: dict) -> list[str]:
-    what = ("its score against the other seat's metagame, with its interval" if s.get("seat_pools")
-            else "its rate against the field (measured, or predicted by Bradley-Terry)")
+    what = ("its rate against the field (measured, or predicted by Bradley-Terry)" if s["seats"] == ["both"]
+            else "its score against the other seat's metagame, with its interval")
     return _wrap(f"Style axes {', '.join(s['axes']) or '(none)'}. Strength: {what}. 'searched': the decks "
                  "of the cell the search reached (a cell it never reached has no row).")
 
 
 def _archive_lines(arch: pd.DataFrame) -> list[str]:
     cols = list(arch.columns)
-    cell = cols[: cols.index("deck")]
+    cell = [c for c in cols[: cols.index("deck")] if c != "seat" or set(arch["seat"]) != {"both"}]
     rows = [(", ".join(f"{k}={r[k]}" for k in cell), r) for r in arch.to_dict("records")]
     wide = max([len(k) for k, _ in rows] + [4])
     deck = max([len(str(r["deck"])) for _, r in rows] + [4])
     lines = [f"{'cell':<{wide}}  {'strongest deck':<{deck}}  strength          searched"]
     for key, r in rows:
-        if "vs_mix_low" in r:
+        if r.get("seat", "both") != "both":
             band = f"[{float(r['vs_mix_low']):.2f}, {float(r['vs_mix_high']):.2f}]"
         else:
             band = "" if r.get("measured") in (True, "True", 1) else "(predicted)"
@@ -306,7 +313,7 @@ def _rates(fig, ax, answers: dict, seats) -> None:
         rest = d[d["searched"].astype(bool) & ~d["in_population"].astype(bool) & (d["vs_mix_level"] > 0)]
         rest = rest.sort_values(["vs_mix", "deck"], ascending=[False, True])
         pick[seat] = [*pop["deck"], *rest["deck"]][:MATRIX_DECKS]
-    rows, cols = (pick[None], pick[None]) if seats == (None,) else (pick["first"], pick["second"])
+    rows, cols = pick[seats[0]], pick[seats[-1]]
     key = m.set_index(["first_deck", "second_deck"])
     rate = np.full((len(rows), len(cols)), np.nan)
     games = np.zeros((len(rows), len(cols)), int)
@@ -341,7 +348,7 @@ def _games_image(fig, ax, m: pd.DataFrame, s: dict) -> None:
     grid[m["first_deck"].map(pos), m["second_deck"].map(pos)] = m["games"]
     im = ax.imshow(grid, cmap="viridis", interpolation="nearest", aspect="auto")
     fig.colorbar(im, ax=ax, fraction=0.05, pad=0.02).set_label("games", fontsize=SMALL)
-    total = s["pairs"] if s.get("seat_pools") else s["decks"] ** 2
+    total = s["pairs"]
     ax.set_title(f"Games per ordered pair over the {len(names):,} decks that played (first deck rows):\n"
                  f"{s['pairs_played']:,} of {total:,} pairs played, {s['games']:,} games", fontsize=SMALL)
     ax.set_xticks([])

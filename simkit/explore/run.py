@@ -13,33 +13,30 @@ from __future__ import annotations
 from pathlib import Path
 
 from simkit.analysis.sequential import AdaptiveSettings
+from simkit.core.seats import SeatPools
 from simkit.explore.oracle import Planner
 from simkit.explore.outputs import FILES, analyse, write_outputs
-from simkit.explore.seat_outputs import analyse_seats
-from simkit.explore.seats import SeatPlanner
 from simkit.explore.settings import ExploreSettings
 from simkit.explore.space import DeckSpace
 from simkit.scenario import Scenario, load_scenario
-from simkit.sweep import load_results, plan_sweep, read_meta, run_sweep
+from simkit.sweep import SweepPlan, load_results, plan_sweep, read_meta, run_sweep
 from simkit.sweep.store import write_meta
 
 
-def plan_explore(sc: Scenario, settings: ExploreSettings, space: DeckSpace | None = None):
-    """The sweep plan an explore plays in: the space's decks, the scenario's bots and seed, rounds of at most
-    ``horizon``.
+def plan_explore(sc: Scenario, settings: ExploreSettings, space: DeckSpace | None = None) -> SweepPlan:
+    """The sweep plan an explore plays in: the space's two seat pools, the scenario's bots and seed, rounds of
+    at most ``horizon`` planned by the explore's planner (never a pairing the pools do not hold).
 
-    A space of the scenario's pool with one pool for both seats is planned as an adaptive sweep of
-    that pool; any other (every legal deck, or seats with their own pools) as one of every deck of
-    the space in both seats, whose rounds the planner never gives a pairing a seat may not hold.
+    Raises:
+        ValueError: a bot, seed or chunk size the sweep refuses.
     """
-    adaptive = AdaptiveSettings(first_steps=1, horizon=settings.horizon, max_games=settings.max_games)
-    if space is None or (space.shared and settings.space == "pool"):
-        return plan_sweep(sc, bots=settings.bots, chunk_size=settings.chunk_size, seed=settings.seed,
-                          adaptive=adaptive)
     import dataclasses
 
+    space = deck_space(sc, settings) if space is None else space
+    adaptive = AdaptiveSettings(first_steps=1, horizon=settings.horizon, max_games=settings.max_games)
     plan = plan_sweep(sc, games=1, bots=settings.bots, chunk_size=settings.chunk_size, seed=settings.seed)
-    return dataclasses.replace(plan, decks=tuple(space.decks), second_decks=(), games=1, adaptive=adaptive)
+    pools = SeatPools(*(tuple(space.decks[i] for i in seat) for seat in space.seats))
+    return dataclasses.replace(plan, pools=pools, adaptive=adaptive)
 
 
 def deck_space(sc: Scenario, settings: ExploreSettings) -> DeckSpace:
@@ -95,13 +92,11 @@ def run_explore(
             diff = [k for k, v in settings.to_dict().items() if kept.get(k) != v]
             raise ValueError(f"{out} holds an explore run with other settings ({', '.join(diff)}): "
                              "choose another --out")
-    planner = Planner(space, settings) if space.shared else SeatPlanner(space, settings)
     run_sweep(sc, plan, out, workers=workers, resume=resume, scheduler=scheduler, progress=progress,
-              planner=planner)
+              planner=Planner(space, settings))
     meta = read_meta(out)
     result = meta.get("adaptive_result") or {}
-    read = analyse if space.shared else analyse_seats
-    answers = read(space, settings, load_results(out), result.get("units") or {}, result.get("stopped", ""))
+    answers = analyse(space, settings, load_results(out), result.get("units") or {}, result.get("stopped", ""))
     write_outputs(out, answers, f"simkit explore: {sc.name}")
     meta["explore"] = {"settings": settings.to_dict(), "files": list(FILES)}  # what a report would read
     write_meta(out, meta)

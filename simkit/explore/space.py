@@ -8,6 +8,7 @@ game tells apart by counts its ``deck_cards`` lists once, e.g. Magic War's armie
 types, other counts). A style axis maps a deck to a value (which card of a one-card category, how
 many cards of a chosen list it holds, or how many cards of the category). When the game's seats
 have their own pools (:meth:`simkit.games.Ruleset.seat_decks`), the space knows each seat's decks.
+Every space has two seat pools (equal ones when the seats are alike).
 """
 
 from __future__ import annotations
@@ -69,7 +70,6 @@ class DeckSpace:
         neighbours: per deck, the indices of the decks one edit away (at most ``max_neighbours``
             of them, drawn by the seed, when that is set).
         seats: the indices of the decks the first and the second seat may hold.
-        shared: True when both seats hold every deck (one metagame for both seats).
         axes: the style axes of the archive.
     """
 
@@ -106,7 +106,6 @@ class DeckSpace:
         first, second = sc.game.seat_decks(self.decks)
         pos = {d: i for i, d in enumerate(self.decks)}
         self.seats = (tuple(pos[d] for d in first), tuple(pos[d] for d in second))
-        self.shared = len(first) == len(second) == len(self.decks)
         categories = sorted({k for cards in self.cards for k in cards})
         if axes is None:  # default: the categories of which every deck holds exactly one card
             axes = tuple(Axis(k, k) for k in categories if all(len(c.get(k, ())) == 1 for c in self.cards))

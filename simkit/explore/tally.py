@@ -65,6 +65,26 @@ class Tally:
             var += w * w * p * (1 - p) / g
         return float(est), float(np.sqrt(var))
 
+    def seat_score(self, i: int, seat: int, opponents, weights) -> tuple[float, float, int]:
+        """Deck ``i``'s expected score in ``seat`` (0 first, 1 second) against a mixture of the other seat's decks.
+
+        Returns:
+            ``(estimate, standard error, level)``: the level is the fewest games against any opponent;
+            an unplayed pairing makes the error infinite (estimate 1/2). The error shrinks each rate by
+            one virtual win and one virtual loss, as :meth:`against`.
+        """
+        est, var, level = 0.0, 0.0, None
+        for j, w in zip(opponents, weights, strict=True):
+            g = self.n[i, j] if seat == 0 else self.n[j, i]
+            level = int(g) if level is None else min(level, int(g))
+            if g == 0:
+                return 0.5, float("inf"), 0
+            won = self.pts[i, j] if seat == 0 else g - self.pts[j, i]
+            est += w * won / g
+            p = (won + 1) / (g + 2)
+            var += w * w * p * (1 - p) / g
+        return float(est), float(np.sqrt(var)), level or 0
+
     def rate_table(self, idx, decks) -> pd.DataFrame:
         """The square win-rate table of the decks ``idx`` (mirrors 1/2), labelled by name."""
         names = [decks[i] for i in idx]

@@ -4,9 +4,9 @@ A game is a sub-package ``simkit.games.<name>`` whose ``GAME`` attribute is a :c
 declaration of what only the game can say (name, title, result schema, the scenario tables it owns,
 its optional capabilities). Everything else is found **by module convention** inside the package
 (:data:`CONVENTIONS`): ``tables.py`` reads the scenario (``build_rules``, ``deck_pool``,
-``canonical_deck``, ``deck_cards``, ``all_decks``, and, when the game has them, ``turn_limit`` and
-``seat_pools``), ``batch.py`` plays (``play_batch``, ``bot_names``, and ``counter_cards`` for a game that
-counts), ``match.py`` holds the single game (``Match``). A module is imported when first used, so
+``canonical_deck``, ``deck_cards``, ``all_decks``, and, when the game has them, ``turn_limit``,
+``seat_pools`` and ``seat_terms``), ``batch.py`` plays (``play_batch``, ``bot_names``, and ``counter_cards``
+for a game that counts), ``match.py`` holds the single game (``Match``). A module is imported when first used, so
 ``simkit --help`` imports no engine. The generic layers (scenario, runner, sweep, analysis, report,
 tune, testing, commands) reach a game only through this interface, never by importing it: a
 scenario's ``game`` key names the sub-package, :func:`get_game` imports it and checks ``GAME`` at once.
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from simkit.core.records import as_action
-from simkit.core.seats import SEATS, WINNERS
+from simkit.core.seats import SEATS, WINNERS, SeatPools
 
 if TYPE_CHECKING:
     from simkit.scenario import Scenario
@@ -194,6 +194,7 @@ CONVENTIONS: dict[str, tuple[str, str, bool]] = {
     "all_decks": ("tables", "all_decks", True),
     "turn_limit": ("tables", "turn_limit", False),
     "seat_pools": ("tables", "seat_pools", False),
+    "seat_terms": ("tables", "seat_terms", False),
     "play_batch": ("batch", "play_batch", True),
     "bot_names": ("batch", "bot_names", True),
     "counter_cards": ("batch", "counter_cards", False),
@@ -329,15 +330,25 @@ class Ruleset:
         """Every legal deck of the scenario's cards."""
         return list(self.spec.hook("all_decks")(self.rules))
 
-    def seat_decks(self, decks: Sequence[str] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The decks of ``decks`` (default: the scenario's pool) that may sit first and second, in order.
+    def seat_decks(self, decks: Sequence[str] | None = None) -> SeatPools:
+        """The :class:`~simkit.core.seats.SeatPools` of ``decks`` (default: the scenario's pool): the decks that
+        may sit first and second, each in pool order (unpacks as ``first, second``).
 
         Both are all of ``decks`` unless the game's ``tables.py`` has ``seat_pools``."""
         decks = tuple(self.decks if decks is None else decks)
         if not self.spec.has("seat_pools"):
-            return decks, decks
+            return SeatPools.alike(decks)
         first, second = self.spec.hook("seat_pools")(self.rules, decks)
-        return tuple(first), tuple(second)
+        return SeatPools(tuple(first), tuple(second))
+
+    def seat_terms(self) -> tuple[str, str] | None:
+        """What each seat is given, in words, when the seats differ by more than who moves first (the game's
+        ``tables.seat_terms(rules)``, Magic War's ``("12 gold", "13 gold")``: the report names them beside the
+        first seat's edge), else ``None``."""
+        if not self.spec.has("seat_terms"):
+            return None
+        first, second = self.spec.hook("seat_terms")(self.rules)
+        return str(first), str(second)
 
     def counter_cards(self) -> dict[str, tuple[str, ...]]:
         """Every card the engine counts, by the categories of :attr:`ResultSchema.card_counters` (empty: none)."""

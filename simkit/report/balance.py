@@ -12,9 +12,9 @@ import pandas as pd
 
 from simkit.analysis import TABLES, analyze, check_results
 from simkit.analysis.robustness import panel_bots
-from simkit.analysis.sequential import seat_pools_of
 from simkit.analysis.skill import skill_tables
 from simkit.analysis.stats import Z95
+from simkit.core.seats import SeatPools
 from simkit.core.words import (
     Banded,
     Estimate,
@@ -158,12 +158,14 @@ def reach_words(tables: dict) -> list[str]:
     if r["min_games_per_pair"] is None:
         return [f"No matchup can ever be flagged beyond {edge}: the band leaves no room."]
     need, have = r["min_games_per_pair"], r["games_per_pair"]
+    seatings = r.get("seatings", 2)
+    each = "each seating; " if seatings == 2 else "a matchup met in one seating only; "
     how = (f"with {r['matchups']} matchups and the {_method(b.matchup_method).split(' (')[0]} correction "
            f"(alpha {b.alpha:g}), a matchup can be flagged beyond {edge} from {need} games per pair "
-           f"(each seating; {2 * need} games, all won by one deck)")
+           f"({each}{seatings * need} games, all won by one deck)")
     if not r["enough"]:
-        games = r.get("pairing_games", 2 * have)
-        has = (f"has {_count(have, 'game')} per pair" if games == 2 * have
+        games = r.get("pairing_games", seatings * have)
+        has = (f"has {_count(have, 'game')} per pair" if games == seatings * have
                else f"has {games} game{'s' if games != 1 else ''} on its thinnest pairing")
         return [f"WARNING: this sweep {has}, too few to flag any matchup, however lopsided: {how}. "
                 f"Sweep at least {need} games per pair (or fewer decks) before reading the absence of matchup flags."]
@@ -173,7 +175,15 @@ def reach_words(tables: dict) -> list[str]:
 
 
 def _metagame_words(mix: pd.DataFrame) -> str:
-    """The metagame in one sentence; an all-even pool is said in words, not as a list of shares."""
+    """The metagame in one sentence; an all-even pool is said in words, not as a list of shares. Where each seat
+    has its own pool (a ``seat`` column), each seat's mix is counted within its own pool."""
+    if "seat" in mix.columns:
+        parts = []
+        for seat, part in mix.groupby("seat", sort=True):
+            support = part[part["in_support"]]
+            names = ", ".join(f"{d} ({_pct(w)})" for d, w in zip(support["deck"][:3], support["weight"][:3]))
+            parts.append(f"the {seat} seat mixes {len(support)} of its {_count(len(part), 'deck')} ({names})")
+        return "Metagame (each seat chooses from its own pool): " + "; ".join(parts) + "."
     if len(mix) == 1:
         return "Metagame: the pool has one deck, so there is no choice to make."
     if len(mix) and bool(mix["all_even"].iloc[0]):
@@ -193,7 +203,8 @@ def seat_words(tables: dict) -> tuple[str, str | None]:
     fp, meta = tables["first_player"], tables.get("meta") or {}
     overall = fp[fp["scope"] == "overall"]
     if "same_bots" not in fp.columns or overall.empty or bool(overall["same_bots"].iloc[0]):
-        return "First-player advantage", None
+        terms = meta.get("seat_terms")
+        return ("First-player advantage" if not terms else f"First seat's edge ({terms[0]} against {terms[1]})"), None
     bots = meta.get("bots") or ["?", "?"]
     return ("First seat's edge: a bot-and-seat effect",
             f"{bots[0]} played first and {bots[-1]} second, so the first seat's edge mixes the seat with the bots "
@@ -288,10 +299,12 @@ def headlines(tables: dict) -> list[str]:
     o = fp[fp["scope"] == "overall"].iloc[0]
     edge = Estimate(o["advantage"], o["low"], o["high"], int(o["games"]))
     _, mixed = seat_words(tables)
+    terms = meta.get("seat_terms")  # what each seat is given beside moving first (Magic War: its gold)
     if mixed is None:
         seat_flagged = bool(((flags["kind"] == "first_player") & (flags["subject"] == "all games")).any())
         kind = "anytime-valid 95% interval" if "units" in tables else "95% CI"  # an adaptive sweep's sequence
-        out.append(_cap(seat_sentence(edge, tables["bands"].first_player, seat_flagged, int(o["games"]), kind)) + ".")
+        out.append(_cap(seat_sentence(edge, tables["bands"].first_player, seat_flagged, int(o["games"]), kind,
+                                      given=tuple(terms) if terms else None)) + ".")
     else:
         out.append(f"The first seat's edge is {100 * o['advantage']:+.1f} points ({edge.ci_pts()}, "
                    f"{_count(int(o['games']), 'game')}), a bot-and-seat effect, not the seat's worth: {mixed}.")
@@ -317,21 +330,20 @@ def headlines(tables: dict) -> list[str]:
 
 
 def games_line(tables: dict) -> str:
-    """The title page's count of games: what the results hold, per ordered pairing, not what was planned.
+    """The title page's count of games: what the results hold, per pairing of the two seat pools, not what was
+    planned.
 
-    With ``tables["pairing_games"]`` (games of each ordered deck pairing in the results, as
-    :func:`balance_report` adds) the line states the games found, per pairing as one number or a
-    min-max range with the mean, and the planned total when the sweep is not finished; without
-    it, the sweep's metadata.
+    ``tables["pairing_games"]`` (games of each pairing the seat pools make, as :func:`simkit.analysis.analyze`
+    gives it) is counted: the pools (``6 decks x 6 decks`` when the seats are alike, ``12 first-seat x 24
+    second-seat decks`` when each has its own pool), the games found per pairing as one number or a min-max
+    range with the mean, and the planned total when the sweep is not finished. Every page and the HTML say
+    this line, so they count a sweep the same way.
     """
-    meta = tables["meta"]
-    n = len(tables["decks"])
-    pool = f"{_count(n, 'deck')} x {_count(n, 'deck')} (both seatings, mirrors included)"
-    per = tables.get("pairing_games")
-    if meta.get("second_decks") and per is not None and len(per):  # the seats had their own pools
-        n1, n2 = (per.index.get_level_values(k).nunique() for k in (0, 1))
-        pool = f"{n1} first-seat x {n2} second-seat decks (every pairing)"
-    if per is None or not len(per):
+    meta, per = tables["meta"], tables["pairing_games"]
+    pools = SeatPools(tuple(dict.fromkeys(per.index.get_level_values(0))),
+                      tuple(dict.fromkeys(per.index.get_level_values(1))))
+    pool = pools.count() + (" (both seatings, mirrors included)" if pools.alike_seats else " (every pairing)")
+    if not len(per):
         return f"Games: {meta['games']} = {pool} x {_count(meta.get('games_per_pair'), 'game')} per pairing"
     total, lo, hi = int(per.sum()), int(per.min()), int(per.max())
     if lo == hi:
@@ -342,7 +354,7 @@ def games_line(tables: dict) -> str:
     if not meta.get("complete", True):
         plan = meta.get("plan") or {}
         planned = plan.get("games") if not plan.get("adaptive") else None
-        line += (f"; the sweep is not finished: {total} of the {n * n * int(planned)} planned games "
+        line += (f"; the sweep is not finished: {total} of the {pools.pairings * int(planned)} planned games "
                  f"({_count(int(planned), 'game')} per pairing) are in the results" if isinstance(planned, int)
                  else "; the sweep is not finished")
     return line
@@ -435,7 +447,8 @@ def flag_pages(pdf: ReportPdf, flags: pd.DataFrame, name: str, caption) -> None:
         part = part.assign(number=range(k * FLAGS_PER_PAGE + 1, k * FLAGS_PER_PAGE + len(part) + 1))
         plot_flags(fig.add_axes([0.04, 0.05, 0.92, 0.86]), part, width=FLAG_WRAP)
         caption(fig, k, part, more)
-        pdf.add(fig, f"{name} {k + 1}")
+        lowest = 0.91 - len(flag_lines(part, FLAG_WRAP)) * FLAG_LINE / fig.get_figheight()
+        pdf.add(fig, f"{name} {k + 1}", down_to=lowest)  # a few flags: the page sized to them, not left empty
 
 
 def _span(games: pd.Series) -> str:
@@ -760,10 +773,6 @@ def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 20
             robust["skill"] = skill_tables(df, robust["agreement"], bootstrap=bootstrap, seed=seed)
         df = reference_view(df, ref)
     tables = analyze(df, bootstrap=bootstrap, seed=seed)
-    decks = list(tables["decks"]["deck"])
-    firsts, seconds = seat_pools_of(df) or (decks, decks)
-    pairs = pd.MultiIndex.from_product([firsts, seconds], names=["first_deck", "second_deck"])
-    tables["pairing_games"] = df.groupby(["first_deck", "second_deck"]).size().reindex(pairs, fill_value=0)
     if robust is not None:
         tables["robustness"] = robust
     tables.update(unit_tables(df, tables, results_dir))

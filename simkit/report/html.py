@@ -290,7 +290,7 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
     """Write the report's HTML page (atomically).
 
     Args:
-        tables: :func:`simkit.analysis.analyze` output (with ``pairing_games`` as :func:`html_report` adds).
+        tables: :func:`simkit.analysis.analyze` output.
         out: the ``.html`` file.
         replays: from :func:`plan_replays` (``None``: no replays).
         replay_reason: why no game is told, said on the page.
@@ -426,8 +426,5 @@ def html_report(results_dir: str | Path, out: str | Path, bootstrap: int = 200, 
     if ref is not None:
         df = reference_view(df, ref)
     tables = analyze(df, bootstrap=bootstrap, seed=seed)
-    decks = list(tables["decks"]["deck"])
-    pairs = pd.MultiIndex.from_product([decks, decks], names=["first_deck", "second_deck"])
-    tables["pairing_games"] = df.groupby(["first_deck", "second_deck"]).size().reindex(pairs, fill_value=0)
     plan, reason = plan_replays(df, tables, results_dir, limit=replays)
     return write_html_report(tables, out, plan, reason)

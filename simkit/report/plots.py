@@ -96,7 +96,7 @@ def _square(ax: Axes, values: pd.DataFrame, norm, ranked_labels: bool, title: st
     im = ax.imshow(data, cmap=cmap, norm=norm, interpolation="nearest", aspect="equal")
     size = _rows_font(ax, d, largest=8)
     numbers = [str(i + 1) for i in range(d)]
-    full = ranked_labels and d > FULL_LABELS_UP_TO
+    full = ranked_labels and (d > FULL_LABELS_UP_TO or not _columns_fit(ax, d, size))
     rows = [f"{deck}  {n}" for n, deck in zip(numbers, values.index)] if full else list(values.index)
     ax.set_yticks(range(d), rows, fontsize=size)
     if full:
@@ -116,6 +116,13 @@ def _square(ax: Axes, values: pd.DataFrame, norm, ranked_labels: bool, title: st
         cb.set_label(cbar_label, fontsize=8)
         cb.ax.tick_params(labelsize=7)
     return im
+
+
+def _columns_fit(ax: Axes, columns: int, size: float) -> bool:
+    """Whether ``columns`` labels set at 35 degrees in ``size`` points keep apart across the width of ``ax``: the
+    gap between two neighbours, measured across the text, must hold a line of it."""
+    pitch = ax.get_position().width * ax.figure.get_figwidth() * 72 / max(columns, 1)
+    return pitch * np.sin(np.radians(35)) >= 1.6 * size  # a line of text and a little air
 
 
 def _ink(norm, value: float) -> str:
@@ -146,11 +153,13 @@ def plot_matchup_heatmap(ax: Axes, matchups: pd.DataFrame, order: Sequence[str] 
     """
     table = win_rate_table(matchups, order)
     mirror = np.eye(len(table), dtype=bool)
+    unmet = table.isna().to_numpy() & ~mirror  # two decks the seat pools never pair (each sits one seat only)
     table = table.mask(mirror)
     half = 0.5  # the same scale in every report: 0-100%
     norm = TwoSlopeNorm(vcenter=0.5, vmin=max(0.0, 0.5 - half), vmax=min(1.0, 0.5 + half))
+    grey = "grey: mirror, or two decks the seat pools never pair" if unmet.any() else "grey: mirror"
     im = _square(ax, table * 1.0, norm, True, "Win rate of the row deck against the column deck\n"
-                 "(both seats pooled, a draw counts half; grey: mirror)", "row deck's win rate", colorbar, "{:.0%}")
+                 f"(both seats pooled, a draw counts half; {grey})", "row deck's win rate", colorbar, "{:.0%}")
     if colorbar:
         cb = im.colorbar
         cb.ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
@@ -405,20 +414,25 @@ def plot_nash_mix(ax: Axes, metagame: pd.DataFrame, max_rows: int = 30, groups: 
         groups: each deck's group (``deck_strength``'s ``group``), for the colours (default: one colour).
         group_title: what the groups are, for the legend.
     """
-    mix = metagame[metagame["in_support"]].sort_values("weight", ascending=False).head(max_rows)
+    seats = metagame["seat"] if "seat" in metagame.columns else pd.Series("", index=metagame.index)
+    mix = metagame[metagame["in_support"]].assign(seat=seats).sort_values(["seat", "weight"], ascending=[True, False])
+    mix = mix.head(max_rows)
     groups = groups or {d: "" for d in metagame["deck"]}
     colours = group_colours([groups[d] for d in metagame["deck"]])
     y = np.arange(len(mix))
     ax.barh(y, mix["weight"] * 100, color=[colours[groups[d]] for d in mix["deck"]], height=0.7)
     size = _rows_font(ax, max(len(mix), 3), largest=7.5)
-    ax.set_yticks(y, list(mix["deck"]), fontsize=size)
+    labels = [f"{d} ({s} seat)" if s else d for d, s in zip(mix["deck"], mix["seat"], strict=True)]
+    ax.set_yticks(y, labels, fontsize=size)
     ax.set_ylim(max(len(mix), 3) - 0.5, -0.5)
     for yy, w in zip(y, mix["weight"] * 100):
         ax.annotate(f"{w:.1f}%", (w, yy), xytext=(3, 0), textcoords="offset points", va="center", fontsize=size)
     ax.set_xlabel("share of the equilibrium metagame, %", fontsize=8)
     ax.tick_params(axis="x", labelsize=7)
     ax.set_xlim(0, max(5.0, float(mix["weight"].max() * 100 * 1.18)) if len(mix) else 1)
-    ax.set_title(f"Nash equilibrium mix: {len(mix)} of {len(metagame)} decks", fontsize=9)
+    counts = [f"{s + ' seat ' if s else ''}{int((mix['seat'] == s).sum())} of {int((seats == s).sum())} decks"
+              for s in dict.fromkeys(seats)]  # each seat's mix of its own pool when each seat has one
+    ax.set_title(f"Nash equilibrium mix: {', '.join(counts)}", fontsize=9)
     if group_title:
         _group_legend(ax, colours, group_title, fontsize=6, right=True)  # beside the bars: it covers none
 

@@ -58,6 +58,23 @@ def plot_scan(ax, table: pd.DataFrame, crossing: Crossing | None, fig: Figure, k
               mode="expand")
 
 
+def _span(values) -> str:
+    lo, hi = min(values), max(values)
+    return f"{lo}" if lo == hi else f"{lo}-{hi}"
+
+
+def _pool_words(table: pd.DataFrame, spec: dict) -> tuple[str, str]:
+    """Each value's two seat pools counted (the same words at every value): ``("6 decks", "every ordered pair")``
+    when every value's seats hold the same decks, else ``("3 first-seat x 3-6 second-seat decks by value",
+    "every pairing")``."""
+    seats = [tuple(p) for p in table.attrs.get("seat_decks") or [(len(spec["decks"]),) * 2]]
+    by_value = " by value" if len(set(seats)) > 1 else ""
+    if table.attrs.get("alike_seats", True):
+        return f"{_span([a for a, _ in seats])} decks{by_value}", "every ordered pair"
+    return (f"{_span([a for a, _ in seats])} first-seat x {_span([b for _, b in seats])} second-seat decks{by_value}",
+            "every pairing")
+
+
 def draw_page(path: Path, table: pd.DataFrame, crossing: Crossing | None, fig: Figure, spec: dict,
               scenario_name: str) -> Path:
     """Write the one-page PDF of a scan to ``path``: :func:`plot_scan`, the answer in a sentence, how the
@@ -69,15 +86,7 @@ def draw_page(path: Path, table: pd.DataFrame, crossing: Crossing | None, fig: F
     page = Page(figsize=(11.69, 8.27))
     page.text(0.06, 0.955, f"{fig.label[:1].upper()}{fig.label[1:]} against {spec['key']}", fontsize=17,
               weight="bold")
-    counts = sorted(set(table.attrs.get("decks") or [len(spec["decks"])]))
-    decks = f"{counts[0]} decks" if len(counts) == 1 else f"{counts[0]} to {counts[-1]} decks by value"
-    pairs = "every ordered pair"
-    seats = sorted(set(map(tuple, table.attrs.get("seat_decks") or [])))
-    if seats:  # the seats had their own pools (Game.seat_pools): first-seat decks x second-seat decks
-        (a, b), (c, d) = seats[0], seats[-1]
-        decks = (f"{a} first-seat x {b} second-seat decks" if len(seats) == 1 else
-                 f"{a}-{c} first-seat x {min(b, d)}-{max(b, d)} second-seat decks by value")
-        pairs = "every pairing"
+    decks, pairs = _pool_words(table, spec)
     games = sorted(set(table["games"]))
     per_value = f"{games[0]:,} games per value" if len(games) == 1 else f"{games[0]:,} to {games[-1]:,} games by value"
     same = ("on the same seeds" if table.attrs.get("paired", True) else

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simkit.analysis.results import seat_pools
 from simkit.core.files import atomic_write
 from simkit.scan.crossing import Crossing, crossing_interval
 from simkit.scan.figures import (
@@ -124,8 +125,9 @@ def run_scan(
     Returns:
         the table, one row per value: ``key, value, figure, estimate, low, high, games, interval``;
         ``attrs`` holds ``crossing`` (:meth:`Crossing.as_dict`, or ``None`` without a target),
-        ``sentence``, ``figure``, ``label``, ``target``, ``paired``, ``out`` and ``seconds``, and for a game
-        whose seats have their own pools ``seat_decks`` (each value's first-seat and second-seat deck counts).
+        ``sentence``, ``figure``, ``label``, ``target``, ``paired``, ``out`` and ``seconds``, ``decks`` (each
+        value's decks), ``seat_decks`` (each value's first-seat and second-seat deck counts) and ``alike_seats``
+        (every value's seats hold the same decks).
 
     Raises:
         ValueError: (one line, nothing written) an unknown key, a value that is not a number where one
@@ -161,7 +163,7 @@ def run_scan(
     out = Path(out or _default_out(defaults["out"], knob.key))
     spec = {"base": str(base.path.resolve()), "base_hash": base.hash, "key": knob.key, "base_value": knob.current,
             "values": vals, "games": probe.games, "deck_patterns": list(decks) if decks else None,
-            "decks": list(probe.decks), "bots": list(probe.bots),
+            "decks": list(probe.pools.first), "bots": list(probe.bots),
             "seed": probe.seed, "chunk_size": probe.chunk_size}
     if base.bots_from is not None:  # a scan of the scenario's own bots keeps the spec it had before --bots-from
         spec["bots_from"] = str(base.bots_from.resolve())
@@ -195,16 +197,14 @@ def run_scan(
         frames.append(df.sort_values(list(GAME_KEY), kind="stable").reset_index(drop=True))
     table, crossing, same = read_scan(frames, vals, fig, tgt, knob.key, replicas, probe.seed)
     seconds = time.perf_counter() - started
-    holding = int(((table["low"] <= tgt) & (tgt <= table["high"])).sum()) if crossing else None
-    sentence = crossing.sentence(knob.key, fig.label, fig.fmt, int(spec["games"]), holding, len(table)) if crossing \
-        else (
+    sentence = crossing.sentence(knob.key, fig.label, fig.fmt, int(spec["games"])) if crossing else (
         f"No verdict: no target for {fig.label}; give --target to read a crossing")
     table.attrs.update(crossing=crossing.as_dict() if crossing else None, sentence=sentence, figure=fig.name,
                        label=fig.label, target=tgt, paired=same, out=str(out), seconds=round(seconds, 2),
                        games_played=played, play_seconds=round(play_seconds, 2), replicas=replicas,
-                       decks=[int(df["first_deck"].nunique()) for df in frames],
-                       seat_decks=[(int(df["first_deck"].nunique()), int(df["second_deck"].nunique()))
-                                   for df in frames if set(df["first_deck"]) != set(df["second_deck"])])
+                       decks=[len(seat_pools(df).decks) for df in frames],
+                       seat_decks=[tuple(map(len, seat_pools(df))) for df in frames],
+                       alike_seats=all(seat_pools(df).alike_seats for df in frames))
     _write_outputs(out, table, crossing, fig, spec, base.name, page)
     return table
 

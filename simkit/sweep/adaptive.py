@@ -21,9 +21,8 @@ SPARSE_CELLS = 40_000
 class AdaptiveLayout:
     """The games and chunks of an adaptive sweep, replayed from the rounds in ``meta.json``.
 
-    Each round records ``counts``: the games every ordered pair (i first, j second; plan order,
-    row by row; with seat pools, i of the first seat's decks and j of the second's) has once the
-    round is played; with a bot panel, one such table per panel bot
+    Each round records ``counts``: the games every pairing (i of the first seat's pool, j of the
+    second's; plan order, row by row) has once the round is played; with a bot panel, one such table per panel bot
     (panel order). A round plays games ``before..counts - 1`` of each pair, every game with its
     uniform seed ``derive_seed(seed, A, B, g)``; its games are sorted by (bot, first deck, second
     deck, game) in plan order and cut into chunks numbered on from the previous round's, a chunk
@@ -31,19 +30,17 @@ class AdaptiveLayout:
     A table of more than :data:`SPARSE_CELLS` cells is recorded as ``pairs`` instead, its played
     pairs alone (``[bot, i, j, games]``), so a round of an explore over thousands of decks stays small.
 
-    Attributes (as :class:`SweepPlan`'s, for the folder checks): ``decks``, ``bots``, ``panel``,
+    Attributes (as :class:`SweepPlan`'s, for the folder checks): ``pools``, ``bots``, ``panel``,
     ``bot_pairs``, ``scenario_hash``, ``chunk_count``, ``total_games``, ``games`` (the most games of
-    a pair), ``seconds`` (the second seat's decks), plus ``counts`` (games per bot and ordered pair,
-    ``int[B, D, D2]``, B = 1 without a panel, D2 = D unless the seats have their own pools) and ``rounds``
-    (the records).
+    a pair), plus ``counts`` (games per bot and pairing, ``int[B, D1, D2]``, B = 1 without a panel, D1 and
+    D2 the two seats' pools) and ``rounds`` (the records).
     """
 
     def __init__(self, plan: SweepPlan, rounds: list[dict] | None = None):
         self.plan = plan
-        self.decks, self.bots, self.scenario_hash = plan.decks, plan.bots, plan.scenario_hash
-        self.seconds = plan.seconds  # the second seat's decks: ``decks`` unless the seats have their own pools
+        self.pools, self.bots, self.scenario_hash = plan.pools, plan.bots, plan.scenario_hash
         self.panel, self.bot_pairs = plan.panel, plan.bot_pairs
-        d, d2, blocks = len(plan.decks), len(self.seconds), len(plan.bot_pairs)
+        d, d2, blocks = len(plan.pools.first), len(plan.pools.second), len(plan.bot_pairs)
         self.counts = np.zeros((blocks, d, d2), np.int64)
         self._chunks: list[list[tuple[int, int, int, int]]] = []
         self.rounds: list[dict] = []
@@ -93,7 +90,7 @@ class AdaptiveLayout:
 
     def chunk(self, k: int) -> Chunk:
         """The games of chunk ``k``."""
-        games, dk, sk, seed = self._chunks[k], self.decks, self.seconds, self.plan.seed
+        games, (dk, sk), seed = self._chunks[k], self.pools, self.plan.seed
         return Chunk(
             k, self.plan.scenario_path, self.bot_pairs[games[0][0]] if games else self.bots,
             tuple(dk[i] for _, i, _, _ in games), tuple(sk[j] for _, _, j, _ in games),
@@ -120,7 +117,7 @@ class AdaptiveLayout:
         """The chunk whose games ``df`` holds (from its first row)."""
         first = df.iloc[0]
         block = self.bot_pairs.index((first["first_bot"], first["second_bot"])) if "first_bot" in df.columns else 0
-        key = (block, self.decks.index(first["first_deck"]), self.seconds.index(first["second_deck"]),
+        key = (block, self.pools.first.index(first["first_deck"]), self.pools.second.index(first["second_deck"]),
                int(first["game"]))
         for k, games in enumerate(self._chunks):
             if games and games[0] == key:
@@ -211,79 +208,44 @@ def next_round(layout: AdaptiveLayout, df: pd.DataFrame | None) -> tuple[np.ndar
 
 def _plan_block(layout: AdaptiveLayout, n: np.ndarray, df: pd.DataFrame) -> tuple[dict, np.ndarray, list]:
     """One bot's part of :func:`next_round`: its units' status, the pairs' targets, the wider units' targets
-    (round 0, without games: ``first_steps`` games of every pair)."""
+    (round 0, without games: ``first_steps`` games of every pairing).
+
+    ``n`` is ``int[D1, D2]``, the first seat's pool by the second's. A matchup unit grows the games of the
+    seatings its two decks meet in (both, where either may sit in either seat), a mirror its own, a deck
+    every pairing it sits in (its mirror aside), the overall first seat every pairing.
+    """
     from simkit.analysis.sequential import unit_status
 
     s = layout.plan.adaptive
-    d = len(layout.decks)
     if len(df) == 0:
         return {}, np.minimum(np.maximum(n, s.first_steps), s.horizon), []
-    if layout.plan.second_decks:
-        return _plan_seat_block(layout, n, df)
-    units = unit_status(df, s, list(layout.decks))
+    firsts, seconds = layout.pools
+    units = unit_status(df, s, layout.pools)
     status = {f"{k}/{st}": int(v) for (k, st), v in units.groupby(["kind", "status"]).size().items()}
     active = units[units["status"] == "active"]
-    code = {x: i for i, x in enumerate(layout.decks)}
-    looks = np.asarray(s.looks(), np.int64)
-
-    def next_look(level: int) -> int:
-        return int(looks[np.searchsorted(looks, level, side="right")]) if level < s.horizon else level
-
-    pairs_target = n.copy()
-    pairs = active[active["scope"] == "matchup"]
-    for a, b in zip(pairs["deck"].map(code), pairs["opponent"].map(code), strict=True):
-        goal = next_look(min(n[a, b], n[b, a]))
-        pairs_target[a, b] = pairs_target[b, a] = max(pairs_target[a, b], goal)
-    wider = []  # the units that grow many pairs at once: each deck, then the overall first seat
-    off = ~np.eye(d, dtype=bool)
-    for a in sorted(set(active.loc[active["scope"] == "deck", "deck"].map(code))):
-        goal = next_look(min(n[a][off[a]].min(), n[:, a][off[a]].min()))
-        t = n.copy()
-        t[a, off[a]] = np.maximum(t[a, off[a]], goal)
-        t[off[a], a] = np.maximum(t[off[a], a], goal)
-        wider.append(t)
-    if (active["scope"] == "overall").any():
-        wider.append(np.maximum(n, next_look(int(n.min()))))
-    cap = np.full_like(n, s.horizon)
-    return (status, np.maximum(np.minimum(pairs_target, cap), n),
-            [np.maximum(np.minimum(t, cap), n) for t in wider])
-
-
-
-def _plan_seat_block(layout: AdaptiveLayout, n: np.ndarray, df: pd.DataFrame) -> tuple[dict, np.ndarray, list]:
-    """:func:`_plan_block` for seats with their own pools: ``n`` is ``int[D, D2]`` (first seat's decks by the
-    second's); a pairing unit grows its own games, a deck every pairing it sits in (its mirror aside), the
-    overall first seat every pairing."""
-    from simkit.analysis.sequential import unit_status
-
-    s = layout.plan.adaptive
-    firsts, seconds = list(layout.decks), list(layout.seconds)
-    units = unit_status(df, s, firsts, seconds=seconds)
-    status = {f"{k}/{st}": int(v) for (k, st), v in units.groupby(["kind", "status"]).size().items()}
-    active = units[units["status"] == "active"]
-    row = {x: i for i, x in enumerate(firsts)}
-    col = {x: j for j, x in enumerate(seconds)}
-    looks = np.asarray(s.looks(), np.int64)
-
-    def next_look(level: int) -> int:
-        return int(looks[np.searchsorted(looks, level, side="right")]) if level < s.horizon else level
-
-    pairs_target = n.copy()
-    pairs = active[active["scope"] == "matchup"]
-    for a, b in zip(pairs["deck"].map(row), pairs["opponent"].map(col), strict=True):
-        pairs_target[a, b] = max(pairs_target[a, b], next_look(n[a, b]))
-    wider = []  # each deck's pairings (first seat's row, second seat's column, no mirror), then every pairing
     names_first, names_second = np.asarray(firsts, object), np.asarray(seconds, object)
+    looks = np.asarray(s.looks(), np.int64)
+
+    def next_look(level: int) -> int:
+        return int(looks[np.searchsorted(looks, level, side="right")]) if level < s.horizon else level
+
+    def grown(t: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """``t`` with every cell of ``mask`` raised to the next look above the fewest games among them."""
+        if mask.any():
+            t[mask] = np.maximum(t[mask], next_look(int(n[mask].min())))
+        return t
+
+    pairs_target = n.copy()
+    for a, b in zip(*(active.loc[active["scope"] == "matchup", c] for c in ("deck", "opponent")), strict=True):
+        seatings = ((names_first == a)[:, None] & (names_second == b)[None, :]) | \
+                   ((names_first == b)[:, None] & (names_second == a)[None, :])
+        pairs_target = grown(pairs_target, seatings)
+    wider = []  # each deck's pairings (its first-seat row, its second-seat column, no mirror), then every pairing
+    not_mirror = names_first[:, None] != names_second[None, :]
     for x in sorted(set(active.loc[active["scope"] == "deck", "deck"])):
-        mask = np.zeros_like(n, dtype=bool)
-        mask[names_first == x, :] = True
-        mask[:, names_second == x] = True
-        mask &= names_first[:, None] != names_second[None, :]
-        if not mask.any():
-            continue
-        t = n.copy()
-        t[mask] = np.maximum(t[mask], next_look(int(n[mask].min())))
-        wider.append(t)
+        mask = ((names_first == x)[:, None] | (names_second == x)[None, :]) & not_mirror
+        if mask.any():
+            wider.append(grown(n.copy(), mask))
     if (active["scope"] == "overall").any():
         wider.append(np.maximum(n, next_look(int(n.min()))))
     cap = np.full_like(n, s.horizon)

@@ -249,11 +249,9 @@ def run_sweep(
 def _play(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:
     todo = [plan.chunk(k) for k in range(plan.chunk_count) if k not in done]
     total_todo = sum(len(c.games) for c in todo)
-    pool = (f"{len(plan.decks)} decks" if not plan.second_decks
-            else f"{len(plan.decks)} first-seat x {len(plan.second_decks)} second-seat decks")
     log.info(
         "sweep %s: %s, %d games per pair, %d chunks to play (%d done), %s",
-        sc.name, pool, plan.games, len(todo), len(done),
+        sc.name, plan.pools.count(), plan.games, len(todo), len(done),
         f"dask scheduler {scheduler}" if scheduler else f"{workers} worker(s)",
     )
     from tqdm import tqdm
@@ -296,7 +294,8 @@ def _close(results) -> None:
 def _chunk_index(plan: SweepPlan, df: pd.DataFrame) -> int:
     first = df.iloc[0]
     block = plan.bot_pairs.index((first["first_bot"], first["second_bot"]))
-    pair = plan.decks.index(first["first_deck"]) * len(plan.seconds) + plan.seconds.index(first["second_deck"])
+    firsts, seconds = plan.pools
+    pair = firsts.index(first["first_deck"]) * len(seconds) + seconds.index(first["second_deck"])
     return block * plan.block_chunks + (pair * plan.games + int(first["game"])) // plan.chunk_size
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from simkit.analysis.sequential import AdaptiveSettings
 from simkit.core.rng import SEED_MAX, derive_seed
+from simkit.core.seats import SeatPools
 from simkit.scenario import Scenario, matching_decks
 from simkit.scenario import sweep_settings as sweep_defaults
 
@@ -36,39 +37,31 @@ class SweepPlan:
     Attributes:
         scenario_path: the scenario file (workers load it themselves).
         scenario_hash: the loaded scenario's hash (results of another scenario are refused).
-        decks: the decks swept, canonical ids; every ordered pair is played, mirrors included. With
-            ``second_decks`` these are the first seat's decks only.
-        games: games per ordered pair.
+        pools: the decks swept, canonical ids, as the two seats hold them (:class:`~simkit.core.seats.SeatPools`:
+            equal pools for a game whose seats are alike; Magic War's 12-gold and 13-gold armies for one whose
+            seats differ). Every pairing (first-seat deck, second-seat deck) is played, mirrors included.
+        games: games per pairing.
         bots: the two bots, (first seat, second seat).
         seed: the sweep seed from which every game's seed derives.
         chunk_size: games per chunk.
         panel: a bot panel: every pairing is played under each of these bots, the same bot in both
             seats, on the same seeds (``()``: no panel, ``bots`` play every game).
         adaptive: for an adaptive sweep, its settings (``games`` is then round 0's games per
-            ordered pair); the games are planned round by round (:class:`AdaptiveLayout`).
-        second_decks: the second seat's decks when the seats have different pools (a game declaring
-            :attr:`simkit.games.Game.seat_pools`, e.g. Magic War's 12 and 13 gold); ``()`` (every other
-            game): the second seat plays ``decks`` too. The pairs are then ``decks`` x ``second_decks``.
+            pairing); the games are planned round by round (:class:`AdaptiveLayout`).
         bots_from: the scenario file whose bots the sweep plays with (:attr:`simkit.scenario.Scenario.bots_from`,
             ``--bots-from``), resolved; ``""``: the scenario's own. Workers load the scenario with it.
     """
 
     scenario_path: str
     scenario_hash: str
-    decks: tuple[str, ...]
+    pools: SeatPools
     games: int
     bots: tuple[str, str]
     seed: int
     chunk_size: int
     panel: tuple[str, ...] = ()
     adaptive: AdaptiveSettings | None = None
-    second_decks: tuple[str, ...] = ()
     bots_from: str = ""
-
-    @property
-    def seconds(self) -> tuple[str, ...]:
-        """The second seat's decks: ``second_decks``, or ``decks`` when the seats share one pool."""
-        return self.second_decks or self.decks
 
     @property
     def bot_pairs(self) -> tuple[tuple[str, str], ...]:
@@ -77,8 +70,8 @@ class SweepPlan:
 
     @property
     def block_games(self) -> int:
-        """Games of one bot pair (every ordered pair of decks, ``games`` each)."""
-        return len(self.decks) * len(self.seconds) * self.games
+        """Games of one bot pair (every pairing, ``games`` each)."""
+        return self.pools.pairings * self.games
 
     @property
     def block_chunks(self) -> int:
@@ -87,8 +80,8 @@ class SweepPlan:
 
     @property
     def pairs(self) -> list[tuple[str, str]]:
-        """Every ordered pair of decks (first seat, second seat), in plan order."""
-        return [(a, b) for a in self.decks for b in self.seconds]
+        """Every pairing (first seat, second seat), in plan order."""
+        return self.pools.pairs()
 
     @property
     def total_games(self) -> int:
@@ -102,14 +95,14 @@ class SweepPlan:
 
     def chunk(self, k: int) -> Chunk:
         """The games of chunk ``k``: a contiguous slice of (pair, game) in plan order, within one bot pair."""
-        seconds = self.seconds
+        firsts, seconds = self.pools
         n = len(seconds)
         block, k_in = divmod(k, self.block_chunks)
         lo, hi = k_in * self.chunk_size, min((k_in + 1) * self.chunk_size, self.block_games)
         first, second, games, seeds = [], [], [], []
         for i in range(lo, hi):
             pair, g = divmod(i, self.games)
-            a, b = self.decks[pair // n], seconds[pair % n]
+            a, b = firsts[pair // n], seconds[pair % n]
             first.append(a)
             second.append(b)
             games.append(g)
@@ -257,9 +250,8 @@ def plan_sweep(
     """Plan a sweep of ``sc``; arguments left ``None`` come from the scenario's ``[sweep]`` table.
 
     With a ``panel`` (here or ``[sweep] panel``), every pairing is played under each panel bot in
-    both seats, on the same seeds, and ``bots`` is not used. When the game's seats have different pools
-    (:meth:`simkit.games.Ruleset.seat_decks`), the chosen decks are split into the first seat's and the
-    second seat's (``SweepPlan.second_decks``); for every other game the plan is as it always was.
+    both seats, on the same seeds, and ``bots`` is not used. The chosen decks are split into the two seats'
+    pools by the game (:meth:`simkit.games.Ruleset.seat_decks`: equal pools unless its seats differ).
 
     Raises:
         ValueError: games < 1, chunk size < 1, a seed out of range, a deck pattern matching
@@ -292,7 +284,8 @@ def plan_sweep(
         if b not in known:
             raise ValueError(sc.unknown_bot(b))
     chosen = select_decks(sc.decks, list(decks) if decks else d["decks"], canonical=sc.canonical_deck)
-    firsts, seconds = sc.game.seat_decks(chosen)
+    pools = sc.game.seat_decks(chosen)
+    firsts, seconds = pools
     if not firsts or not seconds:
         raise ValueError(f"the chosen decks leave the {'first' if not firsts else 'second'} seat with none it may hold")
     n_bots = max(len(panel), 1)
@@ -304,8 +297,7 @@ def plan_sweep(
     plan = SweepPlan(
         scenario_path=str(sc.path.resolve()),
         scenario_hash=sc.hash,
-        decks=firsts,
-        second_decks=() if seconds == firsts else seconds,
+        pools=pools,
         games=games,
         bots=(bots[0], bots[1]),
         seed=d["seed"] if seed is None else check_seed(seed),
@@ -316,8 +308,7 @@ def plan_sweep(
     )
     if adaptive is not None and adaptive.max_games and adaptive.max_games < plan.total_games:
         # round 0 alone would pass the limit: the sweep would stop having played nothing
-        n_pairs = len(plan.decks) * len(plan.seconds)
         raise ValueError(f"--max-games: {adaptive.max_games} is fewer than the first round's {plan.total_games} games "
-                         f"({games} per ordered pair x {n_pairs} pairs x {len(plan.bot_pairs)} bot pairing(s)): "
+                         f"({games} per ordered pair x {pools.pairings} pairs x {len(plan.bot_pairs)} bot pairing(s)): "
                          f"give at least {plan.total_games}, or 0 for no limit")
     return plan

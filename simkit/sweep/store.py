@@ -27,6 +27,7 @@ import simkit
 from simkit.analysis.sequential import AdaptiveSettings
 from simkit.core import files
 from simkit.core.files import held_lock
+from simkit.core.seats import SeatPools
 from simkit.scenario import Scenario
 from simkit.sweep.adaptive import AdaptiveLayout, layout_of
 from simkit.sweep.plan import CHUNKS, LOCK, LOG, META, SweepPlan
@@ -101,15 +102,14 @@ def plan_dict(plan: SweepPlan) -> dict:
     """The plan as ``meta.json`` stores it (without the scenario's path, with the chunk count)."""
     d = asdict(plan)
     d.pop("scenario_path")
-    d["decks"], d["bots"] = list(plan.decks), list(plan.bots)
+    d.pop("pools")
+    d = {"scenario_hash": d.pop("scenario_hash"), "decks": list(plan.pools.first),
+         "second_decks": list(plan.pools.second), **d}  # the two seats' pools, equal when the seats are alike
+    d["bots"] = list(plan.bots)
     if plan.panel:
         d["panel"] = list(plan.panel)
     else:
         d.pop("panel")  # a plan without a panel is stored as before panels existed
-    if plan.second_decks:
-        d["second_decks"] = list(plan.second_decks)
-    else:
-        d.pop("second_decks")  # one pool for both seats is stored as before seat pools existed
     if not plan.bots_from:
         d.pop("bots_from")  # the scenario's own bots: stored as before --bots-from existed
     d["chunk_count"] = plan.chunk_count
@@ -149,7 +149,7 @@ def plan_of(out: str | Path, meta: dict | None = None) -> SweepPlan:
     ints = {k: d[k] for k in ("games", "seed", "chunk_size", "chunk_count") if k != "chunk_count" or not adaptive}
     bad = [k for k, v in ints.items() if isinstance(v, bool) or not isinstance(v, int)]
     panel = d.get("panel", [])
-    seconds = d.get("second_decks", [])
+    seconds = d.get("second_decks", d["decks"])  # a folder written before both pools were stored: alike seats
     bots_from = d.get("bots_from", "")
     if bad or not isinstance(d["decks"], list) or not isinstance(d["bots"], list) or not isinstance(panel, list) \
             or not isinstance(seconds, list) or not isinstance(bots_from, str):
@@ -157,18 +157,17 @@ def plan_of(out: str | Path, meta: dict | None = None) -> SweepPlan:
     plan = SweepPlan(
         scenario_path=str(meta.get("scenario_path", "")),
         scenario_hash=str(d["scenario_hash"]),
-        decks=tuple(map(str, d["decks"])),
+        pools=SeatPools(tuple(map(str, d["decks"])), tuple(map(str, seconds))),
         games=ints["games"],
         bots=tuple(map(str, d["bots"])),  # type: ignore[arg-type]
         seed=ints["seed"],
         chunk_size=ints["chunk_size"],
         panel=tuple(map(str, panel)),
         adaptive=adaptive,
-        second_decks=tuple(map(str, seconds)),
         bots_from=bots_from,
     )
-    if not plan.decks or plan.games < 1 or plan.chunk_size < 1 or len(plan.bots) != 2:
-        raise ValueError(f"{where}: malformed (decks, games, chunk_size or bots)")
+    if not plan.pools.first or not plan.pools.second or plan.games < 1 or plan.chunk_size < 1 or len(plan.bots) != 2:
+        raise ValueError(f"{where}: malformed (decks, second_decks, games, chunk_size or bots)")
     if not adaptive and ints["chunk_count"] != plan.chunk_count:
         raise ValueError(
             f"{where}: chunk_count is {ints['chunk_count']}, but {plan.total_games} games in chunks of "
@@ -364,8 +363,8 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool, overwr
                 f"{meta.get('scenario_hash')}); this one is {sc.name!r} (hash {sc.hash}): choose another --out, "
                 "or pass --overwrite to replace them"
             )
-        if meta.get("plan") != plan_d:
-            old = meta.get("plan") if isinstance(meta.get("plan"), dict) else {}
+        old = plan_dict(plan_of(out, meta))  # as this simkit stores it (an older folder's plan read the same way)
+        if old != plan_d:
             diff = [k for k in plan_d if old.get(k) != plan_d[k]]
             raise ValueError(f"{out} holds a sweep with a different plan ({', '.join(diff)}): choose another --out, "
                              "or pass --overwrite to replace it")
@@ -387,17 +386,18 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool, overwr
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
         "finished": None,
         "games_per_pair": plan.games,
-        "decks": list(plan.decks),
+        "decks": list(plan.pools.first),
+        "second_decks": list(plan.pools.second),
+        **({"seat_terms": list(terms)} if (terms := sc.game.seat_terms()) else {}),
         "bots": list(plan.bots),
         "panel": list(plan.panel),
-        **({"second_decks": list(plan.second_decks)} if plan.second_decks else {}),
         **({"bots_from": plan.bots_from} if plan.bots_from else {}),
         "plan": plan_d,
         **({"rounds": []} if plan.adaptive is not None else {}),
         "game": sc.game_name,
         "schema": sc.game.schema.as_meta(),
         "deck_cards": {d: {k: list(v) for k, v in sc.game.deck_cards(d).items()}
-                       for d in dict.fromkeys(plan.decks + plan.second_decks)},
+                       for d in plan.pools.decks},
     }
     write_meta(out, meta)
     return set()

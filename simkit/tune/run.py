@@ -166,7 +166,7 @@ def run_tune(
         pairs = bot_pairs(bots, sc)
         plans = [plan_sweep(sc, games=games, decks=decks, bots=p) for p in pairs]
     games = plans[0].games
-    deck_ids = list(dict.fromkeys(plans[0].decks + plans[0].second_decks))  # both seats' pools, if they differ
+    deck_ids = list(plans[0].pools.decks)  # every deck of both seats' pools
     search_seed = plans[0].seed
     if check_seed is not None:
         check_seed_in_range(check_seed, "--check-seed")

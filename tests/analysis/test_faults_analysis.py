@@ -71,11 +71,12 @@ def _half_finished(tmp_path, games: int = 2):
     on disk (an unfinished sweep holding half its games)."""
     import json
 
+    from simkit.core.seats import SeatPools
     from simkit.sweep import SweepPlan, plan_dict, write_chunk
 
     df = synthetic_results(DECKS, games, seed=6, scenario_name="half done")
     meta = df.attrs["meta"]
-    plan = SweepPlan(scenario_path="", scenario_hash=meta["scenario_hash"], decks=tuple(DECKS), games=games,
+    plan = SweepPlan(scenario_path="", scenario_hash=meta["scenario_hash"], pools=SeatPools.alike(DECKS), games=games,
                      bots=tuple(meta["bots"]), seed=0, chunk_size=1)
     folder = tmp_path / "half"
     (folder / "chunks").mkdir(parents=True)

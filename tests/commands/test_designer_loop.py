@@ -50,7 +50,7 @@ def test_sweep_decks_takes_the_creatures_in_any_order(tmp_path):
     """`sweep --decks` accepts a deck as `play` does, its creatures in any order."""
     sc = simkit.load_scenario("scenarios/miracle/base.toml")
     plan = simkit.sweep.plan_sweep(sc, games=1, decks=["HolyLight:Swordsman,Priest,Archer"])
-    assert plan.decks == ("HolyLight:Archer,Priest,Swordsman",)
+    assert plan.pools.first == plan.pools.second == ("HolyLight:Archer,Priest,Swordsman",)
 
 
 def test_a_finished_sweep_says_it_is_finished_and_overwrite_plays_it_again(tmp_path, capsys):

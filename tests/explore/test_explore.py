@@ -18,6 +18,7 @@ import simkit
 from simkit.cli import main
 from simkit.core.rng import derive_seed
 from simkit.explore import DeckSpace, ExploreSettings, parse_axis, run_explore
+from simkit.explore.game import Side
 from simkit.explore.oracle import field_race, race
 from simkit.explore.outputs import FILES
 from simkit.explore.tally import Tally
@@ -86,7 +87,7 @@ def test_race_drops_adds_and_keeps_racing_by_the_bounds():
         tally.pts[deck, 0], tally.pts[0, deck] = points / 2, 10 - points / 2
     tally.games = (tally.n + tally.n.T).astype(float)
     tally.won = tally.pts + (tally.n.T - tally.pts.T)
-    verdict = race(tally, [0], np.ones(1), [1, 2, 3, 4], ExploreSettings())
+    verdict = race(tally, Side("both", 0, tuple(range(5)), 0), [0], np.ones(1), 0.5, [1, 2, 3, 4], ExploreSettings())
     assert {c: v[4] for c, v in verdict.items()} == {1: "drop", 2: "add", 3: "race", 4: "new"}
     assert verdict[2][1] == pytest.approx(0.9) and verdict[3][0] == 10
 
@@ -122,19 +123,20 @@ def test_explore_end_to_end_writes_every_answer(reference):
     s = json.loads((out / "summary.json").read_text())
     assert s["stopped"] == "settled"
     # the guarantee is met only when the exploitability's whole interval lies below epsilon (issue 53)
-    assert s["guarantee_met"] == (s["exploitability_interval"][1] < SETTINGS.epsilon)
+    assert s["guarantee_met"] == (s["exploitability_interval"]["both"][1] < SETTINGS.epsilon)
     assert s["guarantee"].startswith("guarantee met" if s["guarantee_met"] else "guarantee NOT met")
-    assert sum(s["metagame"].values()) == pytest.approx(1.0, abs=1e-5)
+    assert s["seats"] == ["both"] and sum(s["metagame"]["both"].values()) == pytest.approx(1.0, abs=1e-5)
     decks = pd.read_csv(out / "decks.csv")
     assert (decks.loc[decks["searched"], "vs_mix_low"] <= 0.5 + SETTINGS.epsilon).all()
-    lo, hi = s["exploitability_interval"]
-    assert lo <= s["exploitability"] <= hi
-    pop = s["population"]
+    lo, hi = s["exploitability_interval"]["both"]
+    assert lo <= s["exploitability"]["both"] <= hi
+    pop = s["population"]["both"]
     m = pd.read_csv(out / "matchups.csv").set_index(["first_deck", "second_deck"])["games"]
     assert all(m[(a, b)] == SETTINGS.horizon for a in pop for b in pop if a != b)
     assert s["games"] == int(m.sum()) and s["games"] < len(POOL) ** 2 * SETTINGS.horizon
     archive = pd.read_csv(out / "archive.csv")
-    assert list(archive.columns[:2]) == ["artifact", "bats"] and len(archive) == 4  # 2 artifacts x 0/1 bat
+    assert list(archive.columns[:3]) == ["seat", "artifact", "bats"] and len(archive) == 4  # 2 artifacts x 0/1 bat
+    assert set(decks["seat"]) == {"both"} and len(decks) == len(POOL)
     dead = pd.read_csv(out / "dead_cards.csv")
     assert set(dead["card"]) == {"HolyLight", "InfernoFlame", "Archer", "BlackBat", "Priest", "Swordsman"}
     assert len(pd.read_csv(out / "strongest.csv")) == SETTINGS.top
@@ -150,7 +152,7 @@ def test_no_card_of_the_mixture_or_the_strongest_decks_is_called_dead(reference)
     cards = pd.read_csv(out / "dead_cards.csv")
     decks = pd.read_csv(out / "decks.csv")
     s = json.loads((out / "summary.json").read_text())
-    named = set(s["metagame"]) | set(s["strongest"])
+    named = set(s["metagame"]["both"]) | set(s["strongest"]["both"])
 
     def holders(card: str) -> pd.DataFrame:
         return decks[decks["deck"].map(lambda d, c=card: c in d.replace(":", ",").split(","))]
@@ -164,6 +166,27 @@ def test_no_card_of_the_mixture_or_the_strongest_decks_is_called_dead(reference)
             assert len(searched) and (searched["vs_mix_high"] < 0.5 - SETTINGS.band).all(), r.card
         assert r.dead == (r.status == "dead")
     assert s["dead_cards"] == [f"{r.category}:{r.card}" for r in cards.itertuples() if r.dead]
+
+
+#: the pairings the explore of the small pool played 2 games of (its other non-mirror pairings 4), in 15 rounds, as
+#: the planner for alike seats planned them before one planner served every seat model (main at b2b19a3)
+TWO_GAMES = {("HolyLight:Archer,Priest,Swordsman", "HolyLight:BlackBat,Priest,Swordsman"),
+             ("HolyLight:Archer,Priest,Swordsman", "InfernoFlame:Archer,Priest,Swordsman"),
+             ("HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,Priest,Swordsman"),
+             ("HolyLight:BlackBat,Priest,Swordsman", "InfernoFlame:Archer,Priest,Swordsman"),
+             ("HolyLight:BlackBat,Priest,Swordsman", "InfernoFlame:BlackBat,Priest,Swordsman"),
+             ("InfernoFlame:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,Priest,Swordsman")}
+
+
+def test_the_one_planner_plays_the_rounds_alike_seats_always_played(reference):
+    """Alike seats are one side of the deck-choice game, not a special case: the planner serving every seat model
+    plays the very games the alike-seat planner played (literal: every non-mirror pairing, 2 games of each seating
+    of six pairs and 4 of the rest, in 15 rounds)."""
+    out, _ = reference
+    df = load_results(out)
+    played = df.groupby(["first_deck", "second_deck"]).size().to_dict()
+    want = {(a, b): 2 if (a, b) in TWO_GAMES or (b, a) in TWO_GAMES else 4 for a in POOL for b in POOL if a != b}
+    assert played == want and len(read_meta(out)["rounds"]) == 15
 
 
 def test_explored_games_are_the_full_sweeps_games(reference, small):
@@ -258,13 +281,14 @@ def test_a_patch_run_started_from_the_base_population_scores_the_base_metagame(r
 
     out, answers = reference
     patch = tmp_path / "patch"
-    base_pop = answers["summary"]["population"]
+    base_pop = answers["summary"]["population"]["both"]
     result = run_explore(small, patch, ExploreSettings(**{**SETTINGS.__dict__, "start_decks": tuple(base_pop)}),
                      workers=1)
-    assert set(base_pop) <= set(result["summary"]["population"])
+    assert set(base_pop) <= set(result["summary"]["population"]["both"])
     shift = metagame_shift(out, patch)
-    assert shift["base_in_patch"] is not None and shift["base_in_patch"] >= -1e-9
-    assert set(shift["weights"]["deck"]) == set(answers["summary"]["metagame"]) | set(result["summary"]["metagame"])
+    assert shift["base_in_patch"]["both"] is not None and shift["base_in_patch"]["both"] >= -1e-9
+    assert set(shift["weights"]["deck"]) == set(answers["summary"]["metagame"]["both"]) | set(
+        result["summary"]["metagame"]["both"])
     with pytest.raises(ValueError, match="not in the scenario's pool"):
         run_explore(small, tmp_path / "bad", ExploreSettings(**{**SETTINGS.__dict__, "start_decks": ("Nope:A,B,C",)}))
 
@@ -284,9 +308,9 @@ def test_report_of_an_explore_folder_writes_its_pages_and_tables(reference, tmp_
     for table in ("metagame", "decks", "archive", "dead_cards", "matchups", "strongest"):
         assert pd.read_csv(tmp_path / f"explore.{table}.csv").shape == pd.read_csv(out / f"{table}.csv").shape
     s = answers["summary"]
-    lo, hi = s["exploitability_interval"]
+    lo, hi = s["exploitability_interval"]["both"]
     words = " ".join(" ".join(lines) for _, lines in answer_lines(s))
-    assert f"Exploitability {s['exploitability']:+.3f} (interval {lo:+.3f} to {hi:+.3f})" in words
+    assert f"Exploitability {s['exploitability']['both']:+.3f} (interval {lo:+.3f} to {hi:+.3f})" in words
     met = "met" if hi < s["epsilon"] else "NOT met"
     assert f"The guarantee: {met} (the run stopped: settled)" in [h for h, _ in answer_lines(s)]
 
@@ -302,7 +326,8 @@ def test_the_compare_verdict_follows_the_interval(found, words):
     have moved when it straddles epsilon, and unscored when the patch played no deck against the base mixture."""
     from simkit.explore.compare import verdict
 
-    sentence = verdict({**found, "best_response": "X", "epsilon": 0.02}, None)
+    sentence = verdict({**{k: {"both": v} for k, v in found.items()}, "best_response": {"both": "X"},
+                        "epsilon": 0.02}, "both")
     assert sentence.startswith(words) or words in sentence
 
 
@@ -311,11 +336,11 @@ def test_compare_of_two_explore_runs_prints_the_verdict(reference, small, tmp_pa
     the comparison PDF and both metagames deck by deck."""
     out, answers = reference
     patch = tmp_path / "patch"
-    start = tuple(answers["summary"]["population"])
+    start = tuple(answers["summary"]["population"]["both"])
     run_explore(small, patch, ExploreSettings(**{**SETTINGS.__dict__, "start_decks": start}), workers=1)
     capsys.readouterr()
     assert main(["compare", str(out), str(patch), "-o", str(tmp_path / "cmp.pdf")]) == 0
     text = capsys.readouterr().out
     assert text.startswith("verdict: The base metagame ") and "(interval " in text
     weights = pd.read_csv(tmp_path / "cmp.weights.csv")
-    assert set(weights["deck"]) >= set(answers["summary"]["metagame"])
+    assert set(weights["deck"]) >= set(answers["summary"]["metagame"]["both"])

@@ -16,8 +16,9 @@ import pytest
 import simkit
 from simkit.cli import main
 from simkit.explore import DeckSpace, ExploreSettings, run_explore
+from simkit.explore.game import DeckGame, Side
+from simkit.explore.oracle import Planner, race
 from simkit.explore.outputs import FILES
-from simkit.explore.seats import seat_race, seat_score
 from simkit.explore.tally import Tally
 from simkit.sweep import load_results, read_meta
 
@@ -54,7 +55,7 @@ def test_the_space_knows_each_seats_pool_and_one_edit_neighbours(magic):
     those one unit type apart (Goblin*6: the Infantry removed; the Wolf Rider added); the Ogres only of the Goblins
     (one type swapped for another)."""
     space = DeckSpace(simkit.load_scenario(magic))
-    assert not space.shared
+    assert DeckGame(space, 2).names == ("first", "second") and not DeckGame(space, 2).field
     assert {space.decks[i] for i in space.seats[0]} == set(POOL) - THIRTEEN
     assert {space.decks[i] for i in space.seats[1]} == set(POOL)
     near = {space.decks[j] for j in space.neighbours[space.index("Orc:Goblin*6,OrcInfantry*3")]}
@@ -81,12 +82,13 @@ def test_a_seats_candidates_are_judged_against_that_seats_value():
     0.21 below 0.27); a second-seat deck scoring 2/8 against the first seat's mixture is dropped (its seat's
     value is 3/4), and one never played is new."""
     tally = _seat_tally()
-    supports, weights = [[0], [3]], [np.ones(1), np.ones(1)]
-    first = seat_race(tally, supports, weights, 0.25, 0, [1, 2], ExploreSettings())
-    second = seat_race(tally, supports, weights, 0.25, 1, [2, 1], ExploreSettings())
+    sides = Side("first", 0, (0, 1, 2), 1), Side("second", 1, (1, 2, 3), 0)
+    first = race(tally, sides[0], [3], np.ones(1), 0.25, [1, 2], ExploreSettings())
+    second = race(tally, sides[1], [0], np.ones(1), 0.75, [2, 1], ExploreSettings())
     assert {c: v[4] for c, v in first.items()} == {1: "add", 2: "drop"}
     assert {c: v[4] for c, v in second.items()} == {2: "drop", 1: "new"}
-    assert seat_score(tally, 2, 1, [0], [1.0])[:1] == (0.25,) and first[2][3] == pytest.approx(0.2121, abs=1e-4)
+    assert tally.seat_score(2, 1, [0], [1.0])[:1] == (0.25,) and first[2][3] == pytest.approx(0.2121, abs=1e-4)
+    assert sides[0].cells(1, 3) == [(1, 3)] and sides[1].cells(2, 0) == [(0, 2)]
 
 
 def test_a_seated_explore_gives_each_seat_its_metagame_and_exploitability(seated, magic):
@@ -97,7 +99,7 @@ def test_a_seated_explore_gives_each_seat_its_metagame_and_exploitability(seated
     for name in FILES:
         assert (out / name).stat().st_size > 0, name
     s = json.loads((out / "summary.json").read_text())
-    assert s["seat_pools"] and s["stopped"] == "settled"
+    assert s["seats"] == ["first", "second"] and s["stopped"] == "settled"
     assert s["guarantee_met"] == all(s["exploitability_interval"][seat][1] < s["epsilon"]
                                      for seat in ("first", "second"))
     assert not set(s["metagame"]["first"]) & THIRTEEN and not set(s["population"]["first"]) & THIRTEEN
@@ -114,6 +116,19 @@ def test_a_seated_explore_gives_each_seat_its_metagame_and_exploitability(seated
     assert sorted(decks.groupby("seat").size().to_dict().items()) == [("first", 6), ("second", 8)]
     assert set(pd.read_csv(out / "archive.csv")["seat"]) <= {"first", "second"}
     assert answers["summary"]["games"] == s["games"]
+
+
+def test_the_one_planner_plays_the_rounds_seat_pools_always_played(seated):
+    """The planner serving every seat model plays the very games the seat-pool planner played before it was one
+    (literal, 3 rounds: 2 games of each first-seat army against the second seat's Goblin*5,OrcInfantry*4, of the
+    first seat's Goblin*4,OrcInfantry*4 against every second-seat army, and the Ogres' mirror)."""
+    out, _ = seated
+    played = load_results(out).groupby(["first_deck", "second_deck"]).size().to_dict()
+    first = sorted(set(POOL) - THIRTEEN)
+    want = {(a, "Orc:Goblin*5,OrcInfantry*4"): 2 for a in first}
+    want.update({("Orc:Goblin*4,OrcInfantry*4", b): 2 for b in POOL})
+    want[("Orc:Ogre*2", "Orc:Ogre*2")] = 2
+    assert played == want and len(read_meta(out)["rounds"]) == 3
 
 
 def test_a_seated_explore_is_the_same_on_two_workers(seated, magic, tmp_path):
@@ -150,14 +165,12 @@ def test_each_seat_starts_from_its_own_decks_and_every_style_cell(magic):
     """``start_decks``/``start_second`` give each seat its first population (a 13-gold army never first);
     ``cell_starts=1`` searches one deck of every style cell of each seat's pool from the start (here the cells of
     how many unit types and whether Ogres)."""
-    from simkit.explore.seats import SeatPlanner
-
     sc = simkit.load_scenario(magic)
     settings = ExploreSettings(**{**SETTINGS.__dict__, "start_decks": ("Orc:Goblin*6", "Orc:Goblin*5,OrcInfantry*4"),
                                   "start_second": ("Orc:Goblin*3,OrcInfantry*5",), "cell_starts": 1,
                                   "axes": ("kinds=unit:*", "ogres=unit:Ogre")})
     space = DeckSpace(sc, settings.axis_list())
-    state = SeatPlanner(space, settings).initial()
+    state = Planner(space, settings).initial()
     assert state["population"] == {"first": ["Orc:Goblin*6"], "second": ["Orc:Goblin*3,OrcInfantry*5"]}
     for k, seat in enumerate(("first", "second")):
         cells = {space.cell(i) for i in space.seats[k]}

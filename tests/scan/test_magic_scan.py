@@ -69,21 +69,35 @@ def test_a_bad_draw_is_refused_naming_its_key(tmp_path, text, message):
 
 
 def test_a_listed_pool_a_budget_cannot_buy_is_refused_naming_the_draw(tmp_path, capsys):
-    """base.toml's pool is listed at 12 and 13 gold: with budgets [12, 11] its 13-gold armies fit neither seat,
-    and the scan says so in one line (exit 2, nothing written), pointing at [armies] draw."""
+    """base.toml's pool is listed at 12 and 13 gold: with budgets [12, 11] no listed army fits the second seat,
+    and the scan says so in one line (exit 2, nothing written), pointing at [armies] draw; a first seat of 5 gold
+    likewise."""
     out = tmp_path / "scan"
     assert main(["scan", str(BASE), "--key", "rules.budgets[1]", "--values", "11,13", "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
-    assert err == ("simkit scan: error: rules.budgets[1] = 11: the scenario refuses it (armies.pool[3]: army "
-                   "'Sanctuary:Crusader,Pikeman*2,Priest,Swordsman*2': costs 13 gold, more than either budget [12, 11] "
-                   "[R16]; a listed pool is fixed: give [armies] draw = N to draw N armies per race at each seat's "
-                   "budget (scenarios/magic/budget-scan.toml))")
+    assert err == ("simkit scan: error: rules.budgets[1] = 11: the scenario refuses it (armies.pool: no listed army "
+                   "fits the second seat's 11 gold (rules.budgets[1]); a listed pool is fixed: give [armies] draw = N "
+                   "to draw N armies per race at each seat's budget (scenarios/magic/budget-scan.toml))")
     assert not out.exists()
     seat = tmp_path / "seat.toml"
     seat.write_text(f'extends = "{BASE}"\n[rules]\nbudgets = [5, 13]\n', encoding="utf-8")
     with pytest.raises(ValueError, match=re.escape("armies.pool: no listed army fits the first seat's 5 gold "
                                                    "(rules.budgets[0]); a listed pool is fixed")):
         simkit.load_scenario(seat).game.seat_decks()
+
+
+def test_a_seats_budget_scans_on_the_listed_pool(tmp_path):
+    """The listed pool keeps its armies at every budget and each seat holds those it can afford: scanning the
+    second seat's budget over 12 and 13 on base.toml's Orc armies plays 3 x 3 pairings at 12 (the 13-gold armies
+    sit in no seat) and 3 x 6 at 13, the first seat's armies and their seeds the same."""
+    out = tmp_path / "scan"
+    table = simkit.run_scan(BASE, "rules.budgets[1]", "12,13", games=1, decks=["Orc:*"], out=out, workers=1,
+                            bootstrap=50, page=False)
+    assert list(table["games"]) == [9, 18] and table.attrs["seat_decks"] == [(3, 3), (3, 6)]
+    at12, at13 = (load_results(out / "values" / v) for v in ("12", "13"))
+    assert set(at12["first_deck"]) == set(at13["first_deck"]) == set(at12["second_deck"])
+    both = at12.merge(at13, on=["first_deck", "second_deck", "game"])
+    assert len(both) == 9 and (both["seed_x"] == both["seed_y"]).all()
 
 
 def test_a_tiny_budget_scan_follows_the_pools_keeps_the_seeds_and_resumes(tmp_path):

@@ -98,11 +98,28 @@ MAIN_ROUNDS = [
 ]
 
 
-def test_seat_pools_left_a_one_pool_sweeps_rounds_and_plan_as_they_were(reference):
-    """The one-pool planner is unchanged: the very rounds main played (literal), meta's plan with its old keys."""
+def test_alike_seats_play_the_rounds_they_always_played_with_two_equal_pools(reference):
+    """Alike seats are two equal pools, not a special case: the very rounds main played before the seat model
+    was one (literal), and meta.json records both pools, equal."""
     meta = read_meta(reference)
     assert counts(reference) == MAIN_ROUNDS and meta["adaptive_result"]["stopped"] == "settled"
-    assert "second_decks" not in meta and "second_decks" not in meta["plan"]
+    assert meta["second_decks"] == meta["decks"] and meta["plan"]["second_decks"] == meta["plan"]["decks"]
+
+
+def test_a_folder_that_records_one_pool_resumes_and_loads_as_two_equal_pools(reference, quick, tmp_path):
+    """A folder written before both pools were recorded (no second_decks) loads with alike seats and resumes
+    as the same plan: nothing is played again."""
+    import shutil
+
+    old = tmp_path / "old"
+    shutil.copytree(reference, old)
+    meta = read_meta(old)
+    del meta["second_decks"], meta["plan"]["second_decks"]
+    (old / "meta.json").write_text(json.dumps(meta))
+    df = load_results(old)
+    assert simkit.analysis.seat_pools(df).alike_seats
+    run_sweep(quick, adaptive_plan(quick), old, workers=1, resume=True)
+    pd.testing.assert_frame_equal(load_results(old), load_results(reference))
 
 
 def test_results_do_not_depend_on_workers_or_chunk_size(reference, quick, tmp_path):

@@ -24,6 +24,7 @@ from simkit.analysis import analyze
 from simkit.analysis.sequential import AdaptiveSettings, stream_table, unit_status
 from simkit.cli import main
 from simkit.core.rng import derive_seed
+from simkit.core.seats import SeatPools
 from simkit.sweep import done_chunks, load_results, plan_sweep, read_meta, run_sweep
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,29 +61,36 @@ def literal_games() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["first_deck", "second_deck", "game", "winner"])
 
 
-def test_each_ordered_pairing_is_its_own_unit_and_a_deck_reads_every_pairing_it_sits_in():
-    """Literal units: pairing A first vs B second holds A's 1.5 points of its 3 games (no pooling with B vs A's
-    0 of 2); a mirror pairing is a first-seat unit; deck A reads 2 complete levels of A-B, A-C and B-A (5.5 of 6),
-    C (second seat only) 0 of 4; the first seat overall 7.5 of 12 (2 levels of 6 pairings); no per-deck
-    first-seat units."""
-    t = stream_table(literal_games(), ["A", "B"], seconds=["A", "B", "C"]).set_index(["kind", "subject"])
-    assert t.loc[("matchup", "A vs B"), ["points", "trials", "draws"]].tolist() == [1.5, 3.0, 1.0]
-    assert t.loc[("matchup", "B vs A"), ["points", "trials"]].tolist() == [0.0, 2.0]
-    assert t.loc[("matchup", "B vs C"), ["points", "trials"]].tolist() == [2.0, 4.0]
-    assert t.loc[("first_player", "B vs B"), ["points", "trials", "draws", "wins"]].tolist() == [1.0, 2.0, 2.0, 0.0]
-    assert t.loc[("deck", "A"), ["points", "trials", "levels", "draws"]].tolist() == [5.5, 6.0, 2, 1.0]
-    assert t.loc[("deck", "B"), ["points", "trials", "levels"]].tolist() == [2.5, 6.0, 2]
-    assert t.loc[("deck", "C"), ["points", "trials", "levels", "games"]].tolist() == [0.0, 4.0, 2, 6]
-    assert t.loc[("first_player", "all games"), ["points", "trials", "levels", "games"]].tolist() == [7.5, 12.0, 2, 15]
-    assert (t.reset_index().groupby("kind").size().to_dict()
-            == {"matchup": 4, "first_player": 3, "deck": 3})
+LITERAL_POOLS = SeatPools(("A", "B"), ("A", "B", "C"))
 
 
-def test_unit_status_of_seat_pools_tests_each_pairing_alone():
-    """Every unit gets an interval and a decision; the pairings' family holds the 4 one-seat pairings."""
-    u = unit_status(literal_games(), AdaptiveSettings(), ["A", "B"], seconds=["A", "B", "C"])
+def test_a_matchup_reads_the_seatings_its_decks_meet_in_and_a_deck_every_pairing_it_sits_in():
+    """Literal units: A and B meet in both seatings, so matchup A vs B reads 2 complete levels of A-B and B-A
+    (A's 1.5 + 2 points of 4); C sits second only, so A vs C is the one seating A first (2 of 2) and B vs C
+    B first (2 of 4); a mirror is a first-seat unit; deck A reads 2 levels of A-B, A-C and B-A (5.5 of 6),
+    C 0 of 4; the first seat overall 7.5 of 12 (2 levels of 6 pairings), deck A's first seat 3.5 of 6."""
+    t = stream_table(literal_games(), LITERAL_POOLS).set_index(["kind", "scope", "subject"])
+    assert t.loc[("matchup", "matchup", "A vs B"), ["points", "trials", "draws"]].tolist() == [3.5, 4.0, 1.0]
+    assert t.loc[("first_player", "matchup", "A vs B"), ["points", "trials"]].tolist() == [1.5, 4.0]
+    assert t.loc[("matchup", "matchup", "A vs C"), ["points", "trials", "levels"]].tolist() == [2.0, 2.0, 2]
+    assert t.loc[("matchup", "matchup", "B vs C"), ["points", "trials", "levels"]].tolist() == [2.0, 4.0, 4]
+    assert t.loc[("first_player", "matchup", "B vs B"), ["points", "trials", "draws", "wins"]].tolist() == \
+        [1.0, 2.0, 2.0, 0.0]
+    assert t.loc[("deck", "deck", "A"), ["points", "trials", "levels", "draws"]].tolist() == [5.5, 6.0, 2, 1.0]
+    assert t.loc[("deck", "deck", "B"), ["points", "trials", "levels"]].tolist() == [2.5, 6.0, 2]
+    assert t.loc[("deck", "deck", "C"), ["points", "trials", "levels", "games"]].tolist() == [0.0, 4.0, 2, 6]
+    assert t.loc[("first_player", "deck", "A"), ["points", "trials"]].tolist() == [3.5, 6.0]
+    assert t.loc[("first_player", "overall", "all games"), ["points", "trials", "levels", "games"]].tolist() == \
+        [7.5, 12.0, 2, 15]
+    assert t.reset_index().groupby("kind").size().to_dict() == {"matchup": 3, "first_player": 9, "deck": 3}
+
+
+def test_unit_status_of_seat_pools_tests_every_unit():
+    """Every unit gets an interval and a decision; the matchup family holds the 3 pairs, the per-matchup
+    first-seat family the 3 pairs and 2 mirrors."""
+    u = unit_status(literal_games(), AdaptiveSettings(), LITERAL_POOLS)
     assert set(u["status"]) <= {"active", "narrow", "inside", "flagged", "futile", "done"}
-    assert (u["family"] == "matchup/matchup").sum() == 4 and (u["family"] == "first_player/matchup").sum() == 2
+    assert (u["family"] == "matchup/matchup").sum() == 3 and (u["family"] == "first_player/matchup").sum() == 5
     assert ((u["low"] <= u["rate"]) & (u["rate"] <= u["high"])).all()
 
 
@@ -144,7 +152,10 @@ def test_the_tables_of_a_seat_pool_folder_use_its_pairings(reference):
     firsts, seconds = set(df["first_deck"]), set(df["second_deck"])
     a = sorted(firsts)[0]
     b = sorted(seconds - firsts)[0]  # an army costing 13: it only ever sits second, so a vs b has one seating
-    unit = units.loc[("matchup", f"{a} vs {b}")]
+    unit = units.loc[("matchup", f"{a} vs {b}")] if a < b else units.loc[("matchup", f"{b} vs {a}")]
+    if b < a:  # the unit is b's rate
+        unit = unit.copy()
+        unit["low"], unit["high"] = 1 - unit["high"], 1 - unit["low"]
     assert (m.loc[(a, b), "low"], m.loc[(a, b), "high"]) == pytest.approx((unit["low"], unit["high"]))
     assert (m.loc[(b, a), "low"], m.loc[(b, a), "high"]) == pytest.approx((1 - unit["high"], 1 - unit["low"]))
     over = t["first_player"].set_index("scope").loc["overall"]
@@ -163,24 +174,48 @@ def test_the_report_of_a_seat_pool_folder_counts_its_pairings(reference, tmp_pat
     assert "3 first-seat x 6 second-seat decks (every pairing)" in text and "Adaptive sweep" in text
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.integers(2, 4), st.lists(st.integers(1, 4), min_size=16, max_size=16),
-       st.lists(st.sampled_from(["first", "second", "draw"]), min_size=64, max_size=64))
-def test_with_one_pool_in_both_seats_a_deck_and_the_first_seat_read_as_the_one_pool_units(d, ns, ws):
-    """Invariant: when both seats hold the same decks, the seat-pool deck and overall units are the one-pool
-    units (the same levels, points, draws), whatever the games per pairing; every pairing unit has all its games."""
+def brute_units(df: pd.DataFrame, pools: SeatPools) -> dict:
+    """The units' points and trials straight from their definitions, game by game (the test's reference)."""
+    pts = {(a, b, g): {"first": 1.0, "draw": 0.5, "second": 0.0}[w]
+           for a, b, g, w in zip(df["first_deck"], df["second_deck"], df["game"], df["winner"], strict=True)}
+    n = df.groupby(["first_deck", "second_deck"]).size().to_dict()
+    out = {}
+    decks = sorted(set(pools.first) | set(pools.second))
+    for i, a in enumerate(decks):
+        for b in decks[i + 1:]:
+            seatings = [(x, y) for x, y in ((a, b), (b, a)) if pools.holds(x, y)]
+            if seatings:
+                lv = min(n.get(s, 0) for s in seatings)
+                own = sum(pts[(x, y, g)] if x == a else 1 - pts[(x, y, g)] for x, y in seatings for g in range(lv))
+                out[("matchup", f"{a} vs {b}")] = (own, len(seatings) * lv)
+        cells = [(a, y) for y in pools.second if y != a and pools.holds(a, y)] + \
+                [(x, a) for x in pools.first if x != a and pools.holds(x, a)]
+        lv = min((n.get(c, 0) for c in cells), default=0)
+        own = sum(pts[(x, y, g)] if x == a else 1 - pts[(x, y, g)] for x, y in cells for g in range(lv))
+        out[("deck", a)] = (own, len(cells) * lv)
+    lv = min(n.get(p, 0) for p in pools.pairs())
+    out[("first_player", "all games")] = (sum(pts[(x, y, g)] for x, y in pools.pairs() for g in range(lv)),
+                                          pools.pairings * lv)
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 4), st.data())
+def test_every_unit_is_its_definition_for_any_two_pools(d, data):
+    """Invariant: for any two seat pools (equal or not) and any games per pairing, every matchup, deck and
+    overall unit holds exactly the points and trials its definition gives, game by game."""
     decks = [f"D{k}" for k in range(d)]
-    rows, w = [], iter(ws * 2)
-    for k, (a, b) in enumerate((a, b) for a in decks for b in decks):
-        rows += [(a, b, g, next(w)) for g in range(ns[k])]
+    first = data.draw(st.lists(st.sampled_from(decks), min_size=1, unique=True))
+    second = data.draw(st.lists(st.sampled_from(decks), min_size=1, unique=True))
+    pools = SeatPools(tuple(sorted(first)), tuple(sorted(second)))
+    rows = []
+    for a, b in pools.pairs():
+        ws = data.draw(st.lists(st.sampled_from(["first", "second", "draw"]), min_size=1, max_size=4))
+        rows += [(a, b, g, w) for g, w in enumerate(ws)]
     df = pd.DataFrame(rows, columns=["first_deck", "second_deck", "game", "winner"])
-    cols = ["points", "trials", "levels", "games", "draws"]
-    seat = stream_table(df, decks, seconds=decks).set_index(["kind", "scope", "subject"])
-    one = stream_table(df, decks).set_index(["kind", "scope", "subject"])
-    keys = [k for k in seat.index if k[1] in ("deck", "overall")]
-    pd.testing.assert_frame_equal(seat.loc[keys, cols], one.loc[keys, cols], check_dtype=False)
-    pairing = seat[seat.index.get_level_values("scope") == "matchup"]
-    assert len(pairing) == d * d and pairing["trials"].sum() == len(df)
+    t = stream_table(df, pools).set_index(["kind", "subject"])
+    for key, (points, trials) in brute_units(df, pools).items():
+        assert t.loc[key, ["points", "trials"]].tolist() == pytest.approx([points, trials]), key
 
 
 def literal_layout():
@@ -188,15 +223,16 @@ def literal_layout():
     from simkit.sweep.adaptive import AdaptiveLayout
     from simkit.sweep.plan import SweepPlan
 
-    plan = SweepPlan("x.toml", "h", ("A", "B"), 2, ("r", "r"), 0, 4, adaptive=AdaptiveSettings(),
-                     second_decks=("A", "B", "C"))
+    plan = SweepPlan("x.toml", "h", SeatPools(("A", "B"), ("A", "B", "C")), 2, ("r", "r"), 0, 4,
+                     adaptive=AdaptiveSettings())
     layout = AdaptiveLayout(plan)
     layout.add_round(np.full((1, 2, 3), 2), {})
     return layout
 
 
 @pytest.mark.parametrize("active, grown", [
-    ([("matchup", "matchup", "B vs C", "B", "C")], [(1, 2)]),  # a pairing grows its own games only
+    ([("matchup", "matchup", "B vs C", "B", "C")], [(1, 2)]),  # C sits second only: the one seating
+    ([("matchup", "matchup", "A vs B", "A", "B")], [(0, 1), (1, 0)]),  # both seatings
     ([("deck", "deck", "C", "C", None)], [(0, 2), (1, 2)]),  # C sits second only: its column
     ([("deck", "deck", "A", "A", None)], [(0, 1), (0, 2), (1, 0)]),  # A sits both: its row and column, no mirror
     ([("first_player", "overall", "all games", None, None)], [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]),

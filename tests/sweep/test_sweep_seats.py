@@ -30,36 +30,41 @@ def magic():
 def test_a_seat_pool_plan_pairs_first_with_second(magic):
     """The plan holds the first seat's 12 armies and the second seat's 24: 288 pairs, seeds as always."""
     plan = plan_sweep(magic, games=2, chunk_size=50)
-    assert len(plan.decks) == 12 and len(plan.second_decks) == 24 and len(plan.pairs) == 288
+    first, second = plan.pools
+    assert len(first) == 12 and len(second) == 24 and len(plan.pairs) == 288 == plan.pools.pairings
     assert plan.total_games == 576
     c = plan.chunk(3)
     assert c.seeds[0] == derive_seed(plan.seed, c.first_decks[0], c.second_decks[0], c.games[0])
-    assert set(a for a, _ in plan.pairs) == set(plan.decks)
-    assert all(magic.game.canonical_deck(a) == a for a in plan.second_decks)
+    assert set(a for a, _ in plan.pairs) == set(first)
+    assert all(magic.game.canonical_deck(a) == a for a in second)
 
 
-def test_other_games_plan_as_before():
-    """A game with one pool: no second_decks, pairs = decks x decks, meta's plan has exactly the old keys."""
+def test_a_game_with_alike_seats_plans_two_equal_pools():
+    """A game whose seats are alike is two equal pools, not a special case: pairs = decks x decks as before,
+    meta's plan records both pools (equal) beside its old keys."""
     sc = simkit.load_scenario(DUEL)
     plan = plan_sweep(sc, games=2, bots=("aggro", "control"))
-    assert plan.second_decks == () and plan.seconds == plan.decks
-    assert plan.pairs == [(a, b) for a in plan.decks for b in plan.decks]
-    assert set(plan_dict(plan)) == {"scenario_hash", "decks", "games", "bots", "seed", "chunk_size", "chunk_count"}
+    assert plan.pools.first == plan.pools.second == sc.decks and plan.pools.alike_seats
+    assert plan.pairs == [(a, b) for a in sc.decks for b in sc.decks]
+    d = plan_dict(plan)
+    assert set(d) == {"scenario_hash", "decks", "second_decks", "games", "bots", "seed", "chunk_size", "chunk_count"}
+    assert d["decks"] == d["second_decks"] == list(sc.decks)
 
 
 def test_a_seat_pool_sweep_runs_loads_and_analyses(magic, tmp_path):
     """Sweep (Orc armies only: 3 first x 6 second), resume-safe plan in meta.json, results complete, analysis
     with each seat's equilibrium mix."""
     plan = plan_sweep(magic, games=1, decks=["Orc:*"], bots=("balanced", "balanced"))
-    assert (len(plan.decks), len(plan.second_decks)) == (3, 6)
+    first, second = plan.pools
+    assert (len(first), len(second)) == (3, 6)
     out = tmp_path / "orc"
     run_sweep(magic, plan, out, workers=1)
     meta = json.loads((out / "meta.json").read_text())
-    assert meta["second_decks"] == list(plan.second_decks) and meta["plan"]["second_decks"] == list(plan.second_decks)
-    assert set(meta["deck_cards"]) == set(plan.second_decks)
+    assert meta["second_decks"] == list(second) and meta["plan"]["second_decks"] == list(second)
+    assert set(meta["deck_cards"]) == set(second)
     assert plan_of(out).pairs == plan.pairs
     df = load_results(out)
-    assert len(df) == 18 and set(df["first_deck"]) == set(plan.decks)
+    assert len(df) == 18 and set(df["first_deck"]) == set(first)
     tables = analyze(df, bootstrap=10)
     mg = tables["metagame"]
     assert set(mg["seat"]) == {"first", "second"}
@@ -100,5 +105,5 @@ def test_compare_pairs_seat_pool_sweeps(magic, tmp_path):
 def test_an_army_id_selects_that_army_only(magic):
     """An army id holds '*' ("Orc:Goblin*6,OrcInfantry*3"); as a --decks pattern it picks that army, not others."""
     plan = plan_sweep(magic, decks=["Orc:Goblin*6,OrcInfantry*3", "Orc:Goblin*5,OrcInfantry*4"])
-    assert plan.decks == ("Orc:Goblin*6,OrcInfantry*3",)
-    assert plan.second_decks == ("Orc:Goblin*6,OrcInfantry*3", "Orc:Goblin*5,OrcInfantry*4")
+    assert plan.pools.first == ("Orc:Goblin*6,OrcInfantry*3",)
+    assert plan.pools.second == ("Orc:Goblin*6,OrcInfantry*3", "Orc:Goblin*5,OrcInfantry*4")

@@ -107,8 +107,10 @@ def parse_army_counts(rules, deck: str) -> dict[str, int]:
 def parse_army(rules, deck: str) -> tuple[str, dict[str, int]]:
     """``(race, {unit: count})`` of an army id; raises :class:`ScenarioError` naming the army and the rule broken.
 
-    The units may come in any order and repeat; the counts must keep 1..max units, each unit's
-    max_copies and the larger budget (seat budgets are checked when a game is set up: :func:`check_seat`).
+    The units may come in any order and repeat; the counts must keep 1..max units and each unit's
+    max_copies. What an army costs against the budgets is the seats' business (:func:`check_seat`, when a game
+    is set up, and :func:`simkit.games.magic.tables.seat_pools`): a listed army no seat can afford at a
+    scenario's budgets (a scan moving a budget) stays an army of the pool and sits in no seat.
     """
     if not isinstance(deck, str) or not ARMY_RE.match(deck.replace(" ", "")):
         raise ScenarioError(f"army {deck!r}: not of the form Race:Unit*n,Unit (regex {ARMY_RE.pattern})")
@@ -132,12 +134,6 @@ def parse_army(rules, deck: str) -> tuple[str, dict[str, int]]:
         cap = int(_card(rules, name).max_copies)
         if n > cap:
             raise ScenarioError(f"army {deck!r}: {n} x {name}, at most {cap} [R18]")
-    cost = army_cost(rules, counts)
-    top = max(rules.budgets)
-    if cost > top:
-        raise ScenarioError(f"army {deck!r}: costs {cost} gold, more than either budget {list(rules.budgets)} [R16]")
-    if rules.packed.budget_exact and cost not in rules.budgets:
-        raise ScenarioError(f"army {deck!r}: costs {cost} gold; budget_exact needs one of {list(rules.budgets)}")
     return race, counts
 
 

@@ -467,7 +467,8 @@ def deck_pool(rules: Rules, top: Field) -> list[str]:
     pool`` (canonical ids, file order) when given, else every legal army.
 
     A listed pool is fixed: a scenario moving a budget keeps its armies (those a seat cannot afford leave that
-    seat). A draw follows the budgets. Read by the kit: :func:`simkit.games.kits.decks.deck_pool`.
+    seat, and one no seat can afford sits in none: :func:`seat_pools`). A draw follows the budgets. Read by the
+    kit: :func:`simkit.games.kits.decks.deck_pool`.
     """
     if rules.draws is not None:
         return list(dict.fromkeys(rules.draws[0] + rules.draws[1]))
@@ -481,13 +482,8 @@ def deck_pool(rules: Rules, top: Field) -> list[str]:
             raise top.table("rules").fail(f"the budgets, max_units and units' max_copies make {exc}; give an "
                                           "[armies] pool", "budgets") from None
 
-    try:
-        return read_pool(top, lambda deck: canonical_deck(rules, deck), every_army, table="armies", words="army",
-                         keys=ARMIES_KEYS)
-    except ScenarioError as exc:
-        if "[R16]" not in str(exc):
-            raise
-        raise ScenarioError(f"{exc}; {FIXED_POOL}") from None
+    return read_pool(top, lambda deck: canonical_deck(rules, deck), every_army, table="armies", words="army",
+                     keys=ARMIES_KEYS)
 
 
 def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:
@@ -506,6 +502,11 @@ def deck_counts(scenario, deck: str) -> dict[str, tuple[int, int]]:
 def turn_limit(rules: Rules) -> int:
     """The last global turn a game can reach."""
     return int(rules.packed.turn_limit)
+
+
+def seat_terms(rules: Rules) -> tuple[str, str]:
+    """What each seat buys its army with, in words (the report's seat sentence): ``("12 gold", "13 gold")``."""
+    return f"{rules.budgets[0]} gold", f"{rules.budgets[1]} gold"
 
 
 def seat_pools(rules: Rules, decks) -> tuple[list[str], list[str]]:

@@ -19,6 +19,7 @@ from simkit.games.magic.tables import (
     check_seat,
     count_vectors,
     deck_pool,
+    seat_pools,
 )
 from simkit.scenario import Field
 
@@ -85,7 +86,6 @@ def test_ids_are_canonical_and_sorted():
 
 @pytest.mark.parametrize("army, words", [
     ("Orc:Goblin*10", "not of the form"),
-    ("Orc:Ogre*3", "costs 15 gold"),
     ("Orc:Thunderbird*2", "at most 1 [R18]"),
     ("Orc:Chieftain,Goblin", "leader Chieftain is not bought"),
     ("Orc:Treant", "not a Orc unit"),
@@ -102,10 +102,24 @@ def test_illegal_armies_are_refused_by_name(army, words):
 def test_a_scenario_naming_an_illegal_army_is_refused_at_load():
     """3.3: a scenario whose pool names an illegal army fails at load, naming the army and the rule."""
     data = copy.deepcopy(DATA)
+    data["armies"]["pool"] = ["Orc:Ogre*2,OrcInfantry", "Orc:Thunderbird*2"]
+    r = rules_of(data)
+    with pytest.raises(ScenarioError, match=r"armies.pool\[1\]: army 'Orc:Thunderbird\*2': 2 x Thunderbird"):
+        deck_pool(r, Field("test.toml", data))
+
+
+def test_a_listed_army_no_seat_can_afford_stays_in_the_pool_and_sits_in_no_seat():
+    """[R16] with the seat model: a listed army costing 15 gold (more than either budget) keeps its place in the
+    pool, sits in neither seat's pool, and is refused in one line naming its cost when a game seats it."""
+    data = copy.deepcopy(DATA)
     data["armies"]["pool"] = ["Orc:Ogre*2,OrcInfantry", "Orc:Ogre*3"]
     r = rules_of(data)
-    with pytest.raises(ScenarioError, match=r"armies.pool\[1\]: army 'Orc:Ogre\*3': costs 15 gold"):
-        deck_pool(r, Field("test.toml", data))
+    assert deck_pool(r, Field("test.toml", data)) == ["Orc:Ogre*2,OrcInfantry", "Orc:Ogre*3"]
+    first, second = seat_pools(r, ["Orc:Ogre*2,OrcInfantry", "Orc:Ogre*3"])
+    assert "Orc:Ogre*3" not in first + second
+    for seat in (0, 1):
+        with pytest.raises(ScenarioError, match="costs 15 gold: seat .* at most 1[23] \\[R16\\]"):
+            check_seat(r, "Orc:Ogre*3", seat)
 
 
 def test_a_13_gold_army_sits_only_second():

@@ -127,7 +127,7 @@ def test_a_magic_war_report_has_a_unit_page_and_a_race_page_with_their_tables(tm
     units = next(i for i, t in enumerate(text) if "Each unit type: win rate when bought" in t)
     assert "First seat's score by race" in text[units + 1] and "armies" in text[units]
     uv = pd.read_csv(tmp_path / "r.unit_value.csv")
-    swept = {u for d in plan.decks + plan.second_decks for u in sc.game.deck_cards(d)["unit"]}
+    swept = {u for d in plan.pools.decks for u in sc.game.deck_cards(d)["unit"]}
     assert set(uv["card"]) == swept and set(uv["group"]) == {"Orc", "Elf"}
     assert (uv["bought_low"] <= uv["bought_rate"]).all()
     race = pd.read_csv(tmp_path / "r.race_seat.csv")
