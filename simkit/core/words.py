@@ -712,7 +712,8 @@ def card_status(in_metagame: int, in_strongest: int, may_reach_band: int, search
 
 
 def crossing_verdict(figure: str, key: str, target: str, value: float, low: float, high: float,
-                     x_min: float, x_max: float, side: str = "", crossings: int = 1, games: int = 0) -> str:
+                     x_min: float, x_max: float, side: str = "", crossings: int = 1, games: int = 0,
+                     holding: int | None = None, values: int = 0) -> str:
     """``scan``'s answer: where the figure meets its target, settled only when the crossing's interval lies
     inside the values scanned.
 
@@ -725,11 +726,19 @@ def crossing_verdict(figure: str, key: str, target: str, value: float, low: floa
         side: without a crossing, where the curve lies (``above``/``below``).
         crossings: how many times the measured curve meets the target.
         games: games per ordered pair at each value (for the advice).
+        holding: without a crossing, how many of the ``values`` values' 95% intervals hold the target (``None``:
+            not known): none holding it settles that the target is not reached in the range.
+        values: the values scanned.
     """
     more = f"more games per pair than {games:,}" if games else "more games per pair"
     if not math.isfinite(value):
-        return (f"Not settled in this range: the {figure} stays {side} {target} at every value of {key} scanned "
-                f"({x_min:g} to {x_max:g}); scan wider values")
+        if holding == 0 and values:
+            return (f"Settled: the {figure} stays {side} {target} at every value of {key} scanned ({x_min:g} to "
+                    f"{x_max:g}), every 95% interval {side} it: the target is not reached in this range; scan wider "
+                    "values")
+        held = (f"; {holding} of {values} values' 95% intervals hold {target}" if holding else "")
+        return (f"Not settled in this range: the measured {figure} stays {side} {target} at every value of {key} "
+                f"scanned ({x_min:g} to {x_max:g}){held}; scan wider values or play {more}")
     lo = f"below {x_min:g}" if low == -math.inf else f"{low:.3g}"
     hi = f"above {x_max:g}" if high == math.inf else f"{high:.3g}"
     first = f"; the measured curve meets it {crossings} times, this is the first" if crossings > 1 else ""

@@ -79,7 +79,8 @@ class Crossing:
         """The fields as a plain dict (infinities and NaN as Python floats)."""
         return asdict(self)
 
-    def sentence(self, key: str, figure: str, fmt=lambda v: f"{v:g}", games: int = 0) -> str:
+    def sentence(self, key: str, figure: str, fmt=lambda v: f"{v:g}", games: int = 0, holding: int | None = None,
+                 values: int = 0) -> str:
         """The answer in one plain sentence (:func:`simkit.core.words.crossing_verdict`), e.g. ``Settled: the
         first-seat win rate reaches 50% at rules.x = 3.4 (95% interval 3.1 to 3.9)``; "Not settled" when the
         interval runs beyond the values scanned or the curve never reaches the target."""
@@ -89,7 +90,7 @@ class Crossing:
             return (f"Not settled: the {figure} reaches {fmt(self.target)} at {key} = {self.value:.3g} by the measured "
                     "curve, with no interval (no bootstrap resample)")
         return crossing_verdict(figure, key, fmt(self.target), self.value, self.low, self.high, self.x_min,
-                                self.x_max, self.side, self.crossings, games)
+                                self.x_max, self.side, self.crossings, games, holding, values)
 
 
 def crossing_interval(x, y, replicas, target: float, level: float = 0.95) -> Crossing:

@@ -197,7 +197,9 @@ def run_scan(
         frames.append(df.sort_values(list(GAME_KEY), kind="stable").reset_index(drop=True))
     table, crossing, same = read_scan(frames, vals, fig, tgt, knob.key, replicas, probe.seed)
     seconds = time.perf_counter() - started
-    sentence = crossing.sentence(knob.key, fig.label, fig.fmt, int(spec["games"])) if crossing else (
+    holding = int(((table["low"] <= tgt) & (tgt <= table["high"])).sum()) if crossing else None
+    sentence = crossing.sentence(knob.key, fig.label, fig.fmt, int(spec["games"]), holding, len(table)) if crossing \
+        else (
         f"No verdict: no target for {fig.label}; give --target to read a crossing")
     table.attrs.update(crossing=crossing.as_dict() if crossing else None, sentence=sentence, figure=fig.name,
                        label=fig.label, target=tgt, paired=same, out=str(out), seconds=round(seconds, 2),

@@ -252,6 +252,7 @@ def finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sear
                 "bots": ",".join(bots),
                 "spread_before": before[i]["spread"], "spread_after": after[i]["spread"],
                 "spread_ratio": ratio["ratio"], "spread_ratio_low": ratio["low"], "spread_ratio_high": ratio["high"],
+                "paired_spread_before": ratio["base"], "paired_spread_after": ratio["patch"],  # what the ratio divides
                 "worst_deck_before": before[i]["worst_deck"], "worst_deck_after": after[i]["worst_deck"],
                 "decks_outside_before": before[i]["decks_outside"], "decks_outside_after": after[i]["decks_outside"],
                 "first_player_before": before[i]["first_player"], "first_player_after": after[i]["first_player"],
@@ -269,10 +270,10 @@ def finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sear
                             "pairings": per_pair}
         vanished = sum(len(p["flags_vanished"]) for p in per_pair)
         appeared = sum(len(p["flags_appeared"]) for p in per_pair)
-        worst = max(per_pair, key=lambda p: p["spread_after"] / max(p["spread_before"], 1e-12))
-        summary["check"]["sentence"] = (
+        worst = max(per_pair, key=lambda p: p["spread_ratio"] if p["spread_ratio"] == p["spread_ratio"] else -1.0)
+        summary["check"]["sentence"] = (  # the spreads the ratio divides (the paired games'), so they agree with it
             f"{check_verdict(worst)}: on fresh seeds the spread of deck win rates goes "
-            f"{100 * worst['spread_before']:.1f} -> {100 * worst['spread_after']:.1f} points "
+            f"{100 * worst['paired_spread_before']:.1f} -> {100 * worst['paired_spread_after']:.1f} points "
             f"(x{worst['spread_ratio']:.2f}, 95% CI x{worst['spread_ratio_low']:.2f}-"
             f"{worst['spread_ratio_high']:.2f}), decks outside the band "
             f"{worst['decks_outside_before']} -> {worst['decks_outside_after']}, flags vanished "

@@ -81,11 +81,17 @@ def test_a_replica_that_never_crosses_counts_as_crossing_beyond_the_range_on_its
 
 
 def test_no_crossing_is_said_plainly_with_the_side_the_curve_lies_on():
+    """No crossing in range: 'not settled' while some value's interval holds the target, 'settled' (not reached in
+    this range) when every interval lies on the same side."""
     c = crossing_interval([2, 3, 4, 5], [0.56, 0.62, 0.62, 0.51], [[0.56, 0.62, 0.62, 0.51]], 0.5)
     assert np.isnan(c.value) and c.side == "above" and c.crossings == 0
-    assert c.sentence("rules.mana_period", "first-seat win rate", lambda v: f"{v:.0%}") == (
-        "Not settled in this range: the first-seat win rate stays above 50% at every value of rules.mana_period "
-        "scanned (2 to 5); scan wider values")
+    assert c.sentence("rules.mana_period", "first-seat win rate", lambda v: f"{v:.0%}", 8, 2, 4) == (
+        "Not settled in this range: the measured first-seat win rate stays above 50% at every value of "
+        "rules.mana_period scanned (2 to 5); 2 of 4 values' 95% intervals hold 50%; scan wider values or play more "
+        "games per pair than 8")
+    assert c.sentence("rules.mana_period", "first-seat win rate", lambda v: f"{v:.0%}", 8, 0, 4).startswith(
+        "Settled: the first-seat win rate stays above 50% at every value of rules.mana_period scanned (2 to 5), "
+        "every 95% interval above it")
 
 
 def test_a_planted_first_seat_edge_falling_through_zero_is_found_with_a_paired_interval():
