@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = ROOT / "docs" / "miracle-changing-a-rule.md"
 GAME = ROOT / "simkit" / "games" / "miracle"
-TOP = ("simkit/", "tests/", "scripts/", "scenarios/", "docs/")
+TOP = ("simkit/", "tests/", "scripts/", "scenarios/", "docs/", "lab/")
 RULE_SOURCE = ("fast/step.py", "fast/legal.py")
 
 _INLINE = re.compile(r"`([^`\n]+)`")
