@@ -241,6 +241,8 @@ def snapshot(value: Any, words: Mapping[str, Sequence[str]] | None = None) -> An
     words known only at run time, by field name at any depth (``{"card": rules.names}``).
     """
     if isinstance(value, np.void) and value.dtype.names:
+        if not words and not _speaks(value.dtype):  # numbers only: numpy converts it in one call, item()
+            return _plain(value.dtype, value.item())
         known = {**getattr(type(value), "words", {}), **(words or {})}
         keyed = getattr(type(value), "keys", {})
         out = {}
@@ -254,11 +256,35 @@ def snapshot(value: Any, words: Mapping[str, Sequence[str]] | None = None) -> An
         return out
     if isinstance(value, np.ndarray):
         if value.dtype.names:
+            if not words and not _speaks(value.dtype):
+                return [_plain(value.dtype, v) for v in value.tolist()]
             return [snapshot(v, words) for v in value]
         return value.tolist()
     if isinstance(value, np.generic):
         return value.item()
     return value
+
+
+_SPEAKS: dict = {}
+
+
+def _speaks(dtype: np.dtype) -> bool:
+    """Whether a record declaration, or one nested in it, has fields with words or keys (remembered per dtype)."""
+    if dtype not in _SPEAKS:
+        base = dtype.base if dtype.subdtype else dtype
+        own = bool(getattr(base.type, "words", None) or getattr(base.type, "keys", None))
+        _SPEAKS[dtype] = own or any(_speaks(f[0]) for f in (base.fields or {}).values() if f[0].names or
+                                    (f[0].subdtype and f[0].base.names))
+    return _SPEAKS[dtype]
+
+
+def _plain(dtype: np.dtype, item: Any) -> Any:
+    """A record's ``item()`` (a tuple, its array fields numpy arrays) as dicts and lists by ``dtype``'s names."""
+    if isinstance(item, np.ndarray):
+        return [_plain(item.dtype, v) for v in item.tolist()] if item.dtype.names else item.tolist()
+    if dtype.names:
+        return {n: _plain(dtype.fields[n][0], v) for n, v in zip(dtype.names, item)}
+    return item
 
 
 def place(target: Any, values: Mapping[str, Any], words: Mapping[str, Sequence[str]] | None = None) -> None:

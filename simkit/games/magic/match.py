@@ -223,11 +223,8 @@ class Match(kit.DeclaredMatch):
     def snapshot(self) -> dict:
         """The whole game as plain values named by its declaration (:data:`~simkit.games.magic.state.GAME`: the
         header, the pile, both sides, the unit places in use, the board), with the armies and the seed."""
-        g = self.state
-        out = {"decks": list(self.decks), "seed": self.seed}
-        for name in GAME.names:
-            value = g.units[:int(g.places)] if name == "units" else getattr(g, name)
-            out[name] = kit.snapshot(value)
+        out = {"decks": list(self.decks), "seed": self.seed, **kit.snapshot(self.state)}
+        out["units"] = out["units"][:out["places"]]
         return out
 
     def clone(self) -> Match:
@@ -240,7 +237,6 @@ class Match(kit.DeclaredMatch):
         other.actions = list(self.actions)
         return other
 
-    copy = clone
 
     def view(self, seat: int, key: int, salt: int = 0) -> Match:
         """``seat``'s view of the game, as a search sees it: a clone whose dice are keyed by ``key`` (a number of

@@ -17,6 +17,8 @@ an attack rolled without asking the engine.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
+from itertools import combinations
 
 import numpy as np
 
@@ -39,10 +41,34 @@ CLAUSES = {
     "attack_spends_the_participants": "6.2.6: every participant may neither move nor attack again; no unit moves",
     "kill_magic_to_the_actor": "7.2 [R22, R23], B.1 primitive 10: each unit an action destroys stores per_kill "
                                "magic for the acting player (on_death gains to its owner); stored, not active",
-    "move_follows_the_page": "5.4 [R5]: a move puts the unit on an empty cell within its move points, "
-                             "changes nothing else and rolls no die",
-    "turn_start_activates_stored_magic": "5.1 [R23]: the next player's stored magic becomes active and its "
-                                         "units may move and attack again",
+    "move_follows_the_page": "5.4 [R5]: a move puts the unit on a cell it reaches (a walker through empty "
+                             "cells, orthogonal steps; a flyer over anything; within its move points, auras and "
+                             "effects included; an empty cell), changes nothing else and rolls no die",
+    "turn_start_activates_stored_magic": "5.1, 5.3 [R23]: the next player's stored magic becomes active, its "
+                                         "units may move and attack again, and this turn's effects end",
+    "tactical_draws_follow_the_page": "7.3 [R25, R26, S5], 7.1 [R30]: each own unit that dies draws its cost "
+                                      "band's cards, cut at the cap, from the shared pile in the death order; "
+                                      "then unlock (4) (only the leader left) and (5) (the leader's HP at most "
+                                      "unlock_leader_hp) raise the cap to unlocked_cap and draw 1, once each",
+    "a_destroyed_leader_ends_the_game": "1, 9 [R33]: the game ends the moment a leader dies, its owner loses; "
+                                        "nothing after that death is resolved",
+    "skill_effects_follow_the_page": "B.1 primitives 6-8, 7.3 [R11, R24, R32, R37]: a heal removes up to its "
+                                     "amount of markers; a free skill hurts its source and gives its target "
+                                     "dice, precision and move for the turn; a summon puts a new unit of its "
+                                     "card on the cell; the magic paid (cards first), the slot used",
+    "turn_ends_when_nothing_is_left": "5.2 [R12]: after an action the turn goes on only while something "
+                                      "besides ending it is legal; otherwise the next turn begins",
+    "turn_limit_tiebreak_follows_the_page": "1 [R34]: after the last turn the larger leader HP fraction wins, "
+                                            "then the larger fraction of the bought army's gold alive, then a "
+                                            "draw (the tiebreak order)",
+    "moves_follow_the_page": "5.2, 5.4 [R5, R13]: the moves offered are exactly the page's: each own unit "
+                             "that has neither moved nor attacked nor used a leader's skill, to every cell it "
+                             "reaches",
+    "combined_attacks_follow_the_page": "6.3 [R31]: the combined attacks offered are exactly the page's: an "
+                                        "enemy target, joiners that may join without moving, the principal as "
+                                        "bearer unless the target has a per-attack reduction",
+    "placements_follow_the_page": "4.4 [R3]: while deploying, the seat to act may place each of its unplaced "
+                                  "unit types on every free cell of its own rows",
     "skill_uses_follow_the_page": "8.2, 7.3, B.1 primitives 6-8 [R14, R24, R32, S1-S4, S6]: a heal, free skill or "
                                   "summon is offered exactly when its slot is unused, its magic paid (cards first, "
                                   "the Orc restriction), and its target allowed (a summon: an empty cell of the "
@@ -87,6 +113,15 @@ class MagicPage:
                            if race.get("card_as_magic_if_units_le_enemy", False)}
         self.friend_includes_source = bool(combat.get("friend_includes_source", True))
         self.leader_skill_after_attack = bool(combat.get("leader_skill_after_attack", True))
+        self.not_acted = combat.get("combined_joiners", "not_attacked") == "not_acted"
+        self.summoned_can_act = bool(combat.get("summoned_can_act", True))
+        tactics = dict(data.get("tactics", {}))
+        self.bands = [tuple(int(x) for x in band) for band in tactics.get("draw_by_cost", [])]
+        self.cap, self.unlocked_cap = int(tactics.get("cap", 4)), int(tactics.get("unlocked_cap", 5))
+        self.unlock_hp = int(tactics.get("unlock_leader_hp", 2))
+        self.turn_limit = int(rules.get("turn_limit", 60))
+        self.tiebreak = list(rules.get("tiebreak", ["leader_hp_fraction", "army_value_fraction", "draw"]))
+        self.deploy_rows = [tuple(int(x) for x in r) for r in rules["deploy_rows"]]
 
     # -- the declared state in the page's words ---------------------------------------------------------------
 
@@ -96,9 +131,10 @@ class MagicPage:
         None), ``end_reason``, ``dice_key``, ``dice_rolled``, ``decks``, ``seed``; ``units`` in place order, each
         with ``slot``, ``type`` (its name), ``side``, ``state`` ("unplaced", "alive", "dead"), ``cell`` (``[c, r]``
         or None), ``markers``, ``hp`` (max(0, HP - markers)), ``max_hp``, ``moved``, ``attacked``, ``skilled``,
-        ``free_used``, ``summoned``, ``effects`` (dice, precision, move given this turn); ``players`` with
-        ``active_magic``, ``stored_magic``, ``drawn``, ``cap``, ``hand`` (card ids held), ``unlocks``,
-        ``army_value``, the record's counters."""
+        ``free_used``, ``summoned``, ``effects`` (dice, precision, move given this turn), ``buffed_by`` (the cards
+        whose free skill affects it this turn); ``players`` with ``active_magic``, ``stored_magic``, ``drawn``,
+        ``cap``, ``hand`` (card ids held), ``unlocks``, ``leader`` (its place), ``race``, ``army_value``,
+        ``to_place``, the record's counters; ``pile`` (the shuffled pile) and ``pile_drawn``."""
         if "players" in snap:  # already in words
             return snap  # type: ignore[return-value]
         units = []
@@ -119,8 +155,8 @@ class MagicPage:
         return {"decks": snap["decks"], "seed": snap["seed"], "turn": snap["turn"], "to_act": snap["to_act"],
                 "phase": ("deploy", "play", "over")[snap["phase"]], "winner": None if winner < 0 else WINNERS[winner],
                 "end_reason": END_REASONS[snap["reason"]] if winner >= 0 else None, "dice_key": snap["dice_key"],
-                "dice_rolled": snap["dice_rolled"], "pile_drawn": snap["pile_drawn"], "units": units,
-                "players": players}
+                "dice_rolled": snap["dice_rolled"], "pile_drawn": snap["pile_drawn"],
+                "pile": snap["pile"][:snap["pile_size"]], "units": units, "players": players}
 
     # -- the cards' words ---------------------------------------------------------------------------------
 
@@ -280,6 +316,83 @@ class MagicPage:
                     out.update(("skill", a, b, k) for k in pays)
         return out
 
+    # -- what else is legal: moves, combined attacks, placements --------------------------------------------
+
+    def move_points(self, snap: Mapping, unit: Mapping) -> int:
+        """5.4, B.1 primitive 5: the unit's move now (printed, its free-skill effects, move_bonus auras)."""
+        return int(self.units[unit["type"]]["move"]) + unit["effects"][2] + self.aura(snap, unit, "move_bonus_aura")
+
+    def reach(self, snap: Mapping, unit: Mapping) -> set[tuple]:
+        """5.4 [R5]: the cells ``unit`` may end a move on: up to its move points of orthogonal steps, a walker
+        through empty cells only (no unit of either side, no obstacle), a flyer over anything; the last step on
+        an empty cell, at least one step away."""
+        taken = {tuple(u["cell"]) for u in _alive(snap)} | self.obstacles
+        start, points = tuple(unit["cell"]), self.move_points(snap, unit)
+        cells = {(c, r) for c in range(self.cols) for r in range(self.rows)}
+        if self.units[unit["type"]]["move_type"] == "fly":
+            return {x for x in cells if 1 <= _distance(x, start) <= points and x not in taken}
+        seen, frontier = {start}, {start}
+        for _ in range(points):
+            frontier = {(c + dc, r + dr) for c, r in frontier for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                        if (c + dc, r + dr) in cells and (c + dc, r + dr) not in taken} - seen
+            seen |= frontier
+        return seen - {start}
+
+    def moves_by_the_page(self, snap: Mapping) -> set[tuple]:
+        """The moves (``("move", a, b)``) the page allows the seat to act: a unit moves once, before its attack
+        or (a leader) its skill [R13]."""
+        snap = self.words(snap)
+        if snap["phase"] != "play":
+            return set()
+        return {("move", tuple(u["cell"]), b) for u in _alive(snap)
+                if u["side"] == snap["to_act"] and not (u["moved"] or u["attacked"] or u["skilled"])
+                for b in self.reach(snap, u)}
+
+    def joiners(self, snap: Mapping, principal: Mapping, target: Mapping) -> list[Mapping]:
+        """6.3 [R31]: the own units that may join ``principal``'s attack on ``target``: not yet attacked (nor
+        moved, with ``not_acted``), reaching it from where they stand."""
+        return [u for u in _alive(snap) if u["side"] == principal["side"] and u["slot"] != principal["slot"]
+                and not u["attacked"] and not (self.not_acted and u["moved"]) and self.reaches(snap, u, target["cell"])]
+
+    def combined_by_the_page(self, snap: Mapping) -> set[tuple]:
+        """The combined attacks (``("attack", a, b, joiners, bearer)``) the page allows: on an enemy the principal
+        may attack, any non-empty set of its possible joiners (listed when there are at most 12), the bearer
+        the principal, or any participant when the target has a per-attack dice reduction (6.3)."""
+        snap = self.words(snap)
+        out = set()
+        at = {tuple(u["cell"]): u for u in _alive(snap)}
+        for _, a, b in self.attacks_by_the_page(snap):
+            principal, target = at[a], at[b]
+            if target["side"] == principal["side"]:
+                continue
+            cells = sorted((tuple(u["cell"]) for u in self.joiners(snap, principal, target)),
+                           key=lambda x: (x[1], x[0]))  # a joiner set is written in ascending cell order
+            if len(cells) > 12:
+                continue
+            reduced = self.aura(snap, target, "attack_modifier_aura") > 0
+            for k in range(1, len(cells) + 1):
+                for group in combinations(cells, k):
+                    out.update(("attack", a, b, group, bearer) for bearer in ((a, *group) if reduced else (a,)))
+        return out
+
+    def placements_by_the_page(self, snap: Mapping) -> set[tuple]:
+        """4.4 [R3]: while deploying, each unplaced unit type of the seat to act on every free cell of its rows."""
+        snap = self.words(snap)
+        if snap["phase"] != "deploy":
+            return set()
+        me = snap["to_act"]
+        lo, hi = self.deploy_rows[me]
+        taken = {tuple(u["cell"]) for u in _alive(snap)} | self.obstacles
+        types = {u["type"] for u in snap["units"] if u["side"] == me and u["state"] == "unplaced"}
+        return {("place", name, (c, r)) for name in types for r in range(lo, hi + 1) for c in range(self.cols)
+                if (c, r) not in taken}
+
+    def has_something_to_do(self, snap: Mapping) -> bool:
+        """5.2 [R12]: whether the seat to act has a legal action besides ending its turn (a move, an attack, a
+        skill use: a combined attack needs its principal's single attack, so the single ones suffice)."""
+        return bool(self.moves_by_the_page(snap) or self.attacks_by_the_page(snap)
+                    or self.skill_uses_by_the_page(snap))
+
     # -- the dice tape (11.1) -----------------------------------------------------------------------------
 
     @staticmethod
@@ -294,122 +407,288 @@ class MagicPage:
             w = mix64(np.uint64(key) ^ mix64(np.uint64(k)))
         return int(((int(w) >> 11) * self.sides) >> 53) + 1
 
-    # -- the transition clauses ---------------------------------------------------------------------------
+    # -- an action's effect, recomputed from the page ------------------------------------------------------
 
-    def transition_problems(self, before: Mapping, action, after: Mapping) -> list[str]:
-        """The clauses (names of :data:`CLAUSES`) the step ``before`` -> ``action`` -> ``after`` broke."""
-        before, after = self.words(before) if before is not None else None, self.words(after)
-        if action is None or before["phase"] != "play":
-            return []
+    def predict(self, before: Mapping, action) -> dict:
+        """The position the page says ``action`` leads to from ``before`` (both in the page's words): the
+        action's effect, then the deaths with their triggers and the unlocks (5.2), then the turn's end when
+        nothing else is left (5.2 [R12])."""
+        s = _copy(self.words(before))
         action = tuple(action)
-        if action[0] == "attack":
-            return self._attack(before, action, after)
-        if action[0] == "move":
-            return [] if self._move(before, action, after) else ["move_follows_the_page"]
-        if action[0] == "end":
-            return [] if self._end(before, after) else ["turn_start_activates_stored_magic"]
-        return []
+        kind = action[0]
+        if kind == "place":
+            self._place(s, action)
+            return s
+        if kind == "end":
+            self._end_turn(s)
+            self._settle(s)
+            return s
+        pre = {u["slot"]: u["markers"] for u in s["units"]}
+        if kind == "move":
+            self._move(s, action)
+        elif kind == "attack":
+            self._attack(s, action)
+        else:
+            self._skill(s, action)
+        self._resolve(s, pre, tuple(action[1]))
+        self._settle(s)
+        return s
 
-    def _attack(self, before, action, after) -> list[str]:
-        me, turn = before["to_act"], before["turn"]
-        at = {tuple(u["cell"]): u for u in _alive(before)}
+    def _place(self, s, action) -> None:
+        me = s["to_act"]
+        unit = next(u for u in s["units"] if u["side"] == me and u["type"] == action[1] and u["state"] == "unplaced")
+        unit["state"], unit["cell"] = "alive", list(action[2])
+        s["players"][me]["to_place"] -= 1
+        if s["players"][me]["to_place"] == 0:
+            if me == 0:
+                s["to_act"] = 1
+            else:
+                s["phase"], s["turn"] = "play", 1
+                self._start_turn(s, 0)
+                self._settle(s)
+
+    def _move(self, s, action) -> None:
+        at = {tuple(u["cell"]): u for u in _alive(s)}
+        unit = at[tuple(action[1])]
+        unit["cell"], unit["moved"] = list(action[2]), 1
+
+    def _attack(self, s, action) -> None:
+        """6.2, 6.3, B.1: every participant rolls its dice at its hit number off the tape (the principal first,
+        then the joiners by place), the bearer less the target's dice reduction; the hits less the damage
+        reduction become markers; then each splasher's dice on each enemy in its ring (ascending cell)."""
+        me, turn = s["to_act"], s["turn"]
+        at = {tuple(u["cell"]): u for u in _alive(s)}
         principal, target = at[tuple(action[1])], at[tuple(action[2])]
         joiners = [at[tuple(c)] for c in action[3]] if len(action) > 3 else []
         parts = [principal, *sorted(joiners, key=lambda u: u["slot"])]
         bearer = at[tuple(action[4])] if len(action) > 4 else principal
         enemy = target["side"] != me
-        mod = self.aura(before, target, "attack_modifier_aura") if enemy else 0
-        red = self.aura(before, target, "damage_reduction") if enemy else 0
-        key, ptr = self.dice_key(before), before["dice_rolled"]
-        markers = {u["slot"]: u["markers"] for u in before["units"]}
+        mod = self.aura(s, target, "attack_modifier_aura") if enemy else 0
+        red = self.aura(s, target, "damage_reduction") if enemy else 0
+        key, ptr = self.dice_key(s), s["dice_rolled"]
         hits, thresholds = 0, []
         for w in parts:
-            n = max(0, self.dice(w, before) - (mod if w["slot"] == bearer["slot"] else 0))
-            thr = self.threshold(w, before)
+            n = max(0, self.dice(w, s) - (mod if w["slot"] == bearer["slot"] else 0))
+            thr = self.threshold(w, s)
             thresholds.append(thr)
             hits += sum(self.face(key, ptr + i) >= thr for i in range(n))
             ptr += n
-        hits -= red
-        if hits > 0 and not self.immune(target, turn):
-            markers[target["slot"]] += hits
-        broken = []
-        splash_ptr = ptr
+        main_roll = ptr
+        gain = {}
+        if hits - red > 0 and not self.immune(target, turn):
+            gain[target["slot"]] = hits - red
+        ring_of = {}
         for w, thr in zip(parts, thresholds):
-            for _, s in self.skills_of(w, "splash_on_clustered"):
-                d1, d2 = (int(x) for x in s["ring"])
-                for x in sorted(_alive(before), key=lambda u: _cell_index(u["cell"], self.cols)):
-                    if x["side"] == w["side"] or self.immune(x, turn):
+            for _, sk in self.skills_of(w, "splash_on_clustered"):
+                d1, d2 = (int(x) for x in sk["ring"])
+                for x in sorted(_alive(s), key=lambda u: _cell_index(u["cell"], self.cols)):
+                    if x["side"] == w["side"] or self.immune(x, turn) or not d1 <= _distance(x["cell"],
+                                                                                            target["cell"]) <= d2:
                         continue
-                    if d1 <= _distance(x["cell"], target["cell"]) <= d2:
-                        n = int(s.get("dice", 1))
-                        markers[x["slot"]] += sum(self.face(key, splash_ptr + i) >= thr for i in range(n))
-                        splash_ptr += n
-        got = {u["slot"]: u["markers"] for u in after["units"]}
-        if after["dice_rolled"] != splash_ptr or any(got[k] != v for k, v in markers.items() if k in got):
-            main_ok = got.get(target["slot"]) == markers[target["slot"]] and after["dice_rolled"] >= ptr
-            return ["splash_hits_enemies_in_the_ring" if main_ok else "attack_dice_and_hits"]
-        a_units = {u["slot"]: u for u in after["units"]}
-        stayed = all(a_units[u["slot"]]["cell"] == u["cell"] for u in _alive(before)
-                     if a_units[u["slot"]]["state"] == "alive")
-        if not stayed or any(not (a_units[w["slot"]]["attacked"] and a_units[w["slot"]]["moved"]) for w in parts):
-            broken.append("attack_spends_the_participants")
-        if after["phase"] != "over" and not self._kill_magic(before, after, markers, me):
-            broken.append("kill_magic_to_the_actor")
-        return broken
+                    n = int(sk.get("dice", 1))
+                    h = sum(self.face(key, ptr + i) >= thr for i in range(n))
+                    ptr += n
+                    ring_of[x["slot"]] = ring_of.get(x["slot"], 0) + h
+        for slot, h in (*gain.items(), *ring_of.items()):
+            s["units"][slot]["markers"] += h
+        s["dice_rolled"] = ptr
+        for w in parts:
+            w["moved"] = w["attacked"] = 1
+        s["_target"], s["_main_roll"] = target["slot"], main_roll
 
-    def _kill_magic(self, before, after, markers, me) -> bool:
-        dying = [u for u in _alive(before) if markers[u["slot"]] >= u["max_hp"]]
-        gain = [0, 0]
-        gain[me] += self.per_kill * len(dying)
+    def _skill(self, s, action) -> None:
+        """B.1 primitives 6-8: pay (``cards`` tactical cards, the rest active magic), use the slot (a leader's
+        skill comes after its move [R13]; another unit's heal or summon uses its attack; a free skill nothing
+        but itself [R37]), then heal, buff or summon."""
+        me = s["to_act"]
+        at = {tuple(u["cell"]): u for u in _alive(s)}
+        source = at[tuple(action[1])]
+        _, sk = self.active_skill(source)
+        kind, cards, magic = sk["kind"], int(action[3]), int(sk.get("magic", 0))
+        side = s["players"][me]
+        side["hand"] = side["hand"][:len(side["hand"]) - cards]
+        side["cards_used"] += cards
+        side["active_magic"] -= magic - cards
+        if self.is_leader(source):
+            source["skilled"] = source["moved"] = 1
+        elif kind == "free_active":
+            source["free_used"] = 1
+        else:
+            source["attacked"] = source["moved"] = 1
+        b = list(action[2])
+        if kind == "summon":
+            s["units"].append({"slot": len(s["units"]), "type": sk["unit"], "side": me, "state": "alive", "cell": b,
+                               "markers": 0, "hp": int(self.units[sk["unit"]]["hp"]),
+                               "max_hp": int(self.units[sk["unit"]]["hp"]), "moved": int(not self.summoned_can_act),
+                               "attacked": int(not self.summoned_can_act), "skilled": 0, "free_used": 0, "summoned": 1,
+                               "effects": [0, 0, 0], "buffed_by": set()})
+            return
+        target = at[tuple(b)]
+        if kind == "heal":
+            target["markers"] = max(0, target["markers"] - int(sk.get("amount", 0)))
+            return
+        if int(sk.get("self_damage", 0)) > 0 and not self.immune(source, s["turn"]):
+            source["markers"] += int(sk["self_damage"])
+        target["effects"] = [target["effects"][0] + int(sk.get("dice", 0)),
+                             target["effects"][1] + int(sk.get("precision", 0)),
+                             target["effects"][2] + int(sk.get("move", 0))]
+        target["buffed_by"] = set(target["buffed_by"]) | {source["type"]}
+
+    def _draw(self, s, p: int, want: int) -> None:
+        """7.3: draw up to ``want`` cards from the shared pile, cut short at the cap."""
+        side = s["players"][p]
+        for _ in range(want):
+            if side["drawn"] >= side["cap"] or s["pile_drawn"] >= len(s["pile"]):
+                return
+            side["hand"] = [*side["hand"], s["pile"][s["pile_drawn"]]]
+            s["pile_drawn"] += 1
+            side["drawn"] += 1
+
+    def _resolve(self, s, pre: Mapping, origin) -> None:
+        """5.2's after-every-action: deaths in the 7.1 order [R30] (nearest the acting unit, then the lower HP
+        before the action, then place), each storing per_kill magic for the actor [R22] and its on_death magic
+        for its owner, drawing its owner's cards by cost [R25] or, a leader, ending the game [R33]; then the
+        unlocks, first seat then second, (4) then (5) [R26, S5]."""
+        me = s["to_act"]
+        dying = sorted((u for u in _alive(s) if u["markers"] >= u["max_hp"]),
+                       key=lambda u: (_distance(u["cell"], origin), u["max_hp"] - pre.get(u["slot"], 0), u["slot"]))
         for u in dying:
-            for _, s in self.skills_of(u, "on_death"):
-                gain[u["side"]] += int(s.get("gain_magic", 0))
-        dead_after = {u["slot"] for u in after["units"] if u["state"] == "dead"}
-        dead_before = {u["slot"] for u in before["units"] if u["state"] == "dead"}
-        if dead_after - dead_before != {u["slot"] for u in dying}:
-            return False
-        return self.magic_as_expected(before, after, gain)
+            u["state"] = "dead"
+            s["players"][me]["stored_magic"] += self.per_kill
+            for _, sk in self.skills_of(u, "on_death"):
+                s["players"][u["side"]]["stored_magic"] += int(sk.get("gain_magic", 0))
+            if self.is_leader(u):
+                s["phase"], s["winner"], s["end_reason"] = "over", WINNERS[1 - u["side"]], "leader"
+                return
+            cost = int(self.units[u["type"]]["cost"])
+            for lo, hi, cards in self.bands:
+                if lo <= cost <= hi:
+                    self._draw(s, u["side"], cards)
+        for q in (0, 1):
+            side = s["players"][q]
+            leader = s["units"][side["leader"]]
+            if not side["unlocks"][0] and sum(u["side"] == q for u in _alive(s)) == 1:
+                side["unlocks"] = [1, side["unlocks"][1]]
+                side["cap"] = self.unlocked_cap
+                self._draw(s, q, 1)
+            if not side["unlocks"][1] and max(0, leader["max_hp"] - leader["markers"]) <= self.unlock_hp:
+                side["unlocks"] = [side["unlocks"][0], 1]
+                side["cap"] = self.unlocked_cap
+                self._draw(s, q, 1)
 
-    @staticmethod
-    def magic_as_expected(before, after, gain) -> bool:
-        """Each seat's magic is its magic before plus ``gain`` stored (7.2 [R23]); when the action ended the
-        turn (5.2: no legal action but EndTurn was left), the next player's stored magic became active (5.1)."""
-        for p in (0, 1):
-            b, a = before["players"][p], after["players"][p]
-            want = (b["active_magic"], b["stored_magic"] + gain[p])
-            if after["turn"] != before["turn"] and after["phase"] == "play" and after["to_act"] == p:
-                want = (want[0] + want[1], 0)
-            if (a["active_magic"], a["stored_magic"]) != want:
-                return False
-        return True
+    def _start_turn(self, s, p: int) -> None:
+        """5.1 [R23]: stored magic becomes active; the player's units may move and act again; every effect of
+        the turn before is gone (5.3)."""
+        side = s["players"][p]
+        side["active_magic"], side["stored_magic"] = side["active_magic"] + side["stored_magic"], 0
+        s["to_act"] = p
+        for u in s["units"]:
+            u["effects"], u["buffed_by"] = [0, 0, 0], set()
+            if u["side"] == p:
+                u["moved"] = u["attacked"] = u["skilled"] = u["free_used"] = 0
 
-    def _move(self, before, action, after) -> bool:
-        at = {tuple(u["cell"]): u for u in _alive(before)}
-        u = at[tuple(action[1])]
-        to = tuple(action[2])
-        points = int(self.units[u["type"]]["move"]) + u["effects"][2] + self.aura(before, u, "move_bonus_aura")
-        if to in at or to in self.obstacles or not 1 <= _distance(u["cell"], to) <= points:
-            return False
-        if after["dice_rolled"] != before["dice_rolled"] or not self.magic_as_expected(before, after, [0, 0]):
-            return False  # (draws and unlocks are checked after every action: they may fire)
-        for b, a in zip(before["units"], after["units"]):
-            if b["slot"] == u["slot"]:
-                if a["cell"] != list(to) or not a["moved"] or a["markers"] != b["markers"]:
-                    return False
-            elif (a["cell"], a["markers"], a["state"]) != (b["cell"], b["markers"], b["state"]):
-                return False
-        return True
+    def _end_turn(self, s) -> None:
+        """5.3, 1 [R34]: the next global turn, or after the last one the tie-break."""
+        if s["turn"] >= self.turn_limit:
+            s["phase"], s["winner"], s["end_reason"] = "over", self.tiebreak_winner(s), "turn_limit"
+            return
+        s["turn"] += 1
+        self._start_turn(s, 1 - s["to_act"])
 
-    def _end(self, before, after) -> bool:
-        if after["phase"] != "play":
-            return True  # the turn limit's tie-break is the examples' to hold
-        nxt = 1 - before["to_act"]
-        b, a = before["players"][nxt], after["players"][nxt]
-        if after["turn"] != before["turn"] + 1 or after["to_act"] != nxt:
-            return False
-        if (a["active_magic"], a["stored_magic"]) != (b["active_magic"] + b["stored_magic"], 0):
-            return False
-        return all(not (u["moved"] or u["attacked"]) for u in _alive(after) if u["side"] == nxt)
+    def _settle(self, s) -> None:
+        """5.2 [R12]: the turn ends by itself while its player has nothing besides ending it."""
+        while s["phase"] == "play" and not self.has_something_to_do(s):
+            self._end_turn(s)
+
+    def tiebreak_winner(self, s) -> str:
+        """1 [R34]: the seat with the larger leader HP fraction, then the larger fraction of its bought army's
+        gold alive (summoned units aside), compared exactly; then a draw."""
+        for rule in self.tiebreak:
+            if rule == "draw":
+                break
+            if rule == "leader_hp_fraction":
+                f = [Fraction(max(0, u["max_hp"] - u["markers"]), u["max_hp"])
+                     for u in (s["units"][s["players"][p]["leader"]] for p in (0, 1))]
+            else:
+                f = [Fraction(sum(int(self.units[u["type"]]["cost"]) for u in _alive(s) if u["side"] == p
+                                  and not u["summoned"] and not self.is_leader(u)),
+                              max(1, s["players"][p]["army_value"])) for p in (0, 1)]
+            if f[0] != f[1]:
+                return WINNERS[0 if f[0] > f[1] else 1]
+        return "draw"
+
+    # -- the transition clauses ---------------------------------------------------------------------------
+
+    def transition_problems(self, before: Mapping, action, after: Mapping) -> list[str]:
+        """The clauses (names of :data:`CLAUSES`) the step ``before`` -> ``action`` -> ``after`` broke: ``after``
+        against the position :meth:`predict` recomputes from the page; the first clause that differs is named
+        (the action's own effect first, then deaths and magic, draws, the game's end, the turn's end)."""
+        before, after = self.words(before) if before is not None else None, self.words(after)
+        if action is None or before is None or before["phase"] == "over":
+            return []
+        action = tuple(action)
+        want = self.predict(before, action)
+        kind = action[0]
+        got_live, want_live = _live_by_cell(after), _live_by_cell(want)
+        own = {"move": "move_follows_the_page", "skill": "skill_effects_follow_the_page",
+               "place": "placements_follow_the_page", "end": "turn_start_activates_stored_magic",
+               "attack": "attack_spends_the_participants"}[kind]
+        if kind == "attack":
+            target = want.pop("_target")
+            main = want.pop("_main_roll")
+            if after["units"][target]["markers"] != want["units"][target]["markers"] or after["dice_rolled"] < main:
+                return ["attack_dice_and_hits"]
+            if after["dice_rolled"] != want["dice_rolled"] or any(
+                    after["units"][u["slot"]]["markers"] != want["units"][u["slot"]]["markers"]
+                    for u in before["units"] if u["state"] == "alive"):
+                return ["splash_hits_enemies_in_the_ring"]
+        elif kind == "move" and _differs(got_live, want_live, ("type", "side", "markers", "moved")):
+            return [own]
+        elif kind == "skill" and (_differs(got_live, want_live, ("type", "side", "markers", "effects", "summoned"))
+                                  or _players(after, "active_magic", "cards_used") != _players(
+                                      want, "active_magic", "cards_used")):
+            return [own]
+        elif kind == "place" and set(got_live) != set(want_live):
+            return [own]
+        if kind == "end" and want["end_reason"] == "turn_limit":
+            return [] if (after["winner"], after["end_reason"]) == (want["winner"], "turn_limit") else [
+                "turn_limit_tiebreak_follows_the_page"]
+        if (want["phase"], want["winner"]) != (after["phase"], after["winner"]):
+            return ["a_destroyed_leader_ends_the_game"]
+        if (want["turn"], want["to_act"]) != (after["turn"], after["to_act"]):
+            return ["turn_ends_when_nothing_is_left"]
+        if _players(after, "active_magic", "stored_magic") != _players(want, "active_magic", "stored_magic") or (
+                set(got_live) != set(want_live)):
+            return ["turn_start_activates_stored_magic" if kind == "end" else "kill_magic_to_the_actor"]
+        if _players(after, "drawn", "cap", "unlocks", "hand") != _players(want, "drawn", "cap", "unlocks", "hand"):
+            return ["tactical_draws_follow_the_page"]
+        if _differs(got_live, want_live, ("markers", "moved", "attacked", "skilled", "free_used", "effects")):
+            return [own]
+        return []
+
+
+def _copy(snap: Mapping) -> dict:
+    """A copy of a position in words that :meth:`MagicPage.predict` may change (its units, players, lists)."""
+    return {**snap, "units": [{**u, "cell": list(u["cell"]) if u["cell"] is not None else None,
+                               "effects": list(u["effects"]), "buffed_by": set(u["buffed_by"])} for u in snap["units"]],
+            "players": [{**p, "hand": list(p["hand"]), "unlocks": list(p["unlocks"])} for p in snap["players"]]}
+
+
+def _live_by_cell(snap: Mapping) -> dict:
+    """The live units by cell: what the page says of each (type, side, markers, flags, effects)."""
+    return {tuple(u["cell"]): {"type": u["type"], "side": u["side"], "markers": u["markers"], "moved": u["moved"],
+                               "attacked": u["attacked"], "skilled": u["skilled"], "free_used": u["free_used"],
+                               "effects": list(u["effects"]), "summoned": u["summoned"]}
+            for u in _alive(snap)}
+
+
+def _differs(got: Mapping, want: Mapping, fields) -> bool:
+    """Whether the live units of two positions differ in their cells or in any of ``fields``."""
+    return set(got) != set(want) or any(got[c][f] != want[c][f] for c in want for f in fields)
+
+
+def _players(snap: Mapping, *names) -> list:
+    return [[list(p[n]) if isinstance(p[n], (list, tuple)) else p[n] for n in names] for p in snap["players"]]
 
 
 def _alive(snap: Mapping):
