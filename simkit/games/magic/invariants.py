@@ -17,8 +17,8 @@ import numpy as np
 from simkit.core.errors import ScenarioError
 from simkit.games.magic.armies import army_cost, check_seat, parse_army
 from simkit.games.magic.transitions import CLAUSES, MagicPage
-from simkit.testing.rule_check import InvariantCheck
 from simkit.scenario import scenario_from_data
+from simkit.testing.rule_check import InvariantCheck
 
 #: the metamorphic clauses (:meth:`MagicInvariants.metamorphic_problems`)
 METAMORPHIC = {
