@@ -93,7 +93,7 @@ def _refusal(game: str, path: tuple, value) -> str:
     ("krypton", ("towers", "Attack Tower", "hp"), 2**64, "towers.Attack Tower.hp: must be at most 1000000000"),
     ("krypton", ("bases", "table", "defense"), [6, 2**63], "bases.table.defense: must hold numbers of at most"),
     ("krypton", ("bots", "search-1", "plans"), 10**9, "bots.search-1.plans: must be a whole number of at most 1024"),
-    ("magic", ("rules", "max_units"), 30, "rules.max_units: must be at most 23"),
+    ("magic", ("rules", "max_units"), 40, "rules.max_units: must be at most 31"),
     ("magic", ("rules", "turn_limit"), 32767, "rules.turn_limit: must be at most"),
     ("magic", ("rules", "budgets"), [12, 10**18], "rules.budgets: must be at most 1000000000"),
     ("magic", ("combat", "die_sides"), 2**63, "combat.die_sides: must be at most 1000000000"),
