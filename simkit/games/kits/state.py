@@ -291,8 +291,9 @@ def place(target: Any, values: Mapping[str, Any], words: Mapping[str, Sequence[s
     """Write ``values`` (field -> value, nested as the declaration nests) into the record ``target``.
 
     A nested mapping writes into a record field; a mapping of index -> mapping, or a list of mappings,
-    writes into an array of records (``{"heroes": {1: {"hp": 3}}}`` sets hero 1's HP only); a number or a
-    list writes a field whole. A field declared with ``words`` takes its words (None: -1), one declared with
+    writes into an array of records (``{"heroes": {1: {"hp": 3}}}`` sets hero 1's HP only); a mapping of
+    index -> number writes those entries of an array of numbers (``{"dice": {3: 6}}``); a number or a list
+    writes a field whole. A field declared with ``words`` takes its words (None: -1), one declared with
     ``keys`` a mapping by its words (the words named only); ``words`` adds words known at run time, as for
     :func:`snapshot`, which :func:`place` inverts. Fields not named keep their values.
 
@@ -321,6 +322,9 @@ def place(target: Any, values: Mapping[str, Any], words: Mapping[str, Sequence[s
             items = value.items() if isinstance(value, Mapping) else enumerate(value)
             for i, item in items:
                 place(field[int(i)], item, words)
+        elif isinstance(field, np.ndarray) and isinstance(value, Mapping):
+            for i, v in value.items():  # an array of numbers by index: those entries only
+                field[int(i)] = v
         elif isinstance(field, np.ndarray):
             field[...] = value
         else:

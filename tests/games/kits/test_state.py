@@ -97,10 +97,13 @@ def test_snapshot_names_every_field_in_declaration_order():
 
 
 def test_place_writes_only_the_fields_named():
-    """``place`` writes a nested literal into its fields, by index into arrays of records, and nothing else."""
+    """``place`` writes a nested literal into its fields, by index into arrays of records or of numbers, and nothing
+    else."""
     s = zeros(STATE)
     place(s, {"round": 4, "sides": {1: {"heroes": [{"hp": 1}, {"hp": 2}], "dice": [1, 2, 3, 4]}}})
     assert s.round == 4 and s.sides[1].heroes[1].hp == 2 and list(s.sides[1].dice) == [1, 2, 3, 4]
+    place(s, {"sides": {1: {"dice": {2: 9}}}})
+    assert list(s.sides[1].dice) == [1, 2, 9, 4]
     assert s.sides[0].energy == 0 and s.sides[1].heroes[2].hp == 0
     with pytest.raises(KeyError, match="no field 'mana'.*energy"):
         place(s.sides[0], {"mana": 3})
