@@ -7,6 +7,7 @@ from pathlib import Path
 
 import simkit
 from simkit.games.duel.match import Match
+from simkit.games.duel.transitions import on_the_page
 
 ROOT = Path(__file__).resolve().parents[1]
 DUEL = ROOT / "scenarios" / "duel" / "base.toml"
@@ -41,3 +42,9 @@ def position(first: str = A, second: str = B, turn: int = 1, phase: str = "play"
         full.update(spec or {})
         players.append(full)
     return m.arrange(turn=turn, phase=phase, distance=distance, players=players)
+
+
+def page(m: Match) -> dict:
+    """The match's snapshot in the rules page's words: zones as card lists, statuses and zone sizes by name
+    (:func:`simkit.games.duel.transitions.on_the_page`)."""
+    return on_the_page(m.snapshot())

@@ -92,8 +92,6 @@ def test_duel_counts_the_plays_and_weapon_uses_its_recorded_actions_hold_and_the
     a weapon's 'used' = its use actions; a seat's damage over all its cards = the HP its opponent lost in the
     game's actions (its own attacks, the opponent's triggering its counters; turn ends aside, where poison ticks
     and turn-start effects fall)."""
-    from simkit.games.duel import engine as E
-
     decks = duel.decks
     out = duel.game.play_batch(list(decks[:3]), list(decks[3:6]), [7, 8, 9], ("aggro", "control"),
                                record_actions=True)
@@ -105,11 +103,11 @@ def test_duel_counts_the_plays_and_weapon_uses_its_recorded_actions_hold_and_the
             seat = m.to_act
             if action[0] in ("play", "attach", "set", "use"):
                 played[(seat, action[1])] += 1
-            hp = [int(m.state[E.base(p) + E.P_HP]) for p in (0, 1)]
+            hp = [m.hp(p) for p in (0, 1)]
             m.do(action)
             if action[0] != "end_turn":  # each side's HP lost in the action, to the other side's cards
                 for p in (0, 1):
-                    lost[1 - p] += max(hp[p] - int(m.state[E.base(p) + E.P_HP]), 0)
+                    lost[1 - p] += max(hp[p] - m.hp(p), 0)
         assert m.over and sum(played.values()) > 10
         for (seat, _, card, counter), value in counts.items():
             s = SEATS.index(seat)

@@ -293,23 +293,22 @@ def test_check_shrinks_a_planted_bug_to_a_minimal_sequence(base, monkeypatch, pl
 
 #: bug -> [(the engine line as it is, the line with the bug)]: slips of rule logic that stay within every bound
 DUEL_PLANTED = {
-    "weapon_range_off_by_one": [("    in_range = cd[c, F_RANGE] >= s[G_DIST]",
-                                 "    in_range = cd[c, F_RANGE] > s[G_DIST]")],
+    "weapon_range_off_by_one": [("    return card.range >= distance", "    return card.range > distance")],
     "shield_stops_piercing_damage": [("    if not piercing and k > 0:", "    if k > 0:")],
-    "poison_ticks_floor_half": [("        k = (level + 1) // 2\n        s[b + P_ST + POISON] = level - k",
-                                 "        k = level // 2\n        s[b + P_ST + POISON] = level - k")],
+    "poison_ticks_floor_half": [("        k = (level + 1) // 2\n        me.statuses[POISON] = level - k",
+                                 "        k = level // 2\n        me.statuses[POISON] = level - k")],
     "slow_ignored_by_the_draw": [("        slowed = 1\n", "        slowed = 0\n")],
     "reflect_answers_void_damage": [("    if lost < 1 or void or src != 1 - tgt:",
                                      "    if lost < 1 or src != 1 - tgt:")],
-    "strength_with_the_wrong_sign": [("        amount += s[base(src) + P_ST + STRENGTH]",
-                                      "        amount -= s[base(src) + P_ST + STRENGTH]")],
-    "cooldown_one_turn_short": [("        s[b + A_READY + w] = s[b + P_OWN] + cd[c, F_COOLDOWN] + 1",
-                                 "        s[b + A_READY + w] = s[b + P_OWN] + cd[c, F_COOLDOWN]")],
-    "hand_limit_off_by_one": [("            return R_HAND_LIMIT if s[b + P_NHAND] > st[S_HAND_LIMIT] else R_OK",
-                               "            return R_HAND_LIMIT if s[b + P_NHAND] >= st[S_HAND_LIMIT] else R_OK")],
-    "distance_requirement_off_by_one": [("        if dist < cd[x, F_MIN_D] or dist > cd[x, F_MAX_D]:",
-                                         "        if dist < cd[x, F_MIN_D] or dist >= cd[x, F_MAX_D]:")],
-    "charge_kept_after_firing": [("            s[b + A_CHARGE + w] = 0", "            s[b + A_CHARGE + w] = charge")],
+    "strength_with_the_wrong_sign": [("        amount += s.players[src].statuses[STRENGTH]",
+                                      "        amount -= s.players[src].statuses[STRENGTH]")],
+    "cooldown_one_turn_short": [("        me.ready_on[w] = me.own_turns + weapon.cooldown + 1",
+                                 "        me.ready_on[w] = me.own_turns + weapon.cooldown")],
+    "hand_limit_off_by_one": [("            return R_HAND_LIMIT if me.counts[Z_HAND] > rules.hand_limit else R_OK",
+                               "            return R_HAND_LIMIT if me.counts[Z_HAND] >= rules.hand_limit else R_OK")],
+    "distance_requirement_off_by_one": [("    return card.min_distance <= distance <= card.max_distance",
+                                         "    return card.min_distance <= distance < card.max_distance")],
+    "charge_kept_after_firing": [("            me.charge[w] = 0", "            me.charge[w] = weapon.charge")],
 }
 #: bug -> the clause test of tests/games/duel/test_duel_rules.py that fails with it planted
 DUEL_CLAUSE_TESTS = {

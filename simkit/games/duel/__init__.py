@@ -1,16 +1,15 @@
 """Card Duel: two players, 25 HP, a shared distance 0..9, decks of 20 cards over seven card types.
 
 The rules are ``shared/rules/card-duel.md`` (from the designer's note); every number and card is
-scenario data (``scenarios/duel/base.toml``). The rules live once, in :mod:`.engine` (compiled by
-numba); :mod:`.bots` holds the bots, :mod:`.match` the single-game facade, :mod:`.game` the
-:class:`~simkit.games.Game` the generic layers use.
+scenario data (``scenarios/duel/base.toml``). The modules, from the bottom up (none imports one above it):
+:mod:`.state` declares the state and the packed rules; :mod:`.engine` holds the rules, once (compiled by
+numba); :mod:`.bots`, :mod:`.determinize` and :mod:`.fast_search` the bots; :mod:`.bots_config` and
+:mod:`.tables` read the scenario; :mod:`.batch` plays whole games; :mod:`.match` is the single game;
+:mod:`.narrate`, :mod:`.transitions` and :mod:`.invariants` the text log and ``simkit check``'s restatement of
+the page; :mod:`.game` the :class:`~simkit.games.Game` declaration. ``docs/duel-changing-a-rule.md`` says where
+each rule of the page lives.
 """
 
-from simkit.games.duel.batch import bot_names, play_batch
 from simkit.games.duel.game import GAME
-from simkit.games.duel.match import Match
-from simkit.games.duel.tables import Rules, build_rules, canonical_deck, deck_pool, parse_deck
 
-__all__ = [
-    "GAME", "Match", "Rules", "bot_names", "build_rules", "canonical_deck", "deck_pool", "parse_deck", "play_batch",
-]
+__all__ = ["GAME"]

@@ -16,17 +16,53 @@ from simkit.core.rng import derive_seed
 from simkit.games import SEATS, WINNERS, counter_column
 from simkit.games.duel import bots as B
 from simkit.games.duel import engine as E
-from simkit.games.duel.bots_config import RANDOM, WEIGHT_NAMES, read_bot_settings
+from simkit.games.duel.bots_config import RANDOM, read_bot_settings
+from simkit.games.duel.state import (
+    ACTION_CAP,
+    END_REASONS,
+    K_ATTACH,
+    K_DISCARD,
+    K_EQUIP,
+    K_PLAY,
+    K_SET,
+    K_USE,
+    KINDS,
+    MAX_DECK,
+    PERSONALITY,
+    STATE,
+    VALUE,
+)
 from simkit.games.duel.tables import all_decks, canonical_deck, deck_list
-
-END_REASONS = ("none", "hp_zero", "turn_limit")
-#: most actions of one game (the rules bound a game far below this; reaching it is a bug)
-ACTION_CAP = 20000
+from simkit.games.kits.state import zeros
 
 
 def game_seeds(seed: int) -> tuple[int, int]:
     """``(shuffle seed, bot seed)`` of the game with seed ``seed``."""
     return derive_seed(seed, "shuffle"), derive_seed(seed, "bots")
+
+
+def slot_names(rules, cards: Sequence[int]) -> list[str]:
+    """The name of each slot of a deck list: the card's name, with ``#k`` when the deck has copies."""
+    names = [rules.names[int(c)] for c in cards]
+    out, seen = [], {}
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(f"{name}#{seen[name]}" if names.count(name) > 1 else name)
+    return out
+
+
+def action_tuple(rules, cards: Sequence[int], kind: int, x: int, y: int) -> tuple:
+    """The engine's action ``(kind, x, y)`` of the seat whose deck list is ``cards``, as a tuple."""
+    verb = KINDS[kind]
+    if kind == K_PLAY:
+        return (verb, rules.names[x], y) if rules.cards[x].pick else (verb, rules.names[x])
+    if kind in (K_EQUIP, K_SET, K_DISCARD):
+        return (verb, rules.names[x])
+    if kind == K_ATTACH:
+        return (verb, rules.names[x], slot_names(rules, cards)[y])
+    if kind == K_USE:
+        return (verb, slot_names(rules, cards)[x])
+    return (verb,)
 
 
 _settings: list = [None, None]  # the scenario last read and its bot settings
@@ -45,7 +81,7 @@ def bot_names(scenario) -> tuple[str, ...]:
 
 
 def bot_tables(scenario, bots: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """``(kinds int64[2], weights float64[2, W])`` of the two seats' bots.
+    """``(kinds int64[2], weights)`` of the two seats' bots (``weights``: two PERSONALITY records).
 
     Raises:
         ValueError: an unknown bot (the message lists the known ones).
@@ -54,7 +90,7 @@ def bot_tables(scenario, bots: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"need two bots (first player's, second player's), got {list(bots)}")
     settings = bot_settings(scenario)
     kinds = np.zeros(2, np.int64)
-    weights = np.zeros((2, len(WEIGHT_NAMES)), np.float64)
+    weights = zeros(PERSONALITY, 2)
     for seat, name in enumerate(bots):
         if name == RANDOM:
             kinds[seat] = B.BOT_RANDOM
@@ -76,15 +112,15 @@ def search_tables(scenario, bots: Sequence[str]):
         ValueError: an unknown bot (the message lists the known ones).
     """
     from simkit.games.duel import fast_search as FS
-    from simkit.games.duel.bots_config import VALUE_NAMES
+    from simkit.games.kits.turn_search import budget_params
 
     settings = bot_settings(scenario)
     plain = [b if b not in settings.searches else RANDOM for b in bots]
     kinds, policy = bot_tables(scenario, plain)
     reply = policy.copy()
-    params = np.zeros((2, FS.PARAMS), np.float64)
-    params[:, FS.PLANS] = params[:, FS.SAMPLES] = 1
-    values = np.zeros((2, len(VALUE_NAMES)), np.float64)
+    params = np.array([budget_params(plans=1, depth=0, temperature=0.0, reply_temperature=0.0, samples=1,
+                                     policy_temperature=0.0)] * 2)
+    values = zeros(VALUE, 2)
     hidden = np.zeros(2, np.int64)
     for seat, name in enumerate(bots):
         cfg = settings.searches.get(name)
@@ -93,10 +129,8 @@ def search_tables(scenario, bots: Sequence[str]):
         kinds[seat] = B.BOT_SEARCH
         policy[seat] = settings.personalities[cfg.policy]
         reply[seat] = settings.personalities[cfg.reply]
-        params[seat, FS.PLANS], params[seat, FS.DEPTH] = cfg.plans, cfg.depth
-        params[seat, FS.TEMPERATURE], params[seat, FS.REPLY_TEMPERATURE] = cfg.temperature, cfg.reply_temperature
-        params[seat, FS.POLICY_TEMPERATURE] = cfg.policy_temperature if cfg.policy_temperature >= 0 else cfg.temperature
-        params[seat, FS.SAMPLES], params[seat, FS.MARGIN] = cfg.samples, cfg.margin
+        params[seat] = budget_params(cfg.plans, cfg.depth, cfg.temperature, cfg.reply_temperature, cfg.samples,
+                                     cfg.margin, cfg.policy_temperature if cfg.policy_temperature >= 0 else None)
         values[seat] = cfg.value
         hidden[seat] = FS.HIDDEN.index(cfg.hidden)
     return kinds, policy, reply, params, values, hidden, _deck_lists(scenario.rules)
@@ -123,8 +157,8 @@ def _counter_columns(rules, d0: np.ndarray, d1: np.ndarray, tally: np.ndarray) -
     """The counter columns (:func:`simkit.games.counter_column`) of every card from the games' slot counters
     (``tally``: ``int64[n, 4 * MAX_DECK]``, :func:`~simkit.games.duel.engine.write_tally`) summed over the slots
     of each card in each seat's deck list (``d0``, ``d1``); 0 where a seat does not hold the card."""
-    n, size, m = len(d0), d0.shape[1] if len(d0) else rules.deck_size, E.M
-    counts = tally.reshape(n, 2, 2, m)[:, :, :, :size]  # game, seat, (played, dealt), slot
+    n, size = len(d0), d0.shape[1] if len(d0) else rules.deck_size
+    counts = tally.reshape(n, 2, 2, MAX_DECK)[:, :, :, :size]  # game, seat, (played, dealt), slot
     played = {"weapon": "used", "spell": "played", "core": "played"}
     out = {}
     for s, (seat, lists) in enumerate(zip(SEATS, (d0, d1))):
@@ -177,6 +211,7 @@ def play_batch(
         players = search_tables(scenario, bots)
     else:
         kinds, weights = bot_tables(scenario, bots)
+    tables = (rules.settings, rules.cards, rules.effects)
     decks = [[canonical_deck(rules, d) for d in ds] for ds in (first_decks, second_decks)]
     lists = {d: deck_list(rules, d) for d in set(decks[0]) | set(decks[1])}
     size = rules.deck_size
@@ -185,35 +220,30 @@ def play_batch(
     pairs = [game_seeds(int(s)) for s in seeds]
     shuffle = np.array([a for a, _ in pairs], np.int64)
     bot = np.array([b for _, b in pairs], np.int64)
-    result = np.zeros((n, 6 + 4 * E.M), np.int64)  # then the counters (engine.write_tally)
+    result = np.zeros((n, 6 + 4 * MAX_DECK), np.int64)  # bots.record_result: the outcome, then the counters
     action_list = None
     if not record_actions and searching:
-        FS.play_many(d0, d1, shuffle, bot, *players, rules.settings, rules.cards, rules.effects, result, ACTION_CAP)
+        FS.play_many(d0, d1, shuffle, bot, *players, *tables, result, ACTION_CAP)
     elif not record_actions:
-        B.play_many(d0, d1, shuffle, bot, kinds, weights, rules.settings, rules.cards, rules.effects, result,
-                    ACTION_CAP)
+        B.play_many(d0, d1, shuffle, bot, kinds, weights, *tables, result, ACTION_CAP)
     else:
-        from simkit.games.duel.match import action_tuple
-
         action_list = []
-        s = np.zeros(E.STATE_SIZE, np.int64)
+        states = zeros(STATE, 4)  # the game, the bots' view and scratch, the replay
         log = np.zeros((ACTION_CAP, 3), np.int64)
         for g in range(n):
             if searching:
-                played = FS.play_one(s, d0[g], d1[g], shuffle[g], bot[g], *players, rules.settings, rules.cards,
-                                     rules.effects, log, ACTION_CAP)
+                played = FS.play_one(states[0], states[1:3], d0[g], d1[g], shuffle[g], bot[g], *players, *tables, log,
+                                     ACTION_CAP)
             else:
-                played = B.play_one(s, d0[g], d1[g], shuffle[g], bot[g], kinds, weights, rules.settings,
-                                    rules.cards, rules.effects, log, ACTION_CAP)
-            result[g, :6] = (s[E.G_WINNER], s[E.G_REASON], s[E.G_TURN], s[E.base(0) + E.P_HP],
-                             s[E.base(1) + E.P_HP], played)
-            E.write_tally(s, result[g, 6:])
+                played = B.play_one(states[0], states[1:3], d0[g], d1[g], shuffle[g], bot[g], kinds, weights, *tables,
+                                    log, ACTION_CAP)
+            B.record_result(states[0], played, result[g])
             seat_lists = (d0[g], d1[g])
-            actions, replay = [], np.zeros(E.STATE_SIZE, np.int64)
-            E.setup(replay, d0[g], d1[g], shuffle[g], rules.settings, rules.cards, rules.effects)
+            actions, replay = [], states[3]
+            E.setup(replay, d0[g], d1[g], shuffle[g], *tables)
             for k, x, y in log[:played]:
-                actions.append(action_tuple(rules, seat_lists[replay[E.G_CUR]], int(k), int(x), int(y)))
-                E.step(replay, k, x, y, rules.settings, rules.cards, rules.effects)
+                actions.append(action_tuple(rules, seat_lists[int(replay.to_act)], int(k), int(x), int(y)))
+                E.step(replay, k, x, y, *tables)
             action_list.append(actions)
     out = {
         "first_deck": decks[0],

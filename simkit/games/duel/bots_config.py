@@ -1,8 +1,9 @@
 """Duel bot personalities as data: the scenario's ``[bots]`` table.
 
 One sub-table per personality, ``[bots.<name>]``, holding a ``temperature`` and one weight per
-feature of :data:`WEIGHTS`; ``like = "<other>"`` starts from another personality's numbers and
-overrides only some. ``random`` (a uniformly random legal action) is built in and needs no table.
+feature of :data:`~simkit.games.duel.state.WEIGHTS` (read into a ``PERSONALITY`` record); ``like = "<other>"``
+starts from another personality's numbers and overrides only some. ``random`` (a uniformly random legal
+action) is built in and needs no table.
 
 A table with a ``policy`` key is a search bot (:class:`SearchSettings`, played by
 :mod:`simkit.games.duel.fast_search`): it plans each turn by playing candidate turns with the
@@ -15,52 +16,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from simkit.games.duel.state import PERSONALITY, VALUE, VALUES, WEIGHTS
 from simkit.games.kits.bot_tables import RANDOM, bot_tables, is_search, search_roles
+from simkit.games.kits.state import zeros
 from simkit.scenario import Field
 
-#: The features a utility bot weighs, in the order of the compiled weight vector. Each is read from
-#: the bot's own view (rules page section 12): the score of an action is the change it makes to
-#: ``sum(weight * feature)``, ending the play phase (or the turn) scores ``end_turn``.
-WEIGHTS = (
-    ("temperature", "scale of the Gumbel noise added to every score (0: always the best action)"),
-    ("end_turn", "score of ending the play phase or the turn: an action is played only when it scores more"),
-    ("damage", "per HP the opponent has lost"),
-    ("hp", "per own HP"),
-    ("shield", "per own Shield level, up to shield_cap"),
-    ("shield_cap", "own Shield above this many levels is worth nothing more"),
-    ("enemy_shield", "per opponent Shield level"),
-    ("poison", "per Poison level on the opponent"),
-    ("own_poison", "per Poison level on oneself"),
-    ("slow", "per Slow level on the opponent"),
-    ("regeneration", "per own Regeneration level"),
-    ("strength", "per own Strength level"),
-    ("weapon", "per own equipped weapon"),
-    ("attachment", "per attachment card on an own weapon"),
-    ("persistent", "per own persistent magic card in play"),
-    ("trap", "per own set counter card"),
-    ("charge", "per stored Charge point on own weapons"),
-    ("card", "per card in hand"),
-    ("variety", "per distinct card in hand"),
-    ("reach", "per own weapon whose range reaches the distance"),
-    ("threat", "per opponent weapon whose range reaches the distance"),
-    ("prefer_distance", "the distance the bot likes (never beyond the longest range of its own weapons)"),
-    ("distance", "per step between the distance and prefer_distance"),
-    ("win", "the opponent's HP is at 0"),
-)
+#: the keys of a personality table, in the order of :data:`~simkit.games.duel.state.PERSONALITY`
 WEIGHT_NAMES = tuple(name for name, _ in WEIGHTS)
-W = {name: i for i, name in enumerate(WEIGHT_NAMES)}
 
 
-#: the value weights of a search bot, in the order of the compiled vector (keys ``value_<name>``)
-VALUES = (
-    ("hp", "per HP of own minus the opponent's"),
-    ("shield", "per Shield level of own minus the opponent's"),
-    ("poison", "per Poison level on the opponent minus on oneself"),
-    ("strength", "per Strength and Regeneration level of own minus the opponent's"),
-    ("weapons", "per equipped weapon of own minus the opponent's"),
-    ("policy", "times the policy personality's utility of the position (its own view)"),
-    ("win", "a won game (minus for a lost one)"),
-)
+#: the value keys of a search table (``value_<name>``), in the order of :data:`~simkit.games.duel.state.VALUE`
 VALUE_NAMES = tuple(f"value_{name}" for name, _ in VALUES)
 SEARCH_KEYS = ("policy", "reply", "plans", "depth", "temperature", "reply_temperature", "policy_temperature",
                "samples", "margin", "hidden", *VALUE_NAMES)
@@ -74,8 +39,8 @@ class SearchSettings:
     drawn as the policy would, at ``policy_temperature``), each replayed on ``samples`` worlds drawn
     from the seat's view (``hidden``: ``absent``, the hidden cards out of play, or ``sample``, dealt
     anew in each world) and followed by ``depth`` turns (the opponent's by ``reply``, both at
-    ``reply_temperature``), the position valued by ``value`` (``float64[len(VALUES)]``), the mean over
-    the worlds; another candidate replaces the policy's own only if it beats it by more than ``margin``."""
+    ``reply_temperature``), the position valued by ``value`` (a :data:`~simkit.games.duel.state.VALUE` record), the
+    mean over the worlds; another candidate replaces the policy's own only if it beats it by more than ``margin``."""
 
     policy: str
     reply: str
@@ -83,7 +48,7 @@ class SearchSettings:
     depth: int
     temperature: float
     reply_temperature: float
-    value: np.ndarray
+    value: np.void  # a VALUE record
     policy_temperature: float = -1.0  # -1: the same as temperature
     samples: int = 1
     margin: float = 0.0
@@ -92,10 +57,10 @@ class SearchSettings:
 
 @dataclass(frozen=True)
 class BotSettings:
-    """Everything ``[bots]`` says: the utility personalities by name, in file order, each as a
-    ``float64[len(WEIGHTS)]`` vector."""
+    """Everything ``[bots]`` says: the utility personalities by name, in file order, each a
+    :data:`~simkit.games.duel.state.PERSONALITY` record."""
 
-    personalities: dict[str, np.ndarray]
+    personalities: dict[str, np.void]
     searches: dict[str, SearchSettings] = field(default_factory=dict)
 
     @property
@@ -134,14 +99,16 @@ def read_bot_settings(source: str, data: dict) -> BotSettings:
         ScenarioError: naming the file, the key and the problem.
     """
     top = Field(source, data)
-    out: dict[str, np.ndarray] = {}
+    out: dict[str, np.void] = {}
     searches: dict[str, Field] = {}
     for name, merged in bot_tables(top):  # the kit reads the tables: like chains, random reserved
         if is_search(merged):
             searches[name] = merged
             continue
         merged.reject_unknown(WEIGHT_NAMES)
-        out[name] = np.array([_number(merged, key) for key in WEIGHT_NAMES], np.float64)
+        out[name] = zeros(PERSONALITY)
+        for key in WEIGHT_NAMES:
+            setattr(out[name], key, _number(merged, key))
     if not out:
         raise top.table("bots").fail("defines no utility personality; add a [bots.<name>] table of weights")
     return BotSettings(personalities=out, searches={name: _search(m, out) for name, m in searches.items()})
@@ -155,15 +122,18 @@ def _count(f: Field, key: str, default: int, least: int, most: int) -> int:
     return value
 
 
-def _search(f: Field, personalities: dict[str, np.ndarray]) -> SearchSettings:
+def _search(f: Field, personalities: dict[str, np.void]) -> SearchSettings:
     """The :class:`SearchSettings` of the merged search table ``f``."""
     f.reject_unknown(SEARCH_KEYS)
     bots = search_roles(f, personalities)
-    temperature = _number(f, "temperature") if f.has("temperature") else float(personalities[bots["policy"]][0])
+    policy_temperature = float(personalities[bots["policy"]].temperature)
+    temperature = _number(f, "temperature") if f.has("temperature") else policy_temperature
     reply_temperature = _number(f, "reply_temperature") if f.has("reply_temperature") else 0.0
     if reply_temperature < 0:
         raise f.fail(f"must be at least 0, got {reply_temperature!r}", "reply_temperature")
-    value = np.array([_number(f, key) if f.has(key) else 0.0 for key in VALUE_NAMES], np.float64)
+    value = zeros(VALUE)
+    for (name, _), key in zip(VALUES, VALUE_NAMES):
+        setattr(value, name, _number(f, key) if f.has(key) else 0.0)
     first = _number(f, "policy_temperature") if f.has("policy_temperature") else temperature
     if first < 0:
         raise f.fail(f"must be at least 0, got {first!r}", "policy_temperature")

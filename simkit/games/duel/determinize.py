@@ -2,7 +2,7 @@
 
 A seat's view (:func:`simkit.games.duel.engine.make_view`, rules page section 12) hides both source
 piles, the opponent's hand, discard pile and trap zone: those slots read ``Z_HIDDEN`` with card -1,
-and only the zone sizes are kept. :func:`determinize` fills them in, drawing every unknown from a
+and only the zone sizes (``player.counts``) are kept. :func:`determinize` fills them in, drawing every unknown from a
 stream keyed by ``salt`` and using only what the seat knows:
 
 - its own deck list (slot ``i`` of a player's block is the ``i``-th card of the deck list, so the
@@ -15,7 +15,7 @@ stream keyed by ``salt`` and using only what the seat knows:
   pile or the source pile, and the order of both piles: drawn with the zone sizes of the view;
 - the shuffle stream of later reshuffles: a seed drawn from ``salt``.
 
-The result is a whole state (``G_VIEW`` -1) whose view for the seat equals the view it was drawn
+The result is a whole state (``viewer`` -1) whose view for the seat equals the view it was drawn
 from: the search plays it as a possible real game, never the real one.
 """
 
@@ -24,9 +24,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.duel import engine as E
-from simkit.games.duel.tables import F_TYPE, T_COUNTER
+from simkit.games.duel.state import T_COUNTER, Z_DISC, Z_HAND, Z_HIDDEN, Z_SRC, Z_TRAP
 from simkit.games.kits.mix import mix64
+from simkit.games.kits.state import copy
 
 _SEED_MASK = np.uint64(0x7FFFFFFFFFFFFFFF)
 
@@ -50,60 +50,59 @@ def _shuffle(a, n, key, counter):
 
 
 @njit(cache=True)
-def consistent(v, q, deck, cd):
+def consistent(v, q, deck, cards):
     """Deck list ``deck`` agrees with seat ``q``'s slots in view ``v``: every shown card is the deck's
     card of its slot, and the hidden slots hold at least as many counter cards as ``q``'s trap zone."""
-    b = E.base(q)
+    seen = v.players[q]
     counters = 0
-    for i in range(v[E.G_N]):
-        c = v[b + E.A_CARD + i]
-        if v[b + E.A_ZONE + i] == E.Z_HIDDEN:
-            if cd[deck[i], F_TYPE] == T_COUNTER:
+    for i in range(v.deck_size):
+        if seen.zone[i] == Z_HIDDEN:
+            if cards[deck[i]].type == T_COUNTER:
                 counters += 1
-        elif c != deck[i]:
+        elif seen.card[i] != deck[i]:
             return False
-    return counters >= v[b + E.P_NTRAP]
+    return counters >= seen.counts[Z_TRAP]
 
 
 @njit(cache=True)
-def determinize(v, own, decks, salt, cd, out):
-    """Write into ``out`` a whole game drawn from the view ``v`` of seat ``v[G_VIEW]`` (see the module
+def determinize(v, own, decks, salt, cards, out):
+    """Write into ``out`` a whole game drawn from the view ``v`` of seat ``v.viewer`` (see the module
     docstring); returns False, leaving ``out`` unspecified, when no deck of ``decks`` agrees with what
     the view shows of the opponent (a deck outside the rules' lists).
 
     Args:
-        v: the seat's view (``int64[STATE_SIZE]``).
+        v: the seat's view (a :data:`~simkit.games.duel.state.STATE` record).
         own: ``int64[n]`` the seat's own deck list.
         decks: ``int64[D, n]`` the candidate deck lists of the opponent.
         salt: the determinization's key (``uint64``); equal salts give equal games.
-        cd: the card table.
+        cards: the card table.
     """
-    seat = v[E.G_VIEW]
-    n = v[E.G_N]
+    seat = v.viewer
+    n = v.deck_size
     key = mix64(np.uint64(salt) ^ np.uint64(0xD1CE5A17D1CE5A17))
     counter = 0
-    out[:] = v
-    out[E.G_VIEW] = -1
-    out[E.G_SEED] = np.int64(mix64(key ^ np.uint64(0x5EED)) & _SEED_MASK)
-    out[E.G_CTR] = 0
+    copy(out, v)
+    out.viewer = -1
+    out.shuffle = np.int64(mix64(key ^ np.uint64(0x5EED)) & _SEED_MASK)
+    out.drawn = 0
     slots = np.empty(n, np.int64)
     # own: the hidden slots are the source pile, their cards known from the deck list, their order drawn
-    b = E.base(seat)
+    mine, seen = out.players[seat], v.players[seat]
     k = 0
     for i in range(n):
-        if v[b + E.A_ZONE + i] == E.Z_HIDDEN:
-            out[b + E.A_CARD + i] = own[i]
-            out[b + E.A_ZONE + i] = E.Z_SRC
+        if seen.zone[i] == Z_HIDDEN:
+            mine.card[i] = own[i]
+            mine.zone[i] = Z_SRC
             slots[k] = i
             k += 1
     counter = _shuffle(slots, k, key, counter)
     for j in range(k):
-        out[b + E.A_SRC + j] = slots[j]
+        mine.source[j] = slots[j]
     # opponent: a deck that agrees with the view, then its hidden cards dealt to the hidden zones
-    o = E.base(1 - seat)
+    theirs, shown = out.players[1 - seat], v.players[1 - seat]
     agree = 0
     for d in range(decks.shape[0]):
-        if consistent(v, 1 - seat, decks[d], cd):
+        if consistent(v, 1 - seat, decks[d], cards):
             agree += 1
     if agree == 0:
         return False
@@ -111,7 +110,7 @@ def determinize(v, own, decks, salt, cd, out):
     counter += 1
     deck = decks[0]
     for d in range(decks.shape[0]):
-        if consistent(v, 1 - seat, decks[d], cd):
+        if consistent(v, 1 - seat, decks[d], cards):
             if pick == 0:
                 deck = decks[d]
                 break
@@ -119,32 +118,32 @@ def determinize(v, own, decks, salt, cd, out):
     traps = np.empty(n, np.int64)
     t, k = 0, 0
     for i in range(n):
-        if v[o + E.A_ZONE + i] == E.Z_HIDDEN:
-            out[o + E.A_CARD + i] = deck[i]
-            if cd[deck[i], F_TYPE] == T_COUNTER:
+        if shown.zone[i] == Z_HIDDEN:
+            theirs.card[i] = deck[i]
+            if cards[deck[i]].type == T_COUNTER:
                 traps[t] = i
                 t += 1
             else:
                 slots[k] = i
                 k += 1
     counter = _shuffle(traps, t, key, counter)
-    nt = v[o + E.P_NTRAP]
+    nt = shown.counts[Z_TRAP]
     for j in range(nt):
-        out[o + E.A_ZONE + traps[j]] = E.Z_TRAP
-        out[o + E.A_STAMP + traps[j]] = 0  # older than any card set since (order among them: slot order)
+        theirs.zone[traps[j]] = Z_TRAP
+        theirs.stamp[traps[j]] = 0  # older than any card set since (order among them: slot order)
     for j in range(nt, t):
         slots[k] = traps[j]
         k += 1
     counter = _shuffle(slots, k, key, counter)
-    nh, nd = v[o + E.P_NHAND], v[o + E.P_NDISC]
+    nh, nd = shown.counts[Z_HAND], shown.counts[Z_DISC]
     for j in range(k):
         i = slots[j]
         if j < nh:
-            out[o + E.A_ZONE + i] = E.Z_HAND
+            theirs.zone[i] = Z_HAND
         elif j < nh + nd:
-            out[o + E.A_ZONE + i] = E.Z_DISC
-            out[o + E.A_DISC + j - nh] = i
+            theirs.zone[i] = Z_DISC
+            theirs.discard[j - nh] = i
         else:
-            out[o + E.A_ZONE + i] = E.Z_SRC
-            out[o + E.A_SRC + j - nh - nd] = i
+            theirs.zone[i] = Z_SRC
+            theirs.source[j - nh - nd] = i
     return True

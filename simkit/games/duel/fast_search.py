@@ -26,46 +26,51 @@ from a stream keyed by it, so a game depends only on its seed.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numba
 import numpy as np
 
 from simkit.games.duel import bots as B
 from simkit.games.duel import determinize as D
 from simkit.games.duel import engine as E
-from simkit.games.duel.bots_config import W
-from simkit.games.duel.tables import F_TYPE, POISON, REGENERATION, SHIELD, STRENGTH, T_WEAPON
+from simkit.games.duel.state import (
+    DRAW,
+    K_END_PLAY,
+    K_END_TURN,
+    MAX_LEGAL,
+    PERSONALITY,
+    PH_OVER,
+    PH_PLAY,
+    POISON,
+    R_OK,
+    REGENERATION,
+    SHIELD,
+    STATE,
+    STRENGTH,
+    T_WEAPON,
+    Z_DISC,
+    Z_EQUIP,
+    Z_HAND,
+    Z_SRC,
+    Z_TRAP,
+)
 from simkit.games.kits import turn_search as loop
 from simkit.games.kits.mix import mix64
-from simkit.games.kits.numba_cache import drop_stale_cache
+from simkit.games.kits.state import copy
 
-# the search budget, in the order of the loop's params (all seven: POLICY_TEMPERATURE is always given)
-PLANS, DEPTH, TEMPERATURE, REPLY_TEMPERATURE = loop.PLANS, loop.DEPTH, loop.TEMPERATURE, loop.REPLY_TEMPERATURE
-SAMPLES, MARGIN, POLICY_TEMPERATURE = loop.SAMPLES, loop.MARGIN, loop.POLICY_TEMPERATURE
-PARAMS = loop.POLICY_TEMPERATURE + 1
 #: what a search does with the hidden cards (``hidden`` of a search table), by its code
 HIDDEN = ("absent", "sample")
 ABSENT, SAMPLE = range(2)
-#: the value weights, in the order of :data:`simkit.games.duel.bots_config.VALUE_NAMES`
-VALUE_HP, VALUE_SHIELD, VALUE_POISON, VALUE_STRENGTH, VALUE_WEAPONS, VALUE_POLICY, VALUE_WIN = range(7)
 #: a turn reaching this many actions in a simulation ends its play phase
 TURN_CAP = 64
-_TEMP = W["temperature"]
 _SHIFT = np.int64(1024)
 _WORLD_SALT = np.uint64(0x0D37E2A11CE5D0E1)  # keys a search's drawn worlds apart from its candidates' stream
 
 
-_HERE = Path(__file__).parent
-_KITS = _HERE.parent / "kits"
-# today's duel sources and the kits': this folder's cache is dropped when any of them changes
-drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")), _KITS / "turn_search.py", _KITS / "mix.py"])
-
 
 # ---- the hooks -----------------------------------------------------------------------------------
-# ctx = (st, cd, ef, worlds, work, view, scratch, out, w): the rules, the search's worlds (one per
-# sample, written by prepare), the simulated game, a view and a step scratch for the bots, their
-# legal-action buffer, and a weight vector the bots play with.
+# ctx = (rules, cards, effects, worlds, work, out, w): the rules; the search's worlds (one per sample, written
+# by prepare); the work records (the simulated game, a view and a step scratch for the bots); the bots'
+# legal-action buffer; a weight record (one PERSONALITY) the bots play with.
 
 
 @numba.njit(cache=True)
@@ -88,20 +93,18 @@ def root_of(s, seat, root):
     counted empty (the hidden cards are out of the simulated game)."""
     E.make_view(s, seat, root)
     for q in range(2):
-        b = E.base(q)
-        root[b + E.P_NSRC] = 0
+        seen = root.players[q]
+        seen.counts[Z_SRC] = 0
         if q != seat:
-            root[b + E.P_NHAND] = 0
-            root[b + E.P_NDISC] = 0
-            root[b + E.P_NTRAP] = 0
+            seen.counts[Z_HAND] = 0
+            seen.counts[Z_DISC] = 0
+            seen.counts[Z_TRAP] = 0
 
 
-def make_ctx(st, cd, ef, samples, bot_weights):
-    """A search context for games of these rules: room for ``samples`` worlds, a weight vector of
-    ``bot_weights`` entries."""
-    s = np.empty(E.STATE_SIZE, np.int64)
-    return (st, cd, ef, np.empty((max(1, samples), E.STATE_SIZE), np.int64), np.empty_like(s), np.empty_like(s),
-            np.empty_like(s), np.empty((E.MAX_LEGAL, 3), np.int64), np.empty(bot_weights, np.float64))
+def make_ctx(rules, cards, effects, samples):
+    """A search context for games of these rules, with room for ``samples`` worlds."""
+    return (rules, cards, effects, np.zeros(max(1, samples), STATE), np.zeros(3, STATE),
+            np.empty((MAX_LEGAL, 3), np.int64), np.zeros(1, PERSONALITY))
 
 
 @numba.njit(cache=True)
@@ -112,36 +115,36 @@ def prepare(ctx, s, seat, own, decks, hidden, samples, key):
     seat's view by :func:`~simkit.games.duel.determinize.determinize` with salt ``mix64(key ^ j)``, from
     ``own`` (the seat's deck list) and ``decks`` (the candidate deck lists of the opponent); the
     :func:`root_of` world where no deck agrees with the view)."""
-    worlds = ctx[3]
+    worlds, work = ctx[3], ctx[4]
     root_of(s, seat, worlds[0])
     if hidden == SAMPLE:
-        v = ctx[5]
-        E.make_view(s, seat, v)
+        E.make_view(s, seat, work[1])
         for j in range(samples):
-            if not D.determinize(v, own, decks, mix64(key ^ mix64(np.uint64(j) ^ _WORLD_SALT)), ctx[1], worlds[j]):
+            if not D.determinize(work[1], own, decks, mix64(key ^ mix64(np.uint64(j) ^ _WORLD_SALT)), ctx[1],
+                                 worlds[j]):
                 root_of(s, seat, worlds[j])
     else:
         for j in range(1, samples):
-            worlds[j, :] = worlds[0]
+            copy(worlds[j], worlds[0])
 
 
 @numba.njit(cache=True, inline="always")
 def copy_game(ctx, g, seat, salt):
     """Copy world ``salt`` of the search (written by :func:`prepare` from ``seat``'s view; never the
     real game's hidden cards) into the work game."""
-    ctx[4][:] = ctx[3][salt]
+    copy(ctx[4][0], ctx[3][salt])
 
 
 @numba.njit(cache=True, inline="always")
 def game_over(ctx):
     """The work game has ended."""
-    return ctx[4][E.G_PHASE] == E.PH_OVER
+    return ctx[4][0].phase == PH_OVER
 
 
 @numba.njit(cache=True, inline="always")
 def to_act(ctx):
     """The seat to act in the work game."""
-    return np.int64(ctx[4][E.G_CUR])
+    return np.int64(ctx[4][0].to_act)
 
 
 @numba.njit(cache=True)
@@ -150,22 +153,24 @@ def play_turn(ctx, bot, temperature, keys, counter, k, cap, record):
     (each decision from the acting seat's view of the work game, as :func:`.bots.play_one` plays),
     to its end or the game's; returns the actions played, ``record[i]`` the i-th (encoded) when
     ``record`` is not empty. Words come from stream ``k`` of ``keys``/``counter``."""
-    st, cd, ef, s, v, scratch, out, w = ctx[0], ctx[1], ctx[2], ctx[4], ctx[5], ctx[6], ctx[7], ctx[8]
-    w[:] = bot
-    w[_TEMP] = temperature
+    rules, cards, effects, work, out, w = ctx[0], ctx[1], ctx[2], ctx[4], ctx[5], ctx[6]
+    copy(w[0], bot)
+    w[0].temperature = temperature
+    s = work[0]
     n = 0
-    while s[E.G_PHASE] != E.PH_OVER:
-        if n >= cap and s[E.G_PHASE] == E.PH_PLAY:
-            kind, x, y = E.K_END_PLAY, np.int64(0), np.int64(0)
+    while s.phase != PH_OVER:
+        if n >= cap and s.phase == PH_PLAY:
+            kind, x, y = K_END_PLAY, np.int64(0), np.int64(0)
         else:
-            E.make_view(s, s[E.G_CUR], v)
-            kind, x, y, c = B.decide(v, B.BOT_UTILITY, w, keys[k], np.int64(counter[k]), out, scratch, st, cd, ef)
+            E.make_view(s, s.to_act, work[1])
+            kind, x, y, c = B.decide(work[1], B.BOT_UTILITY, w[0], keys[k], np.int64(counter[k]), out, work[2], rules,
+                                     cards, effects)
             counter[k] = np.uint64(c)
         if n < record.shape[0]:
             record[n] = encode(kind, x, y)
         n += 1
-        E.step(s, kind, x, y, st, cd, ef)
-        if kind == E.K_END_TURN:
+        E.step(s, kind, x, y, rules, cards, effects)
+        if kind == K_END_TURN:
             break
     return min(n, record.shape[0]) if record.shape[0] > 0 else n
 
@@ -175,43 +180,44 @@ def replay(ctx, plan, n):
     """Play the ``n`` encoded actions of ``plan`` on the work game; False at the first that is not legal.
     A game that ends on the way (an opponent's counter card in a drawn world) stops the plan there: the
     candidate is valued at that end."""
-    st, cd, ef, s = ctx[0], ctx[1], ctx[2], ctx[4]
+    rules, cards, effects, s = ctx[0], ctx[1], ctx[2], ctx[4][0]
     for i in range(n):
-        if s[E.G_PHASE] == E.PH_OVER:
+        if s.phase == PH_OVER:
             return True
         kind, x, y = decode(plan[i])
-        if E.check(s, kind, x, y, st, cd) != E.R_OK:
+        if E.check(s, kind, x, y, rules, cards) != R_OK:
             return False
-        E.step(s, kind, x, y, st, cd, ef)
+        E.step(s, kind, x, y, rules, cards, effects)
     return True
 
 
 @numba.njit(cache=True)
 def value(ctx, me, bot, weights):
-    """The work game's worth to seat ``me``: ``weights`` (see ``VALUE_*``) times the HP, Shield,
-    Poison (on the opponent) and Strength differences, the equipped weapons' difference and the
-    policy ``bot``'s utility of ``me``'s view; a finished game is worth ``± weights[VALUE_WIN]``
-    plus the HP term."""
-    cd, s, v = ctx[1], ctx[4], ctx[5]
-    b, o = E.base(me), E.base(1 - me)
-    x = weights[VALUE_HP] * np.float64(s[b + E.P_HP] - s[o + E.P_HP])
-    if s[E.G_PHASE] == E.PH_OVER:
-        if s[E.G_WINNER] == me:
-            return x + weights[VALUE_WIN]
-        if s[E.G_WINNER] == E.DRAW:
+    """The work game's worth to seat ``me``: ``weights`` (a :data:`~simkit.games.duel.state.VALUE` record)
+    times the HP, Shield, Poison (on the opponent) and Strength differences, the equipped weapons' difference
+    and the policy ``bot``'s utility of ``me``'s view; a finished game is worth ``± weights.win`` plus the HP
+    term."""
+    cards, work = ctx[1], ctx[4]
+    s = work[0]
+    mine, theirs = s.players[me], s.players[1 - me]
+    x = weights.hp * np.float64(mine.hp - theirs.hp)
+    if s.phase == PH_OVER:
+        if s.winner == me:
+            return x + weights.win
+        if s.winner == DRAW:
             return x
-        return x - weights[VALUE_WIN]
-    x += weights[VALUE_SHIELD] * np.float64(s[b + E.P_ST + SHIELD] - s[o + E.P_ST + SHIELD])
-    x += weights[VALUE_POISON] * np.float64(s[o + E.P_ST + POISON] - s[b + E.P_ST + POISON])
-    own = s[b + E.P_ST + STRENGTH] + s[b + E.P_ST + REGENERATION]
-    x += weights[VALUE_STRENGTH] * np.float64(own - s[o + E.P_ST + STRENGTH] - s[o + E.P_ST + REGENERATION])
-    for i in range(s[E.G_N]):
-        for q, sign in ((b, 1.0), (o, -1.0)):
-            if s[q + E.A_ZONE + i] == E.Z_EQUIP and cd[s[q + E.A_CARD + i], F_TYPE] == T_WEAPON:
-                x += sign * weights[VALUE_WEAPONS]
-    if weights[VALUE_POLICY] != 0.0:
-        E.make_view(s, me, v)
-        x += weights[VALUE_POLICY] * B.utility(v, me, bot, cd)
+        return x - weights.win
+    x += weights.shield * np.float64(mine.statuses[SHIELD] - theirs.statuses[SHIELD])
+    x += weights.poison * np.float64(theirs.statuses[POISON] - mine.statuses[POISON])
+    own = mine.statuses[STRENGTH] + mine.statuses[REGENERATION]
+    x += weights.strength * np.float64(own - theirs.statuses[STRENGTH] - theirs.statuses[REGENERATION])
+    for i in range(s.deck_size):
+        for q, sign in ((mine, 1.0), (theirs, -1.0)):
+            if q.zone[i] == Z_EQUIP and cards[q.card[i]].type == T_WEAPON:
+                x += sign * weights.weapons
+    if weights.policy != 0.0:
+        E.make_view(s, me, work[1])
+        x += weights.policy * B.utility(work[1], me, bot, cards)
     return x
 
 
@@ -229,61 +235,62 @@ search_turn = loop.compile_turn_search(
 
 
 @numba.njit(cache=True)
-def play_one(s, deck0, deck1, seed, bot_seed, kinds, policy, reply, params, weights, hidden, decks, st, cd, ef, log,
-             cap):
+def play_one(s, work, deck0, deck1, seed, bot_seed, kinds, policy, reply, params, weights, hidden, decks, rules,
+             cards, effects, log, cap):
     """:func:`simkit.games.duel.bots.play_one` where a seat of kind ``BOT_SEARCH`` plans its turns.
 
     ``policy[p]``/``reply[p]``: seat ``p``'s utility weights (its own for a utility bot);
-    ``params[p]``: the budget (``float64[PARAMS]``, the loop's order); ``weights[p]``: the value
+    ``params[p]``: the budget (the kit's ``float64[PARAMS]``); ``weights[p]``: the value
     weights; ``hidden[p]``: ``ABSENT`` or ``SAMPLE``; ``decks``: the opponent deck lists a ``SAMPLE``
     search draws from (every legal deck of the rules). A search seat plans at a decision with no plan
     left and plays the plan while it holds; it re-plans when a planned action is not legal on the real
-    game or an opponent's counter card fired (the only hidden cards a turn meets)."""
-    E.setup(s, deck0, deck1, seed, st, cd, ef)
-    v = np.zeros_like(s)
-    scratch = np.zeros_like(s)
-    out = np.empty((E.MAX_LEGAL, 3), np.int64)
-    samples = max(1, int(params[0, SAMPLES]), int(params[1, SAMPLES]))
-    ctx = (st, cd, ef, np.empty((samples, s.shape[0]), np.int64), np.empty_like(s), np.empty_like(s),
-           np.empty_like(s), out, np.empty(policy.shape[1], np.float64))
+    game or an opponent's counter card fired (the only hidden cards a turn meets). ``work``: two
+    :data:`~simkit.games.duel.state.STATE` records of room for the utility seats' decisions."""
+    E.setup(s, deck0, deck1, seed, rules, cards, effects)
+    out = np.empty((MAX_LEGAL, 3), np.int64)
+    plans0, _, _, _, samples0, _, _, _ = loop.budget(params[0])
+    plans1, _, _, _, samples1, _, _, _ = loop.budget(params[1])
+    samples = max(samples0, samples1)
+    ctx = (rules, cards, effects, np.zeros(samples, STATE), np.zeros(3, STATE), out, np.zeros(1, PERSONALITY))
     keys = np.array([np.uint64(bot_seed)])
     counter = np.zeros(1, np.uint64)
     plan = np.empty(TURN_CAP + 1, np.int64)
     best = np.empty(TURN_CAP + 1, np.int64)
-    seen = np.empty(max(int(params[0, PLANS]), int(params[1, PLANS]), 1), np.uint64)
+    seen = np.empty(max(plans0, plans1, 1), np.uint64)
     left, at = 0, 0
     played = 0
-    while s[E.G_PHASE] != E.PH_OVER:
-        p = s[E.G_CUR]
+    while s.phase != PH_OVER:
+        p = s.to_act
         if kinds[p] == B.BOT_SEARCH:
             ok = False
             if at < left:
                 k, x, y = decode(best[at])
-                ok = E.check(s, k, x, y, st, cd) == E.R_OK
+                ok = E.check(s, k, x, y, rules, cards) == R_OK
             if not ok:
                 key = mix64(keys[0] ^ mix64(counter[0] ^ _WORLD_SALT))
-                prepare(ctx, s, p, deck0 if p == 0 else deck1, decks, hidden[p], max(1, int(params[p, SAMPLES])), key)
+                prepare(ctx, s, p, deck0 if p == 0 else deck1, decks, hidden[p], samples1 if p else samples0, key)
                 left = search_turn(ctx, 0, p, policy[p], reply[p], params[p], weights[p], keys, counter, TURN_CAP,
                                    plan, best, seen)
                 at = 0
                 k, x, y = decode(best[0])
-                if left == 0 or E.check(s, k, x, y, st, cd) != E.R_OK:  # never expected: the policy decides
-                    E.make_view(s, p, v)
-                    k, x, y, c = B.decide(v, B.BOT_UTILITY, policy[p], keys[0], np.int64(counter[0]), out, scratch,
-                                          st, cd, ef)
+                if left == 0 or E.check(s, k, x, y, rules, cards) != R_OK:  # never expected: the policy decides
+                    E.make_view(s, p, work[0])
+                    k, x, y, c = B.decide(work[0], B.BOT_UTILITY, policy[p], keys[0], np.int64(counter[0]), out,
+                                          work[1], rules, cards, effects)
                     counter[0] = np.uint64(c)
                     left = 0
             at += 1
         else:
-            E.make_view(s, p, v)
-            k, x, y, c = B.decide(v, kinds[p], policy[p], keys[0], np.int64(counter[0]), out, scratch, st, cd, ef)
+            E.make_view(s, p, work[0])
+            k, x, y, c = B.decide(work[0], kinds[p], policy[p], keys[0], np.int64(counter[0]), out, work[1], rules,
+                                  cards, effects)
             counter[0] = np.uint64(c)
             left = 0
-        traps = s[E.base(1 - p) + E.P_NTRAP]
+        traps = s.players[1 - p].counts[Z_TRAP]
         if played < log.shape[0]:
             log[played, 0], log[played, 1], log[played, 2] = k, x, y
-        E.step(s, k, x, y, st, cd, ef)
-        if s[E.base(1 - p) + E.P_NTRAP] < traps or k == E.K_END_TURN:
+        E.step(s, k, x, y, rules, cards, effects)
+        if s.players[1 - p].counts[Z_TRAP] < traps or k == K_END_TURN:
             left = 0
         played += 1
         if played >= cap:
@@ -292,18 +299,12 @@ def play_one(s, deck0, deck1, seed, bot_seed, kinds, policy, reply, params, weig
 
 
 @numba.njit(cache=True)
-def play_many(decks0, decks1, seeds, bot_seeds, kinds, policy, reply, params, weights, hidden, decks, st, cd, ef,
-              result, cap):
+def play_many(decks0, decks1, seeds, bot_seeds, kinds, policy, reply, params, weights, hidden, decks, rules, cards,
+              effects, result, cap):
     """:func:`simkit.games.duel.bots.play_many` with :func:`play_one`'s players."""
-    s = np.empty(E.STATE_SIZE, np.int64)
+    states = np.zeros(3, STATE)  # the game, a bot's view, its scratch
     log = np.empty((0, 3), np.int64)
     for g in range(decks0.shape[0]):
-        n = play_one(s, decks0[g], decks1[g], seeds[g], bot_seeds[g], kinds, policy, reply, params, weights, hidden,
-                     decks, st, cd, ef, log, cap)
-        result[g, 0] = s[E.G_WINNER]
-        result[g, 1] = s[E.G_REASON]
-        result[g, 2] = s[E.G_TURN]
-        result[g, 3] = s[E.base(0) + E.P_HP]
-        result[g, 4] = s[E.base(1) + E.P_HP]
-        result[g, 5] = n
-        E.write_tally(s, result[g, 6:])
+        n = play_one(states[0], states[1:], decks0[g], decks1[g], seeds[g], bot_seeds[g], kinds, policy, reply,
+                     params, weights, hidden, decks, rules, cards, effects, log, cap)
+        B.record_result(states[0], n, result[g])

@@ -26,6 +26,5 @@ GAME = Game(
     capabilities={
         "narrate": "narrate:narrate",
         "check": "invariants:DuelInvariants",
-        "search": "search_hooks:DuelSearch",
     },
 )

@@ -19,8 +19,10 @@ from collections.abc import Mapping
 import numpy as np
 
 from simkit.games.duel import engine as E
-from simkit.games.duel.tables import S_HAND_LIMIT, S_MAX_DIST, S_MAX_HP, deck_list
-from simkit.games.duel.transitions import CLAUSES, SEATS, DuelPage, legal_by_the_page
+from simkit.games.duel.state import STATE, Z_DISC, Z_HAND, Z_HIDDEN, Z_SRC, Z_TRAP
+from simkit.games.duel.tables import deck_list
+from simkit.games.duel.transitions import CLAUSES, SEATS, DuelPage, legal_by_the_page, on_the_page
+from simkit.games.kits.state import copy, place, zeros
 from simkit.testing.rule_check import InvariantCheck
 
 NAMES = ("hp_bounds", "card_conservation", "distance_range", "status_nonnegative", "hand_limit",
@@ -50,30 +52,32 @@ class DuelInvariants(InvariantCheck):
 
     def invariants(self, before: Mapping, action: tuple | None, after: Mapping) -> list[str]:
         """Names of the invariants broken by the step ``before`` -> ``action`` -> ``after``."""
+        raw, before, after = after, on_the_page(before), on_the_page(after)
         broken = []
         if not self.hp_bounds(after):
             broken.append("hp_bounds")
         if not self.card_conservation(after):
             broken.append("card_conservation")
-        if not 0 <= after["distance"] <= int(self.rules.settings[S_MAX_DIST]):
+        if not 0 <= after["distance"] <= int(self.rules.settings.max_distance):
             broken.append("distance_range")
         if any(v < 0 for p in after["players"] for v in p["statuses"].values()):
             broken.append("status_nonnegative")
         if action is not None and tuple(action)[:1] == ("end_turn",):
             ended = before["to_act"]
-            if len(after["players"][ended]["hand"]) > int(self.rules.settings[S_HAND_LIMIT]):
+            if len(after["players"][ended]["hand"]) > int(self.rules.settings.hand_limit):
                 broken.append("hand_limit")
-        if not self.hidden_information(after):
+        if not self.hidden_information(raw):
             broken.append("hidden_information")
         return broken + self.page.transition_problems(before, action, after)
 
     def legal_problems(self, snap: Mapping, legal: list) -> list[str]:
         """``["legal_actions_follow_the_page"]`` when the legal actions differ from those the page allows."""
-        return [] if set(map(tuple, legal)) == legal_by_the_page(self.page, snap) else ["legal_actions_follow_the_page"]
+        allowed = legal_by_the_page(self.page, on_the_page(snap))
+        return [] if set(map(tuple, legal)) == allowed else ["legal_actions_follow_the_page"]
 
     def legal_difference(self, snap: Mapping, legal: list) -> str:
         """What the engine offers that the page does not, and the reverse (for a failure's text)."""
-        page, got = legal_by_the_page(self.page, snap), set(map(tuple, legal))
+        page, got = legal_by_the_page(self.page, on_the_page(snap)), set(map(tuple, legal))
         return f"offered but not allowed: {sorted(got - page)}; allowed but not offered: {sorted(page - got)}"
 
     # -- rule examples (simkit.testing.examples) ---------------------------------------------------------
@@ -107,7 +111,7 @@ class DuelInvariants(InvariantCheck):
         """The position in the page's words: ``turn``, ``phase``, ``to_act``, ``distance``, ``winner``,
         ``end_reason``, and per seat (``first``, ``second``) ``hp``, ``ap``, ``mana``, ``statuses.<kind>``,
         ``hand``, ``discard``, ``traps``, ``removed``, ``counts.<zone>``, ``equipment.<card>.charge`` ..."""
-        snap = m.snapshot()
+        snap = on_the_page(m.snapshot())
         out = {k: snap[k] for k in ("turn", "phase", "distance", "winner", "end_reason")}
         out["to_act"] = SEATS[snap["to_act"]]
         for seat, p in zip(SEATS, snap["players"]):
@@ -170,8 +174,9 @@ class DuelInvariants(InvariantCheck):
         return out
 
     def hp_bounds(self, snap: Mapping) -> bool:
-        """HP never above max HP; a player at HP <= 0 has lost (the game ended with them losing)."""
-        top = int(self.rules.settings[S_MAX_HP])
+        """HP never above max HP; a player at HP <= 0 has lost (the game ended with them losing); ``snap`` in
+        the page's words (:func:`~simkit.games.duel.transitions.on_the_page`), as every check below."""
+        top = int(self.rules.settings.max_hp)
         for seat, p in enumerate(snap["players"]):
             if p["hp"] > top:
                 return False
@@ -193,48 +198,54 @@ class DuelInvariants(InvariantCheck):
                 return False
         return True
 
+    def state_of(self, snap: Mapping):
+        """The engine's state a :meth:`~simkit.games.duel.match.Match.snapshot` was taken of (the kit's
+        :func:`~simkit.games.kits.state.place` inverts it)."""
+        s = zeros(STATE)
+        place(s, {k: v for k, v in snap.items() if k in STATE.names}, {"card": self.rules.names})
+        return s
+
     def hidden_information(self, snap: Mapping) -> bool:
         """The view of the seat to act holds no hidden card, and scrambling the hidden parts (the
-        opponent's hand, discard pile and traps, both source piles) leaves the view unchanged."""
-        s = np.array(snap["state"], np.int64)
-        seat = int(s[E.G_CUR])
-        view = np.zeros_like(s)
+        opponent's hand, discard pile and traps, both source piles) leaves the view unchanged (``snap``: a
+        match's snapshot)."""
+        s = self.state_of(snap)
+        seat = int(s.to_act)
+        view = zeros(STATE)
         E.make_view(s, seat, view)
-        n = int(s[E.G_N])
         for q in range(2):
-            b = E.base(q)
-            for i in range(n):
-                z = int(s[b + E.A_ZONE + i])
-                hidden = z == E.Z_SRC or (q != seat and z in (E.Z_HAND, E.Z_DISC, E.Z_TRAP))
-                if hidden and (view[b + E.A_CARD + i] != -1 or view[b + E.A_ZONE + i] != E.Z_HIDDEN):
+            real, seen = s.players[q], view.players[q]
+            for i in range(int(s.deck_size)):
+                z = int(real.zone[i])
+                hidden = z == Z_SRC or (q != seat and z in (Z_HAND, Z_DISC, Z_TRAP))
+                if hidden and (seen.card[i] != -1 or seen.zone[i] != Z_HIDDEN):
                     return False
-            if (view[b + E.A_SRC: b + E.A_SRC + E.M] != -1).any():
+            if (seen.source != -1).any():
                 return False
-        if view[E.G_SEED] != 0 or view[E.G_CTR] != 0:
+        if view.shuffle != 0 or view.drawn != 0:
             return False
         other = scramble_hidden(s, seat)
-        view2 = np.zeros_like(s)
+        view2 = zeros(STATE)
         E.make_view(other, seat, view2)
-        return bool((view == view2).all())
+        return view.tobytes() == view2.tobytes()
 
 
-def scramble_hidden(s: np.ndarray, seat: int) -> np.ndarray:
+def scramble_hidden(s, seat: int):
     """A copy of state ``s`` that differs from it only where ``seat`` cannot see: the opponent's hidden
     cards trade places among the opponent's hand, discard pile, trap zone and source pile (zone sizes
     kept), both source piles are reversed, and the shuffle stream moves on."""
-    t = s.copy()
-    n = int(s[E.G_N])
-    opp = 1 - seat
-    b = E.base(opp)
-    hidden = [i for i in range(n) if s[b + E.A_ZONE + i] in (E.Z_HAND, E.Z_DISC, E.Z_TRAP, E.Z_SRC)]
+    t = zeros(STATE)
+    copy(t, s)
+    them = t.players[1 - seat]
+    n = int(s.deck_size)
+    hidden = [i for i in range(n) if s.players[1 - seat].zone[i] in (Z_HAND, Z_DISC, Z_TRAP, Z_SRC)]
     if len(hidden) > 1:
-        cards = [int(s[b + E.A_CARD + i]) for i in hidden]
+        cards = [int(s.players[1 - seat].card[i]) for i in hidden]
         for i, c in zip(hidden, cards[1:] + cards[:1]):
-            t[b + E.A_CARD + i] = c
+            them.card[i] = c
     for q in range(2):
-        bq = E.base(q)
-        k = int(s[bq + E.P_NSRC])
-        t[bq + E.A_SRC: bq + E.A_SRC + k] = s[bq + E.A_SRC: bq + E.A_SRC + k][::-1]
-    t[E.G_SEED] = s[E.G_SEED] + 1
-    t[E.G_CTR] = s[E.G_CTR] + 3
+        k = int(s.players[q].counts[Z_SRC])
+        t.players[q].source[:k] = s.players[q].source[:k][::-1]
+    t.shuffle = s.shuffle + 1
+    t.drawn = s.drawn + 3
     return t

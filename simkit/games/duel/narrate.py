@@ -6,15 +6,16 @@ from collections.abc import Iterable, Sequence
 
 from simkit.core.seats import SEATS
 from simkit.games.duel.match import Match
-from simkit.games.duel.tables import F_RANGE, S_MELEE, STATUSES
+from simkit.games.duel.state import STATUSES
+from simkit.games.duel.transitions import on_the_page
 
 
 def _what(action: tuple, rules=None) -> str:
     verb, args = action[0], action[1:]
     if verb == "equip" and rules is not None:
-        card = rules.card_id(args[0])
-        melee = rules.cards[card, F_RANGE] <= rules.settings[S_MELEE]
-        return f"equips {args[0]} ({'melee' if melee else 'ranged'}, range {rules.cards[card, F_RANGE]})"
+        card = rules.cards[rules.card_id(args[0])]
+        melee = card.range <= rules.settings.melee_max_range
+        return f"equips {args[0]} ({'melee' if melee else 'ranged'}, range {card.range})"
     if verb == "play":
         return f"plays {args[0]}" + (f" [{args[1]:+d}]" if len(args) > 1 else "")
     if verb == "attach":
@@ -28,7 +29,7 @@ def _what(action: tuple, rules=None) -> str:
 
 
 def _changes(before: dict, after: dict) -> list[str]:
-    """What changed between two snapshots, in words."""
+    """What changed between two snapshots (in the page's words, :func:`~.transitions.on_the_page`), in words."""
     out = []
     if after["distance"] != before["distance"]:
         out.append(f"distance {before['distance']}→{after['distance']}")
@@ -61,13 +62,14 @@ def narrate(scenario, first_deck: str, second_deck: str, actions: Iterable[tuple
     """
     m = Match(scenario, first_deck, second_deck, seed=seed)
     lines = [f"Card Duel · first: {m.decks[0]} ({bots[0]}) · second: {m.decks[1]} ({bots[1]}) · seed {seed}"]
-    lines.append(f"turn 1 · first begins: hand {len(m.snapshot()['players'][0]['hand'])}, distance {m.distance}")
+    lines.append(f"turn 1 · first begins: hand {on_the_page(m.snapshot())['players'][0]['counts']['hand']}, "
+                 f"distance {m.distance}")
     for action in actions:
         action = tuple(action)
-        before = m.snapshot()
+        before = on_the_page(m.snapshot())
         seat, turn = m.to_act, m.turn
         m.do(action)
-        after = m.snapshot()
+        after = on_the_page(m.snapshot())
         changes = _changes(before, after)
         said = f"turn {turn} · {SEATS[seat]}: {_what(action, scenario.rules)}"
         if m.turn != turn and not m.over:

@@ -1,9 +1,12 @@
-"""The fixed ``Rules`` of a Card Duel scenario: every number and card the engine reads, as int tables.
+"""The fixed ``Rules`` of a Card Duel scenario: every number and card the engine reads, packed as declared.
 
-The engine (:mod:`simkit.games.duel.engine`) is compiled by numba, so the rules reach it as three
-integer arrays: ``settings`` (the ``[rules]`` numbers, indexed by the ``S_*`` constants), ``cards``
-(one row per card of the pool, columns ``F_*``) and ``effects`` (each card's effect lists over the
-primitives ``OP_*``).
+The engine (:mod:`simkit.games.duel.engine`) is compiled by numba, so the rules reach it as the records
+:mod:`simkit.games.duel.state` declares: ``settings`` (the ``[rules]`` numbers, one
+:data:`~simkit.games.duel.state.SETTINGS` record: ``settings.turn_draw``), ``cards`` (one
+:data:`~simkit.games.duel.state.CARD` per card of the pool: ``cards[c].range``) and ``effects`` (each card's
+effect lists over the primitives ``OP_*``, :data:`~simkit.games.duel.state.EFFECT` records). This module is
+the top of the game's package: it reads the scenario and may use everything below it (the state, the engine's
+bounds, the bots' tables); nothing of the game imports it but ``batch``, ``match`` and the checks.
 """
 
 from __future__ import annotations
@@ -15,46 +18,35 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.core.errors import ScenarioError
+from simkit.games.duel.bots_config import read_bot_settings
+from simkit.games.duel.state import (
+    ACTION_CAP,
+    CARD,
+    EFFECT,
+    MAX_DECK,
+    MAX_LEGAL,
+    OP_DAMAGE,
+    OP_MOVE,
+    OP_STATUS,
+    OPS,
+    SETTINGS,
+    SLOT_USE,
+    SLOTS,
+    STATUSES,
+    T_ACTION,
+    T_ACTION_MAGIC,
+    T_ATTACHMENT,
+    T_COUNTER,
+    T_MAGIC,
+    T_PERSISTENT,
+    T_WEAPON,
+    TARGETS,
+    TRIGGERS,
+    TYPES,
+)
 from simkit.games.kits.decks import deck_pool as read_pool
+from simkit.games.kits.state import zeros
 from simkit.scenario import Field
-
-# card types (rules page section 5), in the note's order
-TYPES = ("action", "magic", "action_magic", "weapon", "attachment", "persistent", "counter")
-T_ACTION, T_MAGIC, T_ACTION_MAGIC, T_WEAPON, T_ATTACHMENT, T_PERSISTENT, T_COUNTER = range(7)
-
-# statuses (section 6), in the note's order
-STATUSES = ("poison", "slow", "regeneration", "shield", "strength")
-POISON, SLOW, REGENERATION, SHIELD, STRENGTH = range(5)
-
-# counter conditions
-TRIGGERS = ("none", "damaged_by_opponent")
-TR_NONE, TR_DAMAGED_BY_OPPONENT = range(2)
-
-# effect lists of a card: effects (action, magic, action_magic, counter), on_attack, on_turn_start
-SLOTS = ("effects", "on_attack", "on_turn_start")
-SLOT_USE, SLOT_ATTACK, SLOT_TURN_START = range(3)
-
-# effect primitives: one row (op, a, b, c, d) each
-OPS = ("none", "damage", "status", "move_distance")
-OP_NONE, OP_DAMAGE, OP_STATUS, OP_MOVE = range(4)
-# damage: a = amount, b = void, c = piercing, d = target (0 opponent, 1 self)
-# status: a = kind, b = level, d = target
-# move_distance: a = min, b = max (the user picks v in [a, b])
-TARGETS = ("opponent", "self")
-TGT_OPPONENT, TGT_SELF = range(2)
-
-# columns of the card table
-F_TYPE, F_AP, F_MANA, F_MIN_D, F_MAX_D, F_RANGE, F_CHARGE, F_COOLDOWN, F_REMOVE, F_TRIGGER = range(10)
-F_PICK, F_PICK_MIN, F_PICK_MAX = 10, 11, 12  # the card's [a, b] choice (from its move_distance), if any
-N_FIELDS = 13
-
-# the settings vector
-(S_HP, S_MAX_HP, S_START_DIST, S_MAX_DIST, S_FIRST_DRAW, S_SECOND_DRAW, S_TURN_DRAW, S_HAND_LIMIT, S_AP, S_MANA,
- S_TURN_LIMIT, S_LIMIT_BY_HP, S_CHARGE_RESETS, S_STRENGTH_OWN_POISON, S_DECK_SIZE, S_MELEE) = range(16)
-N_SETTINGS = 16
-
-#: most cards a deck may hold (the state keeps this many slots per player)
-MAX_DECK = 32
 
 # ---- bounds: every number of a scenario is refused at load beyond what the engine can hold ----------
 #: the largest HP, cost, resource, range, damage or status level. The engine keeps a game in int64;
@@ -91,10 +83,10 @@ class Rules:
 
     Attributes:
         names: card names, the card id is the index.
-        settings: ``int64[N_SETTINGS]`` the ``[rules]`` numbers (``S_*``).
-        cards: ``int64[C, N_FIELDS]`` one row per card (``F_*``).
-        effects: ``int64[C, 3, E, 5]`` per card and slot (``SLOT_*``) up to E effect rows
-            ``(op, a, b, c, d)`` (``OP_*``; ``OP_NONE`` pads).
+        settings: the ``[rules]`` numbers, a :data:`~simkit.games.duel.state.SETTINGS` record.
+        cards: one :data:`~simkit.games.duel.state.CARD` record per card.
+        effects: ``[C, 3, E]`` :data:`~simkit.games.duel.state.EFFECT` records: per card and effect list
+            (``SLOT_*``) up to E effects (``OP_NONE`` pads).
         core: ``(card id, copies)`` of every deck's fixed part, in ``[decks] core`` order.
         weapons, spells: the card ids a deck chooses from (alphabetical).
         weapons_per_deck, weapon_copies, spells_per_deck, spell_copies: the deck rule.
@@ -102,7 +94,7 @@ class Rules:
     """
 
     names: tuple[str, ...]
-    settings: np.ndarray
+    settings: np.void
     cards: np.ndarray
     effects: np.ndarray
     core: tuple[tuple[int, int], ...]
@@ -117,7 +109,7 @@ class Rules:
     @property
     def deck_size(self) -> int:
         """Cards in every deck."""
-        return int(self.settings[S_DECK_SIZE])
+        return int(self.settings.deck_size)
 
     def card_id(self, name: str) -> int:
         """The id of the card ``name`` (KeyError if unknown)."""
@@ -125,7 +117,7 @@ class Rules:
 
     def type_of(self, card: int) -> str:
         """The card's type name."""
-        return TYPES[int(self.cards[card, F_TYPE])]
+        return TYPES[int(self.cards[card].type)]
 
 
 def _bounded(f: Field, key: str, default=..., minimum: int | None = 0, maximum: int = VALUE_MAX,
@@ -140,7 +132,7 @@ def _bounded(f: Field, key: str, default=..., minimum: int | None = 0, maximum: 
 _DRAWS = f"a deck's most cards, {MAX_DECK}: drawing more draws nothing more"
 
 
-def _effects(f: Field, key: str, names_ok: tuple[str, ...], max_distance: int) -> list[tuple[int, int, int, int, int]]:
+def _effects(f: Field, key: str, names_ok: tuple[str, ...], max_distance: int) -> list[dict[str, int]]:
     value = f.get(key, [])
     if not isinstance(value, list):
         raise f.fail(f"must be a list of effect tables, got {value!r}", key)
@@ -157,13 +149,13 @@ def _effects(f: Field, key: str, names_ok: tuple[str, ...], max_distance: int) -
         if op == "damage":
             e.reject_unknown(("do", "amount", "void", "piercing", "target"))
             target = TARGETS.index(e.str("target", "opponent", choices=TARGETS))
-            out.append((OP_DAMAGE, _bounded(e, "amount"), int(e.bool("void", False)),
-                        int(e.bool("piercing", False)), target))
+            out.append({"op": OP_DAMAGE, "amount": _bounded(e, "amount"), "void": int(e.bool("void", False)),
+                        "piercing": int(e.bool("piercing", False)), "target": target})
         elif op == "status":
             e.reject_unknown(("do", "target", "kind", "level"))
             target = TARGETS.index(e.str("target", choices=TARGETS))
             kind = STATUSES.index(e.str("kind", choices=STATUSES))
-            out.append((OP_STATUS, kind, _bounded(e, "level", minimum=1), 0, target))
+            out.append({"op": OP_STATUS, "kind": kind, "level": _bounded(e, "level", minimum=1), "target": target})
         else:
             e.reject_unknown(("do", "min", "max"))
             lo, hi = e.int("min", minimum=None), e.int("max", minimum=None)
@@ -173,20 +165,20 @@ def _effects(f: Field, key: str, names_ok: tuple[str, ...], max_distance: int) -
                                  f"beyond is never legal), got {v}", k)
             if lo > hi:
                 raise e.fail(f"min {lo} is above max {hi}", "min")
-            out.append((OP_MOVE, lo, hi, 0, 0))
+            out.append({"op": OP_MOVE, "min": lo, "max": hi})
     return out
 
 
-def _card(f: Field, max_distance: int) -> tuple[list[int], dict[int, list]]:
-    """One ``[cards.<name>]`` table -> (card row, effects by slot)."""
+def _card(f: Field, max_distance: int) -> tuple[np.void, dict[int, list]]:
+    """One ``[cards.<name>]`` table -> (its CARD record, effects by slot)."""
     f.reject_unknown(CARD_KEYS)
     kind = TYPES.index(f.str("type", choices=TYPES))
-    row = [0] * N_FIELDS
-    row[F_TYPE] = kind
+    card = zeros(CARD)
+    card.type = kind
     paid_ap = kind in (T_ACTION, T_ACTION_MAGIC)
     paid_mana = kind in (T_MAGIC, T_ACTION_MAGIC, T_ATTACHMENT, T_PERSISTENT)
-    row[F_AP] = _bounded(f, "cost_ap", 1 if paid_ap else 0)
-    row[F_MANA] = _bounded(f, "cost_mana", 0)
+    card.cost_ap = _bounded(f, "cost_ap", 1 if paid_ap else 0)
+    card.cost_mana = _bounded(f, "cost_mana", 0)
     for key, ok in (("cost_ap", paid_ap), ("cost_mana", paid_mana)):
         if f.has(key) and not ok and f.get(key) != 0:
             raise f.fail(f"a {TYPES[kind]} card costs no {key[5:]} (rules page section 5)", key)
@@ -197,16 +189,16 @@ def _card(f: Field, max_distance: int) -> tuple[list[int], dict[int, list]]:
     for key in ("min_distance", "max_distance"):
         if f.has(key) and weapon:
             raise f.fail("a weapon's reach is its range, not a distance requirement", key)
-    row[F_RANGE] = _bounded(f, "range") if weapon else 0
-    row[F_CHARGE] = _bounded(f, "charge", 0)
-    row[F_COOLDOWN] = _bounded(f, "cooldown", 0)
-    row[F_MIN_D] = _bounded(f, "min_distance", 0)
-    row[F_MAX_D] = _bounded(f, "max_distance", max_distance)
-    if row[F_MIN_D] > row[F_MAX_D]:
-        raise f.fail(f"min_distance {row[F_MIN_D]} is above max_distance {row[F_MAX_D]}", "min_distance")
-    row[F_REMOVE] = int(f.bool("remove", False))
+    card.range = _bounded(f, "range") if weapon else 0
+    card.charge = _bounded(f, "charge", 0)
+    card.cooldown = _bounded(f, "cooldown", 0)
+    card.min_distance = _bounded(f, "min_distance", 0)
+    card.max_distance = _bounded(f, "max_distance", max_distance)
+    if card.min_distance > card.max_distance:
+        raise f.fail(f"min_distance {card.min_distance} is above max_distance {card.max_distance}", "min_distance")
+    card.remove = int(f.bool("remove", False))
     if kind == T_COUNTER:
-        row[F_TRIGGER] = TRIGGERS.index(f.str("trigger", choices=TRIGGERS[1:]))
+        card.trigger = TRIGGERS.index(f.str("trigger", choices=TRIGGERS[1:]))
     elif f.has("trigger"):
         raise f.fail("only counter cards have a trigger", "trigger")
     allowed = {
@@ -220,12 +212,12 @@ def _card(f: Field, max_distance: int) -> tuple[list[int], dict[int, list]]:
             raise f.fail(f"a {TYPES[kind]} card has no {key}", key)
         ops = ("damage", "status", "move_distance") if key == "effects" and kind != T_COUNTER else ("damage", "status")
         slots[s] = _effects(f, key, ops, max_distance) if allowed[key] else []
-    picks = [e for e in slots[SLOT_USE] if e[0] == OP_MOVE]
+    picks = [e for e in slots[SLOT_USE] if e["op"] == OP_MOVE]
     if len(picks) > 1:
         raise f.fail("at most one move_distance (one [a, b] choice) per card", "effects")
     if picks:
-        row[F_PICK], row[F_PICK_MIN], row[F_PICK_MAX] = 1, picks[0][1], picks[0][2]
-    return row, slots
+        card.pick, card.pick_min, card.pick_max = 1, picks[0]["min"], picks[0]["max"]
+    return card, slots
 
 
 def _names(f: Field, key: str, cards: dict[str, int], types: np.ndarray, kinds: tuple[int, ...],
@@ -255,25 +247,25 @@ def build_rules(top: Field) -> Rules:
     """
     r = top.table("rules")
     r.reject_unknown(RULES_KEYS)
-    st = np.zeros(N_SETTINGS, np.int64)
-    st[S_HP] = _bounded(r, "hp", minimum=1)
-    st[S_MAX_HP] = _bounded(r, "max_hp", minimum=1)
-    if st[S_HP] > st[S_MAX_HP]:
-        raise r.fail(f"{st[S_HP]} is above max_hp {st[S_MAX_HP]}", "hp")
-    st[S_MAX_DIST] = _bounded(r, "max_distance", minimum=1)
-    st[S_START_DIST] = _bounded(r, "start_distance")
-    if st[S_START_DIST] > st[S_MAX_DIST]:
-        raise r.fail(f"{st[S_START_DIST]} is above max_distance {st[S_MAX_DIST]}", "start_distance")
-    st[S_MELEE] = _bounded(r, "melee_max_range")
-    st[S_FIRST_DRAW] = _bounded(r, "first_draw", maximum=MAX_DECK, why=_DRAWS)
-    st[S_SECOND_DRAW] = _bounded(r, "second_draw", maximum=MAX_DECK, why=_DRAWS)
-    st[S_TURN_DRAW] = _bounded(r, "turn_draw", maximum=MAX_DECK, why=_DRAWS)
-    st[S_HAND_LIMIT] = _bounded(r, "hand_limit")
-    st[S_AP], st[S_MANA] = _bounded(r, "action_points"), _bounded(r, "mana")
-    st[S_TURN_LIMIT] = _bounded(r, "turn_limit", minimum=1)
-    st[S_LIMIT_BY_HP] = int(r.str("turn_limit_result", "draw", choices=("draw", "hp")) == "hp")
-    st[S_CHARGE_RESETS] = int(r.bool("charge_resets", True))
-    st[S_STRENGTH_OWN_POISON] = int(r.bool("strength_on_own_poison", False))
+    st = zeros(SETTINGS)
+    st.hp = _bounded(r, "hp", minimum=1)
+    st.max_hp = _bounded(r, "max_hp", minimum=1)
+    if st.hp > st.max_hp:
+        raise r.fail(f"{st.hp} is above max_hp {st.max_hp}", "hp")
+    st.max_distance = _bounded(r, "max_distance", minimum=1)
+    st.start_distance = _bounded(r, "start_distance")
+    if st.start_distance > st.max_distance:
+        raise r.fail(f"{st.start_distance} is above max_distance {st.max_distance}", "start_distance")
+    st.melee_max_range = _bounded(r, "melee_max_range")
+    st.first_draw = _bounded(r, "first_draw", maximum=MAX_DECK, why=_DRAWS)
+    st.second_draw = _bounded(r, "second_draw", maximum=MAX_DECK, why=_DRAWS)
+    st.turn_draw = _bounded(r, "turn_draw", maximum=MAX_DECK, why=_DRAWS)
+    st.hand_limit = _bounded(r, "hand_limit")
+    st.action_points, st.mana = _bounded(r, "action_points"), _bounded(r, "mana")
+    st.turn_limit = _bounded(r, "turn_limit", minimum=1)
+    st.limit_by_hp = int(r.str("turn_limit_result", "draw", choices=("draw", "hp")) == "hp")
+    st.charge_resets = int(r.bool("charge_resets", True))
+    st.strength_on_own_poison = int(r.bool("strength_on_own_poison", False))
 
     s = top.table("statuses", required=False)
     s.reject_unknown(STATUSES)
@@ -284,18 +276,18 @@ def build_rules(top: Field) -> Rules:
     names = tuple(c.keys())
     if not names:
         raise c.fail("defines no card")
-    rows, slot_lists = [], []
-    for name in names:
-        row, slots = _card(c.table(name), int(st[S_MAX_DIST]))
-        rows.append(row)
+    cards = zeros(CARD, len(names))
+    slot_lists = []
+    for i, name in enumerate(names):
+        cards[i], slots = _card(c.table(name), int(st.max_distance))
         slot_lists.append(slots)
     width = max(1, max(len(v) for slots in slot_lists for v in slots.values()))
-    effects = np.zeros((len(names), len(SLOTS), width, 5), np.int64)
+    effects = np.zeros((len(names), len(SLOTS), width), EFFECT)
     for i, slots in enumerate(slot_lists):
         for s_, lst in slots.items():
             for k, e in enumerate(lst):
-                effects[i, s_, k] = e
-    cards = np.array(rows, np.int64)
+                for field, value in e.items():
+                    setattr(effects[i, s_, k], field, value)
     ids = {n: i for i, n in enumerate(names)}
 
     d = top.table("decks")
@@ -310,10 +302,10 @@ def build_rules(top: Field) -> Rules:
             raise core_t.fail(f"unknown card (the pool: {', '.join(names)})", name)
         core.append((ids[name], _bounded(core_t, name, minimum=1, maximum=MAX_DECK, why=f"a deck's most cards, "
                                          f"{MAX_DECK}")))
-    weapons = _names(d, "weapons", ids, cards[:, F_TYPE], (T_WEAPON,), "weapon")
-    spells = _names(d, "spells", ids, cards[:, F_TYPE], (), "spell")
+    weapons = _names(d, "weapons", ids, cards["type"], (T_WEAPON,), "weapon")
+    spells = _names(d, "spells", ids, cards["type"], (), "spell")
     for w in spells:
-        if cards[w, F_TYPE] == T_WEAPON:
+        if cards[w].type == T_WEAPON:
             raise d.fail(f"{names[w]} is a weapon; list it under weapons", "spells")
     overlap = {names[i] for i, _ in core} & {names[i] for i in weapons + spells}
     if overlap:
@@ -331,23 +323,19 @@ def build_rules(top: Field) -> Rules:
     if total != size:
         raise d.fail(f"core ({sum(n for _, n in core)}) + weapons ({wpd} x {wc}) + spells ({spd} x {sc}) make "
                      f"{total} cards, not {size}", "deck_size")
-    st[S_DECK_SIZE] = size
+    st.deck_size = size
     longest = max_turn_limit(size)
-    if st[S_TURN_LIMIT] > longest:
-        from simkit.games.duel.batch import ACTION_CAP
-
+    if st.turn_limit > longest:
         raise r.fail(f"must be at most {longest} with decks of {size} cards (a turn takes at most {size} + "
                      f"{TURN_OVERHEAD} actions and the engine plays at most {ACTION_CAP} a game), got "
-                     f"{st[S_TURN_LIMIT]}", "turn_limit")
+                     f"{st.turn_limit}", "turn_limit")
     if not d.has("pool"):
         count = math.comb(len(weapons), wpd) * math.comb(len(spells), spd)
         if count > MAX_POOL:
             raise d.fail(f"weapons ({len(weapons)} choose {wpd}) and spells ({len(spells)} choose {spd}) make {count} "
                          f"decks, more than the {MAX_POOL} simkit lists at load; give a [decks] pool",
                          "spells_per_deck")
-    _check_legal_actions(r, cards, core, weapons, spells, wpd, wc, spd, size, int(st[S_MAX_DIST]), names)
-    from simkit.games.duel.bots_config import read_bot_settings
-
+    _check_legal_actions(r, cards, core, weapons, spells, wpd, wc, spd, size, int(st.max_distance), names)
     read_bot_settings(top.source, top.data)  # a bad [bots] table is refused at load
     return Rules(
         names=names, settings=st, cards=cards, effects=effects, core=tuple(core), weapons=weapons, spells=spells,
@@ -358,8 +346,6 @@ def build_rules(top: Field) -> Rules:
 def max_turn_limit(deck_size: int) -> int:
     """The longest ``turn_limit`` the engine plays with decks of ``deck_size`` cards: every game's actions
     (at most ``deck_size + TURN_OVERHEAD`` a turn) must fit its action cap."""
-    from simkit.games.duel.batch import ACTION_CAP
-
     return ACTION_CAP // (deck_size + TURN_OVERHEAD)
 
 
@@ -373,13 +359,13 @@ def legal_action_bound(cards: np.ndarray, core, weapons, spells, wpd: int, wc: i
     and ending the turn).
     """
     def offers(c: int, weapon_slots: int) -> int:
-        if cards[c, F_TYPE] == T_ATTACHMENT:
+        if cards[c].type == T_ATTACHMENT:
             return weapon_slots
-        if cards[c, F_PICK]:
-            return min(int(cards[c, F_PICK_MAX] - cards[c, F_PICK_MIN]) + 1, max_distance + 1)
+        if cards[c].pick:
+            return min(int(cards[c].pick_max - cards[c].pick_min) + 1, max_distance + 1)
         return 1
 
-    core_weapons = sum(n for c, n in core if cards[c, F_TYPE] == T_WEAPON)
+    core_weapons = sum(n for c, n in core if cards[c].type == T_WEAPON)
     slots = core_weapons + wpd * wc
     weapon_offers = sorted((offers(c, slots) for c in weapons), reverse=True)[:wpd]
     spell_offers = sorted((offers(c, slots) for c in spells), reverse=True)[:spd]
@@ -388,11 +374,9 @@ def legal_action_bound(cards: np.ndarray, core, weapons, spells, wpd: int, wc: i
 
 def _check_legal_actions(r: Field, cards, core, weapons, spells, wpd, wc, spd, size, max_distance, names) -> None:
     """Refuse rules under which a position could offer more legal actions than the engine's list holds."""
-    from simkit.games.duel.engine import MAX_LEGAL
-
     most = legal_action_bound(cards, core, weapons, spells, wpd, wc, spd, size, max_distance)
     if most > MAX_LEGAL:
-        picks = [names[c] for c in range(len(names)) if cards[c, F_PICK]]
+        picks = [names[c] for c in range(len(names)) if cards[c].pick]
         why = (f" (cards with a move_distance choice offer one action per distance: {', '.join(picks)})"
                if picks else "")
         raise r.fail(f"{max_distance} lets a position offer up to {most} legal actions, more than the engine's "
@@ -466,4 +450,4 @@ def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:
 
 def turn_limit(rules: Rules) -> int:
     """The last turn a game can reach."""
-    return int(rules.settings[S_TURN_LIMIT])
+    return int(rules.settings.turn_limit)

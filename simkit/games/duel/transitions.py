@@ -1,10 +1,12 @@
 """The Card Duel's rules page restated over snapshots, for ``simkit check``: no engine helper is used.
 
-Every function reads two :meth:`~simkit.games.duel.match.Match.snapshot` values (plain values in the
-page's words) and the scenario's merged data (``[rules]`` and ``[cards]``, as the designer wrote
-them), and says what the page requires of the action between them: what must change, what must
-not. :func:`transition_problems` returns the names of the clauses a step broke;
-:func:`legality_problems` restates which actions the page allows in a position.
+:func:`on_the_page` reads a :meth:`~simkit.games.duel.match.Match.snapshot` (the declared state as plain
+values: every card of a deck by slot, with its zone) in the page's words: each zone as a list of card
+names (section 3), the statuses and zone sizes by name. Every other function reads two such pages and the
+scenario's merged data (``[rules]`` and ``[cards]``, as the designer wrote them), and says what the page
+requires of the action between them: what must change, what must not.
+:meth:`DuelPage.transition_problems` returns the names of the clauses a step broke;
+:func:`legal_by_the_page` restates which actions the page allows in a position.
 """
 
 from __future__ import annotations
@@ -35,6 +37,53 @@ CLAUSES = {
     "hp_zero_loses_at_once": "1: a player at HP <= 0 loses at once",
     "legal_actions_follow_the_page": "2, 3, 5: the legal actions are exactly those the page allows",
 }
+
+
+def _slot_names(cards: list) -> list[str]:
+    """Each slot's name: its card's, with ``#k`` when the deck holds copies (``"?"``: a hidden card)."""
+    names = ["?" if c is None else c for c in cards]
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(f"{name}#{seen[name]}" if names.count(name) > 1 else name)
+    return out
+
+
+def on_the_page(snap: Mapping) -> dict:
+    """A snapshot in the page's words: per player the zones as lists of card names (the hand sorted, the
+    source and discard piles top first, the equipment and traps in the order they were put there, the removed
+    cards sorted), each equipped card with its charge, ``ready_on``, ``equipped_turn`` and the weapon it is
+    ``on``; the statuses and the zone sizes by name; the result as ``winner`` and ``end_reason``."""
+    n = snap["deck_size"]
+    players = []
+    for seat, p in enumerate(snap["players"]):
+        cards = ["?" if c is None else c for c in p["card"][:n]]
+        slots = _slot_names(p["card"][:n])
+        zone = p["zone"][:n]
+        by_stamp = sorted(range(n), key=lambda i: p["stamp"][i])
+        equipment = [{"card": slots[i], "charge": p["charge"][i], "ready_on": p["ready_on"][i],
+                      "equipped_turn": p["equipped_turn"][i], "on": slots[p["on"][i]] if p["on"][i] >= 0 else None}
+                     for i in by_stamp if zone[i] == "equipment"]
+        counts = p["counts"]
+        players.append({
+            "deck": snap["decks"][seat],
+            **{k: p[k] for k in ("hp", "ap", "mana", "own_turns")},
+            **{k: bool(p[k]) for k in ("moved", "weapon_used", "attached", "set")},
+            "statuses": dict(p["statuses"]),
+            "hand": sorted(cards[i] for i in range(n) if zone[i] == "hand"),
+            "source": [cards[i] for i in reversed(p["source"][:counts["source"]]) if i >= 0],
+            "discard": [cards[i] for i in reversed(p["discard"][:counts["discard"]]) if i >= 0],
+            "equipment": equipment,
+            "traps": [cards[i] for i in by_stamp if zone[i] == "trap"],
+            "removed": sorted(cards[i] for i in range(n) if zone[i] == "removed"),
+            "counts": {"hand": counts["hand"], "source": counts["source"], "discard": counts["discard"],
+                       "equipment": counts["equipment"], "traps": counts["trap"], "removed": counts["removed"]},
+        })
+    over = snap["winner"] is not None
+    return {"decks": list(snap["decks"]), "seed": snap["seed"], "turn": snap["turn"], "to_act": snap["to_act"],
+            "phase": snap["phase"], "distance": snap["distance"], "winner": snap["winner"],
+            "end_reason": snap["reason"] if over else None, "players": players}
 
 
 def _ceil_half(level: int) -> int:

@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-from duel_positions import duel
+from duel_positions import duel, page
 
 from simkit.games.duel.batch import play_batch
 from simkit.games.duel.match import Match
-from simkit.games.duel.tables import F_RANGE
 
 
 def _weapon(snap, seat, name):
@@ -25,12 +24,12 @@ def clause_counts(sc, firsts, seconds, seeds, bots) -> Counter:
     for g, actions in enumerate(res["action_list"]):
         m = Match(sc, firsts[g], seconds[g], seed=seeds[g])
         for action in actions:
-            before, seat, turn = m.snapshot(), m.to_act, m.turn
+            before, seat, turn = page(m), m.to_act, m.turn
             for e in before["players"][seat]["equipment"]:
                 if m.reason(("use", e["card"])) == "the weapon is cooling down":
                     ev["cooldown blocks a weapon"] += 1
             m.do(action)
-            after = m.snapshot()
+            after = page(m)
             me, them = before["players"][seat], before["players"][1 - seat]
             me2, them2 = after["players"][seat], after["players"][1 - seat]
             verb = action[0]
@@ -46,7 +45,7 @@ def clause_counts(sc, firsts, seconds, seeds, bots) -> Counter:
             if verb == "use":
                 w, w2 = _weapon(before, seat, action[1]), _weapon(after, seat, action[1])
                 card = rules.card_id(action[1].split("#")[0])
-                rng = int(rules.cards[card, F_RANGE])
+                rng = int(rules.cards[card].range)
                 if w2["charge"] > w["charge"]:
                     ev["Charge stores"] += 1
                 elif before["distance"] > rng:

@@ -11,7 +11,9 @@ from simkit.games.duel import engine as E
 from simkit.games.duel.determinize import consistent, determinize
 from simkit.games.duel.invariants import scramble_hidden
 from simkit.games.duel.match import Match
-from simkit.games.duel.tables import F_TYPE, T_COUNTER, all_decks, deck_list
+from simkit.games.duel.state import MAX_LEGAL, STATE, T_COUNTER, Z_DISC, Z_HAND, Z_HIDDEN, Z_SRC, Z_TRAP
+from simkit.games.duel.tables import all_decks, deck_list
+from simkit.games.kits.state import copy, zeros
 from tests.duel_positions import A, B, duel
 
 
@@ -21,11 +23,12 @@ def game():
     sc = duel()
     r = sc.rules
     m = Match(sc, A, B, seed=5)
-    legal = np.zeros((E.MAX_LEGAL, 3), np.int64)
+    legal = np.zeros((MAX_LEGAL, 3), np.int64)
     rng = np.random.default_rng(0)
     states = []
     while not m.over:
-        states.append(m.state.copy())
+        states.append(zeros(STATE))
+        copy(states[-1], m.state)
         n = E.legal(m.state, legal, r.settings, r.cards)
         E.step(m.state, *legal[rng.integers(n)], r.settings, r.cards, r.effects)
     return r, states
@@ -36,7 +39,7 @@ def _decks(r):
 
 
 def _view(s, seat):
-    v = np.zeros_like(s)
+    v = zeros(STATE)
     E.make_view(s, seat, v)
     return v
 
@@ -49,7 +52,7 @@ def test_the_drawn_game_shows_the_seat_its_view_and_deals_legal_decks(game):
     decks = _decks(r)
     lists = [deck_list(r, A), deck_list(r, B)]
     legal_lists = {tuple(sorted(d)) for d in decks.tolist()}
-    out = np.zeros_like(states[0])
+    out = zeros(STATE)
     traps_seen = 0
     for s in states[::3]:
         for seat in (0, 1):
@@ -57,22 +60,23 @@ def test_the_drawn_game_shows_the_seat_its_view_and_deals_legal_decks(game):
             assert consistent(v, 1 - seat, lists[1 - seat], r.cards)
             for salt in (1, 2, 3):
                 assert determinize(v, lists[seat], decks, np.uint64(salt), r.cards, out)
-                assert (_view(out, seat)[:E.RULES_SIZE] == v[:E.RULES_SIZE]).all()
-                assert out[E.G_VIEW] == -1
-                n = int(out[E.G_N])
+                again = _view(out, seat)
+                again.played[...], again.dealt[...] = v.played, v.dealt  # a view leaves the counters as they were
+                assert again.tobytes() == v.tobytes()
+                assert out.viewer == -1
+                n = int(out.deck_size)
                 for q in (0, 1):
-                    b = E.base(q)
-                    cards = out[b + E.A_CARD: b + E.A_CARD + n]
+                    player = out.players[q]
+                    cards, zones = player.card[:n], player.zone[:n]
                     assert tuple(sorted(cards.tolist())) in legal_lists
-                    zones = out[b + E.A_ZONE: b + E.A_ZONE + n]
-                    assert E.Z_HIDDEN not in zones.tolist()
-                    assert all(r.cards[c, F_TYPE] == T_COUNTER for c in cards[zones == E.Z_TRAP])
-                    for zone, size in ((E.Z_HAND, E.P_NHAND), (E.Z_SRC, E.P_NSRC), (E.Z_DISC, E.P_NDISC)):
-                        assert (zones == zone).sum() == out[b + size]
-                    pile = out[b + E.A_SRC: b + E.A_SRC + out[b + E.P_NSRC]]
-                    assert sorted(pile.tolist()) == np.flatnonzero(zones == E.Z_SRC).tolist()
-                assert (out[E.base(seat) + E.A_CARD: E.base(seat) + E.A_CARD + n] == lists[seat]).all()
-                traps_seen += int(out[E.base(1 - seat) + E.P_NTRAP] > 0)
+                    assert Z_HIDDEN not in zones.tolist()
+                    assert all(r.cards[c].type == T_COUNTER for c in cards[zones == Z_TRAP])
+                    for zone in (Z_HAND, Z_SRC, Z_DISC):
+                        assert (zones == zone).sum() == player.counts[zone]
+                    pile = player.source[:player.counts[Z_SRC]]
+                    assert sorted(pile.tolist()) == np.flatnonzero(zones == Z_SRC).tolist()
+                assert (out.players[seat].card[:n] == lists[seat]).all()
+                traps_seen += int(out.players[1 - seat].counts[Z_TRAP] > 0)
     assert traps_seen > 0  # the game reached hidden traps
 
 
@@ -83,14 +87,14 @@ def test_the_drawn_game_depends_on_the_view_and_the_salt_only(game):
     decks = _decks(r)
     lists = [deck_list(r, A), deck_list(r, B)]
     s = states[len(states) // 2]
-    out, again = np.zeros_like(s), np.zeros_like(s)
+    out, again = zeros(STATE), zeros(STATE)
     hands = set()
     for salt in range(1, 9):
         determinize(_view(s, 0), lists[0], decks, np.uint64(salt), r.cards, out)
         determinize(_view(scramble_hidden(s, 0), 0), lists[0], decks, np.uint64(salt), r.cards, again)
-        assert (out == again).all()
-        b = E.base(1)
-        hand = out[b + E.A_CARD: b + E.A_CARD + 20][out[b + E.A_ZONE: b + E.A_ZONE + 20] == E.Z_HAND]
+        assert out.tobytes() == again.tobytes()
+        them = out.players[1]
+        hand = them.card[:20][them.zone[:20] == Z_HAND]
         hands.add(tuple(sorted(hand.tolist())))
     assert len(hands) > 1
 
@@ -102,6 +106,6 @@ def test_no_listed_deck_agrees_with_what_the_opponent_shows():
     m = Match(sc, A, B, seed=1)
     m.arrange(players=({"hand": ["Strike"]}, {"equipment": [{"card": "Longbow"}]}))
     only_a = np.array([deck_list(r, A)], np.int64)  # Dagger+Greataxe: no Longbow
-    out = np.zeros_like(m.state)
+    out = zeros(STATE)
     assert not determinize(_view(m.state, 0), deck_list(r, A), only_a, np.uint64(1), r.cards, out)
     assert determinize(_view(m.state, 0), deck_list(r, A), _decks(r), np.uint64(1), r.cards, out)

@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 import pytest
-from duel_positions import DUEL, ROOT, A, B, duel, patched, position
+from duel_positions import DUEL, ROOT, A, B, duel, page, patched, position
 
 from simkit import IllegalAction, ScenarioError, load_scenario
 from simkit.core.rng import GameStreams
@@ -20,6 +20,8 @@ from simkit.games.duel import engine as E
 from simkit.games.duel.batch import bot_tables, game_seeds, play_batch
 from simkit.games.duel.invariants import DuelInvariants, scramble_hidden
 from simkit.games.duel.match import Match
+from simkit.games.duel.state import MAX_LEGAL, STATE, Z_DISC, Z_HAND, Z_SRC, Z_TRAP
+from simkit.games.kits.state import copy, zeros
 
 # ---- scenario and decks (sections 9, 10) -----------------------------------------------------------
 
@@ -40,7 +42,7 @@ def test_one_hundred_twenty_canonical_decks_of_twenty_cards():
     assert len(sc.decks) == 120 and len(set(sc.decks)) == 120
     assert "Dagger+Longbow:Frost,Mend,Reflect" in sc.decks
     assert sc.canonical_deck("Longbow+Dagger:Reflect,Frost,Mend") == "Dagger+Longbow:Frost,Mend,Reflect"
-    snap = Match(sc, A, B).snapshot()["players"][0]
+    snap = page(Match(sc, A, B))["players"][0]
     cards = snap["hand"] + snap["source"]
     assert len(cards) == 20
     assert {c: cards.count(c) for c in set(cards)} == {
@@ -121,10 +123,8 @@ def test_bots_are_data_with_like_inheritance():
     assert sc.game.bot_names() == ("random", "aggro", "control", "search-1", "search-2")
     kinds, weights = bot_tables(sc, ("aggro", "control"))
     assert kinds.tolist() == [BOTS.BOT_UTILITY, BOTS.BOT_UTILITY]
-    from simkit.games.duel.bots_config import W
-
-    assert weights[1, W["temperature"]] == weights[0, W["temperature"]]
-    assert weights[1, W["prefer_distance"]] == 5 and weights[0, W["prefer_distance"]] == 1
+    assert weights[1].temperature == weights[0].temperature
+    assert weights[1].prefer_distance == 5 and weights[0].prefer_distance == 1
     with pytest.raises(ValueError, match="unknown bot 'rush'"):
         bot_tables(sc, ("aggro", "rush"))
 
@@ -137,19 +137,17 @@ def test_view_hides_hands_piles_and_traps_but_keeps_their_sizes():
     their sizes are kept, its own hand, discard and both equipment zones are visible."""
     m = position(p0={"hand": ["Strike", "Rage"], "discard": ["Guard"]},
                  p1={"hand": ["Mend", "Venom"], "discard": ["Step"], "traps": ["Reflect"], "equipment": ["Spear"]})
-    v = m.view(0)
-    b0, b1 = E.base(0), E.base(1)
-    n = int(v[E.G_N])
-    seen1 = {int(v[b1 + E.A_ZONE + i]): [] for i in range(n)}
-    for i in range(n):
-        seen1[int(v[b1 + E.A_ZONE + i])].append(int(v[b1 + E.A_CARD + i]))
-    assert set(seen1) == {E.Z_HIDDEN, E.Z_EQUIP}
-    assert set(seen1[E.Z_HIDDEN]) == {-1}
-    assert [int(v[b1 + E.P_NHAND]), int(v[b1 + E.P_NDISC]), int(v[b1 + E.P_NTRAP]), int(v[b1 + E.P_NSRC])] == \
-        [2, 1, 1, 15]
-    zones0 = [int(v[b0 + E.A_ZONE + i]) for i in range(n)]
-    assert zones0.count(E.Z_HAND) == 2 and zones0.count(E.Z_DISC) == 1 and zones0.count(E.Z_SRC) == 0
-    assert (v[b0 + E.A_SRC: b0 + E.A_SRC + E.M] == -1).all() and int(v[E.G_SEED]) == 0
+    v = m.view(0).snapshot()
+    n = v["deck_size"]
+    mine, theirs = v["players"]
+    seen1: dict[str, list] = {}
+    for zone, card in zip(theirs["zone"][:n], theirs["card"][:n]):
+        seen1.setdefault(zone, []).append(card)
+    assert set(seen1) == {"hidden", "equipment"} and set(seen1["hidden"]) == {None}
+    assert [theirs["counts"][z] for z in ("hand", "discard", "trap", "source")] == [2, 1, 1, 15]
+    zones0 = mine["zone"][:n]
+    assert zones0.count("hand") == 2 and zones0.count("discard") == 1 and zones0.count("source") == 0
+    assert set(mine["source"]) == {-1} and v["shuffle"] == 0 and v["viewer"] == 0
 
 
 def _decisions_blind_to_hidden(bots, seed):
@@ -159,16 +157,16 @@ def _decisions_blind_to_hidden(bots, seed):
     kinds, weights = bot_tables(sc, bots)
     r = sc.rules
     m = Match(sc, A, B, seed=seed)
-    out = np.zeros((E.MAX_LEGAL, 3), np.int64)
-    scratch = np.zeros(E.STATE_SIZE, np.int64)
+    out = np.zeros((MAX_LEGAL, 3), np.int64)
+    scratch = zeros(STATE)
     counter, checked = 0, 0
     while not m.over:
         seat = m.to_act
         other = scramble_hidden(m.state, seat)
-        assert not np.array_equal(other, m.state) or m.state[E.base(1 - seat) + E.P_NSRC] == 0
+        assert other.tobytes() != m.state.tobytes() or m.state.players[1 - seat].counts[Z_SRC] == 0
         picks = []
         for s in (m.state, other):
-            v = np.zeros(E.STATE_SIZE, np.int64)
+            v = zeros(STATE)
             E.make_view(s, seat, v)
             picks.append(BOTS.decide(v, kinds[seat], weights[seat], 99, counter, out, scratch, r.settings, r.cards,
                                      r.effects))
@@ -191,10 +189,10 @@ def test_legal_actions_of_the_view_are_those_of_the_game():
     r = sc.rules
     res = play_batch(sc, [A], [B], [3], ("aggro", "random"), record_actions=True)
     m = Match(sc, A, B, seed=3)
-    a, b = np.zeros((E.MAX_LEGAL, 3), np.int64), np.zeros((E.MAX_LEGAL, 3), np.int64)
+    a, b = np.zeros((MAX_LEGAL, 3), np.int64), np.zeros((MAX_LEGAL, 3), np.int64)
     for action in res["action_list"][0]:
         na = E.legal(m.state, a, r.settings, r.cards)
-        nb = E.legal(m.view(m.to_act), b, r.settings, r.cards)
+        nb = E.legal(m.view(m.to_act).state, b, r.settings, r.cards)
         assert na == nb and (a[:na] == b[:nb]).all()
         m.do(action)
 
@@ -211,7 +209,7 @@ def test_compiled_stream_is_simkits_game_stream():
 
 def test_setup_shuffle_comes_from_the_seed():
     """3: the same seed deals the same source piles; another seed deals others."""
-    piles = [Match(duel(), A, B, seed=s).snapshot()["players"][0]["source"] for s in (5, 5, 6)]
+    piles = [page(Match(duel(), A, B, seed=s))["players"][0]["source"] for s in (5, 5, 6)]
     assert piles[0] == piles[1] and piles[0] != piles[2]
 
 
@@ -298,7 +296,7 @@ def test_every_listed_action_is_legal_and_every_other_is_refused():
                 assert c in legal, c
             except IllegalAction:
                 assert c not in legal, c
-                assert np.array_equal(trial.state, m.state)
+                assert trial.snapshot() == m.snapshot()
         m.do(legal[rng.integers(len(legal))])
         steps += 1
     assert steps > 30
@@ -332,7 +330,7 @@ def test_invariants_hold_over_bot_games_and_catch_broken_states():
     m = Match(sc, A, B, seed=8)
     snap = m.snapshot()
     lost = json.loads(json.dumps(snap))
-    lost["players"][0]["source"].pop()
+    lost["players"][0]["counts"]["source"] -= 1  # the top card of the source pile gone
     assert "card_conservation" in inv.invariants(snap, ("end_play",), lost)
     high = json.loads(json.dumps(snap))
     high["players"][1]["hp"] = 26
@@ -354,10 +352,10 @@ def test_a_leaking_view_is_caught(monkeypatch):
 
     def leaky(s, p, v):
         real(s, p, v)
-        b = E.base(1 - p)
-        for i in range(int(s[E.G_N])):
-            if s[b + E.A_ZONE + i] == E.Z_HAND:
-                v[b + E.A_CARD + i], v[b + E.A_ZONE + i] = s[b + E.A_CARD + i], E.Z_HAND
+        them, seen = s.players[1 - p], v.players[1 - p]
+        for i in range(int(s.deck_size)):
+            if them.zone[i] == Z_HAND:
+                seen.card[i], seen.zone[i] = them.card[i], Z_HAND
 
     monkeypatch.setattr(E, "make_view", leaky)
     assert inv.invariants(m.snapshot(), None, m.snapshot()) == ["hidden_information"]
@@ -424,23 +422,36 @@ def test_turn_limit_hook_reads_the_scenario(tmp_path):
     assert patched(tmp_path, "[rules]\nturn_limit = 12\n").game.turn_limit == 12
 
 
-def test_search_hooks_play_the_same_game_as_the_match():
-    """The search capability: copy/legal/step/over/value follow the engine; a search starts from the view."""
+def test_the_python_side_of_a_search_is_the_match():
+    """One state API: a clone plays a recorded game on exactly as the match does; a seat's view is a Match of its
+    own (nothing hidden in it, the same legal actions as the game) that plays the seat's turn on with the engine;
+    the compiled search starts from that view with the hidden zones counted empty (fast_search.root_of)."""
+    from simkit.games.duel import fast_search as FS
+
     sc = duel()
-    hooks = sc.game.capability("search")
     res = play_batch(sc, [A], [B], [6], ("aggro", "control"), record_actions=True)
     m = Match(sc, A, B, seed=6)
-    state = m.state.copy()
+    trial = m.clone()
     for action in res["action_list"][0]:
-        k, x, y = m.encode(action)
-        assert [k, x, y] in hooks.legal(state).tolist()
-        before = hooks.copy(state)
-        hooks.step(state, (k, x, y))
-        assert not np.array_equal(before, state) or action[0] == "end_play"
+        seat = m.to_act
+        view = m.view(seat)
+        assert view.legal_actions() == m.legal_actions() and view.to_act == seat
+        if action[0] not in ("end_turn",):
+            view.do(action)  # the seat's own action plays on in its view
+        trial.do(action)
         m.do(action)
-        assert np.array_equal(state, m.state)
-    assert hooks.over(state)
-    winner = ("first", "second").index(res["winner"][0])
-    assert hooks.value(state, winner) == 1.0 and hooks.value(state, 1 - winner) == -1.0
-    root = hooks.root(Match(sc, A, B, seed=6).state, 0)
-    assert int(root[E.G_VIEW]) == 0 and int(root[E.G_SEED]) == 0
+        assert trial.snapshot() == m.snapshot()
+    assert trial.over and trial.winner == res["winner"][0]
+    start = Match(sc, A, B, seed=6)
+    view = start.view(0)
+    root = zeros(STATE)
+    FS.root_of(start.state, 0, root)
+    snap, seen = view.snapshot(), page(view)["players"]
+    assert snap["viewer"] == 0 and snap["shuffle"] == 0 and seen[1]["hand"] == [] and seen[0]["source"] == []
+    expected = zeros(STATE)
+    copy(expected, view.state)
+    for q, zones in ((0, (Z_SRC,)), (1, (Z_SRC, Z_HAND, Z_DISC, Z_TRAP))):
+        for z in zones:
+            assert view.state.players[q].counts[z] > 0 or z in (Z_DISC, Z_TRAP)  # nothing there yet
+            expected.players[q].counts[z] = 0
+    assert root.tobytes() == expected.tobytes()

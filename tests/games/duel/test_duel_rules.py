@@ -7,7 +7,7 @@ B = Longbow+Spear:Mend,Reflect,Venom, C = Dagger+Longbow:Frost,Mend,Venom.
 from __future__ import annotations
 
 import pytest
-from duel_positions import A, B, C, duel, patched, position
+from duel_positions import A, B, C, duel, page, patched, position
 
 from simkit import IllegalAction
 from simkit.games.duel.match import Match
@@ -34,7 +34,7 @@ def end_turn(m):
 def test_setup_hp_hands_and_distance():
     """1, 2, 3: both start at 25 HP at distance 3; seat 0 drew 4 then 2 for turn 1, seat 1 drew 5."""
     m = Match(duel(), A, B, seed=7)
-    snap = m.snapshot()
+    snap = page(m)
     p0, p1 = snap["players"]
     assert (p0["hp"], p1["hp"], m.distance, m.turn, m.to_act) == (25, 25, 3, 1, 0)
     assert (len(p0["hand"]), len(p1["hand"])) == (6, 5)
@@ -54,7 +54,7 @@ def test_hp_zero_ends_the_game_at_once():
     m = position(distance=1, p0={"hand": ["Strike"]}, p1={"hp": 2, "traps": ["Reflect"]})
     m.do(("play", "Strike"))
     assert (m.over, m.winner, m.end_reason, m.hp(1), m.hp(0)) == (True, "first", "hp_zero", 0, 25)
-    assert m.snapshot()["players"][1]["traps"] == ["Reflect"]
+    assert page(m)["players"][1]["traps"] == ["Reflect"]
     assert m.legal_actions() == []
     illegal(m, ("end_play",), "the game is over")
 
@@ -95,7 +95,7 @@ def test_void_damage_cannot_be_answered_by_reflect():
     m = position(distance=5, p0={"hand": ["ShadowBolt"]}, p1={"traps": ["Reflect"]})
     m.do(("play", "ShadowBolt"))
     assert (m.hp(1), m.hp(0)) == (23, 25)
-    assert m.snapshot()["players"][1]["traps"] == ["Reflect"]
+    assert page(m)["players"][1]["traps"] == ["Reflect"]
 
 
 def test_reflect_answers_damage_from_the_opponent():
@@ -103,7 +103,7 @@ def test_reflect_answers_damage_from_the_opponent():
     m = position(distance=1, p0={"hand": ["Strike"]}, p1={"traps": ["Reflect"]})
     m.do(("play", "Strike"))
     assert (m.hp(1), m.hp(0)) == (23, 23)
-    p1 = m.snapshot()["players"][1]
+    p1 = page(m)["players"][1]
     assert (p1["traps"], p1["discard"]) == ([], ["Reflect"])
 
 
@@ -112,7 +112,7 @@ def test_reflect_needs_hp_lost():
     m = position(distance=1, p0={"hand": ["Strike"]}, p1={"traps": ["Reflect"], "statuses": {"shield": 2}})
     m.do(("play", "Strike"))
     assert (m.hp(1), m.hp(0)) == (25, 25)
-    assert m.snapshot()["players"][1]["traps"] == ["Reflect"]
+    assert page(m)["players"][1]["traps"] == ["Reflect"]
 
 
 def test_reflect_chain_ends_and_a_counter_set_this_turn_can_trigger():
@@ -122,7 +122,7 @@ def test_reflect_chain_ends_and_a_counter_set_this_turn_can_trigger():
     m.do(("set", "Reflect"))
     m.do(("play", "Strike"))
     assert (m.hp(0), m.hp(1)) == (23, 21)
-    p0, p1 = m.snapshot()["players"]
+    p0, p1 = page(m)["players"]
     assert (p0["traps"], p1["traps"]) == ([], [])
 
 
@@ -135,7 +135,7 @@ def test_all_met_counters_trigger_oldest_first():
     m = position(distance=1, p0={"hp": 2, "hand": ["Strike"]}, p1={"traps": ["Reflect", "Reflect"]})
     m.do(("play", "Strike"))
     assert (m.over, m.winner, m.hp(0)) == (True, "second", 0)
-    p1 = m.snapshot()["players"][1]
+    p1 = page(m)["players"][1]
     assert (p1["traps"], p1["discard"]) == ([], ["Reflect", "Reflect"])
 
 
@@ -149,7 +149,7 @@ def test_poison_ticks_ceil_half_as_piercing_self_damage_without_strength():
                  p0={"statuses": {"poison": 4, "shield": 3, "strength": 2}, "traps": ["Reflect"]})
     m.do(("end_turn",))
     assert (m.hp(0), m.status(0, "poison"), m.status(0, "shield"), m.hp(1)) == (23, 2, 3, 25)
-    assert m.snapshot()["players"][0]["traps"] == ["Reflect"]
+    assert page(m)["players"][0]["traps"] == ["Reflect"]
 
 
 def test_poison_levels_tick_down_to_zero():
@@ -177,7 +177,7 @@ def test_slow_draws_one_card_fewer():
     """6: Slow 2 at turn start: 1 card drawn instead of 2, level 1."""
     m = position(turn=2, phase="discard", p0={"statuses": {"slow": 2}})
     m.do(("end_turn",))
-    assert (len(m.snapshot()["players"][0]["hand"]), m.status(0, "slow")) == (1, 1)
+    assert (len(page(m)["players"][0]["hand"]), m.status(0, "slow")) == (1, 1)
 
 
 def test_regeneration_heals_ceil_half_and_decays_even_when_capped():
@@ -256,7 +256,7 @@ def test_out_of_range_use_still_charges():
     """2: Greataxe (range 2, Charge 1) at distance 3 still stores its charge."""
     m = position(distance=3, p0={"equipment": ["Greataxe"]})
     m.do(("use", "Greataxe"))
-    assert m.snapshot()["players"][0]["equipment"][0]["charge"] == 1
+    assert page(m)["players"][0]["equipment"][0]["charge"] == 1
 
 
 def test_out_of_range_use_still_starts_the_cooldown(tmp_path):
@@ -265,7 +265,7 @@ def test_out_of_range_use_still_starts_the_cooldown(tmp_path):
     m = position(distance=3, p0={"equipment": ["Longbow"], "own_turns": 4}, scenario=sc, first=C)
     m.do(("use", "Longbow"))
     assert m.hp(1) == 25
-    assert m.snapshot()["players"][0]["equipment"][0]["ready_on"] == 6
+    assert page(m)["players"][0]["equipment"][0]["ready_on"] == 6
 
 
 # ---- section 3: zones, drawing, hand limit ------------------------------------------------------------------
@@ -275,7 +275,7 @@ def test_draw_takes_the_top_of_the_source_pile():
     """3: at turn start the top two cards of the source pile come to hand."""
     m = position(turn=2, phase="discard", p0={"source": ["Rage", "ShadowBolt", "Strike"]})
     m.do(("end_turn",))
-    p0 = m.snapshot()["players"][0]
+    p0 = page(m)["players"][0]
     assert (p0["hand"], p0["source"][0]) == (["Rage", "ShadowBolt"], "Strike")
 
 
@@ -291,9 +291,9 @@ def test_empty_source_pile_takes_in_the_shuffled_discard_pile_when_drawing():
     """3 [ruling]: with no source pile and 3 discarded cards, a 2-card draw shuffles the 3 in and takes 2."""
     disc = ["Rage", "Strike", "Guard"]
     m = position(turn=2, phase="discard", p0={"discard": disc, "removed": _all_but(A, disc)})
-    assert m.snapshot()["players"][0]["counts"]["source"] == 0
+    assert page(m)["players"][0]["counts"]["source"] == 0
     m.do(("end_turn",))
-    p0 = m.snapshot()["players"][0]
+    p0 = page(m)["players"][0]
     assert (len(p0["hand"]), len(p0["source"]), p0["discard"]) == (2, 1, [])
     assert sorted(p0["hand"] + p0["source"]) == sorted(disc)
 
@@ -302,7 +302,7 @@ def test_drawing_from_two_empty_piles_does_nothing():
     """3 [ruling]: no source and no discard pile: the draw does nothing."""
     m = position(turn=2, phase="discard", p0={"hand": ["Strike"], "removed": _all_but(A, ["Strike"])})
     m.do(("end_turn",))
-    assert m.snapshot()["players"][0]["hand"] == ["Strike"]
+    assert page(m)["players"][0]["hand"] == ["Strike"]
 
 
 def test_hand_limit_at_the_end_of_the_discard_phase_only():
@@ -314,7 +314,7 @@ def test_hand_limit_at_the_end_of_the_discard_phase_only():
     illegal(m, ("end_turn",), "over the limit")
     m.do(("discard", "Rage"))
     m.do(("end_turn",))
-    assert (m.turn, len(m.snapshot()["players"][0]["hand"])) == (2, 6)
+    assert (m.turn, len(page(m)["players"][0]["hand"])) == (2, 6)
 
 
 def test_discard_only_in_the_discard_phase_and_plays_only_in_the_play_phase():
@@ -339,7 +339,7 @@ def test_resources_refill_at_own_turn_start_and_unused_are_lost():
     m = position(phase="discard", p0={"ap": 0, "mana": 1})
     m.do(("end_turn",))
     end_turn(m)
-    p0 = m.snapshot()["players"][0]
+    p0 = page(m)["players"][0]
     assert (m.turn, p0["ap"], p0["mana"]) == (3, 2, 3)
 
 
@@ -350,7 +350,7 @@ def test_action_card_costs_one_action_point():
     """5.1: Strike spends 1 AP and goes to the discard pile; with no AP it is refused."""
     m = position(distance=1, p0={"hand": ["Strike", "Strike"], "ap": 1})
     m.do(("play", "Strike"))
-    p0 = m.snapshot()["players"][0]
+    p0 = page(m)["players"][0]
     assert (p0["ap"], p0["discard"]) == (0, ["Strike"])
     illegal(m, ("play", "Strike"), "not enough action points")
 
@@ -360,7 +360,7 @@ def test_magic_card_costs_its_mana():
     illegal(position(first=C, p0={"hand": ["Venom"], "mana": 1}), ("play", "Venom"), "not enough mana")
     m = position(first=C, p0={"hand": ["Venom"], "mana": 2})
     m.do(("play", "Venom"))
-    p0 = m.snapshot()["players"][0]
+    p0 = page(m)["players"][0]
     assert (p0["mana"], p0["discard"], m.status(1, "poison")) == (0, ["Venom"], 4)
 
 
@@ -370,7 +370,7 @@ def test_action_magic_costs_an_action_point_and_mana_and_remove_takes_it_out():
     illegal(position(p0={"hand": ["Rage"], "mana": 0}), ("play", "Rage"), "not enough mana")
     m = position(p0={"hand": ["Rage"]})
     m.do(("play", "Rage"))
-    p0 = m.snapshot()["players"][0]
+    p0 = page(m)["players"][0]
     assert (p0["ap"], p0["mana"], p0["statuses"]["strength"], p0["removed"], p0["discard"]) == (1, 2, 1, ["Rage"], [])
 
 
@@ -379,7 +379,7 @@ def test_weapons_equip_free_any_number_but_not_used_the_turn_equipped():
     m = position(p0={"hand": ["Dagger", "Greataxe"]})
     m.do(("equip", "Dagger"))
     m.do(("equip", "Greataxe"))
-    p0 = m.snapshot()["players"][0]
+    p0 = page(m)["players"][0]
     assert ([e["card"] for e in p0["equipment"]], p0["ap"], p0["mana"]) == (["Dagger", "Greataxe"], 2, 3)
     illegal(m, ("use", "Dagger"), "equipped this turn")
 
@@ -400,7 +400,7 @@ def test_attachment_needs_an_own_weapon_costs_mana_and_one_per_turn():
     illegal(m, ("attach", "VenomCoating", "Dagger"), "not an own equipped weapon")
     m.do(("equip", "Dagger"))
     m.do(("attach", "VenomCoating", "Dagger"))
-    p0 = m.snapshot()["players"][0]
+    p0 = page(m)["players"][0]
     assert (p0["mana"], p0["equipment"][1]["on"], p0["attached"]) == (2, "Dagger", True)
     m = position(p0={"hand": ["VenomCoating"], "equipment": ["Dagger"], "attached": True})
     illegal(m, ("attach", "VenomCoating", "Dagger"), "attachment card was already used")
@@ -432,7 +432,7 @@ def test_persistent_magic_costs_mana_stays_and_acts_at_own_turn_start():
     illegal(position(p0={"hand": ["Barrier"], "mana": 1}), ("play", "Barrier"), "not enough mana")
     m = position(p0={"hand": ["Barrier"]})
     m.do(("play", "Barrier"))
-    p0 = m.snapshot()["players"][0]
+    p0 = page(m)["players"][0]
     assert (p0["mana"], [e["card"] for e in p0["equipment"]]) == (1, ["Barrier"])
     end_turn(m)
     assert m.status(0, "shield") == 0
@@ -444,7 +444,7 @@ def test_counter_set_is_free_and_one_per_turn():
     """5.7: setting Reflect costs nothing; a second Reflect the same turn is refused."""
     m = position(p0={"hand": ["Reflect", "Reflect"]})
     m.do(("set", "Reflect"))
-    p0 = m.snapshot()["players"][0]
+    p0 = page(m)["players"][0]
     assert (p0["ap"], p0["mana"], p0["traps"]) == (2, 3, ["Reflect"])
     illegal(m, ("set", "Reflect"), "already set this turn")
 
@@ -476,7 +476,7 @@ def test_charge_one_use_charges_the_next_fires_and_resets():
     end_turn(m)
     m.do(("use", "Greataxe"))
     assert m.hp(1) == 19
-    assert m.snapshot()["players"][0]["equipment"][0]["charge"] == 0
+    assert page(m)["players"][0]["equipment"][0]["charge"] == 0
 
 
 def test_full_charge_out_of_range_is_kept():
@@ -484,7 +484,7 @@ def test_full_charge_out_of_range_is_kept():
     m = position(distance=3, p0={"equipment": [{"card": "Greataxe", "charge": 1}]})
     m.do(("use", "Greataxe"))
     assert m.hp(1) == 25
-    assert m.snapshot()["players"][0]["equipment"][0]["charge"] == 1
+    assert page(m)["players"][0]["equipment"][0]["charge"] == 1
 
 
 def test_charge_resets_false_fires_every_later_use(tmp_path):
@@ -493,7 +493,7 @@ def test_charge_resets_false_fires_every_later_use(tmp_path):
     m = position(distance=2, scenario=sc, p0={"equipment": [{"card": "Greataxe", "charge": 1}]})
     m.do(("use", "Greataxe"))
     assert m.hp(1) == 19
-    assert m.snapshot()["players"][0]["equipment"][0]["charge"] == 1
+    assert page(m)["players"][0]["equipment"][0]["charge"] == 1
 
 
 def test_cooldown_blocks_the_next_own_turns():
@@ -528,7 +528,7 @@ def test_turn_start_order_poison_before_regeneration_and_draw():
     m = position(turn=2, phase="discard", p0={"hp": 1, "statuses": {"poison": 2, "regeneration": 4}})
     m.do(("end_turn",))
     assert (m.over, m.winner, m.hp(0), m.status(0, "regeneration")) == (True, "second", 0, 4)
-    assert m.snapshot()["players"][0]["hand"] == []
+    assert page(m)["players"][0]["hand"] == []
 
 
 def test_persistent_magic_resolves_before_statuses():

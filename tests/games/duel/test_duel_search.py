@@ -13,7 +13,9 @@ from simkit.games.duel import fast_search as FS
 from simkit.games.duel.batch import bot_names, bot_settings, game_seeds, play_batch, search_tables
 from simkit.games.duel.invariants import scramble_hidden
 from simkit.games.duel.match import Match
+from simkit.games.duel.state import MAX_LEGAL, R_OK
 from simkit.games.duel.tables import deck_list
+from simkit.games.kits import turn_search as loop
 from simkit.scenario import ScenarioError
 from simkit.testing import api_test
 from tests.duel_positions import A, B, duel, patched
@@ -27,7 +29,7 @@ def test_search_rung_is_data():
     assert "search-1" in bot_names(sc)
     cfg = bot_settings(sc).searches["search-1"]
     assert (cfg.policy, cfg.plans, cfg.depth, cfg.hidden, cfg.samples) == ("control", 16, 1, "absent", 1)
-    assert cfg.value[FS.VALUE_HP] == 1.0 and cfg.value[FS.VALUE_WIN] == 100.0
+    assert cfg.value.hp == 1.0 and cfg.value.win == 100.0
 
 
 def test_search_naming_an_unknown_policy_is_refused(tmp_path):
@@ -68,15 +70,15 @@ def _plan(sc, state, seat, players, counter):
     """The turn search-1 plans for ``seat`` from ``state`` (its view) with the bot stream at ``counter``."""
     r = sc.rules
     kinds, policy, reply, params, values, hidden, decks = players
-    samples = int(params[seat, FS.SAMPLES])
-    ctx = FS.make_ctx(r.settings, r.cards, r.effects, samples, policy.shape[1])
+    plans, _, _, _, samples, _, _, _ = loop.budget(params[seat])
+    ctx = FS.make_ctx(r.settings, r.cards, r.effects, samples)
     own = deck_list(r, (A, B)[seat])
     FS.prepare(ctx, state, seat, own, decks, hidden[seat], samples, np.uint64(counter))
     plan, best = np.zeros(FS.TURN_CAP + 1, np.int64), np.zeros(FS.TURN_CAP + 1, np.int64)
     keys = np.array([game_seeds(11)[1]], np.uint64)
     n = FS.search_turn(ctx, 0, seat, policy[seat], reply[seat], params[seat], values[seat], keys,
                        np.array([counter], np.uint64), FS.TURN_CAP, plan, best,
-                       np.zeros(int(params[seat, FS.PLANS]), np.uint64))
+                       np.zeros(plans, np.uint64))
     return best[:n].tolist()
 
 
@@ -95,18 +97,18 @@ def test_search_decisions_do_not_depend_on_hidden_information(bot, tmp_path):
     checked, turn = 0, -1
     while not m.over and checked < 12:
         seat = m.to_act
-        if int(m.state[E.G_TURN]) != turn:
-            turn = int(m.state[E.G_TURN])
+        if m.turn != turn:
+            turn = m.turn
             plans = [_plan(sc, s, seat, players, checked) for s in (m.state, scramble_hidden(m.state, seat))]
             assert plans[0] == plans[1] and plans[0]
             checked += 1
             for a in plans[0]:
                 k, x, y = FS.decode(a)
-                if m.over or E.check(m.state, k, x, y, r.settings, r.cards) != E.R_OK:
+                if m.over or E.check(m.state, k, x, y, r.settings, r.cards) != R_OK:
                     break
                 E.step(m.state, k, x, y, r.settings, r.cards, r.effects)
             continue
-        legal = np.zeros((E.MAX_LEGAL, 3), np.int64)
+        legal = np.zeros((MAX_LEGAL, 3), np.int64)
         n = E.legal(m.state, legal, r.settings, r.cards)
         E.step(m.state, *legal[n - 1], r.settings, r.cards, r.effects)
     assert checked >= 8

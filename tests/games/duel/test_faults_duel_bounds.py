@@ -171,8 +171,6 @@ def test_fuzz_every_duel_value_is_refused_in_one_line_or_plays_within_bounds(cha
     first, second = sc.decks[0], sc.decks[-1]
     with _deadline(60):
         df = play_games(sc, [first, second], [second, first], bots=[bots[0], bots[-1]], seeds=[1, 2])
-    from simkit.games.duel.tables import S_MAX_HP, S_TURN_LIMIT
-
     assert df["winner"].isin(["first", "second", "draw"]).all()
-    assert ((df["turns"] >= 1) & (df["turns"] <= rules[S_TURN_LIMIT])).all()
-    assert (df[["first_hp", "second_hp"]].to_numpy() <= rules[S_MAX_HP]).all()
+    assert ((df["turns"] >= 1) & (df["turns"] <= rules.turn_limit)).all()
+    assert (df[["first_hp", "second_hp"]].to_numpy() <= rules.max_hp).all()
