@@ -19,6 +19,7 @@ from simkit.games._template import engine as E
 from simkit.games._template.batch import play_batch
 from simkit.games._template.invariants import TemplateInvariants
 from simkit.games._template.match import Match
+from simkit.games.kits.state import place
 from simkit.testing.api import api_test
 from simkit.testing.rule_check import run_invariant_games
 
@@ -36,19 +37,22 @@ def sc():
 
 def position(sc, first=A, second=B, turn=1, p0=None, p1=None, rolls=(0.0,) * 32) -> Match:
     """A match put into a hand-written position: per seat ``hp``, ``energy`` and ``uses`` (card -> uses
-    left); ``rolls`` are the damage rolls to come (uniforms: 0.0 the least damage, 0.99 the most)."""
+    left); ``rolls`` are the damage rolls to come (uniforms: 0.0 the least damage, 0.99 the most). The
+    position is written in the state's own names (``simkit.games.kits.state.place``)."""
     m = Match(sc, first, second)
-    s = m.state
-    s[E.G_TURN], s[E.G_CUR] = turn, (turn - 1) % 2
+    players = {}
     for seat, spec in enumerate((p0 or {}, p1 or {})):
-        b = E.base(seat)
-        s[b + E.P_HP] = spec.get("hp", s[b + E.P_HP])
-        s[b + E.P_ENERGY] = spec.get("energy", s[b + E.P_ENERGY])
         names = [sc.rules.names[int(c)] for c in m.lists[seat]]
-        for card, left in spec.get("uses", {}).items():
-            s[b + E.P_USES + names.index(card)] = left
+        players[seat] = {k: v for k, v in spec.items() if k != "uses"}
+        players[seat]["uses"] = {names.index(card): left for card, left in spec.get("uses", {}).items()}
+    place(m.state, {"turn": turn, "to_act": (turn - 1) % 2, "players": players})
     m.rolls = np.array(rolls, np.float64)
     return m
+
+
+def uses(m: Match, seat: int) -> dict[str, int]:
+    """The uses left of each card of ``seat``, by name (from the snapshot: ``card`` and ``uses`` by slot)."""
+    return TemplateInvariants.uses(m.snapshot()["players"][seat])
 
 
 # ---- registration ------------------------------------------------------------------------------------
@@ -68,17 +72,18 @@ def test_the_scenario_names_the_game_and_a_private_folder_is_not_listed(sc):
 
 def test_a_game_starts_at_full_hp_with_the_first_turns_energy(sc):
     """Setup: both at hp 12, every card at its uses; the first player gains 2 energy on turn 1, the second none yet."""
-    snap = Match(sc, A, B).snapshot()
+    m = Match(sc, A, B)
+    snap = m.snapshot()
     assert (snap["turn"], snap["to_act"]) == (1, 0)
     assert [(p["hp"], p["energy"]) for p in snap["players"]] == [(12, 2), (12, 0)]
-    assert snap["players"][0]["uses"] == {"Blast": 3, "Jab": 2, "Spark": 6}
+    assert uses(m, 0) == {"Blast": 3, "Jab": 2, "Spark": 6}
 
 
 def test_a_card_costs_energy_and_a_use_and_deals_its_rolled_damage(sc):
     """A play: Spark (cost 1, damage [1, 2]) spends 1 energy and a use; roll 0.0 deals 1, roll 0.99 deals 2."""
     m = position(sc, p0={"energy": 3}, rolls=(0.0, 0.99))
     m.do(("play", "Spark"))
-    assert (m.hp(1), m.snapshot()["players"][0]["energy"], m.snapshot()["players"][0]["uses"]["Spark"]) == (11, 2, 5)
+    assert (m.hp(1), m.snapshot()["players"][0]["energy"], uses(m, 0)["Spark"]) == (11, 2, 5)
     m.do(("play", "Spark"))
     assert m.hp(1) == 9
 
@@ -117,7 +122,7 @@ def test_a_player_at_zero_hp_loses_at_once(sc):
     """Blast rolls 4..6: from HP 4 the least roll ends the game, hp_zero, the player who played it wins."""
     m = position(sc, p0={"energy": 4}, p1={"hp": 4})
     m.do(("play", "Blast"))
-    assert (m.over, m.winner, m.snapshot()["end_reason"], m.legal_actions()) == (True, "first", "hp_zero", [])
+    assert (m.over, m.winner, m.end_reason, m.legal_actions()) == (True, "first", "hp_zero", [])
     with pytest.raises(IllegalAction, match="the game is over"):
         m.do(("end",))
 
@@ -127,7 +132,7 @@ def test_after_the_last_turn_more_hp_wins_equal_hp_draws(sc, hp, winner):
     """turn_limit 20: ending turn 20 ends the game, turn_limit; more HP wins, equal HP is a draw."""
     m = position(sc, turn=20, p0={"hp": hp[0]}, p1={"hp": hp[1]})
     m.do(("end",))
-    assert (m.over, m.winner, m.snapshot()["end_reason"], m.turn) == (True, winner, "turn_limit", 20)
+    assert (m.over, m.winner, m.end_reason, m.turn) == (True, winner, "turn_limit", 20)
 
 
 # ---- scenario tables -----------------------------------------------------------------------------------------
@@ -173,7 +178,7 @@ def test_the_utility_bots_beat_random(sc):
 
 
 def test_the_invariants_hold_over_bot_and_random_games(sc):
-    """checks: every invariant holds after every action of random and bot games (run_invariant_games)."""
+    """check: every invariant holds after every action of random and bot games (run_invariant_games)."""
     report = run_invariant_games(sc, TemplateInvariants(sc), games=6)
     assert report.passed and report.actions > 100 and report.invariants == TemplateInvariants.names
 
@@ -194,8 +199,8 @@ def test_each_invariant_catches_its_broken_state(sc, seat, key, value, action, n
     after = json.loads(json.dumps(m.snapshot()))
     assert inv.invariants(before, ("play", "Spark"), after) == []
     where = after if seat is None else after["players"][seat]
-    if isinstance(key, tuple):
-        where, key = where[key[0]], key[1]
+    if isinstance(key, tuple):  # ("uses", card): that card's slot of the uses
+        where, key = where["uses"], where["card"].index(key[1])
     where[key] = value
     assert inv.invariants(before, action, after) == [name]
 

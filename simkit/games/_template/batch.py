@@ -14,11 +14,10 @@ import numpy as np
 from simkit.core.rng import GameStreams, derive_seed
 from simkit.games import WINNERS
 from simkit.games._template import bots as B
-from simkit.games._template import engine as E
+from simkit.games._template.state import END_REASONS, K_PLAY, MAX_LEGAL, PERSONALITY
 from simkit.games._template.tables import canonical_deck, deck_list
 from simkit.games.kits.bot_tables import RANDOM
-
-END_REASONS = ("none", "hp_zero", "turn_limit")
+from simkit.games.kits.state import zeros
 
 
 def bot_names(scenario) -> tuple[str, ...]:
@@ -34,12 +33,12 @@ def game_rolls(rules, seeds: Sequence[int]) -> np.ndarray:
 def bot_noise(rules, seeds: Sequence[int]) -> np.ndarray:
     """``float64[len(seeds), action_cap, MAX_LEGAL]`` each game's bot noise (uniforms in [0, 1))."""
     n, cap = len(seeds), rules.action_cap
-    u = GameStreams([derive_seed(int(s), "bots") for s in seeds]).uniform(cap * E.MAX_LEGAL)
-    return u.reshape(n, cap, E.MAX_LEGAL)
+    u = GameStreams([derive_seed(int(s), "bots") for s in seeds]).uniform(cap * MAX_LEGAL)
+    return u.reshape(n, cap, MAX_LEGAL)
 
 
 def bot_tables(rules, bots: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """``(kinds int64[2], weights float64[2, W])`` of the two seats' bots.
+    """``(kinds int64[2], weights)`` of the two seats' bots (``weights``: two PERSONALITY records).
 
     Raises:
         ValueError: an unknown bot (the message lists the known ones).
@@ -47,7 +46,7 @@ def bot_tables(rules, bots: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     if len(bots) != 2:
         raise ValueError(f"need two bots (first player's, second player's), got {list(bots)}")
     kinds = np.zeros(2, np.int64)
-    weights = np.zeros((2, len(next(iter(rules.bots.values())))), np.float64)
+    weights = zeros(PERSONALITY, 2)
     for seat, name in enumerate(bots):
         if name == RANDOM:
             kinds[seat] = B.BOT_RANDOM
@@ -60,7 +59,7 @@ def bot_tables(rules, bots: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
 
 def action_tuple(rules, deck: Sequence[int], kind: int, x: int) -> tuple:
     """The engine's action ``(kind, x)`` of the seat holding ``deck`` (card ids by slot), as a tuple."""
-    return ("play", rules.names[int(deck[x])]) if kind == E.K_PLAY else ("end",)
+    return ("play", rules.names[int(deck[x])]) if kind == K_PLAY else ("end",)
 
 
 def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str], seeds: Sequence[int],

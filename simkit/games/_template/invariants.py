@@ -1,14 +1,14 @@
 """The template game's invariants, for ``simkit check`` (:func:`simkit.testing.rule_check.run_invariant_games`).
 
 Each is a sentence of the rules restated over :meth:`~simkit.games._template.match.Match.snapshot`
-values, not read from the engine, so a bug in the engine cannot hide in it.
+values (the declared state as plain values: each player's ``card`` and ``uses`` by slot), not read from the
+engine, so a bug in the engine cannot hide in it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from simkit.games._template.tables import F_COST, F_USES, S_HP, S_MAX_ENERGY, S_TURN_LIMIT
 from simkit.testing.rule_check import InvariantCheck
 
 NAMES = ("hp_bounds", "energy_bounds", "uses_bounds", "play_accounting", "turn_bounds")
@@ -37,24 +37,29 @@ class TemplateInvariants(InvariantCheck):
 
     def hp_bounds(self, snap: Mapping) -> bool:
         """HP never above the starting HP; a player at 0 HP or less has lost (``hp_zero``)."""
-        top = int(self.rules.settings[S_HP])
+        top = int(self.rules.settings.hp)
         for seat, p in enumerate(snap["players"]):
             if p["hp"] > top:
                 return False
-            if p["hp"] <= 0 and not (snap["end_reason"] == "hp_zero" and snap["winner"] == ("second", "first")[seat]):
+            if p["hp"] <= 0 and not (snap["reason"] == "hp_zero" and snap["winner"] == ("second", "first")[seat]):
                 return False
         return True
 
     def energy_bounds(self, snap: Mapping) -> bool:
         """Energy stays within 0..max_energy."""
-        return all(0 <= p["energy"] <= int(self.rules.settings[S_MAX_ENERGY]) for p in snap["players"])
+        return all(0 <= p["energy"] <= int(self.rules.settings.max_energy) for p in snap["players"])
+
+    @staticmethod
+    def uses(player: Mapping) -> dict[str, int]:
+        """A player's uses left, by card name (the slots of the deck)."""
+        return {card: left for card, left in zip(player["card"], player["uses"]) if card is not None}
 
     def uses_bounds(self, before: Mapping, after: Mapping) -> bool:
         """A card's uses left stay within 0..its uses and never grow."""
         for b, a in zip(before["players"], after["players"]):
-            for card, left in a["uses"].items():
-                most = int(self.rules.cards[self.rules.names.index(card), F_USES])
-                if not 0 <= left <= most or left > b["uses"][card]:
+            for card, left in self.uses(a).items():
+                most = int(self.rules.cards[self.rules.names.index(card)].uses)
+                if not 0 <= left <= most or left > self.uses(b)[card]:
                     return False
         return True
 
@@ -64,17 +69,17 @@ class TemplateInvariants(InvariantCheck):
         if action is None:
             return True
         seat = before["to_act"]
-        spent = [{c: n - a["uses"][c] for c, n in b["uses"].items()}
+        spent = [{c: n - self.uses(a)[c] for c, n in self.uses(b).items()}
                  for b, a in zip(before["players"], after["players"])]
         if tuple(action)[0] == "end":
             return not any(v for side in spent for v in side.values())
         card = action[1]
         want = {c: int(c == card) for c in spent[seat]}
-        cost = int(self.rules.cards[self.rules.names.index(card), F_COST])
+        cost = int(self.rules.cards[self.rules.names.index(card)].cost)
         energy = before["players"][seat]["energy"] - after["players"][seat]["energy"]
         return spent[seat] == want and not any(spent[1 - seat].values()) and energy == cost
 
     def turn_bounds(self, snap: Mapping) -> bool:
         """The turn is within 1..turn_limit, and a game has a winner exactly when it has an end reason."""
-        return 1 <= snap["turn"] <= int(self.rules.settings[S_TURN_LIMIT]) and (
-            (snap["winner"] is None) == (snap["end_reason"] is None))
+        return 1 <= snap["turn"] <= int(self.rules.settings.turn_limit) and (
+            (snap["winner"] is None) == (snap["reason"] == "none"))

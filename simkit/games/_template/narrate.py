@@ -31,6 +31,6 @@ def narrate(scenario, first_deck: str, second_deck: str, actions: Iterable[tuple
                      f"HP {m.hp(0)} / {m.hp(1)}")
     if m.over:
         result = "a draw" if m.winner == "draw" else f"{m.winner} wins"
-        how = scenario.game.schema.end_reasons[m.snapshot()["end_reason"]]
+        how = scenario.game.schema.end_reasons[m.end_reason]
         lines.append(f"game over on turn {m.turn}: {result} ({how}); HP {m.hp(0)} / {m.hp(1)}")
     return lines

@@ -1,5 +1,6 @@
-"""The template game's scenario tables -> fixed ``Rules`` (int arrays for the compiled rules), the
-decks and the bots, every table checked with :class:`simkit.scenario.Field` (``file: key: problem``).
+"""The template game's scenario tables -> fixed ``Rules`` (the records :mod:`.state` declares, for the
+compiled rules), the decks and the bots, every table checked with :class:`simkit.scenario.Field`
+(``file: key: problem``). The top of the game's package: it may use everything below it.
 """
 
 from __future__ import annotations
@@ -10,21 +11,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.core.errors import ScenarioError
+from simkit.games._template.state import CARD, MAX_SLOTS, PERSONALITY, SETTINGS, WEIGHTS
 from simkit.games.kits.bot_tables import bot_tables, number
 from simkit.games.kits.decks import deck_pool as read_pool
+from simkit.games.kits.state import zeros
 from simkit.scenario import Field
-
-# the settings vector ([rules]) and the columns of the card table ([cards.<name>])
-S_HP, S_PER_TURN, S_MAX_ENERGY, S_TURN_LIMIT, S_SLOTS = range(5)
-F_COST, F_MIN, F_MAX, F_HEAL, F_USES = range(5)
-#: most cards a deck may hold (the state keeps this many slots per player)
-MAX_SLOTS = 6
 
 RULES_KEYS = ("hp", "energy_per_turn", "max_energy", "turn_limit", "cards_per_deck")
 CARD_KEYS = ("cost", "damage", "heal", "uses")
 DECK_KEYS = ("pool",)
-#: a utility bot's weights, in the order the compiled bot reads them
-WEIGHTS = ("temperature", "end_turn", "damage", "heal", "energy", "win")
 
 
 @dataclass(frozen=True)
@@ -33,39 +28,40 @@ class Rules:
 
     Attributes:
         names: card names; a card's id is its index.
-        settings: ``int64[5]`` the ``[rules]`` numbers (``S_*``).
-        cards: ``int64[C, 5]`` one row per card (``F_*``).
-        bots: the utility bots, name -> ``float64[len(WEIGHTS)]``, in file order.
+        settings: the ``[rules]`` numbers, a :data:`~.state.SETTINGS` record.
+        cards: one :data:`~.state.CARD` record per card.
+        bots: the utility bots, name -> a :data:`~.state.PERSONALITY` record, in file order.
     """
 
     names: tuple[str, ...]
-    settings: np.ndarray
+    settings: np.void
     cards: np.ndarray
     bots: dict
 
     @property
     def slots(self) -> int:
         """Cards in every deck."""
-        return int(self.settings[S_SLOTS])
+        return int(self.settings.cards_per_deck)
 
     @property
     def max_rolls(self) -> int:
         """Most damage rolls one game can use: every use of both decks' cards."""
-        return 2 * self.slots * int(self.cards[:, F_USES].max())
+        return 2 * self.slots * int(self.cards["uses"].max())
 
     @property
     def action_cap(self) -> int:
         """Most actions one game can take: one ``end`` per turn plus every use of both decks."""
-        return int(self.settings[S_TURN_LIMIT]) + self.max_rolls
+        return int(self.settings.turn_limit) + self.max_rolls
 
 
 def _bots(top: Field) -> dict:
-    """Each utility personality's weights, in the order of :data:`WEIGHTS` (the kit reads the tables)."""
+    """Each utility personality's weights, a PERSONALITY record (the kit reads the tables)."""
     out = {}
     for name, t in bot_tables(top):
         t.reject_unknown(WEIGHTS)
-        out[name] = np.array([number(t, key, minimum=0 if key == "temperature" else None) for key in WEIGHTS],
-                             np.float64)
+        out[name] = zeros(PERSONALITY)
+        for key in WEIGHTS:
+            setattr(out[name], key, number(t, key, minimum=0 if key == "temperature" else None))
     return out
 
 
@@ -77,28 +73,29 @@ def build_rules(top: Field) -> Rules:
     """
     r = top.table("rules")
     r.reject_unknown(RULES_KEYS)
-    st = np.zeros(5, np.int64)
-    st[S_HP] = r.int("hp", minimum=1)
-    st[S_PER_TURN] = r.int("energy_per_turn")
-    st[S_MAX_ENERGY] = r.int("max_energy")
-    st[S_TURN_LIMIT] = r.int("turn_limit", minimum=1)
-    st[S_SLOTS] = r.int("cards_per_deck", minimum=1)
-    if st[S_SLOTS] > MAX_SLOTS:
-        raise r.fail(f"must be at most {MAX_SLOTS} (the state's slots per player), got {st[S_SLOTS]}",
+    rules = zeros(SETTINGS)
+    rules.hp = r.int("hp", minimum=1)
+    rules.energy_per_turn = r.int("energy_per_turn")
+    rules.max_energy = r.int("max_energy")
+    rules.turn_limit = r.int("turn_limit", minimum=1)
+    rules.cards_per_deck = r.int("cards_per_deck", minimum=1)
+    if rules.cards_per_deck > MAX_SLOTS:
+        raise r.fail(f"must be at most {MAX_SLOTS} (the state's slots per player), got {rules.cards_per_deck}",
                      "cards_per_deck")
     c = top.table("cards")
     names = tuple(c.keys())
-    if len(names) < st[S_SLOTS]:
-        raise c.fail(f"defines {len(names)} cards, fewer than rules.cards_per_deck ({st[S_SLOTS]})")
-    rows = []
-    for name in names:
+    if len(names) < rules.cards_per_deck:
+        raise c.fail(f"defines {len(names)} cards, fewer than rules.cards_per_deck ({rules.cards_per_deck})")
+    cards = zeros(CARD, len(names))
+    for card, name in zip(cards, names):
         f = c.table(name)
         f.reject_unknown(CARD_KEYS)
         lo, hi = f.int_list("damage", length=2, default=[0, 0])
         if lo > hi:
             raise f.fail(f"min {lo} is above max {hi}", "damage")
-        rows.append((f.int("cost"), lo, hi, f.int("heal", 0), f.int("uses", minimum=1)))
-    return Rules(names=names, settings=st, cards=np.array(rows, np.int64), bots=_bots(top))
+        card.cost, card.min_damage, card.max_damage = f.int("cost"), lo, hi
+        card.heal, card.uses = f.int("heal", 0), f.int("uses", minimum=1)
+    return Rules(names=names, settings=rules, cards=cards, bots=_bots(top))
 
 
 def all_decks(rules: Rules) -> list[str]:
@@ -144,5 +141,5 @@ def deck_cards(rules: Rules, deck: str) -> dict[str, tuple[str, ...]]:
 
 def turn_limit(rules: Rules) -> int:
     """The last turn a game can reach."""
-    return int(rules.settings[S_TURN_LIMIT])
+    return int(rules.settings.turn_limit)
 
