@@ -20,7 +20,7 @@ import numpy as np
 import simkit
 from simkit.core.rng import GameStreams, derive_seed
 from simkit.games.miracle import rules as R
-from simkit.games.miracle.bots import make_bot
+from simkit.games.miracle.batch import make_bot
 from simkit.games.miracle.cards import parse_deck
 from simkit.games.miracle.fast.attacks import attacks
 from simkit.games.miracle.fast.choice import choose

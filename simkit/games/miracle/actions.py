@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.games.miracle.state import ATTACK, END_TURN, MOVE, PASS, SUMMON, TARGET_MIRACLE, USE, Actions, State
+from simkit.games.miracle.state import ATTACK, END_TURN, MOVE, PASS, SUMMON, TARGET_MIRACLE, USE, Actions
 from simkit.games.miracle.tables import Rules
 
 
@@ -22,14 +22,6 @@ def layout(rules: Rules) -> dict[str, tuple[int, int]]:
         out[name] = (at, at + n)
         at += n
     return out
-
-
-def legal_mask(rules: Rules, st: State) -> np.ndarray:
-    """``bool[B, N]`` every legal action of each game (all False for games that are over;
-    :func:`simkit.games.miracle.rules.legal_mask`)."""
-    from simkit.games.miracle.rules import legal_mask  # rules imports this module
-
-    return legal_mask(rules, st)
 
 
 def decode(rules: Rules, index: np.ndarray) -> Actions:

@@ -19,7 +19,8 @@ from simkit.core.rng import GameStreams
 from simkit.core.seats import SEATS, WINNERS
 from simkit.games import counter_column
 from simkit.games.miracle import rules as R
-from simkit.games.miracle.bots import UtilityBot, bot_settings, make_bot
+from simkit.games.miracle.bots import Bot, RandomBot, UtilityBot, bot_settings
+from simkit.games.miracle.bots_config import RANDOM, BotSettings
 from simkit.games.miracle.cards import SALAMANDER_SHIELD, canonical_deck, parse_deck
 from simkit.games.miracle.fast.game import play as play_games
 from simkit.games.miracle.fast.pack import pack_state
@@ -31,6 +32,31 @@ from simkit.games.miracle.state import ARTIFACT_CARD, DAMAGE, END_REASONS, PLAYE
 def bot_names(scenario) -> tuple[str, ...]:
     """Every bot name ``scenario`` knows: ``random`` and its personalities."""
     return bot_settings(scenario).names
+
+
+def make_bot(scenario, name: str, settings: BotSettings | None = None) -> Bot:
+    """The bot called ``name`` in ``scenario``.
+
+    Args:
+        scenario: a loaded Battle of Miracles scenario.
+        name: ``random``, one of its ``[bots.<name>]`` personalities or search bots.
+        settings: the scenario's bot settings, when already read.
+
+    Raises:
+        ValueError: an unknown name (the message lists the known ones).
+        ScenarioError: the ``[bots]`` table is invalid.
+    """
+    settings = bot_settings(scenario) if settings is None else settings
+    if name == RANDOM:
+        return RandomBot()
+    if name in settings.searches:
+        cfg = settings.searches[name]
+        policy = UtilityBot(settings.personalities[cfg.policy])
+        reply = UtilityBot(settings.personalities[cfg.reply])
+        return SearchBot(cfg, policy, reply, settings.max_actions_per_turn)
+    if name not in settings.personalities:
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join(settings.names)})")
+    return UtilityBot(settings.personalities[name])
 
 
 def counter_cards(rules) -> dict[str, tuple[str, ...]]:

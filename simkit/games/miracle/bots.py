@@ -24,6 +24,7 @@ import numpy as np
 
 from simkit.core.rng import GameStreams
 from simkit.games.miracle import actions as A
+from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots_config import RANDOM, BotConfig, BotSettings, read_bot_settings
 from simkit.games.miracle.bots_tables import BotTables, build_tables
 from simkit.games.miracle.fast.bot import FastScorer
@@ -57,7 +58,7 @@ class RandomBot:
         Returns:
             The actions; PASS for games that are over.
         """
-        mask = A.legal_mask(rules, st)
+        mask = R.legal_mask(rules, st)
         return A.decode(rules, A.sample_uniform(mask, rng.uniform(1)[:, 0]))
 
 
@@ -119,30 +120,3 @@ def bot_settings(scenario) -> BotSettings:
         ScenarioError: naming the file, the key and the problem.
     """
     return read_bot_settings(str(scenario.path), scenario.data)
-
-
-def make_bot(scenario, name: str, settings: BotSettings | None = None) -> Bot:
-    """The bot called ``name`` in ``scenario``.
-
-    Args:
-        scenario: a loaded Battle of Miracles scenario.
-        name: ``random``, one of its ``[bots.<name>]`` personalities or search bots.
-        settings: the scenario's bot settings, when already read.
-
-    Raises:
-        ValueError: an unknown name (the message lists the known ones).
-        ScenarioError: the ``[bots]`` table is invalid.
-    """
-    settings = bot_settings(scenario) if settings is None else settings
-    if name == RANDOM:
-        return RandomBot()
-    if name in settings.searches:
-        from simkit.games.miracle.search import SearchBot  # imports this module
-
-        cfg = settings.searches[name]
-        policy = UtilityBot(settings.personalities[cfg.policy])
-        reply = UtilityBot(settings.personalities[cfg.reply])
-        return SearchBot(cfg, policy, reply, settings.max_actions_per_turn)
-    if name not in settings.personalities:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(settings.names)})")
-    return UtilityBot(settings.personalities[name])

@@ -22,13 +22,16 @@ are read (``cards.TABLE_DTYPE``); this module checks what the rules make of them
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from simkit.games.miracle.cards import LEVELS, Cards
 from simkit.games.miracle.state import empty_state
-from simkit.games.miracle.tables import Rules
 from simkit.scenario import Field
+
+if TYPE_CHECKING:  # tables.py (above) calls check_capacity: its Rules is named for the annotations only
+    from simkit.games.miracle.tables import Rules
 
 
 def state_dtypes(rules: Rules) -> dict[str, np.dtype]:

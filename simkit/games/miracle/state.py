@@ -7,11 +7,12 @@ Shapes use B (games), U (unit slots, ``Rules.unit_slots``; side ``s`` owns slots
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from simkit.games.miracle.tables import Rules
+if TYPE_CHECKING:  # the scenario reader sits above the state: named for the annotations only
+    from simkit.games.miracle.tables import Rules
 
 # artifact_state
 READY, IN_USE, COOLING = 0, 1, 2

@@ -9,6 +9,7 @@ import numpy as np
 from simkit.games.kits.decks import deck_pool as read_pool
 from simkit.games.miracle.board import Board, build_board
 from simkit.games.miracle.bots_config import read_bot_settings
+from simkit.games.miracle.capacity import check_capacity
 from simkit.games.miracle.cards import Cards, build_cards, parse_deck
 from simkit.games.miracle.cards import all_decks as _all_decks
 from simkit.games.miracle.cards import canonical_deck as _canonical_deck
@@ -137,8 +138,6 @@ def build_rules(top: Field) -> Rules:
         side_units=int(final[:3].sum()) + 1,
         cooling_len=max(2, int(cards.cooldown[:-1].max()) + 1),
     )
-    from simkit.games.miracle.capacity import check_capacity  # imports state.py, which imports this module
-
     check_capacity(top, rules, bots.max_actions_per_turn)
     return rules
 

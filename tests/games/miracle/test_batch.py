@@ -30,7 +30,7 @@ def play(rules, artifact, kinds, seeds, steps: int) -> State:
         if st.over.all():
             break
         u = streams.uniform(2)
-        pick = A.sample_uniform(A.legal_mask(rules, st), u[:, 0])
+        pick = A.sample_uniform(R.legal_mask(rules, st), u[:, 0])
         pick = np.where((u[:, 1] < END_TURN_CHANCE) & ~st.over, end_turn, pick)
         R.step(rules, st, A.decode(rules, pick))
     return st

@@ -12,8 +12,8 @@ import simkit
 from simkit.core.rng import GameStreams
 from simkit.games.miracle import actions as A
 from simkit.games.miracle import rules as R
-from simkit.games.miracle.batch import bot_names
-from simkit.games.miracle.bots import RandomBot, UtilityBot, bot_settings, make_bot
+from simkit.games.miracle.batch import bot_names, make_bot
+from simkit.games.miracle.bots import RandomBot, UtilityBot, bot_settings
 
 
 def patch(tmp_path, text: str, name: str = "patch.toml"):
@@ -112,7 +112,7 @@ def test_bots_choose_only_legal_actions(base, late, name):
     rules = base.rules
     bot = make_bot(base, name)
     for st in (random_states(base, 6, 0, 1), random_states(base, 6, 40, 2), late.copy()):
-        legal = A.legal_mask(rules, st)
+        legal = R.legal_mask(rules, st)
         act = bot.act(rules, st, GameStreams(np.arange(6)))
         before = st.copy()
         R.step(rules, st, act)  # the engine accepts it
@@ -144,7 +144,7 @@ def test_utility_scores_are_finite_exactly_on_legal_actions(base, late):
     for name in ("balanced", "rush", "control"):
         bot = make_bot(base, name)
         for st in (random_states(base, 5, 0, 4), random_states(base, 5, 60, 5), late):
-            assert np.array_equal(np.isfinite(bot.scores(rules, st)), A.legal_mask(rules, st))
+            assert np.array_equal(np.isfinite(bot.scores(rules, st)), R.legal_mask(rules, st))
 
 
 @given(seed=hs.integers(0, 10_000), steps=hs.integers(0, 120))

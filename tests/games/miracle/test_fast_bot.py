@@ -16,10 +16,9 @@ from miracle_positions import random_games
 
 import simkit
 from simkit.core.rng import GameStreams
-from simkit.games.miracle import actions as A
 from simkit.games.miracle import rules as R
-from simkit.games.miracle.batch import _choose
-from simkit.games.miracle.bots import RandomBot, make_bot
+from simkit.games.miracle.batch import _choose, make_bot
+from simkit.games.miracle.bots import RandomBot
 
 PAIRINGS = (("balanced", "rush"), ("control", "balanced"), ("rush", "random"))
 
@@ -54,7 +53,7 @@ def test_bots_offer_exactly_the_legal_actions(base, states, personality):
     bot = make_bot(base, personality)
     bad = []
     for i, st in enumerate(states):
-        offered, legal = np.isfinite(bot.scores(base.rules, st)), A.legal_mask(base.rules, st)
+        offered, legal = np.isfinite(bot.scores(base.rules, st)), R.legal_mask(base.rules, st)
         if not np.array_equal(offered, legal):
             g, j = np.argwhere(offered != legal)[0]
             bad.append(f"state {i} game {g} action {j}: offered {offered[g, j]}, legal {legal[g, j]}")

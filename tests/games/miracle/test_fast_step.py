@@ -29,8 +29,8 @@ from miracle_positions import DRAGONS, MELEE, SHIELD, place, random_games, set_h
 import simkit
 from simkit.core.rng import GameStreams
 from simkit.games.miracle import rules as R
-from simkit.games.miracle.batch import _choose, play_batch
-from simkit.games.miracle.bots import RandomBot, make_bot
+from simkit.games.miracle.batch import _choose, make_bot, play_batch
+from simkit.games.miracle.bots import RandomBot
 from simkit.games.miracle.cards import ARTIFACT_EFFECTS
 from simkit.games.miracle.state import COOLING, IN_USE, MIRACLE, READY, TURN_LIMIT
 

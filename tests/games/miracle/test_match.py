@@ -7,7 +7,7 @@ import pytest
 from miracle_positions import DRAGONS, MELEE, SHIELD, WIND, place, set_mana
 
 from simkit import IllegalAction, ScenarioError
-from simkit.games.miracle import Match
+from simkit.games.miracle.match import Match
 
 LINE = [(2 + k, -4, 2 - k) for k in range(6)]  # LINE[i] and LINE[j] are |i - j| apart
 

@@ -8,8 +8,8 @@ from miracle_positions import BASE
 
 import simkit
 from simkit.games.miracle import batch as P
-from simkit.games.miracle.batch import bot_names
-from simkit.games.miracle.bots import bot_settings, make_bot
+from simkit.games.miracle.batch import bot_names, make_bot
+from simkit.games.miracle.bots import bot_settings
 from simkit.games.miracle.search import SearchBot
 
 DECKS = ("HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon")

@@ -3,7 +3,7 @@
 :class:`CheckedMatch` wraps a :class:`Match` (the single-match API): it plays legal actions,
 probes illegal ones, keeps the states and engine actions it saw, and checks the state and
 transition invariants of :mod:`simkit.games.miracle.checking.invariants` and the game's own (its check hooks,
-``simkit.games.miracle.check_hooks(scenario)``) on them (as one batch). The utility bots must offer
+``MiracleChecks(scenario)`` of :mod:`.hooks`) on them (as one batch). The utility bots must offer
 exactly the actions the rules list as legal. At the end of a game it
 replays ``m.actions`` and runs the game in a batch with shifted copies of itself and companion
 games, which must give exactly the states each game reaches alone.
@@ -58,7 +58,7 @@ _hooks: dict[tuple[str, str], Any] = {}
 
 
 def game_hooks(scenario: Scenario):
-    """The game's check hooks for ``scenario`` (``simkit.games.miracle.check_hooks(scenario)``, kept per file and hash).
+    """The game's check hooks for ``scenario`` (:class:`~.hooks.MiracleChecks`, kept per file and hash).
 
     They carry the game's own invariants (``state_invariants``, ``transition_invariants``), the bots'
     listing of the legal actions (``legal_differences``, ``compiled_checks``) and its bots (``bots``, ``bot_action``).
@@ -67,9 +67,9 @@ def game_hooks(scenario: Scenario):
     if key not in _hooks:
         if len(_hooks) >= HOOKS_KEPT:
             _hooks.clear()
-        from simkit.games.miracle import check_hooks
+        from simkit.games.miracle.checking.hooks import MiracleChecks  # the bots' tables: only when checking
 
-        _hooks[key] = check_hooks(scenario)
+        _hooks[key] = MiracleChecks(scenario)
     return _hooks[key]
 
 
@@ -448,7 +448,7 @@ def companion_game(rules, artifacts, kinds, seed: int, actions: int) -> tuple[li
         if st.over.all():
             break
         u = streams.uniform(2)
-        pick = np.where(u[:, 0] < 0.2, end, A.sample_uniform(A.legal_mask(rules, st), u[:, 1]))
+        pick = np.where(u[:, 0] < 0.2, end, A.sample_uniform(R.legal_mask(rules, st), u[:, 1]))
         act = A.decode(rules, pick)
         R.step(rules, st, act)
         out.append(act)

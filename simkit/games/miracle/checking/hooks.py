@@ -1,7 +1,6 @@
 """What ``simkit check`` needs of Battle of Miracles beyond the single-match API.
 
-:class:`MiracleChecks` is reached through the game package (``simkit.games.miracle.check_hooks(scenario)``)
-so the generic checker never imports this game:
+:class:`MiracleChecks` is what the game's own checker (:mod:`.checker`) asks of one scenario:
 
 * the game's own invariants (:mod:`simkit.games.miracle.checking.rule_invariants`);
 * the utility bots' own listing of the legal actions (every action they score, enumerated with the
@@ -18,6 +17,7 @@ from dataclasses import fields
 import numpy as np
 
 from simkit.games.miracle import actions as A
+from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import UtilityBot, bot_settings
 from simkit.games.miracle.checking.rule_invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS
 from simkit.games.miracle.fast.bot import FastScorer
@@ -68,7 +68,7 @@ class MiracleChecks:
 
     def legal_differences(self, st: State) -> list[tuple[int, str]]:
         """``(game, message)`` for each game where the bots' offered actions differ from the legal mask."""
-        want, got = A.legal_mask(self.rules, st), self.bot_offers(st)
+        want, got = R.legal_mask(self.rules, st), self.bot_offers(st)
         out = []
         for g in np.nonzero((want != got).any(1))[0]:
             extra = np.nonzero(got[g] & ~want[g])[0][:3]

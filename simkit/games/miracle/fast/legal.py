@@ -2,7 +2,7 @@
 section 4, written once.
 
 Every caller asks these functions: the step's callers (:func:`legal_masks`, the flat mask of
-:func:`simkit.games.miracle.actions.legal_mask`, which the random bot and ``Match.legal_actions``
+:func:`simkit.games.miracle.rules.legal_mask`, which the random bot and ``Match.legal_actions``
 read), ``Match`` when it explains a refusal (:func:`reasons`, a code per action that
 :data:`REASONS` puts into words), and the utility bots, which list the legal actions themselves
 while scoring them (:mod:`.summons`, :mod:`.moves`, :mod:`.attacks`, :mod:`.uses`) through the
