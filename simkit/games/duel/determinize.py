@@ -24,7 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.duel.state import T_COUNTER, Z_DISC, Z_HAND, Z_HIDDEN, Z_SRC, Z_TRAP
+from simkit.games.duel.engine import can_be_set
+from simkit.games.duel.state import Z_DISC, Z_HAND, Z_HIDDEN, Z_SRC, Z_TRAP
 from simkit.games.kits.mix import mix64
 from simkit.games.kits.state import copy
 
@@ -57,7 +58,7 @@ def consistent(v, q, deck, cards):
     counters = 0
     for i in range(v.deck_size):
         if seen.zone[i] == Z_HIDDEN:
-            if cards[deck[i]].type == T_COUNTER:
+            if can_be_set(cards[deck[i]]):
                 counters += 1
         elif seen.card[i] != deck[i]:
             return False
@@ -120,7 +121,7 @@ def determinize(v, own, decks, salt, cards, out):
     for i in range(n):
         if shown.zone[i] == Z_HIDDEN:
             theirs.card[i] = deck[i]
-            if cards[deck[i]].type == T_COUNTER:
+            if can_be_set(cards[deck[i]]):  # only a counter card can be in the trap zone
                 traps[t] = i
                 t += 1
             else:

@@ -418,6 +418,12 @@ def meets_distance(card, distance):
 
 
 @njit(cache=True)
+def can_be_set(card):
+    """Only a counter card goes into the trap zone (section 5.7)."""
+    return card.type == T_COUNTER
+
+
+@njit(cache=True)
 def check(s, kind, x, y, rules, cards):
     """Why the action ``(kind, x, y)`` is illegal for the seat to act (``R_*``), or ``R_OK``."""
     if s.phase == PH_OVER:
@@ -475,7 +481,7 @@ def check(s, kind, x, y, rules, cards):
         if not is_own_weapon(s, p, y, cards):
             return R_NO_WEAPON
     elif kind == K_SET:
-        if t != T_COUNTER:
+        if not can_be_set(card):
             return R_WRONG_TYPE
         if me.set:
             return R_SET_USED
