@@ -67,11 +67,11 @@ def main(argv: list[str] | None = None) -> int:
     if doc["game"] != "krypton":
         p.error(f"{a.folder}: a ladder of {doc['game']}, not Krypton")
     sc = simkit.load_scenario(ROOT / doc["scenario"] if not Path(doc["scenario"]).is_absolute() else doc["scenario"])
+    made = provenance("lab/krypton_locks.py", "PYTHONPATH=$PWD python lab/krypton_locks.py "
+                      + shlex.join(argv if argv is not None else sys.argv[1:]))  # the commit that replays
     games = pd.read_csv(Path(a.folder) / "games.csv")
     games["lock_round"] = lock_rounds(sc, games)
-    out = {**provenance("lab/krypton_locks.py", "PYTHONPATH=$PWD python lab/krypton_locks.py "
-                        + shlex.join(argv if argv is not None else sys.argv[1:])),
-           "ladder": {k: doc[k] for k in ("command", "date", "commit", "scenario")}, "matches": []}
+    out = {**made, "ladder": {k: doc[k] for k in ("command", "date", "commit", "scenario")}, "matches": []}
     for (upper, lower), part in games.groupby(["upper", "lower"], sort=False):
         k = {"upper": upper, "lower": lower, **locks(part)}
         out["matches"].append(k)
