@@ -14,16 +14,19 @@ from pathlib import Path
 __all__ = ["provenance", "source_commit"]
 
 _ROOT = Path(__file__).resolve().parents[2]
+#: what decides a measured figure: the package, the scenarios, the scripts that measure, the install
+SOURCES = ("simkit", "scenarios", "lab", "scripts", "pyproject.toml")
 
 
 def source_commit(root: Path = _ROOT) -> tuple[str | None, bool]:
-    """The git commit simkit's sources are at and whether tracked files differ from it (``(None, False)`` outside
-    a git checkout, e.g. an installed wheel)."""
+    """The git commit simkit's sources are at and whether a tracked file of :data:`SOURCES` differs from it (pages and
+    data being written beside a measurement do not count; ``(None, False)`` outside a git checkout, e.g. an
+    installed wheel)."""
     try:
         head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
                               timeout=10, check=True).stdout.strip()
-        changed = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-                                 capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        changed = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no", "--",
+                                  *SOURCES], capture_output=True, text=True, timeout=10, check=True).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None, False
     return (head or None), bool(changed)
