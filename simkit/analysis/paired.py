@@ -29,7 +29,7 @@ from simkit.analysis import (
 )
 from simkit.analysis.cards import card_usage, card_usage_change
 from simkit.analysis.stats import adjust_p, paired_delta
-from simkit.core.words import Estimate, change_verdict, detectable_change, games_for_change
+from simkit.core.words import Estimate, change_verdict, detectable_change, games_for_change, seat_change_clause
 
 __all__ = [
     "COMPARE_TABLES",
@@ -487,8 +487,8 @@ def detection(paired: pd.DataFrame, decks: pd.DataFrame, bands: FlagBands, named
 
 
 def verdict(spread: dict, decks: pd.DataFrame, flags: pd.DataFrame, bands: FlagBands,
-            changes: list[tuple[str, object, object]] = (), reach: dict | None = None, games: dict | None = None
-            ) -> dict:
+            changes: list[tuple[str, object, object]] = (), reach: dict | None = None, games: dict | None = None,
+            seat: pd.Series | None = None) -> dict:
     """The comparison's answer in one sentence (:func:`simkit.core.words.change_verdict`), from the spread of deck
     win rates and its paired interval, and what the comparison could have seen (``reach``, :func:`detection`).
 
@@ -496,7 +496,9 @@ def verdict(spread: dict, decks: pd.DataFrame, flags: pd.DataFrame, bands: FlagB
     above; when it holds 1, "no measurable effect on balance" if a deck change of ``reach["named"]`` was within
     reach, else "not settled"; then the decks inside the report's band before and after, the smallest change the
     comparison could detect, the games a change of the named size needs, the flags that changed, counted by reason,
-    and, when the sweeps played different games, that only the games both played were compared.
+    the first seat's change when its interval (the headline test's, ``seat``: the overall row of
+    :func:`first_player_deltas`) leaves 0 out, and, when the sweeps played different games, that only the games
+    both played were compared.
 
     Returns:
         ``{"kind", "sentence", "ratio", "low", "high", "inside_before", "inside_after", "decks", "changes",
@@ -517,6 +519,9 @@ def verdict(spread: dict, decks: pd.DataFrame, flags: pd.DataFrame, bands: FlagB
         sentence += "; flags: " + ", ".join(parts)
     else:
         sentence += "; no flag changed"
+    if seat is not None:
+        sentence += seat_change_clause(seat["base_advantage"], seat["patch_advantage"],
+                                       Estimate(seat["delta"], seat["adj_low"], seat["adj_high"], int(seat["games"])))
     if games and not games["paired"] == games["base"] == games["patch"]:
         sentence += (f"; only the {games['paired']:,} games both sweeps played are compared, in every part (the base "
                      f"played {games['base']:,}, the patch {games['patch']:,})")
@@ -612,10 +617,11 @@ def compare_results(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands | 
     nash = nash_shift(mb, mp, base, patch)
     moved = deck_table.set_index("deck")["significant"]
     nash["deck_change_significant"] = nash["deck"].map(moved).eq(True).to_numpy()
+    seats = first_player_deltas(paired, bands)
     return {
         "deck_deltas": deck_table,
         "card_deltas": card_deltas(paired, bands),
-        "first_player_deltas": first_player_deltas(paired, bands),
+        "first_player_deltas": seats,
         "matchup_deltas": matchup_deltas(paired, bands),
         "nash_shift": nash,
         "flag_changes": flags,
@@ -623,7 +629,7 @@ def compare_results(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands | 
         "spread": spread,
         "changes": changes,
         "verdict": verdict(spread, deck_table, flags, bands, changes, detection(paired, deck_table, bands),
-                           paired.attrs["games"]),
+                           paired.attrs["games"], seats[seats["scope"] == "overall"].iloc[0]),
         "order": list(deck_strength(base, bootstrap=0)["deck"]),
         "base_meta": meta_of(base),
         "patch_meta": meta_of(patch),

@@ -584,6 +584,16 @@ def seat_change_sentence(title: str, base: float, patch: float, change: Estimate
             f"{word}).")
 
 
+def seat_change_clause(base: float, patch: float, change: Estimate) -> str:
+    """The verdict's clause on the first seat, said only when its change is significant (its interval, the one its
+    test used, leaves 0 out), so a verdict of no measurable effect on balance never hides a seat that moved:
+    ``; the first seat's edge changed: -1.0 -> -4.2 points (change -3.1, 95% CI -5.8 to -0.4)``; else ``""``."""
+    if not change.excludes(0.0):
+        return ""
+    return f"; the first seat's edge changed: {pts(base)} -> {pts(patch)} points (change {pts(change.value)}, " \
+           f"{change.ci_pts()})"
+
+
 def matchup_changes_sentence(changes: Sequence[Estimate]) -> str:
     """How many pairings' win rates changed significantly (each interval the one its corrected test used), and the
     largest change among them, or how large the changes said to be noise reach."""
@@ -610,7 +620,8 @@ def nash_change_sentence(before: int, after: int, entered: Sequence[str], left: 
     return head + ("; " + ", ".join(words) if words else "") + tail + "."
 
 
-__all__ += ["changes_sentence", "seat_change_sentence", "matchup_changes_sentence", "nash_change_sentence"]
+__all__ += ["changes_sentence", "seat_change_sentence", "seat_change_clause", "matchup_changes_sentence",
+            "nash_change_sentence"]
 
 
 # ----------------------------------------------------------------------------------------------

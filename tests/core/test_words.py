@@ -28,6 +28,7 @@ from simkit.core.words import (
     match_sentence,
     player_answer,
     plural,
+    seat_change_clause,
     seat_sentence,
     seats_guarantee_sentence,
     settle_projection,
@@ -185,6 +186,23 @@ def test_a_comparison_that_could_see_five_points_and_saw_nothing_says_no_measura
     """Many games (the smallest detectable change under 5 points), a ratio interval holding 1: no measurable effect."""
     kind, s = change_verdict((0.1, 0.1), Estimate(1.0, 0.95, 1.05), (3, 3), 6, DECK, 0.02, 200)
     assert kind == "no measurable effect on balance" and "could only detect a deck change of about 2 points" in s
+
+
+def test_a_seat_that_moved_is_said_beside_a_verdict_of_no_effect():
+    """Magic War's quick sweep with leaders immune for two turns: the spread did not move, but the first seat lost
+    3.1 points (95% CI -5.8 to -0.4): the verdict says so instead of leaving 'no measurable effect' alone."""
+    clause = seat_change_clause(-0.010, -0.042, Estimate(-0.031, -0.058, -0.004))
+    assert clause == "; the first seat's edge changed: -1.0 -> -4.2 points (change -3.1, 95% CI -5.8 to -0.4)"
+
+
+@given(st.floats(-0.2, 0.2), st.floats(0.0, 0.1), st.floats(0.0, 0.1))
+def test_the_seat_clause_appears_exactly_when_its_interval_leaves_zero_out(change, below, above):
+    """No clause for a seat change whose interval holds 0; a clause naming its interval otherwise."""
+    est = Estimate(change, change - below, change + above)
+    clause = seat_change_clause(0.0, change, est)
+    assert (clause != "") == (est.low > 0 or est.high < 0)
+    if clause:
+        assert est.ci_pts() in clause
 
 
 @given(st.floats(0.3, 2.0), st.floats(0.0, 0.5), st.floats(0.0, 0.5), st.floats(0.0, 0.4), st.integers(1, 100))
