@@ -540,7 +540,7 @@ def change_verdict(spread: tuple[float, float], ratio: Estimate, decks_inside: t
         kind = "not settled"
     interval = f"95% CI {ratio.low:.2f}-{ratio.high:.2f}" if ratio.known else "no interval"
     before, after = decks_inside
-    head = "not settled (no measurable effect yet)" if kind == "not settled" else kind
+    head = "not settled (no measurable effect on balance yet)" if kind == "not settled" else kind
     sentence = (f"{head}: deck spread {100 * spread[0]:.1f} -> {100 * spread[1]:.1f} points (x{ratio.value:.2f}, "
                 f"{interval}); decks inside the {_band_pct(*band)} band {before} -> {after} of {decks} by their "
                 "estimates")

@@ -177,7 +177,7 @@ def test_a_comparison_too_small_to_see_five_points_is_not_settled():
     smallest = detectable_change(0.55, 40, 6)
     need = games_for_change(0.05, smallest, 4)
     kind, s = change_verdict((0.156, 0.153), Estimate(0.98, 0.65, 1.41), (2, 0), 6, DECK, smallest, 4, needed=need)
-    assert kind == "not settled" and s.startswith("not settled (no measurable effect yet): deck spread 15.6 -> 15.3")
+    assert kind == "not settled" and s.startswith("not settled (no measurable effect on balance yet): deck spread 15.6 -> 15.3")
     assert f"about {100 * smallest:.0f} points" in s and f"needs about {int(need):,} games per pair" in s
     assert smallest > 0.05 and need > 4
 
@@ -215,7 +215,7 @@ def test_compare_words_follow_the_ratio_interval(ratio, below, above, smallest, 
     assert (kind == "less balanced") == (est.low > 1)
     if kind == "no measurable effect on balance":
         assert smallest <= 0.05
-    assert s.startswith(kind if kind != "not settled" else "not settled (no measurable effect yet)")
+    assert s.startswith(kind if kind != "not settled" else "not settled (no measurable effect on balance yet)")
 
 
 # ----------------------------------------------------------------------------------------------
