@@ -7,9 +7,9 @@ The search values a position it cannot play to the end as a weighted sum of own-
 plays every ordered pairing of the pool ``--repeat`` times with ``--bots`` (seeds ``--seed``, ``--seed`` + 1, ...),
 to the scenario's round limit, and replays each game from its actions. From every game still on after a
 round of ``--rounds`` it takes both sides' positions, read by the search's own feature function
-(:meth:`simkit.games.krypton.search.KryptonSearch.features`: base HP, hero HP on the board, energy in store,
-base tier, the Prayer/Attack/Magic Towers *standing*, cards in hand, heroes lost, closeness to the enemy
-base), each side's own-minus-enemy differences against whether that side went on to win (a draw is not a
+(:meth:`simkit.games.krypton.match.Match.features`, the compiled ``features``: base HP, hero HP on the board,
+energy in store, base tier, the Prayer/Attack/Magic Towers *standing*, cards in hand, heroes lost, closeness to
+the enemy base), each side's own-minus-enemy differences against whether that side went on to win (a draw is not a
 win). A logistic regression of the win on the differences
 gives one weight per feature in log-odds: the change in the odds of winning per unit of the feature. 95%
 intervals come from ``--boot`` bootstrap resamples of whole games.
@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import simkit  # noqa: E402
-from simkit.games.krypton.search import VALUES, KryptonSearch  # noqa: E402
-from simkit.games.krypton.view import GameView  # noqa: E402
+from simkit.games.krypton.fast_search.hooks import VALUES  # noqa: E402
+from simkit.games.krypton.match import Match  # noqa: E402
 
 #: the search's value features (``value_<name>``), read from positions exactly as the search reads them
 FEATURES = tuple(name for name, _ in VALUES if name != "win")
@@ -50,11 +50,10 @@ def positions(sc: simkit.Scenario, bots: tuple[str, str], repeat: int, rounds: l
     seeds = list(range(seed, seed + len(pairs)))
     full = simkit.play_games(sc, [p[0] for p in pairs], [p[1] for p in pairs], bots=bots, seeds=seeds,
                              record_actions=True)
-    hooks = KryptonSearch(sc)
     caps = sorted(set(rounds))
     rows = []
     for i, game in enumerate(full.itertuples(index=False)):
-        g = GameView(sc.rules, (game.first_deck, game.second_deck), int(game.seed), log=False)
+        g = Match(sc, game.first_deck, game.second_deck, int(game.seed), log=False)
         left = list(caps)
         for a in game.action_list:
             if g.over or not left:
@@ -64,7 +63,7 @@ def positions(sc: simkit.Scenario, bots: tuple[str, str], repeat: int, rounds: l
                 while left and g.round > left[0]:
                     left.pop(0)
                 for seat, name in enumerate(("first", "second")):
-                    rows.append({**hooks.features(g, seat), "won": float(game.winner == name), "game": i,
+                    rows.append({**g.features(seat), "won": float(game.winner == name), "game": i,
                                  "round": cap})
             g.do(tuple(a))
     return pd.DataFrame(rows, columns=[*FEATURES, "won", "game", "round"])

@@ -31,7 +31,6 @@ sys.path.insert(0, str(ROOT))
 from simkit.analysis.stats import wilson_interval  # noqa: E402
 from simkit.core.rng import derive_seed  # noqa: E402
 from simkit.games.krypton.batch import make_bot, play_compiled  # noqa: E402
-from simkit.games.krypton.view import WINNERS  # noqa: E402
 from simkit.scenario import load_scenario  # noqa: E402
 
 _scenarios: dict = {}
@@ -54,7 +53,7 @@ def play_game(job: tuple) -> dict:
     players = [make_bot(sc, bots[s], s, seed)[0] for s in (0, 1)]
     stats: dict = {}
     g, _ = play_compiled(sc, sc.canonical_deck(first), sc.canonical_deck(second), seed, players, stats)
-    out = {"first": first, "second": second, "seed": seed, "bots": list(bots), "winner": WINNERS[g.winner],
+    out = {"first": first, "second": second, "seed": seed, "bots": list(bots), "winner": g.winner,
            "end_reason": g.end_reason, "rounds": g.round, "seconds": time.process_time() - t}
     out.update(seat_decisions=stats["decisions"], seat_searches=stats["searches"])
     return out

@@ -41,7 +41,7 @@ def lock_rounds(sc: simkit.Scenario, games: pd.DataFrame) -> list[int]:
                                record_actions=True)
         assert list(df.winner) == list(part.winner), "the ladder's games did not replay: another commit or scenario"
         for f, s, seed, acts, i in zip(part.first_deck, part.second_deck, part.seed, df.action_list, part.index):
-            r = lock_round(sc.rules, (f, s), int(seed), acts)
+            r = lock_round(sc, (f, s), int(seed), acts)
             out.append((i, -1 if r is None else int(r)))
     return [r for _, r in sorted(out)]
 

@@ -143,7 +143,7 @@ def test_krypton_counts_each_class_attacks_and_each_magic_card_plays_its_recorde
         for action in out["action_list"][i]:
             seat = m.to_act
             if action[0] == "attack":
-                attacks[(seat, m.game.acting()["cls"])] += 1
+                attacks[(seat, m.packed.classes[m.hero(m.side, m.hero_index).cls])] += 1
             elif action[0] == "play":
                 plays[(seat, action[1])] += 1
             m.do(action)

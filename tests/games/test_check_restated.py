@@ -15,6 +15,7 @@ import pytest
 
 import simkit
 from simkit.games.krypton.invariants import KryptonInvariants
+from simkit.games.krypton.state import HS_BOARD, HS_DEAD
 from simkit.games.magic.invariants import MagicInvariants
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -172,10 +173,11 @@ def test_krypton_entering_a_towers_range_costs_2_hp_and_the_cells_points(krypton
              "turn": {"side": "first", "points": 3}}
     action = ("step", 0, 1, -1)  # a river cell next to the tower: 3 points
     before, after = _step(krypton, given, action)
-    assert after["heroes"][0][0]["hp"] == before["heroes"][0][0]["hp"] - 2
+    hp = lambda snap: snap["sides"][0]["heroes"][0]["hp"]  # noqa: E731
+    assert hp(after) == hp(before) - 2
     assert krypton.page.transition_problems(before, action, after) == []
     wrong = copy.deepcopy(after)
-    wrong["heroes"][0][0]["hp"] = before["heroes"][0][0]["hp"]
+    wrong["sides"][0]["heroes"][0]["hp"] = hp(before)
     assert krypton.page.transition_problems(before, action, wrong) == ["step_costs_and_tower_hits"]
 
 
@@ -192,10 +194,14 @@ def test_krypton_dice_and_hand_limit_follow_the_towers(krypton):
 
 def test_krypton_the_death_penalty_is_a_tenth_rounded_down(krypton):
     page = krypton.page
-    before = {"heroes": [[{"state": "board"}], [{"state": "board"}]], "energy": [19, 0]}
-    after = {"heroes": [[{"state": "dead"}], [{"state": "board"}]], "energy": [18, 1]}
-    assert page._penalty(before, after)
-    assert not page._penalty(before, {**after, "energy": [17, 2]})
+
+    def snap(states, energy):
+        heroes = [[{"state": states[s]}] + [{"state": HS_BOARD}] * (page.team - 1) for s in (0, 1)]
+        return {"sides": [{"heroes": heroes[s], "energy": energy[s]} for s in (0, 1)]}
+
+    before = snap([HS_BOARD, HS_BOARD], [19, 0])
+    assert page._penalty(before, snap([HS_DEAD, HS_BOARD], [18, 1]))
+    assert not page._penalty(before, snap([HS_DEAD, HS_BOARD], [17, 2]))
 
 
 # ---- the check ----------------------------------------------------------------------------------------------

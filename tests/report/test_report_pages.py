@@ -101,10 +101,9 @@ def test_krypton_boards_carry_a_legend():
     """A Krypton board picture names its terrain, both sides' heroes, spawn points and towers in a legend."""
     from simkit import load_scenario
     from simkit.games.krypton.render import draw
-    from simkit.games.krypton.view import GameView
 
     sc = load_scenario("scenarios/krypton/base.toml")
-    view = GameView(sc.rules, ("Archer+Knight", "Knight+Warrior"), seed=0)
+    view = sc.new_match("Archer+Knight", "Knight+Warrior", seed=0)
     ax = Figure(figsize=(8, 8)).add_subplot()
     draw(ax, view)
     labels = [t.get_text() for t in ax.get_legend().get_texts()]

@@ -440,16 +440,16 @@ KRYPTON_HUNT_MISSES: set[str] = set()
 
 
 def krypton_planter(name: str, folder: Path):
-    """A function planting Krypton bug ``name``: ``plant(monkeypatch)`` makes Krypton's game view (so its
-    ``Match`` and ``simkit check``) play the engine with the bug; the compiled bots keep the rules as written."""
+    """A function planting Krypton bug ``name``: ``plant(monkeypatch)`` makes Krypton's ``Match`` (so ``simkit
+    check``) play the engine with the bug; the compiled bots keep the rules as written."""
     from simkit.games.krypton import engine as krypton_engine
-    from simkit.games.krypton import view as krypton_view
+    from simkit.games.krypton import match as krypton_match
 
     def plant(monkeypatch):
         # the planted copy lives outside the package: it keeps no watch over the package's numba cache
         text = planted_source(krypton_engine, [*KRYPTON_PLANTED[name], _KRYPTON_CACHE_WATCH])
         module = planted_module(folder, f"planted_krypton_engine_{name}", text)
-        monkeypatch.setattr(krypton_view, "E", module)
+        monkeypatch.setattr(krypton_match, "E", module)
 
     return plant
 

@@ -20,10 +20,10 @@ from simkit.games.krypton.bots import MEMORY, WEIGHTS_RECORD, RandomBot, Utility
 from simkit.games.krypton.fast_search.hooks import VALUE_WEIGHTS
 from simkit.games.krypton.fast_search.play import MARKS, PLAN_CAP
 from simkit.games.krypton.fast_search.play import play_loop as search_loop
+from simkit.games.krypton.match import Match
 from simkit.games.krypton.search_bot import PARAMS as SEARCH_PARAMS
 from simkit.games.krypton.search_bot import SearchBot, read_searches, search_key, view_key
 from simkit.games.krypton.tables import CARDS, canonical_deck
-from simkit.games.krypton.view import WINNERS, GameView
 
 #: most decisions of one game (the rules bound a game far below this; reaching it is a bug)
 ACTION_CAP = 200_000
@@ -97,12 +97,11 @@ def make_bot(scenario, name: str, seat: int, seed: int):
     raise ValueError(f"unknown bot {name!r} (the scenario knows: {', '.join(bot_names(scenario))})")
 
 
-def play_one(scenario, first: str, second: str, seed: int, bots: Sequence[str]) -> tuple[GameView, list[tuple]]:
-    """Play one game to its end; returns the finished game and its actions."""
-    g, actions = _play(scenario, first, second, seed, bots)
-    if isinstance(actions, np.ndarray):
-        actions = [g.action_of(c) for c in actions]
-    return g, actions
+def play_one(scenario, first: str, second: str, seed: int, bots: Sequence[str]) -> tuple[Match, list[tuple]]:
+    """Play one game to its end; returns the finished :class:`Match` and its actions (also its ``actions``)."""
+    m, codes = _play(scenario, first, second, seed, bots)
+    m.actions = [m.action_of(c) for c in codes]
+    return m, list(m.actions)
 
 
 def _play(scenario, first: str, second: str, seed: int, bots: Sequence[str]):
@@ -111,13 +110,14 @@ def _play(scenario, first: str, second: str, seed: int, bots: Sequence[str]):
 
 
 def play_compiled(scenario, first: str, second: str, seed: int, bots, stats: dict | None = None
-                  ) -> tuple[GameView, np.ndarray]:
+                  ) -> tuple[Match, np.ndarray]:
     """One game of two bots (:class:`Utility`, :class:`RandomBot` or :class:`SearchBot`), played by numba to
-    its end (:func:`simkit.games.krypton.bots.play_loop` when no seat searches); returns the finished game
-    and its action codes (:meth:`GameView.action_of` names them). ``stats``, when given, receives each seat's
-    ``decisions`` and ``searches`` (0 for a seat that does not search)."""
-    g = GameView(scenario.rules, (first, second), seed, log=False)
-    P = g.P
+    its end (:func:`simkit.games.krypton.bots.play_loop` when no seat searches); returns the finished
+    :class:`Match` and its action codes (:meth:`Match.action_of` names them; the Match's ``actions`` stays
+    empty). ``stats``, when given, receives each seat's ``decisions`` and ``searches`` (0 for a seat that does
+    not search)."""
+    g = Match(scenario, first, second, seed, log=False)
+    P = g.packed
     kinds = np.array([b.kind for b in bots], np.int64)
     W = zeros(WEIGHTS_RECORD, 2)
     mems = zeros(MEMORY, 2)
@@ -136,10 +136,10 @@ def play_compiled(scenario, first: str, second: str, seed: int, bots, stats: dic
     peeking = view_key(seed, tuple(isinstance(b, SearchBot) and b.settings.peek for b in bots))
     while True:
         if searching:
-            n = search_loop(g.states, P.rules_array, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, policy, reply,
+            n = search_loop(g.games, P.rules_array, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, policy, reply,
                             params, values, keys, counter, peeking, plans, marks, acts, n)
         else:
-            n = play_loop(g.s, P.R, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, acts, n)
+            n = play_loop(g.state, P.rules, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, acts, n)
         if n < 0:
             raise RuntimeError(f"krypton: a bot chose an illegal action in {first} vs {second} seed {seed}")
         if g.over:
@@ -153,18 +153,25 @@ def play_compiled(scenario, first: str, second: str, seed: int, bots, stats: dic
     return g, acts[:n]
 
 
-def record_columns(g: GameView) -> dict:
+#: result column -> the :data:`~simkit.games.krypton.state.SIDE` field it reads
+SIDE_FIELDS = {"base_hp": "base_hp", "base_tier": "tier", "energy": "energy", "energy_mined": "mined",
+               "heroes_lost": "lost", "revivals": "revivals", "revivals_in_place": "in_place",
+               "towers_built": "built_n", "towers_lost": "towers_lost", "upgrades": "upgrades", "attacks": "attacks",
+               "base_damage": "base_damage", "cards_played": "cards_played"}
+
+
+def record_columns(m: Match) -> dict:
     """The per-side columns of a finished game, ``first_<name>`` and ``second_<name>``."""
-    rec = g.record()
     per = []
-    for s in (0, 1):
-        r = rec[s]
-        v = {name: r.get(name, 0) for name in SIDE_COLUMNS}
-        for kind, n in r["built"].items():
+    for side in (0, 1):
+        own = m.state.sides[side]
+        v = dict.fromkeys(SIDE_COLUMNS, 0)
+        v.update({name: int(getattr(own, field)) for name, field in SIDE_FIELDS.items()})
+        for i, kind in enumerate(m.packed.towers):
             if kind in TOWER_COLUMNS:
-                v[TOWER_COLUMNS[kind]] += n
-        for card, n in r["played"].items():
-            v[_CARD_COLUMNS[card]] += n
+                v[TOWER_COLUMNS[kind]] += int(own.built[i])
+        for i, card in enumerate(CARDS):
+            v[_CARD_COLUMNS[card]] += int(own.played[i])
         per.append(v)
     return {f"{seat}_{name}": int(per[s][name]) for name in SIDE_COLUMNS for s, seat in enumerate(("first", "second"))}
 
@@ -174,11 +181,11 @@ def counter_cards(rules) -> dict[str, tuple[str, ...]]:
     return {"class": tuple(rules.classes), "magic": tuple(CARDS)}
 
 
-def counter_values(g: GameView) -> dict[str, int]:
+def counter_values(g: Match) -> dict[str, int]:
     """The counter columns (:func:`simkit.games.counter_column`) of a finished game: per seat, each hero class's
     attack judgments started and HP its won judgments took (summed over the seat's heroes of that class; 0 for a
     class it does not field), and each magic card's plays and the HP enemy heroes lost to its effects."""
-    s, classes = g.s, list(g.P.classes)
+    s, classes = g.state, list(g.packed.classes)
     out = {}
     for side, seat in enumerate(SEATS):
         attacks, dealt = dict.fromkeys(classes, 0), dict.fromkeys(classes, 0)
@@ -228,7 +235,7 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
         cols["first_deck"].append(first)
         cols["second_deck"].append(second)
         cols["seed"].append(int(seed))
-        cols["winner"].append(WINNERS[g.winner])
+        cols["winner"].append(g.winner)
         cols["end_reason"].append(g.end_reason)
         cols["turns"].append(g.round)
         cols["first_bot"].append(bots[0])

@@ -454,16 +454,6 @@ def path_of(parent, dest, out):
     return n
 
 
-@njit(cache=True)
-def end_damage(rules, dist, atk, natk, cell):
-    """HP the hero takes in its end phase on ``cell`` from the hitting buildings ``atk`` (section 8.2)."""
-    n = 0
-    for j in range(natk):
-        if E.in_hit_range(rules, dist, cell, atk[j]):
-            n += 1
-    return rules.building_attack * n
-
-
 # -- what the side wants -------------------------------------------------------------------------------
 
 @njit(cache=True)
@@ -754,12 +744,8 @@ def plan(s, rules, dist, nbr, w, DV, DP, DN, mem, side, shuttle, path_out, togo,
         for i in range(nch - 1, -1, -1):
             y = chain[i]
             p = parent[y]
-            hits = 0
-            for j in range(natk):
-                if E.enters_hit_range(rules, dist, p, y, atk[j]):
-                    hits += rules.building_attack
-            pdmg[y] = pdmg[p] + hits
-        dmg = pdmg[c] + end_damage(rules, dist, atk, natk, c)
+            pdmg[y] = pdmg[p] + E.damage_entering(rules, dist, atk, natk, p, y)
+        dmg = pdmg[c] + E.damage_standing(rules, dist, atk, natk, c)
         score = w.danger * dmg
         if dmg >= hp:
             score += w.death
@@ -1066,47 +1052,37 @@ class Utility:
         self.seat = seat
         self.mem = new_memory(seat, seed)
 
-    def choose_code(self, g) -> int:
-        """The code of the bot's action in game ``g`` (a :class:`~simkit.games.krypton.view.GameView`)."""
-        lg = g.legal_codes()
-        P = g.P
-        return int(choose_code(g.s, P.R, P.dist, P.nbr, BOT_UTILITY, self.W, *P.dice, self.mem, lg, len(lg)))
+    def choose_code(self, m) -> int:
+        """The code of the bot's action in the game of ``m`` (a :class:`~simkit.games.krypton.match.Match`)."""
+        lg = m.legal_codes()
+        P = m.packed
+        return int(choose_code(m.state, P.rules, P.dist, P.nbr, self.kind, self.W, *P.dice, self.mem, lg, len(lg)))
 
-    def choose(self, g, legal=None) -> tuple:
-        """The bot's action (a tuple) in game ``g`` or its :class:`Match`; ``legal`` is not needed."""
-        g = getattr(g, "game", g)
-        return g.action_of(self.choose_code(g))
+    def choose(self, m, legal=None) -> tuple:
+        """The bot's action (a tuple) in the game of ``m`` (a Match); ``legal`` is not needed."""
+        return m.action_of(self.choose_code(m))
 
 
-class RandomBot:
+class RandomBot(Utility):
     """The ``random`` bot for one seat: a uniformly random legal action from its own noise stream."""
 
     kind = BOT_RANDOM
 
     def __init__(self, seat: int, seed: int):
+        self.w = {}
         self.W = zeros(WEIGHTS_RECORD)
+        self.seat = seat
         self.mem = new_memory(seat, seed)
 
-    def choose_code(self, g) -> int:
-        lg = g.legal_codes()
-        P = g.P
-        return int(choose_code(g.s, P.R, P.dist, P.nbr, BOT_RANDOM, self.W, *P.dice, self.mem, lg, len(lg)))
 
-    def choose(self, g, legal=None) -> tuple:
-        g = getattr(g, "game", g)
-        return g.action_of(self.choose_code(g))
+def choose(bot, m) -> tuple:
+    """The action of the seat that owes the decision in the game of ``m`` (a Match): ``bot`` is a
+    :class:`Utility`, a :class:`RandomBot` or a search bot."""
+    return bot.choose(m, m.legal_actions())
 
 
-def choose(bot, g, rnd_state=None) -> tuple:
-    """The action of the seat that owes the decision: ``bot`` is a :class:`Utility`, a :class:`RandomBot` or
-    any bot with ``choose(game, legal)`` (a search bot)."""
-    if isinstance(bot, (Utility, RandomBot)):
-        return bot.choose(g)
-    return bot.choose(g, g.legal_actions())
-
-
-def cost_to_cells(g, side: int, goals) -> list[float]:
-    """Cheapest move cost from every cell of game ``g`` to any of the cells ``goals`` (as the bots plan)."""
-    goal = np.zeros(g.rules.grid.size, np.bool_)
+def cost_to_cells(m, side: int, goals) -> list[float]:
+    """Cheapest move cost from every cell of the game of ``m`` to any of the cells ``goals`` (as the bots plan)."""
+    goal = np.zeros(m.rules.grid.size, np.bool_)
     goal[list(goals)] = True
-    return [float(v) for v in cost_to(g.s, g.P.R, g.P.nbr, side, goal)]
+    return [float(v) for v in cost_to(m.state, m.packed.rules, m.packed.nbr, side, goal)]

@@ -380,6 +380,28 @@ def enters_hit_range(rules, dist, old, new, c):
 
 
 @njit(cache=True)
+def damage_entering(rules, dist, hitting, n, old, new):
+    """What a step from ``old`` to ``new`` costs a hero in HP from the ``n`` buildings ``hitting`` whose hits
+    strike it (:func:`hitters`): ``building_attack`` for each whose range it enters (section 8.1)."""
+    hp = 0
+    for j in range(n):
+        if enters_hit_range(rules, dist, old, new, hitting[j]):
+            hp += rules.building_attack
+    return hp
+
+
+@njit(cache=True)
+def damage_standing(rules, dist, hitting, n, cell):
+    """What the end phase on ``cell`` costs the acting hero in HP from the ``n`` buildings ``hitting`` whose
+    hits strike it: ``building_attack`` for each in range (section 8.2)."""
+    hp = 0
+    for j in range(n):
+        if in_hit_range(rules, dist, cell, hitting[j]):
+            hp += rules.building_attack
+    return hp
+
+
+@njit(cache=True)
 def storm_hits(s, rules, card, side, k):
     """Firestorm or Cataclysm (``card``) hits hero ``k`` of ``side``: on the board on a forest (Firestorm)
     or a hill (Cataclysm)."""

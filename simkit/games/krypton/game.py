@@ -30,6 +30,5 @@ GAME = Game(
         "narrate": "narrate:narrate",
         "draw": "render:render_game",
         "check": "invariants:KryptonInvariants",
-        "search": "search:KryptonSearch",
     },
 )

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from simkit.games.krypton.tables import T_BASE, T_PLAIN, T_VEIN
+from simkit.games.krypton.state import CARDS, HS_BOARD, HS_DEAD, T_BASE, T_PLAIN, T_VEIN
 from simkit.games.krypton.transitions import CLAUSES, KryptonPage
 from simkit.testing.rule_check import InvariantCheck
 
@@ -55,106 +55,112 @@ class KryptonInvariants(InvariantCheck):
             raise ValueError(f"unknown word {sorted(set(given) - known)[0]!r} (known: {', '.join(sorted(known))})")
         m = self.scenario.game.new_match(given.get("first_deck", "Warrior+Warrior"),
                                          given.get("second_deck", "Warrior+Warrior"), seed=int(given.get("seed", 0)))
-        g = m.game
         side_of = {"first": 0, "second": 1}
-        for (side, k), cell in self.PARK.items():
-            if k < g.team:
-                g.heroes[side][k]["cell"] = g.index_of(*cell)
+        towers = list(self.rules.towers)
+        cell = lambda xyz: m.index_of(*xyz)  # noqa: E731
+        for (side, k), at in self.PARK.items():
+            if k < m.team:
+                m.place({"sides": {side: {"heroes": {k: {"cell": cell(at)}}}}})
         for h in given.get("heroes", []):
-            hero = g.heroes[side_of[h["side"]]][int(h.get("hero", 0))]
-            hero["cell"] = g.index_of(*h["cell"])
-            hero["state"] = "board"
+            hero = {"cell": cell(h["cell"]), "state": HS_BOARD}
             if "hp" in h:
                 hero["hp"] = int(h["hp"])
+            m.place({"sides": {side_of[h["side"]]: {"heroes": {int(h.get("hero", 0)): hero}}}})
         for t in given.get("towers", []):
-            c = g.index_of(*t["cell"])
-            g.buildings[c] = {"side": side_of[t["side"]], "kind": t["kind"], "hp": g.rules.towers[t["kind"]].hp,
-                              "iron": False}
+            c = cell(t["cell"])
+            m.state.tower_side[c], m.state.tower_kind[c] = side_of[t["side"]], towers.index(t["kind"])
+            m.state.tower_hp[c], m.state.iron_wall[c] = self.rules.towers[t["kind"]].hp, 0
         for side, energy in given.get("energy", {}).items():
-            g.energy[side_of[side]] = int(energy)
-        for cell, stock in given.get("stock", {}).items():
-            g.stock[g.index_of(*map(int, cell.split(",")))] = int(stock)
+            m.place({"sides": {side_of[side]: {"energy": int(energy)}}})
+        for at, stock in given.get("stock", {}).items():
+            m.state.stock[cell(map(int, at.split(",")))] = int(stock)
         if "turn" in given:
             t = given["turn"]
-            g.turn = 2 * int(t.get("hero", 0)) + side_of[t["side"]]
-            g.t = {"roll": int(t.get("points", 0)), "points": int(t.get("points", 0)), "acted": False,
-                   "shuttle": False, "pact": False, "blood": False, "blood_left": [], "ending": False}
-            g.judgment = None
-            g.pending = []
+            points = int(t.get("points", 0))
+            m.place({"turn": 2 * int(t.get("hero", 0)) + side_of[t["side"]], "n_revivals_owed": 0,
+                     "judgment": {"on": 0},
+                     "this_turn": {"roll": points, "points": points, "acted": 0, "shuttle": 0, "pact": 0,
+                                   "blood": 0, "n_blood_owed": 0, "ending": 0}})
         if given.get("dice"):
-            g.script_dice(*map(int, given["dice"]))
+            m.script_dice(*map(int, given["dice"]))
         return m
 
     def example_values(self, m) -> dict:
         """The position in the page's words: per side (``first``, ``second``) ``energy``, ``base_hp``,
         ``heroes.<k>.hp`` / ``.cell`` ([x, y, z]) / ``.state``; ``towers."x,y,z"`` (``side``, ``kind``, ``hp``);
         ``stock."x,y,z"``; ``terrain."x,y,z"``; ``points`` (the acting hero's movement points), ``winner``."""
-        from simkit.games.krypton.tables import SIDE_NAMES  # noqa: F401  (the sides' words are first/second)
-
-        g = m.game
-        snap = g.snapshot()
+        snap = m.snapshot()
         names = ("first", "second")
-        key = lambda c: ",".join(map(str, g.cell_of(c)))  # noqa: E731
-        out = {"points": snap["t"]["points"], "winner": snap["winner"], "end_reason": snap["end_reason"],
-               "round": snap["round"],
-               "towers": {key(c): {"side": names[b["side"]], "kind": b["kind"], "hp": b["hp"]}
-                          for c, b in snap["buildings"].items()},
-               "stock": {key(c): int(v) for c, v in enumerate(snap["stock"]) if self.rules.terrain[c] == T_VEIN},
-               "terrain": {key(c): int(v) for c, v in enumerate(snap["terrain"]) if self.rules.terrain[c] == T_VEIN}}
+        towers = list(self.rules.towers)
+        C = self.rules.grid.size
+        key = lambda c: ",".join(map(str, m.cell_of(c)))  # noqa: E731
+        out = {"points": snap["this_turn"]["points"], "winner": m.winner, "end_reason": m.end_reason,
+               "round": m.round,
+               "towers": {key(c): {"side": names[snap["tower_side"][c]], "kind": towers[snap["tower_kind"][c]],
+                                   "hp": snap["tower_hp"][c]} for c in range(C) if snap["tower_side"][c] >= 0},
+               "stock": {key(c): int(snap["stock"][c]) for c in range(C) if self.rules.terrain[c] == T_VEIN},
+               "terrain": {key(c): int(snap["terrain"][c]) for c in range(C) if self.rules.terrain[c] == T_VEIN}}
         for side, name in enumerate(names):
-            out[name] = {"energy": snap["energy"][side], "base_hp": snap["base_hp"][side],
+            own = snap["sides"][side]
+            out[name] = {"energy": own["energy"], "base_hp": own["base_hp"],
                          "hand_limit": snap["hand_limit"][side], "dice": snap["dice"][side],
-                         "heroes": [{"hp": h["hp"], "state": h["state"],
-                                     "cell": list(g.cell_of(h["cell"])) if h["cell"] >= 0 else None}
-                                    for h in snap["heroes"][side]]}
+                         "hand": [c for i, c in enumerate(CARDS) for _ in range(own["hand"][i])],
+                         "heroes": [{"hp": h["hp"], "state": ("board", "flipped", "dead")[h["state"]],
+                                     "cell": list(m.cell_of(h["cell"])) if h["cell"] >= 0 else None}
+                                    for h in own["heroes"][:m.team]]}
         return out
 
     def invariants(self, before: Mapping | None, action: tuple | None, after: Mapping) -> list[str]:
         """Names of the invariants broken by the step ``before`` -> ``action`` -> ``after``."""
-        r = self.rules
+        r, page = self.rules, self.page
+        C = r.grid.size
         broken = []
-        heroes = [(s, h) for s in (0, 1) for h in after["heroes"][s]]
-        if any(not 0 <= h["hp"] <= r.classes[h["cls"]].hp or (h["hp"] == 0) != (h["state"] == "dead")
+        heroes = [(s, h) for s in (0, 1) for h in page.heroes(after, s)]
+        if any(not 0 <= h["hp"] <= page.max_hp[h["cls"]] or (h["hp"] == 0) != (h["state"] == HS_DEAD)
                for _, h in heroes):
             broken.append("hp_bounds")
-        if min(after["energy"]) < 0:
+        if min(after["sides"][s]["energy"] for s in (0, 1)) < 0:
             broken.append("energy_nonnegative")
         start_terrain = r.terrain
-        for c, (t, v) in enumerate(zip(after["terrain"], after["stock"])):
+        for c in range(C):
+            t, v = after["terrain"][c], after["stock"][c]
             if v < 0 or (start_terrain[c] == T_VEIN and v == 0 and t != T_PLAIN) or (t == T_VEIN and v == 0):
                 broken.append("vein_stock")
                 break
-        cells = [h["cell"] for _, h in heroes if h["state"] != "dead"]
+        cells = [h["cell"] for _, h in heroes if h["state"] != HS_DEAD]
         if len(cells) != len(set(cells)):
             broken.append("one_hero_per_cell")
+        towers = page.towers(after)
         for s, h in heroes:
-            if h["state"] == "dead":
+            if h["state"] == HS_DEAD:
                 continue
-            b = after["buildings"].get(h["cell"])
+            b = towers.get(h["cell"])
             if h["cell"] < 0 or after["terrain"][h["cell"]] == T_BASE or (b is not None and b["side"] != s):
                 broken.append("hero_cells")
                 break
         spawns = set(r.spawns[0]) | set(r.spawns[1])
-        for c in after["buildings"]:
+        for c in towers:
             if c in spawns or start_terrain[c] not in (T_PLAIN, T_VEIN) or after["terrain"][c] != T_PLAIN:
                 broken.append("tower_cells")
                 break
         for s in (0, 1):
             limit = after["hand_limit"][s]
-            grew = before is None or len(after["hands"][s]) > len(before["hands"][s])
-            if grew and len(after["hands"][s]) > limit:
+            held = sum(after["sides"][s]["hand"])
+            grew = before is None or held > sum(before["sides"][s]["hand"])
+            if grew and held > limit:
                 broken.append("hand_limit")
                 break
-        if len(after["pending"]) > sum(1 for _, h in heroes if h["state"] == "dead"):
+        owed = after["revivals_owed"][:after["n_revivals_owed"]]
+        if len(owed) > sum(1 for _, h in heroes if h["state"] == HS_DEAD):
             broken.append("revival_choice")
         if before is not None and action is not None and tuple(action)[:1] == ("revive",):
-            rest = before["pending"][1:]
-            if after["pending"][:len(rest)] != rest:  # the choice made is gone, the others wait in order
+            rest = before["revivals_owed"][1:before["n_revivals_owed"]]
+            if owed[:len(rest)] != rest:  # the choice made is gone, the others wait in order
                 broken.append("revival_choice")
         if any(not 1 <= d <= r.settings["max_dice"] for d in after["dice"]):
             broken.append("dice_bounds")
-        if any(hp > r.settings["base_hp"] for hp in after["base_hp"]) or (
-                after["winner"] is None and min(after["base_hp"]) <= 0):
+        base_hp = [after["sides"][s]["base_hp"] for s in (0, 1)]
+        if any(hp > r.settings["base_hp"] for hp in base_hp) or (after["winner"] < 0 and min(base_hp) <= 0):
             broken.append("base_hp")
         return broken + self.page.transition_problems(before, action, after)
 
@@ -188,7 +194,7 @@ class KryptonInvariants(InvariantCheck):
             here = plain[int(rng.integers(len(plain)))] if rng.random() < 0.7 else veins[int(rng.integers(len(veins)))]
             taken = {here}
             cls = (first if side == 0 else second).split("+")[0]
-            reach = page.range[cls] + int(rng.choice([0, 0, 1]))
+            reach = page.range[page.classes.index(cls)] + int(rng.choice([0, 0, 1]))
 
             def at(d, taken=taken, here=here):
                 cells = [c for c in plain if page.dist(here, c) == d and c not in taken]

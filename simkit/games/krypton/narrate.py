@@ -22,13 +22,12 @@ def _c(g, i: int) -> str:
 
 
 def event_line(g, e: tuple) -> str | None:
-    """One event (``(hero turn, kind, ...)``) of :attr:`GameView.events` in words, or ``None`` to skip it."""
+    """One event (``(hero turn, kind, ...)``) of :attr:`Match.events` in words, or ``None`` to skip it."""
     kind = e[1]
     side = e[2] if len(e) > 2 and isinstance(e[2], int) else 0
 
     def hero(s, k):
-        h = g.heroes[s][k]
-        return f"{SIDE_NAMES[s]} {h['name']} ({h['cls']})"
+        return g.hero_words(s, k)
 
     if kind == "roll":
         return f"{hero(e[2], e[3])} rolls {e[4]} for movement: {e[5]} movement points"
@@ -86,15 +85,14 @@ def narrate(scenario, first_deck: str, second_deck: str, actions: Iterable[tuple
             seed: int = 0) -> list[str]:
     """The game's events in words, from its loadouts, seed and actions; where the game locks (a certain draw,
     :mod:`simkit.games.krypton.stalemate`) a line says so."""
-    m = Match(scenario, first_deck, second_deck, seed=seed)
-    g = m.game
+    m = g = Match(scenario, first_deck, second_deck, seed=seed)
     lines = [f"Krypton Tower War, seed {seed}: {SIDE_NAMES[0]} {m.decks[0]} ({bots[0]}) against "
              f"{SIDE_NAMES[1]} {m.decks[1]} ({bots[1]}); {SIDE_NAMES[0]} acts first"]
     done, last_round, turn, told = 0, 0, -1, False
     for a in actions:
         m.do(tuple(a))
-        if not told and g.turn != turn and not m.over:
-            turn = g.turn
+        if not told and g.state.turn != turn and not m.over:
+            turn = g.state.turn
             if locked(g):  # told between the last hero turn's events and this one's
                 events = g.events
                 split = next((i for i in range(done, len(events)) if events[i][0] >= turn), len(events))
@@ -105,8 +103,9 @@ def narrate(scenario, first_deck: str, second_deck: str, actions: Iterable[tuple
     _flush(g, lines, done, last_round)
     if m.over:
         who = "draw" if m.winner == "draw" else f"{SIDE_NAMES[('first', 'second').index(m.winner)]} wins"
-        lines.append(f"game over after {g.round} rounds: {who} ({m.end_reason}); bases {g.base_hp[0]} / "
-                     f"{g.base_hp[1]} HP, energy {g.energy[0]} / {g.energy[1]}")
+        sides = g.state.sides
+        lines.append(f"game over after {g.round} rounds: {who} ({m.end_reason}); bases {sides[0].base_hp} / "
+                     f"{sides[1].base_hp} HP, energy {sides[0].energy} / {sides[1].energy}")
     return lines
 
 

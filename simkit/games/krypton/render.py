@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from simkit.games.krypton.match import Match
-from simkit.games.krypton.tables import SIDE_NAMES, T_BASE, T_FOREST, T_HILL, T_PLAIN, T_RIVER, T_VEIN
+from simkit.games.krypton.state import HS_BOARD, HS_DEAD, SIDE_NAMES, T_BASE, T_FOREST, T_HILL, T_PLAIN, T_RIVER, T_VEIN
 
 SUFFIXES = (".png", ".gif")
 TERRAIN_COLOURS = {T_PLAIN: "#e8e4c9", T_FOREST: "#6b9e5a", T_HILL: "#b08d5a", T_RIVER: "#7fb2de",
@@ -27,54 +27,58 @@ def _xy(cell) -> tuple[float, float]:
 
 
 def draw(ax, g, caption: str = "", coordinates: bool = False) -> None:
-    """Draw game ``g`` (an :class:`~simkit.games.krypton.view.GameView`) on the matplotlib axes ``ax``."""
+    """Draw the game of ``g`` (a :class:`~simkit.games.krypton.match.Match`) on the matplotlib axes ``ax``."""
     from matplotlib.patches import Circle, RegularPolygon
 
     r = g.rules
+    s = g.state
+    towers = g.towers()
     ax.clear()
     ax.set_aspect("equal")
     ax.axis("off")
     for i in range(r.grid.size):
         cell = g.cell_of(i)
         px, py = _xy(cell)
-        t = g.terrain[i]
+        t = int(s.terrain[i])
         ax.add_patch(RegularPolygon((px, py), 6, radius=0.98, orientation=0, facecolor=TERRAIN_COLOURS[t],
                                     edgecolor="#888888", linewidth=0.5))
         if i in r.bases:
-            s = r.bases.index(i)
-            ax.text(px, py, f"{g.base_hp[s]}", ha="center", va="center", color="white", fontsize=9, weight="bold")
-            ax.add_patch(RegularPolygon((px, py), 6, radius=0.98, facecolor="none", edgecolor=SIDE_COLOURS[s],
+            side = r.bases.index(i)
+            ax.text(px, py, f"{s.sides[side].base_hp}", ha="center", va="center", color="white", fontsize=9,
+                    weight="bold")
+            ax.add_patch(RegularPolygon((px, py), 6, radius=0.98, facecolor="none", edgecolor=SIDE_COLOURS[side],
                                         linewidth=2.5))
         elif t == T_VEIN:
-            ax.text(px, py - 0.55, f"{g.stock[i]}", ha="center", va="center", fontsize=6, color="#4a235a")
-        for s in (0, 1):
-            if i in r.spawns[s]:
-                ax.add_patch(RegularPolygon((px, py), 6, radius=0.8, facecolor="none", edgecolor=SIDE_COLOURS[s],
+            ax.text(px, py - 0.55, f"{s.stock[i]}", ha="center", va="center", fontsize=6, color="#4a235a")
+        for side in (0, 1):
+            if i in r.spawns[side]:
+                ax.add_patch(RegularPolygon((px, py), 6, radius=0.8, facecolor="none", edgecolor=SIDE_COLOURS[side],
                                             linewidth=0.8, linestyle=":"))
-        b = g.buildings.get(i)
-        if b is not None:
-            eff = r.towers[b["kind"]].effect
-            ax.plot(px, py + 0.35, marker=TOWER_MARKS.get(eff, "o"), markersize=7, color=SIDE_COLOURS[b["side"]],
-                    markeredgecolor="black" if not b["iron"] else "gold", markeredgewidth=1.2)
+        if i in towers:
+            eff = r.towers[towers[i]].effect
+            ax.plot(px, py + 0.35, marker=TOWER_MARKS.get(eff, "o"), markersize=7,
+                    color=SIDE_COLOURS[int(s.tower_side[i])],
+                    markeredgecolor="black" if not s.iron_wall[i] else "gold", markeredgewidth=1.2)
         if coordinates:
             ax.text(px, py + 0.6, "{},{},{}".format(*cell), ha="center", fontsize=4, color="#555555")
-    for s in (0, 1):
-        for h in g.heroes[s]:
-            if h["state"] == "dead":
+    for side in (0, 1):
+        for k in range(g.team):
+            h = g.hero(side, k)
+            if h.state == HS_DEAD:
                 continue
-            px, py = _xy(g.cell_of(h["cell"]))
-            face = SIDE_COLOURS[s] if h["state"] == "board" else "white"
+            px, py = _xy(g.cell_of(int(h.cell)))
+            face = SIDE_COLOURS[side] if h.state == HS_BOARD else "white"
             ax.add_patch(Circle(
-                (px, py - 0.1), 0.45, facecolor=face, edgecolor=SIDE_COLOURS[s], linewidth=1.5))
-            ax.text(px, py - 0.1, f"{h['cls'][0]}{h['hp']}", ha="center", va="center", fontsize=7,
-                    color="white" if h["state"] == "board" else SIDE_COLOURS[s], weight="bold")
+                (px, py - 0.1), 0.45, facecolor=face, edgecolor=SIDE_COLOURS[side], linewidth=1.5))
+            ax.text(px, py - 0.1, f"{g.packed.classes[h.cls][0]}{h.hp}", ha="center", va="center", fontsize=7,
+                    color="white" if h.state == HS_BOARD else SIDE_COLOURS[side], weight="bold")
     xs = [_xy(g.cell_of(i))[0] for i in range(r.grid.size)]
     ys = [_xy(g.cell_of(i))[1] for i in range(r.grid.size)]
     ax.set_xlim(min(xs) - 1.2, max(xs) + 1.2)
     ax.set_ylim(min(ys) - 1.2, max(ys) + 1.6)
     side_text = "   ".join(
-        f"{SIDE_NAMES[s]}: base {g.base_hp[s]} HP tier {g.base_tier[s]}, energy {g.energy[s]}, "
-        f"{g.dice_count(s)} dice, {len(g.hands[s])} cards" for s in (0, 1))
+        f"{SIDE_NAMES[i]}: base {s.sides[i].base_hp} HP tier {s.sides[i].tier}, energy {s.sides[i].energy}, "
+        f"{g.dice_count(i)} dice, {s.sides[i].n_hand} cards" for i in (0, 1))
     ax.set_title((caption + "\n" if caption else "") + side_text, fontsize=7)
     _legend(ax)
 
@@ -122,8 +126,7 @@ def render_game(scenario, first_deck: str, second_deck: str, actions: Iterable[t
         raise ValueError(f"fps must be positive, got {fps}")
     if max_frames is not None and max_frames < 1:
         raise ValueError(f"max_frames must be at least 1, got {max_frames}")
-    m = Match(scenario, first_deck, second_deck, seed=seed)
-    g = m.game
+    m = g = Match(scenario, first_deck, second_deck, seed=seed)
     title = f"{SIDE_NAMES[0]} {m.decks[0]} vs {SIDE_NAMES[1]} {m.decks[1]}, seed {seed}"
     fig, ax = plt.subplots(figsize=(7, 6.5), dpi=90)
     tmp = out_path.with_name(out_path.name + ".part")
@@ -137,13 +140,13 @@ def render_game(scenario, first_deck: str, second_deck: str, actions: Iterable[t
             os.replace(tmp, out_path)
             return 1
         moments = []  # frames as PNG bytes
-        states = [g.copy(log=False)]
-        last_turn = g.turn
+        states = [g.clone(log=False)]
+        last_turn = g.state.turn
         for a in actions:
             m.do(tuple(a))
-            if per == "action" or g.turn != last_turn or m.over:
-                states.append(g.copy(log=False))
-                last_turn = g.turn
+            if per == "action" or g.state.turn != last_turn or m.over:
+                states.append(g.clone(log=False))
+                last_turn = g.state.turn
         if max_frames is not None and len(states) > max_frames:
             k = max_frames
             pick = sorted({round(i * (len(states) - 1) / max(1, k - 1)) for i in range(k)})

@@ -71,12 +71,8 @@ class SearchSettings:
     def params(self) -> np.ndarray:
         """The kit's ``float64`` budget: plans, depth, temperature, reply temperature, samples, margin,
         the first candidate's temperature, halving."""
-        p = np.zeros(PARAMS, np.float64)
-        p[K.PLANS], p[K.DEPTH], p[K.SAMPLES] = self.plans, self.depth, self.samples
-        p[K.TEMPERATURE], p[K.REPLY_TEMPERATURE] = self.temperature, self.reply_temperature
-        p[K.MARGIN], p[K.POLICY_TEMPERATURE] = self.margin, self.policy_temperature
-        p[K.HALVING] = float(self.halving)
-        return p
+        return K.budget_params(self.plans, self.depth, self.temperature, self.reply_temperature, self.samples,
+                               self.margin, self.policy_temperature, self.halving)
 
     @property
     def values(self) -> np.void:
@@ -192,19 +188,17 @@ class SearchBot:
         """Decisions asked of the bot."""
         return int(self.marks[self.seat].decisions)
 
-    def choose_code(self, g) -> int:
-        """The code of the bot's action in game ``g`` (a :class:`~simkit.games.krypton.view.GameView`)."""
-        if g.to_act != self.seat:
-            raise ValueError(f"the search bot plays seat {self.seat}, but seat {g.to_act} owes the decision")
-        P = g.P
-        ctx = context(g.states, P.rules_array, P.dist, P.nbr, *P.dice, self.view_key)
+    def choose_code(self, m) -> int:
+        """The code of the bot's action in the game of ``m`` (a :class:`~simkit.games.krypton.match.Match`)."""
+        if m.to_act != self.seat:
+            raise ValueError(f"the search bot plays seat {self.seat}, but seat {m.to_act} owes the decision")
+        P = m.packed
+        ctx = context(m.games, P.rules_array, P.dist, P.nbr, *P.dice, self.view_key)
         scratch = np.empty(PLAN_CAP + 1, np.int64)
         seen = np.empty(max(self.settings.plans, 1), np.uint64)
         return int(decide(ctx, self.seat, self.policy, self.reply, self.params, self.values, self.keys,
                           self.counter, self.plans, self.marks, scratch, seen))
 
-    def choose(self, g, legal=None) -> tuple:
-        """The seat's action (a tuple) in game ``g`` (an engine game or a :class:`Match`); ``legal`` is not
-        needed."""
-        g = getattr(g, "game", g)
-        return g.action_of(self.choose_code(g))
+    def choose(self, m, legal=None) -> tuple:
+        """The seat's action (a tuple) in the game of ``m`` (a Match); ``legal`` is not needed."""
+        return m.action_of(self.choose_code(m))

@@ -1,9 +1,10 @@
 """Krypton Tower War's rules page restated over snapshots, for ``simkit check``: no engine helper is used.
 
-Every function reads :meth:`~simkit.games.krypton.view.GameView.snapshot` values (heroes, buildings,
-terrain, stock, energy, the turn's points) and the scenario: its numbers (``[rules]``, ``[terrain]``,
-``[classes]``, ``[towers]``, ``[veins]``, as the designer wrote them) and its map (cells in cube
-coordinates, bases, vein yields), and says what ``shared/rules/krypton-tower-war.md`` requires of an
+Every function reads :meth:`~simkit.games.krypton.match.Match.snapshot` values (the declared state's fields by
+name: ``sides[s]["heroes"]``, ``tower_side``, ``terrain``, ``stock``, ``sides[s]["energy"]``,
+``this_turn["points"]``; codes from :mod:`simkit.games.krypton.state`) and the scenario: its numbers
+(``[rules]``, ``[terrain]``, ``[classes]``, ``[towers]``, ``[veins]``, as the designer wrote them) and its map
+(cells in cube coordinates, bases, vein yields), and says what ``shared/rules/krypton-tower-war.md`` requires of an
 action: what must change, what must not. :meth:`KryptonPage.transition_problems` returns the names of
 the clauses a step broke; :meth:`KryptonPage.legal_problems` restates which steps and attacks the page
 allows in a position.
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from simkit.games.krypton.tables import T_BASE, T_PLAIN, T_VEIN
+from simkit.games.krypton.state import HS_DEAD, T_BASE, T_PLAIN, T_VEIN
 
 #: clause name -> the rules page's section, for the report
 CLAUSES = {
@@ -50,9 +51,13 @@ class KryptonPage:
         points = dict(data["terrain"])
         self.points = {0: points["plain"], 1: points["forest"], 2: points["hill"], 3: points["river"],
                        4: points["vein"]}
-        self.range = {name: int(c["range"]) for name, c in data["classes"].items()}
-        self.move = {name: c["move"] for name, c in data["classes"].items()}
-        self.effect = {name: t["effect"] for name, t in data["towers"].items()}
+        self.classes = classes = sorted(data["classes"])  # a hero's class code: its place in alphabetical order
+        self.range = [int(data["classes"][name]["range"]) for name in classes]
+        self.move = [data["classes"][name]["move"] for name in classes]
+        self.max_hp = [int(data["classes"][name]["hp"]) for name in classes]
+        towers = list(data["towers"])  # a tower's kind code: its place in the file
+        self.effect = [data["towers"][name]["effect"] for name in towers]
+        self.team = rules.team_size
         self.cube = [tuple(int(v) for v in rules.grid.cell(i)) for i in range(rules.grid.size)]
         self.cell_of = {c: i for i, c in enumerate(self.cube)}
         self.bases = tuple(int(b) for b in rules.bases)
@@ -63,17 +68,31 @@ class KryptonPage:
         p, q = self.cube[a], self.cube[b]
         return (abs(p[0] - q[0]) + abs(p[1] - q[1]) + abs(p[2] - q[2])) // 2
 
+    def heroes(self, snap: Mapping, side: int) -> list[Mapping]:
+        """``side``'s heroes (its team; the state holds more places)."""
+        return snap["sides"][side]["heroes"][:self.team]
+
+    def acting_index(self, snap: Mapping) -> tuple[int, int]:
+        """``(side, hero)`` whose hero turn it is (11: turns alternate sides, heroes in team order)."""
+        return snap["turn"] % 2, snap["turn"] // 2 % self.team
+
     def acting(self, snap: Mapping):
         """The acting hero: ``(side, hero dict)``."""
-        return snap["side"], snap["heroes"][snap["side"]][snap["hero"]]
+        side, k = self.acting_index(snap)
+        return side, snap["sides"][side]["heroes"][k]
+
+    def towers(self, snap: Mapping) -> dict[int, Mapping]:
+        """The towers standing: cell -> ``{"side", "kind"}`` (kind: the tower's place in the file)."""
+        return {c: {"side": snap["tower_side"][c], "kind": snap["tower_kind"][c]} for c in range(len(self.cube))
+                if snap["tower_side"][c] >= 0}
 
     def hitters(self, snap: Mapping, side: int) -> list[int]:
         """Cells of the buildings that strike ``side``'s heroes (8: enemy Attack Towers and the enemy base)."""
-        out = [int(c) for c, b in snap["buildings"].items() if b["side"] != side and self.effect[b["kind"]] == "attack"]
+        out = [c for c, b in self.towers(snap).items() if b["side"] != side and self.effect[b["kind"]] == "attack"]
         return out + [self.bases[1 - side]]
 
     def _heroes_at(self, snap) -> dict[int, int]:
-        return {h["cell"]: s for s in (0, 1) for h in snap["heroes"][s] if _on_board(h)}
+        return {h["cell"]: s for s in (0, 1) for h in self.heroes(snap, s) if _on_board(h)}
 
     # -- legality -----------------------------------------------------------------------------------------
 
@@ -85,11 +104,11 @@ class KryptonPage:
         for n in range(len(self.cube)):
             if self.dist(here, n) != 1 or snap["terrain"][n] == T_BASE or n in heroes:
                 continue
-            b = snap["buildings"].get(n)
-            if b is not None and b["side"] != side:
+            owner = snap["tower_side"][n]
+            if owner >= 0 and owner != side:
                 continue
-            cost = 1 if snap["t"]["shuttle"] else self.points[snap["terrain"][n]]
-            if cost <= snap["t"]["points"]:
+            cost = 1 if snap["this_turn"]["shuttle"] else self.points[snap["terrain"][n]]
+            if cost <= snap["this_turn"]["points"]:
                 out.add(("step", *self.cube[n]))
         return out
 
@@ -98,20 +117,20 @@ class KryptonPage:
         side, hero = self.acting(snap)
         reach = self.range[hero["cls"]]
         out = set()
-        for s in (0, 1):
-            for h in snap["heroes"][s]:
-                if s != side and _on_board(h) and self.dist(hero["cell"], h["cell"]) <= reach:
-                    out.add(("attack", *self.cube[h["cell"]]))
-        for c, b in snap["buildings"].items():
-            if b["side"] != side and self.dist(hero["cell"], int(c)) <= reach:
-                out.add(("attack", *self.cube[int(c)], "tower"))
+        for h in self.heroes(snap, 1 - side):
+            if _on_board(h) and self.dist(hero["cell"], h["cell"]) <= reach:
+                out.add(("attack", *self.cube[h["cell"]]))
+        for c, b in self.towers(snap).items():
+            if b["side"] != side and self.dist(hero["cell"], c) <= reach:
+                out.add(("attack", *self.cube[c], "tower"))
         if self.dist(hero["cell"], self.bases[1 - side]) <= reach:
             out.add(("attack", *self.cube[self.bases[1 - side]]))
         return out
 
     def legal_problems(self, snap: Mapping, legal: list) -> list[str]:
         """The legality clauses the offered actions break (compared where the page's window is open)."""
-        if snap["winner"] is not None or snap["judgment"] or snap["pending"] or snap["to_act"] != snap["side"]:
+        if snap["winner"] >= 0 or snap["judgment"]["on"] or snap["n_revivals_owed"] \
+                or snap["to_act"] != snap["turn"] % 2:
             return []
         legal = {tuple(a) for a in legal}
         broken = []
@@ -137,8 +156,9 @@ class KryptonPage:
 
     def position_problems(self, snap: Mapping) -> list[str]:
         """Clauses every position must hold (5: dice and the hand limit follow the towers)."""
+        towers = self.towers(snap)
         for side in (0, 1):
-            own = [b["kind"] for b in snap["buildings"].values() if b["side"] == side]
+            own = [b["kind"] for b in towers.values() if b["side"] == side]
             dice = min(int(self.r["max_dice"]), 1 + sum(self.effect[k] == "dice" for k in own))
             hand = int(self.r["hand_limit"]) + sum(self.effect[k] == "hand" for k in own)
             if snap["dice"][side] != dice or snap["hand_limit"][side] != hand:
@@ -149,7 +169,7 @@ class KryptonPage:
 
     def transition_problems(self, before: Mapping, action, after: Mapping) -> list[str]:
         """The clauses (names of :data:`CLAUSES`) the step ``before`` -> ``action`` -> ``after`` broke."""
-        if action is None or before["winner"] is not None:
+        if action is None or before["winner"] >= 0:
             return []
         broken = self.position_problems(after)
         verb = action[0]
@@ -168,62 +188,65 @@ class KryptonPage:
     def _step(self, before, action, after) -> bool:
         side, hero = self.acting(before)
         to = self.cell_of[tuple(action[1:4])]
-        a = after["heroes"][side][before["hero"]]
+        a = after["sides"][side]["heroes"][self.acting_index(before)[1]]
         hits = sum(self.dist(hero["cell"], c) > 1 >= self.dist(to, c) for c in self.hitters(before, side))
         want = max(0, hero["hp"] - int(self.r["building_attack"]) * hits)
-        if a["hp"] != want and not (want == 0 and a["state"] == "dead"):
+        if a["hp"] != want and not (want == 0 and a["state"] == HS_DEAD):
             return False
         if want == 0:
             return True
-        cost = 1 if before["t"]["shuttle"] else self.points[before["terrain"][to]]
-        return a["cell"] == to and after["t"]["points"] == before["t"]["points"] - cost
+        cost = 1 if before["this_turn"]["shuttle"] else self.points[before["terrain"][to]]
+        return a["cell"] == to and after["this_turn"]["points"] == before["this_turn"]["points"] - cost
 
     def _end(self, before, after) -> bool:
         side, hero = self.acting(before)
         if not _on_board(hero):
             return True
-        a = after["heroes"][side][before["hero"]]
+        a = after["sides"][side]["heroes"][self.acting_index(before)[1]]
         hits = sum(self.dist(hero["cell"], c) <= int(self.r["building_attack_range"])
                    for c in self.hitters(before, side))
         want = max(0, hero["hp"] - int(self.r["building_attack"]) * hits)
-        return a["hp"] == want or (want == 0 and a["state"] == "dead")
+        return a["hp"] == want or (want == 0 and a["state"] == HS_DEAD)
 
     def _gather(self, before, after) -> bool:
         side, hero = self.acting(before)
         c = hero["cell"]
         stock = before["stock"][c]
         take = min(self.vein_yield[c], stock)
-        return (after["energy"][side] == before["energy"][side] + take and after["stock"][c] == stock - take
+        return (after["sides"][side]["energy"] == before["sides"][side]["energy"] + take
+                and after["stock"][c] == stock - take
                 and (after["terrain"][c] == T_PLAIN if stock - take == 0 else after["terrain"][c] == T_VEIN))
 
     def _penalty(self, before, after) -> bool:
-        died = [s for s in (0, 1) for h0, h1 in zip(before["heroes"][s], after["heroes"][s])
-                if h0["state"] != "dead" and h1["state"] == "dead"]
+        died = [s for s in (0, 1) for h0, h1 in zip(self.heroes(before, s), self.heroes(after, s))
+                if h0["state"] != HS_DEAD and h1["state"] == HS_DEAD]
         if len(died) != 1:
             return True
         s = died[0]
-        give = before["energy"][s] // int(self.r["death_penalty_divisor"])
-        return (after["energy"][s], after["energy"][1 - s]) == (before["energy"][s] - give,
-                                                                before["energy"][1 - s] + give)
+        energy = [before["sides"][i]["energy"] for i in (0, 1)]
+        give = energy[s] // int(self.r["death_penalty_divisor"])
+        return (after["sides"][s]["energy"], after["sides"][1 - s]["energy"]) == (energy[s] - give,
+                                                                                  energy[1 - s] + give)
 
     def _knight(self, before, after) -> bool:
-        if after["winner"] is not None or after["t"]["roll"] == 0 or after["t"]["shuttle"]:
+        t0, t1 = before["this_turn"], after["this_turn"]
+        if after["winner"] >= 0 or t1["roll"] == 0 or t1["shuttle"]:
             return True
-        if (after["turn"], after["t"]["roll"]) == (before["turn"], before["t"]["roll"]) and before["t"]["roll"]:
+        if (after["turn"], t1["roll"]) == (before["turn"], t0["roll"]) and t0["roll"]:
             return True  # no new roll
-        if after["turn"] == before["turn"] and before["t"]["roll"]:
+        if after["turn"] == before["turn"] and t0["roll"]:
             return True
         side, hero = self.acting(after)
         if self.move[hero["cls"]] != "knight" or not _on_board(hero):
             return True
-        roll = after["t"]["roll"]
+        roll = t1["roll"]
         if after["terrain"][hero["cell"]] in (T_PLAIN, T_VEIN):
             want = roll + int(self.r["knight_plain_bonus"])
         else:
             want = max(0, roll - int(self.r["knight_other_malus"]))
-        return after["t"]["points"] == want
+        return t1["points"] == want
 
 
 def _on_board(hero: Mapping) -> bool:
     """A hero standing on the board (face up, or flipped after a revival in place)."""
-    return hero["state"] != "dead" and hero["cell"] >= 0
+    return hero["state"] != HS_DEAD and hero["cell"] >= 0

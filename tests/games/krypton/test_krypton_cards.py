@@ -5,9 +5,10 @@ that the decision is owed by it (to_act) while the other side's hero turn goes o
 from __future__ import annotations
 
 import pytest
-from krypton_positions import dice, new, put, tower, turn
+from krypton_positions import dice, hands, new, put, tower, turn
 
 from simkit.core.errors import IllegalAction
+from simkit.games.krypton.state import HS_BOARD, HS_DEAD, HS_FLIPPED
 
 
 def attack_setup(hand1=(), hand0=(), hp0=6, hp1=6, at1=(1, -1, 0)):
@@ -15,7 +16,7 @@ def attack_setup(hand1=(), hand0=(), hp0=6, hp1=6, at1=(1, -1, 0)):
     g = new()
     put(g, 0, 0, (0, 0, 0), hp=hp0)
     put(g, 1, 0, at1, hp=hp1)
-    g.hands = [list(hand0), list(hand1)]
+    hands(g, list(hand0), list(hand1))
     turn(g, 0, 0, 0)
     return g
 
@@ -24,7 +25,7 @@ def test_ignite_any_distance_2_damage():
     """Ignite: one enemy hero at any distance loses 2 HP."""
     g = attack_setup(hand0=["Ignite"], at1=(3, 3, -6))
     g.do(("play", "Ignite", 3, 3, -6))
-    assert g.heroes[1][0]["hp"] == 4 and g.hands[0] == [] and g.discard[-1] == "Ignite"
+    assert g.hero(1, 0).hp == 4 and g.hand(0) == [] and g.discard()[-1] == "Ignite"
 
 
 def test_earthsplit_makes_the_enemy_terrain_count_1():
@@ -35,7 +36,7 @@ def test_earthsplit_makes_the_enemy_terrain_count_1():
     g.do(("play", "Earthsplit", -2, 2, 0))
     dice(g, 3, 3)
     g.do(("attack", -2, 2, 0))
-    assert g.heroes[1][0]["hp"] == 6 and g.heroes[0][0]["hp"] == 6  # 3+1 against 3+1
+    assert g.hero(1, 0).hp == 6 and g.hero(0, 0).hp == 6  # 3+1 against 3+1
 
 
 def test_inspire_adds_2_and_copies_stack():
@@ -45,7 +46,7 @@ def test_inspire_adds_2_and_copies_stack():
     g.do(("play", "Inspire", 0, 0, 0))
     dice(g, 1, 1)
     g.do(("attack", 1, -1, 0))
-    assert g.heroes[1][0]["hp"] == 2  # 1+1+4 against 1+1
+    assert g.hero(1, 0).hp == 2  # 1+1+4 against 1+1
 
 
 def test_this_turn_effects_end_with_the_hero_turn():
@@ -54,7 +55,7 @@ def test_this_turn_effects_end_with_the_hero_turn():
     g.do(("play", "Inspire", 0, 0, 0))
     dice(g, 2)
     g.do(("end",))
-    assert g.heroes[0][0]["inspire"] == 0
+    assert g.hero(0, 0).inspire == 0
 
 
 def test_blood_battle_pays_2_and_attacks_every_enemy_in_range_in_the_chosen_order():
@@ -64,14 +65,14 @@ def test_blood_battle_pays_2_and_attacks_every_enemy_in_range_in_the_chosen_orde
     put(g, 1, 1, (-1, 1, 0))
     tower(g, 1, "Magic Tower", (0, 1, -1))
     g.do(("play", "Blood Battle"))
-    assert g.heroes[0][0]["hp"] == 4
+    assert g.hero(0, 0).hp == 4
     dice(g, 6, 6, 1, 6, 1)
     g.do(("attack", 0, 1, -1, "tower"))  # the tower first: 6+1 > 6
     assert sorted(a[1:] for a in g.legal_actions()) == [(-1, 1, 0), (1, -1, 0)]
     assert all(a[0] == "attack" for a in g.legal_actions())
     g.do(("attack", -1, 1, 0))
     g.do(("attack", 1, -1, 0))
-    assert g.heroes[1][0]["hp"] == 1 and g.heroes[1][1]["hp"] == 1 and g.index_of(0, 1, -1) not in g.buildings
+    assert g.hero(1, 0).hp == 1 and g.hero(1, 1).hp == 1 and g.index_of(0, 1, -1) not in g.towers()
     assert ("end",) in g.legal_actions()
 
 
@@ -86,12 +87,12 @@ def test_shuttle_makes_every_entered_cell_cost_1():
     """Shuttle: hill, river and forest cost 1 each this turn."""
     g = new()
     put(g, 0, 0, (-3, 2, 1))
-    g.hands[0] = ["Shuttle"]
+    g.set_hand(0, ["Shuttle"])
     turn(g, 0, 0, 3)
     g.do(("play", "Shuttle"))
     for c in ((-2, 2, 0), (-2, 3, -1), (-2, 4, -2)):
         g.do(("step",) + c)
-    assert g.t["points"] == 0
+    assert g.state.this_turn.points == 0
 
 
 def test_firestorm_hits_enemies_on_forest_and_cataclysm_on_hills():
@@ -100,9 +101,9 @@ def test_firestorm_hits_enemies_on_forest_and_cataclysm_on_hills():
     put(g, 1, 1, (-2, 2, 0))
     put(g, 0, 1, (-1, 4, -3))  # own hero on a forest: untouched
     g.do(("play", "Firestorm"))
-    assert [h["hp"] for h in g.heroes[1]] == [4, 6] and g.heroes[0][1]["hp"] == 6
+    assert [g.hero(1, k).hp for k in (0, 1)] == [4, 6] and g.hero(0, 1).hp == 6
     g.do(("play", "Cataclysm"))
-    assert [h["hp"] for h in g.heroes[1]] == [4, 4]
+    assert [g.hero(1, k).hp for k in (0, 1)] == [4, 4]
 
 
 def test_satans_pact_pays_2_and_one_attack_die_shows_6():
@@ -110,11 +111,11 @@ def test_satans_pact_pays_2_and_one_attack_die_shows_6():
     g = attack_setup(hand0=["Satan's Pact"])
     tower(g, 0, "Prayer Tower", (-3, -1, 4))
     g.do(("play", "Satan's Pact"))
-    assert g.heroes[0][0]["hp"] == 4
+    assert g.hero(0, 0).hp == 4
     dice(g, 1, 1, 1)  # attacker's rolled die, then the defender's two
     g.do(("attack", 1, -1, 0))
     assert [e for e in g.events if e[1] == "dice"][-1][3] == [6, 1]
-    assert g.heroes[1][0]["hp"] == 6 - ((6 + 1 + 1) - (1 + 1))
+    assert g.hero(1, 0).hp == 6 - ((6 + 1 + 1) - (1 + 1))
 
 
 def test_hp_price_cards_need_more_than_2_hp():
@@ -126,17 +127,17 @@ def test_hp_price_cards_need_more_than_2_hp():
 def test_divine_grace_costs_4_energy_and_heals_2_up_to_max():
     """Divine Grace: the side pays 4 energy, a friendly hero heals 2, never above its class HP."""
     g = attack_setup(hand0=["Divine Grace", "Divine Grace"], hp0=3)
-    g.energy[0] = 8
+    g.state.sides[0].energy = 8
     g.do(("play", "Divine Grace", 0, 0, 0))
-    assert (g.heroes[0][0]["hp"], g.energy[0]) == (5, 4)
+    assert (g.hero(0, 0).hp, g.state.sides[0].energy) == (5, 4)
     g.do(("play", "Divine Grace", 0, 0, 0))
-    assert (g.heroes[0][0]["hp"], g.energy[0]) == (6, 0)
+    assert (g.hero(0, 0).hp, g.state.sides[0].energy) == (6, 0)
 
 
 def test_divine_grace_refused_without_4_energy():
     """Without 4 energy Divine Grace cannot be played."""
     g = attack_setup(hand0=["Divine Grace"], hp0=3)
-    g.energy[0] = 3
+    g.state.sides[0].energy = 3
     with pytest.raises(IllegalAction):
         g.do(("play", "Divine Grace", 0, 0, 0))
 
@@ -147,17 +148,17 @@ def test_iron_wall_tower_loses_nothing_until_its_sides_next_turn():
     put(g, 1, 0, (0, 0, 0))
     tower(g, 1, "Magic Tower", (1, -1, 0))
     put(g, 0, 1, (2, -2, 0))  # side 0 hero 2 acts after side 1 hero 1
-    g.hands = [[], ["Iron Wall"]]
+    hands(g, [], ["Iron Wall"])
     turn(g, 1, 0, 0)
     g.do(("play", "Iron Wall", 1, -1, 0))
     dice(g, 3)
     g.do(("end",))  # side 0 hero 2
     dice(g, 6)
     g.do(("attack", 1, -1, 0, "tower"))  # 6 + 3 (hill) > 6, but Iron Wall
-    assert g.index_of(1, -1, 0) in g.buildings
+    assert g.index_of(1, -1, 0) in g.towers()
     dice(g, 2)
     g.do(("end",))  # side 1 hero 2: its preparation ends Iron Wall
-    assert not g.buildings[g.index_of(1, -1, 0)]["iron"]
+    assert not g.state.iron_wall[g.index_of(1, -1, 0)]
 
 
 def test_normal_magic_only_in_its_own_turn_and_outside_judgments():
@@ -179,9 +180,9 @@ def test_curse_window_is_owed_by_the_defender_after_the_roll_and_subtracts_2():
     g = attack_setup(hand1=["Curse"])
     dice(g, 4, 3)
     g.do(("attack", 1, -1, 0))
-    assert g.side == 0 and g.to_act == 1 and g.judgment["a_dice"] == [4]
+    assert g.side == 0 and g.to_act == 1 and list(g.state.judgment.attack_dice[:g.state.judgment.n_attack_dice]) == [4]
     g.do(("play", "Curse"))
-    assert g.heroes[1][0]["hp"] == 6 and g.heroes[0][0]["hp"] == 5  # 4+1-2 against 3+1
+    assert g.hero(1, 0).hp == 6 and g.hero(0, 0).hp == 5  # 4+1-2 against 3+1
     assert g.to_act == 0
 
 
@@ -191,7 +192,7 @@ def test_pass_closes_the_window_and_the_judgment_goes_on():
     dice(g, 4, 3)
     g.do(("attack", 1, -1, 0))
     g.do(("pass",))
-    assert g.heroes[1][0]["hp"] == 5 and g.judgment is None
+    assert g.hero(1, 0).hp == 5 and not g.state.judgment.on
 
 
 def test_power_of_unity_adds_1_per_other_friendly_hero_within_2():
@@ -202,7 +203,7 @@ def test_power_of_unity_adds_1_per_other_friendly_hero_within_2():
     g.do(("attack", 1, -1, 0))
     assert g.legal_actions() == [("play", "Power of Unity"), ("pass",)]
     g.do(("play", "Power of Unity"))
-    assert g.heroes[0][0]["hp"] == 5  # 3+1 against 3+1+1
+    assert g.hero(0, 0).hp == 5  # 3+1 against 3+1+1
 
 
 def test_unyielding_will_keeps_the_hero_at_1():
@@ -211,7 +212,7 @@ def test_unyielding_will_keeps_the_hero_at_1():
     dice(g, 6, 1)
     g.do(("attack", 1, -1, 0))
     g.do(("play", "Unyielding Will", 1, -1, 0))
-    assert g.heroes[1][0]["hp"] == 1 and g.heroes[1][0]["state"] == "board"
+    assert g.hero(1, 0).hp == 1 and g.hero(1, 0).state == HS_BOARD
 
 
 def test_same_end_the_attacker_loses_what_the_defender_actually_lost():
@@ -220,7 +221,7 @@ def test_same_end_the_attacker_loses_what_the_defender_actually_lost():
     dice(g, 6, 1)
     g.do(("attack", 1, -1, 0))
     g.do(("play", "Same End"))
-    assert g.heroes[0][0]["hp"] == 6 - 2  # the defender had 2 HP to lose of the 5
+    assert g.hero(0, 0).hp == 6 - 2  # the defender had 2 HP to lose of the 5
     assert g.to_act == 1  # its revival choice
 
 
@@ -229,7 +230,7 @@ def test_same_end_is_not_offered_when_the_own_hero_won():
     g = attack_setup(hand1=["Same End"])
     dice(g, 1, 6)
     g.do(("attack", 1, -1, 0))
-    assert g.judgment is None and g.heroes[0][0]["hp"] == 1
+    assert not g.state.judgment.on and g.hero(0, 0).hp == 1
 
 
 def test_pursuit_sets_own_hp_to_1_and_the_attacker_loses_that_much_first():
@@ -238,8 +239,8 @@ def test_pursuit_sets_own_hp_to_1_and_the_attacker_loses_that_much_first():
     dice(g, 3, 2)
     g.do(("attack", 1, -1, 0))  # 4 against 3: the defender loses 1
     g.do(("play", "Pursuit"))
-    assert g.heroes[0][0]["hp"] == 1  # lost 5
-    assert g.heroes[1][0]["state"] == "dead"  # 1 - 1
+    assert g.hero(0, 0).hp == 1  # lost 5
+    assert g.hero(1, 0).state == HS_DEAD  # 1 - 1
     assert g.to_act == 1
 
 
@@ -250,16 +251,16 @@ def test_space_swap_swaps_two_own_towers_and_the_attack_tower_hits_around_its_ne
     put(g, 0, 0, (0, 0, 0))
     tower(g, 1, "Magic Tower", (1, -1, 0))
     tower(g, 1, "Attack Tower", (3, 3, -6))
-    g.hands = [[], ["Space Swap"]]
+    hands(g, [], ["Space Swap"])
     turn(g, 0, 0, 0)
     g.do(("attack", 1, -1, 0, "tower"))
     assert g.to_act == 1 and g.legal_actions() == [("play", "Space Swap", 3, 3, -6), ("pass",)]
     dice(g, 6)
     g.do(("play", "Space Swap", 3, 3, -6))
-    assert g.buildings[g.index_of(1, -1, 0)]["kind"] == "Attack Tower"
-    assert g.buildings[g.index_of(3, 3, -6)]["kind"] == "Magic Tower"
-    assert g.heroes[0][0]["hp"] == 4
-    assert g.index_of(1, -1, 0) in g.buildings  # 6 + 1 against the Attack Tower's 8: no win
+    assert g.towers()[g.index_of(1, -1, 0)] == "Attack Tower"
+    assert g.towers()[g.index_of(3, 3, -6)] == "Magic Tower"
+    assert g.hero(0, 0).hp == 4
+    assert g.index_of(1, -1, 0) in g.towers()  # 6 + 1 against the Attack Tower's 8: no win
 
 
 def test_space_swap_kill_ends_the_attack_even_if_the_attacker_revives_in_place():
@@ -269,18 +270,18 @@ def test_space_swap_kill_ends_the_attack_even_if_the_attacker_revives_in_place()
     put(g, 0, 0, (0, 0, 0), hp=2)
     tower(g, 1, "Magic Tower", (1, -1, 0))
     tower(g, 1, "Attack Tower", (3, 3, -6))
-    g.hands = [["Inspire"], ["Space Swap"]]
+    hands(g, ["Inspire"], ["Space Swap"])
     turn(g, 0, 0, 0)
     g.do(("play", "Inspire", 0, 0, 0))  # 6 + 1 + 2 = 9 would beat the Attack Tower's 8
     g.do(("attack", 1, -1, 0, "tower"))
     dice(g, 6, 6)
     g.do(("play", "Space Swap", 3, 3, -6))
-    assert g.heroes[0][0]["state"] == "dead" and g.to_act == 0
+    assert g.hero(0, 0).state == HS_DEAD and g.to_act == 0
     g.do(("revive", "place"))
-    assert g.buildings[g.index_of(1, -1, 0)]["kind"] == "Attack Tower"  # not destroyed
+    assert g.towers()[g.index_of(1, -1, 0)] == "Attack Tower"  # not destroyed
     assert not [e for e in g.events if e[1] == "dice"]
-    assert g.heroes[0][0]["state"] == "flipped" and g.heroes[0][0]["hp"] == 6
-    assert g.judgment is None and g.side == 1  # the flipped attacker's turn ended
+    assert g.hero(0, 0).state == HS_FLIPPED and g.hero(0, 0).hp == 6
+    assert not g.state.judgment.on and g.side == 1  # the flipped attacker's turn ended
 
 
 def test_an_attacker_killed_by_pursuit_and_revived_in_place_keeps_its_full_hp():
@@ -290,10 +291,10 @@ def test_an_attacker_killed_by_pursuit_and_revived_in_place_keeps_its_full_hp():
     dice(g, 1, 4, 3)
     g.do(("attack", 1, -1, 0))  # 1+1 against 4+1: the attacker loses 3
     g.do(("play", "Pursuit"))  # the defender goes to 1, the attacker loses 5: dead
-    assert g.heroes[1][0]["hp"] == 1 and g.heroes[0][0]["state"] == "dead" and g.to_act == 0
+    assert g.hero(1, 0).hp == 1 and g.hero(0, 0).state == HS_DEAD and g.to_act == 0
     g.do(("revive", "place"))
-    assert g.heroes[0][0]["state"] == "flipped" and g.heroes[0][0]["hp"] == 6
-    assert g.judgment is None and g.heroes[1][0]["hp"] == 1
+    assert g.hero(0, 0).state == HS_FLIPPED and g.hero(0, 0).hp == 6
+    assert not g.state.judgment.on and g.hero(1, 0).hp == 1
 
 
 def test_normal_magic_and_upgrades_between_blood_battle_judgments():
@@ -301,7 +302,7 @@ def test_normal_magic_and_upgrades_between_blood_battle_judgments():
     one); it may not end the turn while judgments are owed; a target Ignite removes is no longer owed."""
     g = attack_setup(hand0=["Blood Battle", "Ignite"])
     put(g, 1, 1, (-1, 1, 0), hp=2)
-    g.energy[0] = 20
+    g.state.sides[0].energy = 20
     g.do(("play", "Blood Battle"))
     dice(g, 6, 1)
     g.do(("attack", 1, -1, 0))
@@ -309,7 +310,7 @@ def test_normal_magic_and_upgrades_between_blood_battle_judgments():
     assert ("upgrade",) in legal and ("play", "Ignite", -1, 1, 0) in legal and ("end",) not in legal
     assert ("standby",) not in legal and not [a for a in legal if a[0] == "step"]
     g.do(("upgrade",))
-    assert g.base_tier[0] == 2
+    assert g.state.sides[0].tier == 2
     g.do(("play", "Ignite", -1, 1, 0))  # kills hero 2 of side 1
     g.do(("revive", "base"))
     assert ("end",) in g.legal_actions() and not [a for a in g.legal_actions() if a[0] == "attack"]
@@ -325,8 +326,8 @@ def test_unyielding_will_may_hold_another_friendly_hero():
     assert g.legal_actions() == [("play", "Unyielding Will", 1, -1, 0), ("play", "Unyielding Will", 2, -2, 0),
                                  ("pass",)]
     g.do(("play", "Unyielding Will", 2, -2, 0))
-    assert g.heroes[1][1]["floor1"] and not g.heroes[1][0]["floor1"]
-    assert g.heroes[1][0]["state"] == "dead"  # the target was not held
+    assert g.hero(1, 1).floor1 and not g.hero(1, 0).floor1
+    assert g.hero(1, 0).state == HS_DEAD  # the target was not held
 
 
 def test_unyielding_will_is_offered_when_a_tower_or_the_base_is_attacked():
@@ -334,11 +335,11 @@ def test_unyielding_will_is_offered_when_a_tower_or_the_base_is_attacked():
     g = new()
     put(g, 0, 0, (0, 0, 0))
     tower(g, 1, "Magic Tower", (1, -1, 0))
-    g.hands = [[], ["Unyielding Will"]]
+    hands(g, [], ["Unyielding Will"])
     turn(g, 0, 0, 0)
     dice(g, 6)
     g.do(("attack", 1, -1, 0, "tower"))  # 6 + 1 against 6
     assert g.to_act == 1 and g.legal_actions() == [("play", "Unyielding Will", 3, 3, -6),
                                                    ("play", "Unyielding Will", 2, 4, -6), ("pass",)]
     g.do(("play", "Unyielding Will", 3, 3, -6))
-    assert g.heroes[1][0]["floor1"] and g.index_of(1, -1, 0) not in g.buildings
+    assert g.hero(1, 0).floor1 and g.index_of(1, -1, 0) not in g.towers()

@@ -5,7 +5,7 @@ batch, invariants, narrate and pictures; the bots' targets are slow tests."""
 from __future__ import annotations
 
 import pytest
-from krypton_positions import BASE, dice, new, put, scenario, turn
+from krypton_positions import BASE, dice, new, put, scenario, tower, turn
 
 from simkit.core.errors import IllegalAction, ScenarioError
 from simkit.games import get_game
@@ -102,18 +102,17 @@ def test_match_to_act_follows_the_decision_owed_not_the_turn():
     """Match.to_act is the defender in a counter window and the dead hero's side for its revival."""
     sc = scenario()
     m = sc.new_match("Warrior+Warrior", "Warrior+Warrior", seed=0)
-    g = m.game
-    put(g, 0, 0, (0, 0, 0))
-    put(g, 1, 0, (1, -1, 0), hp=1)
-    g.hands[1] = ["Unyielding Will"]
-    turn(g, 0, 0, 0)
-    dice(g, 6, 1)
+    put(m, 0, 0, (0, 0, 0))
+    put(m, 1, 0, (1, -1, 0), hp=1)
+    m.set_hand(1, ["Unyielding Will"])
+    turn(m, 0, 0, 0)
+    dice(m, 6, 1)
     m.do(("attack", 1, -1, 0))
-    assert (m.current, m.to_act) == (0, 1)
+    assert (m.side, m.to_act) == (0, 1)
     with pytest.raises(IllegalAction):
         m.do(("end",))
     m.do(("pass",))
-    assert (m.current, m.to_act) == (0, 1) and m.legal_actions() == [("revive", "base"), ("revive", "place")]
+    assert (m.side, m.to_act) == (0, 1) and m.legal_actions() == [("revive", "base"), ("revive", "place")]
     m.do(("revive", "place"))
     assert m.to_act == 0 and m.actions == [("attack", 1, -1, 0), ("pass",), ("revive", "place")]
 
@@ -145,14 +144,13 @@ def test_invariants_hold_through_random_and_bot_games():
 
 
 @pytest.mark.parametrize("break_it, name", [
-    (lambda g: g.heroes[0][0].update(hp=9), "hp_bounds"),
-    (lambda g: g.energy.__setitem__(1, -1), "energy_nonnegative"),
-    (lambda g: g.stock.__setitem__(g.index_of(-4, 4, 0), 0), "vein_stock"),
+    (lambda g: g.place({"sides": {0: {"heroes": {0: {"hp": 9}}}}}), "hp_bounds"),
+    (lambda g: g.place({"sides": {1: {"energy": -1}}}), "energy_nonnegative"),
+    (lambda g: g.place({"stock": {g.index_of(-4, 4, 0): 0}}), "vein_stock"),
     (lambda g: put(g, 0, 1, (-3, -3, 6)), "one_hero_per_cell"),
     (lambda g: put(g, 0, 0, (-6, 3, 3)), "hero_cells"),
-    (lambda g: g.buildings.__setitem__(g.index_of(-2, 2, 0), {"side": 0, "kind": "Magic Tower", "hp": 1,
-                                                                "iron": False}), "tower_cells"),
-    (lambda g: g.hands.__setitem__(0, ["Curse"] * 4), "hand_limit"),
+    (lambda g: tower(g, 0, "Magic Tower", (-2, 2, 0)), "tower_cells"),
+    (lambda g: g.set_hand(0, ["Curse"] * 4), "hand_limit"),
 ])
 def test_each_invariant_catches_its_break(break_it, name):
     """A state broken on purpose is named by the matching invariant."""
@@ -196,25 +194,23 @@ def test_results_hold_every_declared_column():
     assert len(SIDE_COLUMNS) == len([c for c in r if c.startswith("first_") and c[6:] in SIDE_COLUMNS])
 
 
-def test_search_hooks_start_from_the_seats_view_and_step_decisions_of_either_side():
-    """The search root hides the other side's hand (dealt again from unseen cards) and re-keys the dice;
-    stepping follows to_act through a counter window."""
+def test_a_seats_view_hides_the_other_hand_and_its_clones_step_decisions_of_either_side():
+    """A search starts from ``Match.view_of``: the other side's hand dealt again from unseen cards, the dice
+    re-keyed; a clone steps on its own and follows to_act through a counter window."""
     sc = scenario()
-    hooks = sc.game.capability("search")
     m = sc.new_match("Warrior+Warrior", "Warrior+Warrior", seed=0)
-    g = m.game
-    g.hands[1] = ["Curse", "Pursuit"]
-    root = hooks.root(m, 0)
-    assert len(root.hands[1]) == 2 and sorted(root.hands[1] + root.pile) == sorted(g.hands[1] + g.pile)
-    assert root.hands[0] == g.hands[0] and root.key != g.key
+    m.set_hand(1, ["Curse", "Pursuit"])
+    root = m.view_of(0)
+    assert len(root.hand(1)) == 2 and sorted(root.hand(1) + root.pile()) == sorted(m.hand(1) + m.pile())
+    assert root.hand(0) == m.hand(0) and root.state.key != m.state.key
     put(root, 0, 0, (0, 0, 0))
     put(root, 1, 0, (1, -1, 0))
-    root.hands[1] = ["Curse"]
+    root.set_hand(1, ["Curse"])
     turn(root, 0, 0, 0)
-    child = hooks.copy(root)
-    hooks.step(child, ("attack", 1, -1, 0))
-    assert hooks.to_act(child) == 1 and ("pass",) in hooks.legal(child) and hooks.to_act(root) == 0
-    assert hooks.value(child, 0) == 0.0 and not hooks.over(child)
+    child = root.clone()
+    child.do(("attack", 1, -1, 0))
+    assert child.to_act == 1 and ("pass",) in child.legal_actions() and root.to_act == 0
+    assert child.value(0) == 0.0 and not child.over
 
 
 @pytest.mark.slow
@@ -253,13 +249,14 @@ def test_utility_bot_decisions_are_blind_to_the_other_hand_and_the_pile():
     checked = 0
     for k, a in enumerate(r["action_list"][0]):
         if k % 5 == 0:
-            g = m.game
+            g = m
             seat = g.to_act
             other = 1 - seat
-            unseen = g.hands[other] + g.pile
-            alt = g.copy()
-            n = len(g.hands[other])
-            alt.hands[other], alt.pile = unseen[::-1][:n], unseen[::-1][n:]
+            unseen = g.hand(other) + g.pile()
+            alt = g.clone()
+            n = len(g.hand(other))
+            alt.set_hand(other, unseen[::-1][:n])
+            alt.set_pile(unseen[::-1][n:])
             legal = g.legal_actions()
             assert alt.legal_actions() == legal
             assert Utility(pers, seat, 9).choose(g, legal) == Utility(pers, seat, 9).choose(alt, legal)
@@ -299,18 +296,17 @@ def test_uncompiled_rules_and_bots_play_the_same_games():
 
 
 def test_compiled_game_loop_plays_what_the_bots_play_one_decision_at_a_time():
-    """play_batch's compiled loop (engine and bots in numba) plays the game the Python view plays when each
-    bot is asked decision by decision through GameView.do."""
+    """play_batch's compiled loop (engine and bots in numba) plays the game the Match plays when each bot is
+    asked decision by decision through Match.do."""
     from simkit.games.krypton.batch import make_bot
-    from simkit.games.krypton.view import GameView
 
     sc = scenario()
     r = play_batch(sc, ["Knight+Knight"], ["Archer+Warrior"], [11], ("rush", "builder"), record_actions=True)
-    g = GameView(sc.rules, ("Knight+Knight", "Archer+Warrior"), 11)
+    g = sc.new_match("Knight+Knight", "Archer+Warrior", 11)
     bots = [make_bot(sc, name, s, 11)[0] for s, name in enumerate(("rush", "builder"))]
     actions = []
     while not g.over:
         a = bots[g.to_act].choose(g, g.legal_actions())
         g.do(a)
         actions.append(a)
-    assert actions == r["action_list"][0] and g.record()[0]["base_hp"] == r["first_base_hp"][0]
+    assert actions == r["action_list"][0] and g.state.sides[0].base_hp == r["first_base_hp"][0]

@@ -4,11 +4,11 @@ of the authored map (sections 2-9, 11-13; the magic cards are in test_krypton_ca
 from __future__ import annotations
 
 import pytest
-from krypton_positions import cell, dice, new, put, scenario, steps, tower, turn
+from krypton_positions import both, cell, dice, hands, new, put, scenario, sides, steps, tower, turn
 
 from simkit.core.errors import IllegalAction
 from simkit.games.krypton.bots import cost_to_cells as cost_to
-from simkit.games.krypton.tables import T_PLAIN, T_VEIN
+from simkit.games.krypton.state import CARDS, HS_BOARD, HS_DEAD, HS_FLIPPED, T_PLAIN, T_VEIN
 
 # -- section 2: the authored map -----------------------------------------------------------------------
 
@@ -62,12 +62,12 @@ def test_river_costs_3_and_a_vein_costs_1():
     put(g, 0, 0, (-1, 2, -1))
     turn(g, 0, 0, 3)
     g.do(("step", 0, 2, -2))  # river
-    assert g.t["points"] == 0
+    assert g.state.this_turn.points == 0
     g2 = new()
     put(g2, 0, 0, (-4, 3, 1))
     turn(g2, 0, 0, 1)
     g2.do(("step", -4, 4, 0))  # poor vein
-    assert g2.t["points"] == 0
+    assert g2.state.this_turn.points == 0
 
 
 def test_step_beyond_the_points_is_refused_and_changes_nothing():
@@ -86,11 +86,11 @@ def test_knight_plus_2_from_plain_minus_2_from_other_terrain_never_below_0():
     for start, roll, want in (((0, 0, 0), 3, 5), ((-4, 4, 0), 3, 5), ((-2, 2, 0), 3, 1), ((-2, 2, 0), 1, 0)):
         g = new("Knight+Warrior", "Warrior+Warrior")
         put(g, 0, 0, start)
-        g.turn = -1
-        g.hands[0] = []  # the roll happens at the start of the hero turn, after the draw
+        g.state.turn = -1
+        g.set_hand(0, [])  # the roll happens at the start of the hero turn, after the draw
         dice(g, roll)
         g.next_turn()
-        assert (g.t["roll"], g.t["points"]) == (roll, want)
+        assert (g.state.this_turn.roll, g.state.this_turn.points) == (roll, want)
 
 
 def test_no_entering_a_base_an_enemy_building_or_a_hero_but_a_friendly_tower_is_fine():
@@ -130,9 +130,9 @@ def test_attack_tower_hits_on_entering_its_range_not_when_moving_inside_it():
     put(g, 0, 0, (-2, 0, 2), hp=6)  # hill, distance 2
     turn(g, 0, 0, 6)
     g.do(("step", -1, 0, 1))  # distance 1
-    assert g.heroes[0][0]["hp"] == 4
+    assert g.hero(0, 0).hp == 4
     g.do(("step", -1, 1, 0))  # still distance 1
-    assert g.heroes[0][0]["hp"] == 4
+    assert g.hero(0, 0).hp == 4
 
 
 def test_each_attack_tower_hits_separately_and_the_base_attacks_like_a_tower():
@@ -143,12 +143,12 @@ def test_each_attack_tower_hits_separately_and_the_base_attacks_like_a_tower():
     put(g, 0, 0, (-1, 1, 0), hp=6)  # distance 2 of both
     turn(g, 0, 0, 6)
     g.do(("step", 0, 0, 0))  # distance 1 of both
-    assert g.heroes[0][0]["hp"] == 2
+    assert g.hero(0, 0).hp == 2
     g2 = new()
     put(g2, 0, 0, (4, -3, -1), hp=6)
     turn(g2, 0, 0, 6)
     g2.do(("step", 5, -3, -2))  # next to the enemy base (6,-3,-3)
-    assert g2.heroes[0][0]["hp"] == 4
+    assert g2.hero(0, 0).hp == 4
 
 
 def test_end_phase_hits_the_acting_hero_2_per_tower_in_range():
@@ -161,7 +161,7 @@ def test_end_phase_hits_the_acting_hero_2_per_tower_in_range():
     turn(g, 0, 0, 0)
     dice(g, 1, 1, 1, 1)
     g.do(("end",))
-    assert g.heroes[0][0]["hp"] == 2 and g.heroes[0][1]["hp"] == 6
+    assert g.hero(0, 0).hp == 2 and g.hero(0, 1).hp == 6
 
 
 def test_a_hero_killed_during_its_move_stops_and_its_turn_ends():
@@ -171,7 +171,7 @@ def test_a_hero_killed_during_its_move_stops_and_its_turn_ends():
     put(g, 0, 0, (-2, 0, 2), hp=2)
     turn(g, 0, 0, 6)
     g.do(("step", -1, 0, 1))
-    assert g.heroes[0][0]["state"] == "dead" and g.to_act == 0
+    assert g.hero(0, 0).state == HS_DEAD and g.to_act == 0
     assert g.legal_actions() == [("revive", "base"), ("revive", "place")]
     dice(g, 3)
     g.do(("revive", "base"))
@@ -187,24 +187,24 @@ def test_gather_poor_vein_gives_2_rich_vein_4():
     put(g, 0, 0, (-4, 4, 0))
     turn(g, 0, 0, 0)
     g.do(("gather",))
-    assert g.energy[0] == 2 and g.stock[g.index_of(-4, 4, 0)] == 6
+    assert g.state.sides[0].energy == 2 and g.state.stock[g.index_of(-4, 4, 0)] == 6
     g = new()
     put(g, 0, 0, (0, 3, -3))
     turn(g, 0, 0, 0)
     g.do(("gather",))
-    assert g.energy[0] == 4 and g.stock[g.index_of(0, 3, -3)] == 12
+    assert g.state.sides[0].energy == 4 and g.state.stock[g.index_of(0, 3, -3)] == 12
 
 
 def test_a_vein_gives_at_most_its_stock_and_then_becomes_buildable_plain():
     """With 1 left a poor vein gives 1; at stock 0 it is plain for the rest of the game (a tower may go there)."""
     g = new()
     v = g.index_of(-4, 4, 0)
-    g.stock[v] = 1
+    g.state.stock[v] = 1
     put(g, 0, 0, (-4, 4, 0))
     turn(g, 0, 0, 0)
     assert ("build", "Attack Tower") not in g.legal_actions()  # a vein is not buildable
     g.do(("gather",))
-    assert g.energy[0] == 1 and g.stock[v] == 0 and g.terrain[v] == T_PLAIN
+    assert g.state.sides[0].energy == 1 and g.state.stock[v] == 0 and g.state.terrain[v] == T_PLAIN
     assert g.buildable(v)
     assert g.rules.terrain[v] == T_VEIN
 
@@ -216,18 +216,19 @@ def test_a_hero_may_gather_on_the_turn_it_arrives():
     turn(g, 0, 0, 1)
     g.do(("step", -4, 4, 0))
     g.do(("gather",))
-    assert g.energy[0] == 2
+    assert g.state.sides[0].energy == 2
 
 
 def test_build_pays_the_cost_and_the_tower_stands_under_the_hero():
     """Build an Attack Tower on plain: the side pays 2, the tower is on the builder's cell and the hero stays."""
     g = new()
-    g.energy[0] = 3
+    g.state.sides[0].energy = 3
     put(g, 0, 0, (0, 0, 0))
     turn(g, 0, 0, 0)
     g.do(("build", "Attack Tower"))
-    b = g.buildings[g.index_of(0, 0, 0)]
-    assert (b["side"], b["kind"], b["hp"], g.energy[0]) == (0, "Attack Tower", 1, 1)
+    c = g.index_of(0, 0, 0)
+    assert (g.state.tower_side[c], g.towers()[c], g.state.tower_hp[c], g.state.sides[0].energy) == \
+        (0, "Attack Tower", 1, 1)
     assert cell(g, 0, 0) == (0, 0, 0)
 
 
@@ -235,7 +236,7 @@ def test_build_pays_the_cost_and_the_tower_stands_under_the_hero():
 def test_no_tower_on_forest_hill_river_vein_or_spawn_point(at):
     """Towers go on plain only, and not on a spawn point."""
     g = new()
-    g.energy[0] = 30
+    g.state.sides[0].energy = 30
     put(g, 0, 0, at)
     turn(g, 0, 0, 0)
     assert not [a for a in g.legal_actions() if a[0] == "build"]
@@ -244,14 +245,14 @@ def test_no_tower_on_forest_hill_river_vein_or_spawn_point(at):
 def test_prayer_tower_needs_the_advanced_base_and_costs_5():
     """A Prayer Tower is refused on the basic base and built for 5 once the base is upgraded (20)."""
     g = new()
-    g.energy[0] = 25
+    g.state.sides[0].energy = 25
     put(g, 0, 0, (0, 0, 0))
     turn(g, 0, 0, 0)
     assert ("build", "Prayer Tower") not in g.legal_actions()
     g.do(("upgrade",))
-    assert g.energy[0] == 5 and g.base_defense(0) == 10
+    assert g.state.sides[0].energy == 5 and g.base_defense(0) == 10
     g.do(("build", "Prayer Tower"))
-    assert g.energy[0] == 0 and g.dice_count(0) == 2
+    assert g.state.sides[0].energy == 0 and g.dice_count(0) == 2
 
 
 def test_dice_are_1_plus_prayer_towers_at_most_3_and_hand_limit_3_plus_magic_towers():
@@ -268,10 +269,10 @@ def test_dice_are_1_plus_prayer_towers_at_most_3_and_hand_limit_3_plus_magic_tow
 def test_death_penalty_gives_a_tenth_of_the_energy_rounded_down():
     """A hero's death makes its side give floor(energy / 10) to the other side."""
     g = new()
-    g.energy = [29, 4]
+    sides(g, energy=[29, 4])
     put(g, 0, 0, (0, 0, 0), hp=2)
     g.damage_hero(0, 0, 2)
-    assert g.energy == [27, 6]
+    assert both(g, "energy") == [27, 6]
 
 
 def test_text_base_tiers_4_8_12_upgrades_15_and_30(tmp_path):
@@ -279,13 +280,13 @@ def test_text_base_tiers_4_8_12_upgrades_15_and_30(tmp_path):
     sc = scenario(scenario().path.parent / "base-text-defence.toml")
     g = new(sc=sc)
     assert g.base_defense(0) == 4
-    g.energy[0] = 45
+    g.state.sides[0].energy = 45
     put(g, 0, 0, (0, 0, 0))
     turn(g, 0, 0, 0)
     g.do(("upgrade",))
-    assert (g.energy[0], g.base_defense(0)) == (30, 8)
+    assert (g.state.sides[0].energy, g.base_defense(0)) == (30, 8)
     g.do(("upgrade",))
-    assert (g.energy[0], g.base_defense(0)) == (0, 12)
+    assert (g.state.sides[0].energy, g.base_defense(0)) == (0, 12)
     assert ("upgrade",) not in g.legal_actions()
 
 
@@ -300,7 +301,7 @@ def test_attack_hero_totals_are_dice_plus_terrain_and_the_loser_loses_the_differ
     turn(g, 0, 0, 0)
     dice(g, 5, 1)
     g.do(("attack", -2, 2, 0))
-    assert g.heroes[1][0]["hp"] == 4 and g.heroes[0][0]["hp"] == 6
+    assert g.hero(1, 0).hp == 4 and g.hero(0, 0).hp == 6
 
 
 def test_the_attacker_loses_the_difference_when_its_total_is_lower():
@@ -311,7 +312,7 @@ def test_the_attacker_loses_the_difference_when_its_total_is_lower():
     turn(g, 0, 0, 0)
     dice(g, 1, 3)
     g.do(("attack", 1, -1, 0))
-    assert g.heroes[0][0]["hp"] == 4 and g.heroes[1][0]["hp"] == 6
+    assert g.hero(0, 0).hp == 4 and g.hero(1, 0).hp == 6
 
 
 def test_equal_totals_nothing_happens():
@@ -322,7 +323,7 @@ def test_equal_totals_nothing_happens():
     turn(g, 0, 0, 0)
     dice(g, 4, 4)
     g.do(("attack", 1, -1, 0))
-    assert g.heroes[0][0]["hp"] == 6 and g.heroes[1][0]["hp"] == 6
+    assert g.hero(0, 0).hp == 6 and g.hero(1, 0).hp == 6
 
 
 def test_several_dice_are_summed():
@@ -335,7 +336,7 @@ def test_several_dice_are_summed():
     turn(g, 0, 0, 0)
     dice(g, 2, 2, 2, 6)
     g.do(("attack", 1, -1, 0))
-    assert g.heroes[1][0]["hp"] == 6 - ((6 + 1) - (6 + 1)) and g.judgment is None
+    assert g.hero(1, 0).hp == 6 - ((6 + 1) - (6 + 1)) and not g.state.judgment.on
     assert [e for e in g.events if e[1] == "totals"][-1][3:] == (7, 7)
 
 
@@ -359,13 +360,13 @@ def test_attacking_a_tower_the_attacker_never_loses_hp_and_a_won_attack_destroys
     turn(g, 0, 0, 0)
     dice(g, 1)
     g.do(("attack", 1, -1, 0, "tower"))
-    assert g.heroes[0][0]["hp"] == 6 and g.index_of(1, -1, 0) in g.buildings
+    assert g.hero(0, 0).hp == 6 and g.index_of(1, -1, 0) in g.towers()
     tower(g, 0, "Prayer Tower", (-3, -1, 4))
     tower(g, 0, "Prayer Tower", (-3, 0, 3))
     turn(g, 0, 0, 0)
     dice(g, 6, 1, 1)  # 8 + 1 terrain = 9 > 8
     g.do(("attack", 1, -1, 0, "tower"))
-    assert g.index_of(1, -1, 0) not in g.buildings
+    assert g.index_of(1, -1, 0) not in g.towers()
 
 
 def test_a_tower_with_its_own_hero_on_it_is_a_target_of_its_own():
@@ -380,7 +381,7 @@ def test_a_tower_with_its_own_hero_on_it_is_a_target_of_its_own():
     assert attacks == [("attack", 1, -1, 0), ("attack", 1, -1, 0, "tower")]
     dice(g, 6)  # 6 + 1 against the Magic Tower's 6; a building rolls nothing
     g.do(("attack", 1, -1, 0, "tower"))
-    assert g.index_of(1, -1, 0) not in g.buildings and g.heroes[1][0]["hp"] == 6
+    assert g.index_of(1, -1, 0) not in g.towers() and g.hero(1, 0).hp == 6
     assert [e[5] for e in g.events if e[1] == "attack"] == ["tower"]
 
 
@@ -390,15 +391,15 @@ def test_blood_battle_judges_the_hero_and_the_tower_under_it_once_each():
     put(g, 0, 0, (0, 0, 0))
     put(g, 1, 0, (1, -1, 0))
     tower(g, 1, "Magic Tower", (1, -1, 0))
-    g.hands = [["Blood Battle"], []]
+    hands(g, ["Blood Battle"], [])
     turn(g, 0, 0, 0)
     g.do(("play", "Blood Battle"))
     dice(g, 6, 1, 6)
     g.do(("attack", 1, -1, 0))  # the hero: 6+1 against 1+1
-    assert g.heroes[1][0]["hp"] == 1
+    assert g.hero(1, 0).hp == 1
     assert [a for a in g.legal_actions() if a[0] == "attack"] == [("attack", 1, -1, 0, "tower")]
     g.do(("attack", 1, -1, 0, "tower"))  # the tower: 6+1 against 6
-    assert g.index_of(1, -1, 0) not in g.buildings
+    assert g.index_of(1, -1, 0) not in g.towers()
     assert [e[5] for e in g.events if e[1] == "attack"] == ["hero", "tower"]
 
 
@@ -411,7 +412,7 @@ def test_a_base_loses_the_difference_and_a_destroyed_base_ends_the_game():
     turn(g, 0, 0, 0)
     dice(g, 6, 6, 6)  # 18 + 1 against 6
     g.do(("attack", 6, -3, -3))
-    assert g.base_hp[1] == -3 and g.over and g.winner == 0 and g.end_reason == "base"
+    assert g.state.sides[1].base_hp == -3 and g.over and g.winner == "first" and g.end_reason == "base"
     assert g.legal_actions() == []
 
 
@@ -427,7 +428,7 @@ def test_dice_combine_max_takes_the_highest_die(tmp_path):
     turn(g, 0, 0, 0)
     dice(g, 2, 5, 3)
     g.do(("attack", 1, -1, 0))
-    assert g.heroes[1][0]["hp"] == 4  # 5 + 1 against 3 + 1
+    assert g.hero(1, 0).hp == 4  # 5 + 1 against 3 + 1
 
 
 # -- sections 11-13: turns, revival, end -----------------------------------------------------------------------
@@ -446,21 +447,23 @@ def test_turn_order_alternates_sides_heroes_in_team_order():
 def test_draw_one_card_at_each_hero_turn_below_the_limit_and_none_at_it():
     """A side draws 1 card at the start of each of its hero turns while below its hand limit."""
     g = new()
-    assert len(g.hands[0]) == 1 and len(g.hands[1]) == 0  # seat 0's first turn drew
+    assert len(g.hand(0)) == 1 and len(g.hand(1)) == 0  # seat 0's first turn drew
     g.do(("end",))
-    assert len(g.hands[1]) == 1
-    g.hands[0] = ["Curse", "Curse", "Ignite"]
-    pile = len(g.pile)
+    assert len(g.hand(1)) == 1
+    g.set_hand(0, ["Curse", "Curse", "Ignite"])
+    pile = len(g.pile())
     g.do(("end",))
-    assert len(g.hands[0]) == 3 and len(g.pile) == pile
+    assert len(g.hand(0)) == 3 and len(g.pile()) == pile
 
 
 def test_an_empty_pile_is_refilled_by_shuffling_the_discard_pile():
     """With the pile empty the discard pile is shuffled into a new pile before the draw."""
     g = new()
-    g.pile, g.discard, g.hands[1] = [], ["Ignite", "Curse", "Inspire"], []
+    g.set_pile([])
+    g.place({"n_discard": 3, "discard": {0: CARDS.index("Ignite"), 1: CARDS.index("Curse"), 2: CARDS.index("Inspire")}})
+    g.set_hand(1, [])
     g.do(("end",))
-    assert len(g.hands[1]) == 1 and len(g.pile) == 2 and g.discard == []
+    assert len(g.hand(1)) == 1 and len(g.pile()) == 2 and g.state.n_discard == 0
 
 
 def test_revival_choice_is_owed_by_the_dead_heros_side_during_the_enemy_turn():
@@ -473,7 +476,7 @@ def test_revival_choice_is_owed_by_the_dead_heros_side_during_the_enemy_turn():
     g.do(("attack", 1, -1, 0))
     assert g.side == 0 and g.to_act == 1 and g.legal_actions() == [("revive", "base"), ("revive", "place")]
     g.do(("revive", "base"))
-    assert g.to_act == 0 and g.heroes[1][0]["state"] == "dead"
+    assert g.to_act == 0 and g.hero(1, 0).state == HS_DEAD
 
 
 def test_return_to_base_revives_full_hp_on_the_first_free_spawn_point_at_its_next_turn():
@@ -488,22 +491,22 @@ def test_return_to_base_revives_full_hp_on_the_first_free_spawn_point_at_its_nex
     g.do(("revive", "base"))
     dice(g, 4)
     g.do(("end",))
-    h = g.heroes[1][0]
+    h = g.hero(1, 0)
     assert (g.side, g.hero_index) == (1, 0)
-    assert (h["state"], h["hp"], g.cell_of(h["cell"])) == ("board", 6, (6, -2, -4))
+    assert (h.state, h.hp, g.cell_of(h.cell)) == (HS_BOARD, 6, (6, -2, -4))
 
 
 def test_no_free_spawn_point_the_hero_stays_dead_and_its_turn_ends():
     """If every spawn point of its side is taken the returning hero stays dead and the turn passes on."""
     g = new()
-    g.heroes[1][0].update(state="dead", hp=0, cell=-1)
-    g.pending = []
+    g.place({"sides": {1: {"heroes": {0: {"state": HS_DEAD, "hp": 0, "cell": -1}}}}})
+    g.state.n_revivals_owed = 0
     for k, c in enumerate(g.rules.spawns[1]):
         tower(g, 0, "Magic Tower", g.cell_of(c)) if k else put(g, 1, 1, g.cell_of(c))
     turn(g, 0, 0, 0)
     dice(g, 2)
     g.do(("end",))
-    assert g.heroes[1][0]["state"] == "dead" and (g.side, g.hero_index) == (0, 1)
+    assert g.hero(1, 0).state == HS_DEAD and (g.side, g.hero_index) == (0, 1)
 
 
 def test_revive_in_place_is_at_once_full_hp_flipped_and_skips_the_next_turn():
@@ -515,23 +518,23 @@ def test_revive_in_place_is_at_once_full_hp_flipped_and_skips_the_next_turn():
     dice(g, 6, 1)
     g.do(("attack", 1, -1, 0))
     g.do(("revive", "place"))
-    h = g.heroes[1][0]
-    assert (h["state"], h["hp"], g.cell_of(h["cell"])) == ("flipped", 6, (1, -1, 0))
+    h = g.hero(1, 0)
+    assert (h.state, h.hp, g.cell_of(h.cell)) == (HS_FLIPPED, 6, (1, -1, 0))
     assert g.hero_at(g.index_of(1, -1, 0)) == (1, 0)
     dice(g, 3)
     g.do(("end",))  # side 1 hero 1's turn is skipped: side 0 hero 2 acts
-    assert (g.side, g.hero_index) == (0, 1) and h["state"] == "board"
+    assert (g.side, g.hero_index) == (0, 1) and h.state == HS_BOARD
 
 
 def test_round_cap_is_a_draw_by_default():
     """After max_rounds rounds the game ends: a draw (turn_limit_result = "draw")."""
     g = new()
-    g.turn = 2 * g.team * g.rules.settings["max_rounds"] - 2
-    g.base_hp = [10, 3]
-    g.t["ending"] = False
+    g.state.turn = 2 * g.team * g.rules.settings["max_rounds"] - 2
+    sides(g, base_hp=[10, 3])
+    g.state.this_turn.ending = 0
     g.do(("end",))
     g.do(("end",))
-    assert g.over and g.winner == 2 and g.end_reason == "turn_limit" and g.round == 50
+    assert g.over and g.winner == "draw" and g.end_reason == "turn_limit" and g.round == 50
 
 
 def test_round_cap_with_base_hp_gives_the_game_to_the_higher_base(tmp_path):
@@ -539,10 +542,10 @@ def test_round_cap_with_base_hp_gives_the_game_to_the_higher_base(tmp_path):
     p = tmp_path / "hp.toml"
     p.write_text(scenario().path.read_text().replace('turn_limit_result = "draw"', 'turn_limit_result = "base_hp"'))
     g = new(sc=scenario(p))
-    g.turn = 2 * g.team * g.rules.settings["max_rounds"] - 1
-    g.base_hp = [10, 3]
+    g.state.turn = 2 * g.team * g.rules.settings["max_rounds"] - 1
+    sides(g, base_hp=[10, 3])
     g.do(("end",))
-    assert g.over and g.winner == 0 and g.end_reason == "turn_limit"
+    assert g.over and g.winner == "first" and g.end_reason == "turn_limit"
 
 
 def test_the_dice_come_from_the_games_seed():
@@ -550,7 +553,7 @@ def test_the_dice_come_from_the_games_seed():
     a, b, c = (new(seed=s) for s in (7, 7, 8))
     rolls = [[x.roll_die() for _ in range(20)] for x in (a, b, c)]
     assert rolls[0] == rolls[1] != rolls[2]
-    assert a.pile == b.pile
+    assert a.pile() == b.pile()
 
 
 def test_steps_helper_walks_a_path():

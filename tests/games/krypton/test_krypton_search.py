@@ -1,7 +1,7 @@
 """The Krypton search bot (the kit's compiled search over Krypton's compiled hooks): its budget and weights as
 data, checked; games replayed from their seeds alone, the same compiled and as plain Python; answers it owes
 outside its own turn (counter windows, revival choices) searched and sensible; blind to the enemy's hand and
-the pile; its compiled value the Python one; games against the utility bot end to end."""
+the pile; its value the weighted features; games against the utility bot end to end."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ import sys
 
 import numpy as np
 import pytest
-from krypton_positions import BASE, dice, new, put, scenario, turn
+from krypton_positions import BASE, dice, hands, new, put, scenario, turn
 
 from simkit.core.errors import ScenarioError
+from simkit.core.seats import SEATS
 from simkit.games.krypton.batch import bot_names, make_bot, personalities, play_batch, searches
 from simkit.games.krypton.fast_search import hooks as H
 from simkit.games.krypton.fast_search.play import context
-from simkit.games.krypton.search import KryptonSearch
 from simkit.games.krypton.search_bot import SearchBot, view_key
-from simkit.games.krypton.state import CARDS
+from simkit.games.krypton.state import CARDS, HS_DEAD, W_COMPARE
 from simkit.scenario import load_scenario
 
 CHEAP = """
@@ -142,11 +142,11 @@ def test_the_search_bot_curses_an_attack_that_would_hurt_its_base():
     g = new("Warrior+Warrior", "Warrior+Warrior", seed=1)
     put(g, 0, 0, (5, -2, -3))  # plain, next to side 1's base (6, -3, -3)
     turn(g, 0, 0, 0)
-    g.hands = [[], ["Curse"]]
+    hands(g, [], ["Curse"])
     dice(g, 6)  # the attack die: 6 + plain 1 = 7 against the basic base's 6
     g.do(("attack", 6, -3, -3))
     g.clear_dice()  # from here on the game's own stream
-    assert g.to_act == 1 and g.judgment["window"] == "compare"
+    assert g.to_act == 1 and g.state.judgment.window == W_COMPARE
     legal = g.legal_actions()
     assert legal == [("play", "Curse"), ("pass",)]
     bot = _search_bot(sc, 1)
@@ -162,9 +162,9 @@ def test_the_search_bot_revives_at_the_base_a_hero_that_died_beside_its_own_base
     g = new("Warrior+Warrior", "Archer+Archer", seed=2)
     put(g, 1, 0, (4, -2, -2), hp=2)  # two cells from side 1's base (6, -3, -3)
     turn(g, 0, 0, 0)
-    g.hands = [["Ignite"], []]
+    hands(g, ["Ignite"], [])
     g.do(("play", "Ignite", 4, -2, -2))
-    assert g.pending and g.to_act == 1 and g.side == 0
+    assert g.state.n_revivals_owed and g.to_act == 1 and g.side == 0
     legal = g.legal_actions()
     bot = _search_bot(sc, 1)
     assert bot.choose(g, legal) == ("revive", "base")
@@ -183,19 +183,20 @@ def test_the_search_never_reads_the_enemy_hand_or_the_pile(cheap):
     m = cheap.new_match(decks[0], decks[1], seed=8)
     checked = 0
     for a in r["action_list"][0]:
-        g = m.game
-        if g.to_act == 1 and len(g.legal_actions()) > 1 and g.hands[0] and len(g.pile) > 2:
-            alt = g.copy()
-            unseen = alt.hands[0] + alt.pile
+        g = m
+        if g.to_act == 1 and len(g.legal_actions()) > 1 and g.hand(0) and len(g.pile()) > 2:
+            alt = g.clone()
+            unseen = alt.hand(0) + alt.pile()
             unseen = unseen[1:] + unseen[:1]
-            alt.hands[0], alt.pile = unseen[:len(g.hands[0])], unseen[len(g.hands[0]):][::-1]
-            assert sorted(alt.hands[0]) != sorted(g.hands[0]) or alt.pile != g.pile
+            alt.set_hand(0, unseen[:len(g.hand(0))])
+            alt.set_pile(unseen[len(g.hand(0)):][::-1])
+            assert sorted(alt.hand(0)) != sorted(g.hand(0)) or alt.pile() != g.pile()
             legal = g.legal_actions()
             seen, hidden = _search_bot(cheap, 1, "cheap"), _search_bot(cheap, 1, "cheap")
             assert seen.choose(g, legal) == hidden.choose(alt, legal)
             worlds = [_world(g, 1, salt) for salt in range(3)]
             assert all((w == _world(alt, 1, salt)).all() for salt, w in enumerate(worlds))
-            assert any(not (w[0]["pile"] == g.s.pile).all() for w in worlds)
+            assert any(not (w[0]["pile"] == g.state.pile).all() for w in worlds)
             checked += 1
         m.do(a)
     assert checked >= 10
@@ -204,8 +205,8 @@ def test_the_search_never_reads_the_enemy_hand_or_the_pile(cheap):
 def _world(g, seat: int, salt: int, peek: tuple[bool, bool] = (False, False)) -> np.ndarray:
     """The compiled search's determinization ``salt`` of game ``g`` for ``seat`` (its work state, a one-game
     array)."""
-    P = g.P
-    ctx = context(g.states, P.rules_array, P.dist, P.nbr, *P.dice, view_key(3, peek))
+    P = g.packed
+    ctx = context(g.games, P.rules_array, P.dist, P.nbr, *P.dice, view_key(3, peek))
     H.copy_game(ctx, 0, seat, salt)
     return ctx.work.copy()
 
@@ -214,8 +215,8 @@ def test_the_compiled_view_keeps_the_seen_and_redeals_the_unseen_by_salt():
     """The compiled determinization keeps the board, the own hand, the enemy's hand size and the discard pile,
     deals the same unseen cards again (another salt, another deal), re-keys the dice and drops scripted dice."""
     g = new(seed=4)
-    g.hands = [["Ignite", "Curse"], ["Shuttle", "Pursuit", "Inspire"]]
-    s = g.states[0]
+    hands(g, ["Ignite", "Curse"], ["Shuttle", "Pursuit", "Inspire"])
+    s = g.games[0]
     worlds = [_world(g, 0, salt)[0] for salt in range(6)]
     n = len(CARDS)
     for w in worlds:
@@ -234,11 +235,11 @@ def test_an_oracle_searches_the_real_game_and_only_the_peeking_seat_does():
     """A search table with ``peek = true`` is an oracle: its every world is the real game, the future dice (the
     stream's key and counter) and the enemy's hand included; the other seat of the same game still guesses."""
     g = new(seed=4)
-    g.hands = [["Ignite", "Curse"], ["Shuttle", "Pursuit", "Inspire"]]
+    hands(g, ["Ignite", "Curse"], ["Shuttle", "Pursuit", "Inspire"])
     for salt in range(3):
-        assert (_world(g, 1, salt, peek=(False, True)) == g.states).all()
+        assert (_world(g, 1, salt, peek=(False, True)) == g.games).all()
         guess = _world(g, 0, salt, peek=(False, True))[0]
-        assert guess["key"] != g.s.key and guess["ctr"] == 0
+        assert guess["key"] != g.state.key and guess["ctr"] == 0
 
 
 def test_an_oracle_table_reads_as_a_peeking_search(cheap):
@@ -249,50 +250,55 @@ def test_an_oracle_table_reads_as_a_peeking_search(cheap):
     assert list(_search_bot(cheap, 0, "cheap").view_key[1:]) == [0, 0]
 
 
-def test_the_compiled_value_is_the_python_value_at_every_decision(cheap):
-    """The search's compiled value (fast_search.hooks.value_of) equals KryptonSearch.value with the same weights
-    at every decision of a game, for both seats (and the chance counters agree)."""
+def test_the_search_value_is_the_weighted_sum_of_its_features_at_every_decision(cheap):
+    """The search's value (fast_search.hooks.value_of, through Match.value) is the value weights times the
+    own-minus-enemy features at every decision of a game, for both seats; the features the page of VALUES
+    names (base HP, hero HP on the board, energy, tier, cards in hand, deaths) are read off the state here, and
+    the chance counter is the stream's draws plus the judgments begun."""
     r = play_batch(cheap, ["Archer+Knight"], ["Knight+Warrior"], [5], ("cheap", "balanced"), record_actions=True)
     m = cheap.new_match("Archer+Knight", "Knight+Warrior", seed=5)
-    hooks, settings = KryptonSearch(cheap), searches(cheap)["cheap"]
+    weights = searches(cheap)["cheap"].value
     for a in r["action_list"][0] + [None]:
-        g = m.game
+        s = m.state
         for seat in (0, 1):
-            compiled = H.value_of(g.s, g.P.R, g.P.dist, seat, settings.values)
-            assert compiled == pytest.approx(hooks.value(g, seat, settings.value))
-        assert H.chance(g.s) == hooks.chance(g) and H.in_turn(g.s) == hooks.in_turn(g)
+            own, foe = s.sides[seat], s.sides[1 - seat]
+            f = m.features(seat)
+            on_board = [sum(int(x.hp) for x in side.heroes[:m.team] if x.state != HS_DEAD) for side in (own, foe)]
+            assert (f["base"], f["hero_hp"], f["energy"], f["tier"], f["cards"], f["deaths"]) == (
+                own.base_hp - foe.base_hp, on_board[0] - on_board[1], own.energy - foe.energy, own.tier - foe.tier,
+                own.n_hand - foe.n_hand, own.lost - foe.lost)
+            want = (0.0 if m.winner == "draw" else weights["value_win"] * (1 if m.winner == SEATS[seat] else -1)) \
+                if m.over else sum(weights[f"value_{name}"] * v for name, v in f.items())
+            assert m.value(seat, weights) == pytest.approx(want)
+        assert m.chance == s.ctr + s.sides[0].attacks + s.sides[1].attacks
         if a is not None:
             m.do(a)
     assert m.over
 
 
 def test_the_view_keeps_what_the_seat_sees_and_guesses_the_rest_by_salt():
-    """root(state, seat, salt): the own hand, the board and the hand sizes kept; another salt, another guess."""
-    sc = scenario()
-    hooks = KryptonSearch(sc)
+    """Match.view_of(seat, salt): the own hand, the board and the hand sizes kept; another salt, another guess."""
     g = new(seed=4)
-    g.hands = [["Ignite", "Curse"], ["Shuttle", "Pursuit", "Inspire"]]
-    views = [hooks.root(g, 0, salt) for salt in range(6)]
-    assert all(v.hands[0] == g.hands[0] and len(v.hands[1]) == 3 for v in views)
-    assert all(sorted(v.hands[1] + v.pile) == sorted(g.hands[1] + g.pile) for v in views)
-    assert len({tuple(v.hands[1]) for v in views}) > 1 and len({v.key for v in views}) == 6
+    hands(g, ["Ignite", "Curse"], ["Shuttle", "Pursuit", "Inspire"])
+    views = [g.view_of(0, salt) for salt in range(6)]
+    assert all(v.hand(0) == g.hand(0) and len(v.hand(1)) == 3 for v in views)
+    assert all(sorted(v.hand(1) + v.pile()) == sorted(g.hand(1) + g.pile()) for v in views)
+    assert len({tuple(v.hand(1)) for v in views}) > 1 and len({int(v.state.key) for v in views}) == 6
 
 
 def test_a_plan_ends_at_an_attack_even_when_no_die_is_rolled():
     """A base attack on Satan's Pact's fixed die rolls nothing, yet the defender's hidden counter cards could
     answer it: the chance counter grows, so a plan never runs past it (a plan drawn on one guess of the
     enemy's hand would meet a counter window on another)."""
-    sc = scenario()
-    hooks = KryptonSearch(sc)
     g = new(seed=6)
     put(g, 0, 0, (5, -2, -3))  # next to side 1's base
     turn(g, 0, 0, 0)
-    g.hands = [["Satan's Pact"], []]
+    hands(g, ["Satan's Pact"], [])
     g.do(("play", "Satan's Pact"))
-    before, ctr = hooks.chance(g), g.ctr
+    before, ctr = g.chance, int(g.state.ctr)
     g.do(("attack", 6, -3, -3))
-    assert g.ctr == ctr and hooks.in_turn(g) and g.to_act == 0  # no die, no window: the turn goes on
-    assert hooks.chance(g) == before + 1
+    assert g.state.ctr == ctr and g.in_turn and g.to_act == 0  # no die, no window: the turn goes on
+    assert g.chance == before + 1
 
 
 # -- end to end ---------------------------------------------------------------------------------------------------
@@ -312,8 +318,8 @@ def test_a_search_bot_plays_a_match_and_its_actions_replay(cheap):
     recorded actions replay to the same end."""
     m = cheap.new_match("Knight+Warrior", "Archer+Archer", seed=12)
     bots = [make_bot(cheap, "balanced", 0, 12)[0], make_bot(cheap, "cheap", 1, 12)[0]]
-    while not m.over:  # the search bot takes the Match itself, the utility bot its engine game
-        m.do(bots[m.to_act].choose(m if m.to_act == 1 else m.game, m.legal_actions()))
+    while not m.over:  # both bots take the Match
+        m.do(bots[m.to_act].choose(m, m.legal_actions()))
     again = cheap.game.replay("Knight+Warrior", "Archer+Archer", m.actions, seed=12)
     assert again.snapshot() == m.snapshot() and bots[1].decisions > 0
     played = play_batch(cheap, ["Knight+Warrior"], ["Archer+Archer"], [12], ("balanced", "cheap"),

@@ -7,19 +7,18 @@ game is never won."""
 from __future__ import annotations
 
 import pytest
-from krypton_positions import BASE, new, scenario, tower
+from krypton_positions import BASE, new, scenario, sides, tower
 
 from simkit.games.krypton.batch import play_one
+from simkit.games.krypton.match import Match
 from simkit.games.krypton.stalemate import can_add_a_die, lock_round, locked
-from simkit.games.krypton.view import GameView
 from simkit.scenario import load_scenario
 
 
-def dry(g: GameView, energy=(4, 4), tiers=(2, 2)) -> GameView:
+def dry(g: Match, energy=(4, 4), tiers=(2, 2)) -> Match:
     """Every vein empty, the sides' energy and base tiers as given (no Prayer Tower: one die each)."""
-    g.stock[:] = 0
-    g.energy = list(energy)
-    g.base_tier = list(tiers)
+    g.state.stock[:] = 0
+    sides(g, energy=list(energy), tier=list(tiers))
     return g
 
 
@@ -32,7 +31,7 @@ def test_dry_veins_no_energy_for_a_die_and_one_die_against_defence_10_is_a_lock(
 
 def test_a_vein_with_stock_left_is_no_lock():
     g = dry(new())
-    g.stock[g.index_of(0, 3, -3)] = 4
+    g.state.stock[g.index_of(0, 3, -3)] = 4
     assert can_add_a_die(g, 0) and not locked(g)
 
 
@@ -50,9 +49,9 @@ def test_energy_for_the_next_base_tier_is_no_lock(tmp_path):
     sc = load_scenario(p)
     g = dry(new(sc=sc), energy=(0, 4), tiers=(2, 2))
     assert sc.rules.upgrade_cost[1] == 30 and sc.rules.prayer_tier == 2
-    g.energy = [0, 4]
+    sides(g, energy=[0, 4])
     assert not can_add_a_die(g, 1)
-    g.energy = [0, 30]
+    sides(g, energy=[0, 30])
     assert can_add_a_die(g, 1)
 
 
@@ -89,12 +88,12 @@ def test_a_recorded_game_locks_once_for_good_and_only_if_drawn(tuned, seed, draw
     hero turn is locked (nothing in a lock can undo it); seed 3 is won (round 14) and never locks."""
     decks = ("Archer+Knight", "Archer+Warrior")
     g, actions = play_one(tuned, *decks, seed, ("tuned", "tuned"))
-    assert (g.winner == 2) == drawn
-    at = lock_round(tuned.rules, decks, seed, actions)
-    replay, turn, seen = GameView(tuned.rules, decks, seed, log=False), -1, []
+    assert (g.winner == "draw") == drawn
+    at = lock_round(tuned, decks, seed, actions)
+    replay, turn, seen = Match(tuned, *decks, seed, log=False), -1, []
     for a in actions:
-        if replay.turn != turn:
-            turn = replay.turn
+        if replay.state.turn != turn:
+            turn = replay.state.turn
             seen.append((replay.round, locked(replay)))
         replay.do(tuple(a))
     flags = [f for _, f in seen]

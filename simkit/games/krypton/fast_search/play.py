@@ -17,7 +17,7 @@ import numba
 import numpy as np
 
 from simkit.games.kits.state import record
-from simkit.games.kits.turn_search import PLANS
+from simkit.games.kits.turn_search import budget
 from simkit.games.krypton import bots as B
 from simkit.games.krypton import engine as E
 from simkit.games.krypton.fast_search.hooks import Context, chance, in_turn, search_turn
@@ -84,7 +84,7 @@ def play_loop(real, packed, dist, nbr, ev, kinds, weights, DV, DP, DN, mems, pol
     s, rules = real[0], packed[0]
     lg = np.empty(MAXLEGAL, np.int64)
     scratch = np.empty(PLAN_CAP + 1, np.int64)
-    seen = np.empty(max(int(params[0, PLANS]), int(params[1, PLANS]), 1), np.uint64)
+    seen = np.empty(max(budget(params[0])[0], budget(params[1])[0], 1), np.uint64)  # the most plans a search draws
     while s.winner < 0 and n < acts.shape[0]:
         seat = E.to_act(s, rules)
         if kinds[seat] == BOT_SEARCH:
