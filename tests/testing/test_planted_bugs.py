@@ -418,8 +418,8 @@ KRYPTON_PLANTED = {
     "death_penalty_rounds_up": [("give = own.energy // rules.death_divisor",
                                  "give = (own.energy + rules.death_divisor - 1) // rules.death_divisor")],
     "end_phase_tower_range_off_by_one": [
-        ("in_hit_range(rules, dist, h.cell, c):\n            damage_hero(s, rules, ev, side, k",
-         "dist[h.cell, c] < rules.building_range:\n            damage_hero(s, rules, ev, side, k")],
+        ("return rules.building_attack if in_hit_range(rules, dist, cell, c) else 0",
+         "return rules.building_attack if dist[cell, c] < rules.building_range else 0")],
     "own_tower_cell_not_enterable": [("return s.tower_side[cell] < 0 or s.tower_side[cell] == side",
                                       "return s.tower_side[cell] < 0")],
 }

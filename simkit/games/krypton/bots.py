@@ -87,7 +87,6 @@ from simkit.games.krypton.state import (
     MAXDICE,
     MAXH,
     MAXLEGAL,
-    TK_BASE,
     TK_HERO,
     TK_TOWER,
     W_COMPARE,
@@ -326,16 +325,11 @@ def reach(s, rules, nbr, side, start, points, shuttle, cost, parent, order):
     how many. The queue pops the least ``(cost, cell)``, as the first (heapq) version did, so ties resolve
     alike."""
     C = rules.cells
-    blocked = np.empty(C, np.bool_)  # not enterable (engine.enterable), computed once: the ground, then heroes
+    blocked = np.empty(C, np.bool_)  # not enterable now (engine.enterable), computed once per cell
     for c in range(C):
         cost[c] = -1
         parent[c] = -1
-        blocked[c] = not E.entry_allowed(s, c, side)
-    for h in range(2):
-        for e in range(rules.team):
-            x = hero(s, h, e)
-            if x.state != HS_DEAD:
-                blocked[x.cell] = True
+        blocked[c] = not E.enterable(s, rules, c, side)
     cost[start] = 0
     order[0] = start
     n_order = 1
@@ -708,22 +702,11 @@ def plan(s, rules, dist, nbr, w, DV, DP, DN, mem, side, shuttle, path_out, togo,
     energy = own.energy
     tier = own.tier
     na, nd = dice_of(rules, have, side), dice_of(rules, have, 1 - side)
-    # the targets an attack from a cell may have, in the engine's order (attack_targets): enemy heroes, towers
-    # (ascending), the base; and the cells whose hits strike this hero (engine.hitters)
-    cand = np.empty(C + 2 * MAXH, np.int64)
+    # the targets an attack may have (engine.enemy_targets, filtered per cell by engine.in_attack_range as
+    # engine.attack_targets does), and the cells whose hits strike this hero (engine.hitters)
+    cand = np.empty(C + MAXH + 1, np.int64)
     atk = np.empty(C + 1, np.int64)
-    ncand = 0
-    for e in range(rules.team):
-        foe = hero(s, 1 - side, e)
-        if foe.state != HS_DEAD:
-            cand[ncand] = TK_HERO * 1000 + foe.cell
-            ncand += 1
-    for c in range(C):
-        if s.tower_side[c] == 1 - side:
-            cand[ncand] = TK_TOWER * 1000 + c
-            ncand += 1
-    cand[ncand] = TK_BASE * 1000 + enemy_base
-    ncand += 1
+    ncand = E.enemy_targets(s, rules, side, cand)
     natk = E.hitters(s, rules, side, atk)
     # HP taken on the way to each cell from the enemy Attack Towers and base whose range it enters, summed
     # through its parent (the first version summed it over each whole path: the same numbers)

@@ -380,24 +380,38 @@ def enters_hit_range(rules, dist, old, new, c):
 
 
 @njit(cache=True)
+def hit_entering(rules, dist, old, new, c):
+    """The HP the building on ``c`` (one whose hits strike the hero: :func:`is_attacker_of`) takes from a hero
+    stepping from ``old`` to ``new`` (section 8.1): ``building_attack`` when the step enters its hit range, else
+    0. :func:`step` deals it and the bots predict it (:func:`damage_entering`)."""
+    return rules.building_attack if enters_hit_range(rules, dist, old, new, c) else 0
+
+
+@njit(cache=True)
+def hit_standing(rules, dist, cell, c):
+    """The HP the building on ``c`` (one whose hits strike the hero) takes in the end phase from the acting hero
+    on ``cell`` (section 8.2): ``building_attack`` when ``cell`` is in its hit range, else 0.
+    :func:`building_attack` deals it and the bots predict it (:func:`damage_standing`)."""
+    return rules.building_attack if in_hit_range(rules, dist, cell, c) else 0
+
+
+@njit(cache=True)
 def damage_entering(rules, dist, hitting, n, old, new):
     """What a step from ``old`` to ``new`` costs a hero in HP from the ``n`` buildings ``hitting`` whose hits
-    strike it (:func:`hitters`): ``building_attack`` for each whose range it enters (section 8.1)."""
+    strike it (:func:`hitters`): the sum of their :func:`hit_entering` (section 8.1)."""
     hp = 0
     for j in range(n):
-        if enters_hit_range(rules, dist, old, new, hitting[j]):
-            hp += rules.building_attack
+        hp += hit_entering(rules, dist, old, new, hitting[j])
     return hp
 
 
 @njit(cache=True)
 def damage_standing(rules, dist, hitting, n, cell):
     """What the end phase on ``cell`` costs the acting hero in HP from the ``n`` buildings ``hitting`` whose
-    hits strike it: ``building_attack`` for each in range (section 8.2)."""
+    hits strike it: the sum of their :func:`hit_standing` (section 8.2)."""
     hp = 0
     for j in range(n):
-        if in_hit_range(rules, dist, cell, hitting[j]):
-            hp += rules.building_attack
+        hp += hit_standing(rules, dist, cell, hitting[j])
     return hp
 
 
@@ -476,8 +490,10 @@ def building_attack(s, rules, dist, ev, side, k, source):
     """Attack Towers and the base of the enemy hit hero ``k`` of ``side`` if it is in their range."""
     h = hero(s, side, k)
     for c in range(rules.cells):
-        if is_attacker_of(s, rules, side, c) and h.state != HS_DEAD and in_hit_range(rules, dist, h.cell, c):
-            damage_hero(s, rules, ev, side, k, rules.building_attack, source)
+        if is_attacker_of(s, rules, side, c) and h.state != HS_DEAD:
+            hp = hit_standing(rules, dist, h.cell, c)
+            if hp > 0:
+                damage_hero(s, rules, ev, side, k, hp, source)
 
 
 # ---- turn flow ---------------------------------------------------------------------------------------------
@@ -666,25 +682,37 @@ def new_game(s, rules, dist, classes, key, ev):
 # ---- legal actions ------------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def attack_targets(s, rules, dist, side, k, out):
-    """The enemy heroes, towers and base within hero ``k``'s range as target codes into ``out``; returns how
-    many. A tower with its own hero standing on it is a target of its own (a cell can hold both)."""
-    h = hero(s, side, k)
-    cell = h.cell
+def enemy_targets(s, rules, side, out):
+    """Everything an attack of ``side`` may target (section 7), at any distance, as target codes into ``out``
+    (room for ``rules.cells + MAXH + 1``): the enemy heroes on the board in team order, the enemy towers in cell
+    order, the enemy base; returns how many. A tower with its own hero standing on it is a target of its own (a
+    cell can hold both)."""
     n = 0
     for e in range(rules.team):
         foe = hero(s, 1 - side, e)
-        if foe.state != HS_DEAD and in_attack_range(rules, dist, h.cls, cell, foe.cell):
+        if foe.state != HS_DEAD:
             out[n] = TK_HERO * 1000 + foe.cell
             n += 1
     for c in range(rules.cells):
-        if s.tower_side[c] == 1 - side and in_attack_range(rules, dist, h.cls, cell, c):
+        if s.tower_side[c] == 1 - side:
             out[n] = TK_TOWER * 1000 + c
             n += 1
-    base = base_cell(rules, 1 - side)
-    if in_attack_range(rules, dist, h.cls, cell, base):
-        out[n] = TK_BASE * 1000 + base
-        n += 1
+    out[n] = TK_BASE * 1000 + base_cell(rules, 1 - side)
+    return n + 1
+
+
+@njit(cache=True)
+def attack_targets(s, rules, dist, side, k, out):
+    """The :func:`enemy_targets` within hero ``k``'s range (:func:`in_attack_range`) as target codes into
+    ``out``, in their order; returns how many."""
+    h = hero(s, side, k)
+    every = np.empty(rules.cells + MAXH + 1, np.int64)
+    m = enemy_targets(s, rules, side, every)
+    n = 0
+    for i in range(m):
+        if in_attack_range(rules, dist, h.cls, h.cell, every[i] % 1000):
+            out[n] = every[i]
+            n += 1
     return n
 
 
@@ -1212,8 +1240,10 @@ def step(s, rules, dist, ev, side, k, to):
     h.cell = to
     log(s, ev, EV_STEP, side, k, old, to, cost, 0, 0, 0)
     for c in range(rules.cells):
-        if is_attacker_of(s, rules, side, c) and h.state != HS_DEAD and enters_hit_range(rules, dist, old, to, c):
-            damage_hero(s, rules, ev, side, k, rules.building_attack, SRC_TOWER_MOVE)
+        if is_attacker_of(s, rules, side, c) and h.state != HS_DEAD:
+            hp = hit_entering(rules, dist, old, to, c)
+            if hp > 0:
+                damage_hero(s, rules, ev, side, k, hp, SRC_TOWER_MOVE)
 
 
 @njit(cache=True)

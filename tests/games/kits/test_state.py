@@ -109,14 +109,6 @@ def test_place_writes_only_the_fields_named():
         place(s.sides[0], {"mana": 3})
 
 
-def test_place_writes_chosen_entries_of_an_array_of_numbers():
-    """A mapping of index -> value writes only those entries of a field that is an array of numbers."""
-    s = zeros(STATE)
-    place(s, {"sides": {0: {"dice": [1, 2, 3, 4]}}})
-    place(s, {"sides": {0: {"dice": {2: 9, 0: 7}}}})
-    assert list(s.sides[0].dice) == [7, 2, 9, 4]
-
-
 def test_an_unknown_field_is_refused_by_name():
     """Writing a field the declaration lacks raises, naming the record and its fields (no silent attribute)."""
     s = zeros(STATE)

@@ -167,8 +167,9 @@ def test_every_function_of_the_engine_is_named():
     assert sorted(engine_functions() - named) == []
 
 
-@pytest.mark.parametrize("word", ["rules.building_range", "rules.building_attack", "T_BASE", "rules.knight_plus",
-                                  "rules.knight_minus", "rules.vein_yield", "rules.prayer_tier", "rules.spawn_point"])
+@pytest.mark.parametrize("word", ["rules.building_range", "rules.building_attack", "T_BASE", "TK_BASE",
+                                  "rules.knight_plus", "rules.knight_minus", "rules.vein_yield", "rules.prayer_tier",
+                                  "rules.spawn_point"])
 def test_the_bots_read_no_number_of_a_rule_they_ask_the_engine_about(word):
     """bots.py never reads the numbers of the rules it predicts with the engine's predicates (tower and base hits,
     the cells a hero may enter, the Knight's points, a gather, the Prayer Tower's tier, where a tower may
@@ -176,6 +177,8 @@ def test_the_bots_read_no_number_of_a_rule_they_ask_the_engine_about(word):
     assert word not in (GAME / "bots.py").read_text(encoding="utf-8")
 
 
-def test_the_page_is_linked_from_the_games_doc():
-    """docs/krypton.md points to the page."""
+def test_the_page_is_linked_from_the_games_doc_the_readme_and_the_site():
+    """docs/krypton.md and the README's games table point to the page, and the site's navigation lists it."""
     assert "docs/krypton-changing-a-rule.md" in (ROOT / "docs" / "krypton.md").read_text(encoding="utf-8")
+    assert "(docs/krypton-changing-a-rule.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "krypton-changing-a-rule.md" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
