@@ -1,5 +1,5 @@
-"""docs/promises.md, "What simkit promises": every promise names the tests that hold it, and each exists; the README
-links the page."""
+"""docs/promises.md, "What simkit promises": every promise names the tests that hold it, and each exists; every
+game's clause-coverage and planted-slip tests are among them; the README links the page."""
 
 from __future__ import annotations
 
@@ -35,3 +35,22 @@ def test_the_readme_says_what_is_promised_and_links_the_page():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("## What simkit promises"):]
     assert "docs/promises.md" in section[:section.index("\n## ", 3)]
+
+
+def _tests_named(path: Path, pattern: str) -> set[str]:
+    return {f"{path.relative_to(ROOT)}::{m.group(1)}"
+            for m in re.finditer(rf"^def ({pattern})\(", path.read_text(encoding="utf-8"), re.M)}
+
+
+def test_every_games_clause_coverage_and_planted_slip_tests_are_named():
+    """The page names each game's test that every clause of its rules page has a literal example (a
+    ``test_every_clause_has_a_literal_example*`` of tests/games/*/test_docs_*.py) and each planted-slip clause test
+    (``test_every_planted*_fails_its_clause_test``): a game that gains one is held to the promise at once."""
+    wanted = set()
+    for path in sorted((ROOT / "tests" / "games").glob("*/test_docs_*.py")):
+        wanted |= _tests_named(path, r"test_every_clause_has_a_literal_example\w*")
+    planted = ROOT / "tests" / "testing" / "test_planted_bugs.py"
+    wanted |= _tests_named(planted, r"test_every_planted\w*_fails_its_clause_test")
+    assert len(wanted) >= 6
+    named = set(re.findall(r"`(tests/[\w/]+\.py::test_\w+)`", _section()))
+    assert not wanted - named, f"docs/promises.md does not name {sorted(wanted - named)}"

@@ -12,7 +12,10 @@ Two nets, both shown here: every bug fails a clause test of ``tests/test_rules_*
 (``CLAUSE_TESTS``, run with the bug planted, the rules un-jitted in a subprocess so that no planted
 copy is compiled), and the hunt, the state machine ``simkit check`` runs under the ``ci`` profile's
 example budget with a fixed hypothesis seed (deterministic), reports most of them by a fitting
-independent check (all of them: the slow test; ``HUNT_MISSES`` lists those it misses).
+independent check (all of them: the slow test; ``HUNT_MISSES`` lists those it misses). Sixteen bugs are issue
+14's; the rest are issue 52's one-line slips (an edge excluded, off by one, the wrong side, the wrong time), each
+failing a rule example of ``scenarios/miracle/examples.toml``, which ``simkit check`` runs first
+(``scripts/planted_hunt.py --game miracle`` counts what the whole check catches, examples first).
 """
 
 import functools
@@ -103,6 +106,205 @@ PLANTED = {
         "        if not S.alive[g, v] or S.side[g, v] == S.current[g]:",
         "        if not S.alive[g, v]:",
     )]},
+    # issue 52's one-line slips: an edge excluded, off by one, the wrong side, the wrong time; each fails a rule
+    # example of scenarios/miracle/examples.toml
+    "attack_range_top_excluded": {"legal": [
+        ("    return lo <= dist <= hi and (hits_air_attacker or not target_flies)",
+         "    return lo <= dist < hi and (hits_air_attacker or not target_flies)"),
+    ]},
+    "attack_range_bottom_excluded": {"legal": [
+        ("    return lo <= dist <= hi and (hits_air_attacker or not target_flies)",
+         "    return lo < dist <= hi and (hits_air_attacker or not target_flies)"),
+    ]},
+    "ground_units_hit_flyers": {"legal": [
+        ("    return lo <= dist <= hi and (hits_air_attacker or not target_flies)",
+         "    return lo <= dist <= hi"),
+        ("        if flies and not hits_air(R, k):\n            return TARGET_FLIES\n", ""),
+    ]},
+    "flyers_do_not_hit_flyers": {"legal": [
+        ("    return R.flying[kind] or R.anti_air[kind]",
+         "    return R.anti_air[kind]"),
+    ]},
+    "every_target_counters_a_flyer": {"legal": [
+        ("    return lo <= dist <= hi and atk > 0 and (not attacker_flies or hits_air_target)",
+         "    return lo <= dist <= hi and atk > 0"),
+    ]},
+    "splash_reaches_beyond_two": {"legal": [
+        ("    return to_target == 1 and to_attacker == 2 and not victim_flies",
+         "    return to_target == 1 and to_attacker >= 2 and not victim_flies"),
+    ]},
+    "splash_hits_next_to_the_dragon": {"legal": [
+        ("    return to_target == 1 and to_attacker == 2 and not victim_flies",
+         "    return to_target == 1 and to_attacker <= 2 and not victim_flies"),
+    ]},
+    "splash_hits_flyers": {"legal": [
+        ("    return to_target == 1 and to_attacker == 2 and not victim_flies",
+         "    return to_target == 1 and to_attacker == 2"),
+    ]},
+    "summon_needs_more_than_its_cost": {"legal": [
+        ("    return available > 0 and cost <= mana",
+         "    return available > 0 and cost < mana"),
+    ]},
+    "enemy_garrisons_spawn": {"legal": [
+        ("        if row == cur or (row >= 2 and garrison_owner[row - 2] == cur):",
+         "        if row == cur or (row >= 2 and garrison_owner[row - 2] >= 0):"),
+    ]},
+    "flyers_summoned_only_on_empty_cells": {"legal": [
+        ("        taken = air if R.flying[kind] else ground",
+         "        taken = ground if R.flying[kind] else ground"),
+        ("        taken = sit.air if R.flying[k] else sit.ground",
+         "        taken = sit.ground if R.flying[k] else sit.ground"),
+    ]},
+    "priest_buffs_itself": {"legal": [
+        ("            if u != j and alive[u] and side[u] == side[j] and distance[cell[u], cell[j]] <= radius:",
+         "            if alive[u] and side[u] == side[j] and distance[cell[u], cell[j]] <= radius:"),
+    ]},
+    "aura_buffs_enemies": {"legal": [
+        ("            if u != j and alive[u] and side[u] == side[j] and distance[cell[u], cell[j]] <= radius:",
+         "            if u != j and alive[u] and distance[cell[u], cell[j]] <= radius:"),
+    ]},
+    "holy_bonus_ends_a_turn_early": {"legal": [
+        ("(holy_attack if buff[u] > 0 else 0)",
+         "(holy_attack if buff[u] > 1 else 0)"),
+    ]},
+    "ground_units_pass_under_enemy_flyers": {"legal": [
+        ("            bits[STOP + layer, r] = near | bits[ENEMY + 1 - layer, r]",
+         "            bits[STOP + layer, r] = near | bits[ENEMY + layer, r]"),
+    ]},
+    "ground_units_walk_the_abyss": {"legal": [
+        ("        bits[ENTER, r] = R.walkable_bits[r] & ~bits[ENTER, r]",
+         "        bits[ENTER, r] = R.valid_bits[r] & ~bits[ENTER, r]"),
+    ]},
+    "friends_stop_moves": {"legal": [
+        ("            if S.side[g, j] != cur:\n                bits[ENEMY",
+         "            if S.side[g, j] == cur:\n                bits[ENEMY"),
+    ]},
+    "enemies_never_stop_a_move": {"legal": [
+        ("            bits[FRONT, r] = new & ~bits[stop, r]",
+         "            bits[FRONT, r] = new"),
+    ]},
+    "moves_one_step_too_far": {"legal": [
+        ("    for _ in range(steps):",
+         "    for _ in range(steps + 1):"),
+    ]},
+    "inferno_garrison_edge_excluded": {"legal": [
+        ("            out |= R.distance[R.garrisons[gi]] <= R.inferno_garrison_range",
+         "            out |= R.distance[R.garrisons[gi]] < R.inferno_garrison_range"),
+    ]},
+    "inferno_near_the_enemys_garrison": {"legal": [
+        ("        if S.garrison_owner[g, gi] == cur:",
+         "        if S.garrison_owner[g, gi] >= 0:"),
+    ]},
+    "artifact_needs_more_than_its_cost": {"legal": [
+        ("    return S.artifact_state[g, cur] == READY and R.artifact_cost[art] <= S.mana[g, cur]",
+         "    return S.artifact_state[g, cur] == READY and R.artifact_cost[art] < S.mana[g, cur]"),
+    ]},
+    "miracle_range_from_the_own_miracle": {"legal": [
+        ("        out[first + units] = lo <= R.miracle_distance[foe, S.cell[g, u]] <= hi",
+         "        out[first + units] = lo <= R.miracle_distance[cur, S.cell[g, u]] <= hi"),
+        ("LEGAL if lo <= R.miracle_distance[1 - cur, S.cell[g, a]] <= hi else",
+         "LEGAL if lo <= R.miracle_distance[cur, S.cell[g, a]] <= hi else"),
+    ]},
+    "zero_attack_attacks": {"legal": [
+        ("    return may_act(alive, ready, side, cur) and atk > 0",
+         "    return may_act(alive, ready, side, cur) and atk >= 0"),
+    ]},
+    "holy_shield_never_spent": {"step": [
+        ("        S.shield[g, u] = False\n        return 0",
+         "        return 0"),
+    ]},
+    "summon_costs_the_first_level": {"step": [
+        ("    S.mana[g, cur] -= R.cost[kind, level - 1]",
+         "    S.mana[g, cur] -= R.cost[kind, 0]"),
+    ]},
+    "summoned_units_act_at_once": {"step": [
+        ("    S.ready[g, u] = False\n    S.shield[g, u] = False\n    S.equipped",
+         "    S.ready[g, u] = True\n    S.shield[g, u] = False\n    S.equipped"),
+    ]},
+    "move_keeps_the_unit_ready": {"step": [
+        ("    S.cell[g, u] = cell\n    S.ready[g, u] = False",
+         "    S.cell[g, u] = cell"),
+    ]},
+    "attack_keeps_the_unit_ready": {"step": [
+        ("    power = atk[u]\n    S.ready[g, u] = False",
+         "    power = atk[u]"),
+    ]},
+    "attack_hits_the_own_miracle": {"step": [
+        ("        S.miracle_hp[g, 1 - S.current[g]] -= power",
+         "        S.miracle_hp[g, S.current[g]] -= power"),
+    ]},
+    "counter_with_the_attackers_attack": {"step": [
+        ("        tally_damage(S, g, t, hit(S, g, u, atk[t]))",
+         "        tally_damage(S, g, t, hit(S, g, u, atk[u]))"),
+    ]},
+    "splash_of_the_first_level": {"step": [
+        ("    amount = R.splash[S.kind[g, u], S.level[g, u] - 1]",
+         "    amount = R.splash[S.kind[g, u], 0]"),
+    ]},
+    "holy_light_edge_excluded": {"step": [
+        ("R.distance[S.cell[g, u], cell] <= R.holy_radius:",
+         "R.distance[S.cell[g, u], cell] < R.holy_radius:"),
+    ]},
+    "wind_blessing_edge_excluded": {"step": [
+        ("R.distance[S.cell[g, u], cell] <= R.wind_radius:",
+         "R.distance[S.cell[g, u], cell] < R.wind_radius:"),
+    ]},
+    "inferno_burn_edge_excluded": {"step": [
+        ("R.distance[S.cell[g, u], cell] <= R.inferno_radius:",
+         "R.distance[S.cell[g, u], cell] < R.inferno_radius:"),
+    ]},
+    "shield_raises_only_max_hp": {"step": [
+        ("        S.hp[g, target] += R.shield_hp\n",
+         ""),
+    ]},
+    "dead_stars_one_per_unit": {"step": [
+        ("        S.dead_stars[g, side] += R.stars[kind, lv]",
+         "        S.dead_stars[g, side] += R.stars[kind, 0]"),
+    ]},
+    "cooling_one_turn_short": {"step": [
+        ("                S.cooling[g, side, slot, cd] += 1",
+         "                S.cooling[g, side, slot, cd - 1] += 1"),
+    ]},
+    "shield_bearer_death_keeps_the_artifact": {"step": [
+        ("        if S.equipped[g, u] or kind == R.inferno:",
+         "        if kind == R.inferno:"),
+    ]},
+    "miracle_at_zero_stands": {"step": [
+        ("    if S.miracle_hp[g, 0] <= 0 or S.miracle_hp[g, 1] <= 0:",
+         "    if S.miracle_hp[g, 0] < 0 or S.miracle_hp[g, 1] < 0:"),
+    ]},
+    "more_dead_stars_win": {"step": [
+        ("        return FIRST if stars[0] < stars[1] else SECOND",
+         "        return FIRST if stars[0] > stars[1] else SECOND"),
+    ]},
+    "enemy_priests_heal_too": {"step": [
+        ("                if not S.alive[g, j] or S.side[g, j] != cur:\n                    continue",
+         "                if not S.alive[g, j]:\n                    continue"),
+    ]},
+    "flyers_capture_garrisons": {"step": [
+        ("            if S.alive[g, u] and not R.flying[S.kind[g, u]] and S.cell[g, u] == R.garrisons[i]:",
+         "            if S.alive[g, u] and S.cell[g, u] == R.garrisons[i]:"),
+    ]},
+    "both_bearers_regain_the_shield": {"step": [
+        ("        if mine and S.equipped[g, u]:",
+         "        if S.alive[g, u] and S.equipped[g, u]:"),
+    ]},
+    "artifact_ready_a_turn_late": {"step": [
+        ("        if S.artifact_cooldown[g, cur] <= 0:",
+         "        if S.artifact_cooldown[g, cur] < 0:"),
+    ]},
+    "turn_limit_a_turn_late": {"step": [
+        ("    if S.turn[g] >= R.turn_limit:",
+         "    if S.turn[g] > R.turn_limit:"),
+    ]},
+    "mana_grows_on_the_other_phase": {"step": [
+        ("    grow = 1 if S.turn[g] % R.mana_period == R.mana_phase[cur] else 0",
+         "    grow = 1 if S.turn[g] % R.mana_period == R.mana_phase[1 - cur] else 0"),
+    ]},
+    "unit_step_only_for_the_side_to_act": {"step": [
+        ("    for side in range(2):\n        for s in range(S.deck_kind.shape[2]):",
+         "    for side in range(S.current[g], S.current[g] + 1):\n        for s in range(S.deck_kind.shape[2]):"),
+    ]},
 }
 
 _LEGAL_IMPORT = "from simkit.games.miracle.fast.legal import"
@@ -168,8 +370,59 @@ BUGS = {
     "heal_range_off_by_one": {"priests_heal_at_turn_end"},
     "unit_counts_step_a_turn_early": {"unit_count_conserved"},
     "splash_hits_friends": {"attack_damage_and_counter"},
+    "attack_range_top_excluded": {"legal_targets_follow_the_rules"},
+    "attack_range_bottom_excluded": {"legal_targets_follow_the_rules"},
+    "ground_units_hit_flyers": {"legal_targets_follow_the_rules"},
+    "flyers_do_not_hit_flyers": {"attack_damage_and_counter", "legal_targets_follow_the_rules"},
+    "every_target_counters_a_flyer": {"attack_damage_and_counter"},
+    "splash_reaches_beyond_two": {"attack_damage_and_counter"},
+    "splash_hits_next_to_the_dragon": {"attack_damage_and_counter"},
+    "splash_hits_flyers": {"attack_damage_and_counter"},
+    "summon_needs_more_than_its_cost": {"legal_targets_follow_the_rules"},
+    "enemy_garrisons_spawn": {"legal_targets_follow_the_rules"},
+    "flyers_summoned_only_on_empty_cells": {"legal_targets_follow_the_rules"},
+    "priest_buffs_itself": {"attack_damage_and_counter", "legal_targets_follow_the_rules"},
+    "aura_buffs_enemies": {"attack_damage_and_counter"},
+    "holy_bonus_ends_a_turn_early": {"attack_damage_and_counter"},
+    "ground_units_pass_under_enemy_flyers": {"moves_follow_the_page"},
+    "ground_units_walk_the_abyss": {"moves_follow_the_page", "no_ground_unit_on_abyss"},
+    "friends_stop_moves": {"moves_follow_the_page"},
+    "enemies_never_stop_a_move": {"moves_follow_the_page"},
+    "moves_one_step_too_far": {"moves_follow_the_page"},
+    "inferno_garrison_edge_excluded": {"legal_targets_follow_the_rules"},
+    "inferno_near_the_enemys_garrison": {"legal_targets_follow_the_rules"},
+    "artifact_needs_more_than_its_cost": {"legal_targets_follow_the_rules"},
+    "miracle_range_from_the_own_miracle": {"legal_targets_follow_the_rules"},
+    "zero_attack_attacks": {"legal_targets_follow_the_rules"},
+    "holy_shield_never_spent": {"attack_damage_and_counter"},
+    "summon_costs_the_first_level": {"mana_spent_exactly"},
+    "summoned_units_act_at_once": {"artifact_effects", "summoned_unit_arrives_fresh"},
+    "move_keeps_the_unit_ready": {"move_moves_only_the_mover"},
+    "attack_keeps_the_unit_ready": {"attack_damage_and_counter"},
+    "attack_hits_the_own_miracle": {"attack_damage_and_counter"},
+    "counter_with_the_attackers_attack": {"attack_damage_and_counter"},
+    "splash_of_the_first_level": {"attack_damage_and_counter"},
+    "holy_light_edge_excluded": {"artifact_effects"},
+    "wind_blessing_edge_excluded": {"artifact_effects"},
+    "inferno_burn_edge_excluded": {"artifact_effects"},
+    "shield_raises_only_max_hp": {"artifact_effects"},
+    "dead_stars_one_per_unit": {"dead_stars_count_the_fallen"},
+    "cooling_one_turn_short": {"deaths_follow_the_page"},
+    "shield_bearer_death_keeps_the_artifact": {"artifact_effects", "artifact_state_matches_board",
+                                               "deaths_follow_the_page"},
+    "miracle_at_zero_stands": {"game_end_consistent"},
+    "more_dead_stars_win": {"winner_follows_tie_break"},
+    "enemy_priests_heal_too": {"priests_heal_at_turn_end"},
+    "flyers_capture_garrisons": {"garrisons_follow_ground_units"},
+    "both_bearers_regain_the_shield": {"turn_start_refreshes"},
+    "artifact_ready_a_turn_late": {"artifact_cooldown_consistent", "cooldowns_tick_at_turn_start"},
+    "turn_limit_a_turn_late": {"game_ends_by_turn_limit", "turn_advances_by_one", "turn_order"},
+    "mana_grows_on_the_other_phase": {"max_mana_follows_schedule"},
+    "unit_step_only_for_the_side_to_act": {"cooldowns_tick_at_turn_start", "unit_count_conserved"},
 }
-#: bug -> a clause test (module of tests/, function taking the base scenario) that fails with it planted
+#: bug -> a clause test that fails with it planted: (module of tests/, function taking the base scenario), or
+#: "example: NAME", a rule example of scenarios/miracle/examples.toml (tests/testing/test_check_examples.py runs
+#: each as a clause test)
 CLAUSE_TESTS = {
     "heal_past_max": ("test_rules_priest", "test_priest_heal_is_capped_at_max_hp_and_stacks_per_priest"),
     "summon_onto_occupied_cell": ("test_rules_summon", "test_summon_blocked_by_a_unit_of_the_same_layer"),
@@ -188,6 +441,60 @@ CLAUSE_TESTS = {
     "heal_range_off_by_one": ("test_rules_priest", "test_priest_heals_friendly_units_in_range_at_end_of_own_turn"),
     "unit_counts_step_a_turn_early": ("test_rules_turns", "test_unit_counts_rise_on_turns_51_and_76_for_both_players"),
     "splash_hits_friends": ("test_rules_attack", "test_splash_at_range_one_hits_enemy_ground_behind_the_target"),
+    "attack_range_top_excluded": "example: An Archer reaches distance 4",
+    "attack_range_bottom_excluded": "example: A FrostDragon hits a flyer over its own cell (range 0)",
+    "ground_units_hit_flyers": "example: A ground unit cannot hit a flyer",
+    "flyers_do_not_hit_flyers": "example: A flyer counters a flyer",
+    "every_target_counters_a_flyer": "example: A Swordsman does not counter a flyer",
+    "splash_reaches_beyond_two": "example: A VolcanoDragon's splash at range 2 skips units next to the dragon",
+    "splash_hits_next_to_the_dragon": ("example: A VolcanoDragon splashes enemy ground units next to the target and 2"
+                                       " from itself"),
+    "splash_hits_flyers": "example: A VolcanoDragon splashes enemy ground units next to the target and 2 from itself",
+    "summon_needs_more_than_its_cost": ("example: A summon pays its cost and one unit; the unit arrives with full HP"
+                                        " and waits"),
+    "enemy_garrisons_spawn": "example: The enemy's garrison gives no spawn point",
+    "flyers_summoned_only_on_empty_cells": "example: A BlackBat is summoned over an enemy ground unit",
+    "priest_buffs_itself": "example: A Priest's aura reaches 2 cells, friends only, not itself",
+    "aura_buffs_enemies": "example: A Priest's aura reaches 2 cells, friends only, not itself",
+    "holy_bonus_ends_a_turn_early": "example: The HolyLight bonus lasts through the caster's next turn",
+    "ground_units_pass_under_enemy_flyers": "example: A ground unit does not pass under an enemy flyer",
+    "ground_units_walk_the_abyss": "example: A ground unit never enters the abyss",
+    "friends_stop_moves": "example: A ground unit passes under a friendly flyer",
+    "enemies_never_stop_a_move": "example: A ground unit stops next to an enemy ground unit",
+    "moves_one_step_too_far": "example: A Swordsman does not move 4 steps",
+    "inferno_garrison_edge_excluded": "example: InfernoFlame lands within 5 of an owned garrison",
+    "inferno_near_the_enemys_garrison": "example: InfernoFlame does not land near the enemy's garrison",
+    "artifact_needs_more_than_its_cost": "example: HolyLight heals friends within 2 to max and gives them +2 attack",
+    "miracle_range_from_the_own_miracle": "example: A Swordsman next to the enemy miracle attacks it",
+    "zero_attack_attacks": "example: A lone Priest cannot attack",
+    "holy_shield_never_spent": "example: A holy shield cancels the whole first hit only",
+    "summon_costs_the_first_level": ("example: A summon pays its cost and one unit; the unit arrives with full HP and"
+                                     " waits"),
+    "summoned_units_act_at_once": ("example: A summon pays its cost and one unit; the unit arrives with full HP and"
+                                   " waits"),
+    "move_keeps_the_unit_ready": "example: After moving a unit may not attack",
+    "attack_keeps_the_unit_ready": "example: After attacking a unit may not move",
+    "attack_hits_the_own_miracle": "example: A Swordsman next to the enemy miracle attacks it",
+    "counter_with_the_attackers_attack": "example: A target in range strikes back",
+    "splash_of_the_first_level": "example: An L3 VolcanoDragon splashes 5",
+    "holy_light_edge_excluded": "example: HolyLight heals friends within 2 to max and gives them +2 attack",
+    "wind_blessing_edge_excluded": "example: WindBlessing lets friends within 1 act again",
+    "inferno_burn_edge_excluded": ("example: InfernoFlame burns enemies within 2 on both layers, then raises an"
+                                   " Inferno that waits"),
+    "shield_raises_only_max_hp": "example: SalamanderShield gives its unit 3 HP, 3 max HP and a holy shield",
+    "dead_stars_one_per_unit": "example: Several units die in one action, their stars counted",
+    "cooling_one_turn_short": "example: A dead L1 Swordsman cools 2 of its owner's turn starts",
+    "shield_bearer_death_keeps_the_artifact": "example: SalamanderShield is recycled when its bearer dies",
+    "miracle_at_zero_stands": "example: A miracle at 0 HP ends the game at once",
+    "more_dead_stars_win": "example: At the turn limit, miracles equal, fewer dead stars wins",
+    "enemy_priests_heal_too": "example: A Priest does not heal at the opponent's turn end",
+    "flyers_capture_garrisons": "example: A flying unit does not capture a garrison",
+    "both_bearers_regain_the_shield": ("example: The holy shield returns at its owner's turn start, not at the"
+                                       " opponent's"),
+    "artifact_ready_a_turn_late": "example: An artifact's cooldown goes down at its owner's turn start only",
+    "turn_limit_a_turn_late": "example: The game ends after turn 100",
+    "mana_grows_on_the_other_phase": "example: Max mana on turn 4 is 3 for the second player, 2 for the first",
+    "unit_step_only_for_the_side_to_act": "example: Unit counts rise on turn 51 for both players",
 }
 #: The bugs the ci hunt does not report by a fitting check (measured by the slow test).
 HUNT_MISSES: set[str] = set()
@@ -206,15 +513,20 @@ sys.path[:0] = [sys.argv[2], *map(str, __import__("pathlib").Path(sys.argv[1]).g
 import pytest
 import simkit
 import test_planted_bugs as T
+import test_check_examples as X
 
 base = simkit.load_scenario(sys.argv[3])
 failed = {}
-for bug, (module, name) in T.CLAUSE_TESTS.items():
-    test = getattr(__import__(module), name)
+for bug, clause in T.CLAUSE_TESTS.items():
     with pytest.MonkeyPatch.context() as monkeypatch:
         T.planter(bug)(monkeypatch, T.Path(sys.argv[2]))
         try:
-            test(base)
+            if isinstance(clause, str):
+                problem = X.run_example("miracle", clause[len("example: "):])
+                assert problem is None, problem
+            else:
+                module, name = clause
+                getattr(__import__(module), name)(base)
             failed[bug] = None
         except (Exception, pytest.fail.Exception) as exc:  # a failed assert, or a refusal the test did not expect
             failed[bug] = f"{type(exc).__name__}: {str(exc)[:200]}"
@@ -223,9 +535,9 @@ print(json.dumps(failed))
 
 
 def test_every_planted_bug_fails_its_clause_test(base, tmp_path):
-    """Each bug, planted into the rules source, makes its clause test fail (the clause tests pass as the
-    rules are; here the rules run un-jitted, so the sixteen planted copies need no compiling)."""
-    assert set(CLAUSE_TESTS) == set(PLANTED) == set(BUGS)
+    """Each bug, planted into the rules source, makes its clause test or its rule example fail (both pass as the
+    rules are; here the rules run un-jitted, so the planted copies need no compiling)."""
+    assert set(CLAUSE_TESTS) == set(PLANTED) == set(BUGS) and len(PLANTED) >= 60
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     tests = str(TESTS)
     done = subprocess.run([sys.executable, "-c", UNJITTED, tests, str(tmp_path), str(base.path)], env=env,

@@ -1,17 +1,20 @@
-"""docs/miracle-changing-a-rule.md cannot silently drift: every path, ``file.function``, invariant,
-planted bug, clause counter and test it names exists, and every rule's code is in the one rules
-source (``fast/step.py``, ``fast/legal.py``)."""
+"""docs/miracle-changing-a-rule.md cannot silently drift: every clause of the rules page it lists has a literal
+example in scenarios/miracle/examples.toml (and every example names a listed clause), every path,
+``file.function``, invariant, planted bug, clause counter and test it names exists, and every rule's code is in
+the one rules source (``fast/step.py``, ``fast/legal.py``)."""
 
 from __future__ import annotations
 
 import ast
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = ROOT / "docs" / "miracle-changing-a-rule.md"
+EXAMPLES = ROOT / "scenarios" / "miracle" / "examples.toml"
 GAME = ROOT / "simkit" / "games" / "miracle"
 TOP = ("simkit/", "tests/", "scripts/", "scenarios/", "docs/", "lab/")
 RULE_SOURCE = ("fast/step.py", "fast/legal.py")
@@ -39,8 +42,23 @@ def bullets(text: str) -> list[str]:
 def segment(bullet: str, label: str) -> str:
     """The text of a bullet after ``label:`` up to the next label (Data, Rule, Check, Tests) or the end
     of its sentence."""
-    m = re.search(rf"\b{label}: (.*?)(?=\b(?:Data|Rule|Check|Tests): |\. [A-Z]|$)", bullet)
+    m = re.search(rf"\b{label}: (.*?)(?=\b(?:Data|Rule|Check|Tests|Example): |\. [A-Z]|$)", bullet)
     return m.group(1) if m else ""
+
+
+def clauses(text: str) -> dict[str, str]:
+    """Clause id -> its bullet (``- **id** ...`` with its continuation lines, as one string)."""
+    return {re.match(r"- \*\*([\w.-]+)\*\*", b).group(1): b for b in bullets(text)}
+
+
+def example_part(bullet: str) -> str:
+    """What a clause's bullet says after ``Example:`` (the example names, or ``none (why)``)."""
+    m = re.search(r"\bExample: (.*)$", bullet)
+    return m.group(1).strip() if m else ""
+
+
+def examples() -> list[dict]:
+    return tomllib.loads(EXAMPLES.read_text(encoding="utf-8"))["example"]
 
 
 def file_of(name: str) -> Path:
@@ -96,6 +114,59 @@ def test_helpers_read_the_page_format():
     assert function_ref("fast/step.heal") == (GAME / "fast" / "step.py", "heal")
     assert function_ref("match.Match._check_attack") == (GAME / "match.py", "Match._check_attack")
     assert function_ref("fast/step.py") is None and function_ref("[rules] a") is None
+
+
+def test_the_page_lists_the_clauses_of_every_section():
+    """Every rule bullet is a clause with an id of its rules page section (1- to 5-), the sections all there."""
+    ids = clauses(page())
+    assert len(ids) >= 45 and len(ids) == len(bullets(page()))
+    for prefix in ("1-", "2-", "3-", "4-", "5-"):
+        assert sum(i.startswith(prefix) for i in ids) >= 5, prefix
+    assert all(re.fullmatch(r"[1-5]-[a-z-]+", i) for i in ids), sorted(ids)
+
+
+def test_every_clause_has_a_literal_example_and_every_example_a_clause():
+    """Each clause's ``Example:`` names examples of scenarios/miracle/examples.toml whose clause starts with its id
+    (or says ``none (why)``: a clause that is no position, at most two); each example's clause starts with a
+    listed id."""
+    ids = clauses(page())
+    by_name = {e["name"]: e for e in examples()}
+    bad, none = [], []
+    for cid, bullet in ids.items():
+        said = example_part(bullet)
+        if said.startswith("none ("):
+            none.append(cid)
+            continue
+        names = re.findall(r'"([^"]+)"', said)
+        if not names:
+            bad.append(f"{cid}: no example named")
+        for name in names:
+            if name not in by_name:
+                bad.append(f"{cid}: no example {name!r} in examples.toml")
+            elif not by_name[name]["clause"].startswith(f"{cid}:"):
+                bad.append(f"{cid}: example {name!r} is of clause {by_name[name]['clause'].split(':')[0]!r}")
+        if not any(e["clause"].startswith(f"{cid}:") for e in by_name.values()):
+            bad.append(f"{cid}: no example of examples.toml has clause {cid!r}")
+    for e in by_name.values():
+        cid = e["clause"].split(":")[0]
+        if cid not in ids:
+            bad.append(f"example {e['name']!r}: clause id {cid!r} is not listed on the page")
+    assert not bad, bad
+    assert len(none) <= 2, none
+
+
+def test_every_clause_that_happens_names_its_rule_and_its_check():
+    """A clause with an example names its rule (``Rule:``, or ``Data:`` for a number read at load) and its
+    second home (``Check:``)."""
+    bad = []
+    for cid, bullet in clauses(page()).items():
+        if example_part(bullet).startswith("none ("):
+            continue
+        if not spans(segment(bullet, "Rule")) and not spans(segment(bullet, "Data")):
+            bad.append(f"{cid}: no rule")
+        if not spans(segment(bullet, "Check")):
+            bad.append(f"{cid}: no check")
+    assert not bad, bad
 
 
 def test_every_path_named_exists():

@@ -178,7 +178,8 @@ def test_inferno_flame_burns_enemies_within_two_and_raises_an_inferno(base):
 def test_inferno_flame_killing_the_enemys_shield_bearer_recycles_the_enemys_artifact(base):
     """InfernoFlame on (-2,2,0) burns the enemy's SalamanderShield bearer at (0,2,-2) (2 HP, shield already
     broken) to death: the enemy's SalamanderShield, in use, goes to cooling (found by the thorough check: the
-    invariant had held the enemy's artifact fixed); leaving it in use is reported."""
+    invariant had held the enemy's artifact fixed); leaving it in use is reported, by the artifact's check and the
+    deaths' check."""
     m = base.new_match(DRAGONS, SHIELD, seed=0)
     m.state.mana[0, 0] = m.state.max_mana[0, 0] = 8
     bearer = place(m, "Swordsman", (0, 2, -2), side=1, hp=2)
@@ -193,7 +194,7 @@ def test_inferno_flame_killing_the_enemys_shield_bearer_recycles_the_enemys_arti
     def still_in_use(after):
         after.artifact_state[0, 1], after.artifact_cooldown[0, 1] = IN_USE, 0
 
-    assert broken_by(m, ("use", (-2, 2, 0)), still_in_use) == {"artifact_effects"}
+    assert broken_by(m, ("use", (-2, 2, 0)), still_in_use) == {"artifact_effects", "deaths_follow_the_page"}
 
 
 # ----------------------------------------------------------------------------------------------

@@ -535,7 +535,8 @@ def _advanced(rules: Rules, before: State, act: Actions) -> np.ndarray:
 
 @transition_invariant(
     "turn_start_refreshes",
-    "at a turn start the side to act gets mana = max mana, its units may act, its bearer regains its holy shield",
+    "at a turn start the side to act gets mana = max mana, its units may act, its bearer regains its holy shield "
+    "(no other unit gains one)",
 )
 def _turn_start(rules: Rules, before: State, act: Actions, after: State) -> Found:
     rows = _advanced(rules, before, act)
@@ -547,6 +548,7 @@ def _turn_start(rules: Rules, before: State, act: Actions, after: State) -> Foun
         | (after.max_mana[rows, 1 - s] != before.max_mana[rows, 1 - s])
         | (after.ready[rows] != mine).any(1)
         | (mine & after.equipped[rows] & ~after.shield[rows]).any(1)
+        | (~mine & after.shield[rows] & ~before.shield[rows]).any(1)
     )
     for i in np.nonzero(bad)[0]:
         g = rows[i]

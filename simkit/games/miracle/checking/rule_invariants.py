@@ -22,7 +22,7 @@ import numpy as np
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.cards import HOLY_LIGHT, INFERNO_FLAME, SALAMANDER_SHIELD, WIND_BLESSING
 from simkit.games.miracle.checking.invariants import SIDES, Found, Invariant, current_attack, describe_unit
-from simkit.games.miracle.rules import END_TURN, USE, Actions
+from simkit.games.miracle.rules import END_TURN, SUMMON, USE, Actions
 from simkit.games.miracle.state import COOLING, IN_USE, READY, State
 from simkit.games.miracle.tables import Rules
 
@@ -50,6 +50,24 @@ def cube(rules: Rules) -> np.ndarray:
 def hex_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``(|dx| + |dy| + |dz|) / 2`` of cube coordinates ``a`` and ``b`` (``[..., 3]``, broadcast)."""
     return np.abs(a - b).sum(-1) // 2
+
+
+#: The six neighbour offsets of the rules page, section 1.
+NEIGHBOUR_OFFSETS = ((1, -1, 0), (1, 0, -1), (0, 1, -1), (-1, 1, 0), (-1, 0, 1), (0, -1, 1))
+_NEIGHBOURS: dict[int, np.ndarray] = {}
+
+
+def neighbours(rules: Rules) -> np.ndarray:
+    """``int64[C, 6]`` the board cell at each of the page's six offsets of every cell, ``C`` (a padding
+    index) where there is none (off the bounds, a miracle, a cell behind it)."""
+    key = id(rules.board)
+    if key not in _NEIGHBOURS:
+        xyz = cube(rules)
+        index = {tuple(c): i for i, c in enumerate(xyz.tolist())}
+        c = len(xyz)
+        _NEIGHBOURS[key] = np.array([[index.get((x + dx, y + dy, z + dz), c) for dx, dy, dz in NEIGHBOUR_OFFSETS]
+                                     for x, y, z in xyz.tolist()], np.int64)
+    return _NEIGHBOURS[key]
 
 
 def unit_cube(rules: Rules, st: State) -> np.ndarray:
@@ -229,6 +247,57 @@ def _artifact_effects(rules: Rules, before: State, act: Actions, after: State) -
 
 
 # ----------------------------------------------------------------------------------------------
+# deaths
+
+
+@_register(
+    TRANSITION_INVARIANTS,
+    "deaths_follow_the_page",
+    "after an action each unit that died starts its slot cooling for its level's cooldown (available at once with "
+    "none), and a death of the SalamanderShield's bearer or the Inferno sends its side's artifact to cooling for "
+    "its whole cooldown; nothing else cools, returns or is recycled within a turn",
+)
+def _deaths(rules: Rules, before: State, act: Actions, after: State) -> Found:
+    rows = np.nonzero((act.kind != END_TURN) & ~before.over)[0]
+    if len(rows) == 0:
+        return
+    cards = rules.cards
+    bf, af = before.take(rows), after.take(rows)
+    n = np.arange(len(rows))
+    died = bf.alive & ~_same_unit(bf, af)
+    want_cool = bf.cooling.astype(np.int64)
+    want_avail = bf.available.astype(np.int64)
+    summoned = act.kind[rows] == SUMMON
+    want_avail[n[summoned], bf.current[summoned], act.a[rows][summoned]] -= 1
+    g, u = np.nonzero(died & (bf.deck_slot >= 0))
+    cd = cards.cooldown[bf.kind[g, u], bf.level[g, u] - 1].astype(np.int64)
+    side, slot = bf.side[g, u], bf.deck_slot[g, u]
+    back = cd <= 0
+    np.add.at(want_avail, (g[back], side[back], slot[back]), 1)
+    np.add.at(want_cool, (g[~back], side[~back], slot[~back], np.minimum(cd[~back], want_cool.shape[-1] - 1)), 1)
+    bound = died & (bf.equipped | (bf.kind == cards.inferno))
+    recycled = np.zeros((len(rows), 2), bool)
+    g2, u2 = np.nonzero(bound)
+    recycled[g2, bf.side[g2, u2]] = True
+    full = cards.artifact_cooldown[bf.deck_artifact]
+    want_state = np.where(recycled, np.where(full > 0, COOLING, READY), af.artifact_state)
+    want_cd = np.where(recycled, full, af.artifact_cooldown)
+    # an artifact used now is the artifact_effects check's; a recycle by a death is this one's
+    bad = (
+        (af.cooling != want_cool).any((1, 2, 3)) | (af.available != want_avail).any((1, 2))
+        | (recycled & ((af.artifact_state != want_state) | (af.artifact_cooldown != want_cd))).any(1)
+    )
+    for i in np.nonzero(bad)[0]:
+        dead = [describe_unit(rules, bf, i, x) for x in np.nonzero(died[i])[0]]
+        yield rows[i], (
+            f"after {', '.join(dead) or 'no death'}: cooling {bf.cooling[i].tolist()} -> {af.cooling[i].tolist()}, "
+            f"expected {want_cool[i].tolist()}; available {bf.available[i].tolist()} -> {af.available[i].tolist()}, "
+            f"expected {want_avail[i].tolist()}; artifacts {af.artifact_state[i].tolist()} cooldown "
+            f"{af.artifact_cooldown[i].tolist()}"
+        )
+
+
+# ----------------------------------------------------------------------------------------------
 # legal targets, independent of the engine's masks
 
 
@@ -290,6 +359,65 @@ def expected_summons(rules: Rules, st: State) -> np.ndarray:
     unit_ok = (st.available[b, cur] > 0)[:, :, None] & (cards.cost[kinds] <= st.mana[b, cur][:, None, None])
     unit_ok &= ~st.over[:, None, None]
     return unit_ok[:, :, :, None] & (free & spawn[:, None])[:, :, None, :]
+
+
+def _near(nb: np.ndarray, on: np.ndarray) -> np.ndarray:
+    """``bool[..., C]`` cells with a neighbour marked in ``on`` (``bool[..., C]``)."""
+    padded = np.concatenate([on, np.zeros(on.shape[:-1] + (1,), bool)], -1)
+    return padded[..., nb].any(-1)
+
+
+def expected_moves(rules: Rules, st: State) -> np.ndarray:
+    """``bool[B, U, C]`` the cells each unit may move to by the rules page (section 4): a unit of the side to
+    act that may still act follows paths of at most its ``move`` steps over board cells; it never enters a
+    cell holding a unit of its layer, nor (a ground unit) the abyss; it may stop on, but not pass, a cell next
+    to an enemy of its layer or holding an enemy of the other layer; its start never stops it."""
+    cards, board = rules.cards, rules.board
+    nb = neighbours(rules)
+    c = board.grid.size
+    b = np.arange(st.batch)
+    flying = cards.flying[st.kind]
+    ground_on, flying_on = ground_on_cells(rules, st), flying_on_cells(rules, st)
+    enemy = np.zeros((st.batch, 2, 2, c), bool)  # [game, side seen as enemy of, layer, cell]
+    g, u = np.nonzero(st.alive)
+    enemy[g, 1 - st.side[g, u], flying[g, u].astype(np.int64), st.cell[g, u]] = True
+    near_enemy = _near(nb, enemy)
+    mover = st.alive & st.ready & (st.side == st.current[:, None]) & ~st.over[:, None]
+    side = st.side
+    layer = flying.astype(np.int64)
+    enter = np.where(flying[:, :, None], ~flying_on[:, None], ~ground_on[:, None] & ~board.abyss[None, None])
+    stop = near_enemy[b[:, None], side, layer] | enemy[b[:, None], side, 1 - layer]
+    steps = np.where(mover, cards.move[st.kind, st.level - 1], 0)
+    reach = np.zeros(st.alive.shape + (c,), bool)
+    front = np.zeros_like(reach)
+    gg, uu = np.nonzero(mover)
+    front[gg, uu, st.cell[gg, uu]] = True
+    start = front.copy()
+    for k in range(int(steps.max(initial=0))):
+        new = _near(nb, front) & enter & ~reach & ~start & (k < steps)[:, :, None]
+        reach |= new
+        front = new & ~stop
+    return reach
+
+
+@_register(
+    STATE_INVARIANTS,
+    "moves_follow_the_page",
+    "the engine offers exactly the moves the rules page allows: paths of at most move steps, layers blocking, "
+    "stops next to enemies of the layer and on the other layer's enemies, never the abyss for ground units",
+)
+def _moves(rules: Rules, st: State) -> Found:
+    got, want = R.move_mask(rules, st), expected_moves(rules, st)
+    for g in np.nonzero((got != want).any((1, 2)))[0]:
+        u = int(np.nonzero((got[g] != want[g]).any(1))[0][0])
+        extra, missing = got[g, u] & ~want[g, u], want[g, u] & ~got[g, u]
+        parts = [f"turn {st.turn[g]}: {describe_unit(rules, st, g, u)} (move "
+                 f"{rules.cards.move[st.kind[g, u], st.level[g, u] - 1]})"]
+        if extra.any():
+            parts.append(f"may move to {_cells(rules, extra)} against the rules")
+        if missing.any():
+            parts.append(f"may not move to {_cells(rules, missing)}")
+        yield g, ", ".join(parts)
 
 
 @_register(
