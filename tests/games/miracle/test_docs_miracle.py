@@ -155,6 +155,18 @@ def test_every_clause_has_a_literal_example_and_every_example_a_clause():
     assert len(none) <= 2, none
 
 
+@pytest.mark.parametrize("patch", ["priest-patch", "planted-strong-priest", "quick"])
+def test_the_examples_hold_on_every_scenario_of_the_folder(patch):
+    """`simkit check` runs the folder's examples on a patch too: an example whose numbers a patch changes pins them
+    (its own ``scenario``), so a balance patch such as the README's priest patch is not called a broken rule."""
+    import simkit
+    from simkit.testing.examples import run_examples
+
+    sc = simkit.load_scenario(ROOT / "scenarios" / "miracle" / f"{patch}.toml")
+    count, failure = run_examples(sc)
+    assert count == len(examples()) and failure is None, failure and failure.format()
+
+
 def test_every_clause_that_happens_names_its_rule_and_its_check():
     """A clause with an example names its rule (``Rule:``, or ``Data:`` for a number read at load) and its
     second home (``Check:``)."""
