@@ -73,4 +73,4 @@ def test_the_duel_check_runs_its_rule_examples_first_and_names_a_failing_one(tmp
     assert main(["check", str(tmp_path / "base.toml"), "--profile", "ci", "--examples", "2"]) == 1
     out = capsys.readouterr().out
     assert "rule example failed" in out and "'Strike deals 2 normal damage'" in out
-    assert "second.hp: expected 22, got 23" in out and "clause    1 damage step 3" in out
+    assert "second.hp: expected 22, got 23" in out and "clause    1-damage: 1 damage step 3" in out

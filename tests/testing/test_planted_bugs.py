@@ -622,8 +622,56 @@ DUEL_PLANTED = {
     "distance_requirement_off_by_one": [("    return card.min_distance <= distance <= card.max_distance",
                                          "    return card.min_distance <= distance < card.max_distance")],
     "charge_kept_after_firing": [("            me.charge[w] = 0", "            me.charge[w] = weapon.charge")],
+    # issue 52: slips of our own over the page (off by one, the wrong side, the wrong time, an edge excluded)
+    "hp_zero_is_not_a_loss": [("    if them.hp <= 0:\n        end_game(",
+                                "    if them.hp < 0:\n        end_game(")],
+    "shield_absorbs_its_whole_level": [("        a = min(k, amount)",
+                                         "        a = k")],
+    "strength_on_own_poison_inverted": [("    if not poison_tick or rules.strength_on_own_poison:",
+                                          "    if poison_tick or rules.strength_on_own_poison:")],
+    "reflect_answers_own_damage": [("    if lost < 1 or void or src != 1 - tgt:",
+                                     "    if lost < 1 or void or src != tgt:")],
+    "reflect_needs_two_hp_lost": [("    if lost < 1 or void or src != 1 - tgt:",
+                                    "    if lost <= 1 or void or src != 1 - tgt:")],
+    "status_gained_replaces_its_level": [("            s.players[target].statuses[e.kind] += e.level",
+                                           "            s.players[target].statuses[e.kind] = e.level")],
+    "regeneration_past_max_hp": [("        me.hp = min(rules.max_hp, me.hp + k)",
+                                   "        me.hp = me.hp + k")],
+    "slow_one_is_ignored": [("    if me.statuses[SLOW] > 0:",
+                              "    if me.statuses[SLOW] > 1:")],
+    "poison_one_is_ignored": [("    level = me.statuses[POISON]\n    if level > 0:",
+                                "    level = me.statuses[POISON]\n    if level > 1:")],
+    "unused_mana_kept": [("    me.mana = rules.mana\n",
+                           "    me.mana += rules.mana\n")],
+    "move_allowance_not_renewed": [("    me.moved = 0\n",
+                                     "")],
+    "persistent_magic_acts_for_the_opponent": [(
+        "        run(s, frames, push(frames, 0, p, me.card[order[a]], SLOT_TURN_START, 0), rules, cards, effects)",
+        "        run(s, frames, push(frames, 0, 1 - p, me.card[order[a]], SLOT_TURN_START, 0), rules, cards, effects)"
+    )],
+    "advance_at_zero_allowed": [("(kind == K_ADVANCE and dist <= 0)",
+                                  "(kind == K_ADVANCE and dist < 0)")],
+    "step_may_not_reach_the_far_edge": [("            if dist + y < 0 or dist + y > rules.max_distance:",
+                                          "            if dist + y < 0 or dist + y >= rules.max_distance:")],
+    "weapon_usable_the_turn_equipped": [("        if me.equipped_turn[x] >= s.turn:",
+                                          "        if me.equipped_turn[x] > s.turn:")],
+    "cooling_one_turn_long": [("        if me.own_turns < me.ready_on[x]:",
+                                "        if me.own_turns <= me.ready_on[x]:")],
+    "second_counter_set_allowed": [("        me.set = 1\n",
+                                     "")],
+    "attachment_costs_no_mana": [("        me.mana -= cards[x].cost_mana\n        me.attached = 1",
+                                   "        me.attached = 1")],
+    "attach_to_the_opponents_weapon": [("        if not is_own_weapon(s, p, y, cards):",
+                                         "        if not is_own_weapon(s, 1 - p, y, cards):")],
+    "last_mana_cannot_be_spent": [("    if me.mana < card.cost_mana:",
+                                    "    if me.mana <= card.cost_mana:")],
+    "cooldown_only_after_firing": [("    if weapon.cooldown > 0:\n",
+                                     "    if weapon.cooldown > 0 and fires:\n")],
+    "turn_limit_one_turn_late": [("        if s.turn >= rules.turn_limit:",
+                                   "        if s.turn > rules.turn_limit:")],
 }
-#: bug -> the clause test of tests/games/duel/test_duel_rules.py that fails with it planted
+#: bug -> the clause test of tests/games/duel/test_duel_rules.py, or the rule example of scenarios/duel/examples.toml
+#: ("example: NAME"), that fails with it planted
 DUEL_CLAUSE_TESTS = {
     "weapon_range_off_by_one": "test_one_weapon_use_per_turn",
     "shield_stops_piercing_damage": "test_piercing_damage_ignores_shield",
@@ -635,6 +683,28 @@ DUEL_CLAUSE_TESTS = {
     "hand_limit_off_by_one": "test_hand_limit_at_the_end_of_the_discard_phase_only",
     "distance_requirement_off_by_one": "test_distance_requirements_of_cards",
     "charge_kept_after_firing": "test_charge_one_use_charges_the_next_fires_and_resets",
+    "hp_zero_is_not_a_loss": "example: A player at 0 HP loses at once and nothing further resolves",
+    "shield_absorbs_its_whole_level": "example: Shield above the damage absorbs all of it and keeps the rest",
+    "strength_on_own_poison_inverted": "example: Poison is piercing and takes no Strength",
+    "reflect_answers_own_damage": "example: Reflect does not answer its owner's Poison tick",
+    "reflect_needs_two_hp_lost": "example: Reflect answers the loss of exactly 1 HP",
+    "status_gained_replaces_its_level": "example: A status gained adds to its level",
+    "regeneration_past_max_hp": "example: Regeneration is capped at max HP and decays anyway",
+    "slow_one_is_ignored": "example: Slow 1 still costs a card",
+    "poison_one_is_ignored": "example: Poison 1 ticks 1 and ends",
+    "unused_mana_kept": "example: Unused action points and mana are lost",
+    "move_allowance_not_renewed": "example: The turn start renews the move and weapon allowances",
+    "persistent_magic_acts_for_the_opponent": "example: Barrier shields before Poison ticks",
+    "advance_at_zero_allowed": "example: Advance at distance 0 is refused",
+    "step_may_not_reach_the_far_edge": "example: Step may reach the far edge",
+    "weapon_usable_the_turn_equipped": "example: A weapon equipped this turn cannot be used",
+    "cooling_one_turn_long": "example: A cooled weapon is ready again on its ready turn",
+    "second_counter_set_allowed": "example: A counter is set free, one a turn",
+    "attachment_costs_no_mana": "example: VenomCoating attaches to an own weapon for 1 mana",
+    "attach_to_the_opponents_weapon": "example: VenomCoating attaches to an own weapon for 1 mana",
+    "last_mana_cannot_be_spent": "example: A spell may spend the last mana",
+    "cooldown_only_after_firing": "example: An out-of-range use starts the Cooldown too",
+    "turn_limit_one_turn_late": "example: The game ends after the last turn, a draw",
 }
 #: The Duel bugs `simkit check --profile ci` misses (measured by the long hunt; the clause tests catch them).
 DUEL_HUNT_MISSES: set[str] = set()
@@ -647,26 +717,37 @@ def duel_planter(name: str, folder: Path):
     from simkit.games.duel import match as duel_match
 
     def plant(monkeypatch):
-        module = planted_module(folder, f"planted_duel_engine_{name}", planted_source(duel_engine, DUEL_PLANTED[name]))
-        monkeypatch.setattr(duel_match, "E", module)
+        # the planted copy lives outside the package: it keeps no watch over the package's numba cache
+        text = planted_source(duel_engine, [*DUEL_PLANTED[name], _DUEL_CACHE_WATCH])
+        monkeypatch.setattr(duel_match, "E", planted_module(folder, f"planted_duel_engine_{name}", text))
 
     return plant
+
+
+_DUEL_CACHE_WATCH = ('_KITS = _HERE.parent / "kits"\ndrop_stale_cache(',
+                     '_KITS = _HERE.parent / "kits"\n(lambda *a: None)(')
 
 
 DUEL_UNJITTED = """
 import json, sys, warnings
 warnings.simplefilter("ignore")
-sys.path[:0] = [*map(str, __import__("pathlib").Path(sys.argv[1]).glob("**/")), sys.argv[1]]
+tests = __import__("pathlib").Path(sys.argv[1])
+sys.path[:0] = [*map(str, tests.glob("**/")), str(tests), str(tests.parent)]  # tests/, its folders, the root
 import pytest
 import test_planted_bugs as T
 import test_duel_rules as D
+import test_check_examples as X
 
 failed = {}
 for bug, name in T.DUEL_CLAUSE_TESTS.items():
     with pytest.MonkeyPatch.context() as monkeypatch:
         T.duel_planter(bug, T.Path(sys.argv[2]))(monkeypatch)
         try:
-            getattr(D, name)()
+            if name.startswith("example: "):
+                problem = X.run_example("duel", name[len("example: "):])
+                assert problem is None, problem
+            else:
+                getattr(D, name)()
             failed[bug] = None
         except (Exception, pytest.fail.Exception) as exc:
             failed[bug] = f"{type(exc).__name__}: {str(exc)[:200]}"
@@ -675,9 +756,9 @@ print(json.dumps(failed))
 
 
 def test_every_planted_duel_bug_fails_its_clause_test(tmp_path):
-    """Each Duel bug, planted into engine.py, makes its clause test of test_duel_rules.py fail (the rules
-    un-jitted in a subprocess, so the planted copies need no compiling)."""
-    assert set(DUEL_CLAUSE_TESTS) == set(DUEL_PLANTED) and len(DUEL_PLANTED) >= 8
+    """Each Duel bug, planted into engine.py, makes its clause test fail (a test of test_duel_rules.py or a rule
+    example; the rules un-jitted in a subprocess, so the planted copies need no compiling)."""
+    assert set(DUEL_CLAUSE_TESTS) == set(DUEL_PLANTED) and len(DUEL_PLANTED) >= 30
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     done = subprocess.run([sys.executable, "-c", DUEL_UNJITTED, str(TESTS), str(tmp_path)],
                           env=env, capture_output=True, text=True, timeout=900)

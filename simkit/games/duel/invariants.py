@@ -13,8 +13,10 @@ edges (:meth:`DuelInvariants.edge_positions`).
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping
+from copy import deepcopy
 
 import numpy as np
 
@@ -23,6 +25,7 @@ from simkit.games.duel.state import STATE, Z_DISC, Z_HAND, Z_HIDDEN, Z_SRC, Z_TR
 from simkit.games.duel.tables import deck_list
 from simkit.games.duel.transitions import CLAUSES, SEATS, DuelPage, legal_by_the_page, on_the_page
 from simkit.games.kits.state import copy, place, zeros
+from simkit.scenario import scenario_from_data
 from simkit.testing.rule_check import InvariantCheck
 
 NAMES = ("hp_bounds", "card_conservation", "distance_range", "status_nonnegative", "hand_limit",
@@ -49,6 +52,7 @@ class DuelInvariants(InvariantCheck):
         self.rules = scenario.rules
         self.page = DuelPage(scenario.data)
         self.clauses = CLAUSES
+        self._variants: dict = {}
 
     def invariants(self, before: Mapping, action: tuple | None, after: Mapping) -> list[str]:
         """Names of the invariants broken by the step ``before`` -> ``action`` -> ``after``."""
@@ -82,23 +86,43 @@ class DuelInvariants(InvariantCheck):
 
     # -- rule examples (simkit.testing.examples) ---------------------------------------------------------
 
+    def _variant(self, overrides: Mapping | None):
+        """The scenario with ``overrides`` merged into its data (tables key by key, to any depth), built once
+        per distinct overrides: an example's own rules (``scenario = {rules = {charge_resets = false}}``)."""
+        if not overrides:
+            return self.scenario
+        key = json.dumps(overrides, sort_keys=True)
+        if key not in self._variants:
+            data = deepcopy(self.scenario.data)
+            _merge(data, overrides)
+            self._variants[key] = scenario_from_data(data, str(self.scenario.path))
+        return self._variants[key]
+
     def example_match(self, given: Mapping):
         """A match in the position ``given`` (the words of :meth:`Match.arrange`): ``first_deck``,
         ``second_deck``, ``seed``, ``turn``, ``phase``, ``distance``, and per seat (``first``, ``second``)
         ``hp``, ``ap``, ``mana``, ``own_turns``, ``statuses``, the flags and the zones. Unnamed: both at
-        the scenario's HP, action points and mana, one own turn started, empty hands."""
+        the scenario's HP, action points and mana, one own turn started, empty hands. ``scenario = {table =
+        {key = value}}``: the example's own rules, merged into the scenario's; ``setup = true``: the new game
+        as its setup left it (the decks and ``seed`` only)."""
         from simkit.games.duel.match import Match
 
         given = dict(given)
-        unknown = set(given) - {"first_deck", "second_deck", "seed", "turn", "phase", "distance", *SEATS}
+        known = {"first_deck", "second_deck", "seed", "turn", "phase", "distance", "scenario", "setup", *SEATS}
+        unknown = set(given) - known
         if unknown:
-            raise ValueError(f"unknown word {sorted(unknown)[0]!r} (known: first_deck, second_deck, seed, turn, "
-                             "phase, distance, first, second)")
-        m = self.scenario.game.new_match(given.get("first_deck", EXAMPLE_DECKS[0]),
-                                         given.get("second_deck", EXAMPLE_DECKS[1]), seed=int(given.get("seed", 0)))
+            raise ValueError(f"unknown word {sorted(unknown)[0]!r} (known: {', '.join(sorted(known))})")
+        sc = self._variant(given.get("scenario"))
+        m = sc.game.new_match(given.get("first_deck", EXAMPLE_DECKS[0]), given.get("second_deck", EXAMPLE_DECKS[1]),
+                              seed=int(given.get("seed", 0)))
         if not isinstance(m, Match):  # another game's match: only its own words apply
             raise TypeError("not a Card Duel match")
-        r = self.scenario.data["rules"]
+        if given.get("setup"):
+            extra = set(given) - {"first_deck", "second_deck", "seed", "scenario", "setup"}
+            if extra:
+                raise ValueError(f"setup = true takes the decks, seed and scenario only, not {sorted(extra)[0]!r}")
+            return m
+        r = sc.data["rules"]
         players = []
         for seat in SEATS:
             full = {"hp": r["hp"], "ap": r["action_points"], "mana": r["mana"], "own_turns": 1, "hand": []}
@@ -228,6 +252,15 @@ class DuelInvariants(InvariantCheck):
         view2 = zeros(STATE)
         E.make_view(other, seat, view2)
         return view.tobytes() == view2.tobytes()
+
+
+def _merge(data: dict, overrides: Mapping) -> None:
+    """Merge ``overrides`` into ``data`` in place: tables key by key, to any depth; other values replace."""
+    for key, value in overrides.items():
+        if isinstance(value, Mapping) and isinstance(data.get(key), dict):
+            _merge(data[key], value)
+        else:
+            data[key] = deepcopy(value)
 
 
 def scramble_hidden(s, seat: int):

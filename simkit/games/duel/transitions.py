@@ -2,15 +2,17 @@
 
 :func:`on_the_page` reads a :meth:`~simkit.games.duel.match.Match.snapshot` (the declared state as plain
 values: every card of a deck by slot, with its zone) in the page's words: each zone as a list of card
-names (section 3), the statuses and zone sizes by name. Every other function reads two such pages and the
-scenario's merged data (``[rules]`` and ``[cards]``, as the designer wrote them), and says what the page
-requires of the action between them: what must change, what must not.
-:meth:`DuelPage.transition_problems` returns the names of the clauses a step broke;
-:func:`legal_by_the_page` restates which actions the page allows in a position.
+names (section 3), the statuses and zone sizes by name. :meth:`DuelPage.predict` recomputes from the page and
+the scenario's merged data (``[rules]`` and ``[cards]``, as the designer wrote them) the whole page an action
+must leave: zones card by card, costs, flags, damage, counters, charge and cooldown, the next turn's start, the
+end of the game. :meth:`DuelPage.transition_problems` returns the names of the clauses a step broke (where the
+engine's page differs from the prediction); :func:`legal_by_the_page` restates which actions the page allows in
+a position.
 """
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Mapping
 
@@ -90,8 +92,18 @@ def _ceil_half(level: int) -> int:
     return (level + 1) // 2
 
 
+def _base(name):
+    """A slot's card name without its copy number (``"Reflect#2"`` -> ``"Reflect"``); None stays None."""
+    return None if name is None else name.split("#", 1)[0]
+
+
 class DuelPage:
     """The page's rules over snapshots, with the scenario's numbers and cards.
+
+    :meth:`predict` recomputes from the page what an action must make of a position, whole: the zones card by
+    card, resources, flags, statuses, HP, the distance, charge and cooldown, counters and their triggers, the
+    next turn's start and the end of the game. Only a reshuffle's order is left open (it is the game's seeded
+    stream, section 3): what is drawn from it and what stays are then checked as collections.
 
     Args:
         data: the scenario's merged data (``scenario.data``).
@@ -105,23 +117,34 @@ class DuelPage:
 
     def card(self, name: str) -> dict:
         """The card table of ``name`` (``"Dagger#2"`` is the card Dagger)."""
-        return self.cards[name.split("#", 1)[0]]
+        return self.cards[_base(name)]
 
     def kind(self, name: str) -> str:
         """The card's type."""
         return self.card(name)["type"]
+
+    def cost(self, name: str) -> tuple[int, int]:
+        """``(action points, mana)`` a use of the card costs (section 5: an action or action-magic card 1 action
+        point unless it says otherwise; mana as printed)."""
+        c = self.card(name)
+        ap = int(c.get("cost_ap", 1 if c["type"] in ("action", "action_magic") else 0))
+        return ap, int(c.get("cost_mana", 0))
 
     def reach(self, name: str) -> tuple[int, int]:
         """The distances at which the card may be used (its ``min_distance``..``max_distance``)."""
         c = self.card(name)
         return int(c.get("min_distance", 0)), int(c.get("max_distance", self.rules["max_distance"]))
 
-    # -- damage, as section 1 says ------------------------------------------------------------------------
+    # -- damage and effects, as sections 1, 5.7 and 9 say -------------------------------------------------
+
+    @staticmethod
+    def _end(game: dict, loser: int, reason: str = "hp_zero") -> None:
+        game["phase"], game["winner"], game["end_reason"] = "over", SEATS[1 - loser], reason
 
     def hit(self, game: dict, src: int, tgt: int, amount: int, void: bool = False, piercing: bool = False,
             poison_tick: bool = False) -> None:
-        """One damage instance in the model ``game`` (section 1 steps 1-5, counters included)."""
-        if game["over"]:
+        """One damage instance in the page ``game`` (section 1 steps 1-5, counters included)."""
+        if game["phase"] == "over":
             return
         p, q = game["players"][src], game["players"][tgt]
         if not poison_tick or self.rules.get("strength_on_own_poison", False):
@@ -132,9 +155,9 @@ class DuelPage:
             amount -= absorbed
         q["hp"] -= amount
         if q["hp"] <= 0:
-            game["over"] = True
+            self._end(game, tgt)
             return
-        if amount >= 1 and not void and src != tgt:
+        if amount >= 1 and not void and src == 1 - tgt:
             met = [c for c in q["traps"] if self.card(c).get("trigger") == "damaged_by_opponent"]
             for c in met:  # all met counters leave the trap zone at once, then resolve oldest first
                 q["traps"].remove(c)
@@ -143,9 +166,9 @@ class DuelPage:
                 self.effects(game, tgt, self.card(c).get("effects", []), 0)
 
     def effects(self, game: dict, owner: int, effects, pick: int) -> None:
-        """An effect list, in order, in the model ``game``; it stops when the game ends."""
+        """An effect list, in order, in the page ``game``; it stops when the game ends."""
         for e in effects:
-            if game["over"]:
+            if game["phase"] == "over":
                 return
             target = owner if e.get("target", "opponent") == "self" else 1 - owner
             if e["do"] == "damage":
@@ -155,22 +178,127 @@ class DuelPage:
             elif e["do"] == "move_distance":
                 game["distance"] = min(max(game["distance"] + pick, 0), self.rules["max_distance"])
 
-    @staticmethod
-    def model(snap: Mapping) -> dict:
-        """The part of a snapshot damage and effects change, as a mutable model."""
-        return {"over": False, "distance": snap["distance"],
-                "players": [{"hp": p["hp"], "statuses": dict(p["statuses"]), "traps": list(p["traps"]),
-                             "discard": list(p["discard"])} for p in snap["players"]]}
+    # -- what an action makes of a position ---------------------------------------------------------------
 
-    def model_matches(self, game: dict, after: Mapping) -> bool:
-        """True when the snapshot ``after`` shows what the model ``game`` reached."""
-        if game["over"]:
-            return after["phase"] == "over" and after["end_reason"] == "hp_zero" and any(
-                g["hp"] <= 0 and g["hp"] == p["hp"] for g, p in zip(game["players"], after["players"]))
-        if after["distance"] != game["distance"] or after["phase"] == "over":
-            return False
-        return all(g["hp"] == p["hp"] and g["statuses"] == p["statuses"] and g["traps"] == p["traps"]
-                   for g, p in zip(game["players"], after["players"]))
+    def predict(self, before: Mapping, action) -> dict:
+        """The page (:func:`on_the_page` words) the legal ``action`` must leave after ``before``. When the turn
+        start reshuffles a discard pile, ``"reshuffled"`` holds ``(seat, cards drawn from it)``: the order of
+        that seat's new source pile, and which of its cards were drawn, are the seeded stream's."""
+        game = copy.deepcopy(dict(before))
+        game["reshuffled"] = None
+        verb, me = action[0], before["to_act"]
+        p = game["players"][me]
+        if verb in ("advance", "retreat"):
+            game["distance"] += -1 if verb == "advance" else 1
+            p["moved"] = True
+        elif verb == "end_play":
+            game["phase"] = "discard"
+        elif verb == "discard":
+            p["hand"].remove(action[1])
+            p["discard"].insert(0, action[1])
+        elif verb == "equip":
+            p["hand"].remove(action[1])
+            p["equipment"].append({"card": action[1], "charge": 0, "ready_on": 0, "equipped_turn": game["turn"],
+                                   "on": None})
+        elif verb == "attach":
+            p["hand"].remove(action[1])
+            self._pay(p, action[1])
+            p["attached"] = True
+            p["equipment"].append({"card": action[1], "on": action[2]})
+        elif verb == "set":
+            p["hand"].remove(action[1])
+            p["traps"].append(action[1])
+            p["set"] = True
+        elif verb == "play":
+            name = action[1]
+            card = self.card(name)
+            p["hand"].remove(name)
+            self._pay(p, name)
+            if card["type"] == "persistent":
+                p["equipment"].append({"card": name, "on": None})
+            else:  # to its destination first, then its effects
+                if card.get("remove", False):
+                    p["removed"] = sorted([*p["removed"], name])
+                else:
+                    p["discard"].insert(0, name)
+                self.effects(game, me, card.get("effects", []), int(action[2]) if len(action) > 2 else 0)
+        elif verb == "use":
+            self._use(game, me, action[1])
+        elif verb == "end_turn":
+            self._end_turn(game, me)
+        for q in game["players"]:
+            q["counts"] = {"hand": len(q["hand"]), "source": len(q["source"]), "discard": len(q["discard"]),
+                           "equipment": len(q["equipment"]), "traps": len(q["traps"]), "removed": len(q["removed"])}
+        return game
+
+    def _pay(self, p: dict, name: str) -> None:
+        ap, mana = self.cost(name)
+        p["ap"] -= ap
+        p["mana"] -= mana
+
+    def _use(self, game: dict, me: int, slot: str) -> None:
+        """Section 5.4 in its order: Charge, the attack in range with its attachments, the Cooldown."""
+        p = game["players"][me]
+        p["weapon_used"] = True
+        w = next(e for e in p["equipment"] if e["card"] == slot)
+        card = self.card(slot)
+        charge, cooldown = int(card.get("charge", 0)), int(card.get("cooldown", 0))
+        fires = False
+        if w["charge"] < charge:
+            w["charge"] += 1
+        elif int(card["range"]) >= game["distance"]:
+            fires = True
+            if self.rules.get("charge_resets", True):
+                w["charge"] = 0
+        if fires:
+            attached = [e["card"] for e in p["equipment"] if e["on"] == slot]  # in the order attached
+            self.effects(game, me, card.get("on_attack", []), 0)
+            for att in attached:
+                self.effects(game, me, self.card(att).get("on_attack", []), 0)
+        if cooldown > 0:
+            w["ready_on"] = p["own_turns"] + cooldown + 1
+
+    def _end_turn(self, game: dict, me: int) -> None:
+        """Section 7.4 and 11: the cap, or the next turn's start in its order (7.1)."""
+        r = self.rules
+        if game["turn"] >= r["turn_limit"]:
+            hp = [q["hp"] for q in game["players"]]
+            winner = "draw"
+            if r.get("turn_limit_result", "draw") == "hp" and hp[0] != hp[1]:
+                winner = SEATS[0] if hp[0] > hp[1] else SEATS[1]
+            game["phase"], game["winner"], game["end_reason"] = "over", winner, "turn_limit"
+            return
+        nxt = 1 - me
+        g = game["players"][nxt]
+        game["turn"] += 1
+        game["to_act"] = nxt
+        game["phase"] = "play"
+        g["own_turns"] += 1  # 7.1.1 resources; the turn's allowances renewed
+        g["ap"], g["mana"] = r["action_points"], r["mana"]
+        g["moved"] = g["weapon_used"] = g["attached"] = g["set"] = False
+        for e in list(g["equipment"]):  # 7.1.2 persistent magic, in the order equipped
+            if self.kind(e["card"]) == "persistent":
+                self.effects(game, nxt, self.card(e["card"]).get("on_turn_start", []), 0)
+        level = g["statuses"]["poison"]  # 7.1.3 Poison, Slow, Regeneration
+        if level > 0 and game["phase"] != "over":
+            g["statuses"]["poison"] = level - _ceil_half(level)
+            self.hit(game, nxt, nxt, _ceil_half(level), piercing=True, poison_tick=True)
+        if game["phase"] == "over":
+            return
+        slowed = 1 if g["statuses"]["slow"] > 0 else 0
+        g["statuses"]["slow"] -= slowed
+        level = g["statuses"]["regeneration"]
+        if level > 0:
+            g["statuses"]["regeneration"] = level - _ceil_half(level)
+            g["hp"] = min(r["max_hp"], g["hp"] + _ceil_half(level))
+        # 7.1.4 the draw, from the top; an empty source pile takes in the shuffled discard pile when drawing
+        want = max(0, r["turn_draw"] - slowed)
+        top = min(want, len(g["source"]))
+        g["hand"] = sorted(g["hand"] + g["source"][:top])
+        g["source"] = g["source"][top:]
+        if want > top and g["discard"]:
+            game["reshuffled"] = (nxt, min(want - top, len(g["discard"])))
+            g["source"], g["discard"] = list(g["discard"]), []
 
     # -- the transition clauses ---------------------------------------------------------------------------
 
@@ -179,177 +307,56 @@ class DuelPage:
         if action is None or before["phase"] == "over":
             return []
         action = tuple(action)
-        verb = action[0]
-        me = before["to_act"]
         broken = []
         if any(p["hp"] <= 0 for p in after["players"]) != (after["end_reason"] == "hp_zero"):
             broken.append("hp_zero_loses_at_once")
-        check = getattr(self, f"_{verb}", None)
-        if check is not None and not check(before, action, after, me):
-            broken.append(_CLAUSE_OF[verb])
+        if action[0] not in _CLAUSE_OF:
+            return broken
+        want = self.predict(before, action)
+        wrong = self.differences(want, after)
+        if wrong:
+            clause = _CLAUSE_OF[action[0]]
+            seat = SEATS[before["to_act"]]
+            paid = {f"{seat}.{k}" for k in ("ap", "mana", "hand", "removed", "equipment")}
+            if action[0] == "play" and paid & set(wrong):
+                clause = "card_costs_and_destination"
+            if action[0] == "end_turn" and "turn_limit" in (want["end_reason"], after["end_reason"]):
+                clause = "turn_limit_ends_the_game"
+            broken.append(clause)
         return broken
 
-    @staticmethod
-    def _same(before, after, seat: int, *keys) -> bool:
-        return all(before["players"][seat][k] == after["players"][seat][k] for k in keys)
+    def differences(self, want: Mapping, after: Mapping) -> list[str]:
+        """Where the page ``after`` differs from the predicted ``want`` (dotted names; empty: as the page says)."""
+        out = [k for k in ("turn", "to_act", "phase", "distance", "winner", "end_reason", "decks", "seed")
+               if want[k] != after[k]]
+        shuffled = want.get("reshuffled")
+        for seat, (w, a) in enumerate(zip(want["players"], after["players"])):
+            for k in ("hp", "ap", "mana", "own_turns", "moved", "weapon_used", "attached", "set", "statuses",
+                      "traps", "removed"):
+                if w[k] != a[k]:
+                    out.append(f"{SEATS[seat]}.{k}")
+            if [self._entry(e) for e in w["equipment"]] != [self._entry(e) for e in a["equipment"]]:
+                out.append(f"{SEATS[seat]}.equipment")
+            if shuffled and shuffled[0] == seat:
+                drawn = Counter(a["hand"]) - Counter(w["hand"])
+                ok = (sum(drawn.values()) == shuffled[1] and Counter(a["hand"]) >= Counter(w["hand"])
+                      and drawn + Counter(a["source"]) == Counter(w["source"]) and a["discard"] == w["discard"])
+                if not ok:
+                    out.append(f"{SEATS[seat]}.source")
+            else:
+                out += [f"{SEATS[seat]}.{k}" for k in ("hand", "source", "discard") if w[k] != a[k]]
+            if a["counts"] != {"hand": len(a["hand"]), "source": len(a["source"]), "discard": len(a["discard"]),
+                               "equipment": len(a["equipment"]), "traps": len(a["traps"]),
+                               "removed": len(a["removed"])}:
+                out.append(f"{SEATS[seat]}.counts")
+        return out
 
-    _ALL = ("hp", "ap", "mana", "statuses", "hand", "source", "discard", "equipment", "traps", "removed")
-
-    def _advance(self, before, action, after, me) -> bool:
-        step = -1 if action[0] == "advance" else 1
-        return (after["distance"] == before["distance"] + step and not before["players"][me]["moved"]
-                and after["players"][me]["moved"] and after["phase"] == "play"
-                and self._same(before, after, me, *self._ALL) and self._same(before, after, 1 - me, *self._ALL))
-
-    _retreat = _advance
-
-    def _end_play(self, before, action, after, me) -> bool:
-        return (before["phase"] == "play" and after["phase"] == "discard" and after["distance"] == before["distance"]
-                and after["turn"] == before["turn"] and self._same(before, after, me, *self._ALL)
-                and self._same(before, after, 1 - me, *self._ALL))
-
-    def _discard(self, before, action, after, me) -> bool:
-        b, a = before["players"][me], after["players"][me]
-        hand = list(b["hand"])
-        hand.remove(action[1])
-        return (before["phase"] == "discard" and a["hand"] == sorted(hand)
-                and a["discard"] == [action[1], *b["discard"]]
-                and self._same(before, after, me, "hp", "statuses", "source", "equipment", "traps")
-                and self._same(before, after, 1 - me, *self._ALL))
-
-    def _play(self, before, action, after, me) -> bool:
-        name = action[1]
-        card = self.card(name)
-        b, a = before["players"][me], after["players"][me]
-        lo, hi = self.reach(name)
-        if not lo <= before["distance"] <= hi:
-            return False
-        if a["ap"] != b["ap"] - int(card.get("cost_ap", 0)) or a["mana"] != b["mana"] - int(card.get("cost_mana", 0)):
-            return False
-        hand = list(b["hand"])
-        hand.remove(name)
-        if a["hand"] != sorted(hand) or a["source"] != b["source"]:
-            return False
-        kind = card["type"]
-        if kind == "persistent":
-            placed = [e["card"] for e in a["equipment"]] == [e["card"] for e in b["equipment"]] + [name]
-        elif card.get("remove", False):
-            placed = Counter(a["removed"]) == Counter(b["removed"]) + Counter([name])
-        else:
-            placed = name in a["discard"] and len(a["discard"]) >= len(b["discard"]) + 1
-        if not placed:
-            return False
-        game = self.model(before)
-        if kind != "persistent":
-            self.effects(game, me, card.get("effects", []), int(action[2]) if len(action) > 2 else 0)
-        return self.model_matches(game, after)
-
-    def _equip(self, before, action, after, me) -> bool:
-        b, a = before["players"][me], after["players"][me]
-        new = [e for e in a["equipment"] if e["card"].split("#")[0] == action[1]]
-        return (self.kind(action[1]) == "weapon" and len(a["equipment"]) == len(b["equipment"]) + 1
-                and any(e["equipped_turn"] == before["turn"] and e["charge"] == 0 for e in new)
-                and (a["ap"], a["mana"]) == (b["ap"], b["mana"])
-                and self._same(before, after, me, "hp", "statuses", "source", "discard", "traps")
-                and self._same(before, after, 1 - me, *self._ALL))
-
-    def _attach(self, before, action, after, me) -> bool:
-        b, a = before["players"][me], after["players"][me]
-        card = self.card(action[1])
-        on = [e for e in a["equipment"] if e["card"].split("#")[0] == action[1] and e["on"] == action[2]]
-        return (card["type"] == "attachment" and not b["attached"] and a["attached"] and bool(on)
-                and a["mana"] == b["mana"] - int(card.get("cost_mana", 0))
-                and a["ap"] == b["ap"] - int(card.get("cost_ap", 0))
-                and self._same(before, after, me, "hp", "statuses", "source", "discard", "traps")
-                and self._same(before, after, 1 - me, *self._ALL))
-
-    def _set(self, before, action, after, me) -> bool:
-        b, a = before["players"][me], after["players"][me]
-        return (self.kind(action[1]) == "counter" and not b["set"] and a["set"]
-                and a["traps"] == [*b["traps"], action[1]] and (a["ap"], a["mana"]) == (b["ap"], b["mana"])
-                and self._same(before, after, me, "hp", "statuses", "source", "discard", "equipment")
-                and self._same(before, after, 1 - me, *self._ALL))
-
-    def _use(self, before, action, after, me) -> bool:
-        b, a = before["players"][me], after["players"][me]
-        slot = action[1]
-        w0 = next(e for e in b["equipment"] if e["card"] == slot)
-        w1 = next((e for e in a["equipment"] if e["card"] == slot), None)
-        card = self.card(slot)
-        charge, cooldown = int(card.get("charge", 0)), int(card.get("cooldown", 0))
-        if w1 is None or b["weapon_used"] or not a["weapon_used"] or w0["equipped_turn"] >= before["turn"]:
-            return False
-        if b["own_turns"] < w0["ready_on"]:
-            return False
-        game = self.model(before)
-        in_range = int(card["range"]) >= before["distance"]
-        if w0["charge"] < charge:
-            want_charge = w0["charge"] + 1
-        elif in_range:
-            want_charge = 0 if self.rules.get("charge_resets", True) else w0["charge"]
-            self.effects(game, me, card.get("on_attack", []), 0)
-            attached = [e["card"] for e in b["equipment"] if e["on"] == slot]
-            for att in attached:  # in the order attached
-                self.effects(game, me, self.card(att).get("on_attack", []), 0)
-        else:
-            want_charge = w0["charge"]
-        if game["over"]:
-            return self.model_matches(game, after)
-        want_ready = b["own_turns"] + cooldown + 1 if cooldown > 0 else w0["ready_on"]
-        return (w1["charge"] == want_charge and w1["ready_on"] == want_ready and self.model_matches(game, after)
-                and (a["ap"], a["mana"], a["hand"]) == (b["ap"], b["mana"], b["hand"]))
-
-    def _end_turn(self, before, action, after, me) -> bool:
-        r = self.rules
-        if before["players"][me]["hand"] and len(before["players"][me]["hand"]) > r["hand_limit"]:
-            return False
-        if before["turn"] >= r["turn_limit"]:
-            hp = [p["hp"] for p in before["players"]]
-            want = "draw"
-            if r.get("turn_limit_result", "draw") == "hp" and hp[0] != hp[1]:
-                want = SEATS[0] if hp[0] > hp[1] else SEATS[1]
-            return after["phase"] == "over" and after["end_reason"] == "turn_limit" and after["winner"] == want
-        if after["end_reason"] == "turn_limit":
-            return False
-        nxt = 1 - me
-        b, a = before["players"][nxt], after["players"][nxt]
-        if after["turn"] != before["turn"] + 1 or after["to_act"] != nxt:
-            return False
-        if not self._same(before, after, me, "ap", "mana", "hand", "source", "equipment", "removed"):
-            return False
-        # 7.1.1 resources; flags reset; one more own turn
-        if (a["ap"], a["mana"], a["own_turns"]) != (r["action_points"], r["mana"], b["own_turns"] + 1):
-            return False
-        if a["moved"] or a["weapon_used"] or a["attached"] or a["set"]:
-            return False
-        game = self.model(before)
-        g = game["players"][nxt]
-        for e in b["equipment"]:  # 7.1.2 persistent magic, in the order equipped
-            if self.kind(e["card"]) == "persistent":
-                self.effects(game, nxt, self.card(e["card"]).get("on_turn_start", []), 0)
-        level = g["statuses"]["poison"]  # 7.1.3 Poison, Slow, Regeneration
-        if level > 0 and not game["over"]:
-            g["statuses"]["poison"] = level - _ceil_half(level)
-            self.hit(game, nxt, nxt, _ceil_half(level), piercing=True, poison_tick=True)
-        if game["over"]:
-            return self.model_matches(game, after)
-        slowed = 1 if g["statuses"]["slow"] > 0 else 0
-        g["statuses"]["slow"] -= slowed
-        level = g["statuses"]["regeneration"]
-        if level > 0:
-            g["statuses"]["regeneration"] = level - _ceil_half(level)
-            g["hp"] = min(r["max_hp"], g["hp"] + _ceil_half(level))
-        if not self.model_matches(game, after):
-            return False
-        # 7.1.4 the draw: turn_draw less Slow, from the top of the source pile (the discard pile shuffled in
-        # when the source pile is empty)
-        want = max(0, r["turn_draw"] - slowed)
-        drawn = len(a["hand"]) - len(b["hand"])
-        if drawn != min(want, len(b["source"]) + len(b["discard"])):
-            return False
-        if want <= len(b["source"]):
-            return a["hand"] == sorted(b["hand"] + b["source"][:want]) and a["source"] == b["source"][want:]
-        return True
+    def _entry(self, e: Mapping) -> tuple:
+        """An equipment entry as the page knows it: a weapon's card, charge, ready turn and the turn it was
+        equipped; any other card's name and the weapon it is on (copies of one card are alike)."""
+        if self.kind(e["card"]) == "weapon":
+            return _base(e["card"]), e["charge"], e["ready_on"], e["equipped_turn"]
+        return _base(e["card"]), _base(e["on"])
 
 
 _CLAUSE_OF = {
@@ -386,7 +393,8 @@ def legal_by_the_page(page: DuelPage, snap: Mapping) -> set[tuple]:
     for name in set(p["hand"]):
         card = page.card(name)
         kind = card["type"]
-        pays = p["ap"] >= int(card.get("cost_ap", 0)) and p["mana"] >= int(card.get("cost_mana", 0))
+        ap, mana = page.cost(name)
+        pays = p["ap"] >= ap and p["mana"] >= mana
         if kind == "weapon":
             out.add(("equip", name))
         elif kind == "counter":

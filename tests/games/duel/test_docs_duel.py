@@ -1,17 +1,25 @@
-"""docs/duel-changing-a-rule.md cannot silently drift: every path, ``file.function``, invariant, planted bug
-and test it names exists, and every rule's code is in the one rules source (``engine.py``)."""
+"""docs/duel-changing-a-rule.md cannot silently drift: every clause of the rules page it lists has a literal
+example in scenarios/duel/examples.toml (and every example names a listed clause), every path, ``file.function``,
+invariant, planted bug and test it names exists, and every rule's code is in the one rules source
+(``engine.py``)."""
 
 from __future__ import annotations
 
 import ast
 import re
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = ROOT / "docs" / "duel-changing-a-rule.md"
 GAME = ROOT / "simkit" / "games" / "duel"
 TOP = ("simkit/", "tests/", "scripts/", "scenarios/", "docs/", "lab/")
+EXAMPLES = ROOT / "scenarios" / "duel" / "examples.toml"
 RULE_SOURCE = "engine.py"
+LABELS = ("Data", "Rule", "Check", "Tests", "Example")
+#: the rules page's sections, each with at least one clause on the page
+SECTIONS = ("1-", "2-", "3-", "4-", "5.1-", "5.2-", "5.3-", "5.4-", "5.5-", "5.6-", "5.7-", "5-", "6-", "7-", "7.1-",
+            "7.2-", "8-", "9-", "10-", "11-", "12-")
 
 _INLINE = re.compile(r"`([^`\n]+)`")
 
@@ -34,10 +42,25 @@ def bullets(text: str) -> list[str]:
 
 
 def segment(bullet: str, label: str) -> str:
-    """The text of a bullet after ``label:`` up to the next label (Data, Rule, Check, Tests) or the end of its
-    sentence."""
-    m = re.search(rf"\b{label}: (.*?)(?=\b(?:Data|Rule|Check|Tests): |\. [A-Z]|$)", bullet)
+    """The text of a bullet after ``label:`` up to the next label (Data, Rule, Check, Tests, Example) or the end of
+    its sentence (the ``Example:`` part runs to the bullet's end)."""
+    end = "$" if label == "Example" else r"\. [A-Z]|$"
+    m = re.search(rf"\b{label}: (.*?)(?=\b(?:{'|'.join(LABELS)}): |{end})", bullet)
     return m.group(1) if m else ""
+
+
+def clauses(text: str) -> dict[str, str]:
+    """Clause id -> its bullet (``- **id** (...) ...`` with its continuation lines, as one string)."""
+    return {m.group(1): b for b in bullets(text) if (m := re.match(r"- \*\*([\w.-]+)\*\* \(", b))}
+
+
+def examples() -> list[dict]:
+    return tomllib.loads(EXAMPLES.read_text(encoding="utf-8"))["example"]
+
+
+def example_ids(example: dict) -> list[str]:
+    """The clause ids an example exemplifies: each ``id:`` opening a ``;``-separated part of its ``clause``."""
+    return [m.group(1) for part in example["clause"].split(";") if (m := re.match(r"\s*([\w.-]+-[\w.-]+):", part))]
 
 
 def file_of(name: str) -> Path:
@@ -88,6 +111,44 @@ def test_helpers_read_the_page_format():
     assert function_ref("engine.deal") == (GAME / "engine.py", "deal")
     assert function_ref("transitions.DuelPage.hit") == (GAME / "transitions.py", "DuelPage.hit")
     assert function_ref("engine.py") is None and function_ref("[rules] a") is None
+
+
+def test_the_page_lists_the_clauses_of_every_section():
+    """Every bullet of the page is a clause with an id, and every section of the rules page has clauses."""
+    ids = clauses(page())
+    assert len(ids) == len(bullets(page())) and len(ids) >= 55
+    for prefix in SECTIONS:
+        assert any(i.startswith(prefix) and not i[len(prefix):][:1].isdigit() for i in ids), prefix
+
+
+def test_every_clause_has_a_literal_example_and_every_example_a_clause():
+    """Each clause's ``Example:`` names examples of examples.toml that carry its id (or says none, and why); each
+    example's clause opens with a listed id, and every id it names is listed."""
+    ids = clauses(page())
+    by_name = {e["name"]: e for e in examples()}
+    bad = []
+    for cid, bullet in ids.items():
+        said = segment(bullet, "Example")
+        if said.startswith("none ("):
+            continue
+        names = re.findall(r'"([^"]+)"', said)
+        if not names:
+            bad.append(f"{cid}: no example named")
+        for name in names:
+            if name not in by_name:
+                bad.append(f"{cid}: no example {name!r} in examples.toml")
+            elif cid not in example_ids(by_name[name]):
+                bad.append(f"{cid}: example {name!r} does not name the clause")
+        if not any(cid in example_ids(e) for e in by_name.values()):
+            bad.append(f"{cid}: no example of examples.toml has clause {cid!r}")
+    for e in by_name.values():
+        found = example_ids(e)
+        if not found or not e["clause"].startswith(f"{found[0]}:"):
+            bad.append(f"example {e['name']!r}: its clause does not open with a clause id")
+        bad += [f"example {e['name']!r}: clause id {cid!r} is not listed on the page"
+                for cid in found if cid not in ids]
+    assert not bad, bad
+    assert sum(1 for b in ids.values() if segment(b, "Example").startswith("none (")) <= 2
 
 
 def test_every_path_named_exists():
