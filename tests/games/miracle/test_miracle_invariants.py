@@ -269,3 +269,67 @@ def test_bot_offers_that_differ_from_the_legal_mask_are_reported(base, monkeypat
     monkeypatch.setattr(hooks, "bot_offers", one_more)
     (g, message), = hooks.legal_differences(m.state)
     assert g == 0 and "summon(0, 1, 0)" in message
+
+
+# ----------------------------------------------------------------------------------------------
+# moves, deaths, and what an action leaves alone
+
+
+def test_moves_are_listed_again_from_the_page(base, monkeypatch):
+    """A Swordsman at (2,-4,2) beside an enemy at (3,-3,0) may stop at (4,-4,0) but not go on to (5,-4,-1): the
+    engine's moves match the page's; a mask that lets enemies never stop a move is reported, naming the cell."""
+    m = base.new_match(MELEE, SHIELD, seed=0)
+    uid = place(m, "Swordsman", (2, -4, 2))
+    place(m, "Swordsman", (3, -3, 0), side=1)
+    want = MI.expected_moves(m.rules, m.state)[0, slot(m, uid)]
+    assert want[cell_of(m, (4, -4, 0))] and not want[cell_of(m, (5, -4, -1))]
+    assert state_broken(m) == []
+    move_mask = R.move_mask
+
+    def unstopped(rules, st):
+        out = move_mask(rules, st).copy()
+        out[0, slot(m, uid), cell_of(m, (5, -4, -1))] = True
+        return out
+
+    monkeypatch.setattr(R, "move_mask", unstopped)
+    messages = state_broken(m)
+    assert messages and "may move to (5, -4, -1) against the rules" in messages[0]
+
+
+def test_a_dead_units_slot_cools_for_exactly_its_cooldown(base):
+    """An L1 Swordsman (cooldown 2) dying on its counter-attack cools 2 turns; a slot put one turn short is
+    reported by the deaths' check."""
+    m = base.new_match(MELEE, SHIELD, seed=0)
+    me = place(m, "Swordsman", (2, -4, 2))
+    big = place(m, "Swordsman", (3, -4, 1), side=1, level=3)
+    again = m.state.copy()
+    assert broken_by(m, ("attack", me, big)) == set()
+    m.state = again
+
+    def one_short(after):
+        after.cooling[0, 0, 2, 1], after.cooling[0, 0, 2, 2] = after.cooling[0, 0, 2, 2], 0
+
+    assert "deaths_follow_the_page" in broken_by(m, ("attack", me, big), one_short)
+
+
+@pytest.mark.parametrize("mistake", ["other_unit_ready_again", "mover_ready", "bystander_moved"])
+def test_an_action_that_touches_another_unit_is_reported(base, mistake):
+    """A move of the Swordsman at (2,-4,2) leaves the Archer at (-3,3,0) as it was; a move that lets another unit
+    act again, leaves the mover ready, or moves a bystander is reported."""
+    m = base.new_match(MELEE, SHIELD, seed=0)
+    mover = place(m, "Swordsman", (2, -4, 2))
+    other = place(m, "Archer", (-3, 3, 0), ready=False)
+    again = m.state.copy()
+    assert broken_by(m, ("move", mover, (3, -4, 1))) == set()
+    m.state = again
+    u, o = slot(m, mover), slot(m, other)
+
+    def edit(after):
+        if mistake == "other_unit_ready_again":
+            after.ready[0, o] = True
+        elif mistake == "mover_ready":
+            after.ready[0, u] = True
+        else:
+            after.cell[0, o] = cell_of(m, (-3, 4, -1))
+
+    assert "actions_touch_only_their_units" in broken_by(m, ("move", mover, (3, -4, 1)), edit)

@@ -7,7 +7,11 @@ rules; this module adds the clauses a sweep's engine got wrong without the suite
 * who owns each garrison after a turn start (``garrisons_follow_ground_units``);
 * which summon cells, attack targets and artifact targets are legal
   (``legal_targets_follow_the_rules``), recomputed from the rules page's cube distances and
-  compared with the engine's own masks (which ``Match.legal_actions`` lists).
+  compared with the engine's own masks (which ``Match.legal_actions`` lists);
+* which cells each unit may move to (``moves_follow_the_page``): paths over the page's six neighbour
+  offsets, layers blocking, stops next to enemies;
+* what a death does to its slot and a bound artifact (``deaths_follow_the_page``), and what a summon,
+  a move or an attack leaves alone (``actions_touch_only_their_units``).
 
 Like the generic ones they work on whole batches with masks, take their numbers from the
 scenario's ``Rules`` and recompute the expected values from the rules text, never from the
@@ -22,7 +26,7 @@ import numpy as np
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.cards import HOLY_LIGHT, INFERNO_FLAME, SALAMANDER_SHIELD, WIND_BLESSING
 from simkit.games.miracle.checking.invariants import SIDES, Found, Invariant, current_attack, describe_unit
-from simkit.games.miracle.rules import END_TURN, SUMMON, USE, Actions
+from simkit.games.miracle.rules import ATTACK, END_TURN, MOVE, SUMMON, USE, Actions
 from simkit.games.miracle.state import COOLING, IN_USE, READY, State
 from simkit.games.miracle.tables import Rules
 
@@ -244,6 +248,49 @@ def _artifact_effects(rules: Rules, before: State, act: Actions, after: State) -
                          f", expected {int(want_state[i])} with cooldown {int(want_cd[i])} for the user and "
                          f"{int(foe_state[i])} with cooldown {int(foe_cool[i])} for the enemy")
         yield g, "; ".join(parts)
+
+
+# ----------------------------------------------------------------------------------------------
+# what an action leaves alone
+
+#: The fields of a unit no summon, move or attack changes but for the units the page names.
+_UNIT_FIELDS = ("kind", "level", "side", "deck_slot", "cell", "hp", "max_hp", "ready", "shield", "equipped", "buff")
+
+
+@_register(
+    TRANSITION_INVARIANTS,
+    "actions_touch_only_their_units",
+    "a summon and a move change no unit already on the board but the mover (its cell, and it may not act again); "
+    "an attack moves nobody, changes no max HP, bonus or bearer, and spends the attacker's turn only",
+)
+def _untouched(rules: Rules, before: State, act: Actions, after: State) -> Found:
+    kind = act.kind
+    rows = np.nonzero(((kind == SUMMON) | (kind == MOVE) | (kind == ATTACK)) & ~before.over)[0]
+    if len(rows) == 0:
+        return
+    bf, af = before.take(rows), after.take(rows)
+    n = np.arange(len(rows))
+    k = kind[rows]
+    actor = np.zeros(bf.alive.shape, bool)
+    moving = (k == MOVE) | (k == ATTACK)
+    actor[n[moving], act.a[rows][moving]] = True
+    stays = _same_unit(bf, af)
+    fields = {f: getattr(af, f) != getattr(bf, f) for f in _UNIT_FIELDS}
+    changed = np.zeros(bf.alive.shape, bool)
+    for f, diff in fields.items():
+        if f in ("hp", "shield"):  # an attack's damage and shields: attack_damage_and_counter's
+            diff = diff & (k != ATTACK)[:, None]
+        if f in ("cell", "ready"):
+            diff = diff & ~(actor & (k == MOVE)[:, None]) if f == "cell" else diff & ~actor
+        changed |= diff
+    changed |= actor & stays & af.ready  # the actor may not act again
+    gone = bf.alive & ~stays & (k != ATTACK)[:, None]  # only an attack kills
+    bad = stays & changed | gone
+    for i in np.nonzero(bad.any(1))[0]:
+        x = int(np.nonzero(bad[i])[0][0])
+        which = [f for f, d in fields.items() if d[i, x]] if stays[i, x] else ["gone"]
+        what = ("summon", "move", "attack")[[SUMMON, MOVE, ATTACK].index(int(k[i]))]
+        yield rows[i], f"a {what} changed {describe_unit(rules, bf, i, x)}: {', '.join(which) or 'may act again'}"
 
 
 # ----------------------------------------------------------------------------------------------
