@@ -422,29 +422,30 @@ def expected_moves(rules: Rules, st: State) -> np.ndarray:
     cards, board = rules.cards, rules.board
     nb = neighbours(rules)
     c = board.grid.size
-    b = np.arange(st.batch)
+    out = np.zeros(st.alive.shape + (c,), bool)
+    g, u = np.nonzero(st.alive & st.ready & (st.side == st.current[:, None]) & ~st.over[:, None])
+    if len(g) == 0:
+        return out
     flying = cards.flying[st.kind]
-    ground_on, flying_on = ground_on_cells(rules, st), flying_on_cells(rules, st)
     enemy = np.zeros((st.batch, 2, 2, c), bool)  # [game, side seen as enemy of, layer, cell]
-    g, u = np.nonzero(st.alive)
-    enemy[g, 1 - st.side[g, u], flying[g, u].astype(np.int64), st.cell[g, u]] = True
-    near_enemy = _near(nb, enemy)
-    mover = st.alive & st.ready & (st.side == st.current[:, None]) & ~st.over[:, None]
-    side = st.side
-    layer = flying.astype(np.int64)
-    enter = np.where(flying[:, :, None], ~flying_on[:, None], ~ground_on[:, None] & ~board.abyss[None, None])
-    stop = near_enemy[b[:, None], side, layer] | enemy[b[:, None], side, 1 - layer]
-    steps = np.where(mover, cards.move[st.kind, st.level - 1], 0)
-    reach = np.zeros(st.alive.shape + (c,), bool)
+    eg, eu = np.nonzero(st.alive)
+    enemy[eg, 1 - st.side[eg, eu], flying[eg, eu].astype(np.int64), st.cell[eg, eu]] = True
+    mine = np.zeros((st.batch, 2, c), bool)  # [game, layer, cell]: any unit of the layer there
+    mine[eg, flying[eg, eu].astype(np.int64), st.cell[eg, eu]] = True
+    side, layer = st.side[g, u], flying[g, u].astype(np.int64)  # the movers, (M,)
+    enter = ~mine[g, layer] & (flying[g, u][:, None] | ~board.abyss[None])
+    stop = _near(nb, enemy[g, side, layer]) | enemy[g, side, 1 - layer]
+    steps = cards.move[st.kind[g, u], st.level[g, u] - 1]
+    m = np.arange(len(g))
+    reach = np.zeros((len(g), c), bool)
     front = np.zeros_like(reach)
-    gg, uu = np.nonzero(mover)
-    front[gg, uu, st.cell[gg, uu]] = True
-    start = front.copy()
-    for k in range(int(steps.max(initial=0))):
-        new = _near(nb, front) & enter & ~reach & ~start & (k < steps)[:, :, None]
+    front[m, st.cell[g, u]] = True
+    for k in range(int(steps.max())):
+        new = _near(nb, front) & enter & ~reach & (k < steps)[:, None]
         reach |= new
         front = new & ~stop
-    return reach
+    out[g, u] = reach
+    return out
 
 
 @_register(
