@@ -102,12 +102,23 @@ class MiracleExamples:
 
     def example_values(self, nm: NamedMatch) -> dict:
         """``units.<name>.hp`` / ``.max_hp`` / ``.atk`` / ``.pos`` / ``.alive`` / ``.holy_shield`` / ``.can_move``
-        / ``.can_attack`` / ``.level``, ``first.mana``, ``first.max_mana``, ``first.miracle_hp``,
-        ``first.dead_stars``, ``first.available.<kind>``, ``first.cooling.<kind>`` (turns left of each cooling
-        unit), ``first.artifact`` (its state), ``first.artifact_cooldown``, ``garrisons."x,y,z"`` (owner or
-        "none"), ``turn``, ``current``, ``over``, ``winner``, ``end_reason``."""
+        / ``.can_attack`` / ``.level``, ``.moves`` (how many cells the legal actions let it move to) and
+        ``.targets`` (the example names, or ``miracle``, of what the legal actions let it attack, sorted),
+        ``first.mana``, ``first.max_mana``, ``first.miracle_hp``, ``first.dead_stars``, ``first.available.<kind>``,
+        ``first.cooling.<kind>`` (turns left of each cooling unit), ``first.artifact`` (its state),
+        ``first.artifact_cooldown``, ``garrisons."x,y,z"`` (owner or "none"), ``turn``, ``current``, ``over``,
+        ``winner``, ``end_reason``."""
         snap = nm.match.snapshot()
         by_id = {u["id"]: u for u in snap["units"]}
+        name_of = {uid: name for name, uid in nm.names.items()}
+        moves: dict[int, int] = {}
+        targets: dict[int, list[str]] = {}
+        for action in nm.match.legal_actions():  # what the legal list offers, besides what Match.do accepts
+            if action[0] == "move":
+                moves[action[1]] = moves.get(action[1], 0) + 1
+            elif action[0] == "attack":
+                target = action[2] if action[2] == "miracle" else name_of.get(action[2], f"unit {action[2]}")
+                targets.setdefault(action[1], []).append(target)
         out = {k: snap[k] for k in ("turn", "over", "end_reason")}
         out["winner"] = SIDES[snap["winner"]] if isinstance(snap["winner"], int) else (snap["winner"] or "none")
         out["current"] = SIDES[snap["current"]]
@@ -116,6 +127,9 @@ class MiracleExamples:
             u = by_id.get(uid)
             out["units"][name] = {"alive": u is not None, **({k: (list(v) if isinstance(v, tuple) else v)
                                                               for k, v in u.items()} if u else {})}
+            if u is not None:
+                out["units"][name]["moves"] = moves.get(uid, 0)
+                out["units"][name]["targets"] = sorted(targets.get(uid, []))
         for s, name in enumerate(SIDES):
             p = snap["players"][s]
             out[name] = {k: p[k] for k in ("mana", "max_mana", "miracle_hp", "dead_stars", "available", "cooling")}
