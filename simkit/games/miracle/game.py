@@ -54,11 +54,11 @@ class MiracleCheck:
         return self._examples().example_values(match)
 
     def run_check(self, examples_first: bool = True, **options):
-        """The hypothesis run (:func:`simkit.games.miracle.checking.check.run_check`); its rule examples always run
-        first (``examples_first`` is the generic check's switch, and has no effect here)."""
+        """The hypothesis run (:func:`simkit.games.miracle.checking.check.run_check`), its rule examples first
+        unless ``examples_first`` is False."""
         from simkit.games.miracle.checking.check import run_check
 
-        return run_check(self.scenario.path, **options)
+        return run_check(self.scenario.path, examples_first=examples_first, **options)
 
     def replay_file(self, case_path):
         """Replay a case the hypothesis run wrote (:func:`simkit.games.miracle.checking.check.replay_file`)."""

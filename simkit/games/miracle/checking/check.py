@@ -160,6 +160,7 @@ def run_check(
     steps: int = STEPS,
     shrink_seconds: float = 60.0,
     on_example=None,
+    examples_first: bool = True,
 ) -> CheckReport:
     """Run the invariant suite on a scenario.
 
@@ -173,6 +174,8 @@ def run_check(
         steps: rules per example at most.
         shrink_seconds: time budget for shrinking a failing case.
         on_example: called once per example played (progress bars).
+        examples_first: run the rule examples (``examples.toml`` beside the scenario) before the state machine;
+            a failing one is the answer (False: the state machine alone, what the invariants catch by themselves).
 
     Returns:
         The :class:`CheckReport`.
@@ -188,7 +191,7 @@ def run_check(
     machine = match_machine(sc, variants=variants, stats=stats)
     run_settings = check_settings(profile, examples, steps)
     start = time.perf_counter()
-    ran, example_failure = run_examples_first(sc)
+    ran, example_failure = run_examples_first(sc) if examples_first else (0, None)
     if example_failure is not None:  # the rule examples run first; a failing one is the answer
         report = CheckReport(sc, profile, seed, 0.0, stats, None, budget=run_settings.max_examples,
                              rule_examples=ran, example_failure=example_failure)
