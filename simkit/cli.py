@@ -35,6 +35,24 @@ PLAYS = {"sweep": "sweep", "tune": "sweep", "explore": "sweep", "scan": "sweep",
          "report": "play"}  # a report replays games for its game pages and its HTML page
 
 
+#: the commands that may play an outside bot (a program: docs/outside-bots.md), and so take its flags
+OUTSIDE_BOT_COMMANDS = ("play", "sweep", "ladder", "tune")
+
+
+def add_outside_bot_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags that let a command start outside bots' programs (nothing runs without them)."""
+    g = parser.add_argument_group("outside bots (programs speaking docs/outside-bots.md; none runs unless named here)")
+    g.add_argument("--allow-bot", action="append", default=[], metavar="NAME",
+                   help="let simkit start the program of the scenario's outside bot NAME ([bots.NAME] command = ...)")
+    g.add_argument("--bot", action="append", default=[], metavar="NAME=COMMAND", dest="outside_bot",
+                   help="play the program COMMAND as the bot NAME (e.g. --bot mine='python3 mine.py'; allowed by "
+                        "being given)")
+    g.add_argument("--bot-time", type=float, metavar="SECONDS",
+                   help="the longest one answer of an outside bot may take (default: its table's, else 5)")
+    g.add_argument("--bot-game-time", type=float, metavar="SECONDS",
+                   help="the most an outside bot may think in one game (default: its table's, else 300)")
+
+
 def command_help() -> dict[str, str]:
     """Every command's name and one-line help, read from its module's source (no command module imported)."""
     here = Path(simkit.commands.__file__).parent
@@ -69,6 +87,8 @@ def build_parser(only: str | None = "*") -> argparse.ArgumentParser:
     for name, text in command_help().items():
         if only == "*" or name == only:
             import_module(f"simkit.commands.{name}").register(sub)
+            if name in OUTSIDE_BOT_COMMANDS:
+                add_outside_bot_flags(sub.choices[name])
         else:
             sub.add_parser(name, help=text, add_help=False)
     return parser
@@ -196,6 +216,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with warnings.catch_warnings(), sigterm_stops():
             warnings.showwarning = one_line
+            if args.command in OUTSIDE_BOT_COMMANDS:
+                from simkit.outside.bots import configure
+
+                configure(args.allow_bot, args.outside_bot, args.bot_time, args.bot_game_time)
             return int(args.func(args) or 0)
     except (ValueError, FileNotFoundError, PermissionError, NotADirectoryError, IsADirectoryError) as exc:
         print(f"simkit {args.command}: error: {exc}", file=sys.stderr)

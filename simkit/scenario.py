@@ -200,6 +200,9 @@ class Scenario:
             same names (``load_scenario(path, bots_from=FILE)``, ``simkit sweep --bots-from FILE``), or ``None``.
         game: the game bound to this scenario (:class:`simkit.games.Ruleset`): its decks, deck cards,
             bots, ``new_match``, ``play_batch``, ``replay``, schema and capabilities.
+        outside_bots: its outside bots (``[bots.NAME]`` tables holding a ``command``: programs simkit starts only
+            when the command line allows it), by name (:class:`simkit.outside.OutsideBot`); they are not in ``data``
+            (the game reads its own bots there) but the hash covers them.
     """
 
     path: Path
@@ -209,6 +212,7 @@ class Scenario:
     decks: tuple[str, ...] = field(repr=False)
     bots_from: Path | None = None
     game: Ruleset = field(init=False, repr=False, compare=False)
+    outside_bots: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
         object.__setattr__(self, "game", get_game(self.game_name).load(self))
@@ -234,8 +238,11 @@ class Scenario:
 
     @property
     def text(self) -> str:
-        """The merged scenario as canonical JSON text (what the hash covers)."""
-        return _canonical(self.data)
+        """The merged scenario as canonical JSON text (what the hash covers), its outside bots' tables included."""
+        if not self.outside_bots:
+            return _canonical(self.data)
+        bots = {**self.data.get("bots", {}), **{k: b.as_table() for k, b in self.outside_bots.items()}}
+        return _canonical({**self.data, "bots": bots})
 
     @property
     def hash(self) -> str:
@@ -377,6 +384,9 @@ def scenario_from_data(data: dict, source: str = "scenario") -> Scenario:
 
 
 def _build(path: Path, data: dict, bots_from: Path | None = None) -> Scenario:
+    from simkit.outside.bots import split_scenario_bots
+
+    data, outside = split_scenario_bots(path, data)
     top = Field(str(path), data)
     game_name = top.str("game")
     try:
@@ -389,7 +399,8 @@ def _build(path: Path, data: dict, bots_from: Path | None = None) -> Scenario:
             raise top.fail(f"unknown top-level key (known: {', '.join(known)})", key)
     rules = game.hook("build_rules")(top)
     decks = tuple(game.hook("deck_pool")(rules, top))
-    scenario = Scenario(path=path, data=data, game_name=game_name, rules=rules, decks=decks, bots_from=bots_from)
+    scenario = Scenario(path=path, data=data, game_name=game_name, rules=rules, decks=decks, bots_from=bots_from,
+                        outside_bots=outside)
     sweep_settings(scenario)  # the core's [sweep] table is checked at load too
     return scenario
 

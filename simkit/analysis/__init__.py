@@ -26,6 +26,7 @@ from simkit.analysis.flags import (
     matchup_flag_reach,
     min_games_to_flag,
 )
+from simkit.analysis.forfeits import forfeit_table, forfeit_words, ordinary_games
 from simkit.analysis.matchups import matchup_matrix, win_rate_table
 from simkit.analysis.metagame import first_seat_rates, metagame, nash_mix, pool_metagame, seat_metagame
 from simkit.analysis.results import (
@@ -65,6 +66,9 @@ __all__ = [
     "deck_pool",
     "deck_strength",
     "first_player_advantage",
+    "forfeit_table",
+    "forfeit_words",
+    "ordinary_games",
     "seat_measured",
     "first_score",
     "first_seat_rates",
@@ -91,7 +95,7 @@ __all__ = [
 ]
 
 TABLES = ("decks", "matchups", "first_player", "cards", "card_pairs", "card_usage", "metagame", "game_shape", "turns",
-          "side_numbers", "flags")
+          "side_numbers", "flags", "forfeits")
 
 
 def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBands | None = None) -> dict:
@@ -110,10 +114,15 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
         pairing the two seat pools make, :func:`pairing_games`: what every page counts), ``bands`` (the
         :class:`FlagBands` used) and ``schema`` (the game's :class:`~simkit.games.ResultSchema`).
 
+    Every table counts only the games played to their end: games an outside bot forfeited are left out of them
+    and counted in ``forfeits`` (:func:`~simkit.analysis.forfeits.forfeit_table`).
+
     Raises:
         ValueError: when the results break the contract (see :func:`check_results`).
     """
     check_results(df)
+    forfeits = forfeit_table(df)  # games an outside bot forfeited: counted apart, in no other table
+    df = ordinary_games(df)
     bands = bands or FlagBands()
     matchups = matchup_matrix(df)
     first_player = first_player_advantage(df)
@@ -134,6 +143,7 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
         "pairing_games": pairing_games(df),
         "bands": bands,
         "schema": results_schema(df),
+        "forfeits": forfeits,
     }
     adaptive = ((df.attrs.get("meta") or {}).get("plan") or {}).get("adaptive")
     if adaptive:  # an adaptive sweep: anytime-valid intervals and flags, decks weighted per opponent

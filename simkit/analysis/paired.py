@@ -83,6 +83,9 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
         ``base_points`` and ``patch_points`` (the first player's points: 1 win, 1/2 draw, 0
         loss), ``same_seed`` (both games had the same seed).
 
+    A game an outside bot forfeited (``end_reason`` ``forfeit``) is left out on both sides: only games both sweeps
+    played to their end are paired.
+
     Raises:
         ValueError: (one line) when the deck pools differ, the bots differ (a change of bots
             would be read as the patch's doing), a game appears twice, or some ordered pairing
@@ -90,6 +93,9 @@ def pair_results(base: pd.DataFrame, patch: pd.DataFrame) -> pd.DataFrame:
     """
     check_results(base, "base")
     check_results(patch, "patch")
+    from simkit.analysis.forfeits import ordinary_games
+
+    base, patch = ordinary_games(base), ordinary_games(patch)  # a game an outside bot forfeited pairs with none
     a, b = deck_pool(base), deck_pool(patch)
     if a != b:
         only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))

@@ -109,7 +109,7 @@ def check_results(df: pd.DataFrame, source: str = "results") -> pd.DataFrame:
     bad = ~df["winner"].isin(WINNERS)
     if bad.any():
         raise ValueError(f"{source}: winner must be one of {WINNERS}, got {df['winner'][bad].iloc[0]!r}")
-    reasons = tuple(results_schema(df).end_reasons)
+    reasons = (*results_schema(df).end_reasons, "forfeit")  # a forfeit: an outside bot failed (analysis.forfeits)
     bad = ~df["end_reason"].isin(reasons)
     if bad.any():
         raise ValueError(f"{source}: end_reason must be one of {reasons}, got {df['end_reason'][bad].iloc[0]!r}")

@@ -42,6 +42,9 @@ def run(args: argparse.Namespace) -> int:
                                                seed=args.seed)
     for line in log if log is not None else (repr(a) for a in actions):
         print(line)
+    if row.get("end_reason") == "forfeit":  # an outside bot failed: the log stops where it did
+        print(f"game over by forfeit: the {row['forfeit_seat']} player's bot forfeited ({row['forfeit_reason']}); "
+              f"{row['winner']} wins")
     if args.json:
         result = {k: (v.item() if hasattr(v, "item") else v) for k, v in row.items() if k not in _NOT_RESULT}
         try:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import importlib.util
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -185,7 +186,14 @@ Hook = str | Callable
 #: - ``counter_cards(rules) -> {category: cards}`` (optional; absent: the game counts nothing): every card of
 #:   the scenario by the categories of :attr:`ResultSchema.card_counters`;
 #: - ``Match(scenario, first_deck, second_deck, seed=0)``: a single game (:class:`Match`); the first deck
-#:   moves first.
+#:   moves first;
+#: - ``observe(match, seat) -> dict`` (optional, with the next two: the game plays outside bots,
+#:   ``docs/outside-bots.md``): what ``seat`` sees of the game now, as its own bots see it (hidden cards and random
+#:   streams left out), in plain values;
+#: - ``inside_player(scenario, name, seat, seed) -> (match -> action)``: the scenario's bot ``name`` deciding one
+#:   action at a time for ``seat`` of a :class:`Match` (its randomness from ``seed``), facing an outside bot;
+#: - ``match_record(match) -> dict``: ``winner``, ``end_reason``, ``turns``, the side columns and the counter
+#:   columns of a match as it stands (a finished game, or one a bot forfeited).
 CONVENTIONS: dict[str, tuple[str, str, bool]] = {
     "build_rules": ("tables", "build_rules", True),
     "deck_pool": ("tables", "deck_pool", True),
@@ -199,6 +207,9 @@ CONVENTIONS: dict[str, tuple[str, str, bool]] = {
     "bot_names": ("batch", "bot_names", True),
     "counter_cards": ("batch", "counter_cards", False),
     "new_match": ("match", "Match", True),
+    "observe": ("outside", "observe", False),
+    "inside_player": ("outside", "inside_player", False),
+    "match_record": ("outside", "match_record", False),
 }
 
 #: The optional capabilities a game may declare, with what each is called with (the scenario comes
@@ -269,6 +280,8 @@ class Game:
     def has(self, name: str) -> bool:
         """True when the game's package provides the conventional hook ``name`` (imports its module)."""
         module, attribute, _ = CONVENTIONS[name]
+        if importlib.util.find_spec(f"{self.package}.{module}") is None:  # an optional module the game lacks
+            return False
         return hasattr(importlib.import_module(f"{self.package}.{module}"), attribute)
 
     def hook(self, name: str) -> Callable:
@@ -368,8 +381,21 @@ class Ruleset:
         return self.schema.columns() + self.counter_columns()
 
     def bot_names(self) -> tuple[str, ...]:
-        """The bots the scenario defines (``random`` and its personalities)."""
-        return tuple(self.spec.hook("bot_names")(self.scenario))
+        """The bots the scenario defines (``random`` and its personalities), then its outside bots (programs:
+        :func:`simkit.outside.outside_bots`, the scenario's and those given on the command line).
+
+        Raises:
+            ValueError: a bot given on the command line (``--bot NAME=...``) has the name of one of the game's.
+        """
+        from simkit.outside.bots import outside_bots
+
+        own = tuple(self.spec.hook("bot_names")(self.scenario))
+        outside = outside_bots(self.scenario)
+        twice = [n for n in outside if n in own]
+        if twice:
+            raise ValueError(f"--bot {twice[0]}=...: {self.scenario.path} already has a bot {twice[0]!r}; give the "
+                             "outside bot another name")
+        return own + tuple(outside)
 
     @property
     def turn_limit(self) -> int | None:
@@ -378,7 +404,15 @@ class Ruleset:
 
     def play_batch(self, first_decks: Sequence[str], second_decks: Sequence[str], seeds: Sequence[int],
                    bots: Sequence[str], record_actions: bool = False) -> Mapping[str, Sequence]:
-        """Play one game per (first deck, second deck, seed) to its end (see :data:`CONVENTIONS`)."""
+        """Play one game per (first deck, second deck, seed) to its end (see :data:`CONVENTIONS`); a game with an
+        outside bot in a seat is played decision by decision through the :class:`Match`
+        (:func:`simkit.outside.play.play_batch`: its records add ``forfeit_seat`` and ``forfeit_reason``)."""
+        from simkit.outside.bots import outside_bots
+
+        if any(b in outside_bots(self.scenario) for b in bots):
+            from simkit.outside.play import play_batch
+
+            return play_batch(self.scenario, first_decks, second_decks, seeds, bots, record_actions=record_actions)
         return self.spec.hook("play_batch")(self.scenario, first_decks, second_decks, seeds, bots,
                                             record_actions=record_actions)
 

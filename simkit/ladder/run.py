@@ -74,6 +74,9 @@ def run_ladder(sc: Scenario, out: str | Path, settings: LadderSettings, workers:
     from simkit.core.words import Estimate, match_sentence, player_answer
 
     settings = settings.check(sc.game.bot_names())
+    from simkit.outside.bots import check_allowed
+
+    check_allowed(sc, [b for pair in settings.matches() for b in pair])  # a program not allowed: refused first
     out = Path(out)
     _refuse_other_folder(out)
     made = provenance("simkit ladder", command or _command_line(sc, out, settings, workers))  # the commit played

@@ -10,7 +10,7 @@ from textwrap import wrap
 import numpy as np
 import pandas as pd
 
-from simkit.analysis import TABLES, analyze, check_results
+from simkit.analysis import TABLES, analyze, check_results, forfeit_table, forfeit_words, ordinary_games
 from simkit.analysis.robustness import panel_bots
 from simkit.analysis.skill import skill_tables
 from simkit.analysis.stats import Z95
@@ -421,6 +421,8 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages |
     skill = (tables.get("robustness") or {}).get("skill")
     if skill:
         player += [line for s in skill_words(skill) for line in wrap(s, 110)]
+    forfeits = forfeit_words(tables["forfeits"]) if "forfeits" in tables else None
+    heads = [line for line in wrap("- " + forfeits, 110, subsequent_indent="  ")] + heads if forfeits else heads
     blocks = [("Headlines", heads), ("Flags", shown), ("Does the player matter?", player), ("The sweep", facts),
               ("Games", watch), ("How to read", guide)]
     answer = verdict(tables)
@@ -765,6 +767,7 @@ def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 20
     if game_pages < 0:
         raise ValueError(f"--game-pages must be 0 or more, got {game_pages}")
     df = load_checked_results(results_dir)
+    full, df = df, ordinary_games(df)  # an outside bot's forfeits: counted apart, on the first page and their table
     ref = reference_bot(df, bot)
     robust = None
     if ref is not None:
@@ -773,6 +776,7 @@ def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 20
             robust["skill"] = skill_tables(df, robust["agreement"], bootstrap=bootstrap, seed=seed)
         df = reference_view(df, ref)
     tables = analyze(df, bootstrap=bootstrap, seed=seed)
+    tables["forfeits"] = forfeit_table(full)  # every bot's, the panel's too
     if robust is not None:
         tables["robustness"] = robust
     tables.update(unit_tables(df, tables, results_dir))

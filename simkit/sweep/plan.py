@@ -283,6 +283,9 @@ def plan_sweep(
     for b in (*bots, *panel):
         if b not in known:
             raise ValueError(sc.unknown_bot(b))
+    from simkit.outside.bots import check_allowed
+
+    check_allowed(sc, (*bots, *panel))  # a program the command line does not allow: refused before any file
     chosen = select_decks(sc.decks, list(decks) if decks else d["decks"], canonical=sc.canonical_deck)
     pools = sc.game.seat_decks(chosen)
     firsts, seconds = pools
