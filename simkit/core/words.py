@@ -851,7 +851,8 @@ def _share(e: Estimate) -> str:
     return f"{pct(e.value)} ({e.ci()})"
 
 
-def player_answer(upper: str, lower: str, score: Estimate, shares: dict[str, Estimate] | None = None) -> str:
+def player_answer(upper: str, lower: str, score: Estimate, shares: dict[str, Estimate] | None = None,
+                  forfeits: int = 0) -> str:
     """"Does the player matter?" in one sentence, for a match between a stronger ``upper`` and ``lower``.
 
     Args:
@@ -860,7 +861,8 @@ def player_answer(upper: str, lower: str, score: Estimate, shares: dict[str, Est
         score: ``upper``'s score (draws half) with its 95% interval and games.
         shares: the outcome's variance split (:func:`simkit.analysis.luck.skill_or_luck`) as estimates with
             their 95% intervals: ``skill`` (the players), ``decks`` (the deal and seats), ``luck`` (the seed);
-            ``None`` when the match was played with one seed a deal (no split).
+            ``None`` when the match was played with one seed a deal (no split), or games were forfeited.
+        forfeits: games an outside bot lost by failing the protocol, not counted in ``score`` (and then no split).
 
     Returns:
         "The player matters" only when ``upper`` plays better (the score's interval above 1/2) and, with a split,
@@ -868,6 +870,11 @@ def player_answer(upper: str, lower: str, score: Estimate, shares: dict[str, Est
     """
     better = score.known and score.excludes(0.5)
     edge = match_sentence(upper, lower, score)
+    if forfeits:
+        lost = (f"{forfeits} game{'s' if forfeits != 1 else ''} ended by a forfeit (an outside bot failed): not "
+                "counted, and the outcome not split")
+        return (f"The player matters: {edge}. ({lost}.)" if better else
+                f"Not shown that the player matters: {edge}. ({lost}.)")
     if shares is None:
         if better:
             return f"The player matters: {edge}. (Play two seeds a deal or more to split the outcome.)"

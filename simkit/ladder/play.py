@@ -142,9 +142,10 @@ def play_match(pool: Pool, settings: LadderSettings, upper: str, lower: str,
     """``upper`` against ``lower``: every deal of :func:`deal`, each seed played in both seat orders.
 
     Returns:
-        the match's figures (:func:`tally`, with ``deals``, ``seeds_per_deal``, ``wall_s``, ``cpu_s`` and, with two
-        seeds a deal or more, ``skill_or_luck``) and its games (one dict per game: deal, decks, seed, bots, winner,
-        turns, end reason, actions).
+        the match's figures (:func:`tally` of the games played to their end, with ``forfeits``: the games an outside
+        bot forfeited, counted apart; ``deals``, ``seeds_per_deal``, ``wall_s``, ``cpu_s`` and, with two
+        seeds a deal or more and no forfeit, ``skill_or_luck``) and its games (one dict per game: deal, decks, seed,
+        bots, winner, turns, end reason, actions).
     """
     sc = pool.sc
     deals = deal(sc, settings.deals, settings.seeds_per_deal, derive_seed(settings.seed, upper, lower))
@@ -167,11 +168,12 @@ def play_match(pool: Pool, settings: LadderSettings, upper: str, lower: str,
             d, first, second, s, bots = games[k]
             rows[k] = {"upper": upper, "lower": lower, "deal": d, "first_deck": first, "second_deck": second,
                        "seed": s, "first_bot": bots[0], "second_bot": bots[1], **{c: v[i] for c, v in cols.items()}}
-    out = tally(rows, upper, lower)
+    finished = [r for r in rows if r.get("end_reason") != "forfeit"]  # an outside bot's forfeits: counted apart
+    out = tally(finished, upper, lower)
     out.update(deals=len(deals), seeds_per_deal=settings.seeds_per_deal, wall_s=wall,
-               cpu_s=sum(p[1] for p in parts))
-    if settings.seeds_per_deal >= 2:
-        out["skill_or_luck"] = skill_or_luck(pd.DataFrame(rows), upper, lower, seed=settings.seed)
+               cpu_s=sum(p[1] for p in parts), forfeits=len(rows) - len(finished))
+    if settings.seeds_per_deal >= 2 and len(finished) == len(rows):  # its split needs every deal whole
+        out["skill_or_luck"] = skill_or_luck(pd.DataFrame(finished), upper, lower, seed=settings.seed)
     return out, rows
 
 

@@ -105,7 +105,8 @@ def run_ladder(sc: Scenario, out: str | Path, settings: LadderSettings, workers:
     if split is not None:
         shares = {k: Estimate(split["share"][k], *split["share_ci"][k]) for k in ("skill", "decks", "luck")}
     answer = player_answer(head["upper"], head["lower"], Estimate(head["score"], *head["score_ci"],
-                                                                  games=head["games"]), shares)
+                                                                  games=head["games"]), shares,
+                           forfeits=head.get("forfeits", 0))
     doc = {**made,
            "scenario": str(sc.path), "scenario_name": sc.name, "game": sc.game_name, "title": sc.game.title,
            "bots_from": str(sc.bots_from) if sc.bots_from else None, "settings": settings.to_dict(),

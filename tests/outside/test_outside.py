@@ -253,3 +253,66 @@ def test_no_program_outlives_simkit(how, tmp_path):
         for pid in (pids.read_text().split() if pids.exists() else []):
             if _running(int(pid)):
                 os.kill(int(pid), signal.SIGKILL)
+
+
+def test_the_report_says_on_its_first_page_how_many_games_were_forfeited(tmp_path):
+    """A sweep where the outside bot crashes in some games: the report's first page says how many games ended by a
+    forfeit, whose and why, and that no table counts them; the forfeits table is written beside it."""
+    sc = _scenario("duel")
+    out, pdf = tmp_path / "sweep", tmp_path / "report.pdf"
+    r = _simkit("sweep", str(sc.path), "--decks", *sc.decks[:2], "--games", "6", "--workers", "1", "--bots",
+                "odd,aggro", "--bot", f"odd={' '.join(_bad('crash-odd'))}", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    lost = int((simkit.load_results(out)["end_reason"] == "forfeit").sum())
+    assert 0 < lost < 24
+    r = _simkit("report", str(out), "-o", str(pdf))
+    assert r.returncode == 0, r.stderr
+    first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(pdf), "-"], capture_output=True, text=True,
+                           check=True).stdout
+    assert f"{lost} of 24 games ended by a forfeit (odd as the first player: {lost} crash" in " ".join(first.split())
+    table = pd.read_csv(tmp_path / "report.forfeits.csv")
+    assert table[["bot", "seat", "kind", "games"]].values.tolist() == [["odd", "first", "crash", lost]]
+
+
+def test_no_program_outlives_a_killed_sweep_and_its_workers(tmp_path):
+    """A sweep on two workers killed with SIGKILL while its workers' programs play: every program it started (the
+    sweep's own and each worker's) is gone within seconds."""
+    pids = tmp_path / "pids.txt"
+    sc = _scenario("duel")
+    proc = subprocess.Popen([sys.executable, "-m", "simkit", "sweep", str(sc.path), "--decks", *sc.decks[:3],
+                             "--games", "60", "--chunk-size", "5", "--workers", "2", "--bots", "mine,aggro", "--bot",
+                             f"mine={' '.join(_bad('good', pids))}", "--out", str(tmp_path / "sweep")],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 300
+        while len(pids.read_text().split() if pids.exists() else []) < 3 and time.monotonic() < deadline:
+            assert proc.poll() is None, "the sweep ended before its workers started their programs"
+            time.sleep(0.2)
+        started = [int(p) for p in pids.read_text().split()]
+        assert len(started) >= 3 and any(_running(p) for p in started)
+        proc.kill()
+        proc.wait(timeout=60)
+        deadline = time.monotonic() + 10
+        while any(_running(p) for p in started) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [p for p in started if _running(p)], "a program outlived the killed sweep"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for pid in (pids.read_text().split() if pids.exists() else []):
+            if _running(int(pid)):
+                os.kill(int(pid), signal.SIGKILL)
+
+
+def test_a_ladder_counts_an_outside_bots_forfeits_apart(tmp_path):
+    """`simkit ladder` with an outside rung that crashes in some games: the match's score counts only the games
+    played to their end, the forfeits are counted beside it, and the answer says they were not counted."""
+    sc = _scenario("duel")
+    out = tmp_path / "ladder"
+    r = _simkit("ladder", str(sc.path), "--rungs", "odd,aggro", "--games", "16", "--workers", "1", "--quiet", "--bot",
+                f"odd={' '.join(_bad('crash-odd'))}", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads((out / "ladder.json").read_text())
+    match = doc["matches"][0]
+    assert match["forfeits"] > 0 and match["games"] + match["forfeits"] == 16
+    assert f"{match['forfeits']} games ended by a forfeit" in doc["answer"]
