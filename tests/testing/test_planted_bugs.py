@@ -817,8 +817,85 @@ KRYPTON_PLANTED = {
          "return rules.building_attack if dist[cell, c] < rules.building_range else 0")],
     "own_tower_cell_not_enterable": [("return s.tower_side[cell] < 0 or s.tower_side[cell] == side",
                                       "return s.tower_side[cell] < 0")],
+    # issue 52's shapes over the whole page, one line each: an edge excluded, off by one, the wrong side, the
+    # wrong time, a rule forgotten
+    "ignite_offers_own_heroes": [(
+        "out[n] = enc(K_PLAY, card, hero(s, 1 - side, e).cell)",
+        "out[n] = enc(K_PLAY, card, hero(s, side, e).cell)")],
+    "inspire_copies_do_not_stack": [(
+        "h.inspire += 1",
+        "h.inspire = 1")],
+    "earthsplit_ignored": [(
+        "terr = 1 if h.earthsplit else terrain_points(s, rules, cell)",
+        "terr = terrain_points(s, rules, cell)")],
+    "curse_on_the_own_side": [(
+        "s.sides[side].curse += 1",
+        "s.sides[d].curse += 1")],
+    "unity_radius_edge_excluded": [(
+        "dist[h.cell, mc] <= rules.unity_radius:",
+        "dist[h.cell, mc] < rules.unity_radius:")],
+    "pursuit_needs_more_than_2_hp": [(
+        "return hero(s, d, j.target_hero).hp >= 2",
+        "return hero(s, d, j.target_hero).hp > 2")],
+    "same_end_when_the_own_hero_won": [(
+        "return not j.same_end and j.loser == LOSER_DEFENDER",
+        "return not j.same_end and j.loser == LOSER_ATTACKER")],
+    "swapped_tower_hits_its_own_side": [(
+        "                    h = hero(s, side, e)\n",
+        "                    h = hero(s, d, e)\n")],
+    "iron_wall_ends_at_the_enemy_turn": [(
+        "            if s.tower_side[c] == side:\n                s.iron_wall[c] = 0",
+        "            if s.tower_side[c] == 1 - side:\n                s.iron_wall[c] = 0")],
+    "blood_battle_price_not_checked": [(
+        "if not t.acted and not t.blood and hp >= rules.hp_price_min:",
+        "if not t.acted and not t.blood:")],
+    "pact_die_added_not_replacing": [(
+        "            na = 1\n            n -= 1",
+        "            na = 1\n            n -= 0")],
+    "grace_heals_past_max_hp": [(
+        "h.hp = min(rules.classes[h.cls].hp, h.hp + rules.heal)",
+        "h.hp = h.hp + rules.heal")],
+    "firestorm_and_cataclysm_swapped": [(
+        "(T_FOREST if card == C_FIRESTORM else T_HILL)",
+        "(T_HILL if card == C_FIRESTORM else T_FOREST)")],
+    "draw_at_the_limit": [(
+        "if own.n_hand < hand_limit(s, rules, side):",
+        "if own.n_hand <= hand_limit(s, rules, side):")],
+    "return_to_base_one_hp_short": [(
+        "            h.cell = free\n            h.hp = rules.classes[h.cls].hp",
+        "            h.cell = free\n            h.hp = rules.classes[h.cls].hp - 1")],
+    "flipped_hero_plays_its_turn": [(
+        "            log(s, ev, EV_UNFLIP, side, k, 0, 0, 0, 0, 0, 0)\n            continue",
+        "            log(s, ev, EV_UNFLIP, side, k, 0, 0, 0, 0, 0, 0)\n            pass")],
+    "attacker_loses_against_a_building": [(
+        "if tk == TK_HERO and not att_dead:",
+        "if not att_dead:")],
+    "prayer_tower_one_tier_early": [(
+        "s.sides[side].tier >= rules.prayer_tier",
+        "s.sides[side].tier >= rules.prayer_tier - 1")],
+    "dice_cap_off_by_one": [(
+        "return min(rules.max_dice, 1 + prayer_towers)",
+        "return min(rules.max_dice + 1, 1 + prayer_towers)")],
+    "gather_takes_the_yield_past_the_stock": [(
+        "return min(rules.vein_yield[cell], s.stock[cell])",
+        "return rules.vein_yield[cell]")],
+    "last_point_cannot_be_spent": [(
+        "step_cost(s, rules, c) <= t.points",
+        "step_cost(s, rules, c) < t.points")],
+    "unyielding_will_lets_the_hero_die": [(
+        "after = max(after, min(1, before))",
+        "after = max(after, 0)")],
+    "round_cap_a_round_early": [(
+        "if s.turn >= 2 * team * rules.max_rounds:",
+        "if s.turn >= 2 * team * (rules.max_rounds - 1):")],
+    "own_base_hits_its_heroes": [(
+        "if c == base_cell(rules, 1 - side):",
+        "if c == base_cell(rules, side):")],
+    "tower_on_a_spawn_point": [(
+        "s.terrain[cell] == T_PLAIN and rules.spawn_point[cell] == 0 and s.tower_side[cell] < 0",
+        "s.terrain[cell] == T_PLAIN and s.tower_side[cell] < 0")],
 }
-#: bug -> the clause test of tests/games/krypton/test_krypton_rules.py that fails with it planted
+#: bug -> its clause test (test_krypton_rules.py or test_krypton_cards.py), which fails with it planted
 KRYPTON_CLAUSE_TESTS = {
     "hero_attack_range_off_by_one": "test_range_warrior_1_archer_2",
     "tower_hits_every_step_in_range": "test_attack_tower_hits_on_entering_its_range_not_when_moving_inside_it",
@@ -829,6 +906,33 @@ KRYPTON_CLAUSE_TESTS = {
     "death_penalty_rounds_up": "test_death_penalty_gives_a_tenth_of_the_energy_rounded_down",
     "end_phase_tower_range_off_by_one": "test_end_phase_hits_the_acting_hero_2_per_tower_in_range",
     "own_tower_cell_not_enterable": "test_no_entering_a_base_an_enemy_building_or_a_hero_but_a_friendly_tower_is_fine",
+    "ignite_offers_own_heroes": "test_ignite_any_distance_2_damage",
+    "inspire_copies_do_not_stack": "test_inspire_adds_2_and_copies_stack",
+    "earthsplit_ignored": "test_earthsplit_makes_the_enemy_terrain_count_1",
+    "curse_on_the_own_side": "test_curse_window_is_owed_by_the_defender_after_the_roll_and_subtracts_2",
+    "unity_radius_edge_excluded": "test_power_of_unity_counts_a_friend_at_exactly_2_and_not_at_3",
+    "pursuit_needs_more_than_2_hp": "test_pursuit_is_offered_to_a_hero_with_exactly_2_hp",
+    "same_end_when_the_own_hero_won": "test_same_end_the_attacker_loses_what_the_defender_actually_lost",
+    "swapped_tower_hits_its_own_side":
+        "test_space_swap_swaps_two_own_towers_and_the_attack_tower_hits_around_its_new_cell",
+    "iron_wall_ends_at_the_enemy_turn": "test_iron_wall_tower_loses_nothing_until_its_sides_next_turn",
+    "blood_battle_price_not_checked": "test_hp_price_cards_need_more_than_2_hp",
+    "pact_die_added_not_replacing": "test_satans_pact_replaces_the_only_die_with_a_6",
+    "grace_heals_past_max_hp": "test_divine_grace_costs_4_energy_and_heals_2_up_to_max",
+    "firestorm_and_cataclysm_swapped": "test_firestorm_hits_enemies_on_forest_and_cataclysm_on_hills",
+    "draw_at_the_limit": "test_draw_one_card_at_each_hero_turn_below_the_limit_and_none_at_it",
+    "return_to_base_one_hp_short": "test_return_to_base_revives_full_hp_on_the_first_free_spawn_point_at_its_next_turn",
+    "flipped_hero_plays_its_turn": "test_revive_in_place_is_at_once_full_hp_flipped_and_skips_the_next_turn",
+    "attacker_loses_against_a_building":
+        "test_attacking_a_tower_the_attacker_never_loses_hp_and_a_won_attack_destroys_it",
+    "prayer_tower_one_tier_early": "test_prayer_tower_needs_the_advanced_base_and_costs_5",
+    "dice_cap_off_by_one": "test_dice_are_1_plus_prayer_towers_at_most_3_and_hand_limit_3_plus_magic_towers",
+    "gather_takes_the_yield_past_the_stock": "test_a_vein_gives_at_most_its_stock_and_then_becomes_buildable_plain",
+    "last_point_cannot_be_spent": "test_manual_move_example_hill_then_plain_then_forest",
+    "unyielding_will_lets_the_hero_die": "test_unyielding_will_keeps_the_hero_at_1",
+    "round_cap_a_round_early": "test_round_cap_is_a_draw_by_default",
+    "own_base_hits_its_heroes": "test_each_attack_tower_hits_separately_and_the_base_attacks_like_a_tower",
+    "tower_on_a_spawn_point": "test_no_tower_on_forest_hill_river_vein_or_spawn_point",
 }
 #: The Krypton bugs `simkit check --profile ci` misses (measured by the long hunt; the clause tests catch them).
 KRYPTON_HUNT_MISSES: set[str] = set()
@@ -852,7 +956,10 @@ def krypton_planter(name: str, folder: Path):
 _KRYPTON_CACHE_WATCH = ("_HERE = Path(__file__).parent\ndrop_stale_cache(",
                         "_HERE = Path(__file__).parent\n(lambda *a: None)(")
 
-KRYPTON_UNJITTED = DUEL_UNJITTED.replace("test_duel_rules as D", "test_krypton_rules as D").replace(
+# a Krypton clause test lives in test_krypton_rules.py or (the magic cards) test_krypton_cards.py
+KRYPTON_UNJITTED = DUEL_UNJITTED.replace(
+    "import test_duel_rules as D", "import test_krypton_rules as R, test_krypton_cards as C").replace(
+    "getattr(D, name)()", "(getattr(R, name, None) or getattr(C, name))()").replace(
     "DUEL_CLAUSE_TESTS", "KRYPTON_CLAUSE_TESTS").replace("duel_planter", "krypton_planter")
 
 

@@ -12,12 +12,15 @@ game's own bounds (dice 1..max, base HP never above its start). The rule example
 
 from __future__ import annotations
 
+import copy
+import json
 from collections.abc import Mapping
 
 import numpy as np
 
-from simkit.games.krypton.state import CARDS, HS_BOARD, HS_DEAD, T_BASE, T_PLAIN, T_VEIN
+from simkit.games.krypton.state import CARDS, HERO_STATES, HS_DEAD, T_BASE, T_PLAIN, T_VEIN
 from simkit.games.krypton.transitions import CLAUSES, KryptonPage
+from simkit.scenario import scenario_from_data
 from simkit.testing.rule_check import InvariantCheck
 
 NAMES = ("hp_bounds", "energy_nonnegative", "vein_stock", "one_hero_per_cell", "hero_cells", "tower_cells",
@@ -38,6 +41,27 @@ class KryptonInvariants(InvariantCheck):
         self.rules = scenario.rules
         self.page = KryptonPage(scenario)
         self.clauses = CLAUSES
+        self._variants: dict[str, tuple] = {}
+
+    def _variant(self, overrides: Mapping | None):
+        """The scenario with an example's own rules merged into its data (tables key by key), and its page:
+        ``(scenario, page)``, built once per distinct overrides."""
+        if not overrides:
+            return self.scenario, self.page
+        key = json.dumps(overrides, sort_keys=True)
+        if key not in self._variants:
+            data = copy.deepcopy(self.scenario.data)
+            _merge(data, overrides)
+            sc = scenario_from_data(data, str(self.scenario.path))
+            self._variants[key] = sc, KryptonPage(sc)
+        return self._variants[key]
+
+    def page_of(self, m) -> KryptonPage:
+        """The page of the scenario match ``m`` plays (an example's own rules, or the scenario's)."""
+        if m.scenario is self.scenario:
+            return self.page
+        return next((page for sc, page in self._variants.values() if sc is m.scenario), None) or KryptonPage(
+            m.scenario)
 
     # -- rule examples (simkit.testing.examples) ---------------------------------------------------------
 
@@ -47,37 +71,58 @@ class KryptonInvariants(InvariantCheck):
     def example_match(self, given: Mapping):
         """A match in the position ``given``: ``first_deck`` / ``second_deck`` (loadouts, default
         Warrior+Warrior each), ``seed``; ``heroes``: entries ``{side, hero, cell = [x, y, z], hp}`` (heroes not
-        named are parked in far corners); ``towers``: ``{side, kind, cell}``; ``energy = {first, second}``;
-        ``turn = {side, hero, points}`` (that hero's move phase, round 1); ``dice``: the next dice in order."""
+        named are parked in far corners; ``state = "dead"`` or ``"flipped"``); ``towers``: ``{side, kind, cell}``;
+        ``energy``, ``base_hp``, ``tier``: ``{first, second}``; ``hands = {first = [cards]}`` (exactly those
+        cards), ``pile`` (card names, the next draw first; the rest of the pile unchanged beneath),
+        ``turn = {side, hero, points, round}`` (that hero's move phase); ``dice``: the next dice in order;
+        ``scenario = {table = {key = value}}``: the example's own rules (merged into the scenario's); ``new =
+        true``: the game as it starts (the decks' and ``seed``), nothing placed."""
         given = dict(given)
-        known = {"first_deck", "second_deck", "seed", "heroes", "towers", "energy", "turn", "dice", "stock"}
+        known = {"first_deck", "second_deck", "seed", "heroes", "towers", "energy", "turn", "dice", "stock",
+                 "hands", "pile", "base_hp", "tier", "scenario", "new"}
         if set(given) - known:
             raise ValueError(f"unknown word {sorted(set(given) - known)[0]!r} (known: {', '.join(sorted(known))})")
-        m = self.scenario.game.new_match(given.get("first_deck", "Warrior+Warrior"),
-                                         given.get("second_deck", "Warrior+Warrior"), seed=int(given.get("seed", 0)))
+        sc, _ = self._variant(given.get("scenario"))
+        m = sc.game.new_match(given.get("first_deck", "Warrior+Warrior"),
+                              given.get("second_deck", "Warrior+Warrior"), seed=int(given.get("seed", 0)))
+        if given.get("new"):
+            if given.get("dice"):
+                m.script_dice(*map(int, given["dice"]))
+            return m
         side_of = {"first": 0, "second": 1}
-        towers = list(self.rules.towers)
+        towers = list(sc.rules.towers)
         cell = lambda xyz: m.index_of(*xyz)  # noqa: E731
         for (side, k), at in self.PARK.items():
             if k < m.team:
                 m.place({"sides": {side: {"heroes": {k: {"cell": cell(at)}}}}})
         for h in given.get("heroes", []):
-            hero = {"cell": cell(h["cell"]), "state": HS_BOARD}
-            if "hp" in h:
-                hero["hp"] = int(h["hp"])
+            state = HERO_STATES.index(h.get("state", "board"))
+            hero = {"cell": -1 if state == HS_DEAD else cell(h["cell"]), "state": state}
+            if "hp" in h or state == HS_DEAD:
+                hero["hp"] = 0 if state == HS_DEAD else int(h["hp"])
             m.place({"sides": {side_of[h["side"]]: {"heroes": {int(h.get("hero", 0)): hero}}}})
         for t in given.get("towers", []):
             c = cell(t["cell"])
             m.state.tower_side[c], m.state.tower_kind[c] = side_of[t["side"]], towers.index(t["kind"])
-            m.state.tower_hp[c], m.state.iron_wall[c] = self.rules.towers[t["kind"]].hp, 0
-        for side, energy in given.get("energy", {}).items():
-            m.place({"sides": {side_of[side]: {"energy": int(energy)}}})
+            m.state.tower_hp[c], m.state.iron_wall[c] = sc.rules.towers[t["kind"]].hp, 0
+        for word in ("energy", "base_hp", "tier"):
+            for side, v in given.get(word, {}).items():
+                m.place({"sides": {side_of[side]: {word: int(v)}}})
+        for side, cards in given.get("hands", {}).items():
+            m.set_hand(side_of[side], list(cards))
+        if given.get("pile"):
+            rest = m.pile()
+            for c in given["pile"]:  # the named cards come off the pile (one copy each) and go on top
+                if c in rest:
+                    rest.remove(c)
+            m.set_pile(rest + list(reversed(given["pile"])))
         for at, stock in given.get("stock", {}).items():
             m.state.stock[cell(map(int, at.split(",")))] = int(stock)
         if "turn" in given:
             t = given["turn"]
             points = int(t.get("points", 0))
-            m.place({"turn": 2 * int(t.get("hero", 0)) + side_of[t["side"]], "n_revivals_owed": 0,
+            first_turn = 2 * m.team * (int(t.get("round", 1)) - 1)
+            m.place({"turn": first_turn + 2 * int(t.get("hero", 0)) + side_of[t["side"]], "n_revivals_owed": 0,
                      "judgment": {"on": 0},
                      "this_turn": {"roll": points, "points": points, "acted": 0, "shuttle": 0, "pact": 0,
                                    "blood": 0, "n_blood_owed": 0, "ending": 0}})
@@ -87,26 +132,34 @@ class KryptonInvariants(InvariantCheck):
 
     def example_values(self, m) -> dict:
         """The position in the page's words: per side (``first``, ``second``) ``energy``, ``base_hp``,
-        ``heroes.<k>.hp`` / ``.cell`` ([x, y, z]) / ``.state``; ``towers."x,y,z"`` (``side``, ``kind``, ``hp``);
-        ``stock."x,y,z"``; ``terrain."x,y,z"``; ``points`` (the acting hero's movement points), ``winner``."""
+        ``heroes.<k>.hp`` / ``.cell`` ([x, y, z]) / ``.state`` / ``.inspire`` / ``.earthsplit`` / ``.will`` (this
+        turn's effects on it), ``tier``, ``hand`` (cards, in card order), ``dice``, ``hand_limit``;
+        ``towers."x,y,z"`` (``side``, ``kind``, ``hp``);
+        ``stock."x,y,z"``; ``terrain."x,y,z"``; ``points`` (the acting hero's movement points), ``winner``,
+        ``end_reason``, ``round``, ``to_act`` (the side owing the decision), ``acting`` ([side, hero] whose hero
+        turn it is), ``discard`` (cards in the order played), ``legal`` (the decisions legal now, as lists)."""
         snap = m.snapshot()
         names = ("first", "second")
-        towers = list(self.rules.towers)
-        C = self.rules.grid.size
+        rules = m.rules
+        towers = list(rules.towers)
+        C = rules.grid.size
         key = lambda c: ",".join(map(str, m.cell_of(c)))  # noqa: E731
         out = {"points": snap["this_turn"]["points"], "winner": m.winner, "end_reason": m.end_reason,
-               "round": m.round,
+               "round": m.round, "to_act": None if m.over else names[m.to_act],
+               "acting": [names[m.side], m.hero_index], "discard": m.discard(),
+               "legal": [list(a) for a in m.legal_actions()],
                "towers": {key(c): {"side": names[snap["tower_side"][c]], "kind": towers[snap["tower_kind"][c]],
                                    "hp": snap["tower_hp"][c]} for c in range(C) if snap["tower_side"][c] >= 0},
-               "stock": {key(c): int(snap["stock"][c]) for c in range(C) if self.rules.terrain[c] == T_VEIN},
-               "terrain": {key(c): int(snap["terrain"][c]) for c in range(C) if self.rules.terrain[c] == T_VEIN}}
+               "stock": {key(c): int(snap["stock"][c]) for c in range(C) if rules.terrain[c] == T_VEIN},
+               "terrain": {key(c): int(snap["terrain"][c]) for c in range(C) if rules.terrain[c] == T_VEIN}}
         for side, name in enumerate(names):
             own = snap["sides"][side]
-            out[name] = {"energy": own["energy"], "base_hp": own["base_hp"],
+            out[name] = {"energy": own["energy"], "base_hp": own["base_hp"], "tier": own["tier"],
                          "hand_limit": snap["hand_limit"][side], "dice": snap["dice"][side],
                          "hand": [c for i, c in enumerate(CARDS) for _ in range(own["hand"][i])],
-                         "heroes": [{"hp": h["hp"], "state": ("board", "flipped", "dead")[h["state"]],
-                                     "cell": list(m.cell_of(h["cell"])) if h["cell"] >= 0 else None}
+                         "heroes": [{"hp": h["hp"], "state": HERO_STATES[h["state"]],
+                                     "cell": list(m.cell_of(h["cell"])) if h["cell"] >= 0 else None,
+                                     "inspire": h["inspire"], "earthsplit": h["earthsplit"], "will": h["floor1"]}
                                     for h in own["heroes"][:m.team]]}
         return out
 
@@ -223,3 +276,12 @@ class KryptonInvariants(InvariantCheck):
                 given["stock"] = {",".join(map(str, page.cube[here])): int(rng.integers(1, 5))}
             out.append(given)
         return out
+
+
+def _merge(data: dict, overrides: Mapping) -> None:
+    """Merge ``overrides`` into ``data`` in place: tables key by key, to any depth; other values replace."""
+    for key, value in overrides.items():
+        if isinstance(value, Mapping) and isinstance(data.get(key), dict):
+            _merge(data[key], value)
+        else:
+            data[key] = copy.deepcopy(value)

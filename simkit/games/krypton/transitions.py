@@ -14,7 +14,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from simkit.games.krypton.state import HS_DEAD, T_BASE, T_PLAIN, T_VEIN
+from simkit.games.krypton.state import (
+    CARDS,
+    COUNTER_CARDS,
+    END_TURN_LIMIT,
+    HS_BOARD,
+    HS_DEAD,
+    HS_FLIPPED,
+    LOSER_ATTACKER,
+    LOSER_DEFENDER,
+    LOSER_NONE,
+    MAXH,
+    T_BASE,
+    T_FOREST,
+    T_HILL,
+    T_PLAIN,
+    T_VEIN,
+    TK_HERO,
+    TK_TOWER,
+    W_COMPARE,
+    W_DAMAGE,
+    W_DECLARE,
+    W_UNITY,
+)
 
 #: clause name -> the rules page's section, for the report
 CLAUSES = {
@@ -35,6 +57,32 @@ CLAUSES = {
                                  "other side",
     "knight_points_from_the_start_cell": "4, 9 [ruling]: a Knight's points are the roll + 2 when its move "
                                          "starts on plain or vein, the roll - 2 otherwise (never below 0)",
+    "judgment_totals_follow_the_page": "7, 10: the attacker rolls its side's dice (Satan's Pact: one shows 6), a "
+                                       "defending hero its side's; totals are the dice summed (or the highest) + "
+                                       "terrain points (Earthsplit 1) + 2 per Inspire - 2 per Curse (+ Power of "
+                                       "Unity: 1 per other friendly hero within 2, at most 4); a building's is its "
+                                       "defence; the lower total loses the difference",
+    "judgment_damage_follows_the_page": "7, 10, 12: the loser loses the difference, except an attacker against a "
+                                        "building and a tower under Iron Wall; Unyielding Will holds at 1; Same "
+                                        "End costs the attacker what the own hero lost; a base at 0 ends the game",
+    "normal_cards_follow_the_page": "10: Ignite, Firestorm and Cataclysm deal 2 to enemy heroes (any distance; "
+                                    "on forests; on hills), Inspire and Divine Grace (4 energy, heal 2 up to the "
+                                    "class HP) a friendly hero, Earthsplit an enemy one, Iron Wall an own tower; "
+                                    "Blood Battle and Satan's Pact cost the acting hero 2 HP; the card is "
+                                    "discarded",
+    "normal_plays_follow_the_page": "10: the acting side may play its normal cards only: Ignite and Earthsplit on "
+                                    "enemy heroes, Inspire and Divine Grace (with 4 energy) on friendly ones, Iron "
+                                    "Wall on own towers, Blood Battle and Shuttle before the hero action, HP prices "
+                                    "only with 3 HP or more",
+    "counter_windows_follow_the_page": "7, 10: in an enemy judgment the defending side may play Space Swap at the "
+                                       "declaration (an own tower targeted, another to swap with), Curse at the "
+                                       "compare step, Power of Unity for its hero, Unyielding Will on a friendly "
+                                       "hero, Pursuit (its hero at 2 HP or more) and Same End (its hero lost) at "
+                                       "the damage step, or pass",
+    "turn_start_follows_the_page": "10, 11, 13: a new hero turn: its side draws 1 below its limit (the other "
+                                   "does not); its Iron Walls end; a hero returned to base revives at full HP on "
+                                   "the first free spawn point; a flipped hero's turn is skipped; after the last "
+                                   "round the game ends",
 }
 
 
@@ -62,6 +110,11 @@ class KryptonPage:
         self.cell_of = {c: i for i, c in enumerate(self.cube)}
         self.bases = tuple(int(b) for b in rules.bases)
         self.vein_yield = [int(v) for v in rules.vein_yield]
+        self.magic = dict(data["magic"])
+        tiers = dict(data["bases"])[str(self.r["base_tiers"])]
+        self.base_defense = [int(v) for v in tiers["defense"]]
+        self.spawns = tuple(tuple(int(c) for c in side) for side in rules.spawns)
+        self.defense = [int(data["towers"][name]["defense"]) for name in towers]
 
     def dist(self, a: int, b: int) -> int:
         """Hex distance between two cells (cube coordinates)."""
@@ -129,11 +182,19 @@ class KryptonPage:
 
     def legal_problems(self, snap: Mapping, legal: list) -> list[str]:
         """The legality clauses the offered actions break (compared where the page's window is open)."""
-        if snap["winner"] >= 0 or snap["judgment"]["on"] or snap["n_revivals_owed"] \
-                or snap["to_act"] != snap["turn"] % 2:
+        if snap["winner"] >= 0 or snap["n_revivals_owed"]:
             return []
         legal = {tuple(a) for a in legal}
+        if snap["judgment"]["on"]:
+            page = self.counter_plays_by_the_page(snap)
+            offered = {a for a in legal if a != ("pass",)}
+            return [] if offered == page and page and ("pass",) in legal else ["counter_windows_follow_the_page"]
+        if snap["to_act"] != snap["turn"] % 2:
+            return []
         broken = []
+        plays = {a for a in legal if a[0] == "play"}
+        if plays != self.normal_plays_by_the_page(snap):
+            broken.append("normal_plays_follow_the_page")
         steps = {a for a in legal if a[0] == "step"}
         if steps and steps != self.steps_by_the_page(snap):
             broken.append("steps_follow_the_page")
@@ -183,7 +244,282 @@ class KryptonPage:
             broken.append("death_penalty_rounds_down")
         if not self._knight(before, after):
             broken.append("knight_points_from_the_start_cell")
+        if not self._totals(action, before, after):
+            broken.append("judgment_totals_follow_the_page")
+        if not self._damage(action, before, after):
+            broken.append("judgment_damage_follows_the_page")
+        if verb == "play" and not self._normal_card(action, before, after):
+            broken.append("normal_cards_follow_the_page")
+        if not self._turn_start(action, before, after):
+            broken.append("turn_start_follows_the_page")
         return broken
+
+    # -- 7, 10: attack judgments --------------------------------------------------------------------------
+
+    def combine(self, dice) -> int:
+        """Several dice summed, or the highest with ``dice_combine = "max"``."""
+        return max(dice, default=0) if self.r["dice_combine"] == "max" else sum(dice)
+
+    def bonus(self, snap, side: int, hero) -> int:
+        """What a hero adds to its dice (7): its cell's terrain points (Earthsplit: 1), + 2 per Inspire, - 2 per
+        Curse on its side this turn."""
+        terrain = 1 if hero["earthsplit"] else self.points[snap["terrain"][hero["cell"]]]
+        return (terrain + int(self.magic["inspire_bonus"]) * hero["inspire"]
+                - int(self.magic["curse_malus"]) * snap["sides"][side]["curse"])
+
+    def unity(self, snap, side: int, k: int) -> int:
+        """Power of Unity's bonus to hero ``k`` of ``side``: 1 per other friendly hero on the board within
+        ``unity_radius``, at most ``unity_max``."""
+        me = snap["sides"][side]["heroes"][k]
+        near = sum(1 for e, h in enumerate(self.heroes(snap, side)) if e != k and _on_board(h)
+                   and self.dist(h["cell"], me["cell"]) <= int(self.magic["unity_radius"]))
+        return min(near, int(self.magic["unity_max"]))
+
+    def _totals(self, action, before, after) -> bool:
+        """The totals compared in this step, recomputed from the dice they were made of; what a Power of Unity
+        played now adds."""
+        j = after["judgment"]
+        if tuple(action)[:2] == ("play", "Power of Unity"):
+            j0 = before["judgment"]
+            if j["unity"] - j0["unity"] != self.unity(before, j0["defender"], j0["target_hero"]):
+                return False
+        if not j["has_totals"] or (before["judgment"]["has_totals"] and tuple(action)[:1] != ("attack",)):
+            return True
+        side, d = j["side"], j["defender"]
+        att = after["sides"][side]["heroes"][j["attacker"]]
+        if att["cell"] < 0:
+            return True
+        dice = j["attack_dice"][:j["n_attack_dice"]]
+        if j["n_attack_dice"] != after["dice"][side]:
+            return False
+        if after["this_turn"]["pact"] and dice[0] != int(self.magic["pact_die"]):
+            return False
+        a_total = self.combine(dice) + self.bonus(after, side, att)
+        if j["target_kind"] == TK_HERO:
+            foe = after["sides"][d]["heroes"][j["target_hero"]]
+            if foe["cell"] < 0 or j["n_defence_dice"] != after["dice"][d]:
+                return foe["cell"] < 0
+            d_total = self.combine(j["defence_dice"][:j["n_defence_dice"]]) + self.bonus(after, d, foe) + j["unity"]
+        elif j["n_defence_dice"]:
+            return False  # a building rolls nothing
+        elif j["target_kind"] == TK_TOWER:
+            c = j["cell"]  # the tower there when the totals were made (destroyed since, or swapped in by this play)
+            was = self.cell_of[tuple(action[2:5])] if tuple(action)[:2] == ("play", "Space Swap") else c
+            d_total = self.defense[after["tower_kind"][c] if after["tower_side"][c] >= 0 else before["tower_kind"][was]]
+        else:
+            d_total = self.base_defense[after["sides"][d]["tier"] - 1]
+        if (j["attack_total"], j["defence_total"]) != (a_total, d_total):
+            return False
+        loser = LOSER_NONE if a_total == d_total else LOSER_DEFENDER if a_total > d_total else LOSER_ATTACKER
+        return j["loser"] == loser and (loser == LOSER_NONE or j["d"] == abs(a_total - d_total))
+
+    def _damage(self, action, before, after) -> bool:
+        """The damage of a judgment that ended in this step (7, 10, 12), where no Pursuit was played in it."""
+        j, j0 = after["judgment"], before["judgment"]
+        verb = tuple(action)[:2]
+        ended = not j["on"] and j["has_totals"] and (j0["on"] or verb[:1] == ("attack",))
+        if not ended or j["loser"] == LOSER_NONE or verb in (("play", "Pursuit"), ("play", "Space Swap")):
+            return True
+        side, d, amount = j["side"], j["defender"], j["d"]
+        hp0 = [[h["hp"] for h in self.heroes(before, s)] for s in (0, 1)]
+        want = [list(hp) for hp in hp0]
+
+        will = self.cell_of[tuple(action[2:5])] if verb == ("play", "Unyielding Will") else None
+
+        def hit(s, k, n):
+            h0, h1 = before["sides"][s]["heroes"][k], after["sides"][s]["heroes"][k]
+            got = max(0, hp0[s][k] - n)
+            if h0["floor1"] or h1["floor1"] or h0["cell"] == will:  # held (a turn ending here clears the mark)
+                got = max(got, min(1, hp0[s][k]))
+            want[s][k] = got
+            return hp0[s][k] - got
+
+        dead = j0["dead"] if j0["on"] and verb[:1] != ("attack",) else 0  # died earlier in this judgment
+        if j["target_kind"] == TK_HERO:
+            if j["loser"] == LOSER_ATTACKER and not dead >> (side * MAXH + j["attacker"]) & 1:
+                hit(side, j["attacker"], amount)
+            elif j["loser"] == LOSER_DEFENDER:
+                lost = 0 if dead >> (d * MAXH + j["target_hero"]) & 1 else hit(d, j["target_hero"], amount)
+                if j["same_end"] and not dead >> (side * MAXH + j["attacker"]) & 1:
+                    hit(side, j["attacker"], lost)
+        elif j["loser"] == LOSER_DEFENDER and j["target_kind"] == TK_TOWER:
+            c = j["cell"]
+            gone = after["tower_side"][c] < 0
+            if gone == bool(before["iron_wall"][c]) or (gone and before["tower_hp"][c] > amount):
+                return False
+        elif j["loser"] == LOSER_DEFENDER:
+            base = before["sides"][d]["base_hp"] - amount
+            if after["sides"][d]["base_hp"] != base or (base <= 0) != (after["winner"] == side):
+                return False
+        elif j["target_kind"] == TK_TOWER and after["tower_side"][j["cell"]] < 0:
+            return False  # the tower won: it stands
+        got = [[h["hp"] for h in self.heroes(after, s)] for s in (0, 1)]
+        return all(got[s][k] == want[s][k] for s in (0, 1) for k, h in enumerate(self.heroes(before, s))
+                   if _on_board(h))  # a hero back from its base at a turn starting here is not the judgment's
+
+    # -- 10: normal magic ---------------------------------------------------------------------------------
+
+    def _normal_card(self, action, before, after) -> bool:
+        """What a normal card played in the acting side's own hero turn does (10)."""
+        if before["judgment"]["on"] or before["n_revivals_owed"]:
+            return True
+        card = action[1]
+        side, k = self.acting_index(before)
+        own = before["sides"][side]
+        cid = CARDS.index(card)
+        if card in COUNTER_CARDS or own["hand"][cid] == 0:
+            return False
+        if after["sides"][side]["hand"][cid] != own["hand"][cid] - 1 or \
+                after["discard"][before["n_discard"]] != cid:
+            return False
+        hp0 = [[h["hp"] for h in self.heroes(before, s)] for s in (0, 1)]
+        want = [list(hp) for hp in hp0]
+        dmg = int(self.magic["effect_damage"])
+
+        def hit(s, e, n):
+            h = before["sides"][s]["heroes"][e]
+            got = max(0, hp0[s][e] - n)
+            want[s][e] = max(got, min(1, hp0[s][e])) if h["floor1"] else got
+
+        target = None
+        if len(action) == 5:
+            cell = self.cell_of[tuple(action[2:5])]
+            target = next(((s, e) for s in (0, 1) for e, h in enumerate(self.heroes(before, s))
+                           if _on_board(h) and h["cell"] == cell), None)
+        energy = own["energy"]
+        if card in ("Ignite", "Earthsplit"):
+            if target is None or target[0] == side:
+                return False
+            if card == "Ignite":
+                hit(*target, dmg)
+            elif after["sides"][target[0]]["heroes"][target[1]]["earthsplit"] != 1:
+                return False
+        elif card in ("Inspire", "Divine Grace"):
+            if target is None or target[0] != side:
+                return False
+            h0 = before["sides"][side]["heroes"][target[1]]
+            if card == "Inspire":
+                if after["sides"][side]["heroes"][target[1]]["inspire"] != h0["inspire"] + 1:
+                    return False
+            else:
+                if energy < int(self.magic["heal_energy"]):
+                    return False
+                energy -= int(self.magic["heal_energy"])
+                want[side][target[1]] = min(self.max_hp[h0["cls"]], h0["hp"] + int(self.magic["heal"]))
+        elif card in ("Firestorm", "Cataclysm"):
+            ground = T_FOREST if card == "Firestorm" else T_HILL
+            for e, h in enumerate(self.heroes(before, 1 - side)):
+                if _on_board(h) and before["terrain"][h["cell"]] == ground:
+                    hit(1 - side, e, dmg)
+        elif card in ("Blood Battle", "Satan's Pact"):
+            if hp0[side][k] < int(self.r["hp_price_min"]):
+                return False
+            want[side][k] = hp0[side][k] - int(self.magic["hp_price"])
+        elif card == "Iron Wall":
+            c = self.cell_of[tuple(action[2:5])]
+            if before["tower_side"][c] != side or not after["iron_wall"][c]:
+                return False
+        if after["sides"][side]["energy"] != energy and card == "Divine Grace":
+            return False
+        got = [[h["hp"] for h in self.heroes(after, s)] for s in (0, 1)]
+        return got == want
+
+    def normal_plays_by_the_page(self, snap) -> set[tuple]:
+        """The normal magic the page lets the acting side play now (10)."""
+        side, k = self.acting_index(snap)
+        own, t = snap["sides"][side], snap["this_turn"]
+        hp = own["heroes"][k]["hp"]
+        price = int(self.r["hp_price_min"])
+        cells = [[tuple(self.cube[h["cell"]]) for h in self.heroes(snap, s) if _on_board(h)] for s in (0, 1)]
+        out = set()
+        for cid, card in enumerate(CARDS):
+            if not own["hand"][cid] or card in COUNTER_CARDS:
+                continue
+            if card in ("Ignite", "Earthsplit"):
+                out |= {("play", card, *c) for c in cells[1 - side]}
+            elif card == "Inspire" or (card == "Divine Grace" and own["energy"] >= int(self.magic["heal_energy"])):
+                out |= {("play", card, *c) for c in cells[side]}
+            elif card == "Iron Wall":
+                out |= {("play", card, *self.cube[c]) for c, b in self.towers(snap).items() if b["side"] == side}
+            elif card == "Blood Battle":
+                if not t["acted"] and not t["blood"] and hp >= price:
+                    out.add(("play", card))
+            elif card == "Satan's Pact":
+                if not t["pact"] and hp >= price:
+                    out.add(("play", card))
+            elif card == "Shuttle":
+                if not t["acted"] and not t["shuttle"]:
+                    out.add(("play", card))
+            elif card in ("Firestorm", "Cataclysm"):
+                out.add(("play", card))
+        return out
+
+    def counter_plays_by_the_page(self, snap) -> set[tuple]:
+        """The counter cards the page lets the defending side play in the window open now (7, 10)."""
+        j = snap["judgment"]
+        d, w = j["defender"], j["window"]
+        if j["closed"] >> w & 1:
+            return set()
+        hand = snap["sides"][d]["hand"]
+        held = {card for cid, card in enumerate(CARDS) if hand[cid]}
+        out = set()
+        if w == W_DECLARE and "Space Swap" in held and j["target_kind"] == TK_TOWER:
+            out |= {("play", "Space Swap", *self.cube[c]) for c, b in self.towers(snap).items()
+                    if b["side"] == d and c != j["cell"]}
+        elif w == W_COMPARE and "Curse" in held:
+            out.add(("play", "Curse"))
+        elif w == W_UNITY and "Power of Unity" in held and j["target_kind"] == TK_HERO:
+            out.add(("play", "Power of Unity"))
+        elif w == W_DAMAGE:
+            if "Unyielding Will" in held:
+                out |= {("play", "Unyielding Will", *self.cube[h["cell"]]) for h in self.heroes(snap, d)
+                        if _on_board(h) and not h["floor1"]}
+            own = snap["sides"][d]["heroes"][j["target_hero"]]
+            if j["target_kind"] == TK_HERO and _on_board(own):
+                if "Pursuit" in held and own["hp"] >= 2:
+                    out.add(("play", "Pursuit"))
+                if "Same End" in held and not j["same_end"] and j["loser"] == LOSER_DEFENDER:
+                    out.add(("play", "Same End"))
+        return out
+
+    # -- 10, 11, 13: a new hero turn ----------------------------------------------------------------------
+
+    def _turn_start(self, action, before, after) -> bool:
+        """The start of the next hero turn (one turn on, none skipped): its side's draw, its Iron Walls ending,
+        a revival at its base, a flipped hero's turn skipped, the round cap."""
+        cap = 2 * self.team * int(self.r["max_rounds"])
+        if before["winner"] >= 0 or after["turn"] == before["turn"]:
+            return True
+        if after["reason"] == END_TURN_LIMIT:
+            return after["turn"] == cap
+        if after["winner"] >= 0:
+            return True
+        if after["turn"] >= cap:
+            return False
+        if after["turn"] != before["turn"] + 1:
+            return True
+        side, k = after["turn"] % 2, after["turn"] // 2 % self.team
+        h0, h1 = before["sides"][side]["heroes"][k], after["sides"][side]["heroes"][k]
+        if h0["state"] == HS_FLIPPED:
+            return False  # its turn is skipped
+        n0 = [sum(before["sides"][s]["hand"]) for s in (0, 1)]
+        if tuple(action)[:1] == ("play",):  # the card played in this step left its side's hand
+            n0[before["to_act"]] -= 1
+        n1 = [sum(after["sides"][s]["hand"]) for s in (0, 1)]
+        cards = before["n_pile"] + before["n_discard"] + (tuple(action)[:1] == ("play",))
+        draws = 1 if n0[side] < after["hand_limit"][side] and cards > 0 else 0
+        if (n1[side], n1[1 - side]) != (n0[side] + draws, n0[1 - side]):
+            return False
+        for c in range(len(self.cube)):
+            if after["tower_side"][c] == side and after["iron_wall"][c]:
+                return False
+        if h0["state"] == HS_DEAD and h0["cell"] < 0:
+            taken = {h["cell"] for s in (0, 1) for h in self.heroes(before, s) if _on_board(h)}
+            free = next((c for c in self.spawns[side] if c not in taken and before["tower_side"][c] < 0), None)
+            if free is None:
+                return True
+            return (h1["state"], h1["hp"], h1["cell"]) == (HS_BOARD, self.max_hp[h1["cls"]], free)
+        return True
 
     def _step(self, before, action, after) -> bool:
         side, hero = self.acting(before)

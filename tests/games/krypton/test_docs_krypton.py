@@ -1,11 +1,13 @@
 """docs/krypton-changing-a-rule.md cannot silently drift: every path, ``file.function``, invariant and test it
 names exists, every clause's rule is in the engine, every function of the engine is named, every section of the
-rules page has a clause, and the bots read none of the numbers of the rules they ask the engine about."""
+rules page has a clause, every clause has a literal example in scenarios/krypton/examples.toml (and every example
+names a listed clause), and the bots read none of the numbers of the rules they ask the engine about."""
 
 from __future__ import annotations
 
 import ast
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,9 @@ ROOT = Path(__file__).resolve().parents[3]
 PAGE = ROOT / "docs" / "krypton-changing-a-rule.md"
 RULES_PAGE = ROOT.parent / "shared" / "rules" / "krypton-tower-war.md"
 GAME = ROOT / "simkit" / "games" / "krypton"
+EXAMPLES = ROOT / "scenarios" / "krypton" / "examples.toml"
+#: clauses no position can show, and why (each still has its tests)
+NO_EXAMPLE = {"10.hidden": "what a bot may read is not a position: the bots' and the search's blindness tests"}
 TOP = ("simkit/", "tests/", "scripts/", "scenarios/", "docs/")
 
 _INLINE = re.compile(r"`([^`\n]+)`")
@@ -182,3 +187,15 @@ def test_the_page_is_linked_from_the_games_doc_the_readme_and_the_site():
     assert "docs/krypton-changing-a-rule.md" in (ROOT / "docs" / "krypton.md").read_text(encoding="utf-8")
     assert "(docs/krypton-changing-a-rule.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
     assert "krypton-changing-a-rule.md" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+
+
+def test_every_clause_has_a_literal_example_and_every_example_a_clause():
+    """Each clause of the page has at least one example in examples.toml whose ``clause`` starts with its id (but
+    the one of NO_EXAMPLE, which no position can show), and every example's clause starts with a listed id."""
+    ids = {clause_id(b) for b in bullets(page())}
+    examples = tomllib.loads(EXAMPLES.read_text(encoding="utf-8"))["example"]
+    named = {e["clause"].split(":")[0] for e in examples}
+    assert sorted(ids - named - set(NO_EXAMPLE)) == [], "clauses without a literal example"
+    assert sorted(named - ids) == [], "examples naming no clause of the page"
+    assert set(NO_EXAMPLE) <= ids and not set(NO_EXAMPLE) & named
+    assert all(re.match(r"\d+\.[a-z_]+: \S", e["clause"]) for e in examples)

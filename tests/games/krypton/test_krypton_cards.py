@@ -343,3 +343,33 @@ def test_unyielding_will_is_offered_when_a_tower_or_the_base_is_attacked():
                                                    ("play", "Unyielding Will", 2, 4, -6), ("pass",)]
     g.do(("play", "Unyielding Will", 3, 3, -6))
     assert g.hero(1, 0).floor1 and g.index_of(1, -1, 0) not in g.towers()
+
+
+def test_power_of_unity_counts_a_friend_at_exactly_2_and_not_at_3():
+    """Power of Unity's radius is inclusive: a friendly hero at distance exactly 2 adds 1, one at 3 nothing."""
+    for friend, attacker_hp in (((3, -1, -2), 5), ((4, -1, -3), 6)):
+        g = attack_setup(hand1=["Power of Unity"])
+        put(g, 1, 1, friend)
+        dice(g, 3, 3)
+        g.do(("attack", 1, -1, 0))
+        g.do(("play", "Power of Unity"))
+        assert g.hero(0, 0).hp == attacker_hp
+
+
+def test_pursuit_is_offered_to_a_hero_with_exactly_2_hp():
+    """Pursuit needs the own hero at HP >= 2: at 2 it is offered (the hero goes to 1, the attacker loses 1)."""
+    g = attack_setup(hand1=["Pursuit"], hp1=2)
+    dice(g, 3, 2)
+    g.do(("attack", 1, -1, 0))  # 4 against 3
+    assert ("play", "Pursuit") in g.legal_actions()
+    g.do(("play", "Pursuit"))
+    assert g.hero(0, 0).hp == 5 and g.hero(1, 0).state == HS_DEAD
+
+
+def test_satans_pact_replaces_the_only_die_with_a_6():
+    """With one die, Satan's Pact's 6 is that die: nothing is rolled for the attacker."""
+    g = attack_setup(hand0=["Satan's Pact"])
+    g.do(("play", "Satan's Pact"))
+    dice(g, 2)  # the defender's die only
+    g.do(("attack", 1, -1, 0))
+    assert g.hero(1, 0).hp == 6 - ((6 + 1) - (2 + 1)) and g.hero(0, 0).hp == 4
