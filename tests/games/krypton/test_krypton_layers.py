@@ -25,6 +25,7 @@ ORDER = (
     "tables",           # the scenario reader
     "match",            # the one Python face of a game
     "batch",            # play_batch
+    "outside",          # a seat's view for outside bots (simkit/outside)
     "stalemate",
     "narrate",
     "render",
