@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import simkit
 from simkit.cli import main
 from simkit.games.miracle import rules as R
+from simkit.games.miracle.cards import parse_deck
 from simkit.games.miracle.checking import match_machine
 from simkit.games.miracle.checking import strategies as sks
 from simkit.games.miracle.checking.checker import (
@@ -392,7 +393,7 @@ def test_a_batch_of_games_equals_the_games_run_alone(games):
         for action in g.actions:
             encoded.append(replay.encode(action))
             replay.do(action)
-        arts, kinds = zip(*(simkit.games.miracle.parse_deck(sc.rules.cards, d) for d in g.decks))
+        arts, kinds = zip(*(parse_deck(sc.rules.cards, d) for d in g.decks))
         rows.append((list(arts), [list(k) for k in kinds], encoded, 0))
     finals = run_batch(sc.rules, rows)
     for i, g in enumerate(games):
@@ -419,7 +420,7 @@ def test_groups_bias_and_cover_the_legal_actions(base):
 
 def test_companion_games_are_reproducible(base):
     """A companion game depends on its seed only."""
-    arts, kinds = zip(*(simkit.games.miracle.parse_deck(base.rules.cards, d) for d in (PRIEST_DECK, SHIELD_DECK)))
+    arts, kinds = zip(*(parse_deck(base.rules.cards, d) for d in (PRIEST_DECK, SHIELD_DECK)))
     a = companion_game(base.rules, list(arts), [list(k) for k in kinds], seed=5, actions=20)
     b = companion_game(base.rules, list(arts), [list(k) for k in kinds], seed=5, actions=20)
     assert a[1].equals(b[1]) and len(a[0]) == len(b[0]) == 20
