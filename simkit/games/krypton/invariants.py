@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from simkit.games.krypton.state import CARDS, HERO_STATES, HS_DEAD, T_BASE, T_PLAIN, T_VEIN
+from simkit.games.krypton.state import CARDS, COUNTER_CARDS, HERO_STATES, HS_DEAD, T_BASE, T_PLAIN, T_VEIN
 from simkit.games.krypton.transitions import CLAUSES, KryptonPage
 from simkit.scenario import scenario_from_data
 from simkit.testing.rule_check import InvariantCheck
@@ -230,8 +230,10 @@ class KryptonInvariants(InvariantCheck):
     def edge_positions(self, rng: np.random.Generator, count: int) -> list[dict]:
         """Up to ``count`` (at most 40) positions (``example_match`` words) at the page's edges: an enemy hero
         or tower at exactly the acting hero's range (or one beyond), a friendly tower next to it, an enemy
-        Attack Tower two cells off, the hero at 1 or 2 HP, energy 1..29 (the death penalty's rounding), a
-        vein at its last yield, a Magic or Prayer Tower standing."""
+        Attack Tower two cells off, the hero at 1, 2 or 3 HP (an HP price's edge), energy 1..29 (the death
+        penalty's rounding, Divine Grace's 4), a vein at its last yield, a Magic or Prayer Tower standing, normal
+        cards in the acting side's hand and cards in the other's (its draw at its limit or below), the enemy
+        hero whose turn comes next flipped or back at its base."""
         page = self.page
         decks = list(self.scenario.decks)
         names = ("first", "second")
@@ -260,16 +262,23 @@ class KryptonInvariants(InvariantCheck):
             heroes = [{"side": names[side], "hero": 0, "cell": list(page.cube[here]),
                        "hp": int(rng.choice([1, 2, 3, 5]))}]
             foe = at(reach)
-            if foe is not None:
-                heroes.append({"side": names[1 - side], "hero": 0, "cell": foe, "hp": int(rng.choice([1, 2, 5]))})
+            state = str(rng.choice(["board", "board", "flipped", "dead"])) if side == 0 else "board"
+            if foe is not None and state != "dead":
+                heroes.append({"side": names[1 - side], "hero": 0, "cell": foe, "hp": int(rng.choice([1, 2, 5])),
+                               "state": state})
+            elif state == "dead":  # back at its base: it revives at the start of its turn, next after this one
+                heroes.append({"side": names[1 - side], "hero": 0, "state": "dead"})
             towers = []
             for kind, owner, d in (("Attack Tower", 1 - side, 2), ("Attack Tower", 1 - side, reach),
                                    ("Magic Tower", side, 1), ("Attack Tower", side, 1), ("Prayer Tower", side, 3)):
                 cell = at(d) if rng.random() < 0.5 else None
                 if cell is not None:
                     towers.append({"side": names[owner], "kind": kind, "cell": cell})
+            normal = [c for c in CARDS if c not in COUNTER_CARDS]
+            hands = {names[side]: [str(c) for c in rng.choice(normal, int(rng.integers(0, 4)))],
+                     names[1 - side]: [str(c) for c in rng.choice(CARDS, int(rng.integers(0, 5)))]}
             given = {"first_deck": first, "second_deck": second, "seed": int(rng.integers(0, 1000)),
-                     "heroes": heroes, "towers": towers,
+                     "heroes": heroes, "towers": towers, "hands": hands,
                      "energy": {names[side]: int(rng.integers(0, 30)), names[1 - side]: int(rng.integers(0, 30))},
                      "turn": {"side": names[side], "hero": 0, "points": int(rng.integers(1, 7))}}
             if here in veins and rng.random() < 0.5:
