@@ -260,7 +260,8 @@ def test_a_comparison_that_could_not_see_five_points_is_not_settled(base):
                               scenario_hash="again", bots=("balanced", "balanced"))
     v = compare_results(base, again)["verdict"]
     assert v["kind"] == "not settled" and v["low"] <= 1 <= v["high"] and v["smallest"] > 0.05 and v["needed"] > 40
-    assert v["sentence"].startswith("the two sweeps play the same rules; not settled (no measurable effect on balance yet)")
+    assert v["sentence"].startswith("the two sweeps play the same rules; "
+                                    "not settled (no measurable effect on balance yet)")
     assert (f"at 40 games per pair it could only detect a deck change of about {100 * v['smallest']:.0f} points or "
             f"more, and a change of 5 points needs about {int(v['needed']):,} games per pair") in v["sentence"]
 

@@ -177,7 +177,8 @@ def test_a_comparison_too_small_to_see_five_points_is_not_settled():
     smallest = detectable_change(0.55, 40, 6)
     need = games_for_change(0.05, smallest, 4)
     kind, s = change_verdict((0.156, 0.153), Estimate(0.98, 0.65, 1.41), (2, 0), 6, DECK, smallest, 4, needed=need)
-    assert kind == "not settled" and s.startswith("not settled (no measurable effect on balance yet): deck spread 15.6 -> 15.3")
+    assert kind == "not settled"
+    assert s.startswith("not settled (no measurable effect on balance yet): deck spread 15.6 -> 15.3")
     assert f"about {100 * smallest:.0f} points" in s and f"needs about {int(need):,} games per pair" in s
     assert smallest > 0.05 and need > 4
 
