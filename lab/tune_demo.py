@@ -47,9 +47,10 @@ from pathlib import Path
 
 from simkit.analysis import FlagBands
 from simkit.scenario import load_scenario
-from simkit.sweep import load_results, plan_sweep, run_sweep
+from simkit.sweep import RunOptions, SweepSettings, load_results, plan_sweep, run_sweep
 from simkit.tune import run_tune
 from simkit.tune.objective import balance_terms
+from simkit.tune.settings import TuneSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 MIRACLE = ROOT / "scenarios" / "miracle"
@@ -126,14 +127,12 @@ def _show(name: str, result, seconds: float) -> dict:
 def planted(args) -> bool:
     """Repair the planted Priest with at most 2 changes to its numbers."""
     started = time.perf_counter()
-    result = run_tune(
-        MIRACLE / "planted-strong-priest.toml",
-        ["creatures.Priest.L*.attack=0..4", "creatures.Priest.L*.hp=2..8", "creatures.Priest.L*.cost",
-         "creatures.Priest.L*.cooldown"],
-        trials=args.trials or 40, max_changes=2, decks=MIDDLE, games=args.games or 4, workers=args.workers,
-        out=args.out / "planted", resume=args.resume, seed=args.seed, check_games=args.check_games or 16,
-        progress=True,
-    )
+    knobs = ["creatures.Priest.L*.attack=0..4", "creatures.Priest.L*.hp=2..8", "creatures.Priest.L*.cost",
+             "creatures.Priest.L*.cooldown"]
+    settings = TuneSettings(knobs=knobs, trials=args.trials or 40, max_changes=2, decks=MIDDLE,
+                            games=args.games or 4, seed=args.seed, check_games=args.check_games or 16)
+    result = run_tune(MIRACLE / "planted-strong-priest.toml", settings, args.out / "planted",
+                      RunOptions(workers=args.workers, resume=args.resume, progress=True))
     p = _show("planted imbalance (too-strong Priest), at most 2 changes", result, time.perf_counter() - started)
     if not p:
         return False
@@ -141,8 +140,8 @@ def planted(args) -> bool:
     base = load_scenario(MIRACLE / "base.toml")
     folder = args.out / "planted" / "fresh" / "unplanted-base"
     check = result.summary["check"]
-    plan = plan_sweep(base, games=check["games_per_pair"], decks=MIDDLE, seed=check["seed"])
-    run_sweep(base, plan, folder, workers=args.workers, resume=True, progress=False)
+    plan = plan_sweep(base, SweepSettings(games=check["games_per_pair"], decks=MIDDLE, seed=check["seed"]))
+    run_sweep(base, plan, folder, RunOptions(workers=args.workers, resume=True, progress=False))
     own = balance_terms(load_results(folder), FlagBands())
     inside = p["decks_outside_after"] == 0
     within_own = p["spread_after"] <= own["spread"] and p["decks_outside_after"] <= own["decks_outside"]
@@ -160,16 +159,12 @@ def planted(args) -> bool:
 def base_game(args) -> bool:
     """Halve the spread of the base game's deck win rates with at most 3 changes (``--max-changes``)."""
     started = time.perf_counter()
-    result = run_tune(
-        MIRACLE / "base.toml", BASE_KNOBS, trials=args.trials or 500,
-        max_changes=args.max_changes, decks=DECKS, games=args.games or 12, workers=args.workers, out=args.out / "base",
-        resume=args.resume, seed=args.seed, check_games=args.check_games or 64, rounds=3, rescreen=40, stages=2,
-        seat_pairs=args.seat_pairs,
-        confirm=20,
-        confirm_games=48,
-        weights=args.weights,
-        progress=True,
-    )
+    settings = TuneSettings(knobs=BASE_KNOBS, trials=args.trials or 500, max_changes=args.max_changes, decks=DECKS,
+                            games=args.games or 12, seed=args.seed, rounds=3, rescreen=40, stages=2,
+                            seat_pairs=args.seat_pairs, confirm=20, confirm_games=48,
+                            check_games=args.check_games or 64, weights=args.weights)
+    result = run_tune(MIRACLE / "base.toml", settings, args.out / "base",
+                      RunOptions(workers=args.workers, resume=args.resume, progress=True))
     p = _show(f"the base game, at most {args.max_changes} changes", result, time.perf_counter() - started)
     if not p:
         return False

@@ -32,3 +32,9 @@ def write_sweep_folder(df: pd.DataFrame, folder: Path) -> Path:
     meta = {**meta, "finished": "2026-01-01T00:00:00+00:00", "plan": plan_dict(plan)}
     (folder / "meta.json").write_text(json.dumps(meta))
     return folder
+
+
+def folder_snapshot(folder: Path) -> dict[str, bytes | None]:
+    """Every entry below ``folder`` (hidden ones and lock files included): a file's bytes, a folder as ``None``; two
+    snapshots are equal only when nothing was written, created or removed in between."""
+    return {str(p.relative_to(folder)): None if p.is_dir() else p.read_bytes() for p in sorted(folder.rglob("*"))}

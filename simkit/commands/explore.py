@@ -10,7 +10,7 @@ def run(args: argparse.Namespace) -> int:
     from simkit.commands.sweep import names_option
     from simkit.explore import ExploreSettings, run_explore
     from simkit.scenario import load_scenario
-    from simkit.sweep import check_seed, check_workers, sweep_defaults
+    from simkit.sweep import RunOptions, check_seed, check_workers, sweep_defaults
 
     sc = load_scenario(args.scenario, bots_from=args.bots_from)
     d = sweep_defaults(sc)
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     what = "every legal deck" if settings.space == "all" else f"{len(sc.decks)} decks"
     print(f"explore {sc.name}: {what}, epsilon {settings.epsilon:g}, at most {settings.horizon} games "
           f"per ordered pair, bots {settings.bots[0]} (first) vs {settings.bots[1]} (second)")
-    answers = run_explore(sc, out, settings, workers=workers, resume=args.resume, scheduler=args.scheduler)
+    answers = run_explore(sc, out, settings, RunOptions(workers=workers, resume=args.resume, scheduler=args.scheduler))
     s = answers["summary"]
     text = s["guarantee"]
     print(text[:1].upper() + text[1:] + ".")  # the answer first, as strong as its interval allows

@@ -9,13 +9,16 @@ import sys
 
 def run(args: argparse.Namespace) -> int:
     """Play (or resume) the scan; print the figure at each value, the crossing and where the files are."""
-    from simkit.scan import run_scan
+    from simkit.commands.sweep import names_option
+    from simkit.scan import ScanSettings, run_scan
+    from simkit.sweep import RunOptions
 
+    settings = ScanSettings(key=args.key, values=args.values, figure=args.figure, target=args.target, games=args.games,
+                            decks=tuple(args.decks or ()), bots=names_option("--bots", args.bots), seed=args.seed,
+                            chunk_size=args.chunk_size, bootstrap=args.bootstrap, bots_from=args.bots_from)
     args.resume_folder = args.out or "its results folder (named above)"  # a stop from here on keeps its sweeps
-    table = run_scan(args.scenario, args.key, args.values, figure=args.figure, target=args.target, games=args.games,
-                 decks=args.decks, bots=args.bots, out=args.out, resume=args.resume, workers=args.workers,
-                 seed=args.seed, chunk_size=args.chunk_size, bootstrap=args.bootstrap, bots_from=args.bots_from,
-                 log=lambda line: print(line, file=sys.stderr))
+    table = run_scan(args.scenario, settings, args.out, RunOptions(workers=args.workers, resume=args.resume),
+                     log=lambda line: print(line, file=sys.stderr))
     a = table.attrs
     from simkit.scan import parse_figure
 

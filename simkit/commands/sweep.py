@@ -20,63 +20,46 @@ def names_option(option: str, text: str | None) -> tuple[str, ...] | None:
     return names
 
 
+def settings_of(args: argparse.Namespace):
+    """The :class:`~simkit.sweep.SweepSettings` the sweep's flags give, checked.
+
+    Raises:
+        ValueError: a flag out of range, named (adaptive flags without ``--adaptive``, ``--games`` with it, ...).
+    """
+    from simkit.analysis.sequential import AdaptiveSettings
+    from simkit.sweep import SweepSettings
+
+    adaptive = None
+    if args.adaptive:
+        adaptive = AdaptiveSettings(precision=0.2 if args.precision is None else args.precision,
+                                    max_games=args.max_games or 0,
+                                    horizon=100 if args.horizon is None else args.horizon)
+    elif args.precision is not None or args.max_games is not None or args.horizon is not None:
+        raise ValueError("--precision, --max-games and --horizon need --adaptive")
+    return SweepSettings(games=args.games, decks=tuple(args.decks or ()), bots=names_option("--bots", args.bots),
+                         panel=names_option("--panel", args.panel) or (), chunk_size=args.chunk_size, seed=args.seed,
+                         adaptive=adaptive).check()
+
+
 def run(args: argparse.Namespace) -> int:
     """Plan and play the sweep; print where the results are.
 
     Every input is checked before anything is written: the scenario, the plan (games, chunk
     size, seed, deck patterns, bots) and the worker count.
     """
-    from simkit.analysis.sequential import AdaptiveSettings
-    from simkit.core.words import count
     from simkit.scenario import load_scenario
-    from simkit.sweep import check_seed, check_workers, plan_sweep, run_sweep, sweep_defaults, uneven_share
+    from simkit.sweep import RunOptions, check_workers, plan_sweep, run_sweep, sweep_defaults, uneven_share
 
     sc = load_scenario(args.scenario, bots_from=args.bots_from)
     defaults = sweep_defaults(sc)
-    if args.workers is not None:
-        workers = check_workers(args.workers, "--workers")
-    else:
-        workers = check_workers(defaults["workers"], f"{sc.path}: sweep.workers")
-    seed = check_seed(args.seed, "--seed") if args.seed is not None else None
-    bots = names_option("--bots", args.bots)
-    panel = names_option("--panel", args.panel)
-    if panel is not None and bots:
-        raise ValueError("--bots and --panel: give one (a panel plays each of its bots in both seats)")
-    adaptive = None
-    if args.adaptive:
-        if args.games is not None:
-            raise ValueError("--games is for uniform sweeps: an adaptive sweep stops on --precision and --max-games")
-        adaptive = AdaptiveSettings(precision=0.2 if args.precision is None else args.precision,
-                                    max_games=args.max_games or 0,
-                                    horizon=100 if args.horizon is None else args.horizon)
-    elif args.precision is not None or args.max_games is not None or args.horizon is not None:
-        raise ValueError("--precision, --max-games and --horizon need --adaptive")
-    if args.bots_from is None and (args.resume or not args.overwrite):
-        _refuse_missing_bots_from(args.out or defaults["out"])
-    plan = plan_sweep(sc, games=args.games, decks=args.decks, bots=bots, chunk_size=args.chunk_size, seed=seed,
-                      panel=panel, adaptive=adaptive)
+    workers = check_workers(args.workers if args.workers is not None else defaults["workers"],
+                            "--workers" if args.workers is not None else f"{sc.path}: sweep.workers")
+    settings = settings_of(args)
     out = args.out or defaults["out"]
-    who = (f"under each bot of the panel {', '.join(plan.panel)} (the same bot in both seats)" if plan.panel
-           else f"bots {plan.bots[0]} (first) vs {plan.bots[1]} (second)")
-    if sc.bots_from is not None:
-        who += f", every bot as {sc.bots_from} defines it"
-    decks = plan.pools.count()
-    if adaptive:
-        print(
-            f"adaptive sweep {sc.name}: {decks}, {len(plan.pairs)} ordered pairs, rounds until "
-            f"every interval is narrower than {adaptive.precision:g} or its flag is settled"
-            f"{f', at most {adaptive.max_games} games' if adaptive.max_games else ''}, {who}"
-        )
-    else:
-        print(
-            f"sweep {sc.name}: {decks}, {len(plan.pairs)} ordered pairs x {plan.games} games "
-            f"x {len(plan.bot_pairs)} bot pairing(s) = {plan.total_games} games, {who}"
-        )
-    seated = set(sc.game.seat_decks().decks)
-    seatless = [d for d in sc.decks if d not in seated]  # e.g. an army no seat can afford at these budgets
-    if seatless:
-        print(f"note: {count(len(seatless), 'deck')} of the pool fit no seat at these rules and are not played "
-              f"(e.g. {seatless[0]})")
+    if args.bots_from is None and (args.resume or not args.overwrite):
+        _refuse_missing_bots_from(out)
+    plan = plan_sweep(sc, settings)
+    _say_plan(sc, plan)
     if args.scheduler is None:
         note = uneven_share(plan, workers, _searching(sc, {b for pair in plan.bot_pairs for b in pair}))
         if note:
@@ -87,14 +70,37 @@ def run(args: argparse.Namespace) -> int:
     from simkit.sweep.store import SweepFinished
 
     try:
-        run_sweep(sc, plan, out, workers=workers, resume=args.resume, scheduler=args.scheduler,
-                  overwrite=args.overwrite)
+        run_sweep(sc, plan, out, RunOptions(workers=workers, resume=args.resume, overwrite=args.overwrite,
+                                            scheduler=args.scheduler))
     except SweepFinished:  # run again once finished (the quick start's second step): nothing to do, not an error
         print(f"{out} already holds this sweep, finished: nothing to play. Read it: simkit report {out} -o "
               f"reports/{Path(out).name}.pdf (--overwrite plays it again)")
         return 0
     print(f"results: {out}  (log: {out}/sweep.log)")
     return 0
+
+
+def _say_plan(sc, plan) -> None:
+    """What the sweep plays, in one line, and a note for decks of the pool that fit no seat."""
+    from simkit.core.words import count
+
+    who = (f"under each bot of the panel {', '.join(plan.panel)} (the same bot in both seats)" if plan.panel
+           else f"bots {plan.bots[0]} (first) vs {plan.bots[1]} (second)")
+    if sc.bots_from is not None:
+        who += f", every bot as {sc.bots_from} defines it"
+    decks, adaptive = plan.pools.count(), plan.adaptive
+    if adaptive:
+        print(f"adaptive sweep {sc.name}: {decks}, {len(plan.pairs)} ordered pairs, rounds until "
+              f"every interval is narrower than {adaptive.precision:g} or its flag is settled"
+              f"{f', at most {adaptive.max_games} games' if adaptive.max_games else ''}, {who}")
+    else:
+        print(f"sweep {sc.name}: {decks}, {len(plan.pairs)} ordered pairs x {plan.games} games "
+              f"x {len(plan.bot_pairs)} bot pairing(s) = {plan.total_games} games, {who}")
+    seated = set(sc.game.seat_decks().decks)
+    seatless = [d for d in sc.decks if d not in seated]  # e.g. an army no seat can afford at these budgets
+    if seatless:
+        print(f"note: {count(len(seatless), 'deck')} of the pool fit no seat at these rules and are not played "
+              f"(e.g. {seatless[0]})")
 
 
 def _searching(sc, names: set[str]) -> list[str]:

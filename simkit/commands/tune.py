@@ -46,16 +46,23 @@ def _tune(args: argparse.Namespace):
         return _run(args, run_tune)
 
 
-def _run(args: argparse.Namespace, run_tune):
-    return run_tune(
-        args.scenario, args.knob, trials=args.trials, max_changes=args.max_changes, decks=args.decks,
-        bots=args.bots, panel=list(names_option("--panel", args.panel)) if args.panel is not None else None,
-        games=args.games, workers=args.workers, out=args.out, resume=args.resume, seed=args.seed,
-        screen=args.screen, combine=args.combine, rounds=args.rounds, rescreen=args.rescreen,
+def settings_of(args: argparse.Namespace):
+    """The :class:`~simkit.tune.settings.TuneSettings` the tune's flags give, checked."""
+    from simkit.tune.settings import TuneSettings
+
+    return TuneSettings(
+        knobs=tuple(args.knob), trials=args.trials, max_changes=args.max_changes, decks=tuple(args.decks or ()),
+        bots=tuple(args.bots or ()), panel=names_option("--panel", args.panel) or (), games=args.games,
+        seed=args.seed, screen=args.screen, combine=args.combine, rounds=args.rounds, rescreen=args.rescreen,
         stages=args.stages, seat_pairs=args.seat_pairs, confirm=args.confirm, confirm_games=args.confirm_games,
-        check_games=args.check_games,
-        check_seed=args.check_seed, weights=args.weights, bots_from=args.bots_from,
-    )
+        check_games=args.check_games, check_seed=args.check_seed, weights=args.weights, bots_from=args.bots_from,
+    ).check()
+
+
+def _run(args: argparse.Namespace, run_tune):
+    from simkit.sweep import RunOptions
+
+    return run_tune(args.scenario, settings_of(args), args.out, RunOptions(workers=args.workers, resume=args.resume))
 
 
 def _say(result) -> None:

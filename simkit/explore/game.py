@@ -72,6 +72,16 @@ class Side:
         return tally.seat_score(deck, 0 if self.name == "first" else 1, opponents, weights)
 
 
+@dataclass(frozen=True)
+class Against:
+    """What a side's candidates are raced against: the mixture of the side it meets (its decks and weights) and the
+    score its own decks are judged against (1/2 for alike seats, else its seat's value)."""
+
+    decks: list[int]
+    weights: np.ndarray
+    ref: float
+
+
 class DeckGame:
     """The deck-choice game of a deck space (see the module): its sides, their mixtures and values.
 
@@ -102,6 +112,10 @@ class DeckGame:
         if len(self.sides) == 1:
             return [(i, j) for i in pops[0] for j in pops[0] if i != j]
         return [(i, j) for i in pops[0] for j in pops[1]]
+
+    def against(self, supports: list, weights: list, refs: list[float]) -> list[Against]:
+        """For each side, what its candidates face (:class:`Against`), from :meth:`mixtures`' answer."""
+        return [Against(supports[side.opponent], weights[side.opponent], refs[side.index]) for side in self.sides]
 
     def mixtures(self, tally: Tally, pops: list[list[int]], tol: float) -> tuple[list, list, list[float]]:
         """Each side's metagame of the populations ``pops``, and the score each side's decks are judged against.

@@ -34,21 +34,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.explore.game import DeckGame, Side
+from simkit.explore.game import Against, DeckGame, Side
 from simkit.explore.settings import ExploreSettings
 from simkit.explore.space import DeckSpace
 from simkit.explore.tally import Tally
 
 
-def race(tally: Tally, side: Side, opponents: list[int], weights: np.ndarray, ref: float, candidates,
-         s: ExploreSettings) -> dict:
+def race(tally: Tally, side: Side, against: Against, candidates, s: ExploreSettings) -> dict:
     """Every candidate of ``side``: its level, estimate against the mixture, bounds and decision.
 
     Args:
         tally: the games so far.
         side: the candidates' side (:class:`~simkit.explore.game.Side`).
-        opponents, weights: the mixture of the side it meets.
-        ref: the score the side's decks are judged against (1/2, or the seat's value).
+        against: the mixture of the side it meets and the score the side's decks are judged against (1/2, or the
+            seat's value): :class:`~simkit.explore.game.Against`.
         candidates: the decks raced.
         s: the settings (epsilon, z, horizon).
 
@@ -56,9 +55,9 @@ def race(tally: Tally, side: Side, opponents: list[int], weights: np.ndarray, re
         ``{deck: (level, estimate, low, high, decision)}`` with decision ``new`` (no game yet),
         ``drop``, ``add``, ``horizon`` (at the horizon, neither) or ``race``.
     """
-    out = {}
+    out, ref = {}, against.ref
     for c in candidates:
-        est, se, level = side.score(tally, c, opponents, weights)
+        est, se, level = side.score(tally, c, against.decks, against.weights)
         low, high = max(est - s.z * se, 0.0), min(est + s.z * se, 1.0)
         if level == 0:
             decision = "new"
@@ -203,7 +202,8 @@ class Planner:
         if (target > n).any():
             return self._finish(layout, n, target, st)
         supports, weights, refs = game.mixtures(tally, pops, self.s.support_tol)
-        verdicts = [race(tally, side, supports[side.opponent], weights[side.opponent], refs[side.index],
+        against = game.against(supports, weights, refs)
+        verdicts = [race(tally, side, against[side.index],
                          sorted({idx(d) for d in st["searched"][side.name]} - set(pops[side.index])), self.s)
                     for side in game.sides]
         adds = []
@@ -219,15 +219,15 @@ class Planner:
         if adds:
             return "continue"
         for side, verdict in zip(game.sides, verdicts, strict=True):
-            ref, support = refs[side.index], supports[side.opponent]
-            promising = [c for c, x in verdict.items() if x[0] >= game.grow_after and x[1] >= ref - self.s.band]
+            faced = against[side.index]
+            promising = [c for c, x in verdict.items() if x[0] >= game.grow_after and x[1] >= faced.ref - self.s.band]
             grown = self._grow(st, side, set(supports[side.index]) | set(promising))
             if grown:
-                verdict.update(race(tally, side, support, weights[side.opponent], ref, sorted(grown), self.s))
+                verdict.update(race(tally, side, faced, sorted(grown), self.s))
             for c, x in verdict.items():
                 if x[4] in ("new", "race"):
                     goal = _next(self.s.looks(), x[0])
-                    for o in support:
+                    for o in faced.decks:
                         for cell in side.cells(c, o):
                             target[cell] = max(target[cell], goal)
         if (target > n).any():
@@ -262,9 +262,9 @@ class Planner:
         if (target > n).any():
             return self._finish(layout, n, target, st)
         pop = [idx(d) for d in st["population"][side.name]]
-        supports, weights, refs = self.game.mixtures(tally, [pop], self.s.support_tol)
+        against = self.game.against(*self.game.mixtures(tally, [pop], self.s.support_tol))
         cands = sorted({idx(d) for d in st["searched"][side.name]} - set(pop))
-        again = race(tally, side, supports[0], weights[0], refs[0], cands, self.s)
+        again = race(tally, side, against[0], cands, self.s)
         st["phase"] = "metagame" if any(v[4] in ("new", "race", "add") for v in again.values()) else "done"
         return None  # the field's games reopened a candidate: race it again; else done
 

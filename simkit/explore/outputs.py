@@ -17,13 +17,14 @@ very same files.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from simkit.core.words import Estimate, card_status, guarantee_sentence, seats_guarantee_sentence
-from simkit.explore.game import DeckGame, Side
+from simkit.explore.game import Against, DeckGame, Side
 from simkit.explore.oracle import field_of, field_race, race, state_of
 from simkit.explore.settings import ExploreSettings
 from simkit.explore.space import DeckSpace
@@ -36,13 +37,56 @@ FILES = ("metagame.csv", "decks.csv", "strongest.csv", "archive.csv", "dead_card
 _NO_FIELD = (0, np.nan, np.nan, np.nan, "")
 
 
+@dataclass(frozen=True)
+class _Reading:
+    """What the answers are read from: the space and its deck-choice game, the settings, the games, the last state
+    (its populations), each side's mixture and what its candidates face, and the field races (alike seats)."""
+
+    space: DeckSpace
+    game: DeckGame
+    s: ExploreSettings
+    tally: Tally
+    state: dict
+    pops: list[list[int]]
+    supports: list
+    weights: list
+    against: list[Against]
+    field: dict
+    predicted: np.ndarray
+
+
 def analyse(space: DeckSpace, settings: ExploreSettings, df: pd.DataFrame, state: dict, stopped: str) -> dict:
     """The explore run's answers from its games and its last state.
 
     Returns:
         dict of DataFrames ``metagame, decks, strongest, archive, dead_cards, matchups`` and ``summary`` (a dict).
     """
-    s, game = settings, DeckGame(space, settings.horizon)
+    r = _reading(space, settings, df, state)
+    decks = pd.DataFrame([row for side in r.game.sides for row in _deck_rows(r, side)])
+    in_meta = {i for sup in r.supports for i in sup}
+    reach = {space.index(d) for d in decks.loc[decks["in_band"], "deck"]}
+    searched = {space.index(d) for d in decks.loc[decks["searched"], "deck"]}
+    strongest = _strongest(decks, r.game, settings.top)
+    dead_cards = card_table(space, in_meta, {space.index(d) for d in strongest["deck"]}, reach, searched)
+    decks = decks.drop(columns="in_band")
+    n, pts = r.tally.n, r.tally.pts
+    fi, si = np.nonzero(n)
+    matchups = pd.DataFrame({
+        "first_deck": [space.decks[i] for i in fi], "second_deck": [space.decks[j] for j in si],
+        "games": n[fi, si], "first_points": pts[fi, si], "first_rate": pts[fi, si] / n[fi, si],
+    })
+    metagame = decks[decks["in_population"]].sort_values(["seat", "weight", "vs_mix", "deck"],
+                                                        ascending=[True, False, False, True])
+    metagame = metagame[["seat", "deck", "weight", "vs_mix", "vs_mix_low", "vs_mix_high", "games"]]
+    answers = {"metagame": metagame.reset_index(drop=True), "decks": decks, "strongest": strongest,
+               "archive": _archive(decks, space, r.game), "dead_cards": dead_cards, "matchups": matchups}
+    answers["summary"] = _summary(answers, r, stopped)
+    return answers
+
+
+def _reading(space: DeckSpace, s: ExploreSettings, df: pd.DataFrame, state: dict) -> _Reading:
+    """The mixtures and races the answers are read from."""
+    game = DeckGame(space, s.horizon)
     state = state_of(state, game)
     tally = Tally(space.decks, df)
     pops = [[space.index(d) for d in state["population"][side.name]] for side in game.sides]
@@ -51,47 +95,29 @@ def analyse(space: DeckSpace, settings: ExploreSettings, df: pd.DataFrame, state
     contenders = [space.index(d) for d in state.get("contenders", [])]
     fv = field_race(tally, contenders, field, s) if contenders else {}
     pred = tally.predicted_field_rate(field) if game.field else np.full(len(space), np.nan)
-    decks = pd.DataFrame([row for side in game.sides for row in _deck_rows(
-        space, tally, side, state, pops, supports, weights, refs, fv, pred, s)])
-    in_meta = {i for sup in supports for i in sup}
-    reach = {space.index(d) for d in decks.loc[decks["in_band"], "deck"]}
-    searched = {space.index(d) for d in decks.loc[decks["searched"], "deck"]}
-    strongest = _strongest(decks, game, s.top)
-    dead_cards = card_table(space, in_meta, {space.index(d) for d in strongest["deck"]}, reach, searched)
-    decks = decks.drop(columns="in_band")
-    fi, si = np.nonzero(tally.n)
-    matchups = pd.DataFrame({
-        "first_deck": [space.decks[i] for i in fi], "second_deck": [space.decks[j] for j in si],
-        "games": tally.n[fi, si], "first_points": tally.pts[fi, si], "first_rate": tally.pts[fi, si] / tally.n[fi, si],
-    })
-    metagame = decks[decks["in_population"]].sort_values(["seat", "weight", "vs_mix", "deck"],
-                                                        ascending=[True, False, False, True])
-    metagame = metagame[["seat", "deck", "weight", "vs_mix", "vs_mix_low", "vs_mix_high", "games"]]
-    answers = {"metagame": metagame.reset_index(drop=True), "decks": decks, "strongest": strongest,
-               "archive": _archive(decks, space, game), "dead_cards": dead_cards, "matchups": matchups}
-    answers["summary"] = _summary(answers, game, space, state, supports, weights, refs, stopped, s)
-    return answers
+    return _Reading(space, game, s, tally, state, pops, supports, weights, game.against(supports, weights, refs),
+                    fv, pred)
 
 
-def _deck_rows(space, tally, side: Side, state, pops, supports, weights, refs, fv, pred, s) -> list[dict]:
+def _deck_rows(r: _Reading, side: Side) -> list[dict]:
     """One row per deck of ``side``'s pool: its race against the mixture it meets, its field race, its cell."""
-    k, o = side.index, side.opponent
-    searched = sorted({space.index(d) for d in state["searched"][side.name]} | set(pops[k]))
-    verdict = race(tally, side, supports[o], weights[o], refs[k], searched, s)
-    w = dict(zip(supports[k], weights[k], strict=True))
+    space, k = r.space, side.index
+    searched = sorted({space.index(d) for d in r.state["searched"][side.name]} | set(r.pops[k]))
+    verdict = race(r.tally, side, r.against[k], searched, r.s)
+    w = dict(zip(r.supports[k], r.weights[k], strict=True))
     rows = []
     for i in side.pool:
         lvl, est, low, high, dec = verdict.get(i, (0, np.nan, np.nan, np.nan, "not searched"))
-        if i in pops[k]:
+        if i in r.pops[k]:
             dec = "metagame" if i in w else "population"
-        flvl, fest, flow, fhigh, fdec = fv.get(i, _NO_FIELD)
+        flvl, fest, flow, fhigh, fdec = r.field.get(i, _NO_FIELD)
         rows.append({
-            "seat": side.name, "deck": space.decks[i], "searched": i in verdict, "in_population": i in pops[k],
+            "seat": side.name, "deck": space.decks[i], "searched": i in verdict, "in_population": i in r.pops[k],
             "weight": float(w.get(i, 0.0)), "vs_mix": est, "vs_mix_low": low, "vs_mix_high": high,
             "vs_mix_level": lvl, "decision": dec, "field_rate": fest, "field_low": flow, "field_high": fhigh,
-            "field_level": flvl, "top_race": fdec, "predicted_field_rate": float(pred[i]),
-            "games": side.games(tally, i),
-            "in_band": i in verdict and not high < refs[k] - s.band,  # its interval reaches the band: not ruled out
+            "field_level": flvl, "top_race": fdec, "predicted_field_rate": float(r.predicted[i]),
+            "games": side.games(r.tally, i),
+            "in_band": i in verdict and not high < r.against[k].ref - r.s.band,  # its interval reaches the band
             **{ax.name: v for ax, v in zip(space.axes, space.cell(i), strict=True)},
         })
     return rows
@@ -160,11 +186,12 @@ def _archive(decks: pd.DataFrame, space: DeckSpace, game: DeckGame) -> pd.DataFr
     return archive.sort_values(["seat", *axes])[cols].reset_index(drop=True)
 
 
-def _summary(answers: dict, game: DeckGame, space: DeckSpace, state: dict, supports, weights, refs,
-             stopped: str, s: ExploreSettings) -> dict:
+def _summary(answers: dict, r: _Reading, stopped: str) -> dict:
     """``summary.json``: the guarantee, and per side (by name) its exploitability, mixture, population and
     strongest decks. A side's exploitability is how much the best searched deck of the side that meets it
     (itself when the seats are alike) scores against its mixture above that side's reference."""
+    game, space, state, s = r.game, r.space, r.state, r.s
+    supports, weights, refs = r.supports, r.weights, [a.ref for a in r.against]
     decks = answers["decks"]
     exploit, interval, best, estimates, open_ = {}, {}, {}, {}, 0
     for side in game.sides:

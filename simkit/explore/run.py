@@ -14,12 +14,22 @@ from pathlib import Path
 
 from simkit.analysis.sequential import AdaptiveSettings
 from simkit.core.seats import SeatPools
+from simkit.core.settings import refuse_other_settings
 from simkit.explore.oracle import Planner
 from simkit.explore.outputs import FILES, analyse, write_outputs
 from simkit.explore.settings import ExploreSettings
 from simkit.explore.space import DeckSpace
 from simkit.scenario import Scenario, load_scenario
-from simkit.sweep import SweepPlan, load_results, plan_sweep, read_meta, run_sweep
+from simkit.sweep import (
+    RunOptions,
+    SweepPlan,
+    SweepSettings,
+    load_results,
+    plan_sweep,
+    read_meta,
+    run_sweep,
+    sweep_defaults,
+)
 from simkit.sweep.store import write_meta
 
 
@@ -34,7 +44,8 @@ def plan_explore(sc: Scenario, settings: ExploreSettings, space: DeckSpace | Non
 
     space = deck_space(sc, settings) if space is None else space
     adaptive = AdaptiveSettings(first_steps=1, horizon=settings.horizon, max_games=settings.max_games)
-    plan = plan_sweep(sc, games=1, bots=settings.bots, chunk_size=settings.chunk_size, seed=settings.seed)
+    plan = plan_sweep(sc, SweepSettings(games=1, bots=settings.bots, chunk_size=settings.chunk_size,
+                                        seed=settings.seed))
     pools = SeatPools(*(tuple(space.decks[i] for i in seat) for seat in space.seats))
     return dataclasses.replace(plan, pools=pools, adaptive=adaptive)
 
@@ -45,25 +56,16 @@ def deck_space(sc: Scenario, settings: ExploreSettings) -> DeckSpace:
     return DeckSpace(sc, settings.axis_list(), decks=decks, max_neighbours=settings.neighbours, seed=settings.seed)
 
 
-def run_explore(
-    scenario: str | Path | Scenario,
-    out: str | Path,
-    settings: ExploreSettings | None = None,
-    workers: int | None = None,
-    resume: bool = False,
-    scheduler: str | None = None,
-    progress: bool | None = None,
-) -> dict:
+def run_explore(scenario: str | Path | Scenario, out: str | Path, settings: ExploreSettings | None = None,
+                run: RunOptions | None = None) -> dict:
     """Grow a metagame over the scenario's deck pool without playing every pairing; write its folder.
 
     Args:
         scenario: a scenario file or a loaded scenario.
         out: the results folder.
-        settings: the run's numbers (default :class:`ExploreSettings` with the scenario's sweep seed and bots).
-        workers: local worker processes (``None`` or 0: one per core).
-        resume: finish a run whose folder holds games (its settings must be these).
-        scheduler: a Dask scheduler ``tcp://HOST:PORT``.
-        progress: show a progress bar per round.
+        settings: the run's numbers (default :class:`ExploreSettings` with the scenario's sweep seed and bots),
+            recorded in the folder; a resume must repeat them.
+        run: how to play it (:class:`~simkit.sweep.RunOptions`: workers, resume, a Dask scheduler, progress bars).
 
     Returns:
         The answers (see :func:`simkit.explore.outputs.analyse`): DataFrames ``metagame``,
@@ -71,12 +73,10 @@ def run_explore(
 
     Raises:
         ValueError: a setting out of range, an unknown bot or axis, a folder holding another
-            run (other settings or scenario), or a folder holding games without ``resume``.
+            run (other settings, named, or another scenario), or a folder holding games without ``resume``.
     """
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     if settings is None:
-        from simkit.sweep import sweep_defaults
-
         d = sweep_defaults(sc)
         settings = ExploreSettings(seed=d["seed"], bots=tuple(d["bots"]))
     settings.check()
@@ -88,12 +88,11 @@ def run_explore(
     if (out / "meta.json").exists():
         rounds = read_meta(out).get("rounds") or []
         kept = rounds[0].get("units", {}).get("settings") if rounds else None
-        if kept is not None and kept != settings.to_dict():
-            diff = [k for k, v in settings.to_dict().items() if kept.get(k) != v]
-            raise ValueError(f"{out} holds an explore run with other settings ({', '.join(diff)}): "
-                             "choose another --out")
-    run_sweep(sc, plan, out, workers=workers, resume=resume, scheduler=scheduler, progress=progress,
-              planner=Planner(space, settings))
+        if kept is not None:
+            given = settings.to_dict()
+            refuse_other_settings(str(out), "an explore run", kept, given,
+                                  names={k: "--" + k.replace("_", "-") for k in given})
+    run_sweep(sc, plan, out, run, planner=Planner(space, settings))
     meta = read_meta(out)
     result = meta.get("adaptive_result") or {}
     answers = analyse(space, settings, load_results(out), result.get("units") or {}, result.get("stopped", ""))

@@ -12,11 +12,13 @@ chunk; the figure is not part of the scan, so another figure of the same games i
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -24,22 +26,32 @@ import pandas as pd
 
 from simkit.analysis.results import seat_pools
 from simkit.core.files import atomic_write
+from simkit.core.settings import refuse_other_settings
 from simkit.scan.crossing import Crossing, crossing_interval
 from simkit.scan.figures import (
     GAME_KEY,
     Figure,
     bootstrap_curve,
-    check_figure,
     figure_point,
     parse_figure,
     percentile_interval,
     row_hint,
 )
+from simkit.scan.settings import ScanSettings
 from simkit.scan.values import check_values, parse_values, scan_knob, value_name
-from simkit.scenario import load_scenario
-from simkit.sweep import check_workers, load_results, plan_sweep, run_sweep, sweep_defaults
+from simkit.scenario import Scenario, load_scenario
+from simkit.sweep import (
+    RunOptions,
+    SweepPlan,
+    SweepSettings,
+    check_workers,
+    load_results,
+    plan_sweep,
+    run_sweep,
+    sweep_defaults,
+)
 
-__all__ = ["CROSSING", "PAGE", "SPEC", "SUMMARY", "TABLE", "VALUES", "read_scan", "run_scan"]
+__all__ = ["CROSSING", "PAGE", "SPEC", "SUMMARY", "TABLE", "VALUES", "ScanSettings", "read_scan", "run_scan"]
 
 SPEC = "scan.json"
 TABLE = "scan.csv"
@@ -57,15 +69,21 @@ def _default_out(base_out: str, key: str) -> str:
 
 
 def _same_scan(out: Path, spec: dict) -> None:
+    """Refuse a folder that holds no scan but other files, or another scan (naming the first setting that differs)."""
     path = out / SPEC
     if not path.exists():
         if any(out.iterdir()):
             raise ValueError(f"{out} is not empty and holds no {SPEC}: choose another --out")
         return
     old = json.loads(path.read_text(encoding="utf-8"))
-    diff = [k for k in spec if old.get(k) != spec[k]]
-    if diff:
-        raise ValueError(f"{out} holds another scan (its {', '.join(diff)} differ): choose another --out")
+    refuse_other_settings(str(out), "a scan", old, spec, keys=list(spec), names=SPEC_FLAGS)
+
+
+#: how the command line names each setting of a scan's spec
+SPEC_FLAGS = {"key": "--key", "values": "--values", "games": "--games", "deck_patterns": "--decks",
+              "decks": "the first seat's pool", "bots": "--bots", "seed": "--seed", "chunk_size": "--chunk-size",
+              "bots_from": "--bots-from", "base": "the scenario", "base_hash": "the scenario",
+              "base_value": "the scenario's value"}
 
 
 def _write_text(path: Path, text: str) -> None:
@@ -74,53 +92,19 @@ def _write_text(path: Path, text: str) -> None:
     atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
-def run_scan(
-    scenario: str | Path,
-    key: str,
-    values: str | Sequence,
-    figure: str | None = None,
-    target: float | None = None,
-    games: int | None = None,
-    decks: Sequence[str] | None = None,
-    bots: Sequence[str] | str | None = None,
-    out: str | Path | None = None,
-    resume: bool = False,
-    workers: int | None = None,
-    seed: int | None = None,
-    chunk_size: int | None = None,
-    bootstrap: int | None = None,
-    page: bool = True,
-    progress: bool | None = None,
-    log: Callable[[str], None] | None = None,
-    bots_from: str | Path | None = None,
-) -> pd.DataFrame:
+def run_scan(scenario: str | Path, settings: ScanSettings, out: str | Path | None = None,
+             run: RunOptions | None = None, page: bool = True, log: Callable[[str], None] | None = None
+             ) -> pd.DataFrame:
     """Sweep the scenario at each value of one key, on the same seeds, and read a figure against the value.
 
     Args:
         scenario: the base scenario file.
-        key: the number to move, a dotted key of the merged scenario (``rules.mana_period``,
-            ``rules.mana_phase[1]``).
-        values: the values, ``"2,3,4,5"`` or a sequence of numbers.
-        figure: ``first_seat`` (default), ``spread``, ``length`` or ``TABLE.COLUMN[@ROW]``
-            (:mod:`simkit.scan.figures`).
-        target: where the figure's crossing is read (default: 1/2 for ``first_seat`` and a
-            ``win_rate``/``first_rate`` column; other figures read one only when given).
-        games: games per ordered deck pair at each value (default: the base's ``[sweep] games``).
-        decks: deck patterns, matched in each value's pool (default: the ``[sweep] decks`` of each value's
-            scenario, else its whole pool); when a value changes the pool, its sweep has its own decks and
-            the bootstrap resamples each value on its own.
-        bots: two bots, first seat and second seat (``"a,b"`` or a pair).
+        settings: the scan (:class:`ScanSettings`).
         out: the scan folder (default: the base's ``[sweep] out`` + ``-scan-<key>``).
-        resume: finish (or re-read) a scan already in ``out``; it must be the same scan.
-        workers: local worker processes per sweep (default: the base's ``[sweep] workers``).
-        seed: the sweep seed every value plays (default: the base's ``[sweep] seed``).
-        chunk_size: games per chunk file.
-        bootstrap: replicas of the bootstrap over games (default 1000; 200 for a table column).
+        run: how to play it (:class:`~simkit.sweep.RunOptions`: workers, default the base's ``[sweep] workers``;
+            resume, which finishes or re-reads a scan already in ``out``, the same scan; progress bars).
         page: draw ``scan.pdf``.
-        progress: a progress bar per sweep (default: only on a terminal).
         log: called with one line per value played.
-        bots_from: another scenario file of the game whose ``[bots]`` every value plays with (``simkit scan
-            --bots-from FILE``, as for sweep); ``None``: the scenario's own.
 
     Returns:
         the table, one row per value: ``key, value, figure, estimate, low, high, games, interval``;
@@ -135,80 +119,111 @@ def run_scan(
             holding something else (another scan, or a scan without ``resume``).
     """
     started = time.perf_counter()
-    say = log or (lambda _line: None)
-    base = load_scenario(scenario, bots_from=bots_from)
-    knob = scan_knob(base.data, key)
-    vals = parse_values(values, knob)
-    fig = parse_figure(figure)
-    tgt = fig.target if target is None else float(target)
-    if tgt is not None and not math.isfinite(tgt):
-        raise ValueError(f"--target: must be a finite number, got {target!r}")
-    replicas = DEFAULT_REPLICAS["table" if fig.table else "built_in"] if bootstrap is None else int(bootstrap)
-    if replicas < 0:
-        raise ValueError(f"--bootstrap: must be at least 0 replicas, got {bootstrap!r}")
-    check_figure(fig)
+    run = run or RunOptions()
+    scan = _prepare(scenario, settings.check(), out, run)
+    frames, played, play_seconds = _play_values(scan, log or (lambda _line: None))
+    table, crossing, same = read_scan(frames, scan.values, scan.figure, scan.target, scan.knob.key,
+                                      (scan.replicas, scan.probe.seed))
+    tgt, fig = scan.target, scan.figure
+    holding = int(((table["low"] <= tgt) & (tgt <= table["high"])).sum()) if crossing else None
+    sentence = crossing.sentence(scan.knob.key, fig.label, fig.fmt, int(scan.spec["games"]), holding, len(table)) \
+        if crossing else f"No verdict: no target for {fig.label}; give --target to read a crossing"
+    pools = [seat_pools(df) for df in frames]
+    table.attrs.update(crossing=crossing.as_dict() if crossing else None, sentence=sentence,
+                       figure=scan.figure.name, label=scan.figure.label, target=scan.target, paired=same,
+                       out=str(scan.out), seconds=round(time.perf_counter() - started, 2), games_played=played,
+                       play_seconds=round(play_seconds, 2), replicas=scan.replicas,
+                       decks=[len(p.decks) for p in pools], seat_decks=[tuple(map(len, p)) for p in pools],
+                       alike_seats=all(p.alike_seats for p in pools))
+    _write_outputs(scan.out, table, crossing, scan, page)
+    return table
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """A scan made ready to play: its base, key, values (with each value's patch text), figure, target, replicas,
+    the sweep planned for the base (every setting checked), the recorded spec and the folder."""
+
+    base: Scenario
+    knob: object
+    values: list
+    texts: dict
+    figure: Figure
+    target: float | None
+    replicas: int
+    probe: SweepPlan
+    spec: dict
+    out: Path
+    run: RunOptions
+
+    def plan_of(self, sc: Scenario) -> SweepPlan:
+        """A value's sweep: the deck patterns, not the base's decks (a key that changes the pools, a budget, gets each
+        value's own), every other setting the base's."""
+        p = self.probe
+        return plan_sweep(sc, SweepSettings(games=p.games, decks=self.spec_patterns, bots=None if p.panel else p.bots,
+                                            panel=p.panel, chunk_size=p.chunk_size, seed=p.seed))
+
+    @property
+    def spec_patterns(self) -> tuple[str, ...]:
+        return tuple(self.spec["deck_patterns"] or ())
+
+
+def _prepare(scenario: str | Path, s: ScanSettings, out: str | Path | None, run: RunOptions) -> _Scan:
+    """Every check before anything is written: the key and its values (each value's scenario loaded and its sweep
+    planned), the figure and its target, the sweep settings; then the folder with its ``scan.json``."""
+    base = load_scenario(scenario, bots_from=s.bots_from)
+    knob = scan_knob(base.data, s.key)
+    vals = parse_values(s.values, knob)
+    fig = parse_figure(s.figure)
+    tgt = fig.target if s.target is None else float(s.target)
+    replicas = DEFAULT_REPLICAS["table" if fig.table else "built_in"] if s.bootstrap is None else int(s.bootstrap)
     defaults = sweep_defaults(base)
-    workers = check_workers(defaults["workers"] if workers is None else workers, "--workers")
-    if isinstance(bots, str):
-        bots = [b.strip() for b in bots.split(",")]
-    probe = plan_sweep(base, games=games, decks=decks, bots=tuple(bots) if bots else None, chunk_size=chunk_size,
-                       seed=seed)  # every sweep setting checked once, before anything is written
-
-    def plan_of(sc):
-        # the patterns, not the base's decks: a key that changes the pool (a budget) gets each value's own decks
-        return plan_sweep(sc, games=probe.games, decks=decks, bots=None if probe.panel else probe.bots,
-                          panel=probe.panel or None, chunk_size=probe.chunk_size, seed=probe.seed)
-
-    texts = check_values(base, knob, vals, check=plan_of)  # each value's sweep planned before anything is written
-    out = Path(out or _default_out(defaults["out"], knob.key))
+    workers = check_workers(defaults["workers"] if run.workers is None else run.workers, "--workers")
+    probe = plan_sweep(base, s.sweep())  # every sweep setting checked once, before anything is written
     spec = {"base": str(base.path.resolve()), "base_hash": base.hash, "key": knob.key, "base_value": knob.current,
-            "values": vals, "games": probe.games, "deck_patterns": list(decks) if decks else None,
-            "decks": list(probe.pools.first), "bots": list(probe.bots),
-            "seed": probe.seed, "chunk_size": probe.chunk_size}
+            "values": vals, "games": probe.games, "deck_patterns": list(s.decks) or None,
+            "decks": list(probe.pools.first), "bots": list(probe.bots), "seed": probe.seed,
+            "chunk_size": probe.chunk_size}
     if base.bots_from is not None:  # a scan of the scenario's own bots keeps the spec it had before --bots-from
         spec["bots_from"] = str(base.bots_from.resolve())
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"{out}: not a folder")
-    if out.exists():
-        if not resume and any(out.iterdir()):
-            raise ValueError(f"{out} already holds a scan or other files: pass --resume to finish it, or another --out")
-        _same_scan(out, spec)
-    out.mkdir(parents=True, exist_ok=True)
-    _write_text(out / SPEC, json.dumps(spec, indent=2) + "\n")
+    folder = Path(out or _default_out(defaults["out"], knob.key))
+    each = dataclasses.replace(run, workers=workers, overwrite=False)  # every value's sweep: resumed, never replaced
+    scan = _Scan(base, knob, vals, {}, fig, tgt, replicas, probe, spec, folder, each)
+    texts = check_values(base, knob, vals, check=scan.plan_of)  # each value's sweep planned before anything is written
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{folder}: not a folder")
+    if folder.exists():
+        if not run.resume and any(folder.iterdir()):
+            raise ValueError(f"{folder} already holds a scan or other files: pass --resume to finish it, or another "
+                             "--out")
+        _same_scan(folder, spec)
+    folder.mkdir(parents=True, exist_ok=True)
+    _write_text(folder / SPEC, json.dumps(spec, indent=2) + "\n")
+    return dataclasses.replace(scan, texts=texts)
 
+
+def _play_values(scan: _Scan, say: Callable[[str], None]) -> tuple[list[pd.DataFrame], int, float]:
+    """Sweep (or resume) each value in its folder, on the same seeds; returns each value's games, the games played
+    now and the seconds spent playing."""
     frames, played, play_seconds = [], 0, 0.0
-    for value in vals:
-        folder = out / VALUES / value_name(value)
+    for value in scan.values:
+        folder = scan.out / VALUES / value_name(value)
         folder.mkdir(parents=True, exist_ok=True)
         patch = folder / "patch.toml"
-        _write_text(patch, texts[value])
-        sc = load_scenario(patch, bots_from=base.bots_from)
-        plan = plan_of(sc)
+        _write_text(patch, scan.texts[value])
+        sc = load_scenario(patch, bots_from=scan.base.bots_from)
         before = _games_on_disk(folder)
         t0 = time.perf_counter()
-        run_sweep(sc, plan, folder, workers=workers, resume=resume, progress=progress)
+        run_sweep(sc, scan.plan_of(sc), folder, scan.run)
         seconds = time.perf_counter() - t0
         df = load_results(folder)
         new = len(df) - before
         played += new
         play_seconds += seconds if new else 0.0
-        say(f"{knob.key} = {value}: {len(df):,} games" + (f" ({new:,} played in {seconds:.1f} s)" if new else
-                                                          " (on disk)"))
+        say(f"{scan.knob.key} = {value}: {len(df):,} games" + (f" ({new:,} played in {seconds:.1f} s)" if new else
+                                                               " (on disk)"))
         frames.append(df.sort_values(list(GAME_KEY), kind="stable").reset_index(drop=True))
-    table, crossing, same = read_scan(frames, vals, fig, tgt, knob.key, replicas, probe.seed)
-    seconds = time.perf_counter() - started
-    holding = int(((table["low"] <= tgt) & (tgt <= table["high"])).sum()) if crossing else None
-    sentence = crossing.sentence(knob.key, fig.label, fig.fmt, int(spec["games"]), holding, len(table)) if crossing \
-        else (
-        f"No verdict: no target for {fig.label}; give --target to read a crossing")
-    table.attrs.update(crossing=crossing.as_dict() if crossing else None, sentence=sentence, figure=fig.name,
-                       label=fig.label, target=tgt, paired=same, out=str(out), seconds=round(seconds, 2),
-                       games_played=played, play_seconds=round(play_seconds, 2), replicas=replicas,
-                       decks=[len(seat_pools(df).decks) for df in frames],
-                       seat_decks=[tuple(map(len, seat_pools(df))) for df in frames],
-                       alike_seats=all(seat_pools(df).alike_seats for df in frames))
-    _write_outputs(out, table, crossing, fig, spec, base.name, page)
-    return table
+    return frames, played, play_seconds
 
 
 def _games_on_disk(folder: Path) -> int:
@@ -219,13 +234,22 @@ def _games_on_disk(folder: Path) -> int:
 
 
 def read_scan(frames: Sequence[pd.DataFrame], values: Sequence[float], fig: Figure, target: float | None,
-              key: str = "key", replicas: int = 1000, seed: int = 0) -> tuple[pd.DataFrame, Crossing | None, bool]:
+              key: str = "key", bootstrap: tuple[int, int] = (1000, 0)) -> tuple[pd.DataFrame, Crossing | None, bool]:
     """The figure at each value (one results frame per value, in ``values`` order) and its crossing.
+
+    Args:
+        frames: each value's games.
+        values: the values.
+        fig: the figure read.
+        target: where its crossing is read (``None``: no crossing).
+        key: the key scanned, for the table.
+        bootstrap: ``(replicas, seed)`` of the bootstrap over games (0 replicas: none).
 
     Returns:
         ``(table, crossing, paired)``: the table as :func:`scan` returns it (without its attrs), the
         :class:`Crossing` (``None`` without a target) and whether the bootstrap was paired.
     """
+    replicas, seed = bootstrap
     rows = [figure_point(df, fig) for df in frames]
     if fig.row and not any(np.isfinite(r["figure"]) for r in rows):
         raise ValueError(f"--figure {fig.name!r}: @{fig.row} names no row of the table {fig.table} at any value "
@@ -251,8 +275,9 @@ def read_scan(frames: Sequence[pd.DataFrame], values: Sequence[float], fig: Figu
     return table, crossing, same
 
 
-def _write_outputs(out: Path, table: pd.DataFrame, crossing: Crossing | None, fig: Figure, spec: dict,
-                   name: str, page: bool) -> None:
+def _write_outputs(out: Path, table: pd.DataFrame, crossing: Crossing | None, scan: _Scan, page: bool) -> None:
+    """Write ``scan.csv``, ``crossing.csv``, ``summary.json`` and (with ``page``) ``scan.pdf``."""
+    fig, spec, name = scan.figure, scan.spec, scan.base.name
     atomic_write(out / TABLE, lambda tmp: table.to_csv(tmp, index=False))
     row = {"key": spec["key"], "figure": fig.name, **(crossing.as_dict() if crossing else {"target": None}),
            "paired": table.attrs["paired"], "sentence": table.attrs["sentence"]}

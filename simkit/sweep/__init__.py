@@ -2,6 +2,8 @@
 
 Game-agnostic, in four steps that read in the order a sweep runs:
 
+- :mod:`~simkit.sweep.settings`: what a sweep plays as a designer gives it (:class:`SweepSettings`) and how any
+  run is played (:class:`RunOptions`);
 - :mod:`~simkit.sweep.plan`: which games (pairs, seeds, chunks): :func:`plan_sweep` -> :class:`SweepPlan`;
 - :mod:`~simkit.sweep.store`: the results folder (``DIR/meta.json``, atomic chunk files
   ``DIR/chunks/chunk-XXXXX.parquet``, the writer lock) and :func:`load_results`, where every later
@@ -35,6 +37,7 @@ from simkit.sweep.plan import (
     select_decks,
     uneven_share,
 )
+from simkit.sweep.settings import RunOptions, SweepSettings
 from simkit.sweep.store import (
     PLAN_KEYS,
     ResultsFolderWarning,
@@ -55,7 +58,8 @@ from simkit.sweep.store import (
 
 __all__ = [
     "CHUNKS", "LOCK", "LOG", "META", "PLAN_KEYS", "WORKERS_PER_CORE", "AdaptiveLayout", "Chunk",
-    "ResultsFolderWarning", "SweepPlan", "check_adaptive", "check_chunk", "check_seed", "check_workers",
+    "ResultsFolderWarning", "RunOptions", "SweepPlan", "SweepSettings", "check_adaptive", "check_chunk",
+    "check_seed", "check_workers",
     "chunk_path", "clear_store", "done_chunks", "folder_lock", "layout_of", "load_results", "max_workers", "next_round",
     "plan_dict", "plan_of", "plan_sweep", "play_chunk", "prepare_store", "read_chunk", "read_meta",
     "run_sweep", "scan_chunks", "select_decks", "sweep_defaults", "uneven_share", "write_chunk",

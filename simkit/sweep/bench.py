@@ -20,6 +20,7 @@ import numpy as np
 
 from simkit.core.rng import derive_seed
 from simkit.scenario import load_scenario
+from simkit.sweep import SweepSettings
 
 
 def _peak_rss_mb() -> float:
@@ -58,7 +59,7 @@ def _sweep_run(scenario_path: str, workers: int, games_per_pair: int | None = No
     sc = load_scenario(scenario_path)
     from simkit.sweep import plan_sweep
 
-    games = plan_sweep(sc, games=games_per_pair).total_games
+    games = plan_sweep(sc, SweepSettings(games=games_per_pair)).total_games
     out = Path(tempfile.mkdtemp(prefix="simkit-bench-")) / "results"
     cmd = [sys.executable, "-m", "simkit", "sweep", scenario_path, "--workers", str(workers), "--out", str(out)]
     if games_per_pair is not None:

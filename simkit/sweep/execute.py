@@ -11,6 +11,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from simkit.core.files import open_own
 from simkit.scenario import Scenario, load_scenario
 from simkit.sweep.adaptive import layout_of, next_round
 from simkit.sweep.plan import LOG, Chunk, SweepPlan, check_workers
+from simkit.sweep.settings import RunOptions
 from simkit.sweep.store import (
     check_chunk,
     chunk_path,
@@ -28,6 +30,7 @@ from simkit.sweep.store import (
     prepare_store,
     read_chunk,
     read_meta,
+    refuse_other_sweep,
     write_chunk,
     write_meta,
 )
@@ -185,31 +188,18 @@ def _dask_results(chunks: list[Chunk], scheduler: str) -> Iterator[pd.DataFrame]
             yield fut.result()
 
 
-def run_sweep(
-    sc: Scenario,
-    plan: SweepPlan,
-    out: str | Path,
-    workers: int | None = None,
-    resume: bool = False,
-    scheduler: str | None = None,
-    progress: bool | None = None,
-    overwrite: bool = False,
-    planner=None,
-) -> Path:
+def run_sweep(sc: Scenario, plan: SweepPlan, out: str | Path, run: RunOptions | None = None,
+              planner=None) -> Path:
     """Play every chunk of ``plan`` not yet on disk and write it to ``out``.
 
     Args:
         sc: the scenario (its hash must match ``plan``).
-        plan: from :func:`plan_sweep`.
+        plan: from :func:`plan_sweep` (what the folder records and a resume must repeat).
         out: the results folder.
-        workers: local worker processes, 1 to :func:`max_workers` (``None`` or 0: one per core);
-            not used with ``scheduler``.
-        resume: continue a sweep whose folder already holds chunks (the chunks kept are checked
-            first; a truncated or corrupt one is played again).
-        scheduler: a Dask scheduler address ``tcp://HOST:PORT`` to play the chunks on a cluster.
-        progress: show a progress bar (default: only when stderr is a terminal).
-        overwrite: delete what an earlier sweep wrote in ``out`` and start again (see
-            :func:`~simkit.sweep.store.clear_store`).
+        run: how to play it (:class:`~simkit.sweep.settings.RunOptions`: workers, 1 to :func:`max_workers`, ``None``
+            or 0 one per core, not used with a scheduler; resume, which checks the chunks kept and plays a truncated
+            or corrupt one again; overwrite, which deletes what an earlier sweep wrote in ``out`` first,
+            :func:`~simkit.sweep.store.clear_store`; a Dask scheduler; a progress bar).
         planner: for a plan played in rounds (``plan.adaptive`` set), the function that plans each
             next round from the layout and the games played so far, ``(layout, games) -> (counts,
             status, reason)`` as :func:`~simkit.sweep.adaptive.next_round` (the default); it must
@@ -224,63 +214,93 @@ def run_sweep(
             :func:`folder_lock`); see :func:`prepare_store`; an unreachable scheduler; a played
             chunk that is not its planned games (e.g. the scenario file changed mid-sweep).
     """
+    run = run or RunOptions()
     out = Path(out)
-    workers = check_workers(workers)
+    workers = check_workers(run.workers)
     if sc.hash != plan.scenario_hash:
         raise ValueError(f"the plan is for scenario hash {plan.scenario_hash}, not {sc.name!r} ({sc.hash})")
     _SCENARIOS[(plan.scenario_path, plan.bots_from)] = sc  # the very scenario planned: played here and in forks
+    if not run.overwrite:  # another sweep there: refused before any file is touched
+        refuse_other_sweep(out, plan, sc)
     make_folder(out)
     with folder_lock(out) as lock_fd:
-        done = prepare_store(out, plan, sc, resume, overwrite)
+        done = prepare_store(out, plan, sc, run.resume, run.overwrite)
         handler = _start_logging(out)
         finished = False
         try:
+            playing = _Playing(sc, out, workers, run.scheduler, run.progress, lock_fd)
             if plan.adaptive is not None:
-                played = _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd,
-                                        planner or next_round)
+                played = _play_adaptive(playing, plan, done, planner or next_round)
             else:
-                played = _play(sc, plan, out, workers, scheduler, progress, done, lock_fd)
+                played = _play(playing, plan, done)
             finished = True
             return played
         finally:
             _stop_logging(handler, stopping=not finished)
 
 
-def _play(sc, plan, out, workers, scheduler, progress, done, lock_fd) -> Path:
+@dataclass(frozen=True)
+class _Playing:
+    """What playing a sweep's chunks needs beside its plan: the scenario, the folder, the workers resolved (or a
+    Dask scheduler), the progress bar's choice, and the folder lock's descriptor (closed in forked workers)."""
+
+    sc: Scenario
+    out: Path
+    workers: int
+    scheduler: str | None
+    progress: bool | None
+    lock_fd: int
+
+    def results(self, todo: list[Chunk]):
+        """The played chunks of ``todo``, as they finish (on the scheduler, else on local workers)."""
+        return _dask_results(todo, self.scheduler) if self.scheduler else _local_results(todo, self.workers,
+                                                                                         self.lock_fd)
+
+    def bar(self, total: int, desc: str):
+        from tqdm import tqdm
+
+        show = sys.stderr.isatty() if self.progress is None else self.progress
+        return tqdm(total=total, unit="game", disable=not show, smoothing=0.1, desc=desc)
+
+
+def _play(p: _Playing, plan: SweepPlan, done: set[int]) -> Path:
+    """Play a uniform sweep's chunks not on disk, each checked against the plan before it is written."""
     todo = [plan.chunk(k) for k in range(plan.chunk_count) if k not in done]
     total_todo = sum(len(c.games) for c in todo)
     log.info(
         "sweep %s: %s, %d games per pair, %d chunks to play (%d done), %s",
-        sc.name, plan.pools.count(), plan.games, len(todo), len(done),
-        f"dask scheduler {scheduler}" if scheduler else f"{workers} worker(s)",
+        p.sc.name, plan.pools.count(), plan.games, len(todo), len(done),
+        f"dask scheduler {p.scheduler}" if p.scheduler else f"{p.workers} worker(s)",
     )
-    from tqdm import tqdm
-
-    show = sys.stderr.isatty() if progress is None else progress
-    bar = tqdm(total=total_todo, unit="game", disable=not show, smoothing=0.1, desc="sweep")
+    bar = p.bar(total_todo, "sweep")
     started = time.perf_counter()
-    results = _dask_results(todo, scheduler) if scheduler else _local_results(todo, workers, lock_fd)
+    results = p.results(todo)
     try:
         for df in results:
             k = _chunk_index(plan, df)
             problem = check_chunk(plan, k, df)
             if problem:  # never on disk: e.g. a worker loaded the scenario file after it was edited
                 raise ValueError(f"chunk {k} as played is not the planned games: {problem}")
-            write_chunk(out, k, df)
+            write_chunk(p.out, k, df)
             bar.update(len(df))
     finally:
         _close(results)
         bar.close()
     elapsed = time.perf_counter() - started
-    meta = read_meta(out)
+    _record_run(p, total_todo, elapsed)
+    log.info("sweep done: %d games in %.1f s (%.0f games/s)", total_todo, elapsed, total_todo / max(elapsed, 1e-9))
+    return p.out
+
+
+def _record_run(p: _Playing, played: int, elapsed: float, meta: dict | None = None) -> None:
+    """Stamp ``meta.json`` finished, with this run's games, time and workers."""
+    meta = read_meta(p.out) if meta is None else meta
     meta["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
     meta.setdefault("runs", []).append(
-        {"games": total_todo, "seconds": round(elapsed, 2), "workers": None if scheduler else workers,
-         "scheduler": scheduler}
+        {"games": played, "seconds": round(elapsed, 2), "workers": None if p.scheduler else p.workers,
+         "scheduler": p.scheduler}
     )
-    write_meta(out, meta)
-    log.info("sweep done: %d games in %.1f s (%.0f games/s)", total_todo, elapsed, total_todo / max(elapsed, 1e-9))
-    return out
+    write_meta(p.out, meta)
 
 
 def _close(results) -> None:
@@ -347,60 +367,57 @@ def _stop_logging(handler: logging.Handler, stopping: bool = False) -> None:
     handler.sub_handler.close()  # type: ignore[attr-defined]
 
 
-def _play_adaptive(sc, plan, out, workers, scheduler, progress, done, lock_fd, planner=next_round) -> Path:
+def _play_adaptive(p: _Playing, plan: SweepPlan, done: set[int], planner=next_round) -> Path:
     """Play an adaptive sweep round by round, recording each round in ``meta.json`` before playing it."""
-    from tqdm import tqdm
-
-    show = sys.stderr.isatty() if progress is None else progress
     started = time.perf_counter()
     played = 0
-    meta = read_meta(out)
-    layout = layout_of(plan, meta)
+    layout = layout_of(plan, read_meta(p.out))
     frames: dict[int, pd.DataFrame] = {}
     for k in sorted(done):
-        frames[k], problem = read_chunk(layout, k, chunk_path(out, k))
+        frames[k], problem = read_chunk(layout, k, chunk_path(p.out, k))
         if problem:  # checked a moment ago by prepare_store
-            raise ValueError(f"{chunk_path(out, k)}: {problem}")
+            raise ValueError(f"{chunk_path(p.out, k)}: {problem}")
     while True:
-        todo = [layout.chunk(k) for k in range(layout.chunk_count) if k not in frames]
-        if todo:
-            n_games = sum(len(c.games) for c in todo)
-            log.info("adaptive sweep %s: round %d, %d games in %d chunks", sc.name, len(layout.rounds) - 1,
-                     n_games, len(todo))
-            bar = tqdm(total=n_games, unit="game", disable=not show, smoothing=0.1,
-                       desc=f"round {len(layout.rounds) - 1}")
-            results = _dask_results(todo, scheduler) if scheduler else _local_results(todo, workers, lock_fd)
-            try:
-                for df in results:
-                    k = layout.chunk_index(df)
-                    problem = check_chunk(layout, k, df)
-                    if problem:
-                        raise ValueError(f"chunk {k} as played is not the planned games: {problem}")
-                    write_chunk(out, k, df)
-                    frames[k] = df
-                    bar.update(len(df))
-                    played += len(df)
-            finally:
-                _close(results)
-                bar.close()
+        played += _play_round(p, layout, frames)
         games = pd.concat([frames[k] for k in sorted(frames)], ignore_index=True) if frames else None
         target, status, reason = planner(layout, games)
-        meta = read_meta(out)
+        meta = read_meta(p.out)
         if target is None:
             meta["adaptive_result"] = {"stopped": reason, "rounds": len(layout.rounds),
                                        "games": layout.total_games, "units": status}
             break
         rnd = layout.add_round(target, status)
         meta["rounds"] = layout.rounds
-        write_meta(out, meta)
+        write_meta(p.out, meta)
         log.info("adaptive sweep: round %d planned, %d games (%s)", rnd["round"], rnd["games"], status)
-    elapsed = time.perf_counter() - started
-    meta["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
-    meta.setdefault("runs", []).append(
-        {"games": played, "seconds": round(elapsed, 2), "workers": None if scheduler else workers,
-         "scheduler": scheduler}
-    )
-    write_meta(out, meta)
+    _record_run(p, played, time.perf_counter() - started, meta)
     log.info("adaptive sweep done (%s): %d games played now, %d in all, %d rounds", reason, played,
              layout.total_games, len(layout.rounds))
-    return out
+    return p.out
+
+
+def _play_round(p: _Playing, layout, frames: dict[int, pd.DataFrame]) -> int:
+    """Play the chunks of the layout's rounds not yet in ``frames`` (adding them); returns the games played."""
+    todo = [layout.chunk(k) for k in range(layout.chunk_count) if k not in frames]
+    if not todo:
+        return 0
+    n_games = sum(len(c.games) for c in todo)
+    log.info("adaptive sweep %s: round %d, %d games in %d chunks", p.sc.name, len(layout.rounds) - 1,
+             n_games, len(todo))
+    bar = p.bar(n_games, f"round {len(layout.rounds) - 1}")
+    results = p.results(todo)
+    played = 0
+    try:
+        for df in results:
+            k = layout.chunk_index(df)
+            problem = check_chunk(layout, k, df)
+            if problem:
+                raise ValueError(f"chunk {k} as played is not the planned games: {problem}")
+            write_chunk(p.out, k, df)
+            frames[k] = df
+            bar.update(len(df))
+            played += len(df)
+    finally:
+        _close(results)
+        bar.close()
+    return played

@@ -16,6 +16,7 @@ from simkit.core.rng import SEED_MAX, derive_seed
 from simkit.core.seats import SeatPools
 from simkit.scenario import Scenario, matching_decks
 from simkit.scenario import sweep_settings as sweep_defaults
+from simkit.sweep.settings import SweepSettings
 
 #: the names inside a results folder (its layout is part of the plan's promise)
 META = "meta.json"
@@ -237,48 +238,57 @@ def check_seed(seed: int, where: str = "seed") -> int:
     return seed
 
 
-def plan_sweep(
-    sc: Scenario,
-    games: int | None = None,
-    decks: Iterable[str] | None = None,
-    bots: tuple[str, str] | None = None,
-    chunk_size: int | None = None,
-    seed: int | None = None,
-    panel: Iterable[str] | None = None,
-    adaptive: AdaptiveSettings | None = None,
-) -> SweepPlan:
-    """Plan a sweep of ``sc``; arguments left ``None`` come from the scenario's ``[sweep]`` table.
+def plan_sweep(sc: Scenario, settings: SweepSettings | None = None) -> SweepPlan:
+    """Plan a sweep of ``sc``; a setting left empty comes from the scenario's ``[sweep]`` table.
 
-    With a ``panel`` (here or ``[sweep] panel``), every pairing is played under each panel bot in
-    both seats, on the same seeds, and ``bots`` is not used. The chosen decks are split into the two seats'
+    With a panel (``settings.panel``, or ``[sweep] panel`` unless ``settings.bots`` is given), every pairing is
+    played under each panel bot in both seats, on the same seeds. The chosen decks are split into the two seats'
     pools by the game (:meth:`simkit.games.Ruleset.seat_decks`: equal pools unless its seats differ).
 
     Raises:
-        ValueError: games < 1, chunk size < 1, a seed out of range, a deck pattern matching
-            nothing, a panel naming a bot twice, or a bot the scenario's game does not know (its
-            ``bot_names`` hook).
+        ValueError: a setting out of range (:meth:`SweepSettings.check`), a deck pattern matching nothing, a seat
+            left with no deck, a bot the scenario's game does not know, or more games than one folder holds.
     """
+    s = (settings or SweepSettings()).check()
     d = sweep_defaults(sc)
-    games_from = "--games" if games is not None else f"{sc.path}: sweep.games"
-    chunks_from = "--chunk-size" if chunk_size is not None else f"{sc.path}: sweep.chunk_size"
-    games = d["games"] if games is None else games
-    if adaptive is not None:  # round 0's games per ordered pair; the rest is planned from results
-        check_adaptive(adaptive)
-        games = adaptive.first_steps
-    if games < 1:
-        raise ValueError(f"{games_from}: games per pair must be at least 1, got {games}")
-    chunk_size = d["chunk_size"] if chunk_size is None else chunk_size
-    if chunk_size < 1:
-        raise ValueError(f"{chunks_from}: games per chunk must be at least 1, got {chunk_size}")
-    given_bots = bool(bots)
-    bots = tuple(bots) if bots else d["bots"]
+    games = s.adaptive.first_steps if s.adaptive is not None else d["games"] if s.games is None else s.games
+    bots, panel = _bots_of(sc, s, d)
+    chosen = select_decks(sc.decks, list(s.decks) or d["decks"], canonical=sc.canonical_deck)
+    pools = sc.game.seat_decks(chosen)
+    if not pools.first or not pools.second:
+        raise ValueError(f"the chosen decks leave the {'first' if not pools.first else 'second'} seat with none it "
+                         "may hold")
+    n_bots = max(len(panel), 1)
+    planned = pools.pairings * games * n_bots
+    if planned > MAX_SWEEP_GAMES:  # counted, never listed, before refusing
+        raise ValueError(f"the sweep would play {planned:,} games ({len(pools.first)} x {len(pools.second)} decks x "
+                         f"{games} x {n_bots} bot pairing(s)), more than the {MAX_SWEEP_GAMES:,} simkit plays in one "
+                         "folder (days of games): choose fewer decks with --decks")
+    plan = SweepPlan(
+        scenario_path=str(sc.path.resolve()), scenario_hash=sc.hash, pools=pools, games=games, bots=bots,
+        seed=d["seed"] if s.seed is None else s.seed, chunk_size=d["chunk_size"] if s.chunk_size is None
+        else s.chunk_size, panel=panel, adaptive=s.adaptive,
+        bots_from=str(sc.bots_from.resolve()) if sc.bots_from is not None else "",
+    )
+    limit = s.adaptive.max_games if s.adaptive is not None else 0
+    if limit and limit < plan.total_games:  # round 0 alone would pass the limit: it would stop having played nothing
+        raise ValueError(f"--max-games: {limit} is fewer than the first round's {plan.total_games} games "
+                         f"({games} per ordered pair x {pools.pairings} pairs x {len(plan.bot_pairs)} bot "
+                         f"pairing(s)): give at least {plan.total_games}, or 0 for no limit")
+    return plan
+
+
+def _bots_of(sc: Scenario, s: SweepSettings, d: dict) -> tuple[tuple[str, str], tuple[str, ...]]:
+    """The plan's bots and panel: the settings', else the ``[sweep]`` table's (``bots`` given overrides its
+    panel), each one a bot the scenario's game knows.
+
+    Raises:
+        ValueError: an unknown bot, named with the known ones; an outside program the command line does not allow.
+    """
+    panel = s.panel or (() if s.bots else tuple(d["panel"]))
+    bots = (panel[0], panel[0]) if panel else tuple(s.bots or d["bots"])
     if len(bots) != 2:
         raise ValueError(f"--bots takes two bot names (first seat, second seat), got {','.join(bots)}")
-    panel = tuple(panel) if panel else (() if given_bots else tuple(d["panel"]))  # --bots overrides [sweep] panel
-    if len(set(panel)) != len(panel):
-        raise ValueError(f"--panel names a bot twice: {','.join(panel)}")
-    if panel:
-        bots = (panel[0], panel[0])
     known = sc.game.bot_names()  # checked here, before anything is written
     for b in (*bots, *panel):
         if b not in known:
@@ -286,32 +296,4 @@ def plan_sweep(
     from simkit.outside.bots import check_allowed
 
     check_allowed(sc, (*bots, *panel))  # a program the command line does not allow: refused before any file
-    chosen = select_decks(sc.decks, list(decks) if decks else d["decks"], canonical=sc.canonical_deck)
-    pools = sc.game.seat_decks(chosen)
-    firsts, seconds = pools
-    if not firsts or not seconds:
-        raise ValueError(f"the chosen decks leave the {'first' if not firsts else 'second'} seat with none it may hold")
-    n_bots = max(len(panel), 1)
-    planned = len(firsts) * len(seconds) * games * n_bots
-    if planned > MAX_SWEEP_GAMES:  # counted, never listed, before refusing
-        raise ValueError(f"the sweep would play {planned:,} games ({len(firsts)} x {len(seconds)} decks x {games} x "
-                         f"{n_bots} bot pairing(s)), more than the {MAX_SWEEP_GAMES:,} simkit plays in one folder "
-                         "(days of games): choose fewer decks with --decks")
-    plan = SweepPlan(
-        scenario_path=str(sc.path.resolve()),
-        scenario_hash=sc.hash,
-        pools=pools,
-        games=games,
-        bots=(bots[0], bots[1]),
-        seed=d["seed"] if seed is None else check_seed(seed),
-        chunk_size=chunk_size,
-        panel=panel,
-        adaptive=adaptive,
-        bots_from=str(sc.bots_from.resolve()) if sc.bots_from is not None else "",
-    )
-    if adaptive is not None and adaptive.max_games and adaptive.max_games < plan.total_games:
-        # round 0 alone would pass the limit: the sweep would stop having played nothing
-        raise ValueError(f"--max-games: {adaptive.max_games} is fewer than the first round's {plan.total_games} games "
-                         f"({games} per ordered pair x {pools.pairings} pairs x {len(plan.bot_pairs)} bot pairing(s)): "
-                         f"give at least {plan.total_games}, or 0 for no limit")
-    return plan
+    return (bots[0], bots[1]), tuple(panel)

@@ -28,6 +28,7 @@ from simkit.analysis.sequential import AdaptiveSettings
 from simkit.core import files
 from simkit.core.files import held_lock
 from simkit.core.seats import SeatPools
+from simkit.core.settings import refuse_other_settings
 from simkit.scenario import Scenario
 from simkit.sweep.adaptive import AdaptiveLayout, layout_of
 from simkit.sweep.plan import CHUNKS, LOCK, LOG, META, SweepPlan
@@ -328,8 +329,8 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool, overwr
         SweepFinished: DIR already holds this very sweep, finished, and neither ``resume`` nor ``overwrite``
             is given (a :class:`ValueError`).
         ValueError: DIR is not writable; holds chunks but no ``meta.json``; holds another
-            scenario's results or a different plan; or already holds part of this sweep and neither ``resume``
-            nor ``overwrite`` is given.
+            scenario's results or other settings (the first named with both its values); or already holds
+            part of this sweep and neither ``resume`` nor ``overwrite`` is given.
     """
     out = Path(out)
     if resume and overwrite:
@@ -338,45 +339,77 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool, overwr
     if overwrite:
         clear_store(out)
     files.remove_stale_temps_in(out / CHUNKS)  # chunks a killed sweep was writing (their writes skip the listing)
-    plan_d = plan_dict(plan)
-    if not (out / META).exists():
-        leftovers = _visible_entries(out / CHUNKS)
-        if leftovers:
-            raise ValueError(
-                f"{out}: {CHUNKS}/ holds {len(leftovers)} file(s) (e.g. {leftovers[0].name}) but there is no "
-                f"{META} saying which sweep they belong to: choose another --out"
-            )
-    else:
-        meta = read_meta(out)
-        theirs = str((meta.get("plan") or {}).get("bots_from") or "") if isinstance(meta.get("plan"), dict) else ""
-        same_file = str(sc.path) == meta.get("scenario_path")
-        if meta.get("scenario_hash") != sc.hash and theirs != plan.bots_from and same_file:
-            raise ValueError(
-                f"{out} holds a sweep of {sc.path} played with "
-                + (f"the bots of {theirs}" if theirs else "its own bots") + ", this one plays "
-                + (f"the bots of {plan.bots_from}" if plan.bots_from else "its own bots") + ": "
-                + (f"add --bots-from {theirs}" if theirs else "drop --bots-from")
-                + ", choose another --out, or pass --overwrite to replace them")
-        if meta.get("scenario_hash") != sc.hash:
-            raise ValueError(
-                f"{out} holds results of another scenario ({meta.get('scenario_name')!r}, hash "
-                f"{meta.get('scenario_hash')}); this one is {sc.name!r} (hash {sc.hash}): choose another --out, "
-                "or pass --overwrite to replace them"
-            )
-        old = plan_dict(plan_of(out, meta))  # as this simkit stores it (an older folder's plan read the same way)
-        if old != plan_d:
-            diff = [k for k in plan_d if old.get(k) != plan_d[k]]
-            raise ValueError(f"{out} holds a sweep with a different plan ({', '.join(diff)}): choose another --out, "
-                             "or pass --overwrite to replace it")
-        named = done_chunks(out)
-        layout = layout_of(plan, meta)
-        if named and not resume:
-            if len(named) >= layout.chunk_count and (plan.adaptive is None or meta.get("finished")):
-                raise SweepFinished(out)
-            raise ValueError(f"{out} already holds this sweep ({len(named)}/{layout.chunk_count} chunks done): "
-                             "pass --resume to finish it, --overwrite to start again, or another --out")
-        return _verified_chunks(out, layout)
-    meta = {
+    if (out / META).exists():
+        return _kept_chunks(out, plan, sc, resume)
+    leftovers = _visible_entries(out / CHUNKS)
+    if leftovers:
+        raise ValueError(f"{out}: {CHUNKS}/ holds {len(leftovers)} file(s) (e.g. {leftovers[0].name}) but there is "
+                         f"no {META} saying which sweep they belong to: choose another --out")
+    write_meta(out, new_meta(sc, plan))
+    return set()
+
+
+#: how the command line names each setting of a plan (what a resume must repeat)
+PLAN_FLAGS = {"decks": "--decks (the first seat's pool)", "second_decks": "--decks (the second seat's pool)",
+              "games": "--games", "bots": "--bots", "seed": "--seed", "chunk_size": "--chunk-size",
+              "panel": "--panel", "adaptive": "the adaptive settings (--precision, --max-games, --horizon)",
+              "bots_from": "--bots-from", "scenario_hash": "the scenario", "chunk_count": "the chunk count"}
+
+
+def refuse_other_sweep(out: Path, plan: SweepPlan, sc: Scenario, meta: dict | None = None) -> None:
+    """Refuse, in one line, a folder whose ``meta.json`` holds another sweep than ``plan`` of ``sc``: another
+    scenario or bots file, or other settings (the first named, as its flag, with both its values). Without ``meta``
+    it reads ``meta.json`` only when that is a plain, readable file (else it leaves the refusal to
+    :func:`prepare_store`), and it writes nothing, so a resume is refused before the lock or any file is touched.
+
+    Raises:
+        ValueError: the refusal.
+    """
+    if meta is None:  # before the lock: only a plain, readable meta.json (prepare_store says what else is wrong)
+        path = Path(out) / META
+        if not path.is_file() or path.is_symlink():
+            return
+        try:
+            meta = read_meta(out)
+        except ValueError:
+            return
+    theirs = str((meta.get("plan") or {}).get("bots_from") or "") if isinstance(meta.get("plan"), dict) else ""
+    if meta.get("scenario_hash") != sc.hash and theirs != plan.bots_from and str(sc.path) == meta.get("scenario_path"):
+        raise ValueError(
+            f"{out} holds a sweep of {sc.path} played with "
+            + (f"the bots of {theirs}" if theirs else "its own bots") + ", this one plays "
+            + (f"the bots of {plan.bots_from}" if plan.bots_from else "its own bots") + ": "
+            + (f"add --bots-from {theirs}" if theirs else "drop --bots-from")
+            + ", choose another --out, or pass --overwrite to replace them")
+    if meta.get("scenario_hash") != sc.hash:
+        raise ValueError(
+            f"{out} holds results of another scenario ({meta.get('scenario_name')!r}, hash "
+            f"{meta.get('scenario_hash')}); this one is {sc.name!r} (hash {sc.hash}): choose another --out, "
+            "or pass --overwrite to replace them"
+        )
+    # the folder's plan as this simkit stores it (an older folder's read the same way), against this one's
+    refuse_other_settings(str(out), "a sweep", plan_dict(plan_of(out, meta)), plan_dict(plan), names=PLAN_FLAGS)
+
+
+def _kept_chunks(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set[int]:
+    """The chunks of this very sweep that a folder already holds (checked), or a one-line refusal: another
+    sweep there (:func:`refuse_other_sweep`), or this one without ``resume``."""
+    meta = read_meta(out)
+    refuse_other_sweep(out, plan, sc, meta)
+    named = done_chunks(out)
+    layout = layout_of(plan, meta)
+    if named and not resume:
+        if len(named) >= layout.chunk_count and (plan.adaptive is None or meta.get("finished")):
+            raise SweepFinished(out)
+        raise ValueError(f"{out} already holds this sweep ({len(named)}/{layout.chunk_count} chunks done): "
+                         "pass --resume to finish it, --overwrite to start again, or another --out")
+    return _verified_chunks(out, layout)
+
+
+def new_meta(sc: Scenario, plan: SweepPlan) -> dict:
+    """A new folder's ``meta.json``: the scenario (name, path, hash, text), the plan, both seat pools and what the
+    game says of its seats, the result schema and every deck's cards."""
+    return {
         "scenario_name": sc.name,
         "scenario_path": str(sc.path),
         "scenario_hash": sc.hash,
@@ -392,15 +425,12 @@ def prepare_store(out: Path, plan: SweepPlan, sc: Scenario, resume: bool, overwr
         "bots": list(plan.bots),
         "panel": list(plan.panel),
         **({"bots_from": plan.bots_from} if plan.bots_from else {}),
-        "plan": plan_d,
+        "plan": plan_dict(plan),
         **({"rounds": []} if plan.adaptive is not None else {}),
         "game": sc.game_name,
         "schema": sc.game.schema.as_meta(),
-        "deck_cards": {d: {k: list(v) for k, v in sc.game.deck_cards(d).items()}
-                       for d in plan.pools.decks},
+        "deck_cards": {d: {k: list(v) for k, v in sc.game.deck_cards(d).items()} for d in plan.pools.decks},
     }
-    write_meta(out, meta)
-    return set()
 
 
 def _verified_chunks(out: Path, plan: SweepPlan) -> set[int]:

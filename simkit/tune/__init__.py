@@ -42,6 +42,7 @@ patches written), :mod:`~simkit.tune.objective` (how far a sweep is from balance
 from simkit.tune.knobs import Knob, candidate_patch, parse_knobs, scenario_numbers
 from simkit.tune.objective import TuneWeights, balance_terms, deck_rates, parse_weights
 from simkit.tune.run import run_tune
+from simkit.tune.settings import TunePlan, TuneSettings
 from simkit.tune.study import TuneResult
 
 __all__ = [
@@ -55,4 +56,6 @@ __all__ = [
     "parse_weights",
     "scenario_numbers",
     "run_tune",
+    "TunePlan",
+    "TuneSettings",
 ]

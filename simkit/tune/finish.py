@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,7 @@ from simkit.core.words import Estimate, tune_verdict
 from simkit.tune.knobs import candidate_patch
 from simkit.tune.objective import balance_terms, change_cost, deck_rates, score
 from simkit.tune.preflight import path_name
+from simkit.tune.settings import TunePlan
 from simkit.tune.study import (
     Evaluator,
     TuneResult,
@@ -165,29 +167,68 @@ def check_verdict(worst: dict) -> str:
     return "the check cannot tell it from the base"
 
 
-def finish(study, best, confirmed, sc, base_path, table, ev, out, settings, search_seconds, pairs, panel, bands,
-           weights, warned=()):
-    """Write the proposed patch (trial ``best``), check it on fresh seeds against the base, write the summary
-    (with the warnings given before the search, ``warned``)."""
-    from simkit.analysis.paired import COMPARE_TABLES, compare_results, pair_results, spread_change
-    from simkit.report.comparison import write_compare_report
-    from simkit.report.document import output_paths
+@dataclass(frozen=True)
+class Tune:
+    """A tune at its end: the study, the base scenario, the plan it played (:class:`~simkit.tune.settings.TunePlan`),
+    its evaluator and folder, the seconds its search took and the warnings said before it."""
 
+    study: object
+    sc: object
+    plan: TunePlan
+    ev: Evaluator
+    out: Path
+    search_seconds: float
+    warned: tuple[str, ...] = ()
+
+
+def finish(tune: Tune, best, confirmed: pd.DataFrame | None, table: pd.DataFrame) -> TuneResult:
+    """Write the proposed patch (trial ``best``), check it on fresh seeds against the base, write the summary
+    (with the warnings given before the search, ``tune.warned``)."""
     started = time.perf_counter()
-    base_trial = next((t for t in study.get_trials(deepcopy=False) if t.number == 0), None)
+    out = tune.out
     changes = {k: (b, a) for k, b, a in best.user_attrs.get("change_list", [])} if best is not None else {}
+    summary = _summary_head(tune, best, confirmed, changes)
+    files: list[Path] = [out / "trials.csv"] + ([out / "confirm.csv"] if confirmed is not None else [])
+    patch_text, check_games = "", 0
+    summary["safe"] = False
+    if not changes:
+        for name in ("patch.toml", "candidate.toml"):
+            (out / name).unlink(missing_ok=True)
+        base_trial = next((t for t in tune.study.get_trials(deepcopy=False) if t.number == 0), None)
+        summary["verdict"] = no_patch_verdict(base_trial, best_trial(tune.study), confirmed)
+    else:
+        patch_text, check_games, written = _propose(tune, best, confirmed, changes, summary)
+        files += written
+    search_games = search_games_on_disk(table)
+    confirm_games = 0 if confirmed is None else int(confirmed["games"].sum())
+    summary["games"] = {"search": search_games, "confirm": confirm_games, "check": check_games,
+                        "total": search_games + confirm_games + check_games,
+                        "played_this_run": int(tune.ev.games_played)}
+    summary["seconds"] = {"search_this_run": round(tune.search_seconds, 1),
+                          "check_this_run": round(time.perf_counter() - started, 1),
+                          "trials_total": round(float(pd.to_numeric(table["seconds"], errors="coerce").sum()), 1)}
+    write_text(out / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False, default=_json_default))
+    files.append(out / "summary.json")
+    files = [f for f in dict.fromkeys(files) if f.exists()]
+    return TuneResult(trials=table, patch=patch_text, summary=summary, out=out, files=files)
+
+
+def _summary_head(tune: Tune, best, confirmed: pd.DataFrame | None, changes: dict) -> dict:
+    """The summary's account of the search, the confirmation and the candidate proposed (before its check)."""
+    study, plan = tune.study, tune.plan
+    base_trial = next((t for t in study.get_trials(deepcopy=False) if t.number == 0), None)
     top = best_trial(study)
     proposed = None if confirmed is None else confirmed[confirmed["proposed"]].iloc[0]
-    summary = {
-        "base": str(base_path), "trials": study_progress(study)[1], "asked": study_progress(study)[0],
-        "search": {"decks": len(settings["decks"]), "games_per_pair": settings["games"],
-                   "seed": settings["search_seed"], "bots": settings["bots"],
+    return {
+        "base": str(plan.base_path), "trials": study_progress(study)[1], "asked": study_progress(study)[0],
+        "search": {"decks": len(plan.decks), "games_per_pair": plan.games, "seed": plan.search_seed,
+                   "bots": [list(p) for p in plan.pairs],
                    "base_objective": base_trial.value if base_trial is not None and base_trial.value is not None
                    else None,
                    "best_objective": top.value if top is not None else None,
                    "best_trial": top.number if top is not None else None},
-        "confirm": {"seed": settings["confirm_seed"], "candidates": 0 if confirmed is None else len(confirmed) - 1,
-                    "games_per_pair": settings["confirm_games"],
+        "confirm": {"seed": plan.confirm_seed, "candidates": 0 if confirmed is None else len(confirmed) - 1,
+                    "games_per_pair": plan.confirm_games,
                     "base_pooled_objective": None if confirmed is None
                     else float(confirmed["pooled_objective"].iloc[0])},
         "proposed": {"trial": best.number if best is not None else None,
@@ -196,123 +237,128 @@ def finish(study, best, confirmed, sc, base_path, table, ev, out, settings, sear
                      "pooled_spread": None if proposed is None else float(proposed["pooled_spread"]),
                      "flags_appeared": None if proposed is None else int(proposed["flags_appeared"])},
         "changes": {k: {"before": b, "after": a} for k, (b, a) in changes.items()},
-        "warnings": list(warned),
+        "warnings": list(tune.warned),
     }
-    files: list[Path] = [out / "trials.csv"] + ([out / "confirm.csv"] if confirmed is not None else [])
-    patch_text, check_games = "", 0
-    summary["safe"] = False
-    if not changes:
-        for name in ("patch.toml", "candidate.toml"):
-            (out / name).unlink(missing_ok=True)
-        summary["verdict"] = no_patch_verdict(base_trial, top, confirmed)
-    else:
-        rel = os.path.relpath(base_path, out.resolve())
-        figures = (f"trial {best.number} ({summary['trials']} candidates), objective {best.value:.4f} (base "
-                   f"{summary['search']['base_objective']:.4f}) on the search seeds"
-                   + ("" if proposed is None else f", {proposed['confirm_objective']:.4f} (base "
-                      f"{confirmed['confirm_objective'].iloc[0]:.4f}) on the confirmation seeds "
-                      f"({settings['confirm_seed']}) alone, {proposed['pooled_objective']:.4f} with both: "
-                      f"{_ranking(confirmed, proposed)}"))
-        candidate_text = candidate_patch(
-            rel, changes, name=f"{sc.name} — tune candidate", base=sc.data,
-            header=[f"Candidate of simkit tune: {figures}.",
-                    f"Checked on fresh seeds (sweep seed {settings['check_seed']}): whether it is proposed is in "
-                    "summary.json ('verdict'); only a safe proposal is written as patch.toml."])
-        write_text(out / "candidate.toml", candidate_text)
-        files.append(out / "candidate.toml")
-        # the evidence is about the very files: the base as given, and OUT/candidate.toml as written
-        fresh = out / "fresh"
-        seed_games = (settings["check_seed"], settings["check_games"])
-        base_frames = ev.sweep_file(base_path, fresh / "base", *seed_games)
-        base_sweeps = ev.last_sweeps
-        patch_frames = ev.sweep_file(out / "candidate.toml", fresh / f"patch-{candidate_id(changes)}", *seed_games)
-        patch_sweeps = ev.last_sweeps
-        check_games = sum(len(df) for _, df in base_sweeps + patch_sweeps)
-        before = [balance_terms(df, bands) for df in base_frames]
-        after = [balance_terms(df, bands, deck_rates(b)) for df, b in zip(patch_frames, base_frames)]
-        flag_rows, spreads = [], []
-        for i, ((label, b), (_, p)) in enumerate(zip(base_sweeps, patch_sweeps)):
-            tables = compare_results(b, p, bands)
-            spreads.append(tables["spread"])  # a sweep per bot pairing, unless a panel's sweep holds them all
-            name = "compare.pdf" if i == 0 else f"compare-{'-'.join(path_name(b) for b in label.split(','))}.pdf"
-            pdf, csvs = output_paths(out / name, list(COMPARE_TABLES))
-            for path in (pdf, *csvs.values()):  # a link planted under a report's name is refused, not replaced
-                refuse_symlink(path)
-            files += write_compare_report(tables, out / name)
-            fc = tables["flag_changes"].assign(bots=label)
-            flag_rows.append(fc)
-        flags = pd.concat(flag_rows, ignore_index=True)
-        per_pair = []
-        for i, bots in enumerate(pairs):
-            label = ",".join(bots)
-            fc = flags if panel else flags[flags["bots"] == label]
-            counts = fc["status"].value_counts()
-            ratio = spread_change(pair_results(base_frames[i], patch_frames[i])) if panel else spreads[i]
-            per_pair.append({
-                "bots": ",".join(bots),
-                "spread_before": before[i]["spread"], "spread_after": after[i]["spread"],
-                "spread_ratio": ratio["ratio"], "spread_ratio_low": ratio["low"], "spread_ratio_high": ratio["high"],
-                "paired_spread_before": ratio["base"], "paired_spread_after": ratio["patch"],  # what the ratio divides
-                "worst_deck_before": before[i]["worst_deck"], "worst_deck_after": after[i]["worst_deck"],
-                "decks_outside_before": before[i]["decks_outside"], "decks_outside_after": after[i]["decks_outside"],
-                "first_player_before": before[i]["first_player"], "first_player_after": after[i]["first_player"],
-                "seat_before": before[i]["seat"], "seat_after": after[i]["seat"],
-                "pushed_after": after[i]["pushed"],
-                "objective_before": score(before[i], weights),
-                "objective_after": score(after[i], weights) + change_cost(changes, weights),
-                "flags_vanished": fc.loc[fc["status"] == "vanished", "message"].tolist(),
-                "flags_appeared": fc.loc[fc["status"] == "appeared", "message"].tolist(),
-                "flags_stayed": int(counts.get("stayed", 0)),
-            })
-        write_csv(out / "flags.csv", flags)
-        files.append(out / "flags.csv")
-        summary["check"] = {"seed": settings["check_seed"], "games_per_pair": settings["check_games"],
-                            "pairings": per_pair}
-        vanished = sum(len(p["flags_vanished"]) for p in per_pair)
-        appeared = sum(len(p["flags_appeared"]) for p in per_pair)
-        worst = max(per_pair, key=lambda p: p["spread_ratio"] if p["spread_ratio"] == p["spread_ratio"] else -1.0)
-        summary["check"]["sentence"] = (  # the spreads the ratio divides (the paired games'), so they agree with it
-            f"{check_verdict(worst)}: on fresh seeds the spread of deck win rates goes "
-            f"{100 * worst['paired_spread_before']:.1f} -> {100 * worst['paired_spread_after']:.1f} points "
-            f"(x{worst['spread_ratio']:.2f}, 95% CI x{worst['spread_ratio_low']:.2f}-"
-            f"{worst['spread_ratio_high']:.2f}), decks outside the band "
-            f"{worst['decks_outside_before']} -> {worst['decks_outside_after']}, flags vanished "
-            f"{vanished}, appeared {appeared}")
-        ratio = Estimate(worst["spread_ratio"], worst["spread_ratio_low"], worst["spread_ratio_high"])
-        check = "better" if ratio.high < 1 else "worse" if ratio.low > 1 else "cannot tell"
-        search = (summary["search"]["base_objective"], best.value)
-        confirm = None if proposed is None else (float(confirmed["confirm_objective"].iloc[0]),
-                                                 float(proposed["confirm_objective"]))
-        pooled = None if proposed is None else (float(confirmed["pooled_objective"].iloc[0]),
-                                                float(proposed["pooled_objective"]))
-        safe, summary["verdict"] = tune_verdict(len(changes), search, confirm, pooled, check, ratio, appeared,
-                                                settings["games"], settings["confirm_games"] if confirm else None,
-                                                bigger_budget(warned))
-        summary["safe"] = safe
-        summary["proposed"]["confirm_objective"] = None if confirm is None else confirm[1]
-        summary["confirm"]["base_confirm_objective"] = None if confirm is None else confirm[0]
-        if safe:
-            patch_text = candidate_patch(
-                rel, changes, name=f"{sc.name} — tune proposal", base=sc.data,
-                header=[f"Proposed by simkit tune: {figures}.",
-                        f"Checked on fresh seeds (sweep seed {settings['check_seed']}): {summary['verdict']}.",
-                        "See compare.pdf and summary.json."])
-            write_text(out / "patch.toml", patch_text)
-            files.append(out / "patch.toml")
-        else:
-            (out / "patch.toml").unlink(missing_ok=True)
-    search_games = search_games_on_disk(table)
-    confirm_games = 0 if confirmed is None else int(confirmed["games"].sum())
-    summary["games"] = {"search": search_games, "confirm": confirm_games, "check": check_games,
-                        "total": search_games + confirm_games + check_games,
-                        "played_this_run": int(ev.games_played)}
-    summary["seconds"] = {"search_this_run": round(search_seconds, 1),
-                          "check_this_run": round(time.perf_counter() - started, 1),
-                          "trials_total": round(float(pd.to_numeric(table["seconds"], errors="coerce").sum()), 1)}
-    write_text(out / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False, default=_json_default))
-    files.append(out / "summary.json")
-    files = [f for f in dict.fromkeys(files) if f.exists()]
-    return TuneResult(trials=table, patch=patch_text, summary=summary, out=out, files=files)
+
+
+def _propose(tune: Tune, best, confirmed: pd.DataFrame | None, changes: dict, summary: dict
+             ) -> tuple[str, int, list[Path]]:
+    """Write the candidate, check it against the base on fresh seeds, say the verdict, and write ``patch.toml``
+    only when the proposal is safe; returns the patch text (``""``: none), the check's games and the files."""
+    out, plan, sc = tune.out, tune.plan, tune.sc
+    proposed = None if confirmed is None else confirmed[confirmed["proposed"]].iloc[0]
+    rel = os.path.relpath(plan.base_path, out.resolve())
+    figures = (f"trial {best.number} ({summary['trials']} candidates), objective {best.value:.4f} (base "
+               f"{summary['search']['base_objective']:.4f}) on the search seeds"
+               + ("" if proposed is None else f", {proposed['confirm_objective']:.4f} (base "
+                  f"{confirmed['confirm_objective'].iloc[0]:.4f}) on the confirmation seeds "
+                  f"({plan.confirm_seed}) alone, {proposed['pooled_objective']:.4f} with both: "
+                  f"{_ranking(confirmed, proposed)}"))
+    candidate_text = candidate_patch(
+        rel, changes, name=f"{sc.name} — tune candidate", base=sc.data,
+        header=[f"Candidate of simkit tune: {figures}.",
+                f"Checked on fresh seeds (sweep seed {plan.check_seed}): whether it is proposed is in "
+                "summary.json ('verdict'); only a safe proposal is written as patch.toml."])
+    write_text(out / "candidate.toml", candidate_text)
+    files = [out / "candidate.toml"]
+    per_pair, flags, check_games, reports = _check_fresh(tune, changes)
+    files += reports
+    write_csv(out / "flags.csv", flags)
+    files.append(out / "flags.csv")
+    summary["check"] = {"seed": plan.check_seed, "games_per_pair": plan.check_games, "pairings": per_pair}
+    appeared = sum(len(p["flags_appeared"]) for p in per_pair)
+    worst = max(per_pair, key=lambda p: p["spread_ratio"] if p["spread_ratio"] == p["spread_ratio"] else -1.0)
+    summary["check"]["sentence"] = (  # the spreads the ratio divides (the paired games'), so they agree with it
+        f"{check_verdict(worst)}: on fresh seeds the spread of deck win rates goes "
+        f"{100 * worst['paired_spread_before']:.1f} -> {100 * worst['paired_spread_after']:.1f} points "
+        f"(x{worst['spread_ratio']:.2f}, 95% CI x{worst['spread_ratio_low']:.2f}-"
+        f"{worst['spread_ratio_high']:.2f}), decks outside the band "
+        f"{worst['decks_outside_before']} -> {worst['decks_outside_after']}, flags vanished "
+        f"{sum(len(p['flags_vanished']) for p in per_pair)}, appeared {appeared}")
+    ratio = Estimate(worst["spread_ratio"], worst["spread_ratio_low"], worst["spread_ratio_high"])
+    check = "better" if ratio.high < 1 else "worse" if ratio.low > 1 else "cannot tell"
+    search = (summary["search"]["base_objective"], best.value)
+    confirm = None if proposed is None else (float(confirmed["confirm_objective"].iloc[0]),
+                                             float(proposed["confirm_objective"]))
+    pooled = None if proposed is None else (float(confirmed["pooled_objective"].iloc[0]),
+                                            float(proposed["pooled_objective"]))
+    safe, summary["verdict"] = tune_verdict(len(changes), search, confirm, pooled, check, ratio, appeared,
+                                            plan.games, plan.confirm_games if confirm else None,
+                                            bigger_budget(tune.warned))
+    summary["safe"] = safe
+    summary["proposed"]["confirm_objective"] = None if confirm is None else confirm[1]
+    summary["confirm"]["base_confirm_objective"] = None if confirm is None else confirm[0]
+    if not safe:
+        (out / "patch.toml").unlink(missing_ok=True)
+        return "", check_games, files
+    patch_text = candidate_patch(
+        rel, changes, name=f"{sc.name} — tune proposal", base=sc.data,
+        header=[f"Proposed by simkit tune: {figures}.",
+                f"Checked on fresh seeds (sweep seed {plan.check_seed}): {summary['verdict']}.",
+                "See compare.pdf and summary.json."])
+    write_text(out / "patch.toml", patch_text)
+    return patch_text, check_games, files + [out / "patch.toml"]
+
+
+def _check_fresh(tune: Tune, changes: dict) -> tuple[list[dict], pd.DataFrame, int, list[Path]]:
+    """Sweep the base file and ``OUT/candidate.toml`` on the check's fresh seeds and compare them, one report per
+    sweep; returns each bot pairing's figures, the flags that vanished, appeared or stayed, the games played and
+    the report files written."""
+    from simkit.analysis.paired import COMPARE_TABLES, compare_results
+    from simkit.report.comparison import write_compare_report
+    from simkit.report.document import output_paths
+
+    out, ev, plan = tune.out, tune.ev, tune.plan
+    fresh, seed_games = out / "fresh", (plan.check_seed, plan.check_games)
+    base_frames = ev.sweep_file(plan.base_path, fresh / "base", *seed_games)  # the very files: the base as given,
+    base_sweeps = ev.last_sweeps                                              # OUT/candidate.toml as written
+    patch_frames = ev.sweep_file(out / "candidate.toml", fresh / f"patch-{candidate_id(changes)}", *seed_games)
+    patch_sweeps = ev.last_sweeps
+    flag_rows, spreads, files = [], [], []
+    for i, ((label, b), (_, p)) in enumerate(zip(base_sweeps, patch_sweeps)):
+        tables = compare_results(b, p, plan.bands)
+        spreads.append(tables["spread"])  # a sweep per bot pairing, unless a panel's sweep holds them all
+        name = "compare.pdf" if i == 0 else f"compare-{'-'.join(path_name(b) for b in label.split(','))}.pdf"
+        pdf, csvs = output_paths(out / name, list(COMPARE_TABLES))
+        for path in (pdf, *csvs.values()):  # a link planted under a report's name is refused, not replaced
+            refuse_symlink(path)
+        files += write_compare_report(tables, out / name)
+        flag_rows.append(tables["flag_changes"].assign(bots=label))
+    flags = pd.concat(flag_rows, ignore_index=True)
+    per_pair = [_pairing_check(plan, changes, ",".join(bots), flags, (base_frames[i], patch_frames[i]),
+                               None if plan.panel else spreads[i]) for i, bots in enumerate(plan.pairs)]
+    return per_pair, flags, sum(len(df) for _, df in base_sweeps + patch_sweeps), files
+
+
+def _pairing_check(plan: TunePlan, changes: dict, label: str, flags: pd.DataFrame,
+                   frames: tuple[pd.DataFrame, pd.DataFrame], spread: dict | None) -> dict:
+    """One bot pairing's check (``frames``: its base and candidate games on the fresh seeds; ``spread``: the
+    change of spread its own comparison measured, ``None`` for a panel's bot, measured here): its spread, worst
+    deck, decks outside, first seat and objective before and after, and its flags that vanished, appeared or
+    stayed."""
+    from simkit.analysis.paired import pair_results, spread_change
+
+    base, patch = frames
+    before, after = balance_terms(base, plan.bands), balance_terms(patch, plan.bands, deck_rates(base))
+    fc = flags if plan.panel else flags[flags["bots"] == label]
+    counts = fc["status"].value_counts()
+    ratio = spread_change(pair_results(base, patch)) if spread is None else spread
+    return {
+        "bots": label,
+        "spread_before": before["spread"], "spread_after": after["spread"],
+        "spread_ratio": ratio["ratio"], "spread_ratio_low": ratio["low"], "spread_ratio_high": ratio["high"],
+        "paired_spread_before": ratio["base"], "paired_spread_after": ratio["patch"],  # what the ratio divides
+        "worst_deck_before": before["worst_deck"], "worst_deck_after": after["worst_deck"],
+        "decks_outside_before": before["decks_outside"], "decks_outside_after": after["decks_outside"],
+        "first_player_before": before["first_player"], "first_player_after": after["first_player"],
+        "seat_before": before["seat"], "seat_after": after["seat"],
+        "pushed_after": after["pushed"],
+        "objective_before": score(before, plan.weights),
+        "objective_after": score(after, plan.weights) + change_cost(changes, plan.weights),
+        "flags_vanished": fc.loc[fc["status"] == "vanished", "message"].tolist(),
+        "flags_appeared": fc.loc[fc["status"] == "appeared", "message"].tolist(),
+        "flags_stayed": int(counts.get("stayed", 0)),
+    }
 
 
 def search_games_on_disk(table: pd.DataFrame) -> int:

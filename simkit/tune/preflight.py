@@ -72,14 +72,21 @@ def candidates_possible(knobs: Sequence, max_changes: int) -> int:
     return sum(by_size)
 
 
-def budget_warning(trials: int, knobs: Sequence, max_changes: int, screen: bool, combine: int, rounds: int,
-                   rescreen: int = 0, stages: int = 1) -> str | None:
-    """One sentence when ``trials`` ends the tune before its plan can combine changes, with the figures.
+def budget_warning(settings, knobs: Sequence) -> str | None:
+    """One sentence when the budget (``settings.trials``) ends the tune before its plan can combine changes, with
+    the figures.
 
     The plan: the base, each knob alone at both ends of its range, ``rounds`` rounds of ``combine``
     combinations, then per anchored stage an anchor, ``rescreen`` knobs at both ends and its rounds (never
     more than the candidates the knobs can make). ``None`` when the budget holds it.
+
+    Args:
+        settings: the tune's :class:`~simkit.tune.settings.TuneSettings`.
+        knobs: the parsed knobs.
     """
+    s = settings
+    trials, max_changes, screen, combine, rounds = s.trials, s.max_changes, s.screen, s.combine, s.rounds
+    rescreen, stages = s.rescreen, s.stages
     possible = candidates_possible(knobs, max_changes)
     if trials <= 1:
         return (f"--trials {trials}: only the base is played, so nothing can be proposed; give at least "

@@ -21,16 +21,19 @@ import numpy as np
 import pandas as pd
 
 from simkit.core.files import atomic_write, cannot_write, refuse_symlink
+from simkit.core.settings import refuse_other_settings
 from simkit.scenario import load_scenario
-from simkit.sweep import load_results, plan_sweep, run_sweep, sweep_defaults
+from simkit.sweep import RunOptions, SweepSettings, load_results, plan_sweep, run_sweep, sweep_defaults
 from simkit.tune.knobs import Knob, candidate_patch, tidy, toml_value
 from simkit.tune.objective import balance_terms, change_cost, deck_rates, score
 from simkit.tune.preflight import AFTER_SEARCH, path_name
 from simkit.tune.screen import Additive, MatchupTable, best_combinations, matchup_table, opposed_pairs, screen_changes
+from simkit.tune.settings import TunePlan, TuneSettings
 
 STUDY = "study.db"
 LOCK = ".tune.lock"  # held while a tune runs in its folder (see simkit.core.files.held_lock)
 STUDY_NAME = "tune"
+SETTINGS = "settings.json"  # the tune's settings as the study keeps them, beside it as plain JSON
 NO_CHANGE = "-"
 MAX_ASKS = 10  # a candidate proposed again costs no budget; the sampler may ask at most this many times the budget
 STARTUP_TRIALS = 10  # random candidates before TPE models the results (fixed: a resumed study samples alike)
@@ -165,14 +168,14 @@ class TrialPlan:
     order of an uninterrupted one: a round depends only on the sweeps of the candidates planned before it.
     """
 
-    def __init__(self, knobs: list[Knob], max_changes: int, screen: bool, combine: int, rounds: int,
-                 ev: Evaluator, rescreen: int = 0, stages: int = 1, seat_pairs: int = 0):
-        self.knobs, self.max_changes, self.ev = knobs, max_changes, ev
-        self.n_pairs = seat_pairs if screen and max_changes > 1 else 0
+    def __init__(self, knobs: list[Knob], settings: TuneSettings, ev: Evaluator):
+        s, screen = settings, settings.screen
+        self.knobs, self.max_changes, self.ev = knobs, s.max_changes, ev
+        self.n_pairs = s.seat_pairs if screen and s.max_changes > 1 else 0
         self.paired: list[dict[str, tuple]] | None = None
-        self.combine, self.rounds = (combine, rounds) if screen else (0, 0)
-        self.rescreen = rescreen if screen else 0
-        self.n_stages = stages if self.rescreen > 0 else 0
+        self.combine, self.rounds = (s.combine, s.rounds) if screen else (0, 0)
+        self.rescreen = s.rescreen if screen else 0
+        self.n_stages = s.stages if self.rescreen > 0 else 0
         self.fixed = [("base", {})] + ([("screen", c) for c in screen_changes(knobs)] if screen else [])
         self.done_rounds: list[list[tuple[dict[str, tuple], float]]] = []
         self.model: Additive | None = None
@@ -396,13 +399,12 @@ class Evaluator:
     """Plays candidates on the search seeds, cached by candidate: one sweep per bot pairing, or one
     sweep of the whole bot panel (each panel bot in both seats), split by bot."""
 
-    def __init__(self, base_path: Path, out: Path, decks, games, pairs, panel, seed, workers, weights, bands,
-                 bots_from: Path | None = None):
-        self.base_path, self.out = base_path, out
-        self.bots_from = bots_from  # every candidate (base, patches) plays the bots of this file (--bots-from)
-        self.base_data = load_scenario(base_path).data
-        self.decks, self.games, self.pairs, self.panel, self.seed = decks, games, pairs, panel, seed
-        self.workers, self.weights, self.bands = workers, weights, bands
+    def __init__(self, out: Path, plan: TunePlan):
+        self.base_path, self.out = plan.base_path, out
+        self.bots_from = plan.bots_from  # every candidate (base, patches) plays the bots of this file (--bots-from)
+        self.base_data = load_scenario(plan.base_path).data
+        self.decks, self.games, self.pairs, self.panel = plan.decks, plan.games, plan.pairs, plan.panel
+        self.seed, self.workers, self.weights, self.bands = plan.search_seed, plan.workers, plan.weights, plan.bands
         self.games_played = 0
         self.last_sweeps: list[tuple[str, pd.DataFrame]] = []
         self._reference: list[pd.Series] | None = None
@@ -425,16 +427,17 @@ class Evaluator:
         runs = []
         if self.panel:
             runs.append(("panel " + ",".join(self.panel), folder / "sweep-panel",
-                         plan_sweep(sc, games=games, decks=self.decks, seed=seed, panel=self.panel)))
+                         plan_sweep(sc, SweepSettings(games=games, decks=tuple(self.decks), seed=seed,
+                                                      panel=self.panel))))
         else:
             for i, bots in enumerate(self.pairs):
                 runs.append((",".join(bots), folder / f"sweep-{i}-{path_name(bots[0])}-{path_name(bots[1])}",
-                             plan_sweep(sc, games=games, decks=self.decks, bots=bots, seed=seed)))
+                             plan_sweep(sc, SweepSettings(games=games, decks=tuple(self.decks), bots=bots, seed=seed))))
         self.last_sweeps = []
         for label, where, plan in runs:
             own_folder(where, self.out)  # its files are the sweep's own (simkit.sweep refuses links inside it)
             before = _games_on_disk(where)
-            run_sweep(sc, plan, where, workers=self.workers, resume=True, progress=False)
+            run_sweep(sc, plan, where, RunOptions(workers=self.workers, resume=True, progress=False))
             df = load_results(where)
             self.games_played += len(df) - before
             self.last_sweeps.append((label, df))
@@ -501,10 +504,40 @@ def storage_refusals(out: Path):
         raise
 
 
+#: how the command line (or the scenario) names the recorded settings whose flag is not the key itself
+RECORD_FLAGS = {"knobs": "--knob", "sampler_seed": "--seed", "search_seed": "the scenario's sweep seed",
+                "base": "the scenario", "base_hash": "the scenario", "bands": "the report's bands"}
+
+
+def refuse_other_tune(out: Path, settings: dict) -> None:
+    """Refuse, before anything is written, to resume the tune in ``out`` with other search settings than those its
+    ``settings.json`` records (what only the end of the tune uses, :data:`~simkit.tune.preflight.AFTER_SEARCH`, a
+    resume may correct). A folder without the file (an older tune) is checked against its study when opened.
+
+    Raises:
+        ValueError: one line naming the first setting that differs and both its values.
+    """
+    path = out / SETTINGS
+    if not path.is_file() or path.is_symlink():
+        return
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise ValueError(f"{path}: not the settings of a tune (unreadable JSON): choose another --out") from None
+    _refuse_other_search(out, kept, settings)
+
+
+def _refuse_other_search(out: Path, kept: dict, settings: dict) -> None:
+    search = [k for k in settings if k not in AFTER_SEARCH]
+    refuse_other_settings(str(out), "a tune", kept, settings, keys=search,
+                          names={**{k: "--" + k.replace("_", "-") for k in settings}, **RECORD_FLAGS})
+
+
 def open_study(out: Path, settings: dict, resume: bool):
-    """The study stored in ``out`` (created when new, with the mode the umask gives). A resume must repeat the
-    search's settings; what only the end of the tune uses (:data:`~simkit.tune.preflight.AFTER_SEARCH`: the
-    check's seed and games, the confirmation's) it may correct, and the study then keeps the new values."""
+    """The study stored in ``out`` (created when new, with the mode the umask gives), its settings recorded in the
+    study and beside it in ``settings.json``. A resume must repeat the search's settings; what only the end of the
+    tune uses (:data:`~simkit.tune.preflight.AFTER_SEARCH`: the check's seed and games, the confirmation's) it may
+    correct, and the study then keeps the new values."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -522,16 +555,12 @@ def open_study(out: Path, settings: dict, resume: bool):
             raise cannot_write(str(path), exc) from None
     study = optuna.create_study(study_name=STUDY_NAME, storage=storage, direction="minimize", load_if_exists=True)
     stored = study.user_attrs.get("settings")
-    if stored is None and not study.trials:  # new, or created and killed before its settings were stored
+    if stored is not None or study.trials:  # not new (nor created and killed before its settings were stored)
+        _refuse_other_search(out, stored or {}, settings)
+    if stored != settings:  # new, or a corrected check or confirmation: the search is the same
         study.set_user_attr("settings", settings)
-        return study
-    search = [k for k in settings if k not in AFTER_SEARCH]
-    diff = [k for k in search if (stored or {}).get(k) != settings[k]]
-    if diff:
-        raise ValueError(f"{out} holds a tune with different settings ({', '.join(diff)}): "
-                         "repeat the same options to resume it, or choose another --out")
-    if stored != settings:  # a corrected check or confirmation: the search is the same
-        study.set_user_attr("settings", settings)
+    if stored != settings or not (out / SETTINGS).exists():
+        write_text(out / SETTINGS, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
     return study
 
 

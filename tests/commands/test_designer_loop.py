@@ -8,6 +8,7 @@ import pytest
 
 import simkit
 from simkit.cli import main
+from simkit.sweep import SweepSettings
 
 QUICK = "scenarios/miracle/quick.toml"
 
@@ -49,7 +50,7 @@ def test_a_misspelt_deck_pattern_gets_a_did_you_mean(capsys):
 def test_sweep_decks_takes_the_creatures_in_any_order(tmp_path):
     """`sweep --decks` accepts a deck as `play` does, its creatures in any order."""
     sc = simkit.load_scenario("scenarios/miracle/base.toml")
-    plan = simkit.sweep.plan_sweep(sc, games=1, decks=["HolyLight:Swordsman,Priest,Archer"])
+    plan = simkit.sweep.plan_sweep(sc, SweepSettings(games=1, decks=["HolyLight:Swordsman,Priest,Archer"]))
     assert plan.pools.first == plan.pools.second == ("HolyLight:Archer,Priest,Swordsman",)
 
 

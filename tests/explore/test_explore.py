@@ -18,11 +18,11 @@ import simkit
 from simkit.cli import main
 from simkit.core.rng import derive_seed
 from simkit.explore import DeckSpace, ExploreSettings, parse_axis, run_explore
-from simkit.explore.game import Side
+from simkit.explore.game import Against, Side
 from simkit.explore.oracle import field_race, race
 from simkit.explore.outputs import FILES
 from simkit.explore.tally import Tally
-from simkit.sweep import done_chunks, load_results, read_meta
+from simkit.sweep import RunOptions, done_chunks, load_results, read_meta
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = ROOT / "scenarios" / "miracle" / "base.toml"
@@ -48,7 +48,7 @@ def small(tmp_path_factory):
 def reference(small, tmp_path_factory):
     """An explore of the small pool played in one process."""
     out = tmp_path_factory.mktemp("explore")
-    answers = run_explore(small, out, SETTINGS, workers=1)
+    answers = run_explore(small, out, SETTINGS, RunOptions(workers=1))
     return out, answers
 
 
@@ -87,7 +87,8 @@ def test_race_drops_adds_and_keeps_racing_by_the_bounds():
         tally.pts[deck, 0], tally.pts[0, deck] = points / 2, 10 - points / 2
     tally.games = (tally.n + tally.n.T).astype(float)
     tally.won = tally.pts + (tally.n.T - tally.pts.T)
-    verdict = race(tally, Side("both", 0, tuple(range(5)), 0), [0], np.ones(1), 0.5, [1, 2, 3, 4], ExploreSettings())
+    verdict = race(tally, Side("both", 0, tuple(range(5)), 0), Against([0], np.ones(1), 0.5), [1, 2, 3, 4],
+                   ExploreSettings())
     assert {c: v[4] for c, v in verdict.items()} == {1: "drop", 2: "add", 3: "race", 4: "new"}
     assert verdict[2][1] == pytest.approx(0.9) and verdict[3][0] == 10
 
@@ -207,7 +208,7 @@ def test_explored_games_are_the_full_sweeps_games(reference, small):
 def test_two_workers_give_the_same_answers(reference, small, tmp_path):
     """Two worker processes play the very same rounds and games and write byte-identical answer files."""
     out, _ = reference
-    run_explore(small, tmp_path, SETTINGS, workers=2)
+    run_explore(small, tmp_path, SETTINGS, RunOptions(workers=2))
     assert outputs(tmp_path) == outputs(out)
     assert [r["counts"] for r in read_meta(tmp_path)["rounds"]] == [r["counts"] for r in read_meta(out)["rounds"]]
 
@@ -217,7 +218,7 @@ def test_a_dask_cluster_gives_the_same_answers(reference, small, tmp_path):
     distributed = pytest.importorskip("distributed")
     out, _ = reference
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cl:
-        run_explore(small, tmp_path, SETTINGS, scheduler=cl.scheduler_address)
+        run_explore(small, tmp_path, SETTINGS, RunOptions(scheduler=cl.scheduler_address))
     assert outputs(tmp_path) == outputs(out)
 
 
@@ -242,17 +243,18 @@ def test_sigkill_then_resume_equals_an_unbroken_run(reference, small, tmp_path):
     settings = ExploreSettings(**{**SETTINGS.__dict__, "chunk_size": 2})
     assert main([*args, "--chunk-size", "2", "--resume"]) == 0
     unbroken = tmp_path / "unbroken"
-    run_explore(small, unbroken, settings, workers=1)
+    run_explore(small, unbroken, settings, RunOptions(workers=1))
     assert outputs(killed) == outputs(unbroken)
 
 
 def test_a_folder_of_another_run_is_refused_and_a_finished_one_needs_resume(reference, small):
     """Resuming with another epsilon is refused naming it; running again into a finished folder says it is finished."""
     out, _ = reference
-    with pytest.raises(ValueError, match="other settings \\(epsilon\\)"):
-        run_explore(small, out, ExploreSettings(**{**SETTINGS.__dict__, "epsilon": 0.1}), workers=1, resume=True)
+    with pytest.raises(ValueError, match="other settings: --epsilon 0.02 there, 0.1 here"):
+        run_explore(small, out, ExploreSettings(**{**SETTINGS.__dict__, "epsilon": 0.1}),
+                    RunOptions(workers=1, resume=True))
     with pytest.raises(ValueError, match="finished: nothing to play"):
-        run_explore(small, out, SETTINGS, workers=1)
+        run_explore(small, out, SETTINGS, RunOptions(workers=1))
 
 
 @pytest.mark.parametrize("change, message", [
@@ -283,7 +285,7 @@ def test_a_patch_run_started_from_the_base_population_scores_the_base_metagame(r
     patch = tmp_path / "patch"
     base_pop = answers["summary"]["population"]["both"]
     result = run_explore(small, patch, ExploreSettings(**{**SETTINGS.__dict__, "start_decks": tuple(base_pop)}),
-                     workers=1)
+                         RunOptions(workers=1))
     assert set(base_pop) <= set(result["summary"]["population"]["both"])
     shift = metagame_shift(out, patch)
     assert shift["base_in_patch"]["both"] is not None and shift["base_in_patch"]["both"] >= -1e-9
@@ -337,7 +339,7 @@ def test_compare_of_two_explore_runs_prints_the_verdict(reference, small, tmp_pa
     out, answers = reference
     patch = tmp_path / "patch"
     start = tuple(answers["summary"]["population"]["both"])
-    run_explore(small, patch, ExploreSettings(**{**SETTINGS.__dict__, "start_decks": start}), workers=1)
+    run_explore(small, patch, ExploreSettings(**{**SETTINGS.__dict__, "start_decks": start}), RunOptions(workers=1))
     capsys.readouterr()
     assert main(["compare", str(out), str(patch), "-o", str(tmp_path / "cmp.pdf")]) == 0
     text = capsys.readouterr().out

@@ -16,11 +16,11 @@ import pytest
 import simkit
 from simkit.cli import main
 from simkit.explore import DeckSpace, ExploreSettings, run_explore
-from simkit.explore.game import DeckGame, Side
+from simkit.explore.game import Against, DeckGame, Side
 from simkit.explore.oracle import Planner, race
 from simkit.explore.outputs import FILES
 from simkit.explore.tally import Tally
-from simkit.sweep import load_results, read_meta
+from simkit.sweep import RunOptions, load_results, read_meta
 
 ROOT = Path(__file__).resolve().parents[2]
 MAGIC = ROOT / "scenarios" / "magic" / "base.toml"
@@ -47,7 +47,7 @@ def magic(tmp_path_factory):
 def seated(magic, tmp_path_factory):
     """An explore of the small Magic War pool, one process."""
     out = tmp_path_factory.mktemp("explore-seats")
-    return out, run_explore(magic, out, SETTINGS, workers=1)
+    return out, run_explore(magic, out, SETTINGS, RunOptions(workers=1))
 
 
 def test_the_space_knows_each_seats_pool_and_one_edit_neighbours(magic):
@@ -83,8 +83,8 @@ def test_a_seats_candidates_are_judged_against_that_seats_value():
     value is 3/4), and one never played is new."""
     tally = _seat_tally()
     sides = Side("first", 0, (0, 1, 2), 1), Side("second", 1, (1, 2, 3), 0)
-    first = race(tally, sides[0], [3], np.ones(1), 0.25, [1, 2], ExploreSettings())
-    second = race(tally, sides[1], [0], np.ones(1), 0.75, [2, 1], ExploreSettings())
+    first = race(tally, sides[0], Against([3], np.ones(1), 0.25), [1, 2], ExploreSettings())
+    second = race(tally, sides[1], Against([0], np.ones(1), 0.75), [2, 1], ExploreSettings())
     assert {c: v[4] for c, v in first.items()} == {1: "add", 2: "drop"}
     assert {c: v[4] for c, v in second.items()} == {2: "drop", 1: "new"}
     assert tally.seat_score(2, 1, [0], [1.0])[:1] == (0.25,) and first[2][3] == pytest.approx(0.2121, abs=1e-4)
@@ -134,7 +134,7 @@ def test_the_one_planner_plays_the_rounds_seat_pools_always_played(seated):
 def test_a_seated_explore_is_the_same_on_two_workers(seated, magic, tmp_path):
     """Two worker processes plan the very same rounds and write byte-identical answer files."""
     out, _ = seated
-    run_explore(magic, tmp_path, SETTINGS, workers=2)
+    run_explore(magic, tmp_path, SETTINGS, RunOptions(workers=2))
     for name in FILES:
         if name != "explore.pdf":
             assert (tmp_path / name).read_bytes() == (out / name).read_bytes(), name
@@ -153,7 +153,7 @@ def test_report_and_compare_read_a_seated_folder(seated, magic, tmp_path, capsys
     pops = answers["summary"]["population"]
     start = tuple(dict.fromkeys(pops["first"] + pops["second"]))
     patch = tmp_path / "patch"
-    run_explore(magic, patch, ExploreSettings(**{**SETTINGS.__dict__, "start_decks": start}), workers=1)
+    run_explore(magic, patch, ExploreSettings(**{**SETTINGS.__dict__, "start_decks": start}), RunOptions(workers=1))
     capsys.readouterr()
     assert main(["compare", str(out), str(patch), "-o", str(tmp_path / "cmp.pdf")]) == 0
     text = capsys.readouterr().out
@@ -204,7 +204,7 @@ def test_a_seated_explore_killed_and_resumed_writes_the_unbroken_runs_answers(se
     assert "adaptive_result" not in read_meta(killed), "the run finished before it could be killed"
     assert main([*args, "--resume"]) == 0
     unbroken = tmp_path / "unbroken"
-    run_explore(magic, unbroken, ExploreSettings(**{**SETTINGS.__dict__, "chunk_size": 2}), workers=1)
+    run_explore(magic, unbroken, ExploreSettings(**{**SETTINGS.__dict__, "chunk_size": 2}), RunOptions(workers=1))
     for name in FILES:
         if name != "explore.pdf":
             assert (killed / name).read_bytes() == (unbroken / name).read_bytes(), name
@@ -215,7 +215,7 @@ def test_a_seated_explore_on_a_dask_cluster_gives_the_same_answers(seated, magic
     distributed = pytest.importorskip("distributed")
     out, _ = seated
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cl:
-        run_explore(magic, tmp_path, SETTINGS, scheduler=cl.scheduler_address)
+        run_explore(magic, tmp_path, SETTINGS, RunOptions(scheduler=cl.scheduler_address))
     for name in FILES:
         if name != "explore.pdf":
             assert (tmp_path / name).read_bytes() == (out / name).read_bytes(), name

@@ -14,7 +14,7 @@ from simkit.analysis import FlagBands, analyze
 from simkit.cli import main
 from simkit.report import write_balance_report
 from simkit.report.games import find_scenario, matchups_to_watch, plan_game_pages, representative_game
-from simkit.sweep import load_results, plan_sweep, run_sweep
+from simkit.sweep import RunOptions, SweepSettings, load_results, plan_sweep, run_sweep
 from simkit.testing.synthetic import synthetic_results
 
 QUICK = Path(__file__).resolve().parents[2] / "scenarios" / "miracle" / "quick.toml"
@@ -37,8 +37,8 @@ def sweep(tmp_path_factory):
     path = root / "short.toml"
     path.write_text(f'extends = "{QUICK}"\nname = "quick, 12 turns"\n[rules]\nturn_limit = 12\n')
     sc = simkit.load_scenario(path)
-    out = run_sweep(sc, plan_sweep(sc, games=2, decks=[A, B], chunk_size=8), root / "results", workers=1,
-                    progress=False)
+    out = run_sweep(sc, plan_sweep(sc, SweepSettings(games=2, decks=[A, B], chunk_size=8)), root / "results",
+                    RunOptions(workers=1, progress=False))
     return out
 
 

@@ -17,7 +17,7 @@ import simkit  # noqa: E402
 from simkit.analysis import analyze, seat_pools  # noqa: E402
 from simkit.report.balance import balance_report, games_line, headlines, seat_words  # noqa: E402
 from simkit.report.html import html_report  # noqa: E402
-from simkit.sweep import load_results, plan_sweep, run_sweep  # noqa: E402
+from simkit.sweep import RunOptions, SweepSettings, load_results, plan_sweep, run_sweep  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 MAGIC = ROOT / "scenarios" / "magic" / "base.toml"
@@ -26,7 +26,7 @@ TEMPLATE = ROOT / "scenarios" / "_template" / "quick.toml"
 
 def _sweep(path: Path, out: Path, **kw) -> Path:
     sc = simkit.load_scenario(path)
-    run_sweep(sc, plan_sweep(sc, **kw), out, workers=1)
+    run_sweep(sc, plan_sweep(sc, SweepSettings(**kw)), out, RunOptions(workers=1))
     return out
 
 

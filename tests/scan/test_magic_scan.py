@@ -12,7 +12,8 @@ import pytest
 import simkit
 from simkit.cli import main
 from simkit.games.magic.tables import army_cost, parse_army_counts
-from simkit.sweep import load_results
+from simkit.scan import ScanSettings
+from simkit.sweep import RunOptions, load_results
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = ROOT / "scenarios" / "magic" / "base.toml"
@@ -91,8 +92,8 @@ def test_a_seats_budget_scans_on_the_listed_pool(tmp_path):
     second seat's budget over 12 and 13 on base.toml's Orc armies plays 3 x 3 pairings at 12 (the 13-gold armies
     sit in no seat) and 3 x 6 at 13, the first seat's armies and their seeds the same."""
     out = tmp_path / "scan"
-    table = simkit.run_scan(BASE, "rules.budgets[1]", "12,13", games=1, decks=["Orc:*"], out=out, workers=1,
-                            bootstrap=50, page=False)
+    table = simkit.run_scan(BASE, ScanSettings(key="rules.budgets[1]", values="12,13", games=1, decks=["Orc:*"],
+                                               bootstrap=50), run=RunOptions(workers=1), out=out, page=False)
     assert list(table["games"]) == [9, 18] and table.attrs["seat_decks"] == [(3, 3), (3, 6)]
     at12, at13 = (load_results(out / "values" / v) for v in ("12", "13"))
     assert set(at12["first_deck"]) == set(at13["first_deck"]) == set(at12["second_deck"])
@@ -104,8 +105,8 @@ def test_a_tiny_budget_scan_follows_the_pools_keeps_the_seeds_and_resumes(tmp_pa
     """Orc armies only (5 first x 5 second), one game per pair, second budget 11, 13, 15: each value's second
     seat holds armies costing that value, the first seat the same armies and seeds; a resumed scan plays nothing."""
     out = tmp_path / "scan"
-    kw = dict(games=1, decks=["Orc:*"], out=out, workers=1, bootstrap=100, page=False)
-    table = simkit.run_scan(DRAWN, "rules.budgets[1]", "11,13,15", **kw)
+    settings = ScanSettings(key="rules.budgets[1]", values="11,13,15", games=1, decks=["Orc:*"], bootstrap=100)
+    table = simkit.run_scan(DRAWN, settings, out, RunOptions(workers=1), page=False)
     assert list(table["value"]) == [11, 13, 15] and (table["games"] == 25).all()
     assert not table.attrs["paired"] and table.attrs["target"] == 0.5
     assert table.attrs["seat_decks"] == [(5, 5), (5, 5), (5, 5)]
@@ -118,6 +119,6 @@ def test_a_tiny_budget_scan_follows_the_pools_keeps_the_seeds_and_resumes(tmp_pa
         assert table.loc[table["value"] == v, "estimate"].iloc[0] == pytest.approx(est)
     assert (table["low"] <= table["estimate"]).all() and (table["estimate"] <= table["high"]).all()
     assert table.attrs["sentence"].startswith(("Settled: ", "Not settled"))
-    again = simkit.run_scan(DRAWN, "rules.budgets[1]", "11,13,15", resume=True, **kw)
+    again = simkit.run_scan(DRAWN, settings, out, RunOptions(workers=1, resume=True), page=False)
     assert again.attrs["games_played"] == 0
     pd.testing.assert_frame_equal(again, table)

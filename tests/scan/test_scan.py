@@ -19,11 +19,12 @@ import pytest
 import simkit
 from simkit.analysis import first_player_advantage, matchup_matrix
 from simkit.cli import main
+from simkit.scan import ScanSettings
 from simkit.scan.crossing import crossing_interval, crossings, first_crossing
 from simkit.scan.figures import figure_point, figure_replicas, parse_figure, resample_counts
 from simkit.scan.run import read_scan
 from simkit.scan.values import check_values, parse_values, scan_knob
-from simkit.sweep import done_chunks, load_results
+from simkit.sweep import RunOptions, done_chunks, load_results
 from simkit.testing.synthetic import synthetic_results
 from simkit.tune.objective import deck_rates
 
@@ -99,7 +100,7 @@ def test_a_planted_first_seat_edge_falling_through_zero_is_found_with_a_paired_i
     at values 0..3 put the crossing near 1.5, and the paired bootstrap's interval holds it."""
     edges = [0.2, 0.1, -0.1, -0.2]
     frames = [synthetic_results(SYNTH, 60, first_advantage=e, seed=7) for e in edges]
-    table, c, paired = read_scan(frames, [0, 1, 2, 3], parse_figure("first_seat"), 0.5, "k", replicas=400, seed=1)
+    table, c, paired = read_scan(frames, [0, 1, 2, 3], parse_figure("first_seat"), 0.5, "k", bootstrap=(400, 1))
     assert paired
     assert list(table["estimate"]) == pytest.approx([0.5 + e for e in edges], abs=0.04)
     assert (table["low"] < table["estimate"]).all() and (table["estimate"] < table["high"]).all()
@@ -132,7 +133,7 @@ def test_a_resample_that_loses_a_pairing_the_metagame_needs_gives_no_figure_and_
     weight = figure_replicas(df, parse_figure("metagame.weight@A:x,y,z"), counts)
     assert np.isnan(weight).any() and np.isfinite(weight).any()
     assert np.isfinite(figure_replicas(df, parse_figure("first_seat"), counts)).all()
-    table, c, _ = read_scan([df, df], [1, 2], parse_figure("metagame.weight@A:x,y,z"), 0.5, replicas=40)
+    table, c, _ = read_scan([df, df], [1, 2], parse_figure("metagame.weight@A:x,y,z"), 0.5, bootstrap=(40, 0))
     assert table["interval"].iloc[0].startswith("bootstrap over games (40 resamples, ")
     assert table["interval"].iloc[0].endswith(" without a figure left out)")
     same_draws = resample_counts(np.random.default_rng([0, 31]), len(df), 40)  # read_scan's draws for seed 0
@@ -218,8 +219,8 @@ def test_miracle_mana_period_end_to_end(tmp_path):
     the same seeds at every value, the table, the crossing files and a one-page PDF."""
     out = tmp_path / "scan"
     lines = []
-    table = simkit.run_scan(MIRACLE, "rules.mana_period", "5,3", games=2, decks=TWO, out=out, workers=1, bootstrap=200,
-                        log=lines.append)
+    table = simkit.run_scan(MIRACLE, ScanSettings(key="rules.mana_period", values="5,3", games=2, decks=TWO,
+                                                  bootstrap=200), run=RunOptions(workers=1), out=out, log=lines.append)
     assert list(table.columns) == ["key", "value", "figure", "estimate", "low", "high", "games", "interval"]
     assert list(table["value"]) == [3, 5] and (table["games"] == 8).all()
     assert len(lines) == 2 and lines[0].startswith("rules.mana_period = 3: 8 games (8 played")
@@ -257,7 +258,7 @@ def test_a_finished_scan_is_refused_without_resume_and_another_scan_is_refused_i
     assert "already holds a scan or other files: pass --resume" in capsys.readouterr().err
     other = [a if a != "4,6" else "4,7" for a in args] + ["--resume"]
     assert main(other) == 2
-    assert "holds another scan (its values differ)" in capsys.readouterr().err
+    assert "holds a scan with other settings: --values [4, 6] there, [4, 7] here" in capsys.readouterr().err
     assert main(args + ["--resume", "--figure", "length"]) == 0  # another figure: no game replayed
     printed = capsys.readouterr().out
     assert "game length (mean turns), 2 values x 8 games (0 played now" in printed
@@ -271,8 +272,9 @@ def test_a_finished_scan_is_refused_without_resume_and_another_scan_is_refused_i
 def test_krypton_scan_of_a_rules_number(tmp_path):
     """Krypton's building attack 1 and 3, one game per pairing of two loadouts: a real sweep per value."""
     sc = simkit.load_scenario(KRYPTON)
-    table = simkit.run_scan(KRYPTON, "rules.building_attack", [1, 3], games=1, decks=list(sc.decks[:2]),
-                        out=tmp_path / "k", workers=1, bootstrap=50, figure="length", page=False)
+    table = simkit.run_scan(KRYPTON, ScanSettings(key="rules.building_attack", values=[1, 3], figure="length", games=1,
+                                                  decks=list(sc.decks[:2]), bootstrap=50),
+                            run=RunOptions(workers=1), out=tmp_path / "k", page=False)
     assert list(table["value"]) == [1, 3] and (table["games"] == 4).all()
     assert table.attrs["crossing"] is None and "give --target" in table.attrs["sentence"]
     assert (table["low"] <= table["estimate"]).all() and (table["estimate"] <= table["high"]).all()
@@ -296,11 +298,12 @@ def test_a_sigkilled_scan_resumes_to_the_result_of_an_unbroken_one_with_other_wo
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     assert not (killed / "scan.csv").exists(), "the kill landed after the scan finished"
-    resumed = simkit.run_scan(MIRACLE, "rules.mana_period", "3,5", games=4, decks=TWO, chunk_size=2, out=killed,
-                          resume=True, workers=1, bootstrap=100, page=False)
+    settings = ScanSettings(key="rules.mana_period", values="3,5", games=4, decks=TWO, chunk_size=2, bootstrap=100)
+    resumed = simkit.run_scan(MIRACLE, settings, killed, RunOptions(workers=1, resume=True), page=False)
     assert 0 < resumed.attrs["games_played"] < 2 * 16
-    unbroken = simkit.run_scan(MIRACLE, "rules.mana_period", "3,5", games=4, decks=TWO, chunk_size=2,
-                           out=tmp_path / "unbroken", workers=2, bootstrap=100, page=False)
+    unbroken = simkit.run_scan(MIRACLE, ScanSettings(key="rules.mana_period", values="3,5", games=4, decks=TWO,
+                                                     chunk_size=2, bootstrap=100),
+                               run=RunOptions(workers=2), out=tmp_path / "unbroken", page=False)
     pd.testing.assert_frame_equal(resumed, unbroken)
     assert json.dumps(resumed.attrs["crossing"]) == json.dumps(unbroken.attrs["crossing"])
     for v in (3, 5):

@@ -14,7 +14,16 @@ import pytest
 
 import simkit
 from simkit.cli import main
-from simkit.sweep import chunk_path, done_chunks, load_results, plan_sweep, run_sweep, select_decks
+from simkit.sweep import (
+    RunOptions,
+    SweepSettings,
+    chunk_path,
+    done_chunks,
+    load_results,
+    plan_sweep,
+    run_sweep,
+    select_decks,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = ROOT / "scenarios" / "miracle" / "quick.toml"
@@ -24,20 +33,20 @@ KEY = ["first_deck", "second_deck", "game"]
 
 
 def small_plan(sc, games=2, chunk_size=3, decks=TWO):
-    return plan_sweep(sc, games=games, decks=decks, chunk_size=chunk_size)
+    return plan_sweep(sc, SweepSettings(games=games, decks=decks, chunk_size=chunk_size))
 
 
 @pytest.fixture(scope="module")
 def reference(quick, tmp_path_factory):
     """A small sweep (2 decks, 4 ordered pairs x 2 games) played in one process."""
     out = tmp_path_factory.mktemp("ref")
-    run_sweep(quick, small_plan(quick), out, workers=1)
+    run_sweep(quick, small_plan(quick), out, RunOptions(workers=1))
     return load_results(out)
 
 
 def test_plan_covers_every_ordered_pair_exactly_n_times(quick):
     """Chunks partition the games: every ordered pair (mirrors included) appears N times, none twice."""
-    plan = plan_sweep(quick, games=3, chunk_size=7)
+    plan = plan_sweep(quick, SweepSettings(games=3, chunk_size=7))
     rows = []
     for k in range(plan.chunk_count):
         c = plan.chunk(k)
@@ -58,8 +67,8 @@ def test_seeds_do_not_depend_on_chunking_or_on_the_patch(quick):
     base = simkit.load_scenario(ROOT / "scenarios" / "miracle" / "base.toml")
     patch = simkit.load_scenario(PATCH)
     assert base.hash != patch.hash
-    a = seeds(plan_sweep(base, games=2, decks=TWO, chunk_size=1))
-    b = seeds(plan_sweep(patch, games=2, decks=TWO, chunk_size=5))
+    a = seeds(plan_sweep(base, SweepSettings(games=2, decks=TWO, chunk_size=1)))
+    b = seeds(plan_sweep(patch, SweepSettings(games=2, decks=TWO, chunk_size=5)))
     assert a == b
     assert len(set(a.values())) == len(a)
 
@@ -91,7 +100,7 @@ def test_results_have_one_row_per_game_with_the_documented_columns(reference, qu
 
 def test_results_do_not_depend_on_workers_or_chunk_size(reference, quick, tmp_path):
     """Two worker processes with another chunk size give exactly the same games."""
-    run_sweep(quick, small_plan(quick, chunk_size=2), tmp_path, workers=2)
+    run_sweep(quick, small_plan(quick, chunk_size=2), tmp_path, RunOptions(workers=2))
     again = load_results(tmp_path)
     pd.testing.assert_frame_equal(again.drop(columns=[]), reference, check_like=True)
     assert (tmp_path / "sweep.log").read_text().count("chunk") >= 4
@@ -100,11 +109,11 @@ def test_results_do_not_depend_on_workers_or_chunk_size(reference, quick, tmp_pa
 def test_resume_plays_only_missing_chunks(reference, quick, tmp_path):
     """Chunks lost to an interruption are played again on --resume; the result equals an unbroken run."""
     plan = small_plan(quick)
-    run_sweep(quick, plan, tmp_path, workers=1)
+    run_sweep(quick, plan, tmp_path, RunOptions(workers=1))
     chunk_path(tmp_path, 1).unlink()
     with pytest.raises(ValueError, match="--resume"):
-        run_sweep(quick, plan, tmp_path, workers=1)
-    run_sweep(quick, plan, tmp_path, workers=1, resume=True)
+        run_sweep(quick, plan, tmp_path, RunOptions(workers=1))
+    run_sweep(quick, plan, tmp_path, RunOptions(workers=1, resume=True))
     pd.testing.assert_frame_equal(load_results(tmp_path), reference)
 
 
@@ -126,7 +135,7 @@ def test_sigkill_then_resume_gives_exactly_n_games_per_pair(quick, reference, sh
     df = load_results(out)
     assert not df.duplicated(KEY).any()
     unbroken = tmp_path / "unbroken"
-    run_sweep(quick, small_plan(quick, games=25, chunk_size=1), unbroken, workers=1)
+    run_sweep(quick, small_plan(quick, games=25, chunk_size=1), unbroken, RunOptions(workers=1))
     pd.testing.assert_frame_equal(df, load_results(unbroken))
     first_two = df[df["game"] < 2].reset_index(drop=True)
     pd.testing.assert_frame_equal(first_two, reference.reset_index(drop=True), check_like=True)
@@ -134,17 +143,17 @@ def test_sigkill_then_resume_gives_exactly_n_games_per_pair(quick, reference, sh
 
 def test_a_folder_of_another_scenario_is_refused(quick, tmp_path):
     """Results of one scenario never mix with another's."""
-    run_sweep(quick, small_plan(quick, games=1), tmp_path, workers=1)
+    run_sweep(quick, small_plan(quick, games=1), tmp_path, RunOptions(workers=1))
     patch = simkit.load_scenario(PATCH)
     with pytest.raises(ValueError, match="another scenario"):
-        run_sweep(patch, small_plan(patch, games=1), tmp_path, workers=1, resume=True)
+        run_sweep(patch, small_plan(patch, games=1), tmp_path, RunOptions(workers=1, resume=True))
 
 
 def test_dask_cluster_gives_the_same_results(reference, quick, tmp_path):
     """The same chunks sent to a Dask LocalCluster land in the folder with the same games."""
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cl:
-        run_sweep(quick, small_plan(quick, chunk_size=4), tmp_path, scheduler=cl.scheduler_address)
+        run_sweep(quick, small_plan(quick, chunk_size=4), tmp_path, RunOptions(scheduler=cl.scheduler_address))
     pd.testing.assert_frame_equal(load_results(tmp_path), reference)
 
 

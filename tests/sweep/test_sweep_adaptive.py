@@ -20,7 +20,7 @@ from simkit.analysis.paired import compare_results
 from simkit.analysis.sequential import AdaptiveSettings
 from simkit.cli import main
 from simkit.core.rng import derive_seed
-from simkit.sweep import done_chunks, load_results, plan_sweep, read_meta, run_sweep
+from simkit.sweep import RunOptions, SweepSettings, done_chunks, load_results, plan_sweep, read_meta, run_sweep
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = ROOT / "scenarios" / "miracle" / "quick.toml"
@@ -44,14 +44,14 @@ def quick(short_scenario):
 
 
 def adaptive_plan(sc, chunk_size=16, settings=SETTINGS):
-    return plan_sweep(sc, decks=THREE, chunk_size=chunk_size, adaptive=settings)
+    return plan_sweep(sc, SweepSettings(decks=THREE, chunk_size=chunk_size, adaptive=settings))
 
 
 @pytest.fixture(scope="module")
 def reference(quick, tmp_path_factory):
     """An adaptive sweep of three decks (at most 150 games) played in one process."""
     out = tmp_path_factory.mktemp("adaptive")
-    run_sweep(quick, adaptive_plan(quick), out, workers=1)
+    run_sweep(quick, adaptive_plan(quick), out, RunOptions(workers=1))
     return out
 
 
@@ -118,13 +118,13 @@ def test_a_folder_that_records_one_pool_resumes_and_loads_as_two_equal_pools(ref
     (old / "meta.json").write_text(json.dumps(meta))
     df = load_results(old)
     assert simkit.analysis.seat_pools(df).alike_seats
-    run_sweep(quick, adaptive_plan(quick), old, workers=1, resume=True)
+    run_sweep(quick, adaptive_plan(quick), old, RunOptions(workers=1, resume=True))
     pd.testing.assert_frame_equal(load_results(old), load_results(reference))
 
 
 def test_results_do_not_depend_on_workers_or_chunk_size(reference, quick, tmp_path):
     """Two worker processes and another chunk size play the very same rounds and games."""
-    run_sweep(quick, adaptive_plan(quick, chunk_size=5), tmp_path, workers=2)
+    run_sweep(quick, adaptive_plan(quick, chunk_size=5), tmp_path, RunOptions(workers=2))
     pd.testing.assert_frame_equal(load_results(tmp_path), load_results(reference))
     assert counts(tmp_path) == counts(reference)
 
@@ -145,18 +145,18 @@ def test_sigkill_then_resume_equals_an_unbroken_run(quick, short_scenario, tmp_p
     assert "adaptive_result" not in read_meta(out), "the sweep finished before it could be killed"
     assert main(cmd[3:] + ["--resume"]) == 0
     unbroken = tmp_path / "unbroken"
-    run_sweep(quick, adaptive_plan(quick, chunk_size=1), unbroken, workers=1)
+    run_sweep(quick, adaptive_plan(quick, chunk_size=1), unbroken, RunOptions(workers=1))
     pd.testing.assert_frame_equal(load_results(out), load_results(unbroken))
     assert read_meta(out)["rounds"] == read_meta(unbroken)["rounds"]
 
 
 def test_a_folder_is_refused_for_other_settings_and_a_finished_one_says_so(reference, quick):
     """Resuming with another precision is refused (the plan differs); a finished adaptive sweep says so."""
-    with pytest.raises(ValueError, match="different plan"):
+    with pytest.raises(ValueError, match="other settings: the adaptive settings "):
         run_sweep(quick, adaptive_plan(quick, settings=AdaptiveSettings(precision=0.5, max_games=150)), reference,
-                  resume=True, workers=1)
+                  RunOptions(workers=1, resume=True))
     with pytest.raises(ValueError, match="finished: nothing to play"):
-        run_sweep(quick, adaptive_plan(quick), reference, workers=1)
+        run_sweep(quick, adaptive_plan(quick), reference, RunOptions(workers=1))
 
 
 def test_report_tables_weight_decks_per_opponent_and_use_confidence_sequences(reference):
@@ -196,7 +196,8 @@ def test_report_pdf_says_the_intervals_are_anytime_valid(reference, tmp_path):
 def test_compare_pairs_the_games_both_sweeps_played(reference, quick, tmp_path):
     """An adaptive sweep compared with a uniform one of 3 games per pair pairs the games both played."""
     uniform = tmp_path / "uniform"
-    run_sweep(quick, plan_sweep(quick, games=3, decks=THREE, chunk_size=16), uniform, workers=1)
+    run_sweep(quick, plan_sweep(quick, SweepSettings(games=3, decks=THREE, chunk_size=16)), uniform,
+              RunOptions(workers=1))
     a, u = load_results(reference), load_results(uniform)
     t = compare_results(u, a)
     both = a.merge(u, on=["first_deck", "second_deck", "game"])
@@ -237,9 +238,9 @@ def test_an_adaptive_panel_plans_each_bots_games_from_its_own_results(quick, tmp
     """`--adaptive --panel balanced,rush`: each bot plays its own rounds (a bot x deck x deck table of counts per
     round), every pair's games are a prefix with the uniform seeds under each bot, chunks never mix bots, the
     same bot is in both seats, and the report reads the reference bot's games and shows the panel pages."""
-    plan = plan_sweep(quick, decks=THREE, chunk_size=7, panel=["balanced", "rush"],
-                      adaptive=AdaptiveSettings(precision=0.9, max_games=300))
-    run_sweep(quick, plan, tmp_path, workers=1)
+    plan = plan_sweep(quick, SweepSettings(decks=THREE, panel=["balanced", "rush"], chunk_size=7,
+                                           adaptive=AdaptiveSettings(precision=0.9, max_games=300)))
+    run_sweep(quick, plan, tmp_path, RunOptions(workers=1))
     df = load_results(tmp_path)
     meta = df.attrs["meta"]
     assert meta["complete"] and np.asarray(meta["rounds"][-1]["counts"]).shape == (2, 3, 3)

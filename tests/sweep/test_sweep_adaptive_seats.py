@@ -25,7 +25,7 @@ from simkit.analysis.sequential import AdaptiveSettings, stream_table, unit_stat
 from simkit.cli import main
 from simkit.core.rng import derive_seed
 from simkit.core.seats import SeatPools
-from simkit.sweep import done_chunks, load_results, plan_sweep, read_meta, run_sweep
+from simkit.sweep import RunOptions, SweepSettings, done_chunks, load_results, plan_sweep, read_meta, run_sweep
 
 ROOT = Path(__file__).resolve().parents[2]
 MAGIC = ROOT / "scenarios" / "magic" / "base.toml"
@@ -40,14 +40,15 @@ def magic():
 
 
 def seat_plan(sc, chunk_size=16):
-    return plan_sweep(sc, decks=ORC, bots=("balanced", "balanced"), chunk_size=chunk_size, adaptive=SETTINGS)
+    return plan_sweep(sc, SweepSettings(decks=ORC, bots=("balanced", "balanced"), chunk_size=chunk_size,
+                                        adaptive=SETTINGS))
 
 
 @pytest.fixture(scope="module")
 def reference(magic, tmp_path_factory):
     """An adaptive sweep of the Orc armies (at most 120 games) played in one process."""
     out = tmp_path_factory.mktemp("adaptive-seats")
-    run_sweep(magic, seat_plan(magic), out, workers=1)
+    run_sweep(magic, seat_plan(magic), out, RunOptions(workers=1))
     return out
 
 
@@ -112,7 +113,7 @@ def test_a_seat_pool_sweep_plays_rounds_of_unequal_prefixes_with_the_uniform_see
 
 def test_seat_pool_rounds_do_not_depend_on_workers_or_chunk_size(reference, magic, tmp_path):
     """Two worker processes and another chunk size play the very same rounds and games."""
-    run_sweep(magic, seat_plan(magic, chunk_size=5), tmp_path, workers=2)
+    run_sweep(magic, seat_plan(magic, chunk_size=5), tmp_path, RunOptions(workers=2))
     pd.testing.assert_frame_equal(load_results(tmp_path), load_results(reference))
     assert [r["counts"] for r in read_meta(tmp_path)["rounds"]] == [r["counts"] for r in read_meta(reference)["rounds"]]
 
@@ -132,7 +133,7 @@ def test_a_killed_seat_pool_sweep_resumes_to_the_unbroken_run(magic, tmp_path):
     assert "adaptive_result" not in read_meta(out), "the sweep finished before it could be killed"
     assert main(cmd[3:] + ["--resume"]) == 0
     unbroken = tmp_path / "unbroken"
-    run_sweep(magic, seat_plan(magic, chunk_size=1), unbroken, workers=1)
+    run_sweep(magic, seat_plan(magic, chunk_size=1), unbroken, RunOptions(workers=1))
     pd.testing.assert_frame_equal(load_results(out), load_results(unbroken))
     assert read_meta(out)["rounds"] == read_meta(unbroken)["rounds"]
 

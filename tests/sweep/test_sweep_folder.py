@@ -19,6 +19,8 @@ import simkit
 from simkit.cli import main
 from simkit.sweep import (
     ResultsFolderWarning,
+    RunOptions,
+    SweepSettings,
     chunk_path,
     done_chunks,
     folder_lock,
@@ -35,14 +37,14 @@ KEY = ["first_deck", "second_deck", "game"]
 
 def small_plan(sc, seed=None):
     """2 decks, 4 ordered pairs x 2 games = 8 games in chunks of 3: chunks 0, 1 (3 games) and 2 (2 games)."""
-    return plan_sweep(sc, games=2, decks=TWO, chunk_size=3, seed=seed)
+    return plan_sweep(sc, SweepSettings(games=2, decks=TWO, chunk_size=3, seed=seed))
 
 
 @pytest.fixture(scope="module")
 def finished(quick, tmp_path_factory):
     """A finished small sweep, kept pristine: tests damage copies of it."""
     out = tmp_path_factory.mktemp("finished") / "sweep"
-    run_sweep(quick, small_plan(quick), out, workers=1)
+    run_sweep(quick, small_plan(quick), out, RunOptions(workers=1))
     return out
 
 
@@ -153,7 +155,7 @@ def test_a_sweep_into_chunks_without_meta_json_is_refused(quick, folder, capsys)
     """Chunks with no meta.json belong to no known plan: a sweep there is refused in one line, nothing written."""
     (folder / "meta.json").unlink()
     with pytest.raises(ValueError, match=r"chunks/ holds 3 file\(s\) .* but there is no meta.json"):
-        run_sweep(quick, small_plan(quick), folder, workers=1)
+        run_sweep(quick, small_plan(quick), folder, RunOptions(workers=1))
     assert main(["sweep", str(quick.path), "--games", "2", "--chunk-size", "3", "--out", str(folder),
                  "--decks", *TWO, "--resume"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -162,9 +164,9 @@ def test_a_sweep_into_chunks_without_meta_json_is_refused(quick, folder, capsys)
 
 
 def test_a_sweep_of_another_plan_into_a_folder_is_refused(quick, folder):
-    """A folder holding a sweep with another seed is refused, naming what differs."""
-    with pytest.raises(ValueError, match=r"different plan \(seed\)"):
-        run_sweep(quick, small_plan(quick, seed=1), folder, workers=1, resume=True)
+    """A folder holding a sweep with another seed is refused in one line naming the setting and both its values."""
+    with pytest.raises(ValueError, match=r"holds a sweep with other settings: --seed 0 there, 1 here: repeat"):
+        run_sweep(quick, small_plan(quick, seed=1), folder, RunOptions(workers=1, resume=True))
 
 
 def test_resume_replays_a_truncated_chunk(quick, folder, reference):
@@ -172,17 +174,17 @@ def test_resume_replays_a_truncated_chunk(quick, folder, reference):
     data = chunk_path(folder, 1).read_bytes()
     chunk_path(folder, 1).write_bytes(data[:100])
     with pytest.warns(ResultsFolderWarning, match=r"chunk-00001\.parquet: unreadable .* played again"):
-        run_sweep(quick, small_plan(quick), folder, workers=1, resume=True)
+        run_sweep(quick, small_plan(quick), folder, RunOptions(workers=1, resume=True))
     pd.testing.assert_frame_equal(load_results(folder), reference)
 
 
 def test_resume_replays_a_chunk_of_another_plan(quick, folder, reference, tmp_path):
     """A chunk from a sweep with another seed (right name, wrong games) is played again on --resume."""
     other = tmp_path / "other"
-    run_sweep(quick, small_plan(quick, seed=1), other, workers=1)
+    run_sweep(quick, small_plan(quick, seed=1), other, RunOptions(workers=1))
     shutil.copy(chunk_path(other, 2), chunk_path(folder, 2))
     with pytest.warns(ResultsFolderWarning, match=r"chunk-00002\.parquet: row 0: seed .* played again"):
-        run_sweep(quick, small_plan(quick), folder, workers=1, resume=True)
+        run_sweep(quick, small_plan(quick), folder, RunOptions(workers=1, resume=True))
     pd.testing.assert_frame_equal(load_results(folder), reference)
 
 
@@ -192,7 +194,7 @@ def test_resume_does_not_crash_on_a_stray_name(quick, folder, reference):
     chunk_path(folder, 1).unlink()
     assert done_chunks(folder) == {0, 2}
     with pytest.warns(ResultsFolderWarning, match=r"chunk-00000 \(1\)\.parquet: not a chunk"):
-        run_sweep(quick, small_plan(quick), folder, workers=1, resume=True)
+        run_sweep(quick, small_plan(quick), folder, RunOptions(workers=1, resume=True))
     with pytest.warns(ResultsFolderWarning):
         pd.testing.assert_frame_equal(load_results(folder), reference)
 
@@ -201,7 +203,7 @@ def test_files_are_written_with_the_users_umask(quick, tmp_path):
     """meta.json and the chunks get mode 0666 less the umask (0644 under umask 022), as any file the user writes."""
     old = os.umask(0o022)
     try:
-        run_sweep(quick, small_plan(quick), tmp_path / "out", workers=1)
+        run_sweep(quick, small_plan(quick), tmp_path / "out", RunOptions(workers=1))
     finally:
         os.umask(old)
     for path in [tmp_path / "out" / "meta.json", *sorted((tmp_path / "out" / "chunks").iterdir())]:
@@ -225,9 +227,9 @@ def test_a_second_sweep_on_the_same_folder_is_refused_and_the_lock_dies_with_the
         while time.time() < deadline and len(done_chunks(out)) < 2 and proc.poll() is None:
             time.sleep(0.01)
         assert proc.poll() is None, "the first sweep ended before the second could start"
-        plan = plan_sweep(quick, games=50, decks=TWO, chunk_size=1)
+        plan = plan_sweep(quick, SweepSettings(games=50, decks=TWO, chunk_size=1))
         with pytest.raises(ValueError, match=rf"another sweep \(pid {proc.pid}\) is writing to this folder"):
-            run_sweep(quick, plan, out, workers=1, resume=True)
+            run_sweep(quick, plan, out, RunOptions(workers=1, resume=True))
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         with folder_lock(out):
@@ -244,7 +246,7 @@ def test_a_second_sweep_on_the_same_folder_is_refused_and_the_lock_dies_with_the
 def test_an_unknown_bot_is_refused_when_the_sweep_is_planned(quick):
     """The game's bot_names are checked at planning, naming the bot and the known ones."""
     with pytest.raises(ValueError, match=r"unknown bot 'nobody' \(the scenario knows: random, balanced"):
-        plan_sweep(quick, games=1, decks=TWO, bots=("balanced", "nobody"))
+        plan_sweep(quick, SweepSettings(games=1, decks=TWO, bots=("balanced", "nobody")))
 
 
 def test_cli_unknown_bot_writes_nothing(short_scenario, tmp_path, capsys):
@@ -287,7 +289,7 @@ def test_sweep_table_workers_out_of_range_is_refused(tmp_path, capsys):
 def test_run_sweep_refuses_workers_beyond_four_per_core(quick, tmp_path):
     """The library refuses 1000 workers too (1000 forks for 2 chunks), before making the folder."""
     with pytest.raises(ValueError, match=r"workers: must be from 0"):
-        run_sweep(quick, small_plan(quick), tmp_path / "o", workers=1000)
+        run_sweep(quick, small_plan(quick), tmp_path / "o", RunOptions(workers=1000))
     assert not (tmp_path / "o").exists()
 
 
@@ -302,4 +304,4 @@ def test_sweep_table_seed_out_of_range_is_refused_at_load(tmp_path):
 def test_a_negative_seed_is_refused_not_wrapped(quick):
     """plan_sweep(seed=-1) is refused: derive_seed would fold it to 2**64 - 1, another sweep's seed."""
     with pytest.raises(ValueError, match=r"seed: must be an integer from 0 to"):
-        plan_sweep(quick, games=1, decks=TWO, seed=-1)
+        plan_sweep(quick, SweepSettings(games=1, decks=TWO, seed=-1))

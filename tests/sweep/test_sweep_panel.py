@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from simkit.cli import main
-from simkit.sweep import chunk_path, load_results, plan_sweep, run_sweep
+from simkit.sweep import RunOptions, SweepSettings, chunk_path, load_results, plan_sweep, run_sweep
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = ROOT / "scenarios" / "miracle" / "quick.toml"
@@ -25,7 +25,8 @@ def short(quick):
 @pytest.fixture(scope="module")
 def panel_results(short, tmp_path_factory):
     out = tmp_path_factory.mktemp("panel")
-    run_sweep(short, plan_sweep(short, games=2, decks=TWO, chunk_size=3, panel=["balanced", "rush"]), out, workers=1)
+    run_sweep(short, plan_sweep(short, SweepSettings(games=2, decks=TWO, panel=["balanced", "rush"], chunk_size=3)),
+              out, RunOptions(workers=1))
     return out
 
 
@@ -41,7 +42,8 @@ def test_a_panel_plays_every_pairing_under_each_bot_in_both_seats(panel_results)
 
 def test_a_panel_bot_plays_the_games_of_a_plain_sweep_with_that_bot(short, panel_results, tmp_path):
     """Under a panel, bot X's games are exactly a plain sweep's with X in both seats (same seeds)."""
-    run_sweep(short, plan_sweep(short, games=2, decks=TWO, chunk_size=5, bots=("rush", "rush")), tmp_path, workers=1)
+    run_sweep(short, plan_sweep(short, SweepSettings(games=2, decks=TWO, bots=("rush", "rush"), chunk_size=5)),
+              tmp_path, RunOptions(workers=1))
     plain = load_results(tmp_path)[COLUMNS]
     panel = load_results(panel_results)
     rush = panel[panel["first_bot"] == "rush"][COLUMNS].reset_index(drop=True)
@@ -50,11 +52,11 @@ def test_a_panel_bot_plays_the_games_of_a_plain_sweep_with_that_bot(short, panel
 
 def test_a_panel_sweep_resumes_to_the_unbroken_result(short, panel_results, tmp_path):
     """Chunks of a panel sweep lost mid-run are played again on --resume; the folder equals an unbroken run."""
-    plan = plan_sweep(short, games=2, decks=TWO, chunk_size=3, panel=["balanced", "rush"])
-    run_sweep(short, plan, tmp_path, workers=1)
+    plan = plan_sweep(short, SweepSettings(games=2, decks=TWO, panel=["balanced", "rush"], chunk_size=3))
+    run_sweep(short, plan, tmp_path, RunOptions(workers=1))
     for k in (1, plan.chunk_count - 1):
         chunk_path(tmp_path, k).unlink()
-    run_sweep(short, plan, tmp_path, workers=2, resume=True)
+    run_sweep(short, plan, tmp_path, RunOptions(workers=2, resume=True))
     pd.testing.assert_frame_equal(load_results(tmp_path)[COLUMNS], load_results(panel_results)[COLUMNS])
 
 

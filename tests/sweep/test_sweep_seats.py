@@ -14,7 +14,7 @@ from simkit.analysis import analyze
 from simkit.analysis.metagame import seat_metagame
 from simkit.analysis.results import check_results
 from simkit.core.rng import derive_seed
-from simkit.sweep import load_results, plan_sweep, run_sweep
+from simkit.sweep import RunOptions, SweepSettings, load_results, plan_sweep, run_sweep
 from simkit.sweep.store import plan_dict, plan_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ def magic():
 
 def test_a_seat_pool_plan_pairs_first_with_second(magic):
     """The plan holds the first seat's 12 armies and the second seat's 24: 288 pairs, seeds as always."""
-    plan = plan_sweep(magic, games=2, chunk_size=50)
+    plan = plan_sweep(magic, SweepSettings(games=2, chunk_size=50))
     first, second = plan.pools
     assert len(first) == 12 and len(second) == 24 and len(plan.pairs) == 288 == plan.pools.pairings
     assert plan.total_games == 576
@@ -43,7 +43,7 @@ def test_a_game_with_alike_seats_plans_two_equal_pools():
     """A game whose seats are alike is two equal pools, not a special case: pairs = decks x decks as before,
     meta's plan records both pools (equal) beside its old keys."""
     sc = simkit.load_scenario(DUEL)
-    plan = plan_sweep(sc, games=2, bots=("aggro", "control"))
+    plan = plan_sweep(sc, SweepSettings(games=2, bots=("aggro", "control")))
     assert plan.pools.first == plan.pools.second == sc.decks and plan.pools.alike_seats
     assert plan.pairs == [(a, b) for a in sc.decks for b in sc.decks]
     d = plan_dict(plan)
@@ -54,11 +54,11 @@ def test_a_game_with_alike_seats_plans_two_equal_pools():
 def test_a_seat_pool_sweep_runs_loads_and_analyses(magic, tmp_path):
     """Sweep (Orc armies only: 3 first x 6 second), resume-safe plan in meta.json, results complete, analysis
     with each seat's equilibrium mix."""
-    plan = plan_sweep(magic, games=1, decks=["Orc:*"], bots=("balanced", "balanced"))
+    plan = plan_sweep(magic, SweepSettings(games=1, decks=["Orc:*"], bots=("balanced", "balanced")))
     first, second = plan.pools
     assert (len(first), len(second)) == (3, 6)
     out = tmp_path / "orc"
-    run_sweep(magic, plan, out, workers=1)
+    run_sweep(magic, plan, out, RunOptions(workers=1))
     meta = json.loads((out / "meta.json").read_text())
     assert meta["second_decks"] == list(second) and meta["plan"]["second_decks"] == list(second)
     assert set(meta["deck_cards"]) == set(second)
@@ -94,8 +94,8 @@ def test_compare_pairs_seat_pool_sweeps(magic, tmp_path):
     patch = simkit.load_scenario(MAGIC.parent / "immune-2.toml")
     frames = []
     for sc, name in ((magic, "base"), (patch, "patch")):
-        plan = plan_sweep(sc, games=1, decks=["Orc:*"], bots=("balanced", "balanced"))
-        run_sweep(sc, plan, tmp_path / name, workers=1)
+        plan = plan_sweep(sc, SweepSettings(games=1, decks=["Orc:*"], bots=("balanced", "balanced")))
+        run_sweep(sc, plan, tmp_path / name, RunOptions(workers=1))
         frames.append(load_results(tmp_path / name))
     tables = compare_results(*frames)
     assert tables["same_seed"] == 1.0
@@ -104,6 +104,6 @@ def test_compare_pairs_seat_pool_sweeps(magic, tmp_path):
 
 def test_an_army_id_selects_that_army_only(magic):
     """An army id holds '*' ("Orc:Goblin*6,OrcInfantry*3"); as a --decks pattern it picks that army, not others."""
-    plan = plan_sweep(magic, decks=["Orc:Goblin*6,OrcInfantry*3", "Orc:Goblin*5,OrcInfantry*4"])
+    plan = plan_sweep(magic, SweepSettings(decks=["Orc:Goblin*6,OrcInfantry*3", "Orc:Goblin*5,OrcInfantry*4"]))
     assert plan.pools.first == ("Orc:Goblin*6,OrcInfantry*3",)
     assert plan.pools.second == ("Orc:Goblin*6,OrcInfantry*3", "Orc:Goblin*5,OrcInfantry*4")

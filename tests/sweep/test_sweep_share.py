@@ -7,15 +7,15 @@ from __future__ import annotations
 import simkit.sweep as sweep_pkg
 from simkit.cli import main
 from simkit.scenario import load_scenario
-from simkit.sweep import plan_sweep, uneven_share
+from simkit.sweep import SweepSettings, plan_sweep, uneven_share
 
 KRYPTON = "scenarios/krypton/base.toml"
 
 
 def _plan(chunk_size=None, panel=("hunter", "hunter-search-1")):
     sc = load_scenario(KRYPTON)
-    return plan_sweep(sc, games=8, decks=None, bots=None, chunk_size=chunk_size, seed=None, panel=panel,
-                      adaptive=None)
+    return plan_sweep(sc, SweepSettings(games=8, decks=None, bots=None, panel=panel, chunk_size=chunk_size, seed=None,
+                                        adaptive=None))
 
 
 def test_a_pairing_in_one_big_chunk_names_the_slow_bot_and_a_chunk_size_that_shares_it():

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import simkit
 import simkit.runner
-from simkit.sweep import execute, plan_sweep, run_sweep
+from simkit.sweep import RunOptions, SweepSettings, execute, plan_sweep, run_sweep
 
 QUICK = "scenarios/miracle/quick.toml"
 
 
 def test_warm_up_plays_one_game_per_bot_pairing_once_per_process(monkeypatch):
     sc = simkit.load_scenario(QUICK)
-    plan = plan_sweep(sc, games=1, decks=["HolyLight:*"], panel=("balanced", "rush"), chunk_size=1)
+    plan = plan_sweep(sc, SweepSettings(games=1, decks=["HolyLight:*"], panel=("balanced", "rush"), chunk_size=1))
     chunks = [plan.chunk(k) for k in range(plan.chunk_count)]
     played = []
     real = simkit.runner.play_games
@@ -32,9 +32,9 @@ def test_warm_up_plays_one_game_per_bot_pairing_once_per_process(monkeypatch):
 
 def test_a_sweep_on_two_workers_after_the_warm_up_writes_the_games_of_one_worker(tmp_path):
     sc = simkit.load_scenario(QUICK)
-    plan = plan_sweep(sc, games=1, decks=["HolyLight:*"], chunk_size=1)
-    one = run_sweep(sc, plan, tmp_path / "one", workers=1, progress=False)
-    two = run_sweep(sc, plan, tmp_path / "two", workers=2, progress=False)
+    plan = plan_sweep(sc, SweepSettings(games=1, decks=["HolyLight:*"], chunk_size=1))
+    one = run_sweep(sc, plan, tmp_path / "one", RunOptions(workers=1, progress=False))
+    two = run_sweep(sc, plan, tmp_path / "two", RunOptions(workers=2, progress=False))
     a, b = simkit.load_results(one), simkit.load_results(two)
     assert a.drop(columns=[c for c in a.columns if c.endswith("seconds")], errors="ignore").equals(
         b.drop(columns=[c for c in b.columns if c.endswith("seconds")], errors="ignore"))

@@ -15,7 +15,9 @@ import pytest
 import simkit
 from simkit.cli import main
 from simkit.core.rng import SEED_MAX
+from simkit.sweep import RunOptions
 from simkit.tune.preflight import derived_seed, path_name
+from simkit.tune.settings import TuneSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 PLANTED = ROOT / "scenarios" / "miracle" / "planted-strong-priest.toml"
@@ -69,8 +71,8 @@ def test_a_sweep_seed_near_the_top_of_the_range_still_has_its_own_confirmation_a
     range, so the tune plays its confirmation instead of failing once the search is over."""
     seed = SEED_MAX - 4
     scenario = _patch(tmp_path, f"[sweep]\nseed = {seed}\n")
-    result = simkit.run_tune(scenario, [KNOB], trials=2, max_changes=1, decks=DECKS, games=1, workers=1,
-                         out=tmp_path / "top", confirm=1)
+    result = simkit.run_tune(scenario, TuneSettings(knobs=[KNOB], trials=2, max_changes=1, decks=DECKS, games=1,
+                                                    confirm=1), run=RunOptions(workers=1), out=tmp_path / "top")
     s = result.summary
     assert s["search"]["seed"] == seed
     assert s["confirm"]["seed"] == 2_000_003 - 5 and s["confirm"]["candidates"] == 1
@@ -91,7 +93,8 @@ def test_a_resume_may_correct_what_only_the_end_of_the_tune_uses(tmp_path, capsy
     capsys.readouterr()
     rc = main(["tune", str(PLANTED), "--knob", KNOB, "--max-changes", "1", "--decks", *DECKS, "--games", "2",
                "--trials", "2", "--workers", "1", "--out", str(out), "--resume"])
-    assert rc == 2 and "different settings (games)" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert rc == 2 and "holds a tune with other settings: --games 1 there, 2 here" in err and err.count("\n") == 1
 
 
 # ----------------------------------------------------------------------------------------------
@@ -117,10 +120,11 @@ def test_after_a_resume_the_search_games_are_the_games_on_disk(tmp_path, monkeyp
 
     monkeypatch.setattr(execute, "write_chunk", cut_after_ten)
     with pytest.raises(KeyboardInterrupt):
-        simkit.run_tune(scenario, [KNOB], trials=4, max_changes=1, decks=DECKS, games=1, workers=1, out=out, confirm=0)
+        simkit.run_tune(scenario, TuneSettings(knobs=[KNOB], trials=4, max_changes=1, decks=DECKS, games=1, confirm=0),
+                        run=RunOptions(workers=1), out=out)
     monkeypatch.setattr(execute, "write_chunk", real)
-    result = simkit.run_tune(scenario, [KNOB], trials=4, max_changes=1, decks=DECKS, games=1, workers=1, out=out,
-                         confirm=0, resume=True)
+    result = simkit.run_tune(scenario, TuneSettings(knobs=[KNOB], trials=4, max_changes=1, decks=DECKS, games=1,
+                                                    confirm=0), run=RunOptions(workers=1, resume=True), out=out)
     on_disk = sum(len(load_results(f)) for f in (out / "candidates").glob("*/sweep-*"))
     assert on_disk == 16
     assert result.summary["games"]["search"] == on_disk
@@ -164,7 +168,7 @@ def test_a_second_resume_of_a_running_tune_gets_one_line(tmp_path, monkeypatch, 
     def resume_meanwhile(self, changes):
         if len(seen) == 1:
             capsys.readouterr()
-            rc = main(_args(out, 3, PLANTED, *PROPOSES, "--resume"))
+            rc = main(_args(out, 3, PLANTED, "--resume"))  # its very settings: refused by the lock alone
             seen.append((rc, capsys.readouterr().err))
         else:
             seen.append(None)
@@ -203,7 +207,8 @@ def test_a_process_forked_by_a_tune_never_keeps_its_folder_locked(tmp_path, monk
     monkeypatch.setattr(Evaluator, "evaluate", fork_once)
     out = tmp_path / "forked"
     try:
-        simkit.run_tune(PLANTED, [KNOB], trials=1, max_changes=1, decks=DECKS, games=1, workers=1, out=out, confirm=0)
+        simkit.run_tune(PLANTED, TuneSettings(knobs=[KNOB], trials=1, max_changes=1, decks=DECKS, games=1, confirm=0),
+                        run=RunOptions(workers=1), out=out)
         with held_lock(out / LOCK, lambda pid: f"held by {pid}", "the tune folder"):
             pass
     finally:
@@ -251,8 +256,8 @@ def test_the_study_is_created_with_the_mode_the_umask_gives(tmp_path):
     """Under umask 002 the study (like every other file) is rw-rw-r--, not SQLite's fixed 0644."""
     old = os.umask(0o002)
     try:
-        simkit.run_tune(PLANTED, [KNOB], trials=1, max_changes=1, decks=DECKS, games=1, workers=1, out=tmp_path / "u",
-                    confirm=0)
+        simkit.run_tune(PLANTED, TuneSettings(knobs=[KNOB], trials=1, max_changes=1, decks=DECKS, games=1, confirm=0),
+                        run=RunOptions(workers=1), out=tmp_path / "u")
     finally:
         os.umask(old)
     assert (tmp_path / "u" / "study.db").stat().st_mode & 0o777 == 0o664
@@ -279,8 +284,9 @@ def test_a_bot_named_like_a_formula_reaches_tunes_csvs_escaped(tmp_path):
     bot = "=HYPERLINK(1)"
     scenario = _patch(tmp_path, f'[bots."{bot}"]\nlike = "balanced"\n')
     out = tmp_path / "formula"
-    result = simkit.run_tune(scenario, [KNOB], trials=3, max_changes=1, decks=DECKS, games=10, workers=1, out=out,
-                         bots=[f"{bot},balanced"], confirm=1)
+    result = simkit.run_tune(scenario, TuneSettings(knobs=[KNOB], trials=3, max_changes=1, decks=DECKS,
+                                                    bots=[f"{bot},balanced"], games=10, confirm=1),
+                             run=RunOptions(workers=1), out=out)
     assert result.summary["changes"], "the tiny tune must pick a candidate, so that its check writes flags.csv"
     assert set(result.trials["worst_bots"]) == {f"{bot},balanced"}
     trials = _cells(out / "trials.csv")

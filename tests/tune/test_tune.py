@@ -14,6 +14,7 @@ import simkit
 from simkit.analysis import FLAG_COLUMNS, FlagBands
 from simkit.cli import main
 from simkit.scenario import load_scenario
+from simkit.sweep import RunOptions
 from simkit.testing.synthetic import synthetic_results
 from simkit.tune.finish import appeared_flags, propose
 from simkit.tune.knobs import (
@@ -25,6 +26,7 @@ from simkit.tune.knobs import (
     scenario_numbers,
 )
 from simkit.tune.objective import TuneWeights, balance_terms, change_cost, parse_weights, score
+from simkit.tune.settings import TuneSettings
 from simkit.tune.study import _interleave
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -357,8 +359,9 @@ def test_a_new_flag_is_one_the_base_does_not_raise_on_the_same_games():
 def test_every_confirmed_candidate_plays_confirm_games_per_pair(tmp_path):
     """confirm_games=2 on 2 decks: the base and each of the 3 confirmed candidates play 4 ordered pairs x 2
     games on the confirmation seeds, each in its own confirm-SEED-GAMES folder."""
-    result = simkit.run_tune(PLANTED, ["creatures.Priest.L1.cost=1..4"], trials=4, max_changes=1, decks=DECKS[:2],
-                         games=1, workers=1, out=tmp_path / "c", confirm=3, confirm_games=2)
+    result = simkit.run_tune(PLANTED, TuneSettings(knobs=["creatures.Priest.L1.cost=1..4"], trials=4, max_changes=1,
+                                                   decks=DECKS[:2], games=1, confirm=3, confirm_games=2),
+                             run=RunOptions(workers=1), out=tmp_path / "c")
     confirm = pd.read_csv(tmp_path / "c" / "confirm.csv")
     assert len(confirm) == 4 and list(confirm["games"]) == [8, 8, 8, 8]
     seed = result.summary["confirm"]["seed"]
@@ -369,8 +372,9 @@ def test_every_confirmed_candidate_plays_confirm_games_per_pair(tmp_path):
 
 def test_without_confirmation_the_best_on_the_search_seeds_is_proposed(tmp_path):
     """confirm=0: no confirm.csv, and the proposal is the search's best trial."""
-    result = simkit.run_tune(PLANTED, ["creatures.Priest.L1.cost=1..4"], trials=3, max_changes=1, decks=DECKS[:2],
-                         games=1, workers=1, out=tmp_path / "plain", confirm=0)
+    result = simkit.run_tune(PLANTED, TuneSettings(knobs=["creatures.Priest.L1.cost=1..4"], trials=3, max_changes=1,
+                                                   decks=DECKS[:2], games=1, confirm=0),
+                             run=RunOptions(workers=1), out=tmp_path / "plain")
     assert not (tmp_path / "plain" / "confirm.csv").exists()
     s = result.summary
     assert s["proposed"]["trial"] == s["search"]["best_trial"] and s["proposed"]["pooled_objective"] is None
@@ -380,14 +384,16 @@ def test_without_confirmation_the_best_on_the_search_seeds_is_proposed(tmp_path)
 def test_the_screening_plays_the_range_ends_then_the_predicted_combination(tmp_path):
     """One knob, cost 2 in 1..4: base, the two ends (1, 4), then the one value the screening left unplayed
     (3, proposed by the additive model). With screen=False the sampler proposes from the second trial on."""
-    result = simkit.run_tune(PLANTED, ["creatures.Priest.L1.cost=1..4"], trials=4, max_changes=1, decks=DECKS[:2],
-                         games=1, workers=1, out=tmp_path / "screened")
+    result = simkit.run_tune(PLANTED, TuneSettings(knobs=["creatures.Priest.L1.cost=1..4"], trials=4, max_changes=1,
+                                                   decks=DECKS[:2], games=1),
+                             run=RunOptions(workers=1), out=tmp_path / "screened")
     t = result.trials
     assert list(t["phase"]) == ["base", "screen", "screen", "combine"]
     assert list(t["changes"][1:]) == ["creatures.Priest.L1.cost: 2 -> 1", "creatures.Priest.L1.cost: 2 -> 4",
                                       "creatures.Priest.L1.cost: 2 -> 3"]
-    plain = simkit.run_tune(PLANTED, ["creatures.Priest.L1.cost=1..4"], trials=2, max_changes=1, decks=DECKS[:2],
-                        games=1, workers=1, out=tmp_path / "plain", screen=False)
+    plain = simkit.run_tune(PLANTED, TuneSettings(knobs=["creatures.Priest.L1.cost=1..4"], trials=2, max_changes=1,
+                                                  decks=DECKS[:2], games=1, screen=False),
+                            run=RunOptions(workers=1), out=tmp_path / "plain")
     assert list(plain.trials["phase"]) == ["base", "sample"]
 
 
@@ -395,9 +401,11 @@ def test_a_rescreen_replays_the_best_knobs_on_top_of_the_anchor_then_combines_th
     """rescreen=1: after the first stage, the best candidate is the anchor, less one of its changes when it has
     no room for another (here 2 changes); the one knob predicted best on top of it is played there at both
     range ends, then the combination round adds to the anchor."""
-    result = simkit.run_tune(PLANTED, ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4"], trials=12,
-                         max_changes=2, decks=DECKS[:2], games=1, workers=1, out=tmp_path / "two", combine=1,
-                         rounds=1, rescreen=1, confirm=0)
+    knobs = ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4"]
+    result = simkit.run_tune(PLANTED, TuneSettings(knobs=knobs,
+                                                   trials=12, max_changes=2, decks=DECKS[:2], games=1, combine=1,
+                                                   rounds=1, rescreen=1, confirm=0),
+                             run=RunOptions(workers=1), out=tmp_path / "two")
     t = result.trials
     phases = list(t["phase"])
     assert phases[:6] == ["base", "screen", "screen", "screen", "screen", "combine"]
@@ -433,9 +441,11 @@ def test_every_game_the_search_plays_is_a_trials_game(tmp_path, monkeypatch):
     anchor = {"creatures.Priest.L1.cost": (2, 3), "creatures.Priest.L1.hp": (6, 2)}
     monkeypatch.setattr(TrialPlan, "_anchor", lambda self, complete, best, used=(): dict(anchor))
     out = tmp_path / "count"
-    result = simkit.run_tune(PLANTED, ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4",
-                                   "creatures.Priest.L1.hp=2..8"], trials=14, max_changes=3, decks=DECKS[:2],
-                         games=1, workers=1, out=out, combine=1, rounds=1, rescreen=1, confirm=0)
+    knobs = ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4", "creatures.Priest.L1.hp=2..8"]
+    result = simkit.run_tune(PLANTED, TuneSettings(knobs=knobs,
+                                                   trials=14, max_changes=3, decks=DECKS[:2], games=1, combine=1,
+                                                   rounds=1, rescreen=1, confirm=0),
+                             run=RunOptions(workers=1), out=out)
     t = result.trials
     assert list(t.loc[t["phase"] == "anchor", "changes"]) == ["creatures.Priest.L1.cost: 2 -> 3; "
                                                               "creatures.Priest.L1.hp: 6 -> 2"]
@@ -462,9 +472,11 @@ def test_the_pairs_named_from_the_screened_seat_shifts_are_played_before_the_com
 
     monkeypatch.setattr(importlib.import_module("simkit.tune.study"), "opposed_pairs", fake)
     out = tmp_path / "pairs"
-    result = simkit.run_tune(PLANTED, ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4"], trials=8,
-                         max_changes=2, decks=DECKS[:2], games=1, workers=1, out=out, combine=1, rounds=1,
-                         seat_pairs=2, confirm=0)
+    knobs = ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4"]
+    result = simkit.run_tune(PLANTED, TuneSettings(knobs=knobs,
+                                                   trials=8, max_changes=2, decks=DECKS[:2], games=1, combine=1,
+                                                   rounds=1, seat_pairs=2, confirm=0),
+                             run=RunOptions(workers=1), out=out)
     t = result.trials
     assert list(t["phase"][:6]) == ["base", "screen", "screen", "screen", "screen", "pair"]
     assert t["changes"][5] == "creatures.Priest.L1.cost: 2 -> 1; creatures.Priest.L1.attack: 3 -> 4"
@@ -490,9 +502,9 @@ def test_a_tune_cut_in_its_pair_phase_resumes_to_the_same_trials(tmp_path, monke
     pair = {"creatures.Priest.L1.cost": (2, 1), "creatures.Priest.L1.attack": (3, 4)}
     monkeypatch.setattr(importlib.import_module("simkit.tune.study"), "opposed_pairs", lambda shifts, n: [dict(pair)])
     knobs = ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4"]
-    options = dict(trials=8, max_changes=2, decks=DECKS[:2], games=1, workers=1, combine=1, rounds=1, seat_pairs=2,
-                   confirm=0)
-    straight = simkit.run_tune(PLANTED, knobs, out=tmp_path / "straight", **options).trials
+    settings = TuneSettings(knobs=knobs, trials=8, max_changes=2, decks=DECKS[:2], games=1, combine=1, rounds=1,
+                            seat_pairs=2, confirm=0)
+    straight = simkit.run_tune(PLANTED, settings, tmp_path / "straight", RunOptions(workers=1)).trials
     real, calls = Evaluator.evaluate, []
 
     def cut_at_the_sixth(self, changes):
@@ -503,10 +515,10 @@ def test_a_tune_cut_in_its_pair_phase_resumes_to_the_same_trials(tmp_path, monke
 
     monkeypatch.setattr(Evaluator, "evaluate", cut_at_the_sixth)
     with pytest.raises(KeyboardInterrupt):
-        simkit.run_tune(PLANTED, knobs, out=tmp_path / "cut", **options)
+        simkit.run_tune(PLANTED, settings, tmp_path / "cut", RunOptions(workers=1))
     assert calls[5] == pair
     monkeypatch.setattr(Evaluator, "evaluate", real)
-    resumed = simkit.run_tune(PLANTED, knobs, out=tmp_path / "cut", resume=True, **options).trials
+    resumed = simkit.run_tune(PLANTED, settings, tmp_path / "cut", RunOptions(workers=1, resume=True)).trials
     kept = resumed[resumed["state"] != "interrupted"].reset_index(drop=True)
     cols = ["phase", "changes", "objective", "candidate"]
     pd.testing.assert_frame_equal(kept[cols], straight[cols])
@@ -566,10 +578,11 @@ def test_a_third_stage_anchors_on_the_best_so_far_and_never_on_the_second_stages
         return dict(anchors[len(calls) - 1])
 
     monkeypatch.setattr(TrialPlan, "_anchor", fake)
-    result = simkit.run_tune(PLANTED, ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4",
-                                   "creatures.Priest.L1.hp=2..8"], trials=16, max_changes=2, decks=DECKS[:2],
-                         games=1, workers=1, out=tmp_path / "three", combine=1, rounds=1, rescreen=1, stages=2,
-                         confirm=0)
+    knobs = ["creatures.Priest.L1.cost=1..3", "creatures.Priest.L1.attack=1..4", "creatures.Priest.L1.hp=2..8"]
+    result = simkit.run_tune(PLANTED, TuneSettings(knobs=knobs,
+                                                   trials=16, max_changes=2, decks=DECKS[:2], games=1, combine=1,
+                                                   rounds=1, rescreen=1, stages=2, confirm=0),
+                             run=RunOptions(workers=1), out=tmp_path / "three")
     t = result.trials[~result.trials["repeat"]]
     assert [u for _, u in calls] == [[], [anchors[0]]]
     third = t[t["stage"] == 3]
@@ -641,7 +654,7 @@ def test_resume_with_other_settings_is_refused(small_tune, capsys):
                "creatures.Priest.L1.cost=1..4",
                "--max-changes", "1", "--decks", *DECKS, "--games", "2", "--trials", "5", "--workers", "1",
                "--out", str(small_tune), "--resume"])
-    assert rc == 2 and "different settings (games" in capsys.readouterr().err
+    assert rc == 2 and "holds a tune with other settings: --games " in capsys.readouterr().err
 
 
 def test_an_interrupted_tune_resumes_to_the_same_study(small_tune, tmp_path, monkeypatch):
@@ -676,8 +689,10 @@ def test_an_interrupted_tune_resumes_to_the_same_study(small_tune, tmp_path, mon
 def test_simkit_tune_is_the_python_function_behind_the_command(small_tune):
     """simkit.tune resumes the CLI's study with no new trials and hands back the table and the patch text."""
     before = pd.read_csv(small_tune / "trials.csv")
-    result = simkit.run_tune(PLANTED, ["creatures.Priest.L1.aura=0..2", "creatures.Priest.L1.cost=1..4"], trials=4,
-                         max_changes=1, decks=DECKS, games=1, workers=1, out=small_tune, resume=True)
+    knobs = ["creatures.Priest.L1.aura=0..2", "creatures.Priest.L1.cost=1..4"]
+    result = simkit.run_tune(PLANTED, TuneSettings(knobs=knobs,
+                                                   trials=4, max_changes=1, decks=DECKS, games=1),
+                             run=RunOptions(workers=1, resume=True), out=small_tune)
     assert isinstance(result.trials, pd.DataFrame)
     assert list(result.trials["candidate"]) == list(before["candidate"])  # the budget was spent: nothing new
     assert result.patch == ((small_tune / "patch.toml").read_text() if (small_tune / "patch.toml").exists() else "")
@@ -691,8 +706,9 @@ def test_with_a_bot_panel_a_candidate_counts_by_its_worst_pairing(tmp_path):
     from simkit.tune.objective import deck_rates, score
 
     out = tmp_path / "panel"
-    result = simkit.run_tune(PLANTED, ["creatures.Priest.L1.cost=1..3"], trials=2, decks=DECKS[:2], games=1,
-                         bots=["balanced,balanced", "rush,control"], workers=1, out=out)
+    result = simkit.run_tune(PLANTED, TuneSettings(knobs=["creatures.Priest.L1.cost=1..3"], trials=2, decks=DECKS[:2],
+                                                   bots=["balanced,balanced",
+                                                         "rush,control"], games=1), run=RunOptions(workers=1), out=out)
     assert len(result.trials) >= 2
     def sweep(candidate, i, b):
         return load_results(out / "candidates" / candidate / f"sweep-{i}-{b.replace(',', '-')}")

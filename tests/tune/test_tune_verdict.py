@@ -12,9 +12,11 @@ import pytest
 
 import simkit
 from simkit.cli import main
+from simkit.sweep import RunOptions
 from simkit.tune.finish import check_verdict, no_patch_verdict
 from simkit.tune.knobs import Knob
 from simkit.tune.preflight import TuneWarning, budget_warning, candidates_possible, detectable_change, noise_warning
+from simkit.tune.settings import TuneSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 PLANTED = ROOT / "scenarios" / "miracle" / "planted-strong-priest.toml"
@@ -112,7 +114,8 @@ def test_a_budget_and_games_that_cannot_support_a_proposal_are_warned_before_the
     monkeypatch.setattr(Evaluator, "evaluate", no_trial)
     knobs = ["creatures.Priest.L1.aura=0..2", "creatures.Priest.L1.cost=1..4"]
     with pytest.warns(TuneWarning) as said, pytest.raises(KeyboardInterrupt):
-        simkit.run_tune(PLANTED, knobs, trials=3, max_changes=1, decks=DECKS, games=1, workers=1, out=tmp_path / "w")
+        simkit.run_tune(PLANTED, TuneSettings(knobs=knobs, trials=3, max_changes=1, decks=DECKS, games=1),
+                        run=RunOptions(workers=1), out=tmp_path / "w")
     budget, noise = (str(w.message) for w in said)
     assert budget == ("--trials 3 is below the plan's 6 candidates (every candidate at most 1 change(s) of these "
                       "knobs can make): the search stops inside the screening (2 of the 4 single changes played, no "
@@ -154,17 +157,22 @@ def test_games_per_pair_enough_for_a_deck_to_show_a_band_wide_change_are_not_war
         "--games 9 or more")
 
 
+def _budget(trials: int, screen: bool) -> TuneSettings:
+    """A tune of ``trials`` candidates, at most 2 changes, with or without the screening of 2 rounds of 10."""
+    return TuneSettings(knobs=("k0", "k1", "k2"), trials=trials, max_changes=2, screen=screen, combine=10, rounds=2)
+
+
 def test_a_budget_that_holds_the_plan_is_not_warned():
     """3 knobs of 5 values each, up to 2 changes: the plan is the base, 6 single changes (each knob at both ends)
     and 2 x 10 combinations (27); 27 trials are enough, 20 stop before the combinations."""
     knobs = [Knob(f"k{i}", 2, 0, 4, True) for i in range(3)]
     assert candidates_possible(knobs, 2) == 1 + 12 + 3 * 16
-    assert budget_warning(27, knobs, 2, True, 10, 2) is None
-    assert budget_warning(20, knobs, 2, True, 10, 2) == (
+    assert budget_warning(_budget(27, True), knobs) is None
+    assert budget_warning(_budget(20, True), knobs) == (
         "--trials 20 is below the plan's 27 candidates (the base, 6 single changes at the knobs' range ends, 2 "
         "round(s) of 10 predicted combinations): the search stops before its combinations are played, so a "
         "proposal rests on an incomplete plan; give --trials 27")
-    assert budget_warning(5, knobs, 2, False, 10, 2) is None  # no screening: the sampler spends what there is
+    assert budget_warning(_budget(5, False), knobs) is None  # no screening: the sampler spends what there is
 
 
 # ----------------------------------------------------------------------------------------------

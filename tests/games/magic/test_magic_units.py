@@ -13,7 +13,7 @@ import simkit
 from simkit.analysis.unit_value import count_regression, one_card_categories, seat_by_category, unit_values
 from simkit.report import balance_report
 from simkit.report.unit_pages import plural, unit_tables
-from simkit.sweep import plan_sweep, run_sweep
+from simkit.sweep import RunOptions, SweepSettings, plan_sweep, run_sweep
 from simkit.testing.synthetic import synthetic_results
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -120,8 +120,8 @@ def test_a_magic_war_report_has_a_unit_page_and_a_race_page_with_their_tables(tm
     pypdf = pytest.importorskip("pypdf")
     sc = simkit.load_scenario(DRAWN)
     out = tmp_path / "sweep"
-    plan = plan_sweep(sc, games=1, decks=["Orc:*", "Elf:*"])
-    run_sweep(sc, plan, out, workers=1)
+    plan = plan_sweep(sc, SweepSettings(games=1, decks=["Orc:*", "Elf:*"]))
+    run_sweep(sc, plan, out, RunOptions(workers=1))
     files = balance_report(out, tmp_path / "r.pdf")
     text = [p.extract_text() for p in pypdf.PdfReader(files[0]).pages]
     units = next(i for i, t in enumerate(text) if "Each unit type: win rate when bought" in t)
