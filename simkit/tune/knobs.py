@@ -183,26 +183,7 @@ def parse_knobs(data: dict, specs: Sequence[str]) -> list[Knob]:
             close = difflib.get_close_matches(pattern, list(numbers), n=1)
             hint = f"did you mean {close[0]!r}?" if close else f"keys look like {next(iter(numbers), 'a.b')!r}"
             raise ValueError(f"--knob {spec!r}: matches no number of the scenario ({hint})")
-        bounds, share = None, None
-        if rng and _SHARE.match(rng):
-            m = _SHARE.match(rng)
-            try:
-                share = (float(m.group(1)) / 100, float(m.group(2)) / 100)
-            except ValueError:
-                raise ValueError(f"--knob {spec!r}: a relative range reads -PCT%..+PCT%, e.g. -50%..+50%") from None
-            if share[0] > share[1]:
-                raise ValueError(f"--knob {spec!r}: the range {rng.strip()} is empty (low above high)")
-        elif rng:
-            m = _RANGE.match(rng)
-            try:
-                lo, hi = (_number(m.group(1)), _number(m.group(2))) if m else (None, None)
-            except ValueError:
-                lo = hi = None
-            if lo is None:
-                raise ValueError(f"--knob {spec!r}: the range must read LOW..HIGH, e.g. 5..8")
-            if lo > hi:
-                raise ValueError(f"--knob {spec!r}: the range {lo}..{hi} is empty (low above high)")
-            bounds = (lo, hi)
+        bounds, share = _spec_range(spec, rng)
         for key in hits:
             current = numbers[key]
             integer = isinstance(current, int)
@@ -218,6 +199,36 @@ def parse_knobs(data: dict, specs: Sequence[str]) -> list[Knob]:
                 step = 1 if integer else _float_step(lo, hi)
             chosen[key] = Knob(key, current, lo, hi, integer, step)
     return [chosen[k] for k in numbers if k in chosen]
+
+
+def _spec_range(spec: str, rng: str) -> tuple[tuple | None, tuple[float, float] | None]:
+    """A knob spec's range ``rng`` (the text after ``=``): ``(bounds, share)``, ``bounds`` an absolute
+    ``(low, high)`` or ``share`` a relative ``(-pct, +pct)`` as fractions; both ``None`` without a range.
+
+    Raises:
+        ValueError: (one line) a malformed or empty range.
+    """
+    if not rng:
+        return None, None
+    m = _SHARE.match(rng)
+    if m:
+        try:
+            share = (float(m.group(1)) / 100, float(m.group(2)) / 100)
+        except ValueError:
+            raise ValueError(f"--knob {spec!r}: a relative range reads -PCT%..+PCT%, e.g. -50%..+50%") from None
+        if share[0] > share[1]:
+            raise ValueError(f"--knob {spec!r}: the range {rng.strip()} is empty (low above high)")
+        return None, share
+    m = _RANGE.match(rng)
+    try:
+        lo, hi = (_number(m.group(1)), _number(m.group(2))) if m else (None, None)
+    except ValueError:
+        lo = hi = None
+    if lo is None:
+        raise ValueError(f"--knob {spec!r}: the range must read LOW..HIGH, e.g. 5..8")
+    if lo > hi:
+        raise ValueError(f"--knob {spec!r}: the range {lo}..{hi} is empty (low above high)")
+    return (lo, hi), None
 
 
 def _float_step(lo: float, hi: float) -> float:

@@ -33,7 +33,7 @@ import pandas as pd
 from simkit.analysis import FlagBands, first_score
 from simkit.tune.objective import outside_band, seat_beyond
 
-__all__ = ["Additive", "MatchupTable", "best_combinations", "deck_seat_rates", "matchup_table",
+__all__ = ["Additive", "MatchupTable", "Objective", "best_combinations", "deck_seat_rates", "matchup_table",
            "opposed_pairs", "pooled_points", "screen_changes"]
 
 BEAM = 64  # partial combinations kept at each depth of the search
@@ -162,6 +162,16 @@ def _terms(seat: np.ndarray, seat_games: np.ndarray, bands: FlagBands,
             "pushed": np.maximum(0.0, outside - outside_band(reference, bands)).sum(axis=1)}
 
 
+@dataclass(frozen=True)
+class Objective:
+    """How a predicted game is judged: the balance objective of one pairing's terms (``simkit.tune.score`` with the
+    weights), the price of a patch (``simkit.tune.change_cost`` with the weights) and the report's bands."""
+
+    score: Callable[[dict], float]
+    cost: Callable[[dict], float]
+    bands: FlagBands
+
+
 class Additive:
     """Predicts a combination of changes by adding the single changes' effects on every matchup.
 
@@ -169,9 +179,7 @@ class Additive:
         knobs: the tune's knobs (:class:`simkit.tune.Knob`).
         base: the base's tables, one per bot pairing (a candidate counts by its worst pairing).
         singles: ``[(key, value, tables), ...]`` for every single change played (value at a range end).
-        score: the balance objective of one pairing's terms (``simkit.tune.score`` with the weights).
-        cost: the price of a patch (``simkit.tune.change_cost`` with the weights).
-        bands: the report's bands.
+        objective: how a prediction is judged (:class:`Objective`: score, cost, bands).
         reference: the base game's deck rates per pairing, for the ``pushed`` term (default: those of
             ``base``; give them when ``base`` is itself a patched game).
         pairs: ``[((key, value), (key, value), tables), ...]`` for pairs of single changes played together:
@@ -179,9 +187,9 @@ class Additive:
             holding both; at values between today's and those played it is scaled by both fractions.
     """
 
-    def __init__(self, knobs, base: Sequence[MatchupTable], singles, score: Callable, cost: Callable,
-                 bands: FlagBands, reference: Sequence[np.ndarray] | None = None, pairs=()):
-        self.base, self.score, self.cost, self.bands = list(base), score, cost, bands
+    def __init__(self, knobs, base: Sequence[MatchupTable], singles, objective: Objective,
+                 reference: Sequence[np.ndarray] | None = None, pairs=()):
+        self.base, self.score, self.cost, self.bands = list(base), objective.score, objective.cost, objective.bands
         self.reference = list(reference) if reference is not None else [_rates(t.points, t.games) for t in self.base]
         by_key = {k.key: k for k in knobs}
         effect = {}  # (key, side) -> (step screened, [change of the first seat's points per pairing])

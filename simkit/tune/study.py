@@ -27,7 +27,15 @@ from simkit.sweep import RunOptions, SweepSettings, load_results, plan_sweep, ru
 from simkit.tune.knobs import Knob, candidate_patch, tidy, toml_value
 from simkit.tune.objective import balance_terms, change_cost, deck_rates, score
 from simkit.tune.preflight import AFTER_SEARCH, path_name
-from simkit.tune.screen import Additive, MatchupTable, best_combinations, matchup_table, opposed_pairs, screen_changes
+from simkit.tune.screen import (
+    Additive,
+    MatchupTable,
+    Objective,
+    best_combinations,
+    matchup_table,
+    opposed_pairs,
+    screen_changes,
+)
 from simkit.tune.settings import TunePlan, TuneSettings
 
 STUDY = "study.db"
@@ -261,6 +269,11 @@ class TrialPlan:
                   for _, c in self.fixed[1:] if candidate_id(c) in complete]
         return opposed_pairs(shifts, self.n_pairs)
 
+    def _objective(self) -> Objective:
+        """How the models judge a prediction: the tune's objective and patch price (its weights), its bands."""
+        w = self.ev.weights
+        return Objective(lambda t: score(t, w), lambda c: change_cost(c, w), self.ev.bands)
+
     def _first_model(self, complete: dict) -> Additive:
         """The additive model of the screening's single changes, measured from the base, with the measured
         interaction of each played pair."""
@@ -275,8 +288,7 @@ class TrialPlan:
                 if candidate_id(changes) in complete:
                     (ka, (_, a)), (kb, (_, b)) = changes.items()
                     pairs.append(((ka, a), (kb, b), self._tables(changes)))
-            self.model = Additive(self.knobs, self._tables({}), singles, lambda t: score(t, self.ev.weights),
-                                  lambda c: change_cost(c, self.ev.weights), self.ev.bands, pairs=pairs)
+            self.model = Additive(self.knobs, self._tables({}), singles, self._objective(), pairs=pairs)
         return self.model
 
     def _combinations(self, study, r: int) -> list[tuple[dict[str, tuple], float]]:
@@ -357,8 +369,7 @@ class TrialPlan:
                     (key, (_, value)), = ((k, v) for k, v in c.items() if k not in anchor)
                     singles.append((key, value, self._tables(c)))
             st.model = Additive([k for k in self.knobs if k.key not in anchor], self._tables(anchor), singles,
-                                lambda t: score(t, self.ev.weights), lambda c: change_cost(c, self.ev.weights),
-                                self.ev.bands, reference=self._first_model(complete).reference)
+                                self._objective(), reference=self._first_model(complete).reference)
         earlier = self._planned(s) + [anchor] + st.rescreened + [c for done in st.rounds[:r] for c, _ in done]
         return self._round(complete, st.model, anchor, earlier, r)
 

@@ -537,7 +537,7 @@ def test_a_later_stage_drops_the_next_least_useful_change_when_the_least_useful_
     2. The best, x + y + z, has no room for another: the least useful change is z (the anchor x + y); that
     anchor used, the next is y (x + z); both used, x (y + z); all three used, none. A best with room for another
     is its own anchor, unless used."""
-    from simkit.tune.screen import Additive, MatchupTable
+    from simkit.tune.screen import Additive, MatchupTable, Objective
     from simkit.tune.study import TrialPlan
 
     def table(strength):
@@ -549,8 +549,8 @@ def test_a_later_stage_drops_the_next_least_useful_change_when_the_least_useful_
     knobs = [Knob("x", 2, 0, 4, True), Knob("y", 2, 0, 4, True), Knob("z", 2, 0, 4, True)]
     singles = [("x", 4, [table([0.1, 0, 0])]), ("y", 0, [table([0.22, 0, 0])]), ("z", 4, [table([0.28, 0, 0])])]
     w = TuneWeights()
-    model = Additive(knobs, [table([0.3, 0, 0])], singles, lambda t: score(t, w), lambda c: change_cost(c, w),
-                     FlagBands())
+    model = Additive(knobs, [table([0.3, 0, 0])], singles,
+                     Objective(lambda t: score(t, w), lambda c: change_cost(c, w), FlagBands()))
     plan = TrialPlan.__new__(TrialPlan)
     plan.max_changes = 3
     plan._first_model = lambda complete: model

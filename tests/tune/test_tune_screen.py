@@ -9,11 +9,20 @@ from simkit.analysis import FlagBands
 from simkit.testing.synthetic import synthetic_results
 from simkit.tune.knobs import Knob
 from simkit.tune.objective import TuneWeights, balance_terms, change_cost, score
-from simkit.tune.screen import Additive, MatchupTable, best_combinations, matchup_table, opposed_pairs, screen_changes
+from simkit.tune.screen import (
+    Additive,
+    MatchupTable,
+    Objective,
+    best_combinations,
+    matchup_table,
+    opposed_pairs,
+    screen_changes,
+)
 
 DECKS = ["HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon",
          "WindBlessing:BlackBat,Priest,VolcanoDragon"]
 W = TuneWeights()
+OBJECTIVE = Objective(lambda t: score(t, W), lambda c: change_cost(c, W), FlagBands())
 
 
 def _table(strength: list[float]) -> MatchupTable:
@@ -26,7 +35,7 @@ def _table(strength: list[float]) -> MatchupTable:
 
 
 def _model(knobs, base, singles) -> Additive:
-    return Additive(knobs, [base], singles, lambda t: score(t, W), lambda c: change_cost(c, W), FlagBands())
+    return Additive(knobs, [base], singles, OBJECTIVE)
 
 
 def test_screening_plays_each_knob_at_both_ends_of_its_range():
@@ -82,8 +91,8 @@ def test_a_change_that_only_moves_the_seats_is_charged_per_deck_as_balance_terms
     halfway = model.anchored([patch], {"x": (2, 4)}).base[0]  # the patch, less x's effect: the base again
     assert halfway.seat == pytest.approx(base.seat)
     w_seat = TuneWeights(spread=0, band=0, matchup=0, first_player=0, pushed=0, change=0, size=0)
-    only_seat = Additive([Knob("x", 2, 0, 4, True)], [base], [("x", 4, [patch])], lambda t: score(t, w_seat),
-                         lambda c: 0.0, FlagBands())
+    only_seat = Additive([Knob("x", 2, 0, 4, True)], [base], [("x", 4, [patch])],
+                         Objective(lambda t: score(t, w_seat), lambda c: 0.0, FlagBands()))
     assert only_seat.predict_changes({"x": (2, 3)}) == pytest.approx(3 * 0.025, abs=0.02)
 
 
@@ -180,8 +189,7 @@ def test_a_played_pairs_interaction_is_added_to_every_combination_holding_it():
                ("z", 4, [_table([0.15, 0.0, 0.0])])]
     pair = (("x", 4), ("y", 0), [_table([0.0, 0.0, 0.0])])
     plain = _model(knobs, base, singles)
-    model = Additive(knobs, [base], singles, lambda t: score(t, W), lambda c: change_cost(c, W), FlagBands(),
-                     pairs=[pair])
+    model = Additive(knobs, [base], singles, OBJECTIVE, pairs=[pair])
     both = {"x": (2, 4), "y": (2, 0)}
     even = _model([], _table([0.0, 0.0, 0.0]), [])
     assert model.predict_changes(both) == pytest.approx(even.predict([]) + change_cost(both, W))
@@ -208,8 +216,7 @@ def test_a_played_pair_is_extended_by_knobs_listed_before_it_too():
     base = _table([0.2, 0.0, 0.0])
     singles = [("z", 4, [_table([0.1, 0.0, 0.0])]), ("x", 4, [_table([0.3, 0.0, 0.0])]),
                ("y", 0, [_table([0.3, 0.0, 0.0])])]
-    model = Additive(knobs, [base], singles, lambda t: score(t, W), lambda c: change_cost(c, W), FlagBands(),
-                     pairs=[(("x", 4), ("y", 0), [_table([0.1, 0.0, 0.0])])])
+    model = Additive(knobs, [base], singles, OBJECTIVE, pairs=[(("x", 4), ("y", 0), [_table([0.1, 0.0, 0.0])])])
     assert best_combinations(model, 3, 1, beam=1) == [{"z": (2, 4), "x": (2, 4), "y": (2, 0)}]
 
 def test_opposed_pairs_pair_the_biggest_seat_movers_that_pull_opposite_ways():
