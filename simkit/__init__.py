@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-__version__ = "0.1.0"
+from simkit.core import __version__ as __version__
 
 #: each public name and the module it comes from
 _PUBLIC = {

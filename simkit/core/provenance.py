@@ -39,9 +39,9 @@ def provenance(script: str, command: str) -> dict:
         script: what measured (``"simkit ladder"``, or the path of the script that measured).
         command: the command line that measured, as a reader would type it again.
     """
-    import simkit
+    from simkit.core import __version__
 
     commit, dirty = source_commit()
     return {"script": script, "command": command,
             "date": _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
-            "commit": commit, "dirty": dirty, "simkit": simkit.__version__}
+            "commit": commit, "dirty": dirty, "simkit": __version__}

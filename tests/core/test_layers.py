@@ -70,3 +70,46 @@ def test_no_game_imports_another(game):
         bad = [m for m in _imports(path) if any(m == f"simkit.games.{g}" or m.startswith(f"simkit.games.{g}.")
                                                 for g in others)]
         assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
+
+
+def _runtime_imports(path: Path) -> list[str]:
+    """Every simkit module ``path`` imports when it runs (local imports included; those under
+    ``if TYPE_CHECKING:`` left out, nothing imports them), ``from package import name`` counted as the package and
+    as ``package.name``."""
+    def walk(tree):
+        for node in ast.iter_child_nodes(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                for child in node.orelse:
+                    yield child
+                    yield from walk(child)
+                continue
+            yield node
+            yield from walk(node)
+
+    out = []
+    for node in walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            out.append(f"relative import (level {node.level}) of {node.module or '.'}")
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out += [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+    return [m for m in out if m == "simkit" or m.startswith("simkit.") or m.startswith("relative")]
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "core").rglob("*.py")), ids=lambda p: p.name)
+def test_the_core_is_at_the_bottom(path):
+    """A core module imports only the core: nothing runs back up into the package root, the stages or the games."""
+    above = [m for m in _runtime_imports(path) if not (m == "simkit.core" or m.startswith("simkit.core."))]
+    assert not above, f"simkit/core/{path.name} imports {sorted(set(above))} from above the core"
+
+
+def test_the_core_check_sees_an_import_back_up(tmp_path):
+    """An import of the package root, of a stage inside a function, or of a game is seen; one for annotations only
+    (``if TYPE_CHECKING:``) and one of the core itself are not."""
+    src = tmp_path / "m.py"
+    src.write_text("from typing import TYPE_CHECKING\nimport simkit\nfrom simkit.core import files\n"
+                   "if TYPE_CHECKING:\n    from simkit.scenario import Scenario\n"
+                   "def f():\n    from simkit.sweep import plan_sweep\n    import simkit.games.duel\n")
+    found = [m for m in _runtime_imports(src) if not m.startswith("simkit.core")]
+    assert found == ["simkit", "simkit.sweep", "simkit.sweep.plan_sweep", "simkit.games.duel"]
