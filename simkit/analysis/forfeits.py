@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import pandas as pd
 
-__all__ = ["FORFEIT", "FORFEIT_KINDS", "forfeit_table", "forfeit_words", "ordinary_games"]
+__all__ = ["FORFEIT", "FORFEIT_KINDS", "KIND_WORDS", "forfeit_parts", "forfeit_table", "forfeit_words",
+           "ordinary_games"]
 
 #: the end reason of a forfeited game, and the kinds of failure (the first word of ``forfeit_reason``)
 FORFEIT = "forfeit"
 FORFEIT_KINDS = ("crash", "timeout", "malformed", "illegal")
+#: each kind as a noun
+KIND_WORDS = {"crash": "crash", "timeout": "timeout", "malformed": "malformed answer", "illegal": "illegal answer"}
 
 
 def _forfeited(df: pd.DataFrame) -> pd.Series:
@@ -57,6 +60,14 @@ def forfeit_table(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def forfeit_parts(table: pd.DataFrame) -> str:
+    """The forfeits of a :func:`forfeit_table` in words: ``mine as the first player: 3 crashes; ...``."""
+    from simkit.core.words import count
+
+    return "; ".join(f"{r.bot} as the {r.seat} player: {count(int(r.games), KIND_WORDS.get(r.kind, r.kind))}"
+                     for r in table.itertuples())
+
+
 def forfeit_words(table: pd.DataFrame) -> str | None:
     """One sentence for a report's first page: how many games of the results (``table.attrs["of_games"]``) ended by
     forfeit, whose and why, and that every table counts them apart (``None`` when there were none)."""
@@ -64,7 +75,5 @@ def forfeit_words(table: pd.DataFrame) -> str | None:
         return None
     n = int(table["games"].sum())
     games = table.attrs.get("of_games", "the")
-    parts = [f"{r.bot} as the {r.seat} player: {r.games} {r.kind}{'es' if r.kind == 'crash' and r.games != 1 else ''}"
-             f"{'s' if r.kind != 'crash' and r.games != 1 else ''}" for r in table.itertuples()]
-    return (f"{n} of {games} games ended by a forfeit ({'; '.join(parts)}). A forfeit is not a win: every table and "
-            "figure of this report counts only the games played to their end, and the forfeits table lists them.")
+    return (f"{n} of {games} games ended by a forfeit ({forfeit_parts(table)}). A forfeit is not a win: every table "
+            "and figure of this report counts only the games played to their end, and the forfeits table lists them.")

@@ -77,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
               f"reports/{Path(out).name}.pdf (--overwrite plays it again)")
         return 0
     print(f"results: {out}  (log: {out}/sweep.log)")
+    _say_forfeits(sc, plan, out)
     return 0
 
 
@@ -101,6 +102,21 @@ def _say_plan(sc, plan) -> None:
     if seatless:
         print(f"note: {count(len(seatless), 'deck')} of the pool fit no seat at these rules and are not played "
               f"(e.g. {seatless[0]})")
+
+
+def _say_forfeits(sc, plan, out) -> None:
+    """One line after a sweep with an outside bot: how many games it forfeited, whose and why (none: nothing)."""
+    from simkit.outside.bots import outside_bots
+
+    if not {b for pair in plan.bot_pairs for b in pair} & set(outside_bots(sc)):
+        return
+    from simkit.analysis.forfeits import forfeit_parts, forfeit_table
+    from simkit.sweep import load_results
+
+    table = forfeit_table(load_results(out))
+    if not table.empty:
+        print(f"forfeits: {int(table['games'].sum())} of {table.attrs['of_games']} games ({forfeit_parts(table)}); "
+              "every table counts them apart (simkit report names them)")
 
 
 def _searching(sc, names: set[str]) -> list[str]:

@@ -265,11 +265,12 @@ def test_the_report_says_on_its_first_page_how_many_games_were_forfeited(tmp_pat
     assert r.returncode == 0, r.stderr
     lost = int((simkit.load_results(out)["end_reason"] == "forfeit").sum())
     assert 0 < lost < 24
+    assert f"forfeits: {lost} of 24 games (odd as the first player: {lost} crashes)" in r.stdout
     r = _simkit("report", str(out), "-o", str(pdf))
     assert r.returncode == 0, r.stderr
     first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(pdf), "-"], capture_output=True, text=True,
                            check=True).stdout
-    assert f"{lost} of 24 games ended by a forfeit (odd as the first player: {lost} crash" in " ".join(first.split())
+    assert f"{lost} of 24 games ended by a forfeit (odd as the first player: {lost} crashes)" in " ".join(first.split())
     table = pd.read_csv(tmp_path / "report.forfeits.csv")
     assert table[["bot", "seat", "kind", "games"]].values.tolist() == [["odd", "first", "crash", lost]]
 
