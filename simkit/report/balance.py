@@ -280,7 +280,8 @@ def headlines(tables: dict) -> list[str]:
     decks, fp, meta = tables["decks"], tables["first_player"], tables["meta"]
     rated = decks[decks["games"] > 0]
     flags = tables["flags"]
-    out = []
+    forfeits = forfeit_words(tables["forfeits"]) if "forfeits" in tables else None
+    out = [forfeits] if forfeits else []  # an outside bot's forfeits first: no number below counts them
     if len(rated) < 2:
         out.append("The pool has one deck: it played only mirror games, so it has no win rate against another deck."
                    if len(decks) == 1 else f"Only {len(rated)} of {len(decks)} decks played another deck: no deck "
@@ -421,8 +422,6 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages |
     skill = (tables.get("robustness") or {}).get("skill")
     if skill:
         player += [line for s in skill_words(skill) for line in wrap(s, 110)]
-    forfeits = forfeit_words(tables["forfeits"]) if "forfeits" in tables else None
-    heads = [line for line in wrap("- " + forfeits, 110, subsequent_indent="  ")] + heads if forfeits else heads
     blocks = [("Headlines", heads), ("Flags", shown), ("Does the player matter?", player), ("The sweep", facts),
               ("Games", watch), ("How to read", guide)]
     answer = verdict(tables)

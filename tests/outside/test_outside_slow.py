@@ -51,8 +51,8 @@ def test_sweep_workers_reuse_one_program_each(tmp_path):
 
 
 def test_the_report_says_on_its_first_page_how_many_games_were_forfeited(tmp_path):
-    """A sweep where the outside bot crashes in some games: the report's first page says how many games ended by a
-    forfeit, whose and why, and that no table counts them; the forfeits table is written beside it."""
+    """A sweep where the outside bot crashes in some games: the report's first page (PDF and HTML) says how many
+    games ended by a forfeit, whose and why, and that no table counts them; the forfeits table is written beside it."""
     sc = scenario("duel")
     out, pdf = tmp_path / "sweep", tmp_path / "report.pdf"
     r = run_simkit("sweep", str(sc.path), "--decks", *sc.decks[:2], "--games", "6", "--workers", "1", "--bots",
@@ -61,11 +61,13 @@ def test_the_report_says_on_its_first_page_how_many_games_were_forfeited(tmp_pat
     lost = int((simkit.load_results(out)["end_reason"] == "forfeit").sum())
     assert 0 < lost < 24
     assert f"forfeits: {lost} of 24 games (odd as the first player: {lost} crashes)" in r.stdout
-    r = run_simkit("report", str(out), "-o", str(pdf))
+    r = run_simkit("report", str(out), "-o", str(pdf), "--html", str(tmp_path / "report.html"))
     assert r.returncode == 0, r.stderr
+    said = f"{lost} of 24 games ended by a forfeit (odd as the first player: {lost} crashes)"
+    assert said in (tmp_path / "report.html").read_text(encoding="utf-8")
     first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(pdf), "-"], capture_output=True, text=True,
                            check=True).stdout
-    assert f"{lost} of 24 games ended by a forfeit (odd as the first player: {lost} crashes)" in " ".join(first.split())
+    assert said in " ".join(first.split())
     table = pd.read_csv(tmp_path / "report.forfeits.csv")
     assert table[["bot", "seat", "kind", "games"]].values.tolist() == [["odd", "first", "crash", lost]]
 
