@@ -23,9 +23,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-import simkit
 from simkit.analysis.sequential import AdaptiveSettings
-from simkit.core import files
+from simkit.core import __version__, files
 from simkit.core.files import held_lock
 from simkit.core.seats import SeatPools
 from simkit.core.settings import refuse_other_settings
@@ -415,7 +414,7 @@ def new_meta(sc: Scenario, plan: SweepPlan) -> dict:
         "scenario_hash": sc.hash,
         "rules_version": sc.rules_version,
         "scenario_text": sc.text,
-        "simkit_version": simkit.__version__,
+        "simkit_version": __version__,
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
         "finished": None,
         "games_per_pair": plan.games,
