@@ -79,6 +79,9 @@ CLAUSES = {
                                        "compare step, Power of Unity for its hero, Unyielding Will on a friendly "
                                        "hero, Pursuit (its hero at 2 HP or more) and Same End (its hero lost) at "
                                        "the damage step, or pass",
+    "builds_follow_the_page": "5, 3: the acting hero may build, as its hero action, a tower its side can pay for on "
+                              "its own plain cell (a spent vein too; not a spawn point, no tower there); a Prayer "
+                              "Tower needs the advanced base",
     "turn_start_follows_the_page": "10, 11, 13: a new hero turn: its side draws 1 below its limit (the other "
                                    "does not); its Iron Walls end; a hero returned to base revives at full HP on "
                                    "the first free spawn point; a flipped hero's turn is skipped; after the last "
@@ -115,6 +118,9 @@ class KryptonPage:
         self.base_defense = [int(v) for v in tiers["defense"]]
         self.spawns = tuple(tuple(int(c) for c in side) for side in rules.spawns)
         self.defense = [int(data["towers"][name]["defense"]) for name in towers]
+        self.cost = [int(data["towers"][name]["cost"]) for name in towers]
+        self.tower_names = towers
+        self.prayer_tier = int(tiers["prayer_tier"])
 
     def dist(self, a: int, b: int) -> int:
         """Hex distance between two cells (cube coordinates)."""
@@ -180,6 +186,16 @@ class KryptonPage:
             out.add(("attack", *self.cube[self.bases[1 - side]]))
         return out
 
+    def builds_by_the_page(self, snap: Mapping) -> set[tuple]:
+        """The towers the page lets the acting hero build on its cell now (5, 3)."""
+        side, hero = self.acting(snap)
+        c, own = hero["cell"], snap["sides"][side]
+        spawn = c in self.spawns[0] or c in self.spawns[1]
+        if snap["terrain"][c] != T_PLAIN or spawn or snap["tower_side"][c] >= 0:
+            return set()
+        return {("build", name) for k, name in enumerate(self.tower_names) if own["energy"] >= self.cost[k]
+                and (self.effect[k] != "dice" or own["tier"] >= self.prayer_tier)}
+
     def legal_problems(self, snap: Mapping, legal: list) -> list[str]:
         """The legality clauses the offered actions break (compared where the page's window is open)."""
         if snap["winner"] >= 0 or snap["n_revivals_owed"]:
@@ -200,6 +216,8 @@ class KryptonPage:
             broken.append("steps_follow_the_page")
         if ("standby",) in legal and {a for a in legal if a[0] == "attack"} != self.attacks_by_the_page(snap):
             broken.append("attacks_in_range")
+        if ("standby",) in legal and {a for a in legal if a[0] == "build"} != self.builds_by_the_page(snap):
+            broken.append("builds_follow_the_page")
         return broken
 
     def legal_difference(self, snap: Mapping, legal: list) -> str:
