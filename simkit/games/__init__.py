@@ -226,6 +226,10 @@ CAPABILITIES: dict[str, str] = {
              "invariants(before, action, after) (optionally its rule examples' words: example_match, "
              "example_values)",
     "search": "() -> object: the search bot's hooks in Python (the compiled search: simkit.games.kits.turn_search)",
+    "compile_parts": "(bots) -> [() -> None]: parts of the compiled engine a sweep of these bots (first, second) "
+                     "compiles that share no kernel, each compiled (or loaded from numba's cache) by calling it: "
+                     "simkit compiles them side by side, one process per core, before the first game "
+                     "(simkit.sweep.execute.warm_up)",
     "deck_counts": "(deck) -> {card: (copies, cost)}: a bought deck's cards with their copies and price (the "
                    "report's unit pages: simkit.report.unit_pages)",
 }

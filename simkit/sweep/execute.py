@@ -53,9 +53,40 @@ def _scenario_of(chunk: Chunk) -> Scenario:
     return sc
 
 
+def compile_side_by_side(parts: list) -> None:
+    """Call each of ``parts`` (parts of an engine that share no compiled kernel, a game's ``compile_parts``), the
+    first here and each other in a forked process of its own while this one works, at most one process per core;
+    then wait for them. Each part compiles into numba's on-disk cache (or loads from it), so what a fork compiled
+    this process then loads. A part that fails in a fork is left to this process, which compiles what is missing
+    when it plays; without fork (or with one core) every part runs here in turn.
+    """
+    import multiprocessing as mp
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    forks = []
+    if len(parts) > 1 and cores > 1 and "fork" in mp.get_all_start_methods():
+        ctx = mp.get_context("fork")
+        for part in parts[1:cores]:
+            forks.append(ctx.Process(target=_quietly, args=(part,), daemon=True))
+            forks[-1].start()
+    for part in [parts[0], *parts[1 + len(forks):]] if parts else []:
+        part()
+    for fork in forks:
+        fork.join()
+
+
+def _quietly(part) -> None:
+    """Run ``part`` in a fork, silent on failure (the parent compiles what it left)."""
+    try:
+        part()
+    except Exception:  # noqa: BLE001 - the parent compiles whatever this left undone, and says why if it fails too
+        os._exit(1)
+
+
 def warm_up(chunks: list[Chunk]) -> None:
     """Compile (or load from numba's cache) the kernels the chunks play, once, in this process: one game of the
-    first chunk of each bot pairing, its result thrown away.
+    first chunk of each bot pairing, its result thrown away; a game's ``compile_parts`` first, side by side on the
+    machine's cores (:func:`compile_side_by_side`).
 
     Called before local workers are forked, so they inherit the compiled kernels and the loaded scenario: on a cold
     cache the engine compiles once for the sweep (the compile notice says so), not once in every worker.
@@ -69,6 +100,9 @@ def warm_up(chunks: list[Chunk]) -> None:
         key = (sc.game_name, c.bots)
         if key in _WARM:
             continue
+        parts = sc.game.capability("compile_parts")
+        if parts is not None:
+            compile_side_by_side(parts(c.bots))
         play_games(sc, [c.first_decks[0]], [c.second_decks[0]], bots=c.bots, seeds=[c.seeds[0]])
         _WARM.add(key)
 
@@ -142,6 +176,7 @@ def _stop_workers(pool) -> None:
 
 def _local_results(chunks: list[Chunk], workers: int, lock_fd: int | None = None) -> Iterator[pd.DataFrame]:
     if workers <= 1:
+        warm_up(chunks)  # the compile side by side on the machine's cores (a game's compile_parts)
         for c in chunks:
             yield play_chunk(c)
         return

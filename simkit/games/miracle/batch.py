@@ -22,6 +22,7 @@ from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import Bot, RandomBot, UtilityBot, bot_settings
 from simkit.games.miracle.bots_config import RANDOM, BotSettings
 from simkit.games.miracle.cards import SALAMANDER_SHIELD, canonical_deck, parse_deck
+from simkit.games.miracle.fast.game import compile_parts as compile_game_parts
 from simkit.games.miracle.fast.game import play as play_games
 from simkit.games.miracle.fast.pack import pack_state
 from simkit.games.miracle.fast_search.play import play as play_searches
@@ -227,6 +228,19 @@ def _counter_columns(rules, artifact: np.ndarray, kinds: np.ndarray, tally: np.n
             for c, counter in ((PLAYED, "summoned"), (DAMAGE, "damage")):
                 out[counter_column(seat, "creature", name, counter)] = (tally[:, s, :3, c] * held).sum(1).tolist()
     return out
+
+
+def compile_parts(scenario, bots: Sequence[str]) -> list:
+    """The parts of the compiled engine a sweep of ``bots`` (first, second) compiles that share no kernel, each
+    compiled (or loaded from numba's cache) by calling it (:func:`.fast.game.compile_parts`): the ``compile_parts``
+    capability. Empty unless both bots are utility bots (the whole-game loop of :func:`_play_compiled`)."""
+    settings = bot_settings(scenario)
+    players = [_bot(scenario, b, settings) for b in bots]
+    if not all(isinstance(p, UtilityBot) for p in players):
+        return []
+    fast = players[0].compiled(scenario.rules)
+    st = R.empty_state(scenario.rules, np.zeros((0, 2), np.int16), np.zeros((0, 2, 3), np.int16))  # types only
+    return compile_game_parts(pack_state(st), fast.k_rules, fast.k_bot, fast.layout, fast.sit)
 
 
 def play_batch(

@@ -28,6 +28,7 @@ GAME = Game(
         "draw": "render_replay:render_game",
         "key_turns": "render_replay:key_turns_figure",
         "check": "game:MiracleCheck",
+        "compile_parts": "batch:compile_parts",
     },
 )
 

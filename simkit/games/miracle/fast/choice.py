@@ -8,7 +8,12 @@ best scores (as ``argmax`` would).
 Hot helpers take arrays and scalars. The packed groups (state, rules, bot, scratch) reach the
 helpers as StructRefs built by the entry kernels (``decide``, ``step``, ``game.play``; see
 :mod:`.pack`), and every function of ``fast/`` that takes them is inlined into its caller
-(``inline="always"``, numba's own inlining), so no call copies them.
+(``inline="always"``, numba's own inlining) but for the two halves of an action, the bot's decision
+(:func:`.decide.decide_one`) and the rules' step (:func:`.step.step_one`, with :func:`.step.turn_start`):
+those are compiled once each, for every kernel that calls them, and side by side on a cold cache
+(:func:`.game.compile_parts`). numba's inlining copies the callee's IR at every level, so the whole engine
+inlined into one loop compiled in about 58 s of CPU, and in about 35 s split so; the two calls cost about
+1% of an action (``scripts/us_per_action.py``).
 """
 
 from __future__ import annotations

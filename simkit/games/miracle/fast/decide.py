@@ -21,7 +21,7 @@ from simkit.games.miracle.fast.uses import uses
 F32 = np.float32
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def decide_one(S, R, T, L, sit, g, word, temperature, cand_index, cand_score, cand_high):
     """The chosen flat action of game ``g`` (not over); ``cand_index``/``cand_score``/``cand_high``
     are scratch of the layout's size (int64, float32, float64) and the first two hold the

@@ -87,3 +87,38 @@ def play(state, rules, first, second, L, scratch, keys, counter, cap, played):
             step_one(S, R, g, kind, a, b, c, atk)
             played[g] += 1
             in_turn = 0 if kind == END_TURN else in_turn + 1
+
+
+def _packed_type(kind, group):
+    """The numba type a kernel gives ``kind(*group)`` (a :mod:`.pack` StructRef of the named tuple ``group``)."""
+    return kind([(name, numba.typeof(value)) for name, value in zip(group._fields, group)])
+
+
+def compile_parts(state, rules, bot, L, scratch) -> list:
+    """The two halves of :func:`play`'s compile, each compiled (or loaded from numba's cache) by calling it: the
+    bot's decision (:func:`.decide.decide_one`) and the rules' step (:func:`.step.step_one`, with the games'
+    start, :func:`.step.start_games`), with the argument types :func:`play` gives them. They share no kernel, so
+    two processes may compile them side by side, each writing numba's cache; ``play`` then loads both.
+
+    ``state``, ``rules``, ``bot``, ``scratch``, ``L``: packed as :func:`play` takes them. Empty when the JIT is off.
+    """
+    if numba.config.DISABLE_JIT:
+        return []
+    from simkit.games.miracle.fast.pack import KBotType, KRulesType, KSitType, KStateType
+    from simkit.games.miracle.fast.step import start_games, turn_start
+
+    S, R = _packed_type(KStateType, state), _packed_type(KRulesType, rules)
+    T, sit = _packed_type(KBotType, bot), _packed_type(KSitType, scratch)
+    i64, arr = numba.types.int64, numba.types.Array
+
+    def decision() -> None:
+        decide_one.compile((S, R, T, numba.typeof(L), sit, i64, numba.types.uint64, T.field_dict["temperature"],
+                            arr(numba.types.int64, 1, "C"), arr(numba.types.float32, 1, "C"),
+                            arr(numba.types.float64, 1, "C")))
+
+    def rule_step() -> None:
+        step_one.compile((S, R, i64, i64, i64, i64, i64, arr(numba.types.int32, 1, "C")))
+        turn_start.compile((S, R, i64))
+        start_games.compile((numba.typeof(state), numba.typeof(rules)))
+
+    return [decision, rule_step]

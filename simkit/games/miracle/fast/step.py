@@ -323,7 +323,7 @@ def unit_step(S, R, g, i):
             S.available[g, side, s] += R.units[k, i + 1] - R.units[k, i]
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def turn_start(S, R, g):
     """Turn start of the side to act: mana, garrisons, shields, cooldowns, unit steps, ready."""
     cur = S.current[g]
@@ -377,7 +377,7 @@ def perform(S, R, g, kind, a, b, c, atk):
         move(S, g, a, c)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def step_one(S, R, g, kind, a, b, c, atk):
     """Apply one legal action ``(kind, a, b, c)`` to game ``g``, then resolve deaths and the end of
     the game; a game that is over, or a PASS, is left untouched.
