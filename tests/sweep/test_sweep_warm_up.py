@@ -86,24 +86,30 @@ class L(event.Listener):
         count[ev.data["dispatcher"].py_func.__qualname__] += 1
 event.register("numba:compile", L())
 sc = simkit.load_scenario(sys.argv[1])
-plan = plan_sweep(sc, games=1, decks=["HolyLight:*"], panel=("balanced", "rush"), chunk_size=1)
+plan = plan_sweep(sc, games=1, chunk_size=1)
 execute.warm_up([plan.chunk(0)])
-print(*(f"{k}={count[k]}" for k in ("decide_one", "step_one", "turn_start", "start_games", "play")))
+print(*(f"{k}={count[k]}" for k in sys.argv[2:]))
 """
 
 
 @pytest.mark.slow
-def test_miracle_compile_parts_compile_what_its_sweep_plays_so_this_process_compiles_no_half_twice(tmp_path):
-    """On an empty numba cache, a sweep's warm-up compiles the decision here once and loads the step the fork
-    compiled: the parts give the kernels the very argument types the whole-game loop gives them (a mismatch would
-    compile a second specialisation here)."""
+@pytest.mark.parametrize("scenario, compiled_here", [
+    (QUICK, {"decide_one": 1, "step_one": 0, "turn_start": 0, "start_games": 0, "play": 1}),
+    ("scenarios/krypton/quick.toml", {"legal": 1, "apply": 1, "choose_code": 0, "turn": 0, "play_loop": 1}),
+])
+def test_compile_parts_compile_what_the_sweep_plays_so_this_process_compiles_no_half_twice(tmp_path, scenario,
+                                                                                            compiled_here):
+    """On an empty numba cache, a sweep's warm-up compiles one half here once and loads the half the fork compiled:
+    the parts give the kernels the very argument types the whole-game loop gives them (a mismatch would compile a
+    second specialisation here)."""
     import os
     import subprocess
     import sys
 
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
-    got = subprocess.run([sys.executable, "-c", CHILD, QUICK], env=env, capture_output=True, text=True, check=True)
-    assert got.stdout.split() == ["decide_one=1", "step_one=0", "turn_start=0", "start_games=0", "play=1"]
+    got = subprocess.run([sys.executable, "-c", CHILD, scenario, *compiled_here], env=env, capture_output=True,
+                         text=True, check=True)
+    assert got.stdout.split() == [f"{k}={n}" for k, n in compiled_here.items()]
 
 
 def test_only_two_utility_bots_have_miracle_compile_parts():

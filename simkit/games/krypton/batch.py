@@ -97,6 +97,37 @@ def make_bot(scenario, name: str, seat: int, seed: int):
     raise ValueError(f"unknown bot {name!r} (the scenario knows: {', '.join(bot_names(scenario))})")
 
 
+def compile_parts(scenario, bots: Sequence[str]) -> list:
+    """The ``compile_parts`` capability: the two halves of :func:`simkit.games.krypton.bots.play_loop`'s compile
+    that share little, each compiled (or loaded from numba's cache) by calling it with the argument types the loop
+    gives them: the rules (``engine.to_act``, ``legal``, ``apply``) and the bots' choice (``bots.choose_code``).
+    Empty when a seat searches (the search loop compiles apart) or the JIT is off."""
+    import numba
+
+    from simkit.games.krypton import engine as E
+    from simkit.games.krypton.bots import MAXLEGAL, choose_code
+
+    players = [make_bot(scenario, b, s, 0)[0] for s, b in enumerate(bots)]
+    if numba.config.DISABLE_JIT or not all(isinstance(p, (Utility, RandomBot)) for p in players):
+        return []
+    firsts, seconds = scenario.game.seat_decks()
+    g = Match(scenario, firsts[0], seconds[0], 0, log=False)
+    P, t, i64 = g.packed, numba.typeof, numba.types.int64
+    s, R, dist, nbr, lg = t(g.state), t(P.rules), t(P.dist), t(P.nbr), t(np.empty(MAXLEGAL, np.int64))
+    dice = [t(d) for d in P.dice]
+
+    def rules() -> None:
+        E.to_act.compile((s, R))
+        E.legal.compile((s, R, dist, nbr, lg))
+        E.apply.compile((s, R, dist, t(g.ev), i64))
+
+    def choice() -> None:
+        choose_code.compile((s, R, dist, nbr, i64, t(zeros(WEIGHTS_RECORD, 2)[0]), *dice, t(zeros(MEMORY, 2)[0]),
+                             lg, i64))
+
+    return [rules, choice]
+
+
 def play_one(scenario, first: str, second: str, seed: int, bots: Sequence[str]) -> tuple[Match, list[tuple]]:
     """Play one game to its end; returns the finished :class:`Match` and its actions (also its ``actions``)."""
     m, codes = _play(scenario, first, second, seed, bots)

@@ -162,7 +162,7 @@ def die(s, rules):
     return 1 + draw(s, rules.dice_sides)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # small, called with many argument types: one compile each otherwise
 def enc(kind, a, b):
     """The action code of ``(kind, a, b)``."""
     return kind * 1_000_000 + a * 1000 + (b + 1)
@@ -174,7 +174,7 @@ def dec(code):
     return code // 1_000_000, code // 1000 % 1000, code % 1000 - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # small, called with many argument types: one compile each otherwise
 def log(s, ev, kind, a1, a2, a3, a4, a5, a6, a7, a8):
     """Append one event row (counted even when the buffer has no room)."""
     n = s.n_events

@@ -30,5 +30,6 @@ GAME = Game(
         "narrate": "narrate:narrate",
         "draw": "render:render_game",
         "check": "invariants:KryptonInvariants",
+        "compile_parts": "batch:compile_parts",
     },
 )
