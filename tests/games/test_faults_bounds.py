@@ -135,6 +135,7 @@ def test_krypton_at_its_bounds_plays_games_that_end_within_the_action_cap():
     assert (df["turns"] == 1000).all() and (df["end_reason"] == "turn_limit").all()
 
 
+@pytest.mark.slow  # whole games of 1000 turns
 def test_magic_at_its_longest_turn_limit_plays_games_that_end():
     """Magic War at the longest turn limit its armies allow: games end, by a leader or at the limit."""
     data = _with("magic", [])

@@ -42,8 +42,9 @@ PRIEST_DECK = "HolyLight:Archer,Priest,Swordsman"
 SHIELD_DECK = "SalamanderShield:BlackBat,FrostDragon,Swordsman"
 INFERNO_DECK = "InfernoFlame:Archer,Priest,Swordsman"
 
-#: The machine on the base scenario, run by pytest like a designer's own file would (fixed seed).
-TestBaseScenarioMachine = seed(20240611)(match_machine(BASE)).TestCase
+#: The machine on the base scenario, run by pytest like a designer's own file would (fixed seed). A long property
+#: suite, so slow: the default suite runs the machine through `simkit check` (test_check_passes_on_the_base_scenario).
+TestBaseScenarioMachine = pytest.mark.slow(seed(20240611)(match_machine(BASE)).TestCase)
 
 
 # ----------------------------------------------------------------------------------------------

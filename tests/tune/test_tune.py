@@ -564,6 +564,7 @@ def test_a_later_stage_drops_the_next_least_useful_change_when_the_least_useful_
     assert plan._anchor({}, xy) == xy and plan._anchor({}, xy, [xy]) == {}
 
 
+@pytest.mark.slow  # three stages of whole tunes
 def test_a_third_stage_anchors_on_the_best_so_far_and_never_on_the_second_stages_anchor(tmp_path, monkeypatch):
     """stages=2: the third stage's anchor is chosen from the best candidate of both stages before it, with the
     second stage's anchor passed as used; what it plays (here the HP 6 -> 2 anchor is a screened single, and
