@@ -32,10 +32,14 @@ def warm(sc, ways: tuple[str, ...], bots: tuple[str, ...]) -> None:
     from simkit.runner import play_games
     from simkit.scenario import default_bot
     from simkit.sweep import sweep_defaults
+    from simkit.sweep.execute import compile_side_by_side
 
     firsts, seconds = sc.game.seat_decks()
+    parts = sc.game.capability("compile_parts")
     if "sweep" in ways:
         for pair in dict.fromkeys([tuple(sweep_defaults(sc)["bots"]), *((b, b) for b in bots)]):
+            if parts is not None:
+                compile_side_by_side(parts(pair))  # the engine's halves on two cores, as a sweep does
             play_games(sc, [firsts[0]], [seconds[0]], bots=pair, seeds=[0])
     if "play" in ways:
         pair = (default_bot(sc), "random")
