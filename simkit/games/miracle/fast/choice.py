@@ -12,8 +12,8 @@ helpers as StructRefs built by the entry kernels (``decide``, ``step``, ``game.p
 (:func:`.decide.decide_one`) and the rules' step (:func:`.step.step_one`, with :func:`.step.turn_start`):
 those are compiled once each, for every kernel that calls them, and side by side on a cold cache
 (:func:`.game.compile_parts`). numba's inlining copies the callee's IR at every level, so the whole engine
-inlined into one loop compiled in about 58 s of CPU, and in about 35 s split so; the two calls cost about
-1% of an action (``scripts/us_per_action.py``).
+inlined into one loop compiled in about 58 s of CPU, and in about 35 s split so; the two calls per action
+cost no time ``scripts/us_per_action.py`` can tell from the noise of a shared machine (about 2%).
 """
 
 from __future__ import annotations
