@@ -77,7 +77,7 @@ CHILD = """
 import collections, sys
 from numba.core import event
 import simkit
-from simkit.sweep import execute, plan_sweep
+from simkit.sweep import SweepSettings, execute, plan_sweep
 count = collections.Counter()
 class L(event.Listener):
     def on_start(self, ev):
@@ -86,7 +86,7 @@ class L(event.Listener):
         count[ev.data["dispatcher"].py_func.__qualname__] += 1
 event.register("numba:compile", L())
 sc = simkit.load_scenario(sys.argv[1])
-plan = plan_sweep(sc, games=1, chunk_size=1)
+plan = plan_sweep(sc, SweepSettings(games=1, chunk_size=1))
 execute.warm_up([plan.chunk(0)])
 print(*(f"{k}={count[k]}" for k in sys.argv[2:]))
 """
