@@ -147,14 +147,29 @@ def test_utility_scores_are_finite_exactly_on_legal_actions(base, late):
             assert np.array_equal(np.isfinite(bot.scores(rules, st)), R.legal_mask(rules, st))
 
 
-@given(seed=hs.integers(0, 10_000), steps=hs.integers(0, 120))
-def test_bots_never_raise_on_reachable_states(base, seed, steps):
-    """Any state reached by legal play gets an action from every bot (PASS only when over)."""
+def every_bot_acts(base, seed: int, steps: int, names) -> None:
+    """Each bot of ``names`` gives every game of a state reached by ``steps`` legal actions an action (PASS only
+    when over)."""
     rules = base.rules
     st = random_states(base, 3, steps, seed)
-    for name in bot_names(base):
+    for name in names:
         act = make_bot(base, name).act(rules, st, GameStreams(np.arange(3) + seed))
         assert ((act.kind == R.PASS) == st.over).all()
+
+
+@given(seed=hs.integers(0, 10_000), steps=hs.integers(0, 120))
+def test_bots_never_raise_on_reachable_states(base, seed, steps):
+    """Any state reached by legal play gets an action from every utility bot, the random bot and the first search
+    rung (PASS only when over); the deeper rungs run the same search with larger budgets (the slow test below)."""
+    every_bot_acts(base, seed, steps, [n for n in bot_names(base) if "search" not in n or n == "search-1"])
+
+
+@pytest.mark.slow
+@given(seed=hs.integers(0, 10_000), steps=hs.integers(0, 120))
+def test_every_bot_of_every_search_rung_never_raises_on_reachable_states(base, seed, steps):
+    """Any state reached by legal play gets an action from every bot the scenario names, every search rung of
+    every personality too (PASS only when over)."""
+    every_bot_acts(base, seed, steps, bot_names(base))
 
 
 def test_a_finished_game_gets_a_pass(base):
