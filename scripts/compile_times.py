@@ -13,6 +13,10 @@ out) and whether numba can cache it at all. The commands: ``sweep`` (``simkit sw
 ``check`` (``simkit check ... --profile ci``). One JSON line per run, with the machine's load average beside it
 (the figures are of the load: on a busy machine the wall time is mostly waiting).
 
+Forks a sweep's warm-up starts to compile an engine's other half (a game's ``compile_parts``) are counted in
+``cpu_s`` (the children's CPU), not in ``compile_cpu_s`` nor the kernels (this process's compile events only,
+which is what the progress line counts).
+
 ``--write`` stores, per game and command, every kernel's own compile CPU seconds of the cold run into
 ``simkit/commands/compile_times.json``: the figures the compile progress line reads (its share done and time
 left come from them and from the pace of the run in progress, never from a guess).
@@ -105,6 +109,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", dest="json_out", help="also write every run's figures here")
     a = p.parse_args(argv)
     table = json.loads(TABLE.read_text()) if TABLE.exists() else {}
+    stamp = None
+    if a.json_out:  # the provenance of the sources measured, taken before --write changes the table in simkit/
+        sys.path.insert(0, str(ROOT))
+        from simkit.core.provenance import provenance
+
+        stamp = provenance("scripts/compile_times.py", "python scripts/compile_times.py "
+                           + " ".join(argv if argv is not None else sys.argv[1:]))
     rows = []
     for game in a.games:
         for command in a.commands.split(","):
@@ -126,12 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         TABLE.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
         print(f"written: {TABLE.relative_to(ROOT)}")
     if a.json_out:
-        sys.path.insert(0, str(ROOT))
-        from simkit.core.provenance import provenance
-
-        doc = {**provenance("scripts/compile_times.py", "python scripts/compile_times.py "
-                            + " ".join(argv if argv is not None else sys.argv[1:])), "runs": rows}
-        Path(a.json_out).write_text(json.dumps(doc, indent=1) + "\n")
+        Path(a.json_out).write_text(json.dumps({**stamp, "runs": rows}, indent=1) + "\n")
     return 0
 
 
