@@ -102,7 +102,20 @@ def answer(doc: dict) -> list[str]:
     return [f"> {doc['answer']}"]
 
 
-KINDS = {"answer": answer, "ladder": ladder, "costs": costs, "locks": locks, "seat": seat}
+def first_run(doc: dict) -> list[str]:
+    """A fresh install's first quick sweep of each game (an empty numba cache) and the next one (the cache it left),
+    with the machine's load average beside them (scripts/compile_times.py)."""
+    out = ["| game | first run: wall s | its CPU s (with forks) | compile CPU s (this process) | kernels compiled | "
+           "next run: wall s | load average |", "|---|---|---|---|---|---|---|"]
+    for r in doc["runs"]:
+        c = r["cold"]
+        out.append(f"| {r['game']} ({r['command']}) | {c['wall_s']:.1f} | {c['cpu_s']:.1f} | "
+                   f"{c['compile_cpu_s']:.1f} | {c['compiles']} | {r['warm']['wall_s']:.1f} | "
+                   f"{r['load_before']:.1f} to {r['load_after']:.1f} |")
+    return out
+
+
+KINDS = {"answer": answer, "ladder": ladder, "costs": costs, "locks": locks, "seat": seat, "first_run": first_run}
 
 
 def render(path: str, kind: str, page: Path) -> str:
