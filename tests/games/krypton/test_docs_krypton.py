@@ -160,10 +160,12 @@ def test_clause_ids_are_unique_and_every_section_of_the_rules_page_has_one():
     end, loadouts) has at least one clause here."""
     ids = [clause_id(b) for b in bullets(page())]
     assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
-    sections = [int(m.group(1)) for m in re.finditer(r"^## (\d+)\. ", RULES_PAGE.read_text(encoding="utf-8"), re.M)]
-    assert sections == list(range(16))  # 0 (what the manual gives) and 15 (what is missing) hold no rule
     covered = {int(i.split(".")[0]) for i in ids}
     assert covered == set(range(1, 15))
+    if not RULES_PAGE.exists():
+        pytest.skip(f"the rules page {RULES_PAGE} lies outside this clone; the sections 1-14 above are its rules")
+    sections = [int(m.group(1)) for m in re.finditer(r"^## (\d+)\. ", RULES_PAGE.read_text(encoding="utf-8"), re.M)]
+    assert sections == list(range(16))  # 0 (what the manual gives) and 15 (what is missing) hold no rule
 
 
 def test_every_function_of_the_engine_is_named():
