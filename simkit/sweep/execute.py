@@ -91,6 +91,7 @@ def warm_up(chunks: list[Chunk]) -> None:
     Called before local workers are forked, so they inherit the compiled kernels and the loaded scenario: on a cold
     cache the engine compiles once for the sweep (the compile notice says so), not once in every worker.
     """
+    from simkit.outside.bots import outside_bots
     from simkit.runner import play_games
 
     for c in chunks:
@@ -101,7 +102,7 @@ def warm_up(chunks: list[Chunk]) -> None:
         if key in _WARM:
             continue
         parts = sc.game.capability("compile_parts")
-        if parts is not None:
+        if parts is not None and not set(c.bots) & set(outside_bots(sc)):  # an outside seat plays the Python loop
             compile_side_by_side(parts(c.bots))
         play_games(sc, [c.first_decks[0]], [c.second_decks[0]], bots=c.bots, seeds=[c.seeds[0]])
         _WARM.add(key)
