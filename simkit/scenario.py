@@ -24,7 +24,7 @@ from simkit.core.rng import SEED_MAX
 from simkit.games import Ruleset, get_game
 
 #: The top-level keys the core owns; a game declares its own (:attr:`simkit.games.Game.tables`).
-CORE_KEYS = ("game", "name", "description", "rules_version", "sweep")
+CORE_KEYS = ("game", "name", "description", "rules_version", "sweep", "experience")
 
 __all__ = ["Scenario", "load_scenario", "scenario_from_data", "Field", "resolve_like", "sweep_settings"]
 
@@ -402,6 +402,7 @@ def _build(path: Path, data: dict, bots_from: Path | None = None) -> Scenario:
     scenario = Scenario(path=path, data=data, game_name=game_name, rules=rules, decks=decks, bots_from=bots_from,
                         outside_bots=outside)
     sweep_settings(scenario)  # the core's [sweep] table is checked at load too
+    experience_settings(scenario)  # and its [experience] table
     return scenario
 
 
@@ -525,6 +526,52 @@ def sweep_settings(sc: Scenario) -> dict:
         "out": _out_with_bots(f.str("out", f"results/{sc.path.stem}"), sc.bots_from),
     }
 
+
+
+@dataclass(frozen=True)
+class ExperienceSettings:
+    """The scenario's ``[experience]`` table (the core's own): how the report judges how the games play.
+
+    Attributes:
+        target_turns: the designer's range of a game's length in turns, ``(shortest, longest)``, or ``None``
+            when the scenario gives none.
+        level_band: the lead (of the game's lead signal, -1 to +1) at or below which neither seat counts as ahead.
+        comeback: a win from behind by more than this lead is a comeback.
+        early: a game is decided early when its winner stayed ahead from this share of its turns on.
+        given: the keys the scenario itself gave (the others are simkit's defaults, which a page says).
+    """
+
+    target_turns: tuple[float, float] | None = None
+    level_band: float = 0.05
+    comeback: float = 0.25
+    early: float = 1 / 3
+    given: tuple[str, ...] = ()
+
+
+def experience_settings(sc: Scenario) -> ExperienceSettings:
+    """The scenario's ``[experience]`` table, checked: ``target_turns = [a, b]`` (optional), ``level_band``,
+    ``comeback`` and ``early`` (shares from 0 to 1; missing ones take :class:`ExperienceSettings`' defaults)."""
+    f = Field(str(sc.path), sc.data).table("experience", required=False)
+    f.reject_unknown(("target_turns", "level_band", "comeback", "early", "authored"))
+    if f.has("authored") and not isinstance(f.get("authored"), list | str):
+        raise f.fail("must name the keys the designer did not give (a list of key names)", "authored")
+    defaults = ExperienceSettings()
+    target = None
+    if f.has("target_turns"):
+        value = f.get("target_turns")
+        if (not isinstance(value, list) or len(value) != 2
+                or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+                or not 0 < value[0] <= value[1]):
+            raise f.fail(f"must be [shortest, longest], two positive numbers in order, got {value!r}", "target_turns")
+        target = (float(value[0]), float(value[1]))
+    shares = {}
+    for key in ("level_band", "comeback", "early"):
+        value = f.get(key, getattr(defaults, key))
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+            raise f.fail(f"must be a number from 0 to 1, got {value!r}", key)
+        shares[key] = float(value)
+    given = tuple(k for k in ("target_turns", "level_band", "comeback", "early") if f.has(k))
+    return ExperienceSettings(target_turns=target, given=given, **shares)
 
 
 def _out_with_bots(out: str, bots_from: Path | None) -> str:

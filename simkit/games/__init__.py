@@ -43,8 +43,8 @@ if TYPE_CHECKING:
     from simkit.scenario import Scenario
 
 __all__ = [
-    "CAPABILITIES", "CONVENTIONS", "CORE_COLUMNS", "GAME_COLUMNS", "SEATS", "WINNERS", "Game", "Match", "ResultSchema",
-    "Ruleset", "counter_column", "game_names", "get_game", "parse_counter_column",
+    "CAPABILITIES", "CONVENTIONS", "CORE_COLUMNS", "EXPERIENCE_COLUMNS", "GAME_COLUMNS", "SEATS", "WINNERS", "Game",
+    "Match", "ResultSchema", "Ruleset", "counter_column", "game_names", "get_game", "parse_counter_column",
 ]
 
 
@@ -55,6 +55,9 @@ GAME_COLUMNS = (
 # Columns of a sweep's results: the game's columns plus what the sweep adds.
 CORE_COLUMNS = ("first_deck", "second_deck", "game", "seed", "winner", "end_reason", "turns",
                 "first_bot", "second_bot", "actions", "scenario_hash", "rules_version")
+#: How a game played (one value per game, :mod:`simkit.games.kits.experience`), recorded by a game whose schema
+#: declares ``experience``, after the game's columns and before its side columns.
+EXPERIENCE_COLUMNS = ("lead_changes", "winner_deficit", "decided_turn", "decisions", "choices", "uncertainty")
 
 
 def counter_column(seat: str, category: str, card: str, counter: str) -> str:
@@ -90,6 +93,8 @@ class ResultSchema:
             :attr:`card_categories`, whose cards a deck holds, or one of its own, such as cards drawn from a
             shared pile), each counter with its words (``{"creature": {"summoned": "units summoned",
             "damage": "damage dealt"}}``); every count is per game and seat.
+        experience: the game records :data:`EXPERIENCE_COLUMNS` (its lead signal and decisions as it plays).
+        lock_reasons: end reasons that mean "the game could no longer be won" (a lock), beside ``cap_reason``.
     """
 
     end_reasons: Mapping[str, str]
@@ -99,11 +104,13 @@ class ResultSchema:
     deck_words: str = "deck"
     turn_words: str = "turn"
     card_counters: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    experience: bool = False
+    lock_reasons: tuple[str, ...] = ()
 
     def columns(self) -> tuple[str, ...]:
         """The columns of one record of :meth:`Game.play_batch`, in order."""
         side = tuple(f"{seat}_{name}" for name in self.side_columns for seat in SEATS)
-        return GAME_COLUMNS + side
+        return GAME_COLUMNS + (EXPERIENCE_COLUMNS if self.experience else ()) + side
 
     def as_meta(self) -> dict:
         """The schema as plain values (kept in a sweep's ``meta.json``)."""
@@ -112,6 +119,7 @@ class ResultSchema:
             "side_columns": dict(self.side_columns), "card_categories": dict(self.card_categories),
             "deck_words": self.deck_words, "turn_words": self.turn_words,
             "card_counters": {k: dict(v) for k, v in self.card_counters.items()},
+            "experience": self.experience, "lock_reasons": list(self.lock_reasons),
         }
 
     @classmethod
@@ -122,6 +130,7 @@ class ResultSchema:
             side_columns=dict(meta.get("side_columns", {})), card_categories=dict(meta.get("card_categories", {})),
             deck_words=meta.get("deck_words", "deck"), turn_words=meta.get("turn_words", "turn"),
             card_counters={k: dict(v) for k, v in meta.get("card_counters", {}).items()},
+            experience=bool(meta.get("experience", False)), lock_reasons=tuple(meta.get("lock_reasons", ())),
         )
 
 

@@ -16,13 +16,14 @@ It plays random legal games of a scenario through the game interface alone and c
 
 from __future__ import annotations
 
+import math
 from numbers import Integral, Real
 from pathlib import Path
 
 import numpy as np
 
 from simkit.core.errors import IllegalAction
-from simkit.games import WINNERS
+from simkit.games import EXPERIENCE_COLUMNS, WINNERS
 from simkit.runner import game_seeds
 from simkit.scenario import Scenario, load_scenario
 
@@ -60,9 +61,35 @@ def _check_columns(game, cols: dict, n: int) -> None:
                 raise _fail(f"{game.name}: game {i}: {c} = {v!r} is not a number")
 
 
+def _check_experience(game, cols: dict, n: int) -> None:
+    """The experience figures of a game that records them (:mod:`simkit.games.kits.experience`) within their ranges."""
+    if not game.schema.experience:
+        return
+    for i in range(n):
+        drawn, turns = cols["winner"][i] == "draw", cols["turns"][i]
+        figures = {c: cols[c][i] for c in EXPERIENCE_COLUMNS}
+        where = f"{game.name}: game {i} ({cols['first_deck'][i]} vs {cols['second_deck'][i]})"
+        if figures["lead_changes"] < 0 or figures["decisions"] < 0:
+            raise _fail(f"{where}: negative lead changes or decisions: {figures}")
+        for c in ("winner_deficit", "decided_turn"):
+            if drawn != math.isnan(figures[c]):
+                raise _fail(f"{where}: {c} = {figures[c]!r} must be NaN exactly when the game is drawn ({figures})")
+        if not drawn and not (0 <= figures["winner_deficit"] <= 2 and 1 <= figures["decided_turn"] <= max(turns, 1)):
+            raise _fail(f"{where}: winner_deficit must lie in 0..2 and decided_turn in 1..{turns}: {figures}")
+        if figures["decisions"] > 0 and not figures["choices"] >= 1:
+            raise _fail(f"{where}: a decision among fewer than one legal action: {figures}")
+        if not math.isnan(figures["uncertainty"]) and not 0 <= figures["uncertainty"] <= 1:
+            raise _fail(f"{where}: uncertainty must lie in 0..1: {figures}")
+
+
+def _same_value(a, b) -> bool:
+    """Equal, NaN equal to NaN (a figure with no value in both games)."""
+    return a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b))
+
+
 def _same_game(game, one: dict, many: dict, i: int) -> None:
     for c, values in one.items():
-        if values[0] != many[c][i]:
+        if not _same_value(values[0], many[c][i]):
             raise _fail(f"{game.name}: game {i} ({many['first_deck'][i]} vs {many['second_deck'][i]}, seed "
                         f"{many['seed'][i]}): {c} is {many[c][i]!r} in a batch but {values[0]!r} played alone")
 
@@ -147,6 +174,7 @@ def api_test(scenario: Scenario | str | Path, games: int = 6, seed: int = 0, bot
     if "action_list" not in many:
         raise _fail(f"{game.name}: play_batch(record_actions=True) returned no action_list")
     _check_columns(game, many, games)
+    _check_experience(game, many, games)
     limit = game.turn_limit
     for i in range(games):
         one = dict(game.play_batch([first[i]], [second[i]], [seeds[i]], bots, record_actions=True))
