@@ -26,7 +26,8 @@ from simkit.games import Ruleset, get_game
 #: The top-level keys the core owns; a game declares its own (:attr:`simkit.games.Game.tables`).
 CORE_KEYS = ("game", "name", "description", "rules_version", "sweep", "experience")
 
-__all__ = ["Scenario", "load_scenario", "scenario_from_data", "Field", "resolve_like", "sweep_settings"]
+__all__ = ["Scenario", "load_scenario", "scenario_from_data", "Field", "resolve_like", "sweep_settings",
+           "EXPERIENCE_KEYS", "ExperienceSettings", "experience_settings", "experience_settings_from"]
 
 
 def _merge(base: dict, patch: dict) -> dict:
@@ -538,23 +539,69 @@ class ExperienceSettings:
         level_band: the lead (of the game's lead signal, -1 to +1) at or below which neither seat counts as ahead.
         comeback: a win from behind by more than this lead is a comeback.
         early: a game is decided early when its winner stayed ahead from this share of its turns on.
+        comebacks: the bar of the snowballing flag: comebacks should be at least this share of the games won.
+        decided_early: the bar of the decided-early flag: at most this share of the games won should be decided
+            early.
+        draws: the bar of the drawish flag: at most this share of the games should be drawn.
         given: the keys the scenario itself gave (the others are simkit's defaults, which a page says).
+        authored: keys the scenario gives that are simkit's choice, not the rules document's (its ``authored``
+            list: a page labels them so).
     """
 
     target_turns: tuple[float, float] | None = None
     level_band: float = 0.05
     comeback: float = 0.25
     early: float = 1 / 3
+    comebacks: float = 0.10
+    decided_early: float = 0.50
+    draws: float = 0.10
     given: tuple[str, ...] = ()
+    authored: tuple[str, ...] = ()
+
+    def source(self, key: str) -> str:
+        """Whose number ``key`` is: ``"designer"`` (the scenario gives it), ``"authored"`` (the scenario gives it
+        but names it in ``authored``: simkit's choice where the rules document gives none) or ``"default"``
+        (simkit's default, the scenario is silent)."""
+        if key not in self.given:
+            return "default"
+        return "authored" if key in self.authored else "designer"
+
+
+#: the keys of the ``[experience]`` table, in the order a page lists them
+EXPERIENCE_KEYS = ("target_turns", "level_band", "comeback", "early", "comebacks", "decided_early", "draws")
 
 
 def experience_settings(sc: Scenario) -> ExperienceSettings:
-    """The scenario's ``[experience]`` table, checked: ``target_turns = [a, b]`` (optional), ``level_band``,
-    ``comeback`` and ``early`` (shares from 0 to 1; missing ones take :class:`ExperienceSettings`' defaults)."""
-    f = Field(str(sc.path), sc.data).table("experience", required=False)
-    f.reject_unknown(("target_turns", "level_band", "comeback", "early", "authored"))
-    if f.has("authored") and not isinstance(f.get("authored"), list | str):
-        raise f.fail("must name the keys the designer did not give (a list of key names)", "authored")
+    """The scenario's ``[experience]`` table, checked (see :func:`experience_settings_from`)."""
+    return experience_settings_from(sc.data, str(sc.path))
+
+
+def experience_settings_from(data: dict, source: str = "scenario") -> ExperienceSettings:
+    """The ``[experience]`` table of a scenario's (merged) data, checked: ``target_turns = [a, b]`` (optional),
+    ``level_band``, ``comeback``, ``early``, ``comebacks``, ``decided_early`` and ``draws`` (shares from 0 to 1;
+    missing ones take :class:`ExperienceSettings`' defaults) and ``authored`` (the keys given that are simkit's
+    choice, not the rules document's).
+
+    Args:
+        data: the scenario's data (a results folder keeps it as ``meta["scenario_text"]``).
+        source: the file named in an error.
+
+    Raises:
+        ScenarioError: one line naming the file, the key and the problem.
+    """
+    f = Field(source, data).table("experience", required=False)
+    f.reject_unknown((*EXPERIENCE_KEYS, "authored"))
+    authored: tuple[str, ...] = ()
+    if f.has("authored"):
+        value = f.get("authored")
+        value = [value] if isinstance(value, str) else value
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise f.fail("must name the keys the designer did not give (a list of key names)", "authored")
+        unknown = [v for v in value if v not in EXPERIENCE_KEYS]
+        if unknown:
+            raise f.fail(f"names {unknown[0]!r}, not a key of [experience] ({', '.join(EXPERIENCE_KEYS)})",
+                         "authored")
+        authored = tuple(value)
     defaults = ExperienceSettings()
     target = None
     if f.has("target_turns"):
@@ -565,13 +612,13 @@ def experience_settings(sc: Scenario) -> ExperienceSettings:
             raise f.fail(f"must be [shortest, longest], two positive numbers in order, got {value!r}", "target_turns")
         target = (float(value[0]), float(value[1]))
     shares = {}
-    for key in ("level_band", "comeback", "early"):
+    for key in EXPERIENCE_KEYS[1:]:
         value = f.get(key, getattr(defaults, key))
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
             raise f.fail(f"must be a number from 0 to 1, got {value!r}", key)
         shares[key] = float(value)
-    given = tuple(k for k in ("target_turns", "level_band", "comeback", "early") if f.has(k))
-    return ExperienceSettings(target_turns=target, given=given, **shares)
+    given = tuple(k for k in EXPERIENCE_KEYS if f.has(k))
+    return ExperienceSettings(target_turns=target, given=given, authored=authored, **shares)
 
 
 def _out_with_bots(out: str, bots_from: Path | None) -> str:

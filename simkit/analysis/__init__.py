@@ -2,6 +2,7 @@
 
 Each table answers one designer question: who beats whom (:func:`matchup_matrix`), how much going
 first is worth (:func:`first_player_advantage`), how strong each deck is (:func:`deck_strength`),
+how the games play (:func:`experience_tables`: length, comebacks, games decided early, draws),
 which cards carry their decks (:func:`card_win_rates`, :func:`card_pair_synergy`) and what each card did
 in the games (:func:`card_usage`, from the engines' counters), what a field
 of perfect adapters would play (:func:`metagame`), how games go (:func:`game_shape`,
@@ -17,6 +18,7 @@ from dataclasses import replace
 import pandas as pd
 
 from simkit.analysis.cards import card_pair_synergy, card_usage, card_usage_change, card_win_rates, deck_membership
+from simkit.analysis.experience import experience_figures, experience_flags, experience_tables
 from simkit.analysis.first_player import first_player_advantage, seat_measured
 from simkit.analysis.flags import (
     FLAG_COLUMNS,
@@ -65,6 +67,9 @@ __all__ = [
     "deck_games",
     "deck_pool",
     "deck_strength",
+    "experience_figures",
+    "experience_flags",
+    "experience_tables",
     "first_player_advantage",
     "forfeit_table",
     "forfeit_words",
@@ -112,7 +117,9 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
         report uses), ``flag_reach`` (:func:`matchup_flag_reach`: how many games a matchup
         needs before it can be flagged), ``meta`` (:func:`meta_of`), ``pairing_games`` (games of every
         pairing the two seat pools make, :func:`pairing_games`: what every page counts), ``bands`` (the
-        :class:`FlagBands` used) and ``schema`` (the game's :class:`~simkit.games.ResultSchema`).
+        :class:`FlagBands` used), ``schema`` (the game's :class:`~simkit.games.ResultSchema`) and ``experience``
+        (how the games play, :func:`~simkit.analysis.experience.experience_tables`: figures and flags, or the line
+        saying why the results have none).
 
     Every table counts only the games played to their end: games an outside bot forfeited are left out of them
     and counted in ``forfeits`` (:func:`~simkit.analysis.forfeits.forfeit_table`).
@@ -144,6 +151,7 @@ def analyze(df: pd.DataFrame, bootstrap: int = 200, seed: int = 0, bands: FlagBa
         "bands": bands,
         "schema": results_schema(df),
         "forfeits": forfeits,
+        "experience": experience_tables(df, bands),
     }
     adaptive = ((df.attrs.get("meta") or {}).get("plan") or {}).get("adaptive")
     if adaptive:  # an adaptive sweep: anytime-valid intervals and flags, decks weighted per opponent

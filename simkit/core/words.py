@@ -22,6 +22,9 @@ and what each one needs:
 - **plays better** (a ladder's match): the score's interval (draws half) lies wholly above 1/2; **not told
   apart** when it holds 1/2. **The player matters** (``simkit ladder``): a bot plays better than another and the
   players' share of the outcome's variance has an interval above 0.
+- **flagged** (how the games play: snowballing, decided early, too long or short, drawish): as a balance flag,
+  the estimate beyond its bar and its exact test significant after its family's correction; an estimate beyond
+  its bar without that is said "by its estimate, not significantly".
 - **proposed** (``tune``): the proposal beats the base on the confirmation seeds and the fresh-seed check
   finds the spread narrower by its whole interval; otherwise "no safe proposal".
 
@@ -43,7 +46,8 @@ __all__ = [
     "games_to_settle", "settle_projection", "seat_sentence", "flag_message", "deck_range_sentence", "change_verdict",
     "detectable_change", "games_for_change", "guarantee_sentence", "seats_guarantee_sentence", "shift_sentence",
     "card_status",
-    "crossing_verdict", "tune_verdict", "match_sentence", "player_answer",
+    "crossing_verdict", "tune_verdict", "match_sentence", "player_answer", "experience_flag_message",
+    "experience_sentence", "EXPERIENCE_FLAG_WORDS",
 ]
 
 Z95 = NormalDist().inv_cdf(0.975)
@@ -890,3 +894,124 @@ def player_answer(upper: str, lower: str, score: Estimate, shares: dict[str, Est
     if measured:
         return f"Neither bot plays better on average ({edge}), yet deal by deal {split}."
     return f"Not shown that the player matters: {edge}; {split}."
+
+
+# ----------------------------------------------------------------------------------------------
+# how the games play
+
+
+#: an experience flag's kind in words (as a sentence lists it)
+EXPERIENCE_FLAG_WORDS = {
+    "snowballing": "snowballing", "decided_early": "decided early", "too_long": "too long",
+    "too_short": "too short", "drawish": "drawish",
+}
+
+
+def _where(subject: str) -> str:
+    return "overall" if subject in ("", "all games") else f"in {subject}"
+
+
+def experience_flag_message(kind: str, est: Estimate, bar: float, second: Estimate | None = None,
+                            second_bar: float | None = None, edge: float | None = None, unit: str = "turn") -> str:
+    """The message of an experience flag (its estimate beyond its bar, significant after correction).
+
+    Args:
+        kind: ``snowballing`` (``est``: the comeback share, ``second``: the decided-early share), ``decided_early``,
+            ``too_long``/``too_short`` (``est``: the share of games longer than ``edge``, or shorter), ``drawish``.
+        est: the share with its 95% interval; its ``name`` the subject (``all games``, a deck, ``A vs B``).
+        bar: the bar it lies beyond.
+        second, second_bar: snowballing's decided-early share and its bar.
+        edge: the target's edge in turns (the length flags).
+        unit: what the game calls a turn.
+    """
+    where = _where(est.name)
+    if kind == "snowballing":
+        return (f"snowballing {where}: comebacks are {pct(est.value)} of the games won ({est.ci()}), below "
+                f"{pct(bar)}, and {pct(second.value)} are decided early ({second.ci()}), above {pct(second_bar)}")
+    if kind == "decided_early":
+        return f"decided early {where}: {pct(est.value)} of the games won ({est.ci()}), above {pct(bar)}"
+    if kind in ("too_long", "too_short"):
+        side = "longer" if kind == "too_long" else "shorter"
+        end = "longest" if kind == "too_long" else "shortest"
+        return (f"{EXPERIENCE_FLAG_WORDS[kind]} {where}: {pct(est.value)} of games last {side} than {edge:g} "
+                f"{plural(unit)}, the target's {end} ({est.ci()}): most games do")
+    if kind == "drawish":
+        return f"drawish {where}: {pct(est.value)} of games are drawn ({est.ci()}), above {pct(bar)}"
+    raise ValueError(f"unknown experience flag kind {kind!r}")
+
+
+def _flag_listing(flagged: Sequence[tuple[str, str, str]]) -> str:
+    """``snowballing overall and in 2 matchups; drawish in 1 deck`` from ``(kind, scope, subject)`` triples."""
+    parts = []
+    for kind in EXPERIENCE_FLAG_WORDS:
+        mine = [(s, x) for k, s, x in flagged if k == kind]
+        if not mine:
+            continue
+        where = ["overall"] if any(s == "overall" for s, _ in mine) else []
+        for scope, noun in (("deck", "deck"), ("matchup", "matchup")):
+            named = [x for s, x in mine if s == scope]
+            if len(named) == 1:
+                where.append(f"in {named[0]}")
+            elif named:
+                where.append(f"in {count(len(named), noun)}")
+        parts.append(f"{EXPERIENCE_FLAG_WORDS[kind]} " + " and ".join(where))
+    return "; ".join(parts)
+
+
+def experience_sentence(figures: dict[str, Estimate], flagged: Sequence[tuple[str, str, str]],
+                        beyond: Sequence[str] = (), target: tuple[float, float] | None = None,
+                        unit: str = "turn") -> str:
+    """How the games play in one sentence, the figures with their intervals, then the flags.
+
+    Args:
+        figures: the overall figures as estimates (names of :data:`simkit.analysis.experience.FIGURES`; a figure
+            missing or without a value is left out).
+        flagged: every experience flag as ``(kind, scope, subject)``.
+        beyond: the kinds whose overall estimate lies beyond its bar without a flag (said as "by its estimate,
+            not significantly").
+        target: the target length in turns, when the scenario gives one.
+        unit: what the game calls a turn.
+
+    Returns:
+        ``How the games play: games last ...; of the games won, ... are comebacks and ... decided early; ...
+        drawn. Flagged: ...`` (or ``No experience flag``), no word stronger than its interval.
+    """
+    def has(name: str) -> bool:
+        return name in figures and figures[name].known
+
+    def share(name: str) -> str:
+        e = figures[name]
+        return f"{pct(e.value)} ({e.ci()})"
+
+    said = []
+    if has("turns"):
+        t = figures["turns"]
+        length = (f"games last {t.value:.1f} {plural(unit)} on average (95% CI {t.low:.1f}-{t.high:.1f})"
+                  if math.isfinite(t.low) else f"games last {t.value:.1f} {plural(unit)} on average")
+        if target is not None and has("in_target"):
+            length += f", {share('in_target')} inside the target {target[0]:g}-{target[1]:g} {plural(unit)}"
+        said.append(length)
+    won = [f"{share('comebacks')} are comebacks" if has("comebacks") else "",
+           f"{share('decided_early')} are decided early" if has("decided_early") else ""]
+    won = [w for w in won if w]
+    if won:
+        said.append("of the games won, " + " and ".join(won))
+    if has("draws"):
+        ends = f"{share('draws')} are drawn"
+        for name, words in (("turn_limit", "reach the turn limit"), ("locks", "end in a lock")):
+            if has(name) and figures[name].value > 0:
+                ends += f", {share(name)} {words}"
+        said.append(ends)
+    head = "How the games play: " + "; ".join(said) + "." if said else "How the games play: no figure to say."
+    if flagged:
+        tail = f" Flagged (significant after correction): {_flag_listing(flagged)}."
+    else:
+        tail = " No experience flag: nothing lies significantly beyond its bar"
+        if beyond:
+            kinds = [EXPERIENCE_FLAG_WORDS[k] for k in beyond]
+            one = len(kinds) == 1
+            tail += (f" (by {'its estimate' if one else 'their estimates'} alone, {', '.join(kinds)} "
+                     f"{'lies' if one else 'lie'} beyond {'its bar' if one else 'their bars'} overall, "
+                     "not significantly: more games would settle it)")
+        tail += "."
+    return head + tail

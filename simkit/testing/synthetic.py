@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 
 from simkit.core.rng import GameStreams, derive_seed, mix64
-from simkit.games import ResultSchema
+from simkit.games import EXPERIENCE_COLUMNS, ResultSchema
 
-__all__ = ["SYNTHETIC_SCHEMA", "synthetic_deck_cards", "synthetic_results", "rate_matrix"]
+__all__ = ["SYNTHETIC_SCHEMA", "synthetic_deck_cards", "synthetic_results", "rate_matrix", "with_experience"]
 
 #: The result schema synthetic results declare.
 SYNTHETIC_SCHEMA = ResultSchema(
@@ -176,3 +176,66 @@ def synthetic_results(
         "deck_cards": {d: {k: list(v) for k, v in c.items()} for d, c in cards.items()},
     }
     return out
+
+
+PlantSpec = float | Callable[[str, str], float]
+
+
+def _planted(spec: PlantSpec, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """A planted figure per game: one number for all, or a function of the game's two decks."""
+    if callable(spec):
+        return np.array([spec(a, b) for a, b in zip(first, second)], dtype=float)
+    return np.full(len(first), float(spec))
+
+
+def with_experience(results: pd.DataFrame, comebacks: PlantSpec = 0.2, decided_early: PlantSpec = 0.4,
+                    lead_changes: PlantSpec = 1.0, choices: float = 8.0, uncertainty: float | None = None,
+                    seed: int = 0) -> pd.DataFrame:
+    """``results`` with planted experience figures (:data:`simkit.games.EXPERIENCE_COLUMNS`), as a game that
+    records them would give, its schema saying so.
+
+    Each game's figures are drawn from its own stream (keyed by ``seed`` and the game's seed), so two results of the
+    same games get the same draws where the planted shares agree. Under the default ``[experience]`` bars
+    (comeback beyond a lead of 0.25, decided early from a third of the game on): a won game is a comeback with
+    probability ``comebacks`` (its winner's deficit uniform in 0.3-1, else in 0-0.2) and decided early with
+    probability ``decided_early`` (its deciding turn in the game's first third, else after it; a game of fewer
+    than 3 turns cannot be decided early); a drawn game has NaN deficit and deciding turn.
+
+    Args:
+        results: results (:func:`synthetic_results` or any with ``first_deck, second_deck, seed, winner, turns``).
+        comebacks: the planted share of won games that are comebacks, or a function ``(first, second) -> share``.
+        decided_early: the planted share of won games decided early (number or function).
+        lead_changes: the mean of each game's Poisson number of lead changes (number or function).
+        choices: the mean legal actions per decision (each game's mean uniform within +-25% of it).
+        uncertainty: each game's uncertainty is uniform in 0-2x this (capped at 1); ``None``: NaN (no search bot).
+        seed: the draws' seed.
+
+    Returns:
+        a copy of ``results`` with the columns, ``attrs["meta"]["schema"]["experience"]`` set.
+    """
+    out = results.copy()
+    first, second = (out[c].astype(str).to_numpy() for c in ("first_deck", "second_deck"))
+    keys = mix64(out["seed"].to_numpy().astype(np.uint64) ^ np.uint64(derive_seed("experience", seed)))
+    u = GameStreams((keys >> np.uint64(1)).astype(np.int64)).uniform(7)
+    won = (out["winner"] != "draw").to_numpy()
+    turns = out["turns"].to_numpy(int)
+    back = u[:, 0] < _planted(comebacks, first, second)
+    deficit = np.where(back, 0.3 + 0.7 * u[:, 1], 0.2 * u[:, 1])
+    early = (u[:, 2] < _planted(decided_early, first, second)) & (turns >= 3)
+    third = np.floor(turns / 3).astype(int)
+    decided = np.where(early, 1 + (u[:, 3] * third).astype(int).clip(0, np.maximum(third - 1, 0)),
+                       third + 1 + (u[:, 3] * (turns - third)).astype(int))
+    decided = np.minimum(decided, turns)
+    from scipy.stats import poisson
+
+    changes = poisson.ppf(u[:, 6], _planted(lead_changes, first, second))
+    out["lead_changes"] = changes.astype(np.int64)
+    out["winner_deficit"] = np.where(won, deficit, np.nan)
+    out["decided_turn"] = np.where(won, decided.astype(float), np.nan)
+    out["decisions"] = np.maximum(turns * 3, 1).astype(np.int64)
+    out["choices"] = choices * (0.75 + 0.5 * u[:, 4])
+    out["uncertainty"] = np.nan if uncertainty is None else np.minimum(2 * uncertainty * u[:, 5], 1.0)
+    meta = dict(out.attrs.get("meta") or {})
+    meta["schema"] = {**(meta.get("schema") or SYNTHETIC_SCHEMA.as_meta()), "experience": True}
+    out.attrs["meta"] = meta
+    return out[[*results.columns, *(c for c in EXPERIENCE_COLUMNS if c not in results.columns)]]
