@@ -60,6 +60,8 @@ from simkit.games.krypton.state import (
     E_DICE,
     E_HAND,
     END_BASE,
+    END_LOCK,
+    END_SUDDEN_DEATH,
     END_TURN_LIMIT,
     HS_BOARD,
     HS_DEAD,
@@ -110,10 +112,10 @@ KIND_NAMES = (None, "step", "attack", "gather", "build", "standby", "upgrade", "
 EVW = 5 + 2 * MAXDICE
 (EV_ROLL, EV_STEP, EV_DAMAGE, EV_DEATH, EV_REVIVE, EV_RETURN, EV_UNFLIP, EV_NO_SPAWN, EV_ATTACK, EV_DICE, EV_TOTALS,
  EV_COUNTER, EV_PLAY, EV_GATHER, EV_BUILD, EV_UPGRADE, EV_STANDBY, EV_DESTROYED, EV_IRON, EV_BASE_HIT,
- EV_BASE_DESTROYED, EV_CAP, EV_END) = range(23)
+ EV_BASE_DESTROYED, EV_CAP, EV_END, EV_LOCK, EV_SUDDEN_DEATH) = range(25)
 EVENT_NAMES = ("roll", "step", "damage", "death", "revive", "return", "unflip", "no_spawn", "attack", "dice", "totals",
                "counter", "play", "gather", "build", "upgrade", "standby", "destroyed", "iron_wall", "base_hit",
-               "base_destroyed", "cap", "end")
+               "base_destroyed", "cap", "end", "lock", "sudden_death")
 # damage sources (a card: SRC_CARD + card id)
 SRC_JUDGMENT, SRC_SAME_END, SRC_TOWER_MOVE, SRC_TOWER_END, SRC_CARD = 0, 1, 2, 3, 100
 
@@ -510,15 +512,78 @@ def shuffle_into_pile(s, n):
 
 @njit(cache=True)
 def end_by_cap(s, rules, ev):
-    """The round cap ends the game: a draw, or the higher base with ``turn_limit_result = "base_hp"``."""
+    """The round cap ends the game: a draw, or the higher base with ``turn_limit_result = "base_hp"`` (and,
+    bases equal in HP, the higher base tier with the authored ``"base_hp_tier"``)."""
     s.turn = 2 * rules.team * rules.max_rounds - 1
     s.reason = END_TURN_LIMIT
     b0, b1 = s.sides[0].base_hp, s.sides[1].base_hp
+    t0, t1 = s.sides[0].tier, s.sides[1].tier
     if rules.limit_by_hp and b0 != b1:
         s.winner = 0 if b0 > b1 else 1
+    elif rules.limit_by_tier and t0 != t1:
+        s.winner = 0 if t0 > t1 else 1
     else:
         s.winner = DRAW
     log(s, ev, EV_CAP, s.winner, 0, 0, 0, 0, 0, 0, 0)
+
+
+# ---- the lock: a game no side can win any more without magic cards (simkit.games.krypton.stalemate) ----------
+
+@njit(cache=True)
+def best_attack(s, rules, dist, side):
+    """The highest total ``side`` can bring against the enemy base without cards: its dice all on their top
+    face, plus the most terrain points of a cell (not a base) within its longest class range of that base."""
+    dice = dice_count(s, rules, side)
+    top = rules.dice_sides if rules.combine_max else rules.dice_sides * dice
+    base = rules.bases[1 - side]
+    reach = 0
+    for k in range(rules.team):
+        reach = max(reach, rules.classes[hero(s, side, k).cls].range)
+    points = 0
+    for c in range(rules.cells):
+        t = s.terrain[c]
+        if c != base and t >= 0 and 1 <= dist[c, base] <= reach:
+            points = max(points, rules.terrain_points[t])
+    return top + points
+
+
+@njit(cache=True)
+def can_add_a_die(s, rules, side):
+    """``side`` could still pay for a die: a dice tower or its next base tier now, or later from a vein with
+    stock or from the other side's death penalty (``floor(energy / death_divisor) > 0``)."""
+    for c in range(rules.cells):
+        if s.stock[c] > 0:
+            return True
+    if rules.death_divisor > 0 and s.sides[1 - side].energy // rules.death_divisor > 0:
+        return True
+    cheapest = -1
+    for i in range(rules.n_tower_kinds):
+        if rules.towers[i].effect == E_DICE and (cheapest < 0 or rules.towers[i].cost < cheapest):
+            cheapest = rules.towers[i].cost
+    tier = s.sides[side].tier
+    if tier < rules.n_tiers and (cheapest < 0 or rules.upgrade_cost[tier - 1] < cheapest):
+        cheapest = rules.upgrade_cost[tier - 1]
+    return cheapest >= 0 and s.sides[side].energy >= cheapest
+
+
+@njit(cache=True)
+def locked(s, rules, dist):
+    """No base can lose an HP any more without magic cards: no side can add a die, and neither side's
+    :func:`best_attack` beats the enemy base's defence."""
+    for side in range(2):
+        if can_add_a_die(s, rules, side):
+            return False
+        if best_attack(s, rules, dist, side) > rules.base_defense[s.sides[1 - side].tier - 1]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def end_by_lock(s, ev):
+    """The authored ``end_at_lock``: a locked game ends at once, drawn (it could only be drawn at the cap)."""
+    s.reason = END_LOCK
+    s.winner = DRAW
+    log(s, ev, EV_LOCK, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -567,13 +632,17 @@ def movement_points(s, rules, h, roll):
 
 
 @njit(cache=True)
-def next_turn(s, rules, ev):
-    """Start the next hero turn: draw, preparation, movement roll; skip turns that cannot be played."""
+def next_turn(s, rules, dist, ev):
+    """Start the next hero turn: draw, preparation, movement roll; skip turns that cannot be played. The round
+    cap ends the game first; with ``end_at_lock`` a game standing locked at a turn's start ends there."""
     team = rules.team
     while True:
         s.turn += 1
         if s.turn >= 2 * team * rules.max_rounds:
             end_by_cap(s, rules, ev)
+            return
+        if rules.end_at_lock and locked(s, rules, dist):
+            end_by_lock(s, ev)
             return
         side, k = cur_side(s), cur_hero(s, rules)
         h = hero(s, side, k)
@@ -637,7 +706,7 @@ def settle(s, rules, dist, ev):
         h = hero(s, cur_side(s), cur_hero(s, rules))
         if s.this_turn.ending or h.state != HS_BOARD:
             end_turn_effects(s, rules)
-            next_turn(s, rules, ev)
+            next_turn(s, rules, dist, ev)
             continue
         return
 
@@ -675,7 +744,7 @@ def new_game(s, rules, dist, classes, key, ev):
     s.n_pile = n
     shuffle_into_pile(s, n)
     s.turn = -1
-    next_turn(s, rules, ev)
+    next_turn(s, rules, dist, ev)
     settle(s, rules, dist, ev)
 
 
@@ -1054,6 +1123,10 @@ def apply_damage(s, rules, ev):
             s.winner = side
             s.reason = END_BASE
             log(s, ev, EV_BASE_DESTROYED, d, 0, 0, 0, 0, 0, 0, 0)
+        elif rules.sudden_death > 0 and s.turn // (2 * rules.team) >= rules.sudden_death:
+            s.winner = side  # the authored sudden death: after round sudden_death, the first base HP taken wins
+            s.reason = END_SUDDEN_DEATH
+            log(s, ev, EV_SUDDEN_DEATH, d, 0, 0, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True)

@@ -13,8 +13,11 @@ GAME = Game(
     name="krypton",
     title="Krypton Tower War",
     schema=ResultSchema(
-        end_reasons={"base": "a base was destroyed", "turn_limit": "round limit reached"},
+        end_reasons={"base": "a base was destroyed", "turn_limit": "round limit reached",
+                     "sudden_death": "a base HP taken after the sudden-death round",
+                     "lock": "locked: no base could be hurt any more without cards"},
         cap_reason="turn_limit",
+        lock_reasons=("lock",),
         side_columns=SIDE_COLUMNS,
         card_categories={"class": "hero class"},
         card_counters={

@@ -382,7 +382,7 @@ class Match(DeclaredMatch):
 
     def next_turn(self) -> None:
         """Start the next hero turn now (draw, preparation, roll), as the end of the current one would."""
-        E.next_turn(self.state, self.packed.rules, self.ev)
+        E.next_turn(self.state, self.packed.rules, self.packed.dist, self.ev)
 
     def damage_hero(self, side: int, k: int, amount: int, source: str = "judgment") -> int:
         """``amount`` damage to hero ``k`` of ``side`` as the rules deal it (death follows at once); returns
@@ -484,7 +484,8 @@ class Match(DeclaredMatch):
             return (turn, name, a[0], a[1], self.packed.towers[a[2]])
         width = {E.EV_ROLL: 4, E.EV_STEP: 5, E.EV_DEATH: 4, E.EV_RETURN: 3, E.EV_UNFLIP: 2, E.EV_NO_SPAWN: 2,
                  E.EV_TOTALS: 3, E.EV_GATHER: 4, E.EV_UPGRADE: 2, E.EV_STANDBY: 2, E.EV_IRON: 2, E.EV_BASE_HIT: 3,
-                 E.EV_BASE_DESTROYED: 1, E.EV_CAP: 1, E.EV_END: 2}[kind]
+                 E.EV_BASE_DESTROYED: 1, E.EV_CAP: 1, E.EV_END: 2, E.EV_LOCK: 0,
+                 E.EV_SUDDEN_DEATH: 1}[kind]
         return (turn, name) + tuple(a[:width])
 
     # -- words ------------------------------------------------------------------------------------------------

@@ -74,6 +74,10 @@ def event_line(g, e: tuple) -> str | None:
         return f"    {SIDE_NAMES[e[2]]}'s base loses {e[3]} HP ({e[4]} left)"
     if kind == "base_destroyed":
         return f"{SIDE_NAMES[e[2]]}'s base is destroyed"
+    if kind == "sudden_death":
+        return f"{SIDE_NAMES[e[2]]}'s base loses an HP after the sudden-death round: {SIDE_NAMES[1 - e[2]]} wins"
+    if kind == "lock":
+        return "the game is locked: it ends drawn (end_at_lock)"
     if kind == "cap":
         return "round limit reached: " + ("a draw" if e[2] == 2 else f"{SIDE_NAMES[e[2]]} wins on base HP")
     if kind == "end":

@@ -14,60 +14,28 @@ the die take 1 HP of an advanced base (6 + 1 + 4 against 10), with two copies of
 Under the rules page's 50-round limit a locked game ends in a draw; a lock tells a designer that the
 game's end is settled long before the limit (rules page section 13: the manual gives no other end).
 
-:func:`locked` reads a :class:`~simkit.games.krypton.match.Match`; :func:`lock_round` replays a recorded game
-and returns the round in which it first locked.
+:func:`locked` reads a :class:`~simkit.games.krypton.match.Match` with the engine's own compiled test
+(:func:`simkit.games.krypton.engine.locked`, the one home of the rule: the authored end rule ``end_at_lock`` ends
+a game with it); :func:`lock_round` replays a recorded game and returns the round in which it first locked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from simkit.games.krypton import engine as E
 from simkit.games.krypton.match import Match
-
-
-def _best_attack(m: Match, side: int) -> int:
-    """The highest total ``side`` can bring against the enemy base without cards: its dice all on their top
-    face, plus the most terrain points of a cell within one of its classes' range of that base."""
-    rules = m.rules
-    sides = int(rules.settings["dice_sides"])
-    dice = m.dice_count(side)
-    top = sides * dice if rules.settings["dice_combine"] == "sum" else sides
-    base = rules.bases[1 - side]
-    dist = m.packed.dist
-    reach = max(rules.classes[m.packed.classes[m.hero(side, k).cls]].range for k in range(m.team))
-    terrain = m.state.terrain
-    points = 0
-    for c in range(rules.grid.size):
-        if c != base and terrain[c] >= 0 and 1 <= dist[c, base] <= reach:
-            points = max(points, rules.cost_of(int(terrain[c])))
-    return top + points
 
 
 def can_add_a_die(m: Match, side: int) -> bool:
     """Whether ``side`` could still pay for a die: a Prayer Tower or its next base tier now, or later from
-    a vein or from the other side's death penalty."""
-    rules, sides = m.rules, m.state.sides
-    if int(m.state.stock[:rules.grid.size].sum()) > 0:
-        return True
-    divisor = int(rules.settings["death_penalty_divisor"])
-    if divisor > 0 and int(sides[1 - side].energy) // divisor > 0:
-        return True
-    costs = [t.cost for t in rules.towers.values() if t.effect == "dice"]
-    tier = int(sides[side].tier)
-    if tier < len(rules.base_defense):
-        costs.append(rules.upgrade_cost[tier - 1])
-    return bool(costs) and int(sides[side].energy) >= min(costs)
+    a vein or from the other side's death penalty (:func:`engine.can_add_a_die`)."""
+    return bool(E.can_add_a_die(m.state, m.packed.rules, side))
 
 
 def locked(m: Match) -> bool:
     """True when no base can lose an HP any more without magic cards (the module docstring's three tests)."""
-    for side in (0, 1):
-        if can_add_a_die(m, side):
-            return False
-        defense = m.rules.base_defense[int(m.state.sides[1 - side].tier) - 1]
-        if _best_attack(m, side) > defense:
-            return False
-    return True
+    return bool(E.locked(m.state, m.packed.rules, m.packed.dist))
 
 
 def lock_round(scenario, loadouts: tuple[str, str], seed: int, actions: Sequence[tuple]) -> int | None:

@@ -68,9 +68,9 @@ WINDOWS = ("declare", "compare", "unity", "damage")
 LOSER_NONE, LOSER_ATTACKER, LOSER_DEFENDER = -1, 0, 1
 # Game.winner: -1 while playing, else the index of simkit.core.seats.WINNERS (0, 1 a seat; 2 a draw)
 PLAYING, DRAW = -1, 2
-# Game.reason
-END_NONE, END_BASE, END_TURN_LIMIT = 0, 1, 2
-END_REASONS = ("none", "base", "turn_limit")
+# Game.reason (END_SUDDEN_DEATH and END_LOCK only under the authored end rules sudden_death_round, end_at_lock)
+END_NONE, END_BASE, END_TURN_LIMIT, END_SUDDEN_DEATH, END_LOCK = 0, 1, 2, 3, 4
+END_REASONS = ("none", "base", "turn_limit", "sudden_death", "lock")
 
 # ---- the state of one game --------------------------------------------------------------------------------
 HERO = record("Hero", [
@@ -156,7 +156,7 @@ GAME = record("Game", [
     ("ctr", I),                           # draws taken from the game's stream
     ("key", I),                           # the stream's key (63-bit)
     ("winner", I),                        # PLAYING (-1), 0 or 1 the winning seat, DRAW (2)
-    ("reason", I),                        # END_NONE, END_BASE, END_TURN_LIMIT
+    ("reason", I),                        # END_NONE, END_BASE, END_TURN_LIMIT, END_SUDDEN_DEATH, END_LOCK
     ("n_events", I),                      # events so far (counted even when not logged)
     ("script_overrun", I),                # 1: a die was asked for beyond the scripted ones (tests)
     ("n_scripted", I),                    # scripted dice (tests): 0 none, -1 scripted with none left
@@ -198,6 +198,9 @@ RULES = record("PackedRules", [
     ("team", I),                       # heroes per side
     ("max_rounds", I),                 # the round cap
     ("limit_by_hp", I),                # 1: at the cap the higher base wins (turn_limit_result = "base_hp")
+    ("limit_by_tier", I),              # 1: at the cap, bases equal in HP, the higher tier wins ("base_hp_tier")
+    ("sudden_death", I),               # sudden_death_round: after this round a base HP taken wins (0: never)
+    ("end_at_lock", I),                # 1: a game that stands locked ends drawn (end_at_lock)
     ("max_dice", I),                   # dice per side at most
     ("dice_sides", I),                 # faces of a die
     ("combine_max", I),                # 1: a judgment's dice count their highest (dice_combine = "max"), 0: sum
@@ -258,7 +261,10 @@ def pack_rules(tables) -> np.void:
     r.cells = C
     r.team = tables.team_size
     r.max_rounds = st["max_rounds"]
-    r.limit_by_hp = st["turn_limit_result"] == "base_hp"
+    r.limit_by_hp = st["turn_limit_result"] in ("base_hp", "base_hp_tier")
+    r.limit_by_tier = st["turn_limit_result"] == "base_hp_tier"
+    r.sudden_death = st["sudden_death_round"]
+    r.end_at_lock = st["end_at_lock"]
     r.max_dice = st["max_dice"]
     r.dice_sides = st["dice_sides"]
     r.combine_max = st["dice_combine"] == "max"

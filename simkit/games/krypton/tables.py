@@ -55,6 +55,7 @@ RULES_KEYS = (
     "team_size", "max_per_class", "random_first", "max_rounds", "turn_limit_result", "start_energy", "max_dice",
     "dice_sides", "dice_combine", "knight_bonus", "knight_plain_bonus", "knight_other_malus", "base_hp",
     "building_attack", "building_attack_range", "hand_limit", "death_penalty_divisor", "hp_price_min", "base_tiers",
+    "sudden_death_round", "end_at_lock",
 )
 MAGIC_KEYS = ("piles", "hp_price", "effect_damage", "inspire_bonus", "curse_malus", "heal", "heal_energy", "pact_die",
               "unity_radius", "unity_max", "swap_damage", "copies")
@@ -242,7 +243,11 @@ def build_rules(top: Field) -> Rules:
         raise r.fail("true is not supported: seat 0 acts first, sweeps play both orders", "random_first")
     s["max_rounds"] = _bounded(r, "max_rounds", minimum=1, maximum=MAX_ROUNDS,
                                  why="the rounds a game fits in the 200,000 actions simkit lets it take")
-    s["turn_limit_result"] = r.str("turn_limit_result", "draw", ("draw", "base_hp"))
+    s["turn_limit_result"] = r.str("turn_limit_result", "draw", ("draw", "base_hp", "base_hp_tier"))
+    # [authored] end rules simkit proposes against the lock (docs/krypton.md, "End rules to choose from")
+    s["sudden_death_round"] = _bounded(r, "sudden_death_round", 0, maximum=s["max_rounds"] - 1,
+                                       why="a round before max_rounds; 0: no sudden death")
+    s["end_at_lock"] = r.bool("end_at_lock", False)
     s["start_energy"] = _bounded(r, "start_energy", 0)
     s["max_dice"] = _bounded(r, "max_dice", minimum=1, maximum=MAXDICE, why="the engine's dice a side")
     s["dice_sides"] = _bounded(r, "dice_sides", minimum=1, maximum=NDV, why="the totals a bot weighs")

@@ -367,7 +367,9 @@ class KryptonPage:
                 return False
         elif j["loser"] == LOSER_DEFENDER:
             base = before["sides"][d]["base_hp"] - amount
-            if after["sides"][d]["base_hp"] != base or (base <= 0) != (after["winner"] == side):
+            sudden = int(self.r.get("sudden_death_round", 0))  # [authored] after it, a base HP taken wins
+            wins = base <= 0 or (amount > 0 and sudden > 0 and before["turn"] // (2 * self.team) >= sudden)
+            if after["sides"][d]["base_hp"] != base or wins != (after["winner"] == side):
                 return False
         elif j["target_kind"] == TK_TOWER and after["tower_side"][j["cell"]] < 0:
             return False  # the tower won: it stands
@@ -502,6 +504,18 @@ class KryptonPage:
 
     # -- 10, 11, 13: a new hero turn ----------------------------------------------------------------------
 
+    def _cap_winner(self, after) -> int:
+        """Section 13's result at the round cap: a draw (2), or by ``turn_limit_result`` the seat with more base
+        HP (``"base_hp"``), then the higher base tier (the authored ``"base_hp_tier"``)."""
+        rule = self.r.get("turn_limit_result", "draw")
+        hp = [after["sides"][s]["base_hp"] for s in (0, 1)]
+        tier = [after["sides"][s]["tier"] for s in (0, 1)]
+        if rule != "draw" and hp[0] != hp[1]:
+            return 0 if hp[0] > hp[1] else 1
+        if rule == "base_hp_tier" and tier[0] != tier[1]:
+            return 0 if tier[0] > tier[1] else 1
+        return 2
+
     def _turn_start(self, action, before, after) -> bool:
         """The start of the next hero turn (one turn on, none skipped): its side's draw, its Iron Walls ending,
         a revival at its base, a flipped hero's turn skipped, the round cap."""
@@ -509,7 +523,7 @@ class KryptonPage:
         if before["winner"] >= 0 or after["turn"] == before["turn"]:
             return True
         if after["reason"] == END_TURN_LIMIT:
-            return after["turn"] == cap
+            return after["turn"] == cap and after["winner"] == self._cap_winner(after)
         if after["winner"] >= 0:
             return True
         if after["turn"] >= cap:

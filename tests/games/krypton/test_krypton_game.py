@@ -68,9 +68,11 @@ def test_a_loadout_with_three_of_a_class_or_the_wrong_size_is_refused(tmp_path):
 
 
 def test_the_game_is_registered_and_declares_its_schema():
-    """get_game('krypton') gives the game; the schema has end reasons base/turn_limit and the usage columns."""
+    """get_game('krypton') gives the game; the schema has end reasons base/turn_limit (and the authored end rules'
+    sudden_death and lock, the lock declared as its lock reason) and the usage columns."""
     g = get_game("krypton")
-    assert set(g.schema.end_reasons) == {"base", "turn_limit"} and g.schema.cap_reason == "turn_limit"
+    assert set(g.schema.end_reasons) == {"base", "turn_limit", "sudden_death", "lock"}
+    assert g.schema.cap_reason == "turn_limit" and g.schema.lock_reasons == ("lock",)
     for col in ("towers_built", "cards_played", "revivals", "energy_mined", "heroes_lost", "card_satans_pact"):
         assert col in g.schema.side_columns
     assert scenario().game.turn_limit == 50
