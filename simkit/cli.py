@@ -47,6 +47,9 @@ def add_outside_bot_flags(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--bot", action="append", default=[], metavar="NAME=COMMAND", dest="outside_bot",
                    help="play the program COMMAND as the bot NAME (e.g. --bot mine='python3 mine.py'; allowed by "
                         "being given)")
+    g.add_argument("--bot-protocol", action="append", default=[], metavar="NAME=PROTOCOL",
+                   help="the outside bot NAME speaks PROTOCOL instead of simkit's JSON lines (Battle of Miracles: "
+                        "sdk, the original competition server's; docs/outside-bots.md)")
     g.add_argument("--bot-time", type=float, metavar="SECONDS",
                    help="the longest one answer of an outside bot may take (default: its table's, else 5)")
     g.add_argument("--bot-game-time", type=float, metavar="SECONDS",
@@ -219,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.command in OUTSIDE_BOT_COMMANDS:
                 from simkit.outside.bots import configure
 
-                configure(args.allow_bot, args.outside_bot, args.bot_time, args.bot_game_time)
+                configure(args.allow_bot, args.outside_bot, args.bot_time, args.bot_game_time, args.bot_protocol)
             return int(args.func(args) or 0)
     except (ValueError, FileNotFoundError, PermissionError, NotADirectoryError, IsADirectoryError) as exc:
         print(f"simkit {args.command}: error: {exc}", file=sys.stderr)

@@ -1,5 +1,6 @@
-"""Forfeits: games an outside bot lost by failing the protocol (a crash, a timeout, a malformed or illegal answer),
-counted apart from the games played to their end.
+"""Forfeits: games an outside bot lost by failing the protocol (a crash, a timeout, a malformed or illegal answer) or
+by surrendering (the original Battle of Miracles protocol lets a program resign), counted apart from the games played
+to their end.
 
 A forfeited game's row has ``end_reason == "forfeit"``, ``forfeit_seat`` (the seat whose bot failed) and
 ``forfeit_reason`` (``"timeout: no answer to decision 12 within 5 s ..."``). Every balance table counts only the
@@ -16,9 +17,10 @@ __all__ = ["FORFEIT", "FORFEIT_KINDS", "KIND_WORDS", "forfeit_parts", "forfeit_t
 
 #: the end reason of a forfeited game, and the kinds of failure (the first word of ``forfeit_reason``)
 FORFEIT = "forfeit"
-FORFEIT_KINDS = ("crash", "timeout", "malformed", "illegal")
+FORFEIT_KINDS = ("crash", "timeout", "malformed", "illegal", "surrender")
 #: each kind as a noun
-KIND_WORDS = {"crash": "crash", "timeout": "timeout", "malformed": "malformed answer", "illegal": "illegal answer"}
+KIND_WORDS = {"crash": "crash", "timeout": "timeout", "malformed": "malformed answer", "illegal": "illegal answer",
+              "surrender": "surrender"}
 
 
 def _forfeited(df: pd.DataFrame) -> pd.Series:

@@ -32,7 +32,15 @@ def run(args: argparse.Namespace) -> int:
     for bot in bots:  # before anything is played
         if bot not in game.bot_names():
             raise ValueError(sc.unknown_bot(bot))
-    row = play_games(sc, args.first_deck, args.second_deck, bots=bots, seeds=[args.seed], record_actions=True).iloc[0]
+    from simkit.core.seats import SEATS
+    from simkit.outside.play import own_decks
+
+    decks = [args.first_deck, args.second_deck]
+    for s, deck in own_decks(sc, bots).items():  # a program that chooses its own deck (the original SDK's protocol)
+        print(f"the {SEATS[s]} player's deck is its program's own choice: {deck} (bot {bots[s]}; the deck given, "
+              f"{decks[s]}, is not played)")
+        decks[s] = deck
+    row = play_games(sc, decks[0], decks[1], bots=bots, seeds=[args.seed], record_actions=True).iloc[0]
     actions = row["action_list"]
     pair = (row["first_bot"], row["second_bot"])
     print(f"{sc.name}: {row['first_deck']} (first, {pair[0]}) vs {row['second_deck']} (second, {pair[1]}),"
@@ -70,7 +78,8 @@ def register(sub) -> None:
         description="Play one game between two bots and print a turn-by-turn log and the result.",
     )
     p.add_argument("scenario", help="scenario TOML")
-    p.add_argument("first_deck", help="the first player's deck, e.g. 'HolyLight:Archer,Priest,Swordsman'")
+    p.add_argument("first_deck", help="the first player's deck, e.g. 'HolyLight:Archer,Priest,Swordsman' (a bot "
+                                      "that chooses its own, such as the original SDK's, plays its own instead)")
     p.add_argument("second_deck", help="the second player's deck")
     p.add_argument("--bots", help="first,second bot names (default: the scenario's first personality against random)")
     p.add_argument("--bots-from", metavar="FILE",

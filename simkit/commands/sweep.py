@@ -97,6 +97,13 @@ def _say_plan(sc, plan) -> None:
     else:
         print(f"sweep {sc.name}: {decks}, {len(plan.pairs)} ordered pairs x {plan.games} games "
               f"x {len(plan.bot_pairs)} bot pairing(s) = {plan.total_games} games, {who}")
+    from simkit.outside.play import choosing_own_deck
+
+    for s, bot in enumerate(plan.bots if not plan.panel else ()):
+        if choosing_own_deck(sc, [bot]):
+            deck = (plan.pools.first, plan.pools.second)[s][0]
+            print(f"the {('first', 'second')[s]} seat plays {deck}, the deck bot {bot}'s program chose at its start "
+                  "(its protocol's: it chooses its own); each game asks again and holds it to that deck")
     seated = set(sc.game.seat_decks().decks)
     seatless = [d for d in sc.decks if d not in seated]  # e.g. an army no seat can afford at these budgets
     if seatless:

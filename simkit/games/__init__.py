@@ -202,7 +202,10 @@ Hook = str | Callable
 #: - ``inside_player(scenario, name, seat, seed) -> (match -> action)``: the scenario's bot ``name`` deciding one
 #:   action at a time for ``seat`` of a :class:`Match` (its randomness from ``seed``), facing an outside bot;
 #: - ``match_record(match) -> dict``: ``winner``, ``end_reason``, ``turns``, the side columns and the counter
-#:   columns of a match as it stands (a finished game, or one a bot forfeited).
+#:   columns of a match as it stands (a finished game, or one a bot forfeited);
+#: - ``PROTOCOLS`` (optional, in ``outside.py``): ``{name: seat class}``, the protocols other than simkit's own an
+#:   outside bot may speak to this game (Battle of Miracles: ``"sdk"``, its original server's); a seat class is
+#:   built as ``cls(bot, seat, scenario)`` and plays as :class:`simkit.outside.play.ProtocolSeat` says.
 CONVENTIONS: dict[str, tuple[str, str, bool]] = {
     "build_rules": ("tables", "build_rules", True),
     "deck_pool": ("tables", "deck_pool", True),
@@ -219,6 +222,7 @@ CONVENTIONS: dict[str, tuple[str, str, bool]] = {
     "observe": ("outside", "observe", False),
     "inside_player": ("outside", "inside_player", False),
     "match_record": ("outside", "match_record", False),
+    "protocols": ("outside", "PROTOCOLS", False),
 }
 
 #: The optional capabilities a game may declare, with what each is called with (the scenario comes

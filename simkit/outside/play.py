@@ -22,9 +22,10 @@ from simkit.core.errors import IllegalAction
 from simkit.core.rng import derive_seed
 from simkit.core.seats import SEATS
 from simkit.outside.bots import OutsideBot, check_allowed, outside_bots
-from simkit.outside.process import BotFailure, BotProcess
+from simkit.outside.process import BotFailure, BotProcess, Framing
 
-__all__ = ["FORFEIT", "FORFEIT_COLUMNS", "PROTOCOL", "OutsideSeat", "jsonable", "play_batch", "play_match"]
+__all__ = ["FORFEIT", "FORFEIT_COLUMNS", "PROTOCOL", "OutsideSeat", "ProtocolSeat", "TimedSeat", "jsonable",
+           "choosing_own_deck", "own_decks", "play_batch", "play_match"]
 
 #: the protocol's version, sent in every start message
 PROTOCOL = 1
@@ -83,8 +84,8 @@ def _drop(bot: OutsideBot, seat: int) -> None:
         proc.end(grace=0)
 
 
-class OutsideSeat:
-    """One seat of one game played by an outside bot's program.
+class TimedSeat:
+    """What every seat played by a program shares: its time limits and how one answer is waited for.
 
     Args:
         bot: the outside bot.
@@ -97,6 +98,45 @@ class OutsideSeat:
         self.fresh = False
         self.used = 0.0
         self.decisions = 0
+
+    def ask(self, message: dict, start: bool = False) -> dict:
+        """Send ``message`` (the next decision, or the start's question when ``start``) and wait for the answer
+        within the time left: the decision's limit, what is left of the game's budget, plus ``start_seconds`` for
+        a freshly started program's first answer.
+
+        Raises:
+            BotFailure: ``timeout`` (which limit named), ``crash`` or ``malformed``, with the detail.
+        """
+        if not start:
+            self.decisions += 1
+        extra = self.bot.start_seconds if self.fresh else 0.0
+        game_left = self.bot.game_seconds - self.used
+        limit = min(self.bot.decision_seconds, game_left) + extra
+        where = "the start" if start else f"decision {self.decisions}"
+        self.proc.send(message)
+        started = time.monotonic()
+        try:
+            return self.proc.receive(limit)
+        except BotFailure as exc:
+            if exc.kind == "timeout":
+                which = ("the game's" if game_left < self.bot.decision_seconds else "one decision's")
+                raise BotFailure("timeout", f"no answer to {where} within {limit:.3g} s ({which} limit)") from None
+            raise BotFailure(exc.kind, f"at {where}: {exc.detail}") from None
+        finally:
+            self.used += max(0.0, time.monotonic() - started - extra)
+            self.fresh = False
+
+    def time_left(self) -> dict:
+        """The ``time`` of a decision message: this answer's limit and what is left of the game's budget."""
+        extra = self.bot.start_seconds if self.fresh else 0.0
+        game_left = self.bot.game_seconds - self.used
+        return {"decision": round(min(self.bot.decision_seconds, game_left) + extra, 3),
+                "game_left": round(game_left, 3)}
+
+
+class OutsideSeat(TimedSeat):
+    """One seat of one game played by an outside bot's program speaking simkit's protocol (JSON lines); the
+    program is kept for the next game."""
 
     def start(self, info: dict, deck: str) -> None:
         """Send the game's start message with the seat's own ``deck`` (never the other's: it may be hidden), starting
@@ -122,26 +162,8 @@ class OutsideSeat:
         Raises:
             BotFailure: ``timeout``, ``crash``, ``malformed`` or ``illegal``, with the detail.
         """
-        self.decisions += 1
-        extra = self.bot.start_seconds if self.fresh else 0.0
-        game_left = self.bot.game_seconds - self.used
-        limit = min(self.bot.decision_seconds, game_left) + extra
-        self.proc.send({"type": "decide", "decision": self.decisions, "observation": observation,
-                        "legal": [jsonable(a) for a in legal],
-                        "time": {"decision": round(min(self.bot.decision_seconds, game_left) + extra, 3),
-                                 "game_left": round(game_left, 3)}})
-        started = time.monotonic()
-        try:
-            answer = self.proc.receive(limit)
-        except BotFailure as exc:
-            if exc.kind == "timeout":
-                which = ("the game's" if game_left < self.bot.decision_seconds else "one decision's")
-                raise BotFailure("timeout", f"no answer to decision {self.decisions} within {limit:.3g} s "
-                                            f"({which} limit)") from None
-            raise BotFailure(exc.kind, f"at decision {self.decisions}: {exc.detail}") from None
-        finally:
-            self.used += max(0.0, time.monotonic() - started - extra)
-            self.fresh = False
+        answer = self.ask({"type": "decide", "decision": self.decisions + 1, "observation": observation,
+                           "legal": [jsonable(a) for a in legal], "time": self.time_left()})
         if "action" not in answer:
             raise BotFailure("malformed", f"decision {self.decisions}: the answer has no \"action\": "
                                           f"{_key(answer)[:120]}")
@@ -164,6 +186,113 @@ class OutsideSeat:
         _drop(self.bot, self.seat)
 
 
+class ProtocolSeat(TimedSeat):
+    """A seat whose program speaks a game's own protocol (a game's ``outside.PROTOCOLS``), such as a competition
+    judger's: a fresh program for each game, ended with it (such programs play one game and are then killed). A
+    game's subclass sets :attr:`framing` and says what the messages are.
+
+    Args:
+        bot: the outside bot.
+        seat: 0 (first) or 1 (second).
+        scenario: the scenario played.
+    """
+
+    #: how the protocol's messages are cut out of the byte stream
+    framing: Framing = None
+
+    def __init__(self, bot: OutsideBot, seat: int, scenario):
+        super().__init__(bot, seat)
+        self.scenario = scenario
+
+    def launch(self) -> None:
+        """Start a fresh program for this game.
+
+        Raises:
+            BotFailure: ``crash`` when it cannot start.
+        """
+        self.end()
+        self.proc = BotProcess(self.bot.command, self.bot.cwd, framing=self.framing,
+                               label=f"bot {self.bot.name!r} ({self.bot.shown()})")
+        self.fresh = True
+
+    def choose_deck(self) -> str:  # pragma: no cover - the interface
+        """Start the program and ask for its deck (the protocol's start); the deck's id.
+
+        Raises:
+            BotFailure: the program failed, or chose no legal deck (``illegal``).
+        """
+        raise NotImplementedError
+
+    def start(self, match) -> None:
+        """The game begins on ``match`` (decks set): the protocol may say so (nothing by default)."""
+
+    def decide(self, match) -> tuple:  # pragma: no cover - the interface
+        """The program's next action on ``match`` as the game's tuple (its legality is checked by the caller).
+
+        Raises:
+            BotFailure: the program failed, or answered something that is no action (``malformed``, ``illegal``).
+        """
+        raise NotImplementedError
+
+    def witness(self, match, action: tuple) -> None:
+        """``action`` (either seat's) was just played on ``match``: what the protocol must remember of it."""
+
+    def refused(self, exc: Exception) -> str:
+        """Why the rules refused the program's action, in words for its forfeit reason."""
+        return str(exc)
+
+    def finish(self, match, result: dict) -> None:
+        """The game is over: end the program (as the judger does)."""
+        self.end()
+
+    def fail(self) -> None:
+        """End the program after it failed."""
+        self.end()
+
+    def end(self) -> None:
+        """End the program, if one runs."""
+        if self.proc is not None:
+            self.proc.end(grace=0.2)
+            self.proc = None
+
+
+def choosing_own_deck(scenario, names: Sequence[str]) -> list[str]:
+    """The bots of ``names`` whose programs choose their own decks (they speak a protocol of a :class:`ProtocolSeat`,
+    such as Battle of Miracles' ``sdk``)."""
+    found = outside_bots(scenario)
+    protocols = scenario.game.spec.hook("protocols") if scenario.game.spec.has("protocols") else {}
+    return [n for n in dict.fromkeys(names) if n in found and found[n].protocol in protocols]
+
+
+def own_decks(scenario, bots: Sequence[str]) -> dict[int, str]:
+    """The decks the programs of ``bots`` (first seat's, second's) choose for themselves, by seat: each seat whose
+    outside bot speaks a protocol in which the program chooses its own deck (``ProtocolSeat``) is asked once, by a
+    program started for the question and ended after it. A sweep plans that seat with this one deck, and ``simkit
+    play`` plays it; in each game the program is asked again and must choose the same.
+
+    Raises:
+        OutsideBotRefused: a program the command line does not allow.
+        ValueError: one line naming the bot, its seat and why it gave no deck (it failed or chose an illegal deck).
+    """
+    check_allowed(scenario, bots)
+    found = outside_bots(scenario)
+    protocols = scenario.game.spec.hook("protocols") if scenario.game.spec.has("protocols") else {}
+    out: dict[int, str] = {}
+    for s, name in enumerate(bots):
+        bot = found.get(name)
+        if bot is None or bot.protocol not in protocols:
+            continue
+        seat = protocols[bot.protocol](bot, s, scenario)
+        try:
+            out[s] = seat.choose_deck()
+        except BotFailure as exc:
+            raise ValueError(f"bot {name!r} ({bot.shown()}, protocol {bot.protocol}) chooses its own deck, but as the "
+                             f"{SEATS[s]} player it gave none: {exc.kind}: {exc.detail}") from None
+        finally:
+            seat.end()
+    return out
+
+
 def _hooks(game) -> tuple[Callable, Callable, Callable]:
     """The game's ``observe``, ``inside_player`` and ``match_record`` (its ``outside.py``)."""
     missing = [h for h in ("observe", "inside_player", "match_record") if not game.spec.has(h)]
@@ -176,21 +305,52 @@ def _hooks(game) -> tuple[Callable, Callable, Callable]:
 def play_match(scenario, first: str, second: str, seed: int, bots: Sequence[str]) -> tuple[dict, list[tuple]]:
     """Play one game with at least one outside bot; ``(record, actions)``.
 
+    A seat whose program speaks a protocol in which it chooses its own deck (:class:`ProtocolSeat`) is asked for it
+    first; it must choose the deck this game holds its seat to (``first`` or ``second``, found by
+    :func:`own_decks`), else it forfeits (``illegal``) before the first turn.
+
     The record holds the columns of :meth:`simkit.games.Ruleset.columns` (bots and decks aside) and
     :data:`FORFEIT_COLUMNS`.
     """
     game = scenario.game
-    observe, inside_player, match_record = _hooks(game)
+    _, inside_player, _ = _hooks(game)
     found = outside_bots(scenario)
-    m = game.new_match(first, second, seed=seed)
-    decks = tuple(m.decks)
+    protocols = game.spec.hook("protocols") if game.spec.has("protocols") else {}
     seats: list = []
     for s, name in enumerate(bots):
-        seats.append(OutsideSeat(found[name], s) if name in found else
-                     inside_player(scenario, name, s, seed))
+        bot = found.get(name)
+        seats.append(inside_player(scenario, name, s, seed) if bot is None else
+                     protocols[bot.protocol](bot, s, scenario) if bot.protocol in protocols else OutsideSeat(bot, s))
+    try:
+        return _play(scenario, seats, first, second, seed, bots)
+    finally:  # a program of one game ends with it, however the game ended
+        for player in seats:
+            if isinstance(player, ProtocolSeat):
+                player.end()
+
+
+def _play(scenario, seats: list, first: str, second: str, seed: int, bots: Sequence[str]) -> tuple[dict, list]:
+    """The game of :func:`play_match` between ``seats`` (an inside bot's choice function, or a program's seat)."""
+    game = scenario.game
+    observe, _, match_record = _hooks(game)
+    decks = [first, second]
+    forfeit: tuple[int, str] | None = None
+    for s, player in enumerate(seats):
+        if isinstance(player, ProtocolSeat) and forfeit is None:
+            try:
+                chosen = player.choose_deck()
+                held = scenario.canonical_deck(decks[s])
+                if chosen != held:
+                    raise BotFailure("illegal", f"at the start: it chose the deck {chosen}, but this game holds its "
+                                                f"seat to {held} (the deck it chose when asked before the games)")
+            except BotFailure as exc:
+                forfeit = (s, f"{exc.kind}: {exc.detail}" if exc.detail.startswith("at the start")
+                           else f"{exc.kind}: at the start: {exc.detail}")
+                player.fail()
+    m = game.new_match(*decks, seed=seed)
+    decks = tuple(m.decks)
     info = {"game": game.name, "title": game.title, "scenario": scenario.name, "rules_version": scenario.rules_version,
             "bots": list(bots)}
-    forfeit: tuple[int, str] | None = None
     for s, player in enumerate(seats):
         if isinstance(player, OutsideSeat) and forfeit is None:
             try:
@@ -198,14 +358,24 @@ def play_match(scenario, first: str, second: str, seed: int, bots: Sequence[str]
             except BotFailure as exc:
                 forfeit = (s, f"{exc.kind}: at the start: {exc.detail}")
                 player.fail()
+        elif isinstance(player, ProtocolSeat) and forfeit is None:
+            player.start(m)
+    listeners = [p for p in seats if isinstance(p, ProtocolSeat)]
     n = 0
     while forfeit is None and not m.over:
         p = m.to_act
         player = seats[p]
-        if isinstance(player, OutsideSeat):
+        if isinstance(player, (OutsideSeat, ProtocolSeat)):
             try:
-                action = player.decide(jsonable(observe(m, p)), m.legal_actions())
-                m.do(action)
+                if isinstance(player, OutsideSeat):
+                    action = player.decide(jsonable(observe(m, p)), m.legal_actions())
+                    m.do(action)
+                else:
+                    action = player.decide(m)
+                    try:
+                        m.do(action)
+                    except IllegalAction as exc:
+                        raise BotFailure("illegal", f"decision {player.decisions}: {player.refused(exc)}") from None
             except BotFailure as exc:
                 forfeit = (p, f"{exc.kind}: {exc.detail}")
                 player.fail()
@@ -213,7 +383,10 @@ def play_match(scenario, first: str, second: str, seed: int, bots: Sequence[str]
             except IllegalAction as exc:  # listed as legal but refused: the game's listing is wrong, not the bot
                 raise RuntimeError(f"{game.title}: the legal action {action!r} was refused: {exc}") from None
         else:
-            m.do(player(m))
+            action = player(m)
+            m.do(action)
+        for q in listeners:
+            q.witness(m, action)
         n += 1
         if n > ACTION_CAP:
             raise RuntimeError(f"{game.title}: game {first} vs {second} seed {seed} passed {ACTION_CAP} actions")
@@ -227,6 +400,8 @@ def play_match(scenario, first: str, second: str, seed: int, bots: Sequence[str]
     for player in seats:
         if isinstance(player, OutsideSeat) and player.proc is not None and player.proc.alive():
             player.finish(result)
+        elif isinstance(player, ProtocolSeat):
+            player.finish(m, result)
     return record, list(m.actions)
 
 

@@ -7,7 +7,8 @@ child before the program starts), so none is left running after SIGINT, SIGTERM 
 the program's standard input closes when simkit ends, and :func:`end_all` (run at exit) ends every program's
 process group. The framing of messages (how one is cut out of the byte stream) is a :class:`Framing`:
 :class:`JsonLines` for simkit's own protocol (``docs/outside-bots.md``); another framing over the same process
-(a length prefix) speaks another protocol to the same kind of program.
+(:class:`LengthPrefixed`, the original Battle of Miracles judger's) speaks another protocol to the same kind of
+program.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["BotFailure", "BotProcess", "Framing", "JsonLines", "end_all"]
+__all__ = ["BotFailure", "BotProcess", "Framing", "JsonLines", "LengthPrefixed", "end_all"]
 
 #: the longest message a program may send (bytes): a longer one is malformed
 MAX_MESSAGE = 16 * 1024 * 1024
@@ -80,6 +81,55 @@ class JsonLines(Framing):
             raise BotFailure("malformed", f"not a line of JSON: {_shown(line)}") from None
         if not isinstance(message, dict):
             raise BotFailure("malformed", f"not a JSON object: {_shown(line)}")
+        return message
+
+
+class LengthPrefixed(Framing):
+    """The original Battle of Miracles judger's framing (its ``doc/`` and ``example/README.md``): a message to the
+    program is its JSON text after the text's length written in ``digits`` ASCII decimal digits (``000042{...}``);
+    a message from the program is its length as a 4-byte big-endian signed integer, then its JSON text.
+
+    Args:
+        digits: the width of the decimal length sent to the program (the judger's: 6).
+        limit: the longest message the program may send, in bytes (the judger's: 1024); a longer one, or a negative
+            length, is malformed. A zero length is skipped (the judger reads it as no message).
+    """
+
+    def __init__(self, digits: int = 6, limit: int = 1024):
+        self.digits, self.limit = digits, limit
+
+    def encode(self, message: dict) -> bytes:
+        """``message`` as compact ASCII JSON after its length in decimal digits.
+
+        Raises:
+            ValueError: a message too long for the width of its length.
+        """
+        text = json.dumps(message, separators=(",", ":")).encode()
+        if len(text) >= 10 ** self.digits:
+            raise ValueError(f"a message of {len(text)} bytes does not fit a {self.digits}-digit length")
+        return str(len(text)).zfill(self.digits).encode() + text
+
+    def decode(self, buffer: bytearray) -> dict | None:
+        """The first whole message of ``buffer`` as a JSON object, or ``None`` while it is incomplete."""
+        while True:
+            if len(buffer) < 4:
+                return None
+            size = int.from_bytes(buffer[:4], byteorder="big", signed=True)
+            if size < 0 or size > self.limit:
+                raise BotFailure("malformed", f"a message length of {size} bytes (the most is {self.limit}): "
+                                              f"{_shown(bytes(buffer[:40]))}")
+            if len(buffer) < 4 + size:
+                return None
+            text = bytes(buffer[4:4 + size])
+            del buffer[:4 + size]
+            if size:
+                break
+        try:
+            message = json.loads(text.decode())
+        except (UnicodeDecodeError, ValueError):
+            raise BotFailure("malformed", f"not JSON: {_shown(text)}") from None
+        if not isinstance(message, dict):
+            raise BotFailure("malformed", f"not a JSON object: {_shown(text)}")
         return message
 
 

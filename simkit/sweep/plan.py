@@ -238,12 +238,32 @@ def check_seed(seed: int, where: str = "seed") -> int:
     return seed
 
 
+def _own_decks(sc: Scenario, bots: tuple[str, str], panel: tuple[str, ...], pools: SeatPools) -> SeatPools:
+    """``pools`` with the seat of a bot whose program chooses its own deck (the original Battle of Miracles SDK's
+    protocol) holding that one deck, asked of the program now (:func:`simkit.outside.play.own_decks`).
+
+    Raises:
+        ValueError: such a bot in a panel (a panel's bots play every deck of both pools), or a program that gave no
+            legal deck.
+    """
+    from simkit.outside.play import choosing_own_deck, own_decks
+
+    if panel and choosing_own_deck(sc, panel):
+        raise ValueError(f"--panel: bot {choosing_own_deck(sc, panel)[0]!r} chooses its own deck (its protocol's "
+                         "start), so it cannot play a panel's every pairing: sweep it with --bots")
+    own = own_decks(sc, bots) if choosing_own_deck(sc, bots) else {}
+    if not own:
+        return pools
+    return SeatPools(first=(own[0],) if 0 in own else pools.first, second=(own[1],) if 1 in own else pools.second)
+
+
 def plan_sweep(sc: Scenario, settings: SweepSettings | None = None) -> SweepPlan:
     """Plan a sweep of ``sc``; a setting left empty comes from the scenario's ``[sweep]`` table.
 
     With a panel (``settings.panel``, or ``[sweep] panel`` unless ``settings.bots`` is given), every pairing is
     played under each panel bot in both seats, on the same seeds. The chosen decks are split into the two seats'
-    pools by the game (:meth:`simkit.games.Ruleset.seat_decks`: equal pools unless its seats differ).
+    pools by the game (:meth:`simkit.games.Ruleset.seat_decks`: equal pools unless its seats differ); a seat whose
+    bot's program chooses its own deck (Battle of Miracles' ``sdk`` protocol) holds the one deck it chooses.
 
     Raises:
         ValueError: a setting out of range (:meth:`SweepSettings.check`), a deck pattern matching nothing, a seat
@@ -254,7 +274,7 @@ def plan_sweep(sc: Scenario, settings: SweepSettings | None = None) -> SweepPlan
     games = s.adaptive.first_steps if s.adaptive is not None else d["games"] if s.games is None else s.games
     bots, panel = _bots_of(sc, s, d)
     chosen = select_decks(sc.decks, list(s.decks) or d["decks"], canonical=sc.canonical_deck)
-    pools = sc.game.seat_decks(chosen)
+    pools = _own_decks(sc, bots, panel, sc.game.seat_decks(chosen))
     if not pools.first or not pools.second:
         raise ValueError(f"the chosen decks leave the {'first' if not pools.first else 'second'} seat with none it "
                          "may hold")

@@ -1,7 +1,8 @@
 """Battle of Miracles facing outside bots (``docs/outside-bots.md``): what a seat sees, the scenario's bots deciding
 one action at a time on a :class:`~simkit.games.miracle.match.Match`, and a match's record.
 
-The game hides nothing (its rules use no randomness), so a seat sees the whole position: the match's snapshot.
+The game hides nothing (its rules use no randomness), so a seat sees the whole position: the match's snapshot. An
+outside bot may also speak the original competition server's protocol (``protocol = "sdk"``: :mod:`.sdk`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,11 @@ from simkit.core.seats import WINNERS
 from simkit.games.miracle import batch as B
 from simkit.games.miracle.bots import bot_settings
 from simkit.games.miracle.cards import parse_deck
+from simkit.games.miracle.sdk import SdkSeat
 from simkit.games.miracle.state import END_REASONS
+
+#: the protocols besides simkit's own: the original competition server's (an AI written against its SDK, unchanged)
+PROTOCOLS = {"sdk": SdkSeat}
 
 
 def observe(match, seat: int) -> dict:
@@ -63,4 +68,4 @@ def match_record(match) -> dict:
     return out
 
 
-__all__ = ["inside_player", "match_record", "observe"]
+__all__ = ["PROTOCOLS", "inside_player", "match_record", "observe"]
