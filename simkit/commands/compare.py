@@ -27,6 +27,9 @@ def run(args: argparse.Namespace) -> int:
         return compare_runs(args.base, args.patch, out)
     base_games, patch_games = load_checked_results(args.base), load_checked_results(args.patch)
     tables = compare_results(base_games, patch_games)
+    dropped = forfeits_left_out(base_games, patch_games)
+    if dropped:
+        print(dropped)
     v = tables["verdict"]
     print(f"verdict: {v['sentence']}")
     for key, before, after in v["changes"]:
@@ -40,6 +43,22 @@ def run(args: argparse.Namespace) -> int:
     print(f"comparison: {files[0]}")
     print(f"tables: {len(files) - 1} CSV files beside it ({files[1].name}, ...)")
     return 0
+
+
+def forfeits_left_out(base, patch) -> str | None:
+    """One line saying how many games of each sweep an outside bot forfeited, whose and why: compare pairs only the
+    games both sweeps played to their end (``None`` when neither has a forfeit)."""
+    from simkit.analysis.forfeits import forfeit_parts, forfeit_table
+
+    parts = []
+    for name, df in (("base", base), ("patch", patch)):
+        table = forfeit_table(df)
+        lost = int(table["games"].sum()) if not table.empty else 0
+        parts.append(f"{name} {lost} of {len(df)} games" + (f" ({forfeit_parts(table)})" if lost else ""))
+    if all(p.split()[1] == "0" for p in parts):
+        return None
+    return (f"forfeits left out: {'; '.join(parts)}; compare pairs only the games both sweeps played to their end "
+            "(a forfeited game pairs with none)")
 
 
 def _short(value: object, most: int = 60) -> str:

@@ -77,6 +77,12 @@ def run_ladder(sc: Scenario, out: str | Path, settings: LadderSettings, workers:
     from simkit.outside.bots import check_allowed
 
     check_allowed(sc, [b for pair in settings.matches() for b in pair])  # a program not allowed: refused first
+    from simkit.outside.play import choosing_own_deck
+
+    own = choosing_own_deck(sc, [b for pair in settings.matches() for b in pair])
+    if own:
+        raise ValueError(f"bot {own[0]!r} chooses its own deck (its protocol's start), but a ladder deals every rung "
+                         "the same decks: play it with simkit sweep --bots or simkit play")
     out = Path(out)
     _refuse_other_folder(out)
     made = provenance("simkit ladder", command or _command_line(sc, out, settings, workers))  # the commit played

@@ -12,6 +12,7 @@ dies); a resumed sweep checks the chunks it keeps and plays again any that are n
 from __future__ import annotations
 
 import json
+import shlex
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator
@@ -386,8 +387,58 @@ def refuse_other_sweep(out: Path, plan: SweepPlan, sc: Scenario, meta: dict | No
             f"{meta.get('scenario_hash')}); this one is {sc.name!r} (hash {sc.hash}): choose another --out, "
             "or pass --overwrite to replace them"
         )
+    _refuse_other_programs(out, plan, sc, meta)
     # the folder's plan as this simkit stores it (an older folder's read the same way), against this one's
     refuse_other_settings(str(out), "a sweep", plan_dict(plan_of(out, meta)), plan_dict(plan), names=PLAN_FLAGS)
+
+
+def outside_programs(sc: Scenario, plan: SweepPlan) -> dict[str, dict]:
+    """The programs the plan's outside bots run (``docs/outside-bots.md``), by bot name: the command's words and the
+    protocol spoken (``meta.json``'s ``outside_bots``: what a resume must run again)."""
+    from simkit.outside.bots import outside_bots
+
+    found = outside_bots(sc)
+    names = dict.fromkeys(b for pair in plan.bot_pairs for b in pair)
+    return {n: {"command": list(found[n].command), "protocol": found[n].protocol} for n in names if n in found}
+
+
+def _refuse_other_programs(out: Path, plan: SweepPlan, sc: Scenario, meta: dict) -> None:
+    """Refuse, in one line, to resume a sweep whose outside bot ran another program (or spoke another protocol)
+    than this command gives it: its games so far are that program's. A folder from before ``outside_bots`` was
+    recorded is not checked.
+
+    Raises:
+        ValueError: the refusal, naming the bot, both commands and the flag that resumes it.
+    """
+    theirs = meta.get("outside_bots")
+    if not isinstance(theirs, dict):
+        return
+    ours = outside_programs(sc, plan)
+    for name in sorted(set(theirs) | set(ours)):
+        was, now = theirs.get(name), ours.get(name)
+        if was == now:
+            continue
+        if isinstance(was, dict):
+            hint = f"give --bot {name}={shlex.quote(_words(was))}" + (
+                "" if was.get("protocol", "simkit") == "simkit" else f" --bot-protocol {name}={was['protocol']}")
+        else:
+            hint = f"play {name} as the scenario's own bot"
+        raise ValueError(f"{out} holds a sweep whose bot {name!r} ran {_program_words(was)}; this one runs "
+                         f"{_program_words(now)}: {hint} to finish it, choose another --out, or pass --overwrite to "
+                         "replace them")
+
+
+def _words(program: dict) -> str:
+    """A recorded program's command as a shell would read it."""
+    return shlex.join(map(str, program.get("command") or []))
+
+
+def _program_words(program: dict | None) -> str:
+    """A recorded program in words: its command, and its protocol when not simkit's."""
+    if not isinstance(program, dict):
+        return "no program (a bot of the scenario's own)"
+    protocol = program.get("protocol", "simkit")
+    return f"`{_words(program)}`" + ("" if protocol == "simkit" else f" (protocol {protocol})")
 
 
 def _kept_chunks(out: Path, plan: SweepPlan, sc: Scenario, resume: bool) -> set[int]:
@@ -425,6 +476,7 @@ def new_meta(sc: Scenario, plan: SweepPlan) -> dict:
         "panel": list(plan.panel),
         **({"bots_from": plan.bots_from} if plan.bots_from else {}),
         "plan": plan_dict(plan),
+        **({"outside_bots": programs} if (programs := outside_programs(sc, plan)) else {}),
         **({"rounds": []} if plan.adaptive is not None else {}),
         "game": sc.game_name,
         "schema": sc.game.schema.as_meta(),

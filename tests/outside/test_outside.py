@@ -84,3 +84,45 @@ def test_an_outside_bot_table_is_checked(tmp_path):
                     "timeout = 3\n")
     with pytest.raises(simkit.ScenarioError, match=r"bots.mine.timeout: unknown key"):
         simkit.load_scenario(path)
+
+
+def test_a_sweep_records_its_programs_and_refuses_to_resume_with_another(tmp_path):
+    """A sweep's meta.json records each outside bot's command and protocol; resuming it with another program under
+    the same name is refused in one line naming both commands and the --bot that finishes it."""
+    import json
+
+    from simkit.sweep import RunOptions, SweepSettings, plan_sweep, run_sweep
+
+    sc = scenario("duel")
+    out = tmp_path / "sweep"
+    outside.configure(given=[f"mine={' '.join(bad('good'))}"])
+    settings = SweepSettings(games=1, decks=tuple(sc.decks[:1]), bots=("mine", "aggro"))
+    run_sweep(sc, plan_sweep(sc, settings), out, RunOptions(workers=1, progress=False))
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["outside_bots"] == {"mine": {"command": bad("good"), "protocol": "simkit"}}
+    outside.reset()
+    outside.configure(given=[f"mine={' '.join(bad('crash'))}"])
+    with pytest.raises(ValueError, match=r"holds a sweep whose bot 'mine' ran `.*bad_bot.py good`; this one runs "
+                                         r"`.*bad_bot.py crash`: give --bot mine=.*bad_bot.py good"):
+        run_sweep(sc, plan_sweep(sc, settings), out, RunOptions(workers=1, resume=True, progress=False))
+
+
+def test_compare_says_how_many_forfeits_it_left_out_of_each_sweep():
+    """`simkit compare`'s line on forfeits: each sweep's forfeited games of its games, whose and why, and that only
+    games both sweeps played to their end are paired; no line when neither sweep has a forfeit."""
+    import pandas as pd
+
+    from simkit.commands.compare import forfeits_left_out
+
+    def games(reasons):
+        return pd.DataFrame({"end_reason": ["forfeit" if r else "hp_zero" for r in reasons],
+                             "forfeit_seat": ["first" if r else "" for r in reasons],
+                             "forfeit_reason": [r for r in reasons], "first_bot": "mine", "second_bot": "aggro"})
+
+    base = games(["crash: exited", "", "", "timeout: no answer", "crash: exited", ""])
+    patch = games(["", "", "", "", "", ""])
+    assert forfeits_left_out(base, patch) == (
+        "forfeits left out: base 3 of 6 games (mine as the first player: 2 crashes; mine as the first player: 1 "
+        "timeout); patch 0 of 6 games; compare pairs only the games both sweeps played to their end (a forfeited "
+        "game pairs with none)")
+    assert forfeits_left_out(patch, patch) is None

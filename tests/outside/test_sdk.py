@@ -166,6 +166,18 @@ def test_a_sweep_plans_an_sdk_seat_with_the_deck_its_program_chooses():
         plan_sweep(sc, SweepSettings(games=1, panel=("ai", "balanced")))
 
 
+def test_a_ladder_refuses_an_ai_that_chooses_its_own_deck(tmp_path):
+    """A ladder deals every rung the same decks, so an SDK AI (it chooses its own) is refused in one line before any
+    game or file."""
+    from simkit.ladder import LadderSettings, run_ladder
+
+    sc = scenario("miracle")
+    outside.configure(given=[f"ai={sys.executable} {SDK_EXAMPLE}"], protocols=["ai=sdk"])
+    with pytest.raises(ValueError, match="bot 'ai' chooses its own deck .* a ladder deals"):
+        run_ladder(sc, tmp_path / "ladder", LadderSettings(rungs=("ai", "balanced"), games=4))
+    assert not (tmp_path / "ladder").exists()
+
+
 @pytest.mark.slow
 def test_an_sdk_ai_plays_a_small_sweep_and_its_resume(tmp_path):
     """`simkit sweep` with an SDK AI says the deck it chose, plays every game of its seat with it (no forfeit, no
