@@ -52,7 +52,7 @@ __all__ = [
 
 KEYS = ["first_deck", "second_deck", "game"]
 COMPARE_TABLES = ("deck_deltas", "card_deltas", "first_player_deltas", "matchup_deltas", "nash_shift", "flag_changes",
-                  "card_usage_changes")
+                  "card_usage_changes", "experience_deltas")
 
 
 def _bots(df: pd.DataFrame) -> str:
@@ -624,6 +624,8 @@ def compare_results(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands | 
     moved = deck_table.set_index("deck")["significant"]
     nash["deck_change_significant"] = nash["deck"].map(moved).eq(True).to_numpy()
     seats = first_player_deltas(paired, bands)
+    from simkit.analysis.experience_change import experience_deltas
+
     return {
         "deck_deltas": deck_table,
         "card_deltas": card_deltas(paired, bands),
@@ -632,6 +634,7 @@ def compare_results(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands | 
         "nash_shift": nash,
         "flag_changes": flags,
         "card_usage_changes": card_usage_change(card_usage(base), card_usage(patch)),  # what the cards did
+        "experience_deltas": experience_deltas(base, patch, bands),  # how the games play
         "spread": spread,
         "changes": changes,
         "verdict": verdict(spread, deck_table, flags, bands, changes, detection(paired, deck_table, bands),

@@ -34,6 +34,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"verdict: {v['sentence']}")
     for key, before, after in v["changes"]:
         print(f"  changed: {key}: {_short(before)} -> {_short(after)}")
+    from simkit.report.comparison import experience_change_text
+
+    played = experience_change_text(tables)
+    if played:
+        print(played)
     bots = bots_changed(base_games.attrs.get("meta") or {}, patch_games.attrs.get("meta") or {})
     if bots:  # the bots that played differ between the two sweeps: the patch's own bots, not only its numbers
         print(f"simkit compare: warning: the patch also changes how {', '.join(bots)} play, so a change mixes the "

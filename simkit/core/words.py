@@ -35,7 +35,7 @@ from above the core: the callers turn their tables into :class:`Estimate` values
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -1015,3 +1015,41 @@ def experience_sentence(figures: dict[str, Estimate], flagged: Sequence[tuple[st
                      "not significantly: more games would settle it)")
         tail += "."
     return head + tail
+
+
+def _figure_change(row: Mapping, unit: str) -> str:
+    """One experience figure's change, ``comebacks 21.0% -> 14.5% (-6.5 points, CI -9.8 to -3.1)``."""
+    lo, hi = row["adj_low"], row["adj_high"]
+    if row["kind"] == "share":
+        return (f"{row['words']} {pct(row['base'])} -> {pct(row['patch'])} ({100 * row['delta']:+.1f} points, "
+                f"CI {100 * lo:+.1f} to {100 * hi:+.1f})")
+    what = f" {plural(unit)}" if row["figure"] == "turns" else ""
+    return (f"{row['words']} {row['base']:.2f} -> {row['patch']:.2f}{what} ({row['delta']:+.2f}, CI {lo:+.2f} to "
+            f"{hi:+.2f})")
+
+
+def experience_change_sentence(rows: Sequence[Mapping], games: int, missing: str | None = None,
+                               unit: str = "turn") -> str:
+    """What a patch did to how the games play, in one sentence: the figures that changed significantly (with their
+    intervals at the corrected level), then the ones that did not move measurably.
+
+    Args:
+        rows: :func:`simkit.analysis.experience_change.experience_deltas` rows (``figure, words, kind, base, patch,
+            delta, adj_low, adj_high, significant``).
+        games: the paired games behind them.
+        missing: why there are no rows (either sweep lacks the figures), said instead.
+        unit: what the game calls a turn.
+    """
+    if missing:
+        return f"How the games play was not compared: {missing}"
+    if not rows:
+        return "How the games play was not compared: no figure has two paired games."
+    moved = [r for r in rows if r["significant"]]
+    still = [r["words"] for r in rows if not r["significant"]]
+    head = f"How the games play ({count(games, 'paired game')}, intervals corrected over the figures): "
+    if not moved:
+        return head + "no measurable change in " + ", ".join(still) + "."
+    text = head + "; ".join(_figure_change(r, unit) for r in moved)
+    if still:
+        text += "; no measurable change in " + ", ".join(still)
+    return text + "."

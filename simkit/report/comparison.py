@@ -13,6 +13,7 @@ from simkit.analysis.paired import COMPARE_TABLES, compare_results
 from simkit.core.words import (
     Estimate,
     changes_sentence,
+    experience_change_sentence,
     matchup_changes_sentence,
     nash_change_sentence,
     seat_change_sentence,
@@ -112,6 +113,34 @@ def answer_blocks(tables: dict, width: int = 110) -> list[tuple[str, list[str]]]
             ("Flags that changed (value base -> patch)", wrapped(flag_lines(tables["flag_changes"])))]
 
 
+def experience_change_text(tables: dict) -> str:
+    """What the patch did to how the games play, in one sentence (:func:`simkit.core.words.experience_change_sentence`),
+    or ``""`` for tables made without the experience comparison."""
+    t = tables.get("experience_deltas")
+    if t is None:
+        return ""
+    unit = ((tables.get("base_meta") or {}).get("schema") or {}).get("turn_words", "turn")
+    games = int(t["games"].max()) if len(t) else 0
+    return experience_change_sentence(t.to_dict("records"), games, t.attrs.get("missing"), unit)
+
+
+def _experience_lines(tables: dict) -> list[str]:
+    """The experience table as lines: each figure base -> patch, its change and interval at the corrected level."""
+    t = tables.get("experience_deltas")
+    if t is None or t.empty:
+        return []
+    unit = ((tables.get("base_meta") or {}).get("schema") or {}).get("turn_words", "turn")
+    lines = []
+    for r in t.to_dict("records"):
+        mark = "changed" if r["significant"] else "no measurable change"
+        scale, fmt = (100, "{:.1f}%") if r["kind"] == "share" else (1, "{:.2f}")
+        what = f" {unit}s" if r["figure"] == "turns" else ""
+        lines.append(f"{r['words']}: {fmt.format(scale * r['base'])} -> {fmt.format(scale * r['patch'])}{what}; "
+                     f"change {scale * r['delta']:+.2f} (corrected CI {scale * r['adj_low']:+.2f} to "
+                     f"{scale * r['adj_high']:+.2f}; {r['games']} paired games): {mark}")
+    return lines
+
+
 def lead(tables: dict) -> tuple[str, str]:
     """The comparison's verdict as the title page's lead: ``(kind, sentence)``, the sentence capitalised."""
     v = tables["verdict"]
@@ -154,6 +183,9 @@ def compare_headlines(tables: dict) -> list[str]:
     counts = fc["status"].value_counts()
     out.append(f"Flags: {counts.get('appeared', 0)} appeared, {counts.get('vanished', 0)} vanished, "
                f"{counts.get('stayed', 0)} stayed (each with its value base -> patch and why on the title page).")
+    played = experience_change_text(tables)
+    if played:
+        out.append(played)
     if tables["same_seed"] < 1:
         out.append(f"Note: only {100 * tables['same_seed']:.0f}% of paired games share a seed; paired intervals "
                    "stay valid but are wider than with common seeds.")
@@ -251,6 +283,17 @@ def _pages(pdf: ReportPdf, tables: dict) -> None:
         pdf.add(fig, "cards and first player")
     if "card_usage_changes" in tables:
         usage_change_pages(pdf, tables["card_usage_changes"])
+    if tables.get("experience_deltas") is not None and not tables["experience_deltas"].empty:
+        fig = pdf.new_page(PORTRAIT)
+        note = ("Each game of the base paired with the same game of the patch; a share counted over games won pairs "
+                "the games won in both. Intervals at the level corrected over the figures (Holm): a change is "
+                "called a change only when its interval misses 0.")
+        text_page(fig, "How the games play: what the patch changed",
+                  [("", wrap(experience_change_text(tables), 110)),
+                   ("Figure by figure (base -> patch)",
+                    [part for line in _experience_lines(tables) for part in wrap(line, 110, subsequent_indent="    ")]),
+                   ("How it is measured", wrap(note, 110))])
+        pdf.add(fig, "how the games play")
 
     fig = pdf.new_page(PORTRAIT)
     ns = tables["nash_shift"]
