@@ -17,6 +17,11 @@ table's label column (its first text column: ``subject``, ``deck``, ``card``, ``
 Without ``@`` a one-row table gives its row and a table with an aggregate row (``overall``,
 ``all``, ``all games``) gives that one; anything else must name its row.
 
+How the games play is a table too, ``experience.FIGURE[@ROW]`` (:func:`simkit.analysis.experience.
+experience_figures`: ``experience.comebacks``, ``experience.turns``, ``experience.decided_early``,
+``experience.lead_changes``, ``experience.in_target``, ``experience.draws``, ``experience.locks``...; overall without
+``@``, a deck or ``A vs B`` after it), for a game that records the experience columns.
+
 Intervals come from a bootstrap over games (percentiles of the figure recomputed on resampled
 games), except the first seat's, which is Wilson's. A resample on which a table cannot be computed
 (it lost every game of a pairing the metagame needs) gives no figure and is left out; the table of
@@ -76,9 +81,20 @@ TABLE_FUNCTIONS: dict[str, Callable[[pd.DataFrame], pd.DataFrame]] = {
     "turns": turn_counts,
     "side_numbers": side_numbers,
     "flags": balance_flags,
+    "experience": lambda df: _experience_table(df),
 }
 
 _AGGREGATE = ("overall", "all", "all games")
+#: the experience figures that are shares (:data:`simkit.analysis.experience.FIGURES`)
+_EXPERIENCE_SHARES = ("in_target", "comebacks", "decided_early", "draws", "turn_limit", "locks", "longer", "shorter")
+
+
+def _experience_table(df: pd.DataFrame) -> pd.DataFrame:
+    """How the games play overall, by deck and by matchup (:func:`simkit.analysis.experience.experience_figures`)."""
+    from simkit.analysis.experience import experience_figures
+
+    return experience_figures(df, by="all")
+
 #: table columns that are shares (shown in percent) and the columns with a natural target
 _RATES = ("win_rate", "first_rate", "advantage", "share", "draw_share", "weight", "vs_mix", "low", "high", "expected",
           "synergy", "synergy_low", "synergy_high")
@@ -130,9 +146,15 @@ def parse_figure(spec: str | None) -> Figure:
     table, dot, column = head.partition(".")
     if not dot or not column or table not in TABLE_FUNCTIONS:
         raise ValueError(f"--figure {spec!r}: not a figure; use first_seat, spread, length or TABLE.COLUMN[@ROW] "
-                         f"with TABLE one of {', '.join(TABLES)} (e.g. first_player.advantage)")
-    rate = column in _RATES
+                         f"with TABLE one of {', '.join([*TABLES, 'experience'])} (e.g. first_player.advantage, "
+                         "experience.comebacks)")
+    rate = column in _RATES or (table == "experience" and column in _EXPERIENCE_SHARES)
     label = f"{table}.{column}" + (f" ({row})" if row else "")
+    if table == "experience":
+        from simkit.analysis.experience import FIGURES
+
+        words = FIGURES.get(column, (column,))[0]
+        label = f"how the games play: {words}" + (f" ({row})" if row else "")
     return Figure(spec, label, _TARGETS.get(column), rate, table, column, row)
 
 
@@ -213,6 +235,10 @@ def check_figure(fig: Figure) -> Figure:
         from simkit.testing.synthetic import synthetic_results
 
         probe = synthetic_results(["A:x,y,z", "B:x,y,w"], 1)
+        if fig.table == "experience":
+            from simkit.testing.synthetic import with_experience
+
+            probe = with_experience(probe)
         t = TABLE_FUNCTIONS[fig.table](probe)
         if fig.column not in t.columns:
             raise ValueError(f"--figure {fig.name!r}: the table {fig.table} has no column {fig.column!r} "
@@ -273,6 +299,13 @@ def figure_replicas(df: pd.DataFrame, fig: Figure, counts: np.ndarray) -> np.nda
         return counts @ x / max(len(df), 1)
     if fig.name == "spread":
         return _spread_replicas(df, counts)
+    if fig.table == "experience" and not fig.row and fig.column in _per_game_figures():
+        from simkit.analysis.experience import game_figures
+
+        x = game_figures(df)[fig.column].to_numpy(float)  # one value per game; NaN where a game does not count
+        present = np.isfinite(x)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (counts @ np.where(present, x, 0.0)) / (counts @ present.astype(float))
     out = np.empty(len(counts))
     rows = np.arange(len(df))
     light = df.copy(deep=False)  # pandas copies attrs at every step: keep only what the tables read
@@ -284,6 +317,13 @@ def figure_replicas(df: pd.DataFrame, fig: Figure, counts: np.ndarray) -> np.nda
         except ValueError:  # a table this resample cannot give (it lost a pairing the table needs): no figure
             out[r] = np.nan
     return out
+
+
+def _per_game_figures() -> tuple[str, ...]:
+    """The experience figures that are a mean of one value per game (all of them: a share's value is 1 or 0)."""
+    from simkit.analysis.experience import FIGURES
+
+    return (*FIGURES, "longer", "shorter")
 
 
 def _spread_replicas(df: pd.DataFrame, counts: np.ndarray) -> np.ndarray:

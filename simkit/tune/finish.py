@@ -353,6 +353,7 @@ def _pairing_check(plan: TunePlan, changes: dict, label: str, flags: pd.DataFram
         "first_player_before": before["first_player"], "first_player_after": after["first_player"],
         "seat_before": before["seat"], "seat_after": after["seat"],
         "pushed_after": after["pushed"],
+        "outside_target_length_before": before["length"], "outside_target_length_after": after["length"],
         "objective_before": score(before, plan.weights),
         "objective_after": score(after, plan.weights) + change_cost(changes, plan.weights),
         "flags_vanished": fc.loc[fc["status"] == "vanished", "message"].tolist(),

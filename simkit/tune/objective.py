@@ -17,8 +17,8 @@ import pandas as pd
 
 from simkit.analysis import FlagBands, deck_games, first_player_advantage, first_score, matchup_matrix
 
-__all__ = ["TuneWeights", "balance_terms", "change_cost", "deck_rates", "outside_band", "parse_weights", "score",
-           "seat_beyond"]
+__all__ = ["TuneWeights", "balance_terms", "change_cost", "deck_rates", "length_outside", "outside_band",
+           "parse_weights", "score", "seat_beyond"]
 
 
 
@@ -39,6 +39,10 @@ class TuneWeights:
             balancing the field does not make a new outlier (a new flag) of a deck that was fine.
         change: per changed number.
         size: per changed number, times its relative change ``|after - before| / max(|before|, 1)``.
+        length: times the share of games whose length lies outside the scenario's ``[experience] target_turns``
+            (how the games play as part of the objective: "games between 15 and 25 turns"); 0 when the scenario
+            gives no target. The screening's additive model predicts the balance terms only; the length term is
+            measured on every candidate played.
     """
 
     spread: float = 1.0
@@ -49,6 +53,7 @@ class TuneWeights:
     pushed: float = 1.0
     change: float = 0.005
     size: float = 0.005
+    length: float = 1.0
 
 
 def parse_weights(text: str | None) -> TuneWeights:
@@ -107,7 +112,9 @@ def balance_terms(df: pd.DataFrame, bands: FlagBands | None = None,
         advantage), ``seat`` (summed distance of the decks' first-seat score rates, over their
         non-mirror games, beyond 1/2 +- ``bands.first_player``), ``pushed`` (summed distance by which
         decks sit further outside the band than in ``reference``), ``worst_deck`` (the largest distance
-        of a deck from 1/2) and ``decks_outside`` (decks outside the band).
+        of a deck from 1/2), ``decks_outside`` (decks outside the band) and ``length`` (the share of games
+        outside the ``[experience] target_turns`` of the scenario the games were swept from, kept in their
+        ``meta``; 0 when it gives none: :func:`length_outside`).
     """
     bands = bands or FlagBands()
     by_deck = deck_rates(df)
@@ -131,7 +138,20 @@ def balance_terms(df: pd.DataFrame, bands: FlagBands | None = None,
         "pushed": pushed,
         "worst_deck": float(np.abs(rates - 0.5).max()) if len(rates) else 0.0,
         "decks_outside": int((outside > 0).sum()),
+        "length": length_outside(df),
     }
+
+
+def length_outside(df: pd.DataFrame) -> float:
+    """The share of ``df``'s games whose length lies outside the ``[experience] target_turns`` of the scenario they
+    were swept from (0 when the scenario gives no target, or the results keep no scenario)."""
+    from simkit.analysis.experience import experience_settings_of
+
+    target = experience_settings_of(df).target_turns
+    if target is None or not len(df):
+        return 0.0
+    turns = df["turns"].to_numpy(float)
+    return float(((turns < target[0]) | (turns > target[1])).mean())
 
 
 def change_cost(changes: dict[str, tuple], weights: TuneWeights) -> float:
@@ -144,4 +164,4 @@ def score(terms: dict[str, float], weights: TuneWeights) -> float:
     """The balance part of the objective for one sweep's :func:`balance_terms`."""
     return (weights.spread * terms["spread"] + weights.band * terms["band"] + weights.matchup * terms["matchup"]
             + weights.first_player * terms["first_player"] + weights.seat * terms["seat"]
-            + weights.pushed * terms["pushed"])
+            + weights.pushed * terms["pushed"] + weights.length * terms.get("length", 0.0))
