@@ -5,8 +5,8 @@ import json
 
 import numpy as np
 
-from simkit.tune.objective import TuneWeights, balance_terms, length_outside, parse_weights, score
 from simkit.testing.synthetic import synthetic_results
+from simkit.tune.objective import TuneWeights, balance_terms, length_outside, parse_weights, score
 
 POOL = ["HolyLight:Archer,BlackBat,Priest", "HolyLight:FrostDragon,Priest,Swordsman"]
 
