@@ -618,7 +618,8 @@ def trial_table(study, knobs: list[Knob]) -> pd.DataFrame:
                "objective": t.value if t.state == TrialState.COMPLETE else np.nan,
                "changes": a.get("changes", ""), "n_changes": a.get("n_changes", np.nan), "repeat": repeat}
         for k in ("balance", "change_cost", "spread", "band", "matchup", "first_player", "seat", "pushed", "length",
-                  "worst_deck", "decks_outside", "worst_bots", "candidate", "games", "games_played", "seconds", "error"):
+                  "worst_deck", "decks_outside", "worst_bots", "candidate", "games", "games_played", "seconds",
+                  "error"):
             row[k] = a.get(k, np.nan if k not in ("worst_bots", "candidate", "error") else "")
         rows.append(row)
     return pd.DataFrame(rows)
