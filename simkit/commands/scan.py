@@ -49,7 +49,7 @@ def register(sub) -> None:
     p.add_argument("--figure", help="first_seat (default: first-seat win rate, draws half), spread (std of deck win "
                    "rates), length (mean turns), or TABLE.COLUMN[@ROW] of a report table, e.g. "
                    "first_player.advantage, game_shape.share@turn_limit, or how the games play: "
-                   "experience.FIGURE[@ROW], e.g. experience.comebacks, experience.decided_early, experience.lead_changes")
+                   "experience.FIGURE[@ROW], e.g. experience.comebacks, experience.lead_changes")
     p.add_argument("--target", type=float, help="the figure's target (default 0.5 for first_seat and win rates)")
     p.add_argument("--games", type=int, help="games per ordered deck pair at each value (default: [sweep] games)")
     p.add_argument("--decks", nargs="+", metavar="PATTERN", help="only decks matching these patterns")
