@@ -48,6 +48,7 @@ __all__ = [
     "card_status",
     "crossing_verdict", "tune_verdict", "match_sentence", "player_answer", "experience_flag_message",
     "experience_sentence", "EXPERIENCE_FLAG_WORDS",
+    "paired_change_clause",
 ]
 
 Z95 = NormalDist().inv_cdf(0.975)
@@ -1053,3 +1054,20 @@ def experience_change_sentence(rows: Sequence[Mapping], games: int, missing: str
     if still:
         text += "; no measurable change in " + ", ".join(still)
     return text + "."
+
+
+def paired_change_clause(what: str, before: float, after: float, change: Estimate, words: tuple[str, str],
+                         unit: str = "") -> str:
+    """A figure before and after a change measured on paired games, its change with its 95% interval, and a word
+    only when the interval leaves 0 out: ``drawn games 49.7% -> 22.1% (change -27.6 points, 95% CI -31.0 to
+    -24.2): fewer``, else ``...: no measurable change`` (``the same in every paired game`` when no game changed).
+    ``words`` says (up, down) (``("more", "fewer")``); with a ``unit`` the figures are plain numbers
+    (``32.7 -> 18.9 rounds (change -13.8, 95% CI -14.6 to -13.0)``), without one rates."""
+    said = words[0] if change.value > 0 else words[1]
+    word = said if change.excludes(0.0) else "no measurable change"
+    if change.value == change.low == change.high == 0:
+        word = "the same in every paired game"
+    if unit:
+        return (f"{what} {before:.1f} -> {after:.1f} {unit} (change {change.value:+.1f}, 95% CI {change.low:+.1f} "
+                f"to {change.high:+.1f}): {word}")
+    return f"{what} {pct(before)} -> {pct(after)} (change {pts(change.value)} points, {change.ci_pts()}): {word}"

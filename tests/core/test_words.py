@@ -434,3 +434,28 @@ def test_no_sentence_of_a_comparison_contradicts_its_numbers(sweeps):
     if lo != 0 and hi != 0:  # an end printed as 0.0 may round a hair either side of 0
         assert ("not significant" not in seat) == (lo > 0 or hi < 0)
     assert not any("more balanced" in h or "less balanced" in h for h in heads)
+
+
+def test_paired_change_clause_says_a_direction_only_when_the_interval_leaves_zero_out():
+    """Krypton's end rules (lab/krypton_end_rules.py): fewer draws when the whole interval is below 0; no measurable
+    change when it holds 0; the same in every game when every paired game is unchanged; rounds as plain numbers."""
+    from simkit.core.words import paired_change_clause
+
+    fewer = paired_change_clause("drawn games", 0.497, 0.221, Estimate(-0.276, -0.31, -0.242), ("more", "fewer"))
+    assert fewer == "drawn games 49.7% -> 22.1% (change -27.6 points, 95% CI -31.0 to -24.2): fewer"
+    held = paired_change_clause("drawn games", 0.5, 0.48, Estimate(-0.02, -0.06, 0.01), ("more", "fewer"))
+    assert held.endswith(": no measurable change") and "fewer" not in held
+    same = paired_change_clause("drawn games", 0.5, 0.5, Estimate(0.0, 0.0, 0.0), ("more", "fewer"))
+    assert same.endswith(": the same in every paired game")
+    rounds = paired_change_clause("length", 32.7, 18.9, Estimate(-13.8, -14.6, -13.0), ("longer", "shorter"), "rounds")
+    assert rounds == "length 32.7 -> 18.9 rounds (change -13.8, 95% CI -14.6 to -13.0): shorter"
+
+
+@given(st.floats(-1, 1), st.floats(0, 0.5), st.floats(0, 0.5))
+def test_paired_change_clause_is_never_stronger_than_its_interval(value, below, above):
+    """Any estimate: the direction word appears exactly when the interval leaves 0 out."""
+    from simkit.core.words import paired_change_clause
+
+    e = Estimate(value, value - below, value + above)
+    said = paired_change_clause("drawn games", 0.5, 0.5 + value, e, ("more", "fewer"))
+    assert said.endswith((": more", ": fewer")) == e.excludes(0.0)
