@@ -5,8 +5,9 @@
 
 A findings page (``docs/findings/<game>.md``) is prose and *figure blocks*. A block opens with
 ``<!-- figures: data/NAME.json KIND -->`` and closes with ``<!-- end figures -->``; what lies between is made here
-from the JSON file, never typed: a table of the kind asked (``ladder``, ``costs``, ``locks``, ``seat``) or the
-run's answer in its words (``answer``), and a last line naming the command, date and commit that measured it. The
+from the JSON file, never typed: a table of the kind asked (``ladder``, ``costs``, ``locks``, ``seat``,
+``lock_skill``, ``lock_matchups``, ``end_rules``) or the run's answer in its words (``answer``,
+``end_rules_answer``), and a last line naming the command, date and commit that measured it. The
 prose around the blocks carries no figure (``tests/commands/test_findings.py`` holds both), so a page can never
 quote a number its JSON does not hold.
 Every JSON file of figures starts with :func:`simkit.core.provenance.provenance`.
@@ -115,7 +116,68 @@ def first_run(doc: dict) -> list[str]:
     return out
 
 
-KINDS = {"answer": answer, "ladder": ladder, "costs": costs, "locks": locks, "seat": seat, "first_run": first_run}
+def _match(bots: str) -> str:
+    first, second = bots.split(",")
+    return f"{_bot(first)} vs {_bot(second)}"
+
+
+def _change(d: dict, pct: bool = True) -> str:
+    """``49.7% -> 22.1% (-27.6, -31.0 to -24.2)``: before, after and the paired change with its interval."""
+    lo, hi = d["change_ci"]
+    if pct:
+        return (f"{_pct(d['before'])} -> {_pct(d['after'])} ({100 * d['change']:+.1f}, {100 * lo:+.1f} to "
+                f"{100 * hi:+.1f})")
+    return f"{d['before']:.1f} -> {d['after']:.1f} ({d['change']:+.1f}, {lo:+.1f} to {hi:+.1f})"
+
+
+def lock_skill(doc: dict) -> list[str]:
+    """One row a match (the bots' skill) of krypton_end_rules.py: its games that locked under the page's rule."""
+    out = ["| match | games (a pair) | locked (95% CI) | draws | draws locked | lock round, median (quartiles) | "
+           "locked, yet won |", "|---|---|---|---|---|---|---|"]
+    for k in doc["locks"]:
+        q1, med, q3 = k["round_quartiles"]
+        when = f"{med:.0f} ({q1:.0f}-{q3:.0f})" if k["locked"] else "none"
+        out.append(f"| {_match(k['bots'])} | {k['games']:,} ({k['games_per_pair']}) | {k['locked']}, "
+                   f"{_pct(k['locked_share'])} ({_ci(*k['locked_ci'])}) | {k['draws']} | {k['draws_locked']} | "
+                   f"{when} | {k['locked_won']} |")
+    return out
+
+
+def lock_matchups(doc: dict) -> list[str]:
+    """The lock's share per loadout pairing (both seat orders pooled) for the match krypton_end_rules.py shows."""
+    m = doc["matchups"]
+    out = [f"Bots: {_match(m['bots'])}; both seat orders of a pairing pooled.", "",
+           "| loadouts | games | locked (95% CI) |", "|---|---|---|"]
+    out += [f"| {r['matchup']} | {r['games']} | {r['locked']}, {_pct(r['locked_share'])} ({_ci(*r['locked_ci'])}) |"
+            for r in m["rows"]]
+    return out
+
+
+def end_rules(doc: dict) -> list[str]:
+    """The designer's table: each authored end rule against the page's rule on the same games (krypton_end_rules.py);
+    a change is the variant's figure minus the base's, game by game, with its 95% interval."""
+    out = ["| match | end rule | games | drawn: base -> variant (change, 95% CI, points) | ended by a lock | won at "
+           "the cap | ended by sudden death | rounds: base -> variant (change, 95% CI) | balance (compare) |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for r in doc["end_rules"]:
+        e = r["ends"]
+        out.append(f"| {_match(r['bots'])} | `{r['variant']}` | {r['games']:,} | {_change(r['draws'])} | "
+                   f"{e['lock']} ({_pct(r['lock_share'])}) | {r['won_at_cap']} | {e['sudden_death']} | "
+                   f"{_change(r['rounds'], pct=False)} | {r['verdict']} |")
+    out += ["", "| end rule | scenario | what it changes |", "|---|---|---|"]
+    out += [f"| `{v['name']}` | `{v['scenario']}` | {v['rule']} |" for v in doc["variants"]]
+    return out
+
+
+def end_rules_answer(doc: dict) -> list[str]:
+    """Each end rule's changes and compare's balance verdict in words (simkit.core.words, as the run wrote them)."""
+    return [f"* `{r['variant']}`, {_match(r['bots'])}: {r['draws_sentence']}; {r['rounds_sentence']}; balance: "
+            f"{r['verdict_sentence']}" for r in doc["end_rules"]]
+
+
+KINDS = {"answer": answer, "ladder": ladder, "costs": costs, "locks": locks, "seat": seat, "first_run": first_run,
+         "lock_skill": lock_skill, "lock_matchups": lock_matchups, "end_rules": end_rules,
+         "end_rules_answer": end_rules_answer}
 
 
 def render(path: str, kind: str, page: Path) -> str:
