@@ -274,7 +274,9 @@ def experience_flag_subjects(figures: pd.DataFrame, settings: ExperienceSettings
         turn_words: what the game calls a turn, for the messages.
 
     Returns:
-        DataFrame :data:`EXPERIENCE_FLAG_COLUMNS` plus ``flagged``, one row per (kind, subject) with games to test:
+        DataFrame :data:`EXPERIENCE_FLAG_COLUMNS` plus ``outside`` (the estimate lies beyond the bar: for snowballing,
+        comebacks below theirs and decided early above its) and ``flagged`` (outside and significant after the
+        correction), one row per (kind, subject) with games to test:
         ``snowballing`` (``value``: the comeback share, below ``bar``; its test also needs decided early above
         ``settings.decided_early``), ``decided_early``, ``too_long``/``too_short`` (``value``: the share of games
         longer than the target's longest, shorter than its shortest; ``bar`` 1/2; only with a target) and
@@ -335,7 +337,7 @@ def experience_flag_subjects(figures: pd.DataFrame, settings: ExperienceSettings
     out["k"] = out["kind"].map({k: i for i, k in enumerate(FLAG_KINDS)})
     out["s"] = out["scope"].map({k: i for i, k in enumerate(SCOPES)})
     out = out.sort_values(["k", "s", "excess"], ascending=[True, True, False], ignore_index=True)
-    return out[[*EXPERIENCE_FLAG_COLUMNS, "flagged"]]
+    return out[[*EXPERIENCE_FLAG_COLUMNS, "outside", "flagged"]]
 
 
 def experience_flags(figures: pd.DataFrame, settings: ExperienceSettings, bands: FlagBands | None = None,

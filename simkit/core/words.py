@@ -955,7 +955,8 @@ def _flag_listing(flagged: Sequence[tuple[str, str, str]]) -> str:
                 where.append(f"in {named[0]}")
             elif named:
                 where.append(f"in {count(len(named), noun)}")
-        parts.append(f"{EXPERIENCE_FLAG_WORDS[kind]} " + " and ".join(where))
+        joined = where[0] if len(where) == 1 else ", ".join(where[:-1]) + " and " + where[-1]
+        parts.append(f"{EXPERIENCE_FLAG_WORDS[kind]} {joined}")
     return "; ".join(parts)
 
 
@@ -975,7 +976,7 @@ def experience_sentence(figures: dict[str, Estimate], flagged: Sequence[tuple[st
 
     Returns:
         ``How the games play: games last ...; of the games won, ... are comebacks and ... decided early; ...
-        drawn. Flagged: ...`` (or ``No experience flag``), no word stronger than its interval.
+        drawn. Experience flags ...: ...`` (or ``No experience flag``), no word stronger than its interval.
     """
     def has(name: str) -> bool:
         return name in figures and figures[name].known
@@ -1005,15 +1006,13 @@ def experience_sentence(figures: dict[str, Estimate], flagged: Sequence[tuple[st
         said.append(ends)
     head = "How the games play: " + "; ".join(said) + "." if said else "How the games play: no figure to say."
     if flagged:
-        tail = f" Flagged (significant after correction): {_flag_listing(flagged)}."
+        tail = f" Experience flags (significant after correction): {_flag_listing(flagged)}."
     else:
         tail = " No experience flag: nothing lies significantly beyond its bar"
         if beyond:
             kinds = [EXPERIENCE_FLAG_WORDS[k] for k in beyond]
-            one = len(kinds) == 1
-            tail += (f" (by {'its estimate' if one else 'their estimates'} alone, {', '.join(kinds)} "
-                     f"{'lies' if one else 'lie'} beyond {'its bar' if one else 'their bars'} overall, "
-                     "not significantly: more games would settle it)")
+            tail += (f" (by the estimates alone: {', '.join(kinds)} overall, not significantly; more games would "
+                     "settle it)")
         tail += "."
     return head + tail
 

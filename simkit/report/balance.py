@@ -27,6 +27,7 @@ from simkit.core.words import (
 )
 from simkit.report.card_usage_page import usage_pages
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
+from simkit.report.experience_page import experience_csv, experience_pages, experience_words
 from simkit.report.games import GamePages, plan_game_pages, write_game_pages
 from simkit.report.plots import (
     FLAG_LINE,
@@ -422,7 +423,10 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages |
     skill = (tables.get("robustness") or {}).get("skill")
     if skill:
         player += [line for s in skill_words(skill) for line in wrap(s, 110)]
-    blocks = [("Headlines", heads), ("Flags", shown), ("Does the player matter?", player), ("The sweep", facts),
+    playing = experience_words(tables)
+    playing = wrap(playing, 110) if playing else []  # after the verdict: how the games play, or why not measured
+    blocks = [("", playing), ("Headlines", heads), ("Flags", shown),
+              ("Does the player matter?", player), ("The sweep", facts),
               ("Games", watch), ("How to read", guide)]
     answer = verdict(tables)
     text_page(fig, "Balance report", [b for b in blocks if b[1]], lead=answer.sentence, lead_state=answer.state)
@@ -715,12 +719,14 @@ def write_balance_report(tables: dict, out: str | Path, when: datetime | None = 
     extra = ["units"] if "units" in tables else []  # an adaptive sweep: every unit's stream and decision
     skill = (robust or {}).get("skill")
     extra += [t for t in UNIT_TABLES if t in tables]  # bought decks: the unit and race pages' tables
+    playing = experience_csv(tables)  # how the games play, when the results record it
     pdf_path, csvs = output_paths(out, list(TABLES) + extra + (list(ROBUST_TABLES) if robust else [])
-                                  + (list(SKILL_TABLES) if skill else []))
+                                  + (list(SKILL_TABLES) if skill else []) + list(playing))
     meta = tables["meta"]
     with atomic_outputs([pdf_path, *csvs.values()]) as temps:
         skill_csv = {"skill_depth": skill["depth"]} if skill else {}
-        write_csvs({**tables, **(robust["csv"] if robust else {}), **skill_csv}, {t: temps[p] for t, p in csvs.items()})
+        write_csvs({**tables, **(robust["csv"] if robust else {}), **skill_csv, **playing},
+                   {t: temps[p] for t, p in csvs.items()})
         footer = f"{meta.get('scenario_name')}  |  hash {meta.get('scenario_hash')}  |  {meta.get('rules_version')}"
         with ReportPdf(temps[pdf_path], title=f"Balance report: {meta.get('scenario_name')}", footer=footer,
                        subject=f"simkit balance report; scenario {meta.get('scenario_name')}; scenario hash "
@@ -733,6 +739,7 @@ def write_balance_report(tables: dict, out: str | Path, when: datetime | None = 
             if skill:
                 skill_pages(pdf, skill)
             _pages(pdf, tables)
+            experience_pages(pdf, tables)
             write_unit_pages(pdf, tables)
             if games is not None:
                 write_game_pages(pdf, games)

@@ -27,7 +27,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simkit.analysis.experience import FIGURES as EXPERIENCE_FIGURES
 from simkit.report.balance import games_line, headlines, load_checked_results, reach_words, verdict
+from simkit.report.experience_page import bar_lines, experience_csv, experience_words
 from simkit.report.games import find_scenario, matchups_to_watch
 from simkit.report.html_assets import SCRIPT, STYLE
 
@@ -39,6 +41,9 @@ REPLAYS = 40   # games told in full inside the page by default (each is some 50 
 # columns shown as percentages, and as points (1 point = 1% of games)
 _RATE = {"win_rate", "low", "high", "share", "draw_share", "first_rate", "weight", "vs_mix", "value", "band_low",
          "band_high", "expected"}
+_RATE |= {f"{name}{end}" for name, (_, kind, _) in EXPERIENCE_FIGURES.items() if kind == "share"
+          for end in ("", "_low", "_high")} | {f"{name}{end}" for name in ("longer", "shorter")
+                                               for end in ("", "_low", "_high")} | {"bar"}
 _POINTS = {"advantage", "synergy", "synergy_low", "synergy_high"}
 _HIDDEN = {"all_even"}
 
@@ -337,6 +342,11 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
         "game_shape": (tables["game_shape"].drop(columns=["end_reason"]), ()),
         "side_numbers": (tables["side_numbers"], ()),
     }
+    playing = experience_words(tables)  # how the games play: the first page's sentence, or why not measured
+    extra = experience_csv(tables)
+    for key, frame in extra.items():  # the figures without their counts (_n) and the length flags' shares: in the CSV
+        drop = [c for c in frame.columns if c.endswith("_n") or c.startswith(("longer", "shorter"))]
+        shown[key] = (frame.drop(columns=drop if key == "experience" else []), ())
 
     def table(key: str, caption: str = "") -> str:
         frame, points = shown[key]
@@ -369,6 +379,15 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
         ("game-shape", "Game shape", table("game_shape") + (table("side_numbers") if len(tables["side_numbers"])
                                                             else "")),
     ]
+    if extra:  # the PDF's "How the games play" pages: the same figures and flags
+        exp = tables["experience"]
+        sections.append(("how-the-games-play", "How the games play", "".join(
+            f"<p class='note'>{_e(line)}</p>" for line in bar_lines(exp["settings"], schema.turn_words))
+            + (table("experience_flags", "Experience flags: beyond their bar and significant after correction.")
+               if len(exp["flags"]) else "<p>No experience flag: nothing lies significantly beyond its bar.</p>")
+            + table("experience", "Overall, by deck and by matchup: each figure with its 95% interval (_low, _high); "
+                    "comebacks and decided early are shares of the games won (the CSV adds the games each figure is "
+                    "counted over).")))
     nav = " ".join(f'<a href="#{s}">{_e(title)}</a>' for s, title, _ in sections)
     body = "".join(f'<section id="{s}"><h2>{_e(title)}</h2>{content}</section>' for s, title, content in sections)
     blob = {"decks": order, "replays": {k: v for k, v in replays.items() if k != "decks"},
@@ -380,6 +399,7 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{STYLE}</style></head><body>'
         f'<h1>Balance report: {_e(name)}</h1>'
         f'<p class="verdict {answer.state.replace(" ", "-")}" id="verdict">{_e(answer.sentence)}</p>'
+        + (f'<p class="playing" id="playing">{_e(playing)}</p>' if playing else "")
         + "".join(f'<p class="facts">{_e(f)}</p>' for f in facts)
         + ("<p class='warn'>The results hold a bot panel: this page describes the reference bot's games; the PDF "
            "has the 'Does the player matter?' pages.</p>" if meta.get("panel") else "")

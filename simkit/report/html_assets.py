@@ -17,6 +17,7 @@ p.verdict { font-size: 17px; font-weight: 600; margin: 10px 0 12px; padding: 8px
 p.verdict.balanced { color: #1e6b35; border-color: #1e6b35; background: #eef7f0; }
 p.verdict.not-balanced { color: #a3281d; border-color: #a3281d; background: #fbefed; }
 p.verdict.not-settled { color: #7a5200; border-color: #c58a00; background: #fdf6e6; }
+p.playing { font-size: 14px; margin: 0 0 12px; padding: 6px 12px; border-left: 5px solid #1f4e79; background: #f1f5fa; }
 nav a { margin-right: 12px; } .facts { color: #555; font-size: 12.5px; } .warn { color: #b03a2e; font-weight: 600; }
 ul.headlines li { margin: 3px 0; } .note { color: #555; font-size: 12.5px; max-width: 900px; }
 input.filter { margin: 6px 0; padding: 4px 8px; width: 320px; max-width: 90%; font: inherit; }
