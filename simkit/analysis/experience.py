@@ -5,7 +5,8 @@ A game that records the experience columns (:data:`simkit.games.EXPERIENCE_COLUM
 which the winner stayed ahead, the decisions taken and their mean legal actions, and the uncertainty of its
 outcome. This module turns them, with the scenario's ``[experience]`` table (:class:`~simkit.scenario.
 ExperienceSettings`), into the figures a designer reads, overall, by deck and by matchup, each with its 95%
-interval (Wilson for shares, Student's t for means), and into flags:
+interval (Wilson for shares, Student's t for means; lead changes, a count, never narrower than the exact Poisson
+interval, so a sweep without any lead change still has an upper bound), and into flags:
 
 ========================  ==========================================================================================
 figure                    what it is (:data:`FIGURES`)
@@ -172,6 +173,14 @@ def _t_interval(n: np.ndarray, total: np.ndarray, squares: np.ndarray) -> tuple[
     return mean, mean - half, mean + half
 
 
+def _poisson_interval(n: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Exact (Garwood) 95% interval of a Poisson mean from ``total`` counts over ``n`` games (NaN without games)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        low = np.where(total > 0, stats.chi2.ppf(0.025, 2 * total) / (2 * n), 0.0)
+        high = stats.chi2.ppf(0.975, 2 * total + 2) / (2 * n)
+    return np.where(n > 0, low, np.nan), np.where(n > 0, high, np.nan)
+
+
 def _summarise(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Every figure of ``frame`` (per-game figures with ``keys`` columns) per group: value, 95% interval, and the
     games it is counted over (``<figure>_n``)."""
@@ -195,6 +204,9 @@ def _summarise(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
             value = np.where(n > 0, value, np.nan)
         else:
             value, low, high = _t_interval(n, total, sums[f"{name}_sq"].to_numpy(float))
+            if name == "lead_changes":  # a count: never narrower than its exact Poisson interval (all zeros included)
+                p_low, p_high = _poisson_interval(n, total)
+                low, high = np.fmin(low, p_low), np.fmax(high, p_high)
         out[name], out[f"{name}_low"], out[f"{name}_high"] = value, low, high
         out[f"{name}_n"] = n.astype(int)
     return out.reset_index()
