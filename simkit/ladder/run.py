@@ -77,7 +77,9 @@ def run_ladder(sc: Scenario, out: str | Path, settings: LadderSettings, workers:
     from simkit.outside.bots import check_allowed
 
     check_allowed(sc, [b for pair in settings.matches() for b in pair])  # a program not allowed: refused first
-    from simkit.outside.play import choosing_own_deck
+    from simkit.outside.play import check_pairings, choosing_own_deck
+
+    check_pairings(sc, settings.matches())
 
     own = choosing_own_deck(sc, [b for pair in settings.matches() for b in pair])
     if own:

@@ -25,7 +25,7 @@ from simkit.outside.bots import OutsideBot, check_allowed, outside_bots
 from simkit.outside.process import BotFailure, BotProcess, Framing
 
 __all__ = ["FORFEIT", "FORFEIT_COLUMNS", "PROTOCOL", "OutsideSeat", "ProtocolSeat", "TimedSeat", "jsonable",
-           "choosing_own_deck", "own_decks", "play_batch", "play_match"]
+           "check_pairings", "choosing_own_deck", "own_decks", "play_batch", "play_match"]
 
 #: the protocol's version, sent in every start message
 PROTOCOL = 1
@@ -254,6 +254,30 @@ class ProtocolSeat(TimedSeat):
         if self.proc is not None:
             self.proc.end(grace=0.2)
             self.proc = None
+
+
+def check_pairings(scenario, pairs: Sequence[Sequence[str]]) -> None:
+    """Refuse, before anything is played or written, a pairing of an outside bot with a bot of the scenario that
+    cannot decide one action at a time on a ``Match`` (the game's ``inside_player`` refuses it: the search bots of
+    Card Duel and Magic War play only in the compiled batch).
+
+    Raises:
+        ValueError: one line naming both bots and why.
+    """
+    found = outside_bots(scenario)
+    for pair in pairs:
+        outside = [b for b in pair if b in found]
+        if not outside:
+            continue
+        _, inside_player, _ = _hooks(scenario.game)
+        for seat, name in enumerate(pair):
+            if name in found:
+                continue
+            try:
+                inside_player(scenario, name, seat, 0)
+            except ValueError as exc:
+                raise ValueError(f"{exc}; here it would face the outside bot {outside[0]!r}: nothing was played") \
+                    from None
 
 
 def choosing_own_deck(scenario, names: Sequence[str]) -> list[str]:

@@ -316,4 +316,7 @@ def _bots_of(sc: Scenario, s: SweepSettings, d: dict) -> tuple[tuple[str, str], 
     from simkit.outside.bots import check_allowed
 
     check_allowed(sc, (*bots, *panel))  # a program the command line does not allow: refused before any file
+    from simkit.outside.play import check_pairings
+
+    check_pairings(sc, [(p, p) for p in panel] if panel else [bots])  # a bot that cannot face a program: refused
     return (bots[0], bots[1]), tuple(panel)

@@ -126,3 +126,44 @@ def test_compare_says_how_many_forfeits_it_left_out_of_each_sweep():
         "timeout); patch 0 of 6 games; compare pairs only the games both sweeps played to their end (a forfeited "
         "game pairs with none)")
     assert forfeits_left_out(patch, patch) is None
+
+
+@pytest.mark.slow
+def test_a_tune_plays_its_trials_and_its_check_with_an_outside_bot(tmp_path):
+    """A small tune whose bot panel has an outside bot plays every trial and the fresh-seed check with the
+    program (the check's sweeps record it in their meta.json) and leaves no program running."""
+    import json
+
+    from outside_kit import kill_left, running
+
+    from simkit.sweep import RunOptions
+    from simkit.tune import TuneSettings
+
+    sc = scenario("duel")
+    pids, out = tmp_path / "pids.txt", tmp_path / "tune"
+    outside.configure(given=[f"mine={' '.join(bad('good', pids))}"])
+    try:
+        result = simkit.run_tune(sc.path, TuneSettings(knobs=("cards.Strike.cost_ap=1..2",), trials=3, max_changes=1,
+                                                       decks=tuple(sc.decks[:2]), panel=("mine", "aggro"), games=2,
+                                                       confirm=0), out=out, run=RunOptions(workers=1, progress=False))
+        assert result.summary["check"]["seed"] is not None and len(result.trials) == 3
+        checked = [json.loads(p.read_text()) for p in out.rglob("meta.json")]
+        assert checked and all(m["outside_bots"]["mine"]["command"] == bad("good", pids) for m in checked)
+        assert pids.read_text().split() and not [p for p in map(int, pids.read_text().split()) if running(p)]
+    finally:
+        kill_left(pids)
+
+
+@pytest.mark.parametrize("game", ["duel", "magic"])
+def test_a_search_bot_that_cannot_face_a_program_is_refused_before_the_sweep(game):
+    """Card Duel's and Magic War's search bots play only in the compiled batch: a sweep pairing one with an outside
+    bot is refused when planned, in one line naming it; a panel holding both plays each against itself, so it is
+    planned."""
+    from simkit.sweep import SweepSettings, plan_sweep
+
+    sc = scenario(game)
+    outside.configure(given=[f"mine={' '.join(bad('good'))}"])
+    with pytest.raises(ValueError, match=r"bot 'search-1' is a search bot; .* cannot face an outside bot yet .*here it "
+                                         r"would face the outside bot 'mine': nothing was played"):
+        plan_sweep(sc, SweepSettings(games=1, bots=("mine", "search-1")))
+    assert plan_sweep(sc, SweepSettings(games=1, panel=("mine", "search-1"))).panel == ("mine", "search-1")
