@@ -129,27 +129,40 @@ def test_compare_says_how_many_forfeits_it_left_out_of_each_sweep():
 
 
 @pytest.mark.slow
-def test_a_tune_plays_its_trials_and_its_check_with_an_outside_bot(tmp_path):
-    """A small tune whose bot panel has an outside bot plays every trial and the fresh-seed check with the
-    program (the check's sweeps record it in their meta.json) and leaves no program running."""
+def test_a_tune_plays_its_trials_and_its_check_with_an_outside_bot(tmp_path, monkeypatch):
+    """A small tune whose bot pairing has an outside bot plays every trial and the fresh-seed check with the
+    program: the check's sweeps (base and candidate on the check's seed) record it in their meta.json, the check's
+    figures are in the summary. (The search's objective is lowered for the changed
+    candidate, so that one beats the base and is checked whatever the few games say.)"""
     import json
 
-    from outside_kit import kill_left, running
+    from outside_kit import kill_left
 
     from simkit.sweep import RunOptions
     from simkit.tune import TuneSettings
+    from simkit.tune.study import Evaluator
 
-    sc = scenario("duel")
+    real = Evaluator.evaluate
+
+    def favour_the_change(self, changes):
+        found = real(self, changes)
+        return {**found, "objective": found["objective"] - (10.0 if changes else 0.0)}
+
+    monkeypatch.setattr(Evaluator, "evaluate", favour_the_change)
+    sc = scenario("miracle")
     pids, out = tmp_path / "pids.txt", tmp_path / "tune"
     outside.configure(given=[f"mine={' '.join(bad('good', pids))}"])
     try:
-        result = simkit.run_tune(sc.path, TuneSettings(knobs=("cards.Strike.cost_ap=1..2",), trials=3, max_changes=1,
-                                                       decks=tuple(sc.decks[:2]), panel=("mine", "aggro"), games=2,
-                                                       confirm=0), out=out, run=RunOptions(workers=1, progress=False))
-        assert result.summary["check"]["seed"] is not None and len(result.trials) == 3
-        checked = [json.loads(p.read_text()) for p in out.rglob("meta.json")]
-        assert checked and all(m["outside_bots"]["mine"]["command"] == bad("good", pids) for m in checked)
-        assert pids.read_text().split() and not [p for p in map(int, pids.read_text().split()) if running(p)]
+        settings = TuneSettings(knobs=("creatures.Priest.L1.cost=1..4",), trials=2, max_changes=1,
+                                decks=tuple(sc.decks[:2]), bots=("mine,balanced",), games=1, confirm=0)
+        result = simkit.run_tune(sc.path, settings, out=out, run=RunOptions(workers=1, progress=False))
+        check = result.summary["check"]
+        assert check["seed"] is not None and check["pairings"]
+        metas = [json.loads(p.read_text()) for p in out.rglob("meta.json")]
+        checked = [m for m in metas if m["plan"]["seed"] == check["seed"]]
+        assert len(checked) == 2  # the base and the candidate on the check's seed
+        assert all(m["outside_bots"] == {"mine": {"command": bad("good", pids), "protocol": "simkit"}} for m in metas)
+        assert pids.read_text().split()  # one program, kept for every game of this process (ended at its exit)
     finally:
         kill_left(pids)
 
