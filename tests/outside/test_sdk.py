@@ -198,3 +198,16 @@ def test_an_sdk_ai_plays_a_small_sweep_and_its_resume(tmp_path):
         assert r.returncode == 0 and "already holds this sweep, finished" in r.stdout
     finally:
         kill_left(pids)
+
+
+def test_the_command_line_refuses_sdk_where_the_game_does_not_speak_it(tmp_path):
+    """`simkit sweep` of Card Duel with `--bot-protocol ai=sdk` stops with one line naming the bot, the protocol and
+    the game's protocols, exit status 2, before any folder is written or program started."""
+    duel = scenario("duel")
+    pids, out = tmp_path / "pids.txt", tmp_path / "sweep"
+    r = run_simkit("sweep", str(duel.path), "--games", "1", "--bots", "ai,aggro", "--bot",
+                   f"ai={sdk_bad('pass', pids)}", "--bot-protocol", "ai=sdk", "--out", str(out))
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "speaks the protocol 'sdk'" in lines[0] and "(its protocols: simkit)" in lines[0]
+    assert not out.exists() and not pids.exists()
