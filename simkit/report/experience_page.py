@@ -164,20 +164,31 @@ def figure_lines(figures: pd.DataFrame, target: bool, width: int = 60) -> list[s
     Args:
         figures: rows of :func:`simkit.analysis.experience.experience_figures`.
         target: whether the scenario gives a target length (the in-target column).
-        width: characters of the subject column (a longer name is cut with ``...``).
+        width: characters of the subject column (a longer name is cut, a matchup on both sides).
     """
     head = (f"{'':<{width}} {'games':>6} {'turns':>6} " + (f"{'in target':>9} " if target else "")
             + f"{'comebacks (95% CI)':>19} {'decided early':>15} {'lead ch.':>8} {'drawn':>6} {'choices':>7}")
     out = [head]
     for _, r in figures.iterrows():
-        name = str(r["subject"])
-        name = name if len(name) <= width else name[:width - 3] + "..."
+        name = _cut(str(r["subject"]), width)
         out.append(f"{name:<{width}} {int(r['games']):>6} {r['turns']:>6.1f} "
                    + (f"{_pct(r['in_target']):>9} " if target else "")
                    + f"{_share_ci(r, 'comebacks'):>19} {_share_ci(r, 'decided_early'):>15} "
                    f"{r['lead_changes']:>8.2f} {_pct(r['draws']):>6} "
                    + (f"{r['choices']:>7.1f}" if np.isfinite(r["choices"]) else f"{'':>7}"))
     return out
+
+
+def _cut(name: str, width: int) -> str:
+    """``name`` within ``width`` characters: a matchup ``A vs B`` cuts each side (both decks stay told apart), any other
+    name its end, with ``...``."""
+    if len(name) <= width:
+        return name
+    a, sep, b = name.partition(" vs ")
+    if sep:
+        side = (width - len(sep)) // 2
+        return f"{a if len(a) <= side else a[:side - 2] + '..'}{sep}{b if len(b) <= side else b[:side - 2] + '..'}"
+    return name[:width - 3] + "..."
 
 
 def _decks_drawn(figures: pd.DataFrame) -> tuple[pd.DataFrame, int]:

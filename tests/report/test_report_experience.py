@@ -102,11 +102,11 @@ def test_whose_bar_each_is_is_said():
 
 
 def test_the_table_lines_hold_every_row_and_cut_long_names(tables):
-    """One line per row under a header; a name longer than the column is cut with an ellipsis."""
+    """One line per row under a header; a matchup longer than the column is cut on both sides, so both decks show."""
     f = experience_figures(with_experience(synthetic_results(DECKS, 4, seed=3)), by="matchup")
     lines = figure_lines(f, target=False, width=20)
     assert len(lines) == len(f) + 1 and all(len(line) == len(lines[0]) for line in lines)
-    assert lines[1].startswith(f"{A} vs {A}"[:17] + "...")
+    assert lines[1].startswith(f"{A[:6]}.. vs {A[:6]}..")
 
 
 def _est(draw, low=0.0, high=1.0):
@@ -151,3 +151,32 @@ def test_the_sentence_says_each_figure_with_its_interval_and_flags_only_what_is_
         assert "No experience flag" in text and "Experience flags" not in text
         assert ("not significantly" in text) == bool(beyond)
     assert not math.isnan(figures["turns"].value) and f"{figures['turns'].value:.1f}" in text
+
+
+@pytest.mark.slow
+def test_simkit_report_of_a_real_sweep_has_the_page_and_its_sentence(tmp_path):
+    """`simkit sweep` of Card Duel's quick scenario (2 decks, 2 games a pair, one bot) and `simkit report`: the first
+    page says how the games play after the verdict, the pages follow, the experience CSV holds every deck and matchup
+    with mean turns matching the results, and the comebacks' interval holds their share."""
+    import pandas as pd
+
+    from simkit.cli import main
+    from simkit.games import get_game
+    from simkit.sweep import load_results
+
+    if not get_game("duel").schema.experience:
+        pytest.skip("Card Duel does not record the experience figures in this tree")
+    decks = ["Dagger+Longbow:Frost,Mend,Reflect", "Greataxe+Spear:Rage,ShadowBolt,Venom"]
+    out = tmp_path / "duel"
+    assert main(["sweep", "scenarios/duel/quick.toml", "--games", "2", "--decks", *decks, "--bots", "aggro,aggro",
+                 "--workers", "1", "--out", str(out)]) == 0
+    pdf = tmp_path / "r.pdf"
+    assert main(["report", str(out), "-o", str(pdf)]) == 0
+    pages = _pages(pdf)
+    assert "How the games play: games last" in pages[0]
+    assert sum("| how the games play" in p for p in pages) == 2
+    figures = pd.read_csv(tmp_path / "r.experience.csv")
+    assert list(figures["scope"]) == ["overall", "deck", "deck", "matchup", "matchup", "matchup"]
+    results = load_results(out)
+    assert figures.loc[0, "turns"] == pytest.approx(results["turns"].mean())
+    assert figures.loc[0, "comebacks_low"] <= figures.loc[0, "comebacks"] <= figures.loc[0, "comebacks_high"]
