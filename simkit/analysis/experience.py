@@ -31,6 +31,13 @@ Benjamini-Hochberg over the matchups, as :class:`~simkit.analysis.flags.FlagBand
 of the two is its test (an intersection-union test, valid at its level). ``too_long`` and ``too_short`` test
 whether most games (more than half) last longer than the target's longest, or shorter than its shortest.
 
+The public functions, stable for the report and for ``compare``, ``scan``, ``tune`` and ``explore``:
+:func:`experience_figures` (every figure, by scope), :func:`experience_figure` (one named figure, one row per
+subject: a scan's curve or a tune's objective), :func:`experience_estimate` (one figure of one row as an
+:class:`~simkit.core.words.Estimate`), :func:`game_figures` (each game's values, for paired comparisons on shared
+seeds), :func:`experience_flag_subjects` / :func:`experience_flags`, and :func:`experience_tables` (all of it for a
+report, or the line saying why there is nothing).
+
 A results table without the experience columns (a sweep made before the games recorded them, a game that
 records none, imported games) has no figures: :func:`experience_missing` says why in one line, and
 :func:`experience_tables` returns that line instead of tables; nothing raises.
@@ -54,8 +61,8 @@ from simkit.scenario import ExperienceSettings, experience_settings_from
 
 __all__ = [
     "FIGURES", "FLAG_KINDS", "EXPERIENCE_FLAG_COLUMNS", "SCOPES", "experience_missing", "experience_settings_of",
-    "game_figures", "experience_figures", "experience_estimate", "experience_flag_subjects", "experience_flags",
-    "experience_tables",
+    "game_figures", "experience_figures", "experience_figure", "experience_estimate", "experience_flag_subjects",
+    "experience_flags", "experience_tables",
 ]
 
 #: each figure: (words, ``share`` or ``mean``, what it is counted over: ``games``, ``won`` or ``present``)
@@ -251,6 +258,30 @@ def experience_figures(results: pd.DataFrame, settings: ExperienceSettings | Non
     out = _summarise(frame, ["subject"])
     out.insert(0, "scope", scope)
     return out
+
+
+def experience_figure(results: pd.DataFrame, name: str, settings: ExperienceSettings | None = None,
+                      by: str | None = None) -> pd.DataFrame:
+    """One named figure, one row per subject: what a scan plots against a rule number or a tune aims at.
+
+    Args:
+        results: the results, with the experience columns.
+        name: a figure of :data:`FIGURES` (or ``longer``/``shorter``: the shares of games beyond the target).
+        settings: the ``[experience]`` table (default: :func:`experience_settings_of`).
+        by: the scope, as :func:`experience_figures` takes it (``None``: one row, all games).
+
+    Returns:
+        DataFrame ``scope, subject, value, low, high, games`` (``games``: the games the figure is counted over;
+        ``value`` NaN where it has none).
+
+    Raises:
+        KeyError: ``name`` is not a figure; ValueError: the results lack the experience columns.
+    """
+    if name not in FIGURES and name not in _EXTRA:
+        raise KeyError(f"no experience figure {name!r} (figures: {', '.join([*FIGURES, *_EXTRA])})")
+    f = experience_figures(results, settings, by)
+    return pd.DataFrame({"scope": f["scope"], "subject": f["subject"], "value": f[name], "low": f[f"{name}_low"],
+                         "high": f[f"{name}_high"], "games": f[f"{name}_n"]})
 
 
 def experience_estimate(figures: pd.DataFrame | Mapping, name: str) -> Estimate:

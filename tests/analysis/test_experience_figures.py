@@ -16,6 +16,7 @@ from simkit.analysis import FlagBands, analyze
 from simkit.analysis.experience import (
     FIGURES,
     experience_estimate,
+    experience_figure,
     experience_figures,
     experience_flag_subjects,
     experience_flags,
@@ -92,7 +93,8 @@ def test_figures_by_deck_and_by_matchup_known_by_hand():
 
 def test_game_figures_give_one_value_per_game():
     """Game by game: a comeback is 1 or 0 on a won game and NaN on a draw; without a target the length shares are
-    NaN; a figure is named for a scan or tune objective and read back with its interval."""
+    NaN; a figure is named for a scan or tune objective and read back with its interval, overall or one row per
+    deck."""
     g = game_figures(_results(HAND), ExperienceSettings())
     assert g["comebacks"].tolist()[:2] == [1.0, 0.0] and math.isnan(g["comebacks"].iloc[2])
     assert g["in_target"].isna().all() and g["decided_early"].tolist()[3] == 1.0
@@ -101,6 +103,9 @@ def test_game_figures_give_one_value_per_game():
     with pytest.raises(KeyError, match="no experience figure 'fun'"):
         experience_estimate(experience_figures(_results(HAND), TARGET), "fun")
     assert set(FIGURES) <= set(experience_figures(_results(HAND), TARGET).columns)
+    one = experience_figure(_results(HAND), "comebacks", TARGET, by="deck").set_index("subject")
+    assert list(one.columns) == ["scope", "value", "low", "high", "games"]
+    assert one.loc["A", "value"] == pytest.approx(2 / 3) and one.loc["A", "games"] == 3
 
 
 def test_the_settings_come_from_the_scenario_the_results_keep():
