@@ -81,7 +81,27 @@ def analyse(space: DeckSpace, settings: ExploreSettings, df: pd.DataFrame, state
     answers = {"metagame": metagame.reset_index(drop=True), "decks": decks, "strongest": strongest,
                "archive": _archive(decks, space, r.game), "dead_cards": dead_cards, "matchups": matchups}
     answers["summary"] = _summary(answers, r, stopped)
+    answers["summary"]["experience"], answers["summary"]["experience_games"] = _experience(df, r)
     return answers
+
+
+def _experience(df: pd.DataFrame, r: _Reading) -> tuple[str, int]:
+    """How the metagame's games play (the games between decks of the mixtures: a deck of the first side's mixture
+    against one of the side it meets), in the report's sentence with its intervals, and how many games it reads;
+    the one line saying why when the game records no experience figures."""
+    from simkit.analysis.experience import experience_tables
+    from simkit.report.experience_page import experience_words
+
+    seats = [{r.space.decks[i] for i in sup} for sup in r.supports]
+    first, second = (seats[0], seats[-1])
+    mask = df["first_deck"].isin(first) & df["second_deck"].isin(second)
+    if len(seats) == 1:  # alike seats: one mixture, either seating
+        mask = df["first_deck"].isin(first) & df["second_deck"].isin(first)
+    games = df[mask.to_numpy()]
+    games.attrs = dict(df.attrs)
+    if not len(games):
+        return "How the games play: no game between the mixtures' decks was played.", 0
+    return experience_words({"experience": experience_tables(games)}) or "", int(len(games))
 
 
 def _reading(space: DeckSpace, s: ExploreSettings, df: pd.DataFrame, state: dict) -> _Reading:

@@ -127,6 +127,9 @@ def answer_lines(s: dict) -> list[tuple[str, list[str]]]:
     if untested:
         words += f"; untested (no searched deck holds it, so not judged): {', '.join(untested)}"
     blocks.append(("Dead cards", _wrap(words + ".")))
+    if s.get("experience"):
+        blocks.append((f"How the metagame's games play ({s.get('experience_games', 0):,} games between the mixtures' "
+                       "decks)", _wrap(s["experience"])))
     return blocks
 
 
