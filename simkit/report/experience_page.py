@@ -20,7 +20,7 @@ from simkit.analysis.experience import FIGURES, experience_estimate
 from simkit.core.words import experience_sentence, plural
 from simkit.report.document import PORTRAIT, ReportPdf
 
-__all__ = ["EXPERIENCE_TABLES", "experience_csv", "experience_words", "bar_lines", "plot_length_target",
+__all__ = ["EXPERIENCE_TABLES", "experience_csv", "experience_words", "more_lines", "bar_lines", "plot_length_target",
            "plot_deck_experience", "figure_lines", "experience_pages"]
 
 #: the CSV tables the pages add beside the PDF
@@ -65,6 +65,25 @@ def experience_words(tables: dict) -> str | None:
 
 _SOURCE = {"designer": "the designer's", "authored": "simkit's choice: the rules give none",
            "default": "simkit's default"}
+
+
+def more_lines(exp: dict) -> list[str]:
+    """The overall figures the first page's sentence leaves out: lead changes, the decision factor, the uncertainty
+    (each with its 95% interval, or why it has none), as sentences."""
+    row = _overall(exp)
+
+    def mean(name: str, digits: int = 2) -> str:
+        e = experience_estimate(row, name)
+        ci = f" (95% CI {e.low:.{digits}f}-{e.high:.{digits}f})" if np.isfinite(e.low) else ""
+        return f"{e.value:.{digits}f}{ci}"
+
+    out = [f"Lead changes: {mean('lead_changes')} per game."]
+    out.append(f"Decision factor: {mean('choices', 1)} legal actions per decision on average." if row["choices_n"]
+               else "Decision factor: not measured (no decision was recorded).")
+    out.append(f"Uncertainty of the outcome: {mean('uncertainty')} (1: either side as likely to win, 0: certain)."
+               if row["uncertainty_n"] else "Uncertainty of the outcome: not measured (no bot of these games "
+               "estimated its chance to win).")
+    return [" ".join(out)]
 
 
 def bar_lines(settings, unit: str = "turn") -> list[str]:
@@ -220,7 +239,7 @@ def experience_pages(pdf: ReportPdf, tables: dict) -> None:
     lead = wrap(experience_words(tables), 100)
     fig.text(0.04, 0.955, "\n".join(lead), fontsize=9, weight="bold", va="top", linespacing=1.3)
     y = 0.955 - (len(lead) * 9 * 1.3 + 8) / (72 * height)
-    notes = [line for s in bar_lines(settings, unit) for line in wrap(s, WRAP)]
+    notes = [line for s in more_lines(exp) + bar_lines(settings, unit) for line in wrap(s, WRAP)]
     fig.text(0.04, y, "\n".join(notes), fontsize=7.5, va="top", linespacing=1.3)
     y -= (len(notes) * 7.5 * 1.3 + 16) / (72 * height)
     plot_length_target(fig.add_axes([0.09, y - 0.17, 0.86, 0.15]), tables["turns"], settings.target_turns, unit)

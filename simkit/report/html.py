@@ -29,7 +29,7 @@ import pandas as pd
 
 from simkit.analysis.experience import FIGURES as EXPERIENCE_FIGURES
 from simkit.report.balance import games_line, headlines, load_checked_results, reach_words, verdict
-from simkit.report.experience_page import bar_lines, experience_csv, experience_words
+from simkit.report.experience_page import bar_lines, experience_csv, experience_words, more_lines
 from simkit.report.games import find_scenario, matchups_to_watch
 from simkit.report.html_assets import SCRIPT, STYLE
 
@@ -382,7 +382,8 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
     if extra:  # the PDF's "How the games play" pages: the same figures and flags
         exp = tables["experience"]
         sections.append(("how-the-games-play", "How the games play", "".join(
-            f"<p class='note'>{_e(line)}</p>" for line in bar_lines(exp["settings"], schema.turn_words))
+            f"<p class='note'>{_e(line)}</p>" for line in more_lines(exp) + bar_lines(exp["settings"],
+                                                                                       schema.turn_words))
             + (table("experience_flags", "Experience flags: beyond their bar and significant after correction.")
                if len(exp["flags"]) else "<p>No experience flag: nothing lies significantly beyond its bar.</p>")
             + table("experience", "Overall, by deck and by matchup: each figure with its 95% interval (_low, _high); "

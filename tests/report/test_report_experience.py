@@ -60,6 +60,7 @@ def test_the_report_has_the_pages_their_csvs_and_the_sentence_after_the_verdict(
     assert first.index("How the games play:") < first.index("Headlines")
     assert f"snowballing in {A}" in sentence and f"snowballing in {A}" in titles[1]
     assert "simkit's choice: the rules give none" in titles[0] and "simkit's default" in titles[0]
+    assert "Decision factor: 8.0 (95% CI" in titles[0] and "Uncertainty of the outcome: not measured" in titles[0]
     flags = tables["experience"]["flags"]
     assert f"Experience flags (significant after correction): {len(flags)}" in titles[1]
 
