@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from simkit.games import SEATS, counter_column
+from simkit.games.kits import experience as X
 from simkit.games.kits.bot_tables import RANDOM
 from simkit.games.kits.state import zeros
 from simkit.games.krypton.bots import MEMORY, WEIGHTS_RECORD, RandomBot, Utility, play_loop, read_bots
@@ -145,8 +146,8 @@ def play_compiled(scenario, first: str, second: str, seed: int, bots, stats: dic
     """One game of two bots (:class:`Utility`, :class:`RandomBot` or :class:`SearchBot`), played by numba to
     its end (:func:`simkit.games.krypton.bots.play_loop` when no seat searches); returns the finished
     :class:`Match` and its action codes (:meth:`Match.action_of` names them; the Match's ``actions`` stays
-    empty). ``stats``, when given, receives each seat's ``decisions`` and ``searches`` (0 for a seat that does
-    not search)."""
+    empty; its ``experience`` holds the game's figures, noted as it played). ``stats``, when given, receives each
+    seat's ``decisions`` and ``searches`` (0 for a seat that does not search)."""
     g = Match(scenario, first, second, seed, log=False)
     P = g.packed
     kinds = np.array([b.kind for b in bots], np.int64)
@@ -168,9 +169,11 @@ def play_compiled(scenario, first: str, second: str, seed: int, bots, stats: dic
     while True:
         if searching:
             n = search_loop(g.games, P.rules_array, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, policy, reply,
-                            params, values, keys, counter, peeking, plans, marks, acts, n)
+                            params, values, keys, counter, peeking, plans, marks, acts, n, g.lead_weights,
+                            g.experience)
         else:
-            n = play_loop(g.state, P.rules, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, acts, n)
+            n = play_loop(g.state, P.rules, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, acts, n, g.lead_weights,
+                          g.experience)
         if n < 0:
             raise RuntimeError(f"krypton: a bot chose an illegal action in {first} vs {second} seed {seed}")
         if g.over:
@@ -240,8 +243,9 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
     """Play one game per (first loadout, second loadout, seed) to the end.
 
     Returns:
-        The columns of :meth:`simkit.games.Ruleset.columns` (one value per game: the schema's, then the counters
-        of :func:`counter_values`), plus ``action_list`` when ``record_actions``.
+        The columns of :meth:`simkit.games.Ruleset.columns` (one value per game: the schema's, the experience
+        figures noted as each game played among them, then the counters of :func:`counter_values`), plus
+        ``action_list`` when ``record_actions``.
 
     Raises:
         ValueError: lengths differ, an unknown bot, or an illegal loadout (ScenarioError).
@@ -260,7 +264,8 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
                                              "first_bot", "second_bot", "actions")}
     side_cols: dict[str, list] = {}
     lists = []
-    for first, second, seed in zip(first_decks, second_decks, seeds):
+    figures = np.zeros((n, len(X.FIGURES)), np.float64)
+    for i, (first, second, seed) in enumerate(zip(first_decks, second_decks, seeds)):
         first, second = canonical_deck(rules, first), canonical_deck(rules, second)
         g, actions = _play(scenario, first, second, int(seed), bots)
         cols["first_deck"].append(first)
@@ -272,6 +277,7 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
         cols["first_bot"].append(bots[0])
         cols["second_bot"].append(bots[1])
         cols["actions"].append(len(actions))
+        X.write(g.experience, int(g.state.winner), g.round, figures[i])
         for k, v in record_columns(g).items():
             side_cols.setdefault(k, []).append(v)
         for k, v in counter_values(g).items():
@@ -281,6 +287,7 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
     if not n:
         side_cols = {f"{seat}_{name}": [] for name in SIDE_COLUMNS for seat in ("first", "second")}
         side_cols.update({c: [] for c in scenario.game.counter_columns()})
+    cols.update(X.experience_columns(figures))
     cols.update(side_cols)
     if record_actions:
         cols["action_list"] = lists

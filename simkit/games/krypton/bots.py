@@ -32,9 +32,11 @@ import numpy as np
 from numba import njit
 
 from simkit.core.rng import derive_seed
+from simkit.games.kits import experience as X
 from simkit.games.kits.bot_tables import bot_tables, is_search, number, switch
 from simkit.games.kits.state import record, zeros
 from simkit.games.krypton import engine as E
+from simkit.games.krypton import lead as L
 from simkit.games.krypton.engine import (
     K_ATTACK,
     K_BUILD,
@@ -999,10 +1001,11 @@ def choose_code(s, rules, dist, nbr, kind, w, DV, DP, DN, mem, lg, nl):
 
 
 @njit(cache=True)
-def play_loop(s, rules, dist, nbr, ev, kinds, weights, DV, DP, DN, mems, acts, n):
+def play_loop(s, rules, dist, nbr, ev, kinds, weights, DV, DP, DN, mems, acts, n, lw, x):
     """Play on with the two seats' bots (``kinds``, weights ``weights[seat]``, memories ``mems[seat]``) until
     the game is over or ``acts`` (the actions so far: ``n``) is full; returns the new ``n`` (-1 - n: a bot
-    chose an illegal action, a bug)."""
+    chose an illegal action, a bug). Each decision and the lead at each round's end (weights ``lw``) are noted
+    into the experience record ``x`` (:func:`simkit.games.krypton.lead.note_turn`)."""
     lg = np.empty(MAXLEGAL, np.int64)
     while s.winner < 0 and n < acts.shape[0]:
         seat = E.to_act(s, rules)
@@ -1010,7 +1013,10 @@ def play_loop(s, rules, dist, nbr, ev, kinds, weights, DV, DP, DN, mems, acts, n
         code = choose_code(s, rules, dist, nbr, kinds[seat], weights[seat], DV, DP, DN, mems[seat], lg, nl)
         if not in_list(code, lg, nl):
             return -1 - n
+        turn = s.turn
         E.apply(s, rules, dist, ev, code)
+        X.note_choice(x, nl)
+        L.note_turn(s, rules, lw, x, turn)
         acts[n] = code
         n += 1
     return n

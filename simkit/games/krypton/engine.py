@@ -90,11 +90,13 @@ from simkit.games.krypton.state import (
     W_UNITY,
 )
 
-# numba keys a function's cache on its own file only; the bots' kernels hold engine code and the state's
-# declaration, so the cache of the package goes whenever one of these sources changes
+# numba keys a function's cache on its own file only; the bots' kernels hold engine code, the state's
+# declaration and the lead signal's experience figures, so the cache of the package goes whenever one of these
+# sources changes
 _HERE = Path(__file__).parent
-drop_stale_cache(_HERE, [_HERE / "state.py", _HERE / "engine.py", _HERE / "bots.py",
-                         _HERE.parent / "kits" / "mix.py", _HERE.parent / "kits" / "state.py"])
+drop_stale_cache(_HERE, [_HERE / "state.py", _HERE / "engine.py", _HERE / "bots.py", _HERE / "lead.py",
+                         _HERE.parent / "kits" / "mix.py", _HERE.parent / "kits" / "state.py",
+                         _HERE.parent / "kits" / "experience.py"])
 
 # un-jitted (NUMBA_DISABLE_JIT=1) the stream's uint64 arithmetic wraps as compiled, but numpy warns
 warnings.filterwarnings("ignore", message="overflow encountered in scalar", category=RuntimeWarning,

@@ -26,8 +26,9 @@ GAME = Game(
         },
         deck_words="loadout",
         turn_words="round",
+        experience=True,
     ),
-    tables=("rules", "bases", "terrain", "classes", "towers", "veins", "magic", "map", "decks", "bots"),
+    tables=("rules", "bases", "terrain", "classes", "towers", "veins", "magic", "map", "decks", "bots", "lead"),
     picture_suffixes=(".png", ".gif"),
     capabilities={
         "narrate": "narrate:narrate",

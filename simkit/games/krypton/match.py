@@ -21,6 +21,11 @@ Python side and the search's Python side see of it comes from the declaration th
 
 ``to_act`` is the seat whose decision is owed: the side whose hero turn it is, the defending side in an
 attack judgment's counter window, or the side of a hero that just died (its revival choice).
+
+A Match keeps the game's experience figures as it plays (:attr:`Match.experience`, an
+:data:`~simkit.games.kits.experience.EXPERIENCE` record): every decision made through :meth:`Match.do` is noted
+with the number of legal actions, and the lead (:mod:`simkit.games.krypton.lead`) when a round ends and when the
+game ends, as the compiled loops note them; :meth:`Match.experience_figures` reads them.
 """
 
 from __future__ import annotations
@@ -31,8 +36,10 @@ import numpy as np
 
 from simkit.core.errors import IllegalAction
 from simkit.core.rng import derive_seed
+from simkit.games.kits import experience as X
 from simkit.games.kits.state import DeclaredMatch, place, snapshot, zeros
 from simkit.games.krypton import engine as E
+from simkit.games.krypton import lead as L
 from simkit.games.krypton.bots import dice_tables
 from simkit.games.krypton.fast_search import hooks as H
 from simkit.games.krypton.state import (
@@ -76,6 +83,18 @@ class Packed:
 
 
 _PACKED: dict = {}
+_LEADS: dict = {}
+
+
+def scenario_lead(scenario) -> np.void:
+    """The scenario's :data:`~simkit.games.krypton.lead.LEAD` record: its ``[lead]`` weights and its ``[experience]
+    level_band`` (cached per scenario)."""
+    from simkit.scenario import experience_settings
+
+    key = id(scenario)
+    if key not in _LEADS or _LEADS[key][0] is not scenario:
+        _LEADS[key] = (scenario, L.lead_record(scenario.rules.lead, experience_settings(scenario).level_band))
+    return _LEADS[key][1]
 
 
 def packed(tables) -> Packed:
@@ -122,6 +141,10 @@ class Match(DeclaredMatch):
         self.state = self.games[0]
         P = self.packed
         E.new_game(self.state, P.rules, P.dist, classes, derive_seed(self.seed, "krypton"), self.ev)
+        self.lead_weights = scenario_lead(scenario)
+        self._experience = zeros(X.EXPERIENCE, 1)
+        self.experience = self._experience[0]
+        X.begin(self.experience)
 
     # -- the state, derived from its declaration ------------------------------------------------------------
 
@@ -152,6 +175,8 @@ class Match(DeclaredMatch):
         other.__dict__.update(self.__dict__)
         other.games = self.games.copy()
         other.state = other.games[0]
+        other._experience = self._experience.copy()
+        other.experience = other._experience[0]
         other.actions = list(self.actions)
         keep = self.ev.shape[0] > 0 if log is None else log
         if keep:
@@ -338,11 +363,26 @@ class Match(DeclaredMatch):
             self.ev = np.concatenate([self.ev, np.zeros((max(self.ev.shape[0], 4 * _EV_ROOM), E.EVW), np.int64)])
         P = self.packed
         action = self.action_of(code) if action is None else action
-        if E.do(self.state, P.rules, P.dist, P.nbr, self.ev, int(code)) != E.OK:
+        s, turn = self.state, int(self.state.turn)
+        legal = 0 if self.over else int(E.legal(s, P.rules, P.dist, P.nbr, np.empty(MAXLEGAL, np.int64)))
+        if E.do(s, P.rules, P.dist, P.nbr, self.ev, int(code)) != E.OK:
             raise IllegalAction(self._why(action))
-        if self.state.script_overrun:
+        if s.script_overrun:
             raise AssertionError("a test rolled more dice than it scripted")
+        X.note_choice(self.experience, legal)
+        L.note_turn(s, P.rules, self.lead_weights, self.experience, turn)
         self.actions.append(action)
+
+    def lead_now(self) -> float:
+        """How far ahead the first side is now, -1 to +1 (:func:`simkit.games.krypton.lead.lead`)."""
+        return float(L.lead(self.state, self.packed.rules, self.lead_weights))
+
+    def experience_figures(self) -> dict:
+        """The game's experience figures so far (:data:`simkit.games.EXPERIENCE_COLUMNS` -> value), for its result
+        once over (a game not over counts as drawn, as its record does)."""
+        row = np.zeros(len(X.FIGURES))
+        X.write(self.experience, int(self.state.winner) if self.over else DRAW, self.round, row)
+        return {name: values[0] for name, values in X.experience_columns(row).items()}
 
     def _why(self, action: tuple) -> str:
         s = self.state

@@ -38,10 +38,12 @@ def inside_player(scenario, name: str, seat: int, seed: int) -> Callable:
 
 
 def match_record(match) -> dict:
-    """The winner, end reason, turns, side columns and counter columns of the match as it stands."""
+    """The winner, end reason, turns, experience figures (:meth:`Match.experience_figures`), side columns and
+    counter columns of the match as it stands."""
     over = match.over
     out = {"winner": match.winner if over and match.winner is not None else "draw",
            "end_reason": match.end_reason if over else "", "turns": int(match.round)}
+    out.update(match.experience_figures())
     out.update(KB.record_columns(match))
     out.update(KB.counter_values(match))
     return out

@@ -16,6 +16,7 @@ from simkit.core.errors import ScenarioError
 from simkit.games.kits.decks import deck_pool as read_pool
 from simkit.games.kits.hexgrid import HexGrid, hexagon_cells
 from simkit.games.krypton.bots import NDV, dice_dist, read_bots
+from simkit.games.krypton.lead import LEAD_TERMS
 from simkit.games.krypton.search_bot import read_searches
 from simkit.games.krypton.state import (  # noqa: F401  (the game's words, read here and re-exported)
     CARDS,
@@ -60,7 +61,7 @@ RULES_KEYS = (
 MAGIC_KEYS = ("piles", "hp_price", "effect_damage", "inspire_bonus", "curse_malus", "heal", "heal_energy", "pact_die",
               "unity_radius", "unity_max", "swap_damage", "copies")
 TOP_LEVEL_KEYS = ("game", "name", "description", "rules_version", "extends", "rules", "bases", "terrain", "classes",
-                  "towers", "veins", "magic", "map", "decks", "bots", "sweep")
+                  "towers", "veins", "magic", "map", "decks", "bots", "lead", "sweep", "experience")
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,7 @@ class Rules:
         classes: hero classes by name (alphabetical); towers: tower kinds by name (file order).
         base_defense, upgrade_cost, prayer_tier: the chosen base tiers (``base_tiers``).
         copies: magic card name -> copies in the pile (card order of :data:`CARDS`).
+        lead: the lead signal's weights by term (``[lead]``, :mod:`simkit.games.krypton.lead`).
     """
 
     settings: dict
@@ -114,6 +116,7 @@ class Rules:
     prayer_tier: int
     copies: dict
     terrain_points: tuple[int, ...]
+    lead: dict
 
     @property
     def team_size(self) -> int:
@@ -231,6 +234,23 @@ def _check_sizes(top: Field, s: dict, classes: dict, towers: dict, defense: tupl
                              f"more than the {NDV} a bot weighs: fewer sides or dice", "dice_sides")
 
 
+def read_lead(top: Field) -> dict[str, float]:
+    """The ``[lead]`` table: the lead signal's weight of each term of
+    :data:`~simkit.games.krypton.lead.LEAD_TERMS` (a number from 0 to 1; a term not given takes simkit's default),
+    at least one of them above 0."""
+    f = top.table("lead", required=False)
+    f.reject_unknown(tuple(name for name, _, _ in LEAD_TERMS))
+    out = {}
+    for name, _, default in LEAD_TERMS:
+        value = f.get(name, default)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+            raise f.fail(f"must be a number from 0 to 1, got {value!r}", name)
+        out[name] = float(value)
+    if not sum(out.values()) > 0:
+        raise f.fail(f"at least one weight ({', '.join(out)}) must be above 0")
+    return out
+
+
 def build_rules(top: Field) -> Rules:
     """Validate the Krypton tables of a merged scenario and build its :class:`Rules`."""
     top.reject_unknown(TOP_LEVEL_KEYS)
@@ -339,7 +359,7 @@ def build_rules(top: Field) -> Rules:
     read_searches(top.source, top.data, read_bots(top.source, top.data))
     return Rules(settings=s, grid=grid, terrain=terrain, stock=stock, vein_yield=yld, bases=bases, spawns=spawns,
                  classes=classes, towers=towers, base_defense=defense, upgrade_cost=upgrade, prayer_tier=prayer_tier,
-                 copies=copies, terrain_points=tp)
+                 copies=copies, terrain_points=tp, lead=read_lead(top))
 
 
 def all_decks(rules: Rules) -> list[str]:

@@ -17,6 +17,7 @@ PACKAGE = "simkit.games.krypton"
 ORDER = (
     "state",            # the declaration: the state, the packed rules, the game's words and codes
     "engine",           # the rules
+    "lead",             # the lead signal (the experience figures' view of who is ahead)
     "bots",             # the utility and random bots
     "fast_search",      # the search's compiled hooks and play loop (its package)
     "fast_search.hooks",

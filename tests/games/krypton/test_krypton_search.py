@@ -16,6 +16,7 @@ from krypton_positions import BASE, dice, hands, new, put, scenario, turn
 
 from simkit.core.errors import ScenarioError
 from simkit.core.seats import SEATS
+from simkit.games import EXPERIENCE_COLUMNS
 from simkit.games.krypton.batch import bot_names, make_bot, personalities, play_batch, searches
 from simkit.games.krypton.fast_search import hooks as H
 from simkit.games.krypton.fast_search.play import context
@@ -331,22 +332,26 @@ _PLAIN = """
 import json, sys
 from simkit.scenario import load_scenario
 from simkit.games.krypton.batch import play_batch
+from simkit.games import EXPERIENCE_COLUMNS
 r = play_batch(load_scenario(sys.argv[1]), ["Archer+Warrior"], ["Knight+Knight"], [9], (sys.argv[2], sys.argv[2]),
                record_actions=True)
-print(json.dumps([list(a) for a in r["action_list"][0]]))
+print(json.dumps([[list(a) for a in r["action_list"][0]], [r[c][0] for c in EXPERIENCE_COLUMNS]]))
 """
 
 
 @pytest.mark.parametrize("bot", ["cheap", "cheap-halving", "cheap-oracle"])
 def test_a_search_game_is_the_same_compiled_and_as_plain_python(cheap, bot):
     """Both seats searching (uniformly, by sequential halving, and as oracles), the game played compiled here and with
-    NUMBA_DISABLE_JIT=1 in a fresh process: the same actions, decision for decision."""
+    NUMBA_DISABLE_JIT=1 in a fresh process: the same actions, decision for decision, and the same experience
+    figures."""
     r = play_batch(cheap, ["Archer+Warrior"], ["Knight+Knight"], [9], (bot, bot), record_actions=True)
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     out = subprocess.run([sys.executable, "-c", _PLAIN, str(cheap.path), bot], env=env, capture_output=True,
                          text=True, check=True, timeout=600)
-    plain = [tuple(a) for a in json.loads(out.stdout)]
+    actions, figures = json.loads(out.stdout)
+    plain = [tuple(a) for a in actions]
     assert plain == [tuple(a) for a in r["action_list"][0]] and len(plain) > 50
+    assert json.dumps(figures) == json.dumps([r[c][0] for c in EXPERIENCE_COLUMNS])  # as text: NaN equals NaN
 
 
 @pytest.mark.slow

@@ -3,9 +3,9 @@ utility personality, replay, end, value) with the kit's search (:mod:`simkit.gam
 compiled against them, and whole games with search bots (:mod:`.play`).
 
 They inline the compiled engine and utility bots of :mod:`simkit.games.krypton.engine` and
-:mod:`simkit.games.krypton.bots`, so their numba cache is dropped whenever one of those sources, the
-kit's or this folder's changes. Kept apart from the engine's folder so that changing the search does
-not drop the cache of the rules and bots.
+:mod:`simkit.games.krypton.bots` and the lead signal of :mod:`simkit.games.krypton.lead`, so their numba cache
+is dropped whenever one of those sources, the kit's or this folder's changes. Kept apart from the engine's
+folder so that changing the search does not drop the cache of the rules and bots.
 """
 
 from __future__ import annotations
@@ -18,4 +18,5 @@ _HERE = Path(__file__).parent
 _GAME = _HERE.parent
 _KITS = _GAME.parent / "kits"
 drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")), _GAME / "state.py", _GAME / "engine.py", _GAME / "bots.py",
-                         _KITS / "mix.py", _KITS / "turn_search.py", _KITS / "state.py"])
+                         _GAME / "lead.py", _KITS / "mix.py", _KITS / "turn_search.py", _KITS / "state.py",
+                         _KITS / "experience.py"])

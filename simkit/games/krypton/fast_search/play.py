@@ -16,10 +16,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from simkit.games.kits import experience as X
 from simkit.games.kits.state import record
 from simkit.games.kits.turn_search import budget
 from simkit.games.krypton import bots as B
 from simkit.games.krypton import engine as E
+from simkit.games.krypton import lead as L
 from simkit.games.krypton.fast_search.hooks import Context, chance, in_turn, search_turn
 from simkit.games.krypton.state import MAXLEGAL, MAXPILE
 
@@ -73,13 +75,15 @@ def decide(ctx, seat, policy, reply, params, values, keys, counter, plans, marks
 
 @numba.njit(cache=True)
 def play_loop(real, packed, dist, nbr, ev, kinds, weights, DV, DP, DN, mems, policy, reply, params, values, keys,
-              counter, view_key, plans, marks, acts, n):
+              counter, view_key, plans, marks, acts, n, lw, x):
     """Play on with the two seats' bots until the game ``real[0]`` (rules ``packed[0]``) is over or ``acts``
     (the actions so far: ``n``) is full; returns the new ``n`` (-1 - n: a bot chose an illegal action, a bug).
 
     ``kinds[seat]``: ``BOT_RANDOM``, ``BOT_UTILITY`` (weights ``weights[seat]``, memory ``mems[seat]``) or
     :data:`BOT_SEARCH` (``policy[seat]``, ``reply[seat]``: utility weights; ``params[seat]``: the kit's
-    budget; ``values[seat]``: the value weights; ``plans``/``marks``: the plans under way)."""
+    budget; ``values[seat]``: the value weights; ``plans``/``marks``: the plans under way). Each decision and the
+    lead at each round's end (weights ``lw``) are noted into the experience record ``x``
+    (:func:`simkit.games.krypton.lead.note_turn`); a search's value is no chance to win, so no estimate is noted."""
     ctx = context(real, packed, dist, nbr, DV, DP, DN, view_key)
     s, rules = real[0], packed[0]
     lg = np.empty(MAXLEGAL, np.int64)
@@ -96,7 +100,10 @@ def play_loop(real, packed, dist, nbr, ev, kinds, weights, DV, DP, DN, mems, pol
             code = B.choose_code(s, rules, dist, nbr, kinds[seat], weights[seat], DV, DP, DN, mems[seat], lg, nl)
         if not B.in_list(code, lg, nl):
             return -1 - n
+        turn = s.turn
         E.apply(s, rules, dist, ev, code)
+        X.note_choice(x, nl)
+        L.note_turn(s, rules, lw, x, turn)
         acts[n] = code
         n += 1
     return n
