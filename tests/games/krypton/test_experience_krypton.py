@@ -5,7 +5,8 @@ The games are played through the Match on the base scenario's map: every hero pa
 (the pile and the hands empty), each hero turn ended at once (``("end",)``); between rounds the test writes the
 bases' HP (the lead's largest term: ``[lead] base = 0.5`` of weights summing to 1, so a base HP is 0.05 of lead)
 and the game ends by a real attack on a base of 1 HP (a 6 on the die + 1 for a plain beats the basic base's 6)
-or at the round limit. The lead is noted at each round's end and on the final state."""
+or at the round limit, or by the authored lock rule (``end_at_lock``). The lead is noted at each round's end and on
+the final state."""
 
 from __future__ import annotations
 
@@ -147,6 +148,21 @@ def test_a_locked_game_keeps_its_lead_to_a_draw_at_the_limit(tmp_path):
     assert g.m.end_reason == "turn_limit" and g.m.winner == "draw"
     f = g.figures()
     assert f["lead_changes"] == 0 and math.isnan(f["winner_deficit"]) and math.isnan(f["decided_turn"])
+
+
+def test_a_game_ended_by_the_lock_rule_is_a_draw_in_the_round_it_locked(tmp_path):
+    """``end_at_lock = true`` (an authored end rule): the first side 0.2 ahead after round 1 (the second base at 6),
+    then the game locks in round 2 (veins dry, both bases advanced, 4 energy a side) and ends there, drawn, at the
+    next hero turn's start: no lead change, no deficit, no deciding round, 2 rounds."""
+    g = Game(patched(tmp_path, "[rules]\nend_at_lock = true"))
+    g.end_round((10, 6))
+    g.m.state.stock[:] = 0
+    sides(g.m, energy=[4, 4], tier=[2, 2])
+    g.do(("end",))
+    assert g.m.over and g.m.end_reason == "lock" and g.m.winner == "draw" and g.m.round == 2
+    f = g.figures()
+    assert f["lead_changes"] == 0 and math.isnan(f["winner_deficit"]) and math.isnan(f["decided_turn"])
+    assert f["decisions"] == 5
 
 
 # -- the lead signal on literal positions --------------------------------------------------------------------------
