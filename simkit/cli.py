@@ -1,6 +1,7 @@
 """The ``simkit`` command: a thin group of sub-commands, each in ``simkit/commands/<name>.py``.
 
-A command module defines ``register(subparsers)`` which adds its parser and sets
+A command module defines ``register(subparsers)`` (a command named with a dash, ``import-games``, lives in
+``import_games.py``) which adds its parser and sets
 ``func(args) -> int``. Only the command named on the line is imported: ``simkit --help`` reads every
 command's one-line help from its module's source, so help and argument errors cost no engine, pandas or
 matplotlib import. A misspelt flag prints the command's own usage with the nearest flags. Bad input (a
@@ -32,7 +33,8 @@ import simkit.commands
 #: simkit/commands/compile_times.json); commands not named here play no compiled game
 PLAYS = {"sweep": "sweep", "tune": "sweep", "explore": "sweep", "scan": "sweep", "ladder": "sweep", "play": "play",
          "demo": "play", "replay": "play", "check": "check",
-         "report": "play"}  # a report replays games for its game pages and its HTML page
+         "report": "play", "import-games": "play"}  # a report replays games for its game pages and its HTML page; an
+#: import replays a game's own replay files
 
 
 #: the commands that may play an outside bot (a program: docs/outside-bots.md), and so take its flags
@@ -89,7 +91,7 @@ def build_parser(only: str | None = "*") -> argparse.ArgumentParser:
     sub.required = True
     for name, text in command_help().items():
         if only == "*" or name == only:
-            import_module(f"simkit.commands.{name}").register(sub)
+            import_module(f"simkit.commands.{name.replace('-', '_')}").register(sub)  # import-games: import_games.py
             if name in OUTSIDE_BOT_COMMANDS:
                 add_outside_bot_flags(sub.choices[name])
         else:

@@ -17,6 +17,7 @@ __all__ = [
     "sign_test",
     "paired_delta",
     "adjust_p",
+    "difference_interval",
 ]
 
 Z95 = float(stats.norm.ppf(0.975))
@@ -168,3 +169,20 @@ def adjust_p(p_values, method: str = "holm") -> np.ndarray:
     i = np.arange(1, m + 1)
     out[order] = np.maximum.accumulate(np.minimum(1.0, (m - i + 1) * p[order]))
     return out
+
+
+def difference_interval(a, a_low, a_high, b, b_low, b_high) -> tuple[np.ndarray, np.ndarray]:
+    """The 95% interval of ``a - b`` for two independent rates, from each rate's own interval (Newcombe's
+    square-and-add, method 10 of Newcombe 1998 when the two are Wilson intervals): a rate near 0 or 1 keeps its
+    interval's skew instead of a symmetric normal one.
+
+    Args:
+        a, a_low, a_high: the first rate and its interval (array-likes of one shape).
+        b, b_low, b_high: the second rate and its interval.
+
+    Returns:
+        ``(low, high)`` float arrays of the difference's interval; NaN where a rate is NaN.
+    """
+    a, a_low, a_high, b, b_low, b_high = (np.asarray(x, dtype=float) for x in (a, a_low, a_high, b, b_low, b_high))
+    d = a - b
+    return d - np.sqrt((a - a_low) ** 2 + (b_high - b) ** 2), d + np.sqrt((a_high - a) ** 2 + (b - b_low) ** 2)

@@ -26,6 +26,10 @@ def run(args: argparse.Namespace) -> int:
 
         return compare_runs(args.base, args.patch, out)
     base_games, patch_games = load_checked_results(args.base), load_checked_results(args.patch)
+    for folder, games in ((args.base, base_games), (args.patch, patch_games)):
+        if (games.attrs.get("meta") or {}).get("source") == "real games":  # no seeds to pair game by game
+            raise ValueError(f"{folder}: holds real games, which have no seeds to pair with another sweep's: compare "
+                             f"them with a sweep by simkit report {folder} --against SWEEP_DIR")
     tables = compare_results(base_games, patch_games)
     dropped = forfeits_left_out(base_games, patch_games)
     if dropped:

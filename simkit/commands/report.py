@@ -34,8 +34,13 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--html {page}: must end in .html" if Path(page).suffix.lower() != ".html" else
                              f"--html-replays must be 0 or more, got {args.html_replays}")
         if not args.html:
-            print(f"report: {html_report(args.results, page, args.bootstrap, args.seed, args.bot, args.html_replays)}")
+            written = html_report(args.results, page, args.bootstrap, args.seed, args.bot, args.html_replays,
+                                  args.against)
+            print(f"report: {written}")
             return 0
+    if args.against and (explore or ladder):
+        raise ValueError(f"--against {args.against}: compares a folder of real games (simkit import-games) with a "
+                         f"sweep; {args.results} is {'an explore' if explore else 'a ladder'} folder")
     if explore:  # an explore run's folder: its own pages
         files = explore_report(args.results, out)
     elif ladder:  # a ladder's folder (simkit ladder): its page
@@ -44,11 +49,12 @@ def run(args: argparse.Namespace) -> int:
         files = ladder_report(args.results, out)
     else:
         files = balance_report(args.results, out, bootstrap=args.bootstrap, seed=args.seed, game_pages=args.game_pages,
-                               bot=args.bot)
+                               bot=args.bot, against=args.against)
     print(f"report: {files[0]}")
     print(f"tables: {len(files) - 1} CSV files beside it ({files[1].name}, ...)")
     if args.html:
-        print(f"html: {html_report(args.results, page, args.bootstrap, args.seed, args.bot, args.html_replays)}")
+        written = html_report(args.results, page, args.bootstrap, args.seed, args.bot, args.html_replays, args.against)
+        print(f"html: {written}")
     return 0
 
 
@@ -89,6 +95,10 @@ def register(sub) -> None:
                    help="for a folder holding a bot panel (simkit sweep --panel): the bot whose games the report "
                    "describes (default: the panel's last bot); the others are compared on the 'Does the player "
                    "matter?' pages")
+    p.add_argument("--against", metavar="SWEEP_DIR",
+                   help="for a folder of real games (simkit import-games): a sweep of the same decks; a 'Real play "
+                   "against simulation' page compares, deck by deck and for the first seat, the real win rates with "
+                   "the simulated ones (--bot: the sweep's panel bot)")
     p.add_argument("--html", metavar="NAME.html",
                    help="also write the report as one self-contained HTML page (sortable tables, heatmaps with hover "
                    "values, a replay behind each matchup cell); -o NAME.html writes only the page")

@@ -25,6 +25,8 @@ and what each one needs:
 - **flagged** (how the games play: snowballing, decided early, too long or short, drawish): as a balance flag,
   the estimate beyond its bar and its exact test significant after its family's correction; an estimate beyond
   its bar without that is said "by its estimate, not significantly".
+- **differs measurably** (real play against simulation, ``simkit report REAL --against SWEEP``): the 95% interval
+  of real minus simulated leaves 0 out; otherwise "no measurable difference", with the interval.
 - **proposed** (``tune``): the proposal beats the base on the confirmation seeds and the fresh-seed check
   finds the spread narrower by its whole interval; otherwise "no safe proposal".
 
@@ -47,6 +49,7 @@ __all__ = [
     "detectable_change", "games_for_change", "guarantee_sentence", "seats_guarantee_sentence", "shift_sentence",
     "card_status",
     "crossing_verdict", "tune_verdict", "match_sentence", "player_answer", "experience_flag_message",
+    "real_against_words",
     "experience_sentence", "EXPERIENCE_FLAG_WORDS",
     "paired_change_clause",
 ]
@@ -1070,3 +1073,58 @@ def paired_change_clause(what: str, before: float, after: float, change: Estimat
         return (f"{what} {before:.1f} -> {after:.1f} {unit} (change {change.value:+.1f}, 95% CI {change.low:+.1f} "
                 f"to {change.high:+.1f}): {word}")
     return f"{what} {pct(before)} -> {pct(after)} (change {pts(change.value)} points, {change.ci_pts()}): {word}"
+
+
+def _real_sim(real: float, sim: float, diff: Estimate) -> str:
+    return f"{pct(real)} in real games against {pct(sim)} simulated ({pts(diff.value)} points, {diff.ci_pts()})"
+
+
+def real_against_words(seat: tuple[Estimate, float, float], decks: Sequence[tuple[Estimate, float, float]], bot: str,
+                       games: int, all_games: int, pairings: int, deck_words: str = "deck") -> list[str]:
+    """Real play against simulation in words: the answer first, then what the sample can and cannot tell.
+
+    Args:
+        seat: ``(difference, real rate, simulated rate)`` of the first seat's score; the difference (real minus
+            simulated) with its 95% interval and the real games behind it.
+        decks: the same for each deck (``name`` the deck).
+        bot: the bot whose games are the simulation.
+        games: the real games compared (of pairings the sweep played); ``all_games``: every real game.
+        pairings: the ordered pairings compared.
+        deck_words: what the game calls a deck.
+
+    Returns:
+        sentences: the answer (the seat, then the decks whose difference is measured: its interval leaves 0 out,
+        the largest named), then the sample's limits (the games, the smallest difference the widest interval can
+        tell, the chance of a difference by luck among many intervals, who played).
+    """
+    diff, real, sim = seat
+    seat_words = (f"the first seat differs measurably: it scores {_real_sim(real, sim, diff)}" if diff.excludes(0.0)
+                  else f"the first seat shows no measurable difference: it scores {_real_sim(real, sim, diff)}")
+    moved = sorted((d for d in decks if d[0].excludes(0.0)), key=lambda d: -abs(d[0].value))
+    noun = plural(deck_words)
+    if not decks:
+        deck_part = f"no {deck_words} met another in both the real games and the sweep"
+    elif moved:
+        named = "; ".join(f"{d[0].name}: {_real_sim(d[1], d[2], d[0])}" for d in moved[:NAMED])
+        more = f" and {len(moved) - NAMED} more" if len(moved) > NAMED else ""
+        rest = len(decks) - len(moved)
+        deck_part = (f"{len(moved)} of {count(len(decks), deck_words)} differ{'s' if len(moved) == 1 else ''} "
+                     f"measurably ({named}{more})" + (f"; the other {rest} show{'s' if rest == 1 else ''} no "
+                                                      "measurable difference" if rest else ""))
+    else:
+        widest = max(decks, key=lambda d: d[0].high - d[0].low)[0]
+        deck_part = (f"none of the {len(decks)} {noun} differs measurably (the widest interval: {widest.name}, "
+                     f"{widest.ci_pts()})")
+    answer = f"Real play against {bot}'s simulation: {seat_words}; {deck_part}."
+    halves = [(d[0].high - d[0].low) / 2 for d in decks if d[0].known] or [(diff.high - diff.low) / 2]
+    left = all_games - games
+    limits = (f"The sample: {count(games, 'real game')} on {count(pairings, 'ordered pairing')} the sweep also played"
+              + (f" ({left} more real games are of pairings it did not play and are left out)" if left else "")
+              + f"; at this size a {deck_words}'s difference is measurable only beyond about "
+              f"{100 * min(halves):.0f} to {100 * max(halves):.0f} points, so 'no measurable difference' means no "
+              "difference that large, not none.")
+    luck = (f"Each interval is 95% on its own: among {len(decks)} {noun} about {0.05 * len(decks):.1f} would differ "
+            "measurably by chance alone." if len(decks) > 1 else "")
+    who = (f"People and {bot} differ in skill as well as in style, and people chose their {noun} and seats: a "
+           f"difference says the simulation does not predict these games, not why.")
+    return [answer, limits] + ([luck] if luck else []) + [who]

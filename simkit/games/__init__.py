@@ -245,6 +245,10 @@ CAPABILITIES: dict[str, str] = {
                      "(simkit.sweep.execute.warm_up)",
     "deck_counts": "(deck) -> {card: (copies, cost)}: a bought deck's cards with their copies and price (the "
                    "report's unit pages: simkit.report.unit_pages)",
+    "original_replay": "(path) -> (row, findings): a replay file of the game's original server replayed action by "
+                       "action through the Match: the game as one result row (the record's columns, ``source`` and "
+                       "``seed``) and one line for every action the engine refused or state that differed (file, "
+                       "round, action, what differs): what `simkit import-games` reads beside CSV files",
 }
 
 

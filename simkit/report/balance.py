@@ -25,6 +25,8 @@ from simkit.core.words import (
     plural,
     seat_sentence,
 )
+from simkit.real.store import is_real, real_facts
+from simkit.report.against_page import against_page, against_tables
 from simkit.report.card_usage_page import usage_pages
 from simkit.report.document import PORTRAIT, ReportPdf, atomic_outputs, output_paths, text_page, write_csvs
 from simkit.report.experience_page import experience_csv, experience_pages, experience_words
@@ -164,13 +166,16 @@ def reach_words(tables: dict) -> list[str]:
     how = (f"with {r['matchups']} matchups and the {_method(b.matchup_method).split(' (')[0]} correction "
            f"(alpha {b.alpha:g}), a matchup can be flagged beyond {edge} from {need} games per pair "
            f"({each}{seatings * need} games, all won by one deck)")
+    these, gather = ("these real games", "Gather") if is_real(tables.get("meta") or {}) else ("this sweep", "Sweep")
     if not r["enough"]:
         games = r.get("pairing_games", seatings * have)
-        has = (f"has {_count(have, 'game')} per pair" if games == seatings * have
-               else f"has {games} game{'s' if games != 1 else ''} on its thinnest pairing")
-        return [f"WARNING: this sweep {has}, too few to flag any matchup, however lopsided: {how}. "
-                f"Sweep at least {need} games per pair (or fewer decks) before reading the absence of matchup flags."]
-    return [_cap(how) + f"; this sweep has {have}, and flags a matchup truly at "
+        has = (f"{_count(have, 'game')} per pair" if games == seatings * have
+               else f"{games} game{'s' if games != 1 else ''} on the thinnest pairing")
+        return [f"WARNING: {these} {'have' if these.endswith('games') else 'has'} {has}, too few to flag any "
+                f"matchup, however lopsided: {how}. {gather} at least {need} games per pair (or fewer decks) before "
+                "reading the absence of matchup flags."]
+    return [_cap(how) + f"; {these} {'have' if these.endswith('games') else 'has'} {have}, and flag"
+            f"{'' if these.endswith('games') else 's'} a matchup truly at "
             f"{100 * r['true_rate']:g}/{100 - 100 * r['true_rate']:g} with probability at least "
             f"{100 * r['power']:.0f}%."]
 
@@ -283,6 +288,8 @@ def headlines(tables: dict) -> list[str]:
     flags = tables["flags"]
     forfeits = forfeit_words(tables["forfeits"]) if "forfeits" in tables else None
     out = [forfeits] if forfeits else []  # an outside bot's forfeits first: no number below counts them
+    if "against" in tables:  # real games against a sweep: its answer, said in full on the next page
+        out.append(tables["against"]["words"][0])
     if len(rated) < 2:
         out.append("The pool has one deck: it played only mirror games, so it has no win rate against another deck."
                    if len(decks) == 1 else f"Only {len(rated)} of {len(decks)} decks played another deck: no deck "
@@ -379,6 +386,9 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages |
         f"simkit {meta.get('simkit_version', '?')}",
         f"Report made {when.strftime('%Y-%m-%d %H:%M UTC')}",
     ]
+    if is_real(meta):  # games people played: no bots, no sweep dates
+        facts[2:3] = real_facts(meta)[:1]
+        facts[4:5] = real_facts(meta)[1:]
     adaptive = (meta.get("plan") or {}).get("adaptive")
     if adaptive:
         done = meta.get("adaptive_result") or {}
@@ -426,7 +436,7 @@ def _title_page(pdf: ReportPdf, tables: dict, when: datetime, games: GamePages |
     playing = experience_words(tables)
     playing = wrap(playing, 110) if playing else []  # after the verdict: how the games play, or why not measured
     blocks = [("", playing), ("Headlines", heads), ("Flags", shown),
-              ("Does the player matter?", player), ("The sweep", facts),
+              ("Does the player matter?", player), ("The games" if is_real(meta) else "The sweep", facts),
               ("Games", watch), ("How to read", guide)]
     answer = verdict(tables)
     text_page(fig, "Balance report", [b for b in blocks if b[1]], lead=answer.sentence, lead_state=answer.state)
@@ -720,12 +730,14 @@ def write_balance_report(tables: dict, out: str | Path, when: datetime | None = 
     skill = (robust or {}).get("skill")
     extra += [t for t in UNIT_TABLES if t in tables]  # bought decks: the unit and race pages' tables
     playing = experience_csv(tables)  # how the games play, when the results record it
+    extra += ["against"] if "against" in tables else []  # real games against a sweep
     pdf_path, csvs = output_paths(out, list(TABLES) + extra + (list(ROBUST_TABLES) if robust else [])
                                   + (list(SKILL_TABLES) if skill else []) + list(playing))
     meta = tables["meta"]
     with atomic_outputs([pdf_path, *csvs.values()]) as temps:
         skill_csv = {"skill_depth": skill["depth"]} if skill else {}
-        write_csvs({**tables, **(robust["csv"] if robust else {}), **skill_csv, **playing},
+        against_csv = {"against": tables["against"]["table"]} if "against" in tables else {}
+        write_csvs({**tables, **(robust["csv"] if robust else {}), **skill_csv, **playing, **against_csv},
                    {t: temps[p] for t, p in csvs.items()})
         footer = f"{meta.get('scenario_name')}  |  hash {meta.get('scenario_hash')}  |  {meta.get('rules_version')}"
         with ReportPdf(temps[pdf_path], title=f"Balance report: {meta.get('scenario_name')}", footer=footer,
@@ -734,6 +746,8 @@ def write_balance_report(tables: dict, out: str | Path, when: datetime | None = 
                        keywords=f"scenario_hash={meta.get('scenario_hash')}; "
                        f"rules_version={meta.get('rules_version')}") as pdf:
             _title_page(pdf, tables, when, games)
+            if "against" in tables:  # real games against a sweep: the page a designer reads first after the title
+                against_page(pdf, tables["against"])
             if robust:
                 robustness_pages(pdf, robust)
             if skill:
@@ -747,7 +761,7 @@ def write_balance_report(tables: dict, out: str | Path, when: datetime | None = 
 
 
 def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 200, seed: int = 0,
-                   game_pages: int = 0, bot: str | None = None) -> list[Path]:
+                   game_pages: int = 0, bot: str | None = None, against: str | Path | None = None) -> list[Path]:
     """Analyse a sweep's results folder and write its balance report.
 
     Every flagged matchup gets a page with one representative game on the board, replayed from
@@ -761,7 +775,10 @@ def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 20
         game_pages: show a game of at least this many matchups: the flagged ones, then the most
             lopsided others (0: flagged matchups only).
         bot: the bot whose games the report describes, when the folder holds a panel (default:
-            the panel's last bot); the other bots are compared on the "Does the player matter?" pages.
+            the panel's last bot); the other bots are compared on the "Does the player matter?" pages. With
+            ``against``, the bot of that sweep's panel whose games are the simulation.
+        against: for a folder of real games (``simkit import-games``), a sweep's folder of the same game: the
+            "Real play against simulation" page follows the title page (:mod:`simkit.report.against_page`).
 
     Returns:
         the files written, the PDF first.
@@ -773,6 +790,9 @@ def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 20
     if game_pages < 0:
         raise ValueError(f"--game-pages must be 0 or more, got {game_pages}")
     df = load_checked_results(results_dir)
+    compared = None
+    if against is not None:  # real games against a sweep: --bot names the sweep's bot
+        compared, bot = against_tables(df, against, bot), None
     full, df = df, ordinary_games(df)  # an outside bot's forfeits: counted apart, on the first page and their table
     ref = reference_bot(df, bot)
     robust = None
@@ -783,6 +803,8 @@ def balance_report(results_dir: str | Path, out: str | Path, bootstrap: int = 20
         df = reference_view(df, ref)
     tables = analyze(df, bootstrap=bootstrap, seed=seed)
     tables["forfeits"] = forfeit_table(full)  # every bot's, the panel's too
+    if compared is not None:
+        tables["against"] = compared
     if robust is not None:
         tables["robustness"] = robust
     tables.update(unit_tables(df, tables, results_dir))

@@ -217,6 +217,8 @@ class GamePages:
 
     def summary(self) -> list[str]:
         """The title page's sentence about game pages (unwrapped)."""
+        if self.skipped and self.wanted == 0:
+            return [f"No game pages: {self.skipped}."]
         if self.wanted == 0:
             return ["No game pages, as no matchup is flagged (simkit report --game-pages N shows a game of "
                     "each of the N most lopsided matchups)."]
@@ -253,9 +255,12 @@ def plan_game_pages(df: pd.DataFrame, tables: dict, results_dir: str | Path | No
         raise ValueError(f"--game-pages must be 0 or more, got {at_least}")
     watch = matchups_to_watch(tables, at_least)
     pages = GamePages(wanted=len(watch), flagged=int(watch["flagged"].sum()), at_least=at_least)
+    meta = df.attrs.get("meta") or tables.get("meta") or {}
+    if meta.get("source") == "real games":  # people's games: no seed plays them again
+        pages.skipped = "these are real games, and simkit holds no seed or actions that would play one again"
+        return pages
     if watch.empty:
         return pages
-    meta = df.attrs.get("meta") or tables.get("meta") or {}
     sc, path, reason = find_scenario(meta, results_dir)
     if sc is not None and sc.game.capability(HOOK) is None:
         sc, reason = None, f"the game {sc.game_name!r} provides no {HOOK} capability to draw its boards"

@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from simkit.analysis.experience import FIGURES as EXPERIENCE_FIGURES
+from simkit.real.store import is_real, real_facts
 from simkit.report.balance import games_line, headlines, load_checked_results, reach_words, verdict
 from simkit.report.experience_page import bar_lines, experience_csv, experience_words, more_lines
 from simkit.report.games import find_scenario, matchups_to_watch
@@ -333,6 +334,9 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
                                    ", every other cell gives its seed and the command that plays it.")
                     if told else f"A click on a cell gives its game's seed and the command that plays it"
                     f"{' (' + replay_reason + ')' if replay_reason else ''}.")
+    if is_real(meta):  # games people played: who played them, and no replay behind a cell
+        facts[1:2] = real_facts(meta)[:1]
+        replay_words = real_facts(meta)[1] + "."
     words = dict(schema.card_categories)
     shown = {
         "flags": (tables["flags"], ()), "matchups": (tables["matchups"], ()), "decks": (decks, ()),
@@ -347,6 +351,8 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
     for key, frame in extra.items():  # the figures without their counts (_n) and the length flags' shares: in the CSV
         drop = [c for c in frame.columns if c.endswith("_n") or c.startswith(("longer", "shorter"))]
         shown[key] = (frame.drop(columns=drop if key == "experience" else []), ())
+    if "against" in tables:  # real games against a sweep
+        shown["against"] = (tables["against"]["table"], ())
 
     def table(key: str, caption: str = "") -> str:
         frame, points = shown[key]
@@ -389,6 +395,15 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
             + table("experience", "Overall, by deck and by matchup: each figure with its 95% interval (_low, _high); "
                     "comebacks and decided early are shares of the games won (the CSV adds the games each figure is "
                     "counted over).")))
+    if "against" in tables:  # its answer first, as on the PDF's page after the title
+        words = tables["against"]["words"]
+        sections.insert(0, ("against", "Real play against simulation",
+                            f"<p class='verdict'>{_e(words[0])}</p>" + "".join(f"<p class='note'>{_e(w)}</p>"
+                                                                             for w in words[1:])
+                            + table("against", "Rates in [0, 1]: real and simulated (the sweep's games of the same "
+                                    "ordered pairings, each weighted as often as the real games met it), each with "
+                                    "its 95% interval; difference real minus simulated with its 95% interval; "
+                                    "measured: the interval leaves 0 out.")))
     nav = " ".join(f'<a href="#{s}">{_e(title)}</a>' for s, title, _ in sections)
     body = "".join(f'<section id="{s}"><h2>{_e(title)}</h2>{content}</section>' for s, title, content in sections)
     blob = {"decks": order, "replays": {k: v for k, v in replays.items() if k != "decks"},
@@ -418,7 +433,7 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
 
 
 def html_report(results_dir: str | Path, out: str | Path, bootstrap: int = 200, seed: int = 0,
-                bot: str | None = None, replays: int = REPLAYS) -> Path:
+                bot: str | None = None, replays: int = REPLAYS, against: str | Path | None = None) -> Path:
     """Analyse a sweep's results folder and write its report as one HTML page (see the module's notes).
 
     Args:
@@ -428,6 +443,8 @@ def html_report(results_dir: str | Path, out: str | Path, bootstrap: int = 200, 
         seed: the bootstrap's seed.
         bot: for a bot panel, the bot whose games the page describes (default: the panel's last).
         replays: matchups told turn by turn in the page (0: none; every cell still gives its command).
+        against: for a folder of real games, a sweep's folder of the same game: the "Real play against simulation"
+            section comes first (:func:`simkit.report.against_page.against_tables`; ``bot`` is then the sweep's).
 
     Returns:
         the path written.
@@ -443,9 +460,18 @@ def html_report(results_dir: str | Path, out: str | Path, bootstrap: int = 200, 
     if replays < 0:
         raise ValueError(f"--html-replays must be 0 or more, got {replays}")
     df = load_checked_results(results_dir)
+    compared = None
+    if against is not None:
+        from simkit.report.against_page import against_tables
+
+        compared, bot = against_tables(df, against, bot), None
     ref = reference_bot(df, bot)
     if ref is not None:
         df = reference_view(df, ref)
     tables = analyze(df, bootstrap=bootstrap, seed=seed)
+    if compared is not None:
+        tables["against"] = compared
+    if is_real(tables["meta"]):  # people's games: no seed plays them again
+        return write_html_report(tables, out, None, "")
     plan, reason = plan_replays(df, tables, results_dir, limit=replays)
     return write_html_report(tables, out, plan, reason)

@@ -526,6 +526,10 @@ def load_results(out: str | Path) -> pd.DataFrame:
     """
     out = Path(out)
     meta = read_meta(out)
+    if meta.get("source") == "real games":  # games people played (simkit import-games): no plan, one rows file
+        from simkit.real.store import load_real_results
+
+        return load_real_results(out, meta)
     if not _visible_entries(out / CHUNKS):
         raise ValueError(f"{out}: the sweep has no finished games yet")
     plan = layout_of(plan_of(out, meta), meta)

@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2] / "simkit"
 GENERIC = ["core", "scenario.py", "runner.py", "sweep", "cards", "analysis", "report", "testing",
-           "commands", "cli.py", "tune", "scan", "explore", "outside", "games/kits"]
+           "commands", "cli.py", "tune", "scan", "explore", "outside", "real", "games/kits"]
 
 
 def _modules():
