@@ -29,6 +29,7 @@ GAME = Game(
         "key_turns": "render_replay:key_turns_figure",
         "check": "game:MiracleCheck",
         "compile_parts": "batch:compile_parts",
+        "original_replay": "original_replay:replay_file",
     },
 )
 
