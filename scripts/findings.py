@@ -6,7 +6,8 @@
 A findings page (``docs/findings/<game>.md``) is prose and *figure blocks*. A block opens with
 ``<!-- figures: data/NAME.json KIND -->`` and closes with ``<!-- end figures -->``; what lies between is made here
 from the JSON file, never typed: a table of the kind asked (``ladder``, ``costs``, ``locks``, ``seat``,
-``lock_skill``, ``lock_matchups``, ``end_rules``) or the run's answer in its words (``answer``,
+``lock_skill``, ``lock_matchups``, ``end_rules``,
+``seat_rules``) or the run's answer in its words (``answer``,
 ``end_rules_answer``), and a last line naming the command, date and commit that measured it. The
 prose around the blocks carries no figure (``tests/commands/test_findings.py`` holds both), so a page can never
 quote a number its JSON does not hold.
@@ -98,6 +99,24 @@ def seat(doc: dict) -> list[str]:
     return out
 
 
+def seat_rules(doc: dict) -> list[str]:
+    """The first seat under the rules page's draw and under the original server's full tie to the second player, bot
+    by bot of a panel (the same bot in both seats) and for the whole panel, with the games decided at the turn
+    limit."""
+    out = ["| bots | games | decided at the turn limit (95% CI) | full ties | rules page (a full tie drawn): first "
+           "seat won / drawn / lost | its score (95% CI) | original server (a full tie to the second player): won / "
+           "drawn / lost | its score (95% CI) |", "|---|---|---|---|---|---|---|---|"]
+    for r in doc["rows"]:
+        d, s = r["draw"], r["second"]
+        who = "the whole panel" if r["bots"] == "the panel" else f"{_bot(r['bots'])} in both seats"
+        out.append(f"| {who} | {d['games']:,} | {_pct(d['turn_limit_share'])} "
+                   f"({_ci(d['turn_limit_low'], d['turn_limit_high'])}) | {r['full_ties']:,} | {d['first_wins']:,} / "
+                   f"{d['draws']:,} / {d['second_wins']:,} | {_pct(d['first_rate'])} ({_ci(d['low'], d['high'])}) | "
+                   f"{s['first_wins']:,} / {s['draws']:,} / {s['second_wins']:,} | {_pct(s['first_rate'])} "
+                   f"({_ci(s['low'], s['high'])}) |")
+    return out
+
+
 def answer(doc: dict) -> list[str]:
     """The ladder's answer in its own words (simkit.core.words.player_answer, as the run wrote it)."""
     return [f"> {doc['answer']}"]
@@ -177,7 +196,7 @@ def end_rules_answer(doc: dict) -> list[str]:
 
 KINDS = {"answer": answer, "ladder": ladder, "costs": costs, "locks": locks, "seat": seat, "first_run": first_run,
          "lock_skill": lock_skill, "lock_matchups": lock_matchups, "end_rules": end_rules,
-         "end_rules_answer": end_rules_answer}
+         "end_rules_answer": end_rules_answer, "seat_rules": seat_rules}
 
 
 def render(path: str, kind: str, page: Path) -> str:
