@@ -97,3 +97,18 @@ def test_replays_and_a_csv_import_together_and_a_refused_action_is_said(tmp_path
     df = simkit.load_results(real)
     assert sorted(df["source"].str.split(":").str[0].unique()) == ["bad.rpy", "games.csv", "good.rpy"]
     assert main(["report", str(real), "-o", str(tmp_path / "r.pdf")]) == 0
+
+
+def test_every_command_of_the_page_parses():
+    """Every simkit command docs/real-games.md shows parses with the real argument parser."""
+    from pathlib import Path
+
+    from test_docs import commands
+
+    from simkit.cli import build_parser
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "real-games.md").read_text(encoding="utf-8")
+    shown = commands(page)
+    assert {argv[0] for argv in shown} == {"import-games", "report", "sweep"}
+    for argv in shown:
+        build_parser().parse_args(argv)
