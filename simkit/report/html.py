@@ -41,7 +41,7 @@ REPLAYS = 40   # games told in full inside the page by default (each is some 50 
 
 # columns shown as percentages, and as points (1 point = 1% of games)
 _RATE = {"win_rate", "low", "high", "share", "draw_share", "first_rate", "weight", "vs_mix", "value", "band_low",
-         "band_high", "expected"}
+         "band_high", "expected", "real_rate", "real_low", "real_high", "sim_rate", "sim_low", "sim_high"}
 _RATE |= {f"{name}{end}" for name, (_, kind, _) in EXPERIENCE_FIGURES.items() if kind == "share"
           for end in ("", "_low", "_high")} | {f"{name}{end}" for name in ("longer", "shorter")
                                                for end in ("", "_low", "_high")} | {"bar"}
@@ -352,7 +352,7 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
         drop = [c for c in frame.columns if c.endswith("_n") or c.startswith(("longer", "shorter"))]
         shown[key] = (frame.drop(columns=drop if key == "experience" else []), ())
     if "against" in tables:  # real games against a sweep
-        shown["against"] = (tables["against"]["table"], ())
+        shown["against"] = (tables["against"]["table"], ("difference", "low", "high"))  # rates as rates
 
     def table(key: str, caption: str = "") -> str:
         frame, points = shown[key]
