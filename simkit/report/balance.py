@@ -170,7 +170,8 @@ def reach_words(tables: dict) -> list[str]:
     if not r["enough"]:
         games = r.get("pairing_games", seatings * have)
         has = (f"{_count(have, 'game')} per pair" if games == seatings * have
-               else f"{games} game{'s' if games != 1 else ''} on the thinnest pairing")
+               else f"{games} game{'s' if games != 1 else ''} on {'their' if these.endswith('games') else 'its'} "
+               "thinnest pairing")
         return [f"WARNING: {these} {'have' if these.endswith('games') else 'has'} {has}, too few to flag any "
                 f"matchup, however lopsided: {how}. {gather} at least {need} games per pair (or fewer decks) before "
                 "reading the absence of matchup flags."]
