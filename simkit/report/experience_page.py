@@ -243,15 +243,19 @@ def experience_pages(pdf: ReportPdf, tables: dict) -> None:
     fig.text(0.04, y, "\n".join(notes), fontsize=7.5, va="top", linespacing=1.3)
     y -= (len(notes) * 7.5 * 1.3 + 16) / (72 * height)
     plot_length_target(fig.add_axes([0.09, y - 0.17, 0.86, 0.15]), tables["turns"], settings.target_turns, unit)
-    y -= 0.17 + 0.06
+    y -= 0.17 + 0.09  # room for the histogram's x label above the heading below
     drawn, left_out = _decks_drawn(exp["figures"])
+    fig.text(0.02, y + 0.04, f"Comebacks and games decided early, all games then each {schema.deck_words}",
+             fontsize=10, weight="bold", va="top")
+    if left_out:
+        fig.text(0.02, y + 0.02, f"{left_out} {plural(schema.deck_words)} with middling comebacks are left out (the "
+                 f"{DECKS_PLOTTED // 2} with the fewest and the {DECKS_PLOTTED // 2} with the most are drawn); every "
+                 f"{schema.deck_words} is in the experience CSV.", fontsize=7.5, va="top")
+        y -= 0.02
     h = min(0.86, 0.03 + 0.0125 * len(drawn))
     h = min(h, y - 0.08)
     plot_deck_experience(fig.add_axes([0.42, y - h, 0.26, h]), fig.add_axes([0.71, y - h, 0.26, h]), drawn,
                          settings)
-    fig.text(0.02, y + 0.025, f"Comebacks and games decided early, all games then each {schema.deck_words}"
-             + (f" ({left_out} {plural(schema.deck_words)} with middling comebacks left out; all are in the "
-                "experience CSV)" if left_out else ""), fontsize=10, weight="bold", va="top")
     pdf.add(fig, "how the games play", down_to=y - h - 0.05)
 
     flags = exp["flags"]
