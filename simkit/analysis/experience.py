@@ -98,6 +98,11 @@ def experience_missing(results: pd.DataFrame) -> str | None:
         return None
     meta = results.attrs.get("meta") or {}
     game = meta.get("game") or "the game"
+    from simkit.real.store import is_real
+
+    if is_real(meta):  # imported games between people: their records hold the outcome, not the lead turn by turn
+        return ("How the games play is not measured: these are imported real games, whose records hold how each game "
+                "ended, not how the lead went turn by turn (lead changes, comebacks, the deciding turn).")
     if results_schema(results).experience:
         return (f"How the games play is not measured: the results lack the column(s) {', '.join(absent)} that "
                 f"{game} records (a sweep made before it recorded them): sweep again to measure it.")

@@ -120,7 +120,8 @@ def test_the_settings_come_from_the_scenario_the_results_keep():
 
 def test_results_without_the_columns_say_why_in_one_line_and_analyze_still_works():
     """An older sweep (the game records no experience) gives no figures and one line saying why; analyze does not
-    raise and carries the line; asking for the figures directly raises that line."""
+    raise and carries the line; asking for the figures directly raises that line; a game that records them but rows
+    without them is a sweep made before (sweep again), unless the rows are imported real games (said so)."""
     old = synthetic_results(["HolyLight:Archer,Priest,Swordsman", "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon"],
                             4, seed=1)
     why = experience_missing(old)
@@ -131,6 +132,9 @@ def test_results_without_the_columns_say_why_in_one_line_and_analyze_still_works
     declared = old.drop(columns=[]).copy()
     declared.attrs["meta"] = {**old.attrs["meta"], "schema": {**old.attrs["meta"]["schema"], "experience": True}}
     assert "sweep again" in experience_missing(declared)
+    real = declared.copy()
+    real.attrs["meta"] = {**declared.attrs["meta"], "source": "real games"}
+    assert "imported real games" in experience_missing(real)
 
 
 def test_planted_snowballing_is_flagged_and_a_healthy_pool_is_not():
