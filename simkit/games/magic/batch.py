@@ -15,6 +15,8 @@ import numpy as np
 from simkit.core.rng import derive_seed
 from simkit.core.seats import WINNERS
 from simkit.games import SEATS, counter_column
+from simkit.games.kits.experience import EXPERIENCE, FIGURES, begin, experience_columns, write
+from simkit.games.kits.state import zeros
 from simkit.games.magic import bots as B
 from simkit.games.magic import engine as E
 from simkit.games.magic.armies import army_units, canonical_deck
@@ -26,6 +28,7 @@ from simkit.games.magic.search_loop import PARAMS, PLANS
 from simkit.games.magic.search_play import BOT_SEARCH
 from simkit.games.magic.search_play import play_game as search_play
 from simkit.games.magic.state import END_REASONS
+from simkit.scenario import experience_settings
 
 __all__ = ["SIDE_COLUMNS", "bot_names", "bot_tables", "counter_cards", "counter_values", "play_batch", "play_state",
            "read_bots", "side_values"]
@@ -89,8 +92,11 @@ def bot_tables(scenario, bots: Sequence[str]) -> tuple[np.ndarray, ...]:
 
 
 def play_state(scenario, first: str, second: str, seed: int, bots: Sequence[str], record: bool = False,
-               stats: np.ndarray | None = None):
-    """Play one game to its end; returns ``(game, actions as engine rows or None, number of actions)``.
+               stats: np.ndarray | None = None, band: float | None = None):
+    """Play one game to its end; returns ``(game, actions as engine rows or None, number of actions, experience)``
+    (``experience``: the game's :data:`~simkit.games.kits.experience.EXPERIENCE` record, its decisions and its
+    lead at each turn's end noted with the scenario's ``[lead]`` weights and ``band``, default its
+    ``[experience] level_band``).
 
     A game without search seats is played by :func:`~simkit.games.magic.bots.play_game`, one with them by
     :func:`~simkit.games.magic.search_play.play_game` (``stats``, ``int64[2, 2]``: per seat its searches and
@@ -101,15 +107,18 @@ def play_state(scenario, first: str, second: str, seed: int, bots: Sequence[str]
     bseed = stream_seeds(seed)[2]
     keys = np.array([derive_seed(bseed, seat) for seat in (0, 1)], np.int64)
     rec = np.zeros((B.ACTION_CAP + 1 if record else 0, 5), np.int64)
+    band = experience_settings(scenario).level_band if band is None else band
+    x = zeros(EXPERIENCE)
+    begin(x)
     if (kinds == BOT_SEARCH).any():
         stats = np.zeros((2, 2), np.int64) if stats is None else stats
-        n = search_play(g, kinds, policy, reply, params, values, keys, rules.packed, rec, stats)
+        n = search_play(g, kinds, policy, reply, params, values, keys, rules.packed, rec, stats, rules.lead, band, x)
     else:
-        n = B.play_game(g, kinds, policy, keys, rules.packed, rec)
+        n = B.play_game(g, kinds, policy, keys, rules.packed, rec, rules.lead, band, x)
     if n < 0:
         raise RuntimeError(f"magic: game {first} vs {second} seed {seed}: "
                            + ("a bot chose an illegal action" if n == -2 else f"passed {B.ACTION_CAP} actions"))
-    return g, (rec[:n] if record else None), n
+    return g, (rec[:n] if record else None), n, x
 
 
 def side_values(rules, g: np.void) -> dict[str, int]:
@@ -160,8 +169,9 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
     """Play one game per (first army, second army, seed) to the end.
 
     Returns:
-        The columns of :meth:`simkit.games.Ruleset.columns` (one value per game: the schema's, then the counters
-        of :func:`counter_values`), plus
+        The columns of :meth:`simkit.games.Ruleset.columns` (one value per game: the schema's, its experience
+        figures among them (:func:`~simkit.games.kits.experience.experience_columns`), then the counters of
+        :func:`counter_values`), plus
         ``action_list`` (each game's actions as :class:`~simkit.games.magic.match.Match` tuples) when
         ``record_actions``.
 
@@ -176,13 +186,16 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
                          "need one of each per game")
     bot_tables(scenario, bots)
     cols: dict[str, list] = {k: [] for k in ("first_deck", "second_deck", "seed", "winner", "end_reason", "turns",
-                                             "first_bot", "second_bot", "actions")}
+                                             "first_bot", "second_bot", "actions", *FIGURES)}
     cols.update({f"{seat}_{name}": [] for name in SIDE_COLUMNS for seat in ("first", "second")})
     cols.update({c: [] for c in scenario.game.counter_columns()})
     lists = []
-    for first, second, seed in zip(first_decks, second_decks, seeds):
+    band = experience_settings(scenario).level_band
+    figures = np.zeros((n, len(FIGURES)), np.float64)
+    for j, (first, second, seed) in enumerate(zip(first_decks, second_decks, seeds)):
         first, second = canonical_deck(rules, first), canonical_deck(rules, second)
-        g, rows, k = play_state(scenario, first, second, int(seed), bots, record_actions)
+        g, rows, k, x = play_state(scenario, first, second, int(seed), bots, record_actions, band=band)
+        write(x, g.winner, g.turn, figures[j])
         cols["first_deck"].append(first)
         cols["second_deck"].append(second)
         cols["seed"].append(int(seed))
@@ -198,6 +211,7 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
             cols[key].append(v)
         if record_actions:
             lists.append([decode(rules, r) for r in rows])
+    cols.update(experience_columns(figures))
     if record_actions:
         cols["action_list"] = lists
     return cols

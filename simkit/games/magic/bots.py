@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from simkit.games.kits.bot_tables import RANDOM  # noqa: F401 (the built-in bot; re-exported)
+from simkit.games.kits.experience import note_choice
 from simkit.games.kits.state import record
 from simkit.games.magic.engine import (
     ATTACK,
@@ -55,6 +56,7 @@ from simkit.games.magic.engine import (
     threshold,
     word,
 )
+from simkit.games.magic.lead import note_step
 from simkit.games.magic.state import (
     ALIVE,
     ATTACK_MODIFIER,
@@ -353,15 +355,18 @@ def choose(g, out, n, kind, w, key, ctr, rules):
 
 
 @njit(cache=True)
-def play_game(g, kinds, weights, keys, rules, record):
+def play_game(g, kinds, weights, keys, rules, record, lead, band, x):
     """Play the game ``g`` to its end between the two bots; the actions go to ``record`` (rows of 5)
-    when it has room. Returns the number of actions, or -1 if the game passed :data:`ACTION_CAP`."""
+    when it has room, each decision and the lead at each turn's end to the experience record ``x``
+    (:mod:`simkit.games.magic.lead`: ``lead`` its weights, ``band`` the level band). Returns the number of
+    actions, or -1 if the game passed :data:`ACTION_CAP`."""
     out = np.zeros((MAX_LEGAL, 5), np.int64)
     ctrs = np.zeros((2, 1), np.int64)
     k = 0
     while g.phase != OVER:
         p = g.to_act
         n = legal(g, out, rules, False)
+        note_choice(x, n)
         n = min(n, out.shape[0])
         i = choose(g, out, n, kinds[p], weights[p], keys[p], ctrs[p], rules)
         kind, a, b, c, d = out[i, 0], out[i, 1], out[i, 2], out[i, 3], out[i, 4]
@@ -369,7 +374,9 @@ def play_game(g, kinds, weights, keys, rules, record):
             return -2
         if k < record.shape[0]:
             record[k, 0], record[k, 1], record[k, 2], record[k, 3], record[k, 4] = kind, a, b, c, d
+        turn = g.turn
         step(g, kind, a, b, c, d, rules)
+        note_step(x, g, turn, rules, lead, band)
         k += 1
         if k > ACTION_CAP:
             return -1

@@ -25,6 +25,7 @@ GAME = Game(
         },
         deck_words="army",
         turn_words="turn",
+        experience=True,
     ),
     tables=TOP_LEVEL_KEYS,
     picture_suffixes=(".png",),

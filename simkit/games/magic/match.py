@@ -22,6 +22,11 @@ first player's left, ``r`` the row 0..5 from the first player's back row):
 A search bot's Python side is a match too: :meth:`Match.view` is a seat's view of the game (what it cannot see
 drawn again, its dice re-keyed: never the real ones), :meth:`Match.value` the worth of a position by a search
 bot's value weights; ``legal_actions``, ``do``, ``over`` and ``to_act`` play and judge it.
+
+A match notes how its game plays as a batch's game does (``m.experience``, the kit's
+:data:`~simkit.games.kits.experience.EXPERIENCE` record): every action done is a decision among the actions legal
+then, and the lead (:mod:`simkit.games.magic.lead`) is noted at every turn's end and on the final state;
+:meth:`Match.experience_figures` gives the figures a batch's record holds for the same game.
 """
 
 from __future__ import annotations
@@ -30,12 +35,18 @@ import numpy as np
 
 from simkit.core.errors import IllegalAction
 from simkit.core.rng import derive_seed
+from simkit.games.kits import experience as X
 from simkit.games.kits import state as kit
 from simkit.games.magic import engine as E
 from simkit.games.magic.armies import army_units, canonical_deck, check_seat
+from simkit.games.magic.lead import note_step
 from simkit.games.magic.personalities import search_bots
 from simkit.games.magic.search import redeal, worth
 from simkit.games.magic.state import ALIVE, END_REASONS, GAME, PLAY
+from simkit.scenario import experience_settings
+
+#: a buffer of no rows: :func:`~simkit.games.magic.engine.legal` given it only counts the legal actions
+_COUNT = np.zeros((0, 5), np.int64)
 
 
 def stream_seeds(seed: int) -> tuple[int, int, int]:
@@ -154,6 +165,9 @@ class Match(kit.DeclaredMatch):
         self.seed = int(seed)
         self.state = new_state(self.rules, *self.decks, self.seed)
         self.actions: list[tuple] = []
+        self.band = experience_settings(scenario).level_band
+        self.experience = kit.zeros(X.EXPERIENCE)
+        X.begin(self.experience)
 
     @property
     def turn(self) -> int:
@@ -167,8 +181,20 @@ class Match(kit.DeclaredMatch):
     def do(self, action: tuple) -> None:
         """Do one action (raises :class:`simkit.IllegalAction` naming the reason, changing nothing, if illegal)."""
         row = encode(self.rules, action)
-        apply(self.rules, self.state, row)
+        g, packed = self.state, self.rules.packed
+        legal, turn = E.legal(g, _COUNT, packed, False), int(g.turn)
+        apply(self.rules, g, row)
+        X.note_choice(self.experience, legal)
+        note_step(self.experience, g, turn, packed, self.rules.lead, self.band)
         self.actions.append(tuple(action))
+
+    def experience_figures(self) -> dict[str, float]:
+        """The experience figures of the game as it stands (:data:`simkit.games.EXPERIENCE_COLUMNS`, as a batch's
+        record holds them once it is over; a game not over is written as a draw: no deficit, no deciding turn)."""
+        row = np.zeros(len(X.FIGURES), np.float64)
+        winner = int(self.state.winner)
+        X.write(self.experience, winner if winner >= 0 else 2, int(self.state.turn), row)
+        return {name: values[0] for name, values in X.experience_columns(row).items()}
 
     def unit_at(self, c: int, r: int) -> np.void | None:
         """The live unit on ``(c, r)`` (its :data:`~simkit.games.magic.state.UNIT` record, read and written by
@@ -198,6 +224,8 @@ class Match(kit.DeclaredMatch):
             dice_key: the dice stream's key (the tape starts at its die 0).
             magic: per seat ``(active, stored)``; hands: per seat the tactical cards held (ids 1..n, drawn from
                 the pile); drawn: per seat the cards drawn in the game (at least those held).
+
+        The experience figures start again from this position (nothing noted before it counts).
         """
         g, r = self.state, self.rules
         g.units[...] = np.zeros(len(g.units), g.units.dtype)
@@ -219,6 +247,7 @@ class Match(kit.DeclaredMatch):
         kit.place(g, {"places": len(units), "phase": PLAY, "turn": turn, "to_act": (turn - 1) % 2 if to_act is None
                       else to_act, "sides": sides, "dice_key": dice_key, "dice_rolled": 0,
                       "pile_drawn": sum(max(int(d), int(h)) for d, h in zip(drawn, hands))})
+        X.begin(self.experience)
 
     def snapshot(self) -> dict:
         """The whole game as plain values named by its declaration (:data:`~simkit.games.magic.state.GAME`: the
@@ -235,6 +264,10 @@ class Match(kit.DeclaredMatch):
         copy[0] = self.state
         other.state = copy[0]
         other.actions = list(self.actions)
+        other.band = self.band
+        figures = np.zeros(1, X.EXPERIENCE)
+        figures[0] = self.experience
+        other.experience = figures[0]
         return other
 
 

@@ -63,11 +63,13 @@ def inside_player(scenario, name: str, seat: int, seed: int) -> Callable:
 
 
 def match_record(match) -> dict:
-    """The winner, end reason, turns, side columns and counter columns of the match as it stands."""
+    """The winner, end reason, turns, experience figures (:meth:`~.match.Match.experience_figures`), side columns
+    and counter columns of the match as it stands."""
     g, rules = match.state, match.rules
     over = match.over
     out = {"winner": WINNERS[int(g.winner)] if over else "draw",
            "end_reason": END_REASONS[int(g.reason)] if over else "", "turns": int(g.turn)}
+    out.update(match.experience_figures())
     out.update(MB.side_values(rules, g))
     out.update(MB.counter_values(rules, g, match.decks))
     return out

@@ -15,10 +15,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simkit.games.kits.experience import note_choice
 from simkit.games.kits.turn_search import budget
 from simkit.games.magic import bots as B
 from simkit.games.magic import engine as E
 from simkit.games.magic.bots import WEIGHTS
+from simkit.games.magic.lead import note_step
 from simkit.games.magic.search import decode, encode, root_key, root_of
 from simkit.games.magic.search_loop import search_plan
 from simkit.games.magic.state import GAME, OVER, PLAY
@@ -29,14 +31,17 @@ PLAN_CAP = 512
 
 
 @njit(cache=True)
-def play_game(g, kinds, policy, reply, params, values, keys, rules, record, stats):
+def play_game(g, kinds, policy, reply, params, values, keys, rules, record, stats, lead, band, x):
     """Play the game ``g`` to its end (:func:`simkit.games.magic.bots.play_game` with search seats).
 
     ``kinds[p]``: ``BOT_RANDOM``, ``BOT_UTILITY`` or :data:`BOT_SEARCH`; ``policy[p]``: seat ``p``'s utility
     weights (a search seat's policy), ``reply[p]``, ``params[p]`` (:mod:`.search_loop`'s budget) and
     ``values[p]`` (:data:`~.search.VALUES`) a search seat's; ``keys[p]``: seat ``p``'s bot stream; ``record``:
     rows of 5 when it has room; ``stats``: ``int64[2, 2]``, per seat the searches made and the actions a
-    search seat played, added to. Returns the actions played, -1 past the action cap, -2 on an illegal choice."""
+    search seat played, added to; ``x``: the experience record, each decision (with the number of legal actions,
+    a search seat's too) and the lead at each turn's end noted in it (:mod:`simkit.games.magic.lead`: ``lead``
+    its weights, ``band`` the level band). Returns the actions played, -1 past the action cap, -2 on an illegal
+    choice."""
     out = np.zeros((E.MAX_LEGAL, 5), np.int64)
     ctx = (rules, np.zeros(1, GAME), np.zeros(1, GAME), np.zeros((E.MAX_LEGAL, 5), np.int64), np.zeros(1, np.int64),
            np.zeros(1, WEIGHTS))
@@ -50,6 +55,8 @@ def play_game(g, kinds, policy, reply, params, values, keys, rules, record, stat
     k = 0
     while g.phase != OVER:
         p = g.to_act
+        if kinds[p] == BOT_SEARCH:  # a utility or random seat counts its legal actions below, as it lists them
+            note_choice(x, E.legal(g, out, rules, False))
         if kinds[p] == BOT_SEARCH and (g.phase == PLAY or p == 1):
             ok = False
             if at < left:
@@ -70,7 +77,10 @@ def play_game(g, kinds, policy, reply, params, values, keys, rules, record, stat
             stats[p, 1] += 1
         else:
             bot = B.BOT_UTILITY if kinds[p] == BOT_SEARCH else kinds[p]
-            n = min(E.legal(g, out, rules, False), out.shape[0])
+            n = E.legal(g, out, rules, False)
+            if kinds[p] != BOT_SEARCH:
+                note_choice(x, n)
+            n = min(n, out.shape[0])
             i = B.choose(g, out, n, bot, policy[p], streams[p], counters[p:p + 1], rules)
             kind, a, b, c, d = out[i, 0], out[i, 1], out[i, 2], out[i, 3], out[i, 4]
             left = 0
@@ -80,6 +90,7 @@ def play_game(g, kinds, policy, reply, params, values, keys, rules, record, stat
             record[k, 0], record[k, 1], record[k, 2], record[k, 3], record[k, 4] = kind, a, b, c, d
         dice, cards, turn = g.dice_rolled, g.pile_drawn, g.turn
         E.step(g, kind, a, b, c, d, rules)
+        note_step(x, g, turn, rules, lead, band)
         if g.dice_rolled != dice or g.pile_drawn != cards or g.turn != turn or g.to_act != p:
             left = 0
         k += 1

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from simkit.core.errors import ScenarioError
+from simkit.games.kits.bot_tables import number
 from simkit.games.kits.decks import deck_pool as read_pool
 from simkit.games.kits.state import zeros
 from simkit.games.magic.armies import (
@@ -39,6 +40,7 @@ from simkit.games.magic.armies import (
     seat_ok,
 )
 from simkit.games.magic.bots import ACTION_CAP
+from simkit.games.magic.lead import LEAD_KEYS, LEAD_WEIGHTS
 from simkit.games.magic.personalities import read_bots
 from simkit.games.magic.state import (
     ACTIVE_PRIMITIVES,
@@ -66,7 +68,7 @@ __all__ = ["ARMY_RE", "MAX_ARMY_STEPS", "Rules", "TOP_LEVEL_KEYS", "all_decks", 
            "army_units", "build_rules", "canonical_deck", "check_seat", "count_vectors", "deck_cards", "deck_counts",
            "deck_pool", "draw_armies", "parse_army", "parse_army_counts", "seat_ok", "seat_pools", "turn_limit"]
 
-TOP_LEVEL_KEYS = ("rules", "combat", "magic", "tactics", "skills", "races", "armies", "bots")
+TOP_LEVEL_KEYS = ("rules", "combat", "magic", "tactics", "skills", "races", "armies", "bots", "lead")
 #: the keys of ``[armies]``: a listed pool, or a draw at each seat's budget (``draw`` armies per race and seat)
 ARMIES_KEYS = ("pool", "draw", "seed", "spend")
 SPENDS = ("all", "any")
@@ -133,6 +135,7 @@ class Rules:
             leaders: per race, its leader's type name.
         zh: Chinese names by unit or race name (where the scenario gives one).
         authored: races whose numbers are marked ``authored = true``.
+        lead: the weights of the lead signal (``[lead]``, :data:`~simkit.games.magic.lead.LEAD_WEIGHTS`).
         draws: with ``[armies] draw``, the armies drawn for each seat at its own budget (first seat's,
             second seat's; :func:`draw_armies`), which then are the pool; ``None``: the pool is listed.
     """
@@ -145,6 +148,7 @@ class Rules:
     leaders: dict
     zh: dict
     authored: tuple[str, ...]
+    lead: np.void
     draws: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
     @property
@@ -444,7 +448,7 @@ def build_rules(top: Field) -> Rules:
             raise rf.fail("has no unit to buy besides its leader", race)
     read_bots(top.source, top.data)  # the bots are checked at load, not at the first game
     rules = Rules(packed=st, types=tuple(types), skills=skill_names, races=races, race_units=race_units,
-                  leaders=leaders, zh=zh, authored=tuple(authored))
+                  leaders=leaders, zh=zh, authored=tuple(authored), lead=read_lead(top))
     a = top.table("armies", required=False)
     a.reject_unknown(ARMIES_KEYS)
     n = a.int("draw", 0, minimum=0)
@@ -460,6 +464,24 @@ def build_rules(top: Field) -> Rules:
             raise a.fail(f"no {('first', 'second')[s]}-seat army costs {'exactly ' if spend == 'all' else 'at most '}"
                          f"{rules.budgets[s]} gold (rules.budgets[{s}]) in any race", "draw")
     return replace(rules, draws=draws)
+
+
+def read_lead(top: Field) -> np.void:
+    """The lead signal's weights of ``[lead]`` (:mod:`simkit.games.magic.lead`): ``leader`` and ``army``, numbers
+    of at least 0 that are not both 0; a missing key (or table) takes simkit's default, 1.
+
+    Raises:
+        ScenarioError: ``file: lead.<key>: problem`` for an unknown key, a weight that is no number or below 0, or
+            both weights 0.
+    """
+    f = top.table("lead", required=False)
+    f.reject_unknown(tuple(LEAD_KEYS))
+    weights = zeros(LEAD_WEIGHTS)
+    for key, default in LEAD_KEYS.items():
+        setattr(weights, key, number(f, key, default, minimum=0))
+    if weights.leader + weights.army <= 0:
+        raise f.fail("the weights leader and army must not both be 0 (the lead would say nothing)", "army")
+    return weights
 
 
 def deck_pool(rules: Rules, top: Field) -> list[str]:

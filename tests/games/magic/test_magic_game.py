@@ -38,7 +38,8 @@ def test_seats_have_their_own_pools():
 
 
 def test_uncompiled_rules_play_the_same_games():
-    """One engine, two speeds: the same source compiled and under NUMBA_DISABLE_JIT=1 plays the same games."""
+    """One engine, two speeds: the same source compiled and under NUMBA_DISABLE_JIT=1 plays the same games, their
+    experience figures included."""
     code = (
         "import json, sys, warnings; warnings.simplefilter('ignore'); import simkit;"
         f"sc = simkit.load_scenario({str(BASE)!r}); a, b = sc.game.seat_decks();"
@@ -51,7 +52,7 @@ def test_uncompiled_rules_play_the_same_games():
     sc = scenario()
     a, b = sc.game.seat_decks()
     here = sc.game.play_batch([a[0], a[7]], [b[13], b[20]], [3, 4], ("balanced", "random"), record_actions=True)
-    assert json.loads(done.stdout) == json.loads(json.dumps(here))
+    assert done.stdout.strip() == json.dumps(here)  # as text: a figure with no value is NaN in both
 
 
 def test_deployment_is_the_bots_decision_and_seeded():

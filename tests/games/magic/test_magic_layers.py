@@ -10,11 +10,11 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[3] / "simkit" / "games" / "magic"
 #: the modules from the bottom up: each may import only those before it
-LAYERS = ("state", "engine", "bots", "search", "search_loop", "search_play", "search_config", "personalities",
+LAYERS = ("state", "engine", "lead", "bots", "search", "search_loop", "search_play", "search_config", "personalities",
           "armies", "match", "batch", "outside", "tables", "transitions", "invariants", "narrate", "render", "game",
           "__init__")
 #: the compiled rules and bots, where a state or rules value is read by name only
-BY_NAME = ("engine", "bots", "search", "search_play")
+BY_NAME = ("engine", "lead", "bots", "search", "search_play")
 
 
 def _game_imports(path: Path) -> set[str]:
