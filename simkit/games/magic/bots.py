@@ -376,7 +376,8 @@ def play_game(g, kinds, weights, keys, rules, record, lead, band, x):
             record[k, 0], record[k, 1], record[k, 2], record[k, 3], record[k, 4] = kind, a, b, c, d
         turn = g.turn
         step(g, kind, a, b, c, d, rules)
-        note_step(x, g, turn, rules, lead, band)
+        if g.turn != turn or g.phase == OVER:  # a turn ended: its lead is noted
+            note_step(x, g, turn, rules, lead, band)
         k += 1
         if k > ACTION_CAP:
             return -1

@@ -90,7 +90,8 @@ def play_game(g, kinds, policy, reply, params, values, keys, rules, record, stat
             record[k, 0], record[k, 1], record[k, 2], record[k, 3], record[k, 4] = kind, a, b, c, d
         dice, cards, turn = g.dice_rolled, g.pile_drawn, g.turn
         E.step(g, kind, a, b, c, d, rules)
-        note_step(x, g, turn, rules, lead, band)
+        if g.turn != turn or g.phase == OVER:  # a turn ended: its lead is noted
+            note_step(x, g, turn, rules, lead, band)
         if g.dice_rolled != dice or g.pile_drawn != cards or g.turn != turn or g.to_act != p:
             left = 0
         k += 1
