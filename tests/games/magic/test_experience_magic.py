@@ -13,8 +13,10 @@ from __future__ import annotations
 import copy
 import math
 
+import hypothesis.strategies as st
 import numpy as np
 import pytest
+from hypothesis import given
 
 from simkit.core.errors import ScenarioError
 from simkit.games import EXPERIENCE_COLUMNS
@@ -92,6 +94,32 @@ def test_a_symmetric_position_negates_the_lead():
     m = game(SIDED, "Orc:Goblin*2,Ogre", "Orc:Goblin*2,Ogre")
     w = game(mirrored, "Orc:Goblin*2,Ogre", "Orc:Goblin*2,Ogre")
     assert lead_of(m) != 0 and math.isclose(lead_of(w), -lead_of(m))
+
+
+ORC = ("Goblin", "OrcInfantry", "WolfRider", "Ogre")  # 2, 4, 5 and 10 HP
+
+
+@st.composite
+def sided_positions(draw):
+    """Both Chieftains (any HP left) and up to six Orc units anywhere off the crowns, any damage short of death."""
+    cells = draw(st.lists(st.sampled_from([(c, r) for r in range(6) for c in range(5) if (c, r) not in
+                                           ((2, 0), (2, 5))]), min_size=0, max_size=6, unique=True))
+    units = [(0, "Chieftain", (2, 0), draw(st.integers(0, 7))), (1, "Chieftain", (2, 5), draw(st.integers(0, 7)))]
+    for cell in cells:
+        name = draw(st.sampled_from(ORC))
+        hp = int(scenario().rules.card(name).hp)
+        units.append((draw(st.integers(0, 1)), name, cell, draw(st.integers(0, hp - 1))))
+    return units
+
+
+@given(sided_positions())
+def test_the_lead_lies_in_minus_one_to_one_and_a_mirrored_position_negates_it(units):
+    """Any position: the lead lies in -1..1, and the sides swapped with the board turned negate it exactly."""
+    mirrored = [(1 - u[0], u[1], (u[2][0], 5 - u[2][1]), u[3]) for u in units]
+    m = game(units, "Orc:Goblin*2,Ogre", "Orc:Goblin*2,Ogre")
+    w = game(mirrored, "Orc:Goblin*2,Ogre", "Orc:Goblin*2,Ogre")
+    assert -1.0 <= lead_of(m) <= 1.0
+    assert lead_of(w) == -lead_of(m)
 
 
 def test_a_summoned_unit_is_no_part_of_the_army_share():
