@@ -40,7 +40,7 @@ def experience_deltas(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands 
 
     Returns:
         One row per figure of :data:`simkit.analysis.experience.FIGURES` that both sweeps measured on at least two
-        paired games: ``figure, words, kind`` (``share`` or ``mean``), ``games`` (pairs counted), ``base, patch``
+        paired games and that is not 0 in every game of both (a lock share where neither rule has a lock): ``figure, words, kind`` (``share`` or ``mean``), ``games`` (pairs counted), ``base, patch``
         (the figure on those pairs), ``delta`` (patch - base), ``low, high`` (95% paired interval), ``p_value``,
         ``p_adjusted`` (corrected over the figures), ``significant``, ``adj_low, adj_high`` (the interval at the
         corrected level). When either sweep lacks the experience columns the table is empty and
@@ -65,8 +65,8 @@ def experience_deltas(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands 
         x, y = both[f"{figure}_base"].to_numpy(float), both[f"{figure}_patch"].to_numpy(float)
         keep = np.isfinite(x) & np.isfinite(y)
         n = int(keep.sum())
-        if n < 2:
-            continue
+        if n < 2 or not (x[keep].any() or y[keep].any()):  # too few pairs, or it never happened in either (a lock
+            continue                                        # in a game whose rules have none)
         d = y[keep] - x[keep]
         est = paired_delta(n, d.sum(), (d * d).sum())
         rows.append({"figure": figure, "words": words, "kind": kind, "games": n, "base": float(x[keep].mean()),
