@@ -40,7 +40,8 @@ def experience_deltas(base: pd.DataFrame, patch: pd.DataFrame, bands: FlagBands 
 
     Returns:
         One row per figure of :data:`simkit.analysis.experience.FIGURES` that both sweeps measured on at least two
-        paired games and that is not 0 in every game of both (a lock share where neither rule has a lock): ``figure, words, kind`` (``share`` or ``mean``), ``games`` (pairs counted), ``base, patch``
+        paired games and that is not 0 in every game of both (a lock share where neither rule has a lock):
+        ``figure, words, kind`` (``share`` or ``mean``), ``games`` (pairs counted), ``base, patch``
         (the figure on those pairs), ``delta`` (patch - base), ``low, high`` (95% paired interval), ``p_value``,
         ``p_adjusted`` (corrected over the figures), ``significant``, ``adj_low, adj_high`` (the interval at the
         corrected level). When either sweep lacks the experience columns the table is empty and
