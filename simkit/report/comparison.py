@@ -135,8 +135,9 @@ def _experience_lines(tables: dict) -> list[str]:
         mark = "changed" if r["significant"] else "no measurable change"
         scale, fmt = (100, "{:.1f}%") if r["kind"] == "share" else (1, "{:.2f}")
         what = f" {unit}s" if r["figure"] == "turns" else ""
+        points = " points" if r["kind"] == "share" else what
         lines.append(f"{r['words']}: {fmt.format(scale * r['base'])} -> {fmt.format(scale * r['patch'])}{what}; "
-                     f"change {scale * r['delta']:+.2f} (corrected CI {scale * r['adj_low']:+.2f} to "
+                     f"change {scale * r['delta']:+.2f}{points} (corrected CI {scale * r['adj_low']:+.2f} to "
                      f"{scale * r['adj_high']:+.2f}; {r['games']} paired games): {mark}")
     return lines
 
