@@ -210,6 +210,19 @@ def _cut(name: str, width: int) -> str:
     return name[:width - 3] + "..."
 
 
+def _ordered(figures: pd.DataFrame, flags: pd.DataFrame) -> pd.DataFrame:
+    """The deck rows then the matchup rows of ``figures``, in each the flagged subjects first (in the flags' order),
+    then the others by name."""
+    out = []
+    for scope in ("deck", "matchup"):
+        part = figures[figures["scope"] == scope]
+        named = list(dict.fromkeys(flags.loc[flags["scope"] == scope, "subject"]))
+        rank = {s: i for i, s in enumerate(named)}
+        key = [rank.get(s, len(rank)) for s in part["subject"]]
+        out.append(part.assign(_k=key).sort_values(["_k", "subject"], kind="stable").drop(columns="_k"))
+    return pd.concat(out)
+
+
 def _decks_drawn(figures: pd.DataFrame) -> tuple[pd.DataFrame, int]:
     """The overall row and the decks to draw (all up to :data:`DECKS_PLOTTED`, else those with the fewest and the
     most comebacks), and how many decks are left out."""
@@ -268,13 +281,14 @@ def experience_pages(pdf: ReportPdf, tables: dict) -> None:
              + ([line for i, m in enumerate(flags["message"], 1)
                  for line in wrap(f"{i}. {m}", WRAP, subsequent_indent="    ")] if len(flags) else
                 ["No experience flag: nothing lies significantly beyond its bar."]) + [""])
-    rows = figures[figures["scope"].isin(["deck", "matchup"])]
+    rows = _ordered(figures, flags)
     shown = pd.concat([figures[figures["scope"] == "overall"], rows.head(TABLE_ROWS)])
     table = figure_lines(shown, target, width=min(50, max(12, int(shown["subject"].str.len().max()))))
     more = len(rows) - min(len(rows), TABLE_ROWS)
     lines += wrap("Figures by deck and by matchup: games, mean turns, the share inside the target length, comebacks "
                   "and games decided early (shares of the games won, with their 95% CI), lead changes per game, the "
-                  "share drawn, legal actions per decision (every figure with its interval is in the experience CSV).",
+                  "share drawn, legal actions per decision; decks, then matchups, each flagged one first, the rest by "
+                  "name (every figure with its interval is in the experience CSV).",
                   WRAP)
     step = 9.2 / (72 * height)
     fig.text(0.03, 0.955, "\n".join(lines), fontsize=7.5, va="top", linespacing=1.3)

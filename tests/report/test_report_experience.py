@@ -63,6 +63,13 @@ def test_the_report_has_the_pages_their_csvs_and_the_sentence_after_the_verdict(
     assert "Decision factor: 8.0 (95% CI" in titles[0] and "Uncertainty of the outcome: not measured" in titles[0]
     flags = tables["experience"]["flags"]
     assert f"Experience flags (significant after correction): {len(flags)}" in titles[1]
+    from simkit.report.experience_page import _ordered
+
+    order = _ordered(tables["experience"]["figures"], flags)
+    matchups = list(order.loc[order["scope"] == "matchup", "subject"])
+    flagged = list(dict.fromkeys(flags.loc[flags["scope"] == "matchup", "subject"]))
+    assert flagged and matchups[:len(flagged)] == flagged and matchups[len(flagged):] == sorted(matchups[len(flagged):])
+    assert list(order["scope"]) == ["deck"] * 3 + ["matchup"] * 6
 
 
 def test_results_without_the_figures_get_no_page_and_one_line(tmp_path):
