@@ -56,6 +56,8 @@ VARIANTS = (
      "at the round cap more base HP, then the higher tier, wins (turn_limit_result = \"base_hp_tier\")"),
     ("sudden-death", "scenarios/krypton/variant-sudden-death.toml",
      "after round 25 the first base HP taken wins (sudden_death_round = 25)"),
+    ("siege", "scenarios/krypton/variant-siege.toml",
+     "after round 25 the bases' defence falls by 1 a round, never below 0 (siege_round = 25)"),
 )
 KEY = ["first_deck", "second_deck", "game"]
 Z95 = 1.959963984540054

@@ -175,12 +175,12 @@ def lock_matchups(doc: dict) -> list[str]:
 def end_rules(doc: dict) -> list[str]:
     """The designer's table: each authored end rule against the page's rule on the same games (krypton_end_rules.py);
     a change is the variant's figure minus the base's, game by game, with its 95% interval."""
-    out = ["| match | end rule | games | drawn: base -> variant (change, 95% CI, points) | ended by a lock | won at "
-           "the cap | ended by sudden death | rounds: base -> variant (change, 95% CI) | balance (compare) |",
-           "|---|---|---|---|---|---|---|---|---|"]
+    out = ["| match | end rule | games | drawn: base -> variant (change, 95% CI, points) | a base destroyed | ended by "
+           "a lock | won at the cap | ended by sudden death | rounds: base -> variant (change, 95% CI) | balance "
+           "(compare) |", "|---|---|---|---|---|---|---|---|---|---|"]
     for r in doc["end_rules"]:
         e = r["ends"]
-        out.append(f"| {_match(r['bots'])} | `{r['variant']}` | {r['games']:,} | {_change(r['draws'])} | "
+        out.append(f"| {_match(r['bots'])} | `{r['variant']}` | {r['games']:,} | {_change(r['draws'])} | {e['base']} | "
                    f"{e['lock']} ({_pct(r['lock_share'])}) | {r['won_at_cap']} | {e['sudden_death']} | "
                    f"{_change(r['rounds'], pct=False)} | {r['verdict']} |")
     out += ["", "| end rule | scenario | what it changes |", "|---|---|---|"]

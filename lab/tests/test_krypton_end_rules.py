@@ -22,7 +22,7 @@ def test_the_locks_and_each_end_rule_agree_with_the_base_games(tmp_path, capsys)
         assert k["games"] == 36 and k["locked_won"] == 0 and k["draws_locked"] == k["locked"] <= k["draws"]
     assert sum(r["games"] for r in doc["matchups"]["rows"]) == 36
     rules = {r["variant"]: r for r in doc["end_rules"]}
-    assert set(rules) == {"lock-draw", "base-damage", "sudden-death"}
+    assert set(rules) == {"lock-draw", "base-damage", "sudden-death", "siege"}
     tuned = doc["locks"][1]
     lock = rules["lock-draw"]
     assert lock["ends"]["lock"] == tuned["locked"] and lock["unchanged_outside_locks"]
@@ -30,5 +30,5 @@ def test_the_locks_and_each_end_rule_agree_with_the_base_games(tmp_path, capsys)
     damage = rules["base-damage"]
     assert round(36 * damage["draws"]["before"]) - round(36 * damage["draws"]["after"]) == damage["won_at_cap"]
     assert damage["rounds"]["change"] == 0
-    assert rules["sudden-death"]["ends"]["lock"] == 0
+    assert rules["sudden-death"]["ends"]["lock"] == 0 and rules["siege"]["ends"]["lock"] == 0
     assert capsys.readouterr().out.count(" games locked (") == 2

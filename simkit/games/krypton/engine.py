@@ -276,9 +276,20 @@ def terrain_points(s, rules, cell):
 
 
 @njit(cache=True)
+def siege_defense(rules, tier, round_index):
+    """A base's defence at ``tier`` in the 0-based round ``round_index``: its tier's, lowered under the authored
+    siege (``siege_round`` N above 0) by ``siege_step`` for every round past N, never below 0."""
+    d = rules.base_defense[tier - 1]
+    past = round_index + 1 - rules.siege
+    if rules.siege > 0 and past > 0:
+        d = max(0, d - rules.siege_step * past)
+    return d
+
+
+@njit(cache=True)
 def base_defense(s, rules, side):
-    """The side's base defence at its tier."""
-    return rules.base_defense[s.sides[side].tier - 1]
+    """The side's base defence at its tier (and, under the authored siege, in this round)."""
+    return siege_defense(rules, s.sides[side].tier, s.turn // (2 * rules.team))
 
 
 @njit(cache=True)
@@ -571,11 +582,11 @@ def can_add_a_die(s, rules, side):
 @njit(cache=True)
 def locked(s, rules, dist):
     """No base can lose an HP any more without magic cards: no side can add a die, and neither side's
-    :func:`best_attack` beats the enemy base's defence."""
+    :func:`best_attack` beats the enemy base's defence (under the authored siege its lowest, in the last round)."""
     for side in range(2):
         if can_add_a_die(s, rules, side):
             return False
-        if best_attack(s, rules, dist, side) > rules.base_defense[s.sides[1 - side].tier - 1]:
+        if best_attack(s, rules, dist, side) > siege_defense(rules, s.sides[1 - side].tier, rules.max_rounds - 1):
             return False
     return True
 

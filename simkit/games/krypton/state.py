@@ -201,6 +201,8 @@ RULES = record("PackedRules", [
     ("limit_by_tier", I),              # 1: at the cap, bases equal in HP, the higher tier wins ("base_hp_tier")
     ("sudden_death", I),               # sudden_death_round: after this round a base HP taken wins (0: never)
     ("end_at_lock", I),                # 1: a game that stands locked ends drawn (end_at_lock)
+    ("siege", I),                      # siege_round: after this round the bases' defence falls (0: never)
+    ("siege_step", I),                 # siege_step: defence lost per round past siege_round
     ("max_dice", I),                   # dice per side at most
     ("dice_sides", I),                 # faces of a die
     ("combine_max", I),                # 1: a judgment's dice count their highest (dice_combine = "max"), 0: sum
@@ -265,6 +267,8 @@ def pack_rules(tables) -> np.void:
     r.limit_by_tier = st["turn_limit_result"] == "base_hp_tier"
     r.sudden_death = st["sudden_death_round"]
     r.end_at_lock = st["end_at_lock"]
+    r.siege = st["siege_round"]
+    r.siege_step = st["siege_step"]
     r.max_dice = st["max_dice"]
     r.dice_sides = st["dice_sides"]
     r.combine_max = st["dice_combine"] == "max"

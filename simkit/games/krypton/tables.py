@@ -56,7 +56,7 @@ RULES_KEYS = (
     "team_size", "max_per_class", "random_first", "max_rounds", "turn_limit_result", "start_energy", "max_dice",
     "dice_sides", "dice_combine", "knight_bonus", "knight_plain_bonus", "knight_other_malus", "base_hp",
     "building_attack", "building_attack_range", "hand_limit", "death_penalty_divisor", "hp_price_min", "base_tiers",
-    "sudden_death_round", "end_at_lock",
+    "sudden_death_round", "end_at_lock", "siege_round", "siege_step",
 )
 MAGIC_KEYS = ("piles", "hp_price", "effect_damage", "inspire_bonus", "curse_malus", "heal", "heal_energy", "pact_die",
               "unity_radius", "unity_max", "swap_damage", "copies")
@@ -268,6 +268,9 @@ def build_rules(top: Field) -> Rules:
     s["sudden_death_round"] = _bounded(r, "sudden_death_round", 0, maximum=s["max_rounds"] - 1,
                                        why="a round before max_rounds; 0: no sudden death")
     s["end_at_lock"] = r.bool("end_at_lock", False)
+    s["siege_round"] = _bounded(r, "siege_round", 0, maximum=s["max_rounds"] - 1,
+                                why="a round before max_rounds; 0: no siege")
+    s["siege_step"] = _bounded(r, "siege_step", 1, minimum=1)
     s["start_energy"] = _bounded(r, "start_energy", 0)
     s["max_dice"] = _bounded(r, "max_dice", minimum=1, maximum=MAXDICE, why="the engine's dice a side")
     s["dice_sides"] = _bounded(r, "dice_sides", minimum=1, maximum=NDV, why="the totals a bot weighs")

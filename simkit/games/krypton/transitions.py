@@ -326,6 +326,10 @@ class KryptonPage:
             d_total = self.defense[after["tower_kind"][c] if after["tower_side"][c] >= 0 else before["tower_kind"][was]]
         else:
             d_total = self.base_defense[after["sides"][d]["tier"] - 1]
+            siege, past = int(self.r.get("siege_round", 0)), after["turn"] // (2 * self.team) + 1 - int(
+                self.r.get("siege_round", 0))  # [authored] the siege: the defence falls past its round
+            if siege > 0 and past > 0:
+                d_total = max(0, d_total - int(self.r.get("siege_step", 1)) * past)
         if (j["attack_total"], j["defence_total"]) != (a_total, d_total):
             return False
         loser = LOSER_NONE if a_total == d_total else LOSER_DEFENDER if a_total > d_total else LOSER_ATTACKER
@@ -523,7 +527,11 @@ class KryptonPage:
         if before["winner"] >= 0 or after["turn"] == before["turn"]:
             return True
         if after["reason"] == END_TURN_LIMIT:
-            return after["turn"] == cap and after["winner"] == self._cap_winner(after)
+            # the counter stays on the last hero turn (cap - 1); every hero turn left before it was skipped
+            if after["turn"] != cap - 1 or after["winner"] != self._cap_winner(after):
+                return False
+            return all(before["sides"][t % 2]["heroes"][t // 2 % self.team]["state"] in (HS_FLIPPED, HS_DEAD)
+                       for t in range(before["turn"] + 1, cap))
         if after["winner"] >= 0:
             return True
         if after["turn"] >= cap:

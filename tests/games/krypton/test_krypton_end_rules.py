@@ -132,6 +132,49 @@ def test_without_end_at_lock_a_locked_game_plays_on():
     assert not g.over and g.round == 30
 
 
+# ---- siege_round -------------------------------------------------------------------------------------------
+
+def test_siege_a_bases_defence_falls_by_the_step_for_every_round_past_the_siege_round(tmp_path):
+    """siege_round = 25, siege_step = 2: an advanced base keeps its 10 in round 25, has 8 in round 26 and 6 in 27;
+    a basic base (6) is at 0 from round 28 on, never below."""
+    g = new(sc=variant(tmp_path, siege_round=25, siege_step=2))
+    sides(g, tier=[2, 1])
+    seen = []
+    for round_ in (25, 26, 27, 28, 40):
+        g.state.turn = 2 * g.team * (round_ - 1)
+        seen.append((g.base_defense(0), g.base_defense(1)))
+    assert seen == [(10, 6), (8, 4), (6, 2), (4, 0), (0, 0)]
+
+
+def test_siege_one_die_hurts_an_advanced_base_once_its_defence_has_fallen(tmp_path):
+    """siege_round = 25: in round 29 the advanced base's defence is 6 (10 - 4): 6 + 1 for a plain takes 1 HP, where
+    under the page's rule one die can never hurt it."""
+    sc = variant(tmp_path, siege_round=25)
+    for rule, hp in ((sc, 9), (scenario(), 10)):
+        g = new(sc=rule)
+        sides(g, tier=[1, 2])
+        put(g, 0, 0, (5, -3, -2))
+        turn(g, 0, 0, 0)
+        g.state.turn = 2 * g.team * 28
+        dice(g, 6)
+        g.do(("attack", 6, -3, -3))
+        assert g.state.sides[1].base_hp == hp
+
+
+def test_siege_no_lock_while_a_falling_defence_can_still_be_beaten(tmp_path):
+    """siege_round = 25 with end_at_lock: the dry, one-die position of round 30 is no lock (by the cap the bases'
+    defence is 0), so the game goes on; the page's rule would end it."""
+    g = locked_position(variant(tmp_path, siege_round=25, end_at_lock="true"))
+    g.do(("end",))
+    assert not g.over
+
+
+def test_siege_round_must_come_before_the_cap(tmp_path):
+    """A siege round at or past max_rounds would never start: refused naming the key."""
+    with pytest.raises(ValueError, match=r"siege_round.*at most 49"):
+        variant(tmp_path, siege_round=50)
+
+
 # ---- one engine, two speeds --------------------------------------------------------------------------------
 
 #: one `tuned` mirror per variant in which its end rule decides the game (found in the variants' sweeps)
