@@ -21,6 +21,7 @@ from simkit.games.krypton.bots import MEMORY, WEIGHTS_RECORD, RandomBot, Utility
 from simkit.games.krypton.fast_search.hooks import VALUE_WEIGHTS
 from simkit.games.krypton.fast_search.play import MARKS, PLAN_CAP
 from simkit.games.krypton.fast_search.play import play_loop as search_loop
+from simkit.games.krypton.lead import write_games
 from simkit.games.krypton.match import Match
 from simkit.games.krypton.search_bot import PARAMS as SEARCH_PARAMS
 from simkit.games.krypton.search_bot import SearchBot, read_searches, search_key, view_key
@@ -169,11 +170,11 @@ def play_compiled(scenario, first: str, second: str, seed: int, bots, stats: dic
     while True:
         if searching:
             n = search_loop(g.games, P.rules_array, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, policy, reply,
-                            params, values, keys, counter, peeking, plans, marks, acts, n, g.lead_weights,
-                            g.experience)
+                            params, values, keys, counter, peeking, plans, marks, acts, n, g.leads,
+                            g.experiences)
         else:
-            n = play_loop(g.state, P.rules, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, acts, n, g.lead_weights,
-                          g.experience)
+            n = play_loop(g.state, P.rules, P.dist, P.nbr, g.ev, kinds, W, *P.dice, mems, acts, n, g.leads,
+                          g.experiences)
         if n < 0:
             raise RuntimeError(f"krypton: a bot chose an illegal action in {first} vs {second} seed {seed}")
         if g.over:
@@ -264,7 +265,7 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
                                              "first_bot", "second_bot", "actions")}
     side_cols: dict[str, list] = {}
     lists = []
-    figures = np.zeros((n, len(X.FIGURES)), np.float64)
+    records, winners = zeros(X.EXPERIENCE, n), np.zeros(n, np.int64)
     for i, (first, second, seed) in enumerate(zip(first_decks, second_decks, seeds)):
         first, second = canonical_deck(rules, first), canonical_deck(rules, second)
         g, actions = _play(scenario, first, second, int(seed), bots)
@@ -277,7 +278,7 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
         cols["first_bot"].append(bots[0])
         cols["second_bot"].append(bots[1])
         cols["actions"].append(len(actions))
-        X.write(g.experience, int(g.state.winner), g.round, figures[i])
+        records[i], winners[i] = g.experience, g.state.winner
         for k, v in record_columns(g).items():
             side_cols.setdefault(k, []).append(v)
         for k, v in counter_values(g).items():
@@ -287,6 +288,8 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
     if not n:
         side_cols = {f"{seat}_{name}": [] for name in SIDE_COLUMNS for seat in ("first", "second")}
         side_cols.update({c: [] for c in scenario.game.counter_columns()})
+    figures = np.zeros((n, len(X.FIGURES)), np.float64)
+    write_games(records, winners, np.array(cols["turns"], np.int64), figures)  # one compiled call a batch
     cols.update(X.experience_columns(figures))
     cols.update(side_cols)
     if record_actions:

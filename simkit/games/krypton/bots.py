@@ -1001,11 +1001,11 @@ def choose_code(s, rules, dist, nbr, kind, w, DV, DP, DN, mem, lg, nl):
 
 
 @njit(cache=True)
-def play_loop(s, rules, dist, nbr, ev, kinds, weights, DV, DP, DN, mems, acts, n, lw, x):
+def play_loop(s, rules, dist, nbr, ev, kinds, weights, DV, DP, DN, mems, acts, n, lws, xs):
     """Play on with the two seats' bots (``kinds``, weights ``weights[seat]``, memories ``mems[seat]``) until
     the game is over or ``acts`` (the actions so far: ``n``) is full; returns the new ``n`` (-1 - n: a bot
-    chose an illegal action, a bug). Each decision and the lead at each round's end (weights ``lw``) are noted
-    into the experience record ``x`` (:func:`simkit.games.krypton.lead.note_turn`)."""
+    chose an illegal action, a bug). Each decision and the lead at each round's end (weights ``lws[0]``) are
+    noted into the experience record ``xs[0]`` (:func:`simkit.games.krypton.lead.note_turn`)."""
     lg = np.empty(MAXLEGAL, np.int64)
     while s.winner < 0 and n < acts.shape[0]:
         seat = E.to_act(s, rules)
@@ -1015,8 +1015,9 @@ def play_loop(s, rules, dist, nbr, ev, kinds, weights, DV, DP, DN, mems, acts, n
             return -1 - n
         turn = s.turn
         E.apply(s, rules, dist, ev, code)
-        X.note_choice(x, nl)
-        L.note_turn(s, rules, lw, x, turn)
+        X.note_choice(xs[0], nl)
+        if s.turn != turn or s.winner >= 0:  # a hero turn ended (a round may have) or the game did
+            L.note_turn(s, rules, lws[0], xs[0], turn)
         acts[n] = code
         n += 1
     return n

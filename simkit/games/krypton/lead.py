@@ -54,13 +54,27 @@ LEAD = record("Lead", [(f"w_{name}", F) for name in LEAD_KEYS] + [("band", F)],
               "The lead signal's weights and the level band (simkit.games.krypton.lead).")
 
 
-def lead_record(weights: dict, band: float) -> np.void:
-    """The :data:`LEAD` record of ``weights`` (``[lead]``: name -> weight) and the level ``band``."""
-    w = zeros(LEAD)
+def lead_records(weights: dict, band: float) -> np.ndarray:
+    """A one-record array of the :data:`LEAD` record of ``weights`` (``[lead]``: name -> weight) and the level
+    ``band`` (the compiled loops take it as an array: numba types an array far faster than a record)."""
+    ws = zeros(LEAD, 1)
     for name in LEAD_KEYS:
-        setattr(w, f"w_{name}", float(weights[name]))
-    w.band = float(band)
-    return w
+        ws[f"w_{name}"] = float(weights[name])
+    ws["band"] = float(band)
+    return ws
+
+
+_FRESH: list = []
+
+
+def fresh_experience() -> np.ndarray:
+    """A one-record array of a game's :data:`~simkit.games.kits.experience.EXPERIENCE` record as
+    :func:`~simkit.games.kits.experience.begin` leaves it (a copy of one begun once: no compiled call per game)."""
+    if not _FRESH:
+        xs = zeros(X.EXPERIENCE, 1)
+        X.begin(xs[0])
+        _FRESH.append(xs)
+    return _FRESH[0].copy()
 
 
 @njit(cache=True)
@@ -90,6 +104,14 @@ def lead(s, rules, w):
     dice = _share(E.dice_count(s, rules, 0), E.dice_count(s, rules, 1), rules.max_dice - 1)
     total = w.w_base + w.w_tier + w.w_heroes + w.w_dice
     return (w.w_base * base + w.w_tier * tier + w.w_heroes * heroes + w.w_dice * dice) / total
+
+
+@njit(cache=True)
+def write_games(xs, winners, turns, out):
+    """The figures of the games over whose records are ``xs`` (``winners[i]``: 0, 1 or 2 a draw; ``turns[i]``
+    rounds) into the rows of ``out`` (:func:`simkit.games.kits.experience.write`), in one compiled call."""
+    for i in range(xs.shape[0]):
+        X.write(xs[i], winners[i], turns[i], out[i])
 
 
 @njit(cache=True)

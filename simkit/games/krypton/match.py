@@ -86,14 +86,14 @@ _PACKED: dict = {}
 _LEADS: dict = {}
 
 
-def scenario_lead(scenario) -> np.void:
-    """The scenario's :data:`~simkit.games.krypton.lead.LEAD` record: its ``[lead]`` weights and its ``[experience]
-    level_band`` (cached per scenario)."""
+def scenario_lead(scenario) -> np.ndarray:
+    """The scenario's :data:`~simkit.games.krypton.lead.LEAD` record (a one-record array): its ``[lead]`` weights
+    and its ``[experience] level_band`` (cached per scenario)."""
     from simkit.scenario import experience_settings
 
     key = id(scenario)
     if key not in _LEADS or _LEADS[key][0] is not scenario:
-        _LEADS[key] = (scenario, L.lead_record(scenario.rules.lead, experience_settings(scenario).level_band))
+        _LEADS[key] = (scenario, L.lead_records(scenario.rules.lead, experience_settings(scenario).level_band))
     return _LEADS[key][1]
 
 
@@ -141,10 +141,9 @@ class Match(DeclaredMatch):
         self.state = self.games[0]
         P = self.packed
         E.new_game(self.state, P.rules, P.dist, classes, derive_seed(self.seed, "krypton"), self.ev)
-        self.lead_weights = scenario_lead(scenario)
-        self._experience = zeros(X.EXPERIENCE, 1)
-        self.experience = self._experience[0]
-        X.begin(self.experience)
+        self.leads = scenario_lead(scenario)  # one-record arrays, as the compiled loops take them
+        self.experiences = L.fresh_experience()
+        self.lead_weights, self.experience = self.leads[0], self.experiences[0]
 
     # -- the state, derived from its declaration ------------------------------------------------------------
 
@@ -175,8 +174,8 @@ class Match(DeclaredMatch):
         other.__dict__.update(self.__dict__)
         other.games = self.games.copy()
         other.state = other.games[0]
-        other._experience = self._experience.copy()
-        other.experience = other._experience[0]
+        other.experiences = self.experiences.copy()
+        other.experience = other.experiences[0]
         other.actions = list(self.actions)
         keep = self.ev.shape[0] > 0 if log is None else log
         if keep:

@@ -75,14 +75,14 @@ def decide(ctx, seat, policy, reply, params, values, keys, counter, plans, marks
 
 @numba.njit(cache=True)
 def play_loop(real, packed, dist, nbr, ev, kinds, weights, DV, DP, DN, mems, policy, reply, params, values, keys,
-              counter, view_key, plans, marks, acts, n, lw, x):
+              counter, view_key, plans, marks, acts, n, lws, xs):
     """Play on with the two seats' bots until the game ``real[0]`` (rules ``packed[0]``) is over or ``acts``
     (the actions so far: ``n``) is full; returns the new ``n`` (-1 - n: a bot chose an illegal action, a bug).
 
     ``kinds[seat]``: ``BOT_RANDOM``, ``BOT_UTILITY`` (weights ``weights[seat]``, memory ``mems[seat]``) or
     :data:`BOT_SEARCH` (``policy[seat]``, ``reply[seat]``: utility weights; ``params[seat]``: the kit's
     budget; ``values[seat]``: the value weights; ``plans``/``marks``: the plans under way). Each decision and the
-    lead at each round's end (weights ``lw``) are noted into the experience record ``x``
+    lead at each round's end (weights ``lws[0]``) are noted into the experience record ``xs[0]``
     (:func:`simkit.games.krypton.lead.note_turn`); a search's value is no chance to win, so no estimate is noted."""
     ctx = context(real, packed, dist, nbr, DV, DP, DN, view_key)
     s, rules = real[0], packed[0]
@@ -102,8 +102,9 @@ def play_loop(real, packed, dist, nbr, ev, kinds, weights, DV, DP, DN, mems, pol
             return -1 - n
         turn = s.turn
         E.apply(s, rules, dist, ev, code)
-        X.note_choice(x, nl)
-        L.note_turn(s, rules, lw, x, turn)
+        X.note_choice(xs[0], nl)
+        if s.turn != turn or s.winner >= 0:  # a hero turn ended (a round may have) or the game did
+            L.note_turn(s, rules, lws[0], xs[0], turn)
         acts[n] = code
         n += 1
     return n
