@@ -113,6 +113,12 @@ def patch_scenario(tmp_path, text: str):
     return simkit.load_scenario(path)
 
 
+def nan_as_none(columns: dict) -> dict:
+    """``play_batch`` columns with NaN (an experience figure with no value, such as Battle of Miracles'
+    ``uncertainty``) as None, so that the same games' columns compare equal with ``==``."""
+    return {k: [None if isinstance(v, float) and v != v else v for v in values] for k, values in columns.items()}
+
+
 def random_games(scenario, n: int, rng: np.random.Generator):
     """``n`` new games of ``scenario`` over decks drawn at random from its pool (a batched ``State``)."""
     from simkit.games.miracle import rules as R

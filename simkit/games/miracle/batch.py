@@ -18,6 +18,8 @@ import numpy as np
 from simkit.core.rng import GameStreams
 from simkit.core.seats import SEATS, WINNERS
 from simkit.games import counter_column
+from simkit.games.kits.experience import EXPERIENCE, FIGURES, begin, experience_columns, write
+from simkit.games.kits.state import zeros
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.bots import Bot, RandomBot, UtilityBot, bot_settings
 from simkit.games.miracle.bots_config import RANDOM, BotSettings
@@ -28,6 +30,7 @@ from simkit.games.miracle.fast.pack import pack_state
 from simkit.games.miracle.fast_search.play import play as play_searches
 from simkit.games.miracle.search import SearchBot, utility_player
 from simkit.games.miracle.state import ARTIFACT_CARD, DAMAGE, END_REASONS, PLAYED
+from simkit.scenario import experience_settings
 
 
 def bot_names(scenario) -> tuple[str, ...]:
@@ -143,10 +146,11 @@ def _results(st) -> dict[str, np.ndarray]:
     }
 
 
-def _play_compiled(rules, players, st, streams: GameStreams, cap: int) -> dict[str, np.ndarray]:
+def _play_compiled(rules, players, st, streams: GameStreams, cap: int, band: float) -> dict[str, np.ndarray]:
     """Play the games of ``st`` between two utility bots to the end, each wholly in compiled code."""
     first, second = (bot.compiled(rules) for bot in players)
     played = np.zeros(st.batch, np.int64)
+    figures = np.zeros((st.batch, len(FIGURES)))
     play_games(
         pack_state(st),
         first.k_rules,
@@ -158,15 +162,19 @@ def _play_compiled(rules, players, st, streams: GameStreams, cap: int) -> dict[s
         streams.counter,
         cap,
         played,
+        band,
+        zeros(EXPERIENCE, 1),
+        figures,
     )
-    return {**_results(st), "played": played}
+    return {**_results(st), "played": played, "figures": figures}
 
 
-def _play_searches(rules, players, st, streams: GameStreams, cap: int) -> dict[str, np.ndarray]:
+def _play_searches(rules, players, st, streams: GameStreams, cap: int, band: float) -> dict[str, np.ndarray]:
     """Play the games of ``st`` between utility and search bots to the end, each wholly in compiled code."""
     seats = [p.player(rules) if isinstance(p, SearchBot) else utility_player(p, rules) for p in players]
     fast = next(p.policy if isinstance(p, SearchBot) else p for p in players).compiled(rules)
     played = np.zeros(st.batch, np.int64)
+    figures = np.zeros((st.batch, len(FIGURES)))
     if st.batch:
         play_searches(
             pack_state(st),
@@ -180,17 +188,25 @@ def _play_searches(rules, players, st, streams: GameStreams, cap: int) -> dict[s
             played,
             seats[0],
             seats[1],
+            band,
+            zeros(EXPERIENCE, 1),
+            figures,
         )
-    return {**_results(st), "played": played}
+    return {**_results(st), "played": played, "figures": figures}
 
 
-def _play_batched(rules, players, st, streams: GameStreams, cap: int, record_actions: bool):
+def _play_batched(rules, players, st, streams: GameStreams, cap: int, record_actions: bool, band: float):
     """Play the games of ``st`` all as one batch, one action per game per step, the finished ones
-    leaving the batch; returns the result columns and, when ``record_actions``, the action log."""
+    leaving the batch, noting how each plays (:mod:`simkit.games.miracle.lead`; a bot's decision is among the
+    legal actions of its position, but for a turn the cap ends); returns the result columns and, when
+    ``record_actions``, the action log."""
     n = st.batch
     ids = np.arange(n)
     in_turn = np.zeros(n, np.int64)
     played = np.zeros(n, np.int64)
+    records, figures = zeros(EXPERIENCE, n), np.zeros((n, len(FIGURES)))
+    for record in records:
+        begin(record)
     result = {k: np.zeros(n, np.int64) for k in ("winner", "end_reason", "turns", "hp0", "hp1", "stars0", "stars1")}
     result["tally"] = np.zeros((n, *st.tally.shape[1:]), np.int64)
     log: list[tuple[np.ndarray, np.ndarray]] = []
@@ -200,7 +216,10 @@ def _play_batched(rules, players, st, streams: GameStreams, cap: int, record_act
         act.kind[forced] = R.END_TURN
         if record_actions:
             log.append((ids.copy(), _record(rules, st, act)))
+        legal = np.where(forced, 0, R.legal_mask(rules, st).sum(1))
+        turn = st.turn.astype(np.int64)
         R.step(rules, st, act)
+        R.note_experience(rules, st, records, ids, act, turn, legal, band)
         played[ids] += 1
         in_turn = np.where(act.kind == R.END_TURN, 0, in_turn + 1)
         done = st.over
@@ -208,9 +227,11 @@ def _play_batched(rules, players, st, streams: GameStreams, cap: int, record_act
             gone = ids[done]
             for key, column in _results(st.take(done)).items():
                 result[key][gone] = column
+            for i in gone:
+                write(records[i], int(result["winner"][i]), int(result["turns"][i]), figures[i])
             keep = ~done
             st, streams, ids, in_turn = st.take(keep), streams.take(keep), ids[keep], in_turn[keep]
-    return {**result, "played": played}, log
+    return {**result, "played": played, "figures": figures}, log
 
 
 def _counter_columns(rules, artifact: np.ndarray, kinds: np.ndarray, tally: np.ndarray) -> dict[str, list[int]]:
@@ -263,7 +284,10 @@ def play_batch(
     Returns:
         Columns of one row per game: first_deck, second_deck, seed, winner (``"first"``,
         ``"second"`` or ``"draw"``), end_reason, turns, first/second_miracle_hp,
-        first/second_dead_stars, first_bot, second_bot, actions (number played), then per seat the counts of
+        first/second_dead_stars, first_bot, second_bot, actions (number played), the experience figures
+        (:data:`simkit.games.EXPERIENCE_COLUMNS`: lead changes, the winner's deepest deficit, the deciding turn,
+        decisions and the legal actions per decision, uncertainty NaN: see :mod:`simkit.games.miracle.lead`),
+        then per seat the counts of
         every card (``first:creature:Archer:summoned``, ``...:damage``; ``first:artifact:HolyLight:used``,
         ``...:damage``; 0 for a card the seat did not hold): units summoned or artifact uses, and damage dealt
         as applied (a holy shield's blocked hit counts 0; overkill and miracle damage count in full).
@@ -290,12 +314,13 @@ def play_batch(
     st = R.new_games(rules, artifact, kinds)
     streams = GameStreams(seeds)
     cap = settings.max_actions_per_turn
+    band = experience_settings(scenario).level_band
     if not record_actions and all(isinstance(p, UtilityBot) for p in players):
-        result, log = _play_compiled(rules, players, st, streams, cap), []
+        result, log = _play_compiled(rules, players, st, streams, cap, band), []
     elif not record_actions and all(isinstance(p, (UtilityBot, SearchBot)) for p in players):
-        result, log = _play_searches(rules, players, st, streams, cap), []
+        result, log = _play_searches(rules, players, st, streams, cap, band), []
     else:
-        result, log = _play_batched(rules, players, st, streams, cap, record_actions)
+        result, log = _play_batched(rules, players, st, streams, cap, record_actions, band)
     out = {
         "first_deck": decks[0],
         "second_deck": decks[1],
@@ -310,6 +335,7 @@ def play_batch(
         "first_bot": [bots[0]] * n,
         "second_bot": [bots[1]] * n,
         "actions": result["played"].tolist(),
+        **experience_columns(result["figures"]),
         **_counter_columns(rules, artifact, kinds, result["tally"]),
     }
     if record_actions:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.core.rng import mix64
-from simkit.games.miracle.cards import INFERNO_FLAME
+from simkit.games.miracle.cards import unit_worth
 from simkit.games.miracle.tables import Rules
 
 #: Distance used for cells from which a goal cannot be reached at all.
@@ -75,9 +75,7 @@ def build_tables(rules: Rules, actions: int) -> BotTables:
     board, cards = rules.board, rules.cards
     nb = board.grid.neighbors
     c = board.grid.size
-    value = cards.cost.astype(np.float32)
-    inferno_cost = cards.artifact_cost[cards.artifact_effect == INFERNO_FLAME]
-    value[cards.inferno] = float(inferno_cost[0]) if len(inferno_cost) else 0.0
+    value = unit_worth(cards).astype(np.float32)
     ground = ~board.abyss
     everywhere = np.ones(c, bool)
     kinds = cards.flying.shape[0]

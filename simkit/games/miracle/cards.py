@@ -215,3 +215,12 @@ def all_decks(cards: Cards) -> list[str]:
     return sorted(
         f"{a}:{','.join(trio)}" for a in cards.artifacts for trio in itertools.combinations(sorted(cards.kinds), 3)
     )
+
+
+def unit_worth(cards: Cards) -> np.ndarray:
+    """``float64[K + 1, 3]`` a unit's mana value by kind and level: its cost; the Inferno's, InfernoFlame's cost
+    (0 when no artifact is InfernoFlame). What the bots' tables and the lead signal count a unit on the board as."""
+    value = cards.cost.astype(np.float64)
+    inferno_cost = cards.artifact_cost[cards.artifact_effect == INFERNO_FLAME]
+    value[cards.inferno] = float(inferno_cost[0]) if len(inferno_cost) else 0.0
+    return value

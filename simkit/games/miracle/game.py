@@ -14,6 +14,7 @@ GAME = Game(
     schema=ResultSchema(
         end_reasons={"miracle": "a miracle fell", "turn_limit": "turn limit reached"},
         cap_reason="turn_limit",
+        experience=True,
         side_columns={"miracle_hp": "miracle HP at the end", "dead_stars": "stars of own units killed"},
         card_categories={"artifact": "artifact", "creature": "creature kind"},
         card_counters={
@@ -21,7 +22,7 @@ GAME = Game(
             "creature": {"summoned": "units summoned", "damage": "damage dealt (attacks, counters, splash)"},
         },
     ),
-    tables=("rules", "map", "creatures", "artifacts", "decks", "bots"),
+    tables=("rules", "map", "creatures", "artifacts", "decks", "bots", "lead"),
     picture_suffixes=(".gif", ".html", ".png"),
     capabilities={
         "narrate": "narrate:narrate",

@@ -13,8 +13,11 @@ from typing import Any
 import numpy as np
 
 from simkit.core.errors import IllegalAction, ScenarioError
+from simkit.games.kits.experience import EXPERIENCE, FIGURES, begin, experience_columns, write
+from simkit.games.kits.state import zeros
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.actions import layout
+from simkit.games.miracle.bots_config import read_bot_settings
 from simkit.games.miracle.cards import SALAMANDER_SHIELD, canonical_deck, parse_deck
 from simkit.games.miracle.fast import legal as L
 from simkit.games.miracle.state import (
@@ -30,8 +33,20 @@ from simkit.games.miracle.state import (
     Actions,
     State,
 )
+from simkit.scenario import experience_settings
 
 Action = tuple
+_ONE = np.zeros(1, np.int64)  # the one game of a match, as note_experience names games
+_terms: list = [None, (0.0, 0)]  # the scenario last asked about and its experience terms
+
+
+def _experience_terms(scenario) -> tuple[float, int]:
+    """``(level band, max_actions_per_turn)`` of ``scenario`` (kept for the scenario last asked about: a check run
+    makes match after match of one scenario)."""
+    if _terms[0] is not scenario:
+        cap = read_bot_settings(str(scenario.path), scenario.data).max_actions_per_turn
+        _terms[:] = [scenario, (experience_settings(scenario).level_band, cap)]
+    return _terms[1]
 
 
 def _is_int(value: Any) -> bool:
@@ -64,6 +79,11 @@ class Match:
             np.array([[p[1] for p in parsed]]),
         )
         self.actions: list[Action] = []
+        # how the game plays (simkit.games.miracle.lead): its experience record, the level band and the turn cap
+        self._records = zeros(EXPERIENCE, 1)
+        begin(self._records[0])
+        self._band, self._cap = _experience_terms(scenario)
+        self._in_turn = 0
 
     # -- lookups ---------------------------------------------------------------------------
 
@@ -135,10 +155,28 @@ class Match:
         self.do(("end_turn",))
 
     def do(self, action: Action) -> None:
-        """Perform one action tuple; raises :class:`IllegalAction` (state unchanged) when illegal."""
+        """Perform one action tuple; raises :class:`IllegalAction` (state unchanged) when illegal.
+
+        Every action is a decision among the legal actions of its position, but an ``end_turn`` once the turn has
+        reached the scenario's ``max_actions_per_turn`` (a turn the cap ends for a bot, as in a batch); the lead
+        is noted when it ends a turn or the game (:meth:`experience`)."""
         act = self.encode(action)
-        R.step(self.rules, self.state, act)
+        st = self.state
+        end = int(act.kind[0]) == END_TURN
+        legal = 0 if end and self._in_turn >= self._cap else int(R.legal_mask(self.rules, st)[0].sum())
+        turn = st.turn.astype(np.int64)
+        R.step(self.rules, st, act)
+        R.note_experience(self.rules, st, self._records, _ONE, act, turn, np.array([legal]), self._band)
+        self._in_turn = 0 if end else self._in_turn + 1
         self.actions.append(self._normal(action))
+
+    def experience(self) -> dict[str, float]:
+        """The experience figures of the game so far (:data:`simkit.games.EXPERIENCE_COLUMNS`, as a batch records
+        them: :mod:`simkit.games.miracle.lead`); a game not over counts as not won."""
+        row = np.zeros((1, len(FIGURES)))
+        winner = int(self.state.winner[0]) if self.over else DRAW
+        write(self._records[0], winner, int(self.state.turn[0]), row[0])
+        return {k: v[0] for k, v in experience_columns(row).items()}
 
     @staticmethod
     def _normal(action: Action) -> Action:
@@ -285,6 +323,7 @@ class Match:
         other.__dict__.update(self.__dict__)
         other.state = self.state.copy()
         other.actions = list(self.actions)
+        other._records = self._records.copy()
         return other
 
     def legal_actions(self) -> list[Action]:

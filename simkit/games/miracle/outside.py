@@ -50,7 +50,8 @@ def inside_player(scenario, name: str, seat: int, seed: int) -> Callable:
 
 
 def match_record(match) -> dict:
-    """The winner, end reason, turns, side columns and counter columns of the match as it stands."""
+    """The winner, end reason, turns, side columns, experience figures (:meth:`Match.experience`) and counter columns
+    of the match as it stands."""
     st, rules = match.state, match.rules
     r = B._results(st)
     parsed = [parse_deck(rules.cards, d) for d in match.decks]
@@ -64,6 +65,7 @@ def match_record(match) -> dict:
         "first_miracle_hp": int(r["hp0"][0]), "second_miracle_hp": int(r["hp1"][0]),
         "first_dead_stars": int(r["stars0"][0]), "second_dead_stars": int(r["stars1"][0]),
     }
+    out.update(match.experience())
     out.update({k: int(v[0]) for k, v in B._counter_columns(rules, artifact, kinds, r["tally"]).items()})
     return out
 

@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simkit.games.miracle.actions import layout
+from simkit.games.miracle.fast import experience as fast_experience
 from simkit.games.miracle.fast import legal as L
 from simkit.games.miracle.fast import step as fast_step
 from simkit.games.miracle.fast.pack import KRules, KSit, KState, Layout, new_sit, pack_layout, pack_rules
@@ -156,3 +157,19 @@ def spawn_cells(rules: Rules, st: State) -> np.ndarray:
     out = np.zeros((st.batch, rules.board.grid.size), bool)
     _run(st, L.spawn_masks, p.k_rules, p.scratch, out)
     return out
+
+
+def leads(rules: Rules, st: State) -> np.ndarray:
+    """``float64[B]`` each game's lead, how far ahead the first seat is (:func:`simkit.games.miracle.lead.lead`)."""
+    out = np.zeros(st.batch, np.float64)
+    _run(st, fast_experience.leads, packed(rules).k_rules, out)
+    return out
+
+
+def note_experience(rules: Rules, st: State, records: np.ndarray, ids: np.ndarray, act: Actions, turn: np.ndarray,
+                    legal: np.ndarray, band: float) -> None:
+    """Note in ``records[ids[i]]`` what the action ``act`` just applied to game ``i`` of ``st`` tells of how it
+    plays, played in turn ``turn[i]`` and chosen among ``legal[i]`` legal actions (0: no decision):
+    :func:`.fast.experience.note_step`."""
+    _run(st, fast_experience.note_step, packed(rules).k_rules, records, np.ascontiguousarray(ids, np.int64),
+         _ints(act.kind), np.ascontiguousarray(turn, np.int64), np.ascontiguousarray(legal, np.int64), float(band))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -14,6 +14,46 @@ from simkit.games.miracle.cards import Cards, build_cards, parse_deck
 from simkit.games.miracle.cards import all_decks as _all_decks
 from simkit.games.miracle.cards import canonical_deck as _canonical_deck
 from simkit.scenario import Field
+
+
+@dataclass(frozen=True)
+class LeadWeights:
+    """The scenario's ``[lead]`` table: how much each thing that decides a game weighs in a seat's strength, from
+    which the lead signal is read (:func:`simkit.games.miracle.lead.lead`). The designer's document gives no such
+    numbers: the defaults are simkit's (authored), the designer's to replace.
+
+    Attributes:
+        miracle_hp: per HP of the seat's miracle.
+        units: per mana of the cost of each of its units on the board (the Inferno: InfernoFlame's cost), in
+            proportion to the HP the unit has left.
+        garrisons: per garrison the seat owns.
+        given: the keys the scenario gave (the others are the defaults).
+    """
+
+    miracle_hp: float = 1.0
+    units: float = 0.5
+    garrisons: float = 1.0
+    given: tuple[str, ...] = ()
+
+
+#: Keys of the ``[lead]`` table (each a weight, a number of at least 0).
+LEAD_KEYS = ("miracle_hp", "units", "garrisons")
+
+
+def read_lead(top: Field) -> LeadWeights:
+    """The scenario's ``[lead]`` table, checked: each of :data:`LEAD_KEYS` a number of at least 0 (missing ones take
+    :class:`LeadWeights`' defaults), not all 0; an unknown key is refused."""
+    f = top.table("lead", required=False)
+    f.reject_unknown(LEAD_KEYS)
+    defaults, weights = LeadWeights(), {}
+    for key in LEAD_KEYS:
+        value = f.get(key, getattr(defaults, key))
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < float("inf"):
+            raise f.fail(f"must be a number of at least 0 (a weight), got {value!r}", key)
+        weights[key] = float(value)
+    if not any(weights.values()):
+        raise f.fail("every weight is 0: the lead signal would read every position as level")
+    return LeadWeights(**weights, given=tuple(k for k in LEAD_KEYS if f.has(k)))
 
 
 @dataclass(frozen=True)
@@ -32,6 +72,7 @@ class Rules:
         full_tie: ``"draw"`` or ``"second"``: the winner when miracle HP and dead stars are equal.
         side_units: unit slots per side (most units a deck can field, plus one Inferno).
         cooling_len: length of the cooling histogram (longest creature cooldown + 1).
+        lead: the weights of the lead signal (the scenario's ``[lead]`` table, :mod:`simkit.games.miracle.lead`).
     """
 
     board: Board
@@ -46,6 +87,7 @@ class Rules:
     full_tie: str
     side_units: int
     cooling_len: int
+    lead: LeadWeights = field(default_factory=lambda: LeadWeights())
 
     @property
     def unit_slots(self) -> int:
@@ -137,6 +179,7 @@ def build_rules(top: Field) -> Rules:
         full_tie=full_tie,
         side_units=int(final[:3].sum()) + 1,
         cooling_len=max(2, int(cards.cooldown[:-1].max()) + 1),
+        lead=read_lead(top),
     )
     check_capacity(top, rules, bots.max_actions_per_turn)
     return rules

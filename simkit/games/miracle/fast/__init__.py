@@ -8,7 +8,7 @@ two utility bots (``play_batch`` uses it). The same functions run as plain Pytho
 
 Compiled code is cached beside these modules. Numba checks only the file of each cached function,
 not the files of the functions it calls, so the cache is dropped here whenever any module of the
-package changes.
+package changes, or the lead signal (``../lead.py``) or the experience kit the loops note the figures with.
 """
 
 from __future__ import annotations
@@ -18,4 +18,6 @@ from pathlib import Path
 from simkit.games.kits.numba_cache import drop_stale_cache
 
 _HERE = Path(__file__).parent
-drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")), _HERE.parents[1] / "kits" / "mix.py"])
+_KITS = _HERE.parents[1] / "kits"
+drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")), _HERE.parent / "lead.py", _KITS / "mix.py",
+                         _KITS / "experience.py"])

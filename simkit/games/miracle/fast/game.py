@@ -11,10 +11,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from simkit.games.kits.experience import begin, note_choice, note_lead, write
 from simkit.games.miracle.fast.choice import mix64
 from simkit.games.miracle.fast.decide import decide_one
 from simkit.games.miracle.fast.pack import KBotRef, KRulesRef, KSitRef, KStateRef
 from simkit.games.miracle.fast.step import step_one
+from simkit.games.miracle.lead import lead
 from simkit.games.miracle.state import ATTACK, END_TURN, MOVE, SUMMON, TARGET_MIRACLE, USE
 
 F32 = np.float32
@@ -50,25 +52,28 @@ def decode_one(L, cells, units, index):
 
 @numba.njit(cache=True, inline="always")
 def _choice(S, R, T, L, sit, g, keys, counter, forced, cand_index, cand_score, cand_high):
-    """The flat action the bot ``T`` plays in game ``g``: one word drawn when its temperature is
-    above 0 (also when the turn is ``forced`` to end, as the batched loop draws it)."""
+    """The flat action the bot ``T`` plays in game ``g`` and the legal actions it chose among (0 when the turn is
+    ``forced`` to end: no decision): one word drawn when its temperature is above 0 (also when the turn is forced
+    to end, as the batched loop draws it)."""
     word = draw_word(keys, counter, g) if T.temperature > 0 else np.uint64(0)
     if forced:
-        return L.end_turn
-    choice, _ = decide_one(S, R, T, L, sit, g, word, T.temperature, cand_index, cand_score, cand_high)
-    return choice
+        return L.end_turn, 0
+    return decide_one(S, R, T, L, sit, g, word, T.temperature, cand_index, cand_score, cand_high)
 
 
 @numba.njit(cache=True)
-def play(state, rules, first, second, L, scratch, keys, counter, cap, played):
+def play(state, rules, first, second, L, scratch, keys, counter, cap, played, band, records, figures):
     """Play every game of ``state`` to its end in place, the bot ``first`` for the first player and
-    ``second`` for the second.
+    ``second`` for the second, noting how each game plays (:mod:`simkit.games.miracle.lead`).
 
     ``state``, ``rules``, ``first``, ``second``, ``scratch``: the packed :class:`~.pack.KState`,
     :class:`~.pack.KRules`, :class:`~.pack.KBot` (twice) and :class:`~.pack.KSit`; ``L``: the
     :class:`~.pack.Layout`.
     ``keys``, ``counter``: each game's stream (``GameStreams.keys``/``counter``, advanced in place);
     ``cap``: a turn reaching this many actions is ended for the bot; ``played[g]``: actions played.
+    ``band``: the scenario's ``[experience] level_band``; ``records``: one
+    :data:`~simkit.games.kits.experience.EXPERIENCE` record (scratch); ``figures[g]``: game ``g``'s figures
+    (:func:`~simkit.games.kits.experience.write`).
     """
     S, R, sit = KStateRef(*state), KRulesRef(*rules), KSitRef(*scratch)
     first_bot, second_bot = KBotRef(*first), KBotRef(*second)
@@ -77,16 +82,24 @@ def play(state, rules, first, second, L, scratch, keys, counter, cap, played):
     cand_score = np.empty(L.size, F32)
     cand_high = np.empty(L.size, np.float64)
     atk = np.zeros(units, np.int32)
+    x = records[0]
     for g in range(S.turn.shape[0]):
         in_turn = 0
+        begin(x)
         while not S.over[g]:
             forced = in_turn >= cap
             bot = first_bot if S.current[g] == 0 else second_bot
-            index = _choice(S, R, bot, L, sit, g, keys, counter, forced, cand_index, cand_score, cand_high)
+            index, legal = _choice(S, R, bot, L, sit, g, keys, counter, forced, cand_index, cand_score, cand_high)
+            if legal > 0:
+                note_choice(x, legal)
+            turn = S.turn[g]
             kind, a, b, c = decode_one(L, cells, units, index)
             step_one(S, R, g, kind, a, b, c, atk)
             played[g] += 1
             in_turn = 0 if kind == END_TURN else in_turn + 1
+            if kind == END_TURN or S.over[g]:
+                note_lead(x, turn, lead(S, R, g), band)
+        write(x, S.winner[g], S.turn[g], figures[g])
 
 
 def _packed_type(kind, group):

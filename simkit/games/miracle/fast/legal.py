@@ -346,6 +346,17 @@ def mask_one(S, R, L, g, sit, out):
 
 
 @numba.njit(cache=True)
+def legal_count(S, R, L, g, sit, mask):
+    """How many actions are legal in game ``g`` now (:func:`mask_one` into the scratch ``mask``, ``bool[N]``)."""
+    mask_one(S, R, L, g, sit, mask)
+    n = 0
+    for i in range(mask.shape[0]):
+        if mask[i]:
+            n += 1
+    return n
+
+
+@numba.njit(cache=True)
 def legal_masks(state, rules, L, scratch, out):
     """``out[g]``: every legal action of each game of ``state`` in the flat layout (:func:`mask_one`).
 

@@ -26,6 +26,7 @@ from numba.experimental import structref
 from simkit.games.miracle.board import Board
 from simkit.games.miracle.bots_config import BotConfig, Weights
 from simkit.games.miracle.bots_tables import BotTables
+from simkit.games.miracle.cards import unit_worth
 from simkit.games.miracle.state import DRAW, SECOND, State
 from simkit.games.miracle.tables import Rules
 
@@ -94,6 +95,10 @@ class KRules(NamedTuple):
     bit_cell: np.ndarray  # int16[R + 2, 64] cell of each row and bit, -1 for none
     valid_bits: np.ndarray  # uint64[R + 2] the board's cells
     walkable_bits: np.ndarray  # uint64[R + 2] the cells that are not abyss
+    # the lead signal (simkit/games/miracle/lead.py), the scenario's [lead] weights
+    lead_miracle: float  # per HP of a seat's miracle
+    lead_garrisons: float  # per garrison owned
+    lead_worth: np.ndarray  # float64[K, 3] per unit at full HP: the units weight times its mana value
 
 
 class KBot(NamedTuple):
@@ -286,6 +291,9 @@ def pack_rules(rules: Rules) -> KRules:
         cooling_len=int(rules.cooling_len),
         **_spawn_lists(board.spawn, board.garrison_spawn),
         **_row_bits(board),
+        lead_miracle=float(rules.lead.miracle_hp),
+        lead_garrisons=float(rules.lead.garrisons),
+        lead_worth=c(rules.lead.units * unit_worth(cards)),
     )
 
 

@@ -16,4 +16,4 @@ from simkit.games.kits.numba_cache import drop_stale_cache
 _HERE = Path(__file__).parent
 _KITS = _HERE.parents[1] / "kits"
 drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")), *sorted((_HERE.parent / "fast").glob("*.py")),
-                         _KITS / "mix.py", _KITS / "turn_search.py"])
+                         _HERE.parent / "lead.py", _KITS / "mix.py", _KITS / "turn_search.py", _KITS / "experience.py"])

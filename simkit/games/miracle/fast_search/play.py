@@ -14,9 +14,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from simkit.games.kits.experience import begin, note_choice, note_lead, write
 from simkit.games.kits.turn_search import PLANS
+from simkit.games.miracle.fast.legal import legal_count
 from simkit.games.miracle.fast.pack import KBotRef, KRulesRef, KSitRef, KStateRef
 from simkit.games.miracle.fast_search.hooks import apply, search_turn
+from simkit.games.miracle.lead import lead
 
 F32 = np.float32
 
@@ -33,13 +36,17 @@ def _context(state, rules, work, scratch, L):
 
 
 @numba.njit(cache=True)
-def play(state, rules, work, scratch, L, keys, counter, cap, played, first, second):
-    """Play every game of ``state`` to its end in place.
+def play(state, rules, work, scratch, L, keys, counter, cap, played, first, second, band, records, figures):
+    """Play every game of ``state`` to its end in place, noting how each game plays
+    (:mod:`simkit.games.miracle.lead`).
 
     ``state``, ``rules``, ``scratch``: the packed games, rules and bot scratch; ``work``: a packed
     one-game state the searches simulate on; ``L``: the layout; ``keys``, ``counter``: each game's
     stream (advanced in place); ``cap``: a turn reaching this many actions is ended for the bot;
-    ``played[g]``: actions played. ``first``/``second``: the players.
+    ``played[g]``: actions played. ``first``/``second``: the players. ``band``: the scenario's
+    ``[experience] level_band``; ``records``: one :data:`~simkit.games.kits.experience.EXPERIENCE` record
+    (scratch); ``figures[g]``: game ``g``'s figures (:func:`~simkit.games.kits.experience.write`). Each action of a
+    planned turn is a decision among the legal actions of its position, but the one that ends a turn at the cap.
     """
     ctx = _context(state, rules, work, scratch, L)
     S = ctx[0]
@@ -48,7 +55,10 @@ def play(state, rules, work, scratch, L, keys, counter, cap, played, first, seco
     best = np.empty(cap + 1, np.int64)
     plan = np.empty(cap + 1, np.int64)
     seen = np.empty(max(int(first[2][PLANS]), int(second[2][PLANS]), 1), np.uint64)
+    R, sit, mask = ctx[1], ctx[3], np.empty(L.size, np.bool_)
+    x = records[0]
     for g in range(S.turn.shape[0]):
+        begin(x)
         while not S.over[g]:
             seat = S.current[g]
             params = first[2] if seat == 0 else second[2]
@@ -58,8 +68,13 @@ def play(state, rules, work, scratch, L, keys, counter, cap, played, first, seco
             )
             for i in range(n):
                 played[g] += 1
+                if i < cap:
+                    note_choice(x, legal_count(S, R, L, g, sit, mask))
+                turn = S.turn[g]
                 if apply(ctx, g, best[i]) or S.over[g]:
+                    note_lead(x, turn, lead(S, R, g), band)
                     break
+        write(x, S.winner[g], S.turn[g], figures[g])
 
 
 @numba.njit(cache=True)
