@@ -18,6 +18,8 @@ import time
 import numpy as np
 from profile_parts import mirror_games  # scripts/ is on the path of a script run from it
 
+from simkit.games.kits.experience import EXPERIENCE, FIGURES
+from simkit.games.kits.state import zeros
 from simkit.games.miracle.fast.game import play
 from simkit.games.miracle.fast.pack import pack_state
 
@@ -29,9 +31,10 @@ def main(games: int = 256, runs: int = 7) -> dict:
     def run() -> tuple[float, int]:
         st, streams = new()
         played = np.zeros(games, np.int64)
+        records, figures = zeros(EXPERIENCE, 1), np.zeros((games, len(FIGURES)))  # the experience figures it notes
         started = time.perf_counter()
         play(pack_state(st), fast.k_rules, fast.k_bot, fast.k_bot, fast.layout, fast.sit, streams.keys,
-             streams.counter, 80, played)
+             streams.counter, 80, played, 0.05, records, figures)
         return time.perf_counter() - started, int(played.sum())
 
     run()  # load or compile the kernels
