@@ -33,7 +33,9 @@ from simkit.games.duel.state import (
     VALUE,
 )
 from simkit.games.duel.tables import all_decks, canonical_deck, deck_list
+from simkit.games.kits.experience import EXPERIENCE, FIGURES, experience_columns
 from simkit.games.kits.state import zeros
+from simkit.scenario import experience_settings
 
 
 def game_seeds(seed: int) -> tuple[int, int]:
@@ -190,7 +192,10 @@ def play_batch(
 
     Returns:
         Columns: first_deck, second_deck, seed, winner, end_reason, turns, first_bot, second_bot,
-        actions, first_hp, second_hp (final HP), then per seat the counts of every card
+        actions, the experience figures (:data:`simkit.games.EXPERIENCE_COLUMNS`: lead changes, the winner's
+        deepest deficit, the deciding turn, decisions and legal actions per decision, with the lead of
+        :mod:`simkit.games.duel.lead`; ``uncertainty`` NaN: no Duel bot estimates a chance to win), first_hp,
+        second_hp (final HP), then per seat the counts of every card
         (``first:weapon:Dagger:used``, ``first:spell:Frost:played``, ``first:core:Strike:played``, each also
         ``...:damage``; 0 for a card the seat does not hold): weapon uses (charging ones too) or times a card was
         played, attached or set, and the HP the opponent lost to its effects (poison ticks are not counted).
@@ -221,23 +226,27 @@ def play_batch(
     shuffle = np.array([a for a, _ in pairs], np.int64)
     bot = np.array([b for _, b in pairs], np.int64)
     result = np.zeros((n, 6 + 4 * MAX_DECK), np.int64)  # bots.record_result: the outcome, then the counters
+    figures = np.zeros((n, len(FIGURES)), np.float64)  # bots.record_figures: how each game played
+    watch = (rules.lead, experience_settings(scenario).level_band)  # the lead signal's weights, the level band
     action_list = None
     if not record_actions and searching:
-        FS.play_many(d0, d1, shuffle, bot, *players, *tables, result, ACTION_CAP)
+        FS.play_many(d0, d1, shuffle, bot, *players, *tables, result, ACTION_CAP, *watch, figures)
     elif not record_actions:
-        B.play_many(d0, d1, shuffle, bot, kinds, weights, *tables, result, ACTION_CAP)
+        B.play_many(d0, d1, shuffle, bot, kinds, weights, *tables, result, ACTION_CAP, *watch, figures)
     else:
         action_list = []
         states = zeros(STATE, 4)  # the game, the bots' view and scratch, the replay
+        xp = zeros(EXPERIENCE)
         log = np.zeros((ACTION_CAP, 3), np.int64)
         for g in range(n):
             if searching:
                 played = FS.play_one(states[0], states[1:3], d0[g], d1[g], shuffle[g], bot[g], *players, *tables, log,
-                                     ACTION_CAP)
+                                     ACTION_CAP, *watch, xp)
             else:
                 played = B.play_one(states[0], states[1:3], d0[g], d1[g], shuffle[g], bot[g], kinds, weights, *tables,
-                                    log, ACTION_CAP)
+                                    log, ACTION_CAP, *watch, xp)
             B.record_result(states[0], played, result[g])
+            B.record_figures(states[0], xp, figures[g])
             seat_lists = (d0[g], d1[g])
             actions, replay = [], states[3]
             E.setup(replay, d0[g], d1[g], shuffle[g], *tables)
@@ -255,6 +264,7 @@ def play_batch(
         "first_bot": [bots[0]] * n,
         "second_bot": [bots[1]] * n,
         "actions": result[:, 5].tolist(),
+        **experience_columns(figures),
         "first_hp": result[:, 3].tolist(),
         "second_hp": result[:, 4].tolist(),
         **_counter_columns(rules, d0, d1, result[:, 6:]),

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from simkit.games.duel import engine as E
+from simkit.games.duel import lead as L
 from simkit.games.duel.state import (
     K_END_PLAY,
     K_END_TURN,
@@ -33,6 +34,8 @@ from simkit.games.duel.state import (
     Z_HAND,
     Z_TRAP,
 )
+from simkit.games.kits import experience as X
+from simkit.games.kits.experience import EXPERIENCE
 from simkit.games.kits.state import copy
 
 BOT_RANDOM, BOT_UTILITY, BOT_SEARCH = 0, 1, 2  # search: simkit.games.duel.fast_search
@@ -102,7 +105,12 @@ def decide(v, kind, w, seed, counter, out, scratch, rules, cards, effects):
     Returns:
         ``(kind, x, y, counter)``: the action and the stream position after it.
     """
-    n = E.legal(v, out, rules, cards)
+    return choose(v, E.legal(v, out, rules, cards), kind, w, seed, counter, out, scratch, rules, cards, effects)
+
+
+@njit(cache=True)
+def choose(v, n, kind, w, seed, counter, out, scratch, rules, cards, effects):
+    """:func:`decide` among the ``n`` legal actions ``out[:n]`` already listed (``engine.legal`` of ``v``)."""
     if kind == BOT_RANDOM:
         j = E.below(seed, counter, n)
         return out[j, 0], out[j, 1], out[j, 2], counter + 1
@@ -127,25 +135,49 @@ def decide(v, kind, w, seed, counter, out, scratch, rules, cards, effects):
 
 
 @njit(cache=True)
-def play_one(s, work, deck0, deck1, seed, bot_seed, kinds, weights, rules, cards, effects, log, cap):
+def note_turn_end(s, xp, lead_w, band, cards):
+    """Note in the experience record ``xp`` the lead of ``s`` (:func:`simkit.games.duel.lead.lead` with the
+    ``[lead]`` weights ``lead_w``) at the end of its turn ``s.turn``; ``band``: ``[experience] level_band``."""
+    X.note_lead(xp, s.turn, L.lead(s, lead_w, cards), band)
+
+
+@njit(cache=True)
+def note_before(s, xp, n, kind, lead_w, band, cards):
+    """What the experience record ``xp`` notes before a decided action ``kind`` is applied to ``s``: the
+    decision among ``n`` legal actions, and, when the action ends the turn, the lead at the turn's end (the
+    state before ``end_turn`` is applied is the turn's last: applying it starts the next turn)."""
+    X.note_choice(xp, n)
+    if kind == K_END_TURN:
+        note_turn_end(s, xp, lead_w, band, cards)
+
+
+@njit(cache=True)
+def play_one(s, work, deck0, deck1, seed, bot_seed, kinds, weights, rules, cards, effects, log, cap, lead_w, band,
+             xp):
     """Play one game in ``s`` to its end; returns the number of actions (recorded in ``log`` when it
     has rows; raises when a game exceeds ``cap`` actions, which the rules make impossible). ``work``: two
-    :data:`~simkit.games.duel.state.STATE` records of room (a bot's view, its scratch)."""
+    :data:`~simkit.games.duel.state.STATE` records of room (a bot's view, its scratch). ``xp``: the game's
+    :data:`~simkit.games.kits.experience.EXPERIENCE` record, noted as it plays (:func:`note_before`, and the
+    lead of the final state) with the ``[lead]`` weights ``lead_w`` and the level band ``band``."""
     E.setup(s, deck0, deck1, seed, rules, cards, effects)
+    X.begin(xp)
     out = np.empty((MAX_LEGAL, 3), np.int64)
     counter = 0
     played = 0
     while s.phase != PH_OVER:
         p = s.to_act
         E.make_view(s, p, work[0])
-        k, x, y, counter = decide(work[0], kinds[p], weights[p], bot_seed, counter, out, work[1], rules, cards,
+        n = E.legal(work[0], out, rules, cards)
+        k, x, y, counter = choose(work[0], n, kinds[p], weights[p], bot_seed, counter, out, work[1], rules, cards,
                                   effects)
         if played < log.shape[0]:
             log[played, 0], log[played, 1], log[played, 2] = k, x, y
+        note_before(s, xp, n, k, lead_w, band, cards)
         E.step(s, k, x, y, rules, cards, effects)
         played += 1
         if played >= cap:
             raise RuntimeError("a duel game exceeded the action cap")
+    note_turn_end(s, xp, lead_w, band, cards)
     return played
 
 
@@ -163,12 +195,23 @@ def record_result(s, played, row):
 
 
 @njit(cache=True)
-def play_many(decks0, decks1, seeds, bot_seeds, kinds, weights, rules, cards, effects, result, cap):
+def record_figures(s, xp, row):
+    """``row`` (``float64[6]``): the experience figures of the finished game ``s`` from its record ``xp``
+    (:func:`simkit.games.kits.experience.write`)."""
+    X.write(xp, s.winner, s.turn, row)
+
+
+@njit(cache=True)
+def play_many(decks0, decks1, seeds, bot_seeds, kinds, weights, rules, cards, effects, result, cap, lead_w, band,
+              figures):
     """Play game ``g`` between ``decks0[g]`` and ``decks1[g]`` for every row; ``result[g]`` gets its
-    :func:`record_result`. Games are independent."""
+    :func:`record_result`, ``figures[g]`` its experience figures (:func:`record_figures`). Games are
+    independent."""
     states = np.zeros(3, STATE)  # the game, a bot's view, its scratch
+    xps = np.zeros(1, EXPERIENCE)
     log = np.empty((0, 3), np.int64)
     for g in range(decks0.shape[0]):
         n = play_one(states[0], states[1:], decks0[g], decks1[g], seeds[g], bot_seeds[g], kinds, weights, rules,
-                     cards, effects, log, cap)
+                     cards, effects, log, cap, lead_w, band, xps[0])
         record_result(states[0], n, result[g])
+        record_figures(states[0], xps[0], figures[g])

@@ -99,7 +99,8 @@ from simkit.games.kits.state import clear, copy
 # others: drop the folder's cache whenever any source of the game or of the kits its kernels use changes
 _HERE = Path(__file__).parent
 _KITS = _HERE.parent / "kits"
-drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")), _KITS / "turn_search.py", _KITS / "mix.py", _KITS / "state.py"])
+drop_stale_cache(_HERE, [*sorted(_HERE.glob("*.py")),
+                         *(_KITS / name for name in ("turn_search.py", "mix.py", "state.py", "experience.py"))])
 
 # ---- the random stream: simkit.core.rng.GameStreams' formula, one word at a time ----------------------
 _S11 = np.uint64(11)

@@ -53,7 +53,9 @@ from simkit.games.duel.state import (
     Z_SRC,
     Z_TRAP,
 )
+from simkit.games.kits import experience as X
 from simkit.games.kits import turn_search as loop
+from simkit.games.kits.experience import EXPERIENCE
 from simkit.games.kits.mix import mix64
 from simkit.games.kits.state import copy
 
@@ -236,7 +238,7 @@ search_turn = loop.compile_turn_search(
 
 @numba.njit(cache=True)
 def play_one(s, work, deck0, deck1, seed, bot_seed, kinds, policy, reply, params, weights, hidden, decks, rules,
-             cards, effects, log, cap):
+             cards, effects, log, cap, lead_w, band, xp):
     """:func:`simkit.games.duel.bots.play_one` where a seat of kind ``BOT_SEARCH`` plans its turns.
 
     ``policy[p]``/``reply[p]``: seat ``p``'s utility weights (its own for a utility bot);
@@ -245,8 +247,13 @@ def play_one(s, work, deck0, deck1, seed, bot_seed, kinds, policy, reply, params
     search draws from (every legal deck of the rules). A search seat plans at a decision with no plan
     left and plays the plan while it holds; it re-plans when a planned action is not legal on the real
     game or an opponent's counter card fired (the only hidden cards a turn meets). ``work``: two
-    :data:`~simkit.games.duel.state.STATE` records of room for the utility seats' decisions."""
+    :data:`~simkit.games.duel.state.STATE` records of room for the utility seats' decisions. ``xp``: the
+    game's experience record, noted as :func:`simkit.games.duel.bots.play_one` notes it (every action of a
+    search seat's plan is a decision among the real game's legal actions). The search's value is a weighed
+    score, not a chance to win, so no estimate is noted (the game's ``uncertainty`` stays NaN)."""
     E.setup(s, deck0, deck1, seed, rules, cards, effects)
+    X.begin(xp)
+    listed = np.empty((MAX_LEGAL, 3), np.int64)  # the real game's legal actions at a search seat's decision
     out = np.empty((MAX_LEGAL, 3), np.int64)
     plans0, _, _, _, samples0, _, _, _ = loop.budget(params[0])
     plans1, _, _, _, samples1, _, _, _ = loop.budget(params[1])
@@ -262,6 +269,7 @@ def play_one(s, work, deck0, deck1, seed, bot_seed, kinds, policy, reply, params
     while s.phase != PH_OVER:
         p = s.to_act
         if kinds[p] == B.BOT_SEARCH:
+            n = E.legal(s, listed, rules, cards)
             ok = False
             if at < left:
                 k, x, y = decode(best[at])
@@ -282,29 +290,34 @@ def play_one(s, work, deck0, deck1, seed, bot_seed, kinds, policy, reply, params
             at += 1
         else:
             E.make_view(s, p, work[0])
-            k, x, y, c = B.decide(work[0], kinds[p], policy[p], keys[0], np.int64(counter[0]), out, work[1], rules,
+            n = E.legal(work[0], out, rules, cards)
+            k, x, y, c = B.choose(work[0], n, kinds[p], policy[p], keys[0], np.int64(counter[0]), out, work[1], rules,
                                   cards, effects)
             counter[0] = np.uint64(c)
             left = 0
         traps = s.players[1 - p].counts[Z_TRAP]
         if played < log.shape[0]:
             log[played, 0], log[played, 1], log[played, 2] = k, x, y
+        B.note_before(s, xp, n, k, lead_w, band, cards)
         E.step(s, k, x, y, rules, cards, effects)
         if s.players[1 - p].counts[Z_TRAP] < traps or k == K_END_TURN:
             left = 0
         played += 1
         if played >= cap:
             raise RuntimeError("a duel game exceeded the action cap")
+    B.note_turn_end(s, xp, lead_w, band, cards)
     return played
 
 
 @numba.njit(cache=True)
 def play_many(decks0, decks1, seeds, bot_seeds, kinds, policy, reply, params, weights, hidden, decks, rules, cards,
-              effects, result, cap):
+              effects, result, cap, lead_w, band, figures):
     """:func:`simkit.games.duel.bots.play_many` with :func:`play_one`'s players."""
     states = np.zeros(3, STATE)  # the game, a bot's view, its scratch
+    xps = np.zeros(1, EXPERIENCE)
     log = np.empty((0, 3), np.int64)
     for g in range(decks0.shape[0]):
         n = play_one(states[0], states[1:], decks0[g], decks1[g], seeds[g], bot_seeds[g], kinds, policy, reply,
-                     params, weights, hidden, decks, rules, cards, effects, log, cap)
+                     params, weights, hidden, decks, rules, cards, effects, log, cap, lead_w, band, xps[0])
         B.record_result(states[0], n, result[g])
+        B.record_figures(states[0], xps[0], figures[g])

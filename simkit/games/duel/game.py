@@ -21,8 +21,9 @@ GAME = Game(
             "spell": {"played": "times played, attached or set", "damage": "HP the opponent lost to it"},
             "core": {"played": "times played, attached or set", "damage": "HP the opponent lost to it"},
         },
+        experience=True,
     ),
-    tables=("rules", "statuses", "cards", "decks", "bots"),
+    tables=("rules", "statuses", "cards", "decks", "bots", "lead"),
     capabilities={
         "narrate": "narrate:narrate",
         "check": "invariants:DuelInvariants",

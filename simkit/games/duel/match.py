@@ -22,9 +22,11 @@ from typing import Any
 import numpy as np
 
 from simkit.core.errors import IllegalAction
+from simkit.games.duel import bots as B
 from simkit.games.duel import engine as E
 from simkit.games.duel.batch import action_tuple, game_seeds, slot_names
 from simkit.games.duel.state import (
+    DRAW,
     END_REASONS,
     K_ATTACH,
     K_DISCARD,
@@ -34,6 +36,7 @@ from simkit.games.duel.state import (
     K_USE,
     KINDS,
     MAX_LEGAL,
+    PH_OVER,
     PHASES,
     R_OK,
     REASONS,
@@ -49,7 +52,10 @@ from simkit.games.duel.state import (
     Z_TRAP,
 )
 from simkit.games.duel.tables import canonical_deck, deck_list
+from simkit.games.kits import experience as X
+from simkit.games.kits.experience import EXPERIENCE, FIGURES, experience_columns
 from simkit.games.kits.state import DeclaredMatch, copy, snapshot, zeros
+from simkit.scenario import experience_settings
 
 _VERBS = {name: k for k, name in enumerate(KINDS)}
 
@@ -76,6 +82,10 @@ class Match(DeclaredMatch):
         self.state = zeros(STATE)
         self._tables = (rules.settings, rules.cards, rules.effects)
         E.setup(self.state, self.lists[0], self.lists[1], game_seeds(self.seed)[0], *self._tables)
+        self.experience = zeros(EXPERIENCE)
+        X.begin(self.experience)
+        self._watch = (rules.lead, experience_settings(scenario).level_band)
+        self._listed = np.zeros((MAX_LEGAL, 3), np.int64)
 
     # -- what the game's words read (the generic ones come from the declaration: over, to_act, winner) -------
 
@@ -165,7 +175,11 @@ class Match(DeclaredMatch):
         if r != R_OK:
             raise IllegalAction(f"{action!r}: {REASONS[r]}")
         done = action_tuple(self.rules, self.lists[self.to_act], k, x, y)
+        n = E.legal(self.state, self._listed, self.rules.settings, self.rules.cards)
+        B.note_before(self.state, self.experience, n, k, *self._watch, self.rules.cards)
         E.step(self.state, k, x, y, *self._tables)
+        if self.state.phase == PH_OVER:
+            B.note_turn_end(self.state, self.experience, *self._watch, self.rules.cards)
         self.actions.append(done)
 
     def legal_actions(self) -> list[tuple]:
@@ -181,8 +195,20 @@ class Match(DeclaredMatch):
         other.__dict__.update(self.__dict__)
         other.state = zeros(STATE)
         copy(other.state, self.state)
+        other.experience = zeros(EXPERIENCE)
+        copy(other.experience, self.experience)
+        other._listed = np.zeros((MAX_LEGAL, 3), np.int64)
         other.actions = list(self.actions)
         return other
+
+    def figures(self) -> dict:
+        """How the game has played so far (:data:`simkit.games.EXPERIENCE_COLUMNS`), from its experience record:
+        every action was a decision among the legal actions of its moment; the lead of
+        :mod:`simkit.games.duel.lead` was noted at each turn's end and on the final state. A game not over is
+        written as undecided (no deficit, no deciding turn)."""
+        row = np.zeros(len(FIGURES), np.float64)
+        X.write(self.experience, int(self.state.winner) if self.over else DRAW, int(self.state.turn), row)
+        return {name: values[0] for name, values in experience_columns(row[None, :]).items()}
 
     # -- looking at the game -----------------------------------------------------------------------------
 
@@ -219,7 +245,7 @@ class Match(DeclaredMatch):
                 in deck order, unless ``source`` (top first) lists them.
 
         Returns:
-            The match itself.
+            The match itself (its experience record begun anew: :meth:`figures` count from this position on).
 
         Raises:
             ValueError: a card the deck does not hold (or not that many copies).
@@ -234,6 +260,7 @@ class Match(DeclaredMatch):
         s.winner, s.reason = -1, 0
         for seat, spec in enumerate(players):
             self._arrange_player(seat, dict(spec))
+        X.begin(self.experience)  # the figures count from the arranged position on
         return self
 
     def _arrange_player(self, seat: int, spec: dict) -> None:

@@ -57,12 +57,13 @@ def inside_player(scenario, name: str, seat: int, seed: int) -> Callable:
 
 
 def match_record(match) -> dict:
-    """The winner, end reason, turns, side columns and counter columns of the match as it stands."""
+    """The winner, end reason, turns, experience figures (:meth:`Match.figures
+    <simkit.games.duel.match.Match.figures>`), side columns and counter columns of the match as it stands."""
     row = np.zeros(6 + 4 * MAX_DECK, np.int64)
     B.record_result(match.state, len(match.actions), row)
     over = match.over
     out = {"winner": WINNERS[int(row[0])] if over else "draw", "end_reason": END_REASONS[int(row[1])] if over else "",
-           "turns": int(row[2]), "first_hp": int(row[3]), "second_hp": int(row[4])}
+           "turns": int(row[2]), **match.figures(), "first_hp": int(row[3]), "second_hp": int(row[4])}
     d0, d1 = (np.array([match.lists[s]], np.int64) for s in (0, 1))
     out.update({k: int(v[0]) for k, v in DB._counter_columns(match.rules, d0, d1, row[None, 6:]).items()})
     return out

@@ -228,3 +228,18 @@ VALUES = (
     ("win", "a won game (minus for a lost one)"),
 )
 VALUE = record("Value", [(name, F) for name, _ in VALUES], "A search bot's value weights (value_<name> keys).")
+
+# ---- the lead signal's weights (the [lead] table), packed ------------------------------------------------
+#: What a seat's standing counts, in the order of :data:`LEAD` (keys of ``[lead]``), with simkit's authored
+#: default (the designer's document gives none) and its words. :mod:`simkit.games.duel.lead` reads them.
+LEADS = (
+    ("hp", 1.0, "per HP (the unit: every other weight is in HP)"),
+    ("shield", 1.0, "per own Shield level (a level absorbs one HP of non-piercing damage)"),
+    ("poison", 1.0, "per Poison level on oneself, counted against (a level deals one HP in all)"),
+    ("regeneration", 1.0, "per own Regeneration level (a level heals up to one HP in all)"),
+    ("strength", 2.0, "per own Strength level (it adds one HP to every later hit)"),
+    ("weapon", 2.0, "per own equipped weapon"),
+    ("attachment", 1.0, "per attachment card on an own weapon"),
+    ("persistent", 2.0, "per own persistent magic card in play"),
+)
+LEAD = record("Lead", [(name, F) for name, _, _ in LEADS], "The lead signal's weights ([lead]).")

@@ -23,6 +23,8 @@ from simkit.games.duel.state import (
     ACTION_CAP,
     CARD,
     EFFECT,
+    LEAD,
+    LEADS,
     MAX_DECK,
     MAX_LEGAL,
     OP_DAMAGE,
@@ -44,6 +46,7 @@ from simkit.games.duel.state import (
     TRIGGERS,
     TYPES,
 )
+from simkit.games.kits.bot_tables import number
 from simkit.games.kits.decks import deck_pool as read_pool
 from simkit.games.kits.state import zeros
 from simkit.scenario import Field
@@ -91,6 +94,8 @@ class Rules:
         weapons, spells: the card ids a deck chooses from (alphabetical).
         weapons_per_deck, weapon_copies, spells_per_deck, spell_copies: the deck rule.
         status_labels: ``"positive"``/``"negative"`` per status (labels only).
+        lead: the lead signal's weights (``[lead]``), a :data:`~simkit.games.duel.state.LEAD` record
+            (:mod:`simkit.games.duel.lead`).
     """
 
     names: tuple[str, ...]
@@ -105,6 +110,7 @@ class Rules:
     spells_per_deck: int
     spell_copies: int
     status_labels: tuple[str, ...]
+    lead: np.void
 
     @property
     def deck_size(self) -> int:
@@ -240,7 +246,7 @@ def _names(f: Field, key: str, cards: dict[str, int], types: np.ndarray, kinds: 
 
 
 def build_rules(top: Field) -> Rules:
-    """Validate a duel scenario's ``[rules]``, ``[statuses]``, ``[cards]`` and ``[decks]`` tables.
+    """Validate a duel scenario's ``[rules]``, ``[statuses]``, ``[cards]``, ``[decks]`` and ``[lead]`` tables.
 
     Raises:
         ScenarioError: ``file: key: problem`` for the first thing wrong.
@@ -340,7 +346,26 @@ def build_rules(top: Field) -> Rules:
     return Rules(
         names=names, settings=st, cards=cards, effects=effects, core=tuple(core), weapons=weapons, spells=spells,
         weapons_per_deck=wpd, weapon_copies=wc, spells_per_deck=spd, spell_copies=sc, status_labels=labels,
+        lead=read_lead(top),
     )
+
+
+def read_lead(top: Field) -> np.void:
+    """The ``[lead]`` table (optional): the weights of the lead signal (:mod:`simkit.games.duel.lead`), each a
+    number from 0 to ``VALUE_MAX`` (``hp`` above 0: it is the unit), simkit's authored default
+    (:data:`~simkit.games.duel.state.LEADS`) where a key is missing.
+
+    Raises:
+        ScenarioError: an unknown key or a weight out of range, naming file and key.
+    """
+    f = top.table("lead", required=False)
+    f.reject_unknown(tuple(name for name, _, _ in LEADS))
+    w = zeros(LEAD)
+    for name, default, _ in LEADS:
+        setattr(w, name, number(f, name, default, minimum=0.0, maximum=float(VALUE_MAX)))
+    if w.hp <= 0.0:
+        raise f.fail("must be above 0 (every other weight is in HP)", "hp")
+    return w
 
 
 def max_turn_limit(deck_size: int) -> int:
