@@ -7,6 +7,10 @@ game. A utility bot scores each legal action by the change it makes to ``sum(wei
 of the view (the action applied to a copy of the view by the engine's own ``step``), plus Gumbel
 noise of ``temperature``; ending the play phase or the turn scores ``end_turn``. Its weights are a
 :data:`~simkit.games.duel.state.PERSONALITY` record: ``w.hp``, ``w.poison``.
+
+A whole game (:func:`play_one`) also keeps its experience record (:mod:`simkit.games.kits.experience`): every
+decision with its number of legal actions, and the lead (:mod:`simkit.games.duel.lead`) at each turn's end and on
+the final state; the bots never read it.
 """
 
 from __future__ import annotations
