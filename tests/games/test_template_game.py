@@ -14,8 +14,9 @@ import pytest
 
 from simkit import IllegalAction, ScenarioError, load_scenario
 from simkit.cli import main
-from simkit.games import game_names, get_game
+from simkit.games import EXPERIENCE_COLUMNS, game_names, get_game
 from simkit.games._template import engine as E
+from simkit.games._template import lead as L
 from simkit.games._template.batch import play_batch
 from simkit.games._template.invariants import TemplateInvariants
 from simkit.games._template.match import Match
@@ -147,6 +148,8 @@ def test_after_the_last_turn_more_hp_wins_equal_hp_draws(sc, hp, winner):
     ("[bots.greedy]\ndamage = \"lots\"\n", r"bots\.greedy\.damage: must be a number"),
     ("[bots.random]\nwin = 1\n", r"bots\.random: 'random' is the built-in"),
     ("[board]\nsize = 3\n", r"board: unknown top-level key"),
+    ("[lead]\nhp = 0\n", r"lead\.hp: must be above 0"),
+    ("[lead]\nluck = 1\n", r"lead\.luck: unknown key"),
 ])
 def test_scenario_errors_name_file_key_and_problem(tmp_path, text, words):
     """Numbers are data, checked at load: a bad rule, card, deck or bot is refused as file: key: problem."""
@@ -154,6 +157,82 @@ def test_scenario_errors_name_file_key_and_problem(tmp_path, text, words):
     path.write_text(f'extends = "{BASE}"\n{text}', encoding="utf-8")
     with pytest.raises(ScenarioError, match="patch.toml: " + words):
         load_scenario(path)
+
+
+# ---- how a game played: the lead signal and the experience figures ------------------------------------------
+
+
+def lead_of(m: Match) -> float:
+    """The lead signal of the match's state (the scenario's ``[lead]`` weights)."""
+    return L.lead(m.state, m.rules.lead)
+
+
+def test_the_lead_is_level_at_the_start_and_negates_with_the_seats(sc):
+    """Equal HP and energy: 0. HP 10 and energy 2 (standing 11) against HP 4 (standing 4): 7/15; the same two
+    players in the other seats: -7/15. A player at 0 HP has lost: the other's lead is 1."""
+    assert lead_of(position(sc, p0={"hp": 12, "energy": 2}, p1={"hp": 12, "energy": 2})) == 0.0
+    ahead = lead_of(position(sc, p0={"hp": 10, "energy": 2}, p1={"hp": 4, "energy": 0}))
+    assert ahead == pytest.approx(7 / 15)
+    assert lead_of(position(sc, first=B, second=A, p0={"hp": 4, "energy": 0}, p1={"hp": 10, "energy": 2})) == -ahead
+    assert lead_of(position(sc, p0={"hp": 0, "energy": 4}, p1={"hp": 1})) == -1.0
+
+
+def test_a_wire_to_wire_win(sc):
+    """First: Blast (4) takes 5 HP to 1 and both end their turns (12.5 against 1, then 2: ahead), then Jab wins.
+    No lead change, never behind, decided at turn 1; decisions among 4 (Blast, Jab, Spark, end), 3, 4, 4."""
+    m = position(sc, p0={"hp": 12, "energy": 4}, p1={"hp": 5, "energy": 0})
+    for action in (("play", "Blast"), ("end",), ("end",), ("play", "Jab")):
+        m.do(action)
+    assert (m.winner, m.turn) == ("first", 3)
+    f = m.figures()
+    assert (f["lead_changes"], f["winner_deficit"], f["decided_turn"], f["decisions"], f["choices"]) == (0, 0, 1, 4,
+                                                                                                          3.75)
+
+
+def test_a_comeback(tmp_path):
+    """With [lead] energy = 0 (HP alone): the first player at 3 HP, behind 11 and 11 after turns 1 and 2 (-8/14),
+    takes the second from 11 to 1 at turn 3 (Blast 6, Jab, Jab, Spark 2: 3 against 1, 1/2) and wins at turn 5. One
+    change, the winner's deficit 4/7, decided at turn 3. Decisions (legal actions): 1: Spark (4), end (4); 2: end
+    (4); 3: Blast (4), Jab (3), Jab (3), Spark (2), end (1); 4: end (4); 5: Spark (2): 10 among 31."""
+    path = tmp_path / "hp-only.toml"
+    path.write_text(f'extends = "{BASE}"\n[lead]\nenergy = 0\n', encoding="utf-8")
+    m = position(load_scenario(path), p0={"hp": 3, "energy": 4}, p1={"hp": 12, "energy": 0},
+                 rolls=(0.0,) + (0.99,) * 31)
+    for action in (("play", "Spark"), ("end",), ("end",), ("play", "Blast"), ("play", "Jab"), ("play", "Jab"),
+                   ("play", "Spark"), ("end",), ("end",), ("play", "Spark")):
+        m.do(action)
+    assert (m.winner, m.turn) == ("first", 5)
+    f = m.figures()
+    assert (f["lead_changes"], f["decided_turn"], f["decisions"], f["choices"]) == (1, 3, 10, 3.1)
+    assert f["winner_deficit"] == pytest.approx(4 / 7)
+
+
+def test_a_draw_at_the_turn_limit(tmp_path):
+    """Turn limit 3: the first leads after turn 1 (12 against 7 + energy 2 * 0.5: 1/5), the second after turn 2
+    (Drain 3 and heal 2, Spark 2: 7 against 9 + 0.5), level after turn 3 (two Jabs: 7 + 1 against 7 + 0.5,
+    within the band) and equal HP draws. One change, no deficit nor deciding turn; 9 decisions among 27."""
+    path = tmp_path / "three.toml"
+    path.write_text(f'extends = "{BASE}"\n[rules]\nturn_limit = 3\n', encoding="utf-8")
+    m = position(load_scenario(path), p0={"hp": 12, "energy": 4}, p1={"hp": 12, "energy": 2},
+                 rolls=(0.0, 0.0) + (0.99,) * 30)
+    for action in (("play", "Blast"), ("play", "Spark"), ("end",), ("play", "Drain"), ("play", "Spark"), ("end",),
+                   ("play", "Jab"), ("play", "Jab"), ("end",)):
+        m.do(action)
+    assert (m.winner, m.end_reason, m.hp(0), m.hp(1)) == ("draw", "turn_limit", 7, 7)
+    f = m.figures()
+    assert (f["lead_changes"], f["decisions"], f["choices"]) == (1, 9, 3.0)
+    assert np.isnan(f["winner_deficit"]) and np.isnan(f["decided_turn"])
+
+
+def test_the_match_records_the_batchs_figures(sc):
+    """A batch's games replayed through the Match record the same experience figures."""
+    out = play_batch(sc, list(sc.decks[:4]), list(sc.decks[4:8]), [1, 2, 3, 4], ("greedy", "random"),
+                     record_actions=True)
+    for g in range(4):
+        m = Match(sc, out["first_deck"][g], out["second_deck"][g], seed=out["seed"][g])
+        for action in out["action_list"][g]:
+            m.do(action)
+        assert json.dumps(m.figures()) == json.dumps({c: out[c][g] for c in EXPERIENCE_COLUMNS})
 
 
 # ---- the game interface, bots, invariants -------------------------------------------------------------------
@@ -223,16 +302,15 @@ _GAMES = ("import json, simkit; from simkit.games._template.batch import play_ba
 
 def test_the_rules_run_compiled_and_as_plain_python_and_play_the_same_games(sc):
     """The same source, compiled by numba here and run as plain Python under NUMBA_DISABLE_JIT=1: the same
-    10 games, action by action."""
+    10 games, action by action, and the same experience figures (compared as JSON text: NaN equals NaN)."""
     if type(E.step).__name__ != "CPUDispatcher":
         pytest.skip("this process runs un-jitted too (NUMBA_DISABLE_JIT=1): nothing to compare")
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", _GAMES], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    plain = json.loads(done.stdout)
-    here = json.loads(json.dumps(play_batch(sc, list(sc.decks), list(sc.decks[::-1]), list(range(10)),
-                                            ("greedy", "random"), record_actions=True)))
-    assert plain == here and sum(plain["actions"]) > 100
+    here = json.dumps(play_batch(sc, list(sc.decks), list(sc.decks[::-1]), list(range(10)), ("greedy", "random"),
+                                 record_actions=True))
+    assert done.stdout.strip() == here and sum(json.loads(here)["actions"]) > 100
 
 
 # ---- sweep, report, check, play end to end --------------------------------------------------------------------

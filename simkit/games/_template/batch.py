@@ -17,7 +17,9 @@ from simkit.games._template import bots as B
 from simkit.games._template.state import END_REASONS, K_PLAY, MAX_LEGAL, PERSONALITY
 from simkit.games._template.tables import canonical_deck, deck_list
 from simkit.games.kits.bot_tables import RANDOM
+from simkit.games.kits.experience import FIGURES, experience_columns
 from simkit.games.kits.state import zeros
+from simkit.scenario import experience_settings
 
 
 def bot_names(scenario) -> tuple[str, ...]:
@@ -67,8 +69,10 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
     """Play one game per (first deck, second deck, seed) to its end (see :attr:`simkit.games.Game.play_batch`).
 
     Returns:
-        Columns first_deck, second_deck, seed, winner, end_reason, turns, first_bot, second_bot, actions,
-        first_hp, second_hp; plus ``action_list`` when ``record_actions``.
+        Columns first_deck, second_deck, seed, winner, end_reason, turns, first_bot, second_bot, actions, the
+        experience figures (:data:`simkit.games.EXPERIENCE_COLUMNS`, with the lead of :mod:`.lead`;
+        ``uncertainty`` NaN: no bot here estimates a chance to win), first_hp, second_hp; plus ``action_list``
+        when ``record_actions``.
 
     Raises:
         ValueError: lengths differ, an unknown bot, or an illegal deck (ScenarioError).
@@ -85,15 +89,17 @@ def play_batch(scenario, first_decks: Sequence[str], second_decks: Sequence[str]
     d0 = np.array([lists[d] for d in decks[0]], np.int64).reshape(n, rules.slots)
     d1 = np.array([lists[d] for d in decks[1]], np.int64).reshape(n, rules.slots)
     result = np.zeros((n, 6), np.int64)
+    figures = np.zeros((n, len(FIGURES)), np.float64)  # how each game played (simkit.games.kits.experience)
     logs = np.zeros((n if record_actions else 0, rules.action_cap, 3), np.int64)
     B.play_many(d0, d1, game_rolls(rules, seeds), bot_noise(rules, seeds), kinds, weights, rules.settings,
-                rules.cards, result, logs)
+                rules.cards, result, logs, rules.lead, experience_settings(scenario).level_band, figures)
     out = {
         "first_deck": decks[0], "second_deck": decks[1], "seed": [int(s) for s in seeds],
         "winner": [WINNERS[w] for w in result[:, 0].tolist()],
         "end_reason": [END_REASONS[r] for r in result[:, 1].tolist()],
         "turns": result[:, 2].tolist(), "first_bot": [bots[0]] * n, "second_bot": [bots[1]] * n,
-        "actions": result[:, 5].tolist(), "first_hp": result[:, 3].tolist(), "second_hp": result[:, 4].tolist(),
+        "actions": result[:, 5].tolist(), **experience_columns(figures),
+        "first_hp": result[:, 3].tolist(), "second_hp": result[:, 4].tolist(),
     }
     if record_actions:
         out["action_list"] = [[action_tuple(rules, (d0[g], d1[g])[p], k, x) for k, x, p in logs[g, :result[g, 5]]]

@@ -44,8 +44,8 @@ from simkit.games.kits.state import clear
 # numba keys its cache on each function's own file, not on the declarations and kernels it takes from the
 # others: drop the folder's cache whenever any of them changes
 _HERE = Path(__file__).parent
-drop_stale_cache(_HERE, [_HERE / "state.py", _HERE / "engine.py", _HERE / "bots.py",
-                         _HERE.parent / "kits" / "state.py"])
+drop_stale_cache(_HERE, [_HERE / "state.py", _HERE / "engine.py", _HERE / "lead.py", _HERE / "bots.py",
+                         _HERE.parent / "kits" / "state.py", _HERE.parent / "kits" / "experience.py"])
 
 
 @njit(cache=True)

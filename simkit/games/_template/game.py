@@ -16,8 +16,9 @@ GAME = Game(
         cap_reason="turn_limit",
         side_columns={"hp": "HP at the end"},
         card_categories={"card": "card"},
+        experience=True,
     ),
-    tables=("rules", "cards", "decks", "bots"),
+    tables=("rules", "cards", "decks", "bots", "lead"),
     capabilities={
         "narrate": "narrate:narrate",
         "check": "invariants:TemplateInvariants",

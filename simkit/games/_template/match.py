@@ -15,11 +15,16 @@ import numpy as np
 
 from simkit.core.errors import IllegalAction
 from simkit.games import WINNERS
+from simkit.games._template import bots as B
 from simkit.games._template import engine as E
+from simkit.games._template import lead as L
 from simkit.games._template.batch import action_tuple, game_rolls
-from simkit.games._template.state import END_REASONS, K_END, K_PLAY, MAX_LEGAL, R_OK, REASONS, STATE
+from simkit.games._template.state import DRAW, END_REASONS, K_END, K_PLAY, MAX_LEGAL, R_OK, REASONS, STATE
 from simkit.games._template.tables import canonical_deck, deck_list
+from simkit.games.kits import experience as X
+from simkit.games.kits.experience import EXPERIENCE, FIGURES, experience_columns
 from simkit.games.kits.state import DeclaredMatch, copy, snapshot, zeros
+from simkit.scenario import experience_settings
 
 
 class Match(DeclaredMatch):
@@ -42,6 +47,9 @@ class Match(DeclaredMatch):
         self.actions: list[tuple] = []
         self.state = zeros(STATE)
         E.setup(self.state, self.lists[0], self.lists[1], rules.settings, rules.cards)
+        self.experience = zeros(EXPERIENCE)  # how the game plays, noted as in the batch (bots.play_one)
+        X.begin(self.experience)
+        self._band = experience_settings(scenario).level_band
 
     @property
     def turn(self) -> int:
@@ -74,7 +82,19 @@ class Match(DeclaredMatch):
         if r != R_OK:
             raise IllegalAction(f"{action!r}: {REASONS[r]}")
         self.actions.append(action_tuple(self.rules, self.lists[self.to_act], k, x))
+        n = E.legal(self.state, np.zeros((MAX_LEGAL, 2), np.int64), self.rules.settings, self.rules.cards)
+        B.note_before(self.state, self.experience, n, k, self.rules.lead, self._band)
         E.step(self.state, k, x, self.rules.settings, self.rules.cards, self.rolls)
+        if self.over:
+            X.note_lead(self.experience, self.state.turn, L.lead(self.state, self.rules.lead), self._band)
+
+    def figures(self) -> dict:
+        """How the game has played so far (:data:`simkit.games.EXPERIENCE_COLUMNS`): every action a decision among
+        the legal actions of its moment, the lead noted at each turn's end and on the final state; a game not
+        over is written as undecided (no deficit, no deciding turn)."""
+        row = np.zeros(len(FIGURES), np.float64)
+        X.write(self.experience, int(self.state.winner) if self.over else DRAW, int(self.state.turn), row)
+        return {name: values[0] for name, values in experience_columns(row[None, :]).items()}
 
     def legal_actions(self) -> list[tuple]:
         """Every legal action of the seat to act, in the engine's order (cards by slot, ``end`` last)."""
@@ -88,6 +108,8 @@ class Match(DeclaredMatch):
         other.__dict__.update(self.__dict__)
         other.state = zeros(STATE)
         copy(other.state, self.state)
+        other.experience = zeros(EXPERIENCE)
+        copy(other.experience, self.experience)
         other.actions = list(self.actions)
         return other
 

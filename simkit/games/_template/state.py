@@ -63,3 +63,7 @@ CARD = record("Card", [
 #: a utility bot's weights, in the order of :data:`PERSONALITY` (the keys of a ``[bots.<name>]`` table)
 WEIGHTS = ("temperature", "end_turn", "damage", "heal", "energy", "win")
 PERSONALITY = record("Personality", [(name, np.float64) for name in WEIGHTS], "A utility bot's weights.")
+
+#: the lead signal's weights (the keys of ``[lead]``, :mod:`.lead`), each with simkit's authored default
+LEADS = (("hp", 1.0), ("energy", 0.5))
+LEAD = record("Lead", [(name, np.float64) for name, _ in LEADS], "The lead signal's weights ([lead]).")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.core.errors import ScenarioError
-from simkit.games._template.state import CARD, MAX_SLOTS, PERSONALITY, SETTINGS, WEIGHTS
+from simkit.games._template.state import CARD, LEAD, LEADS, MAX_SLOTS, PERSONALITY, SETTINGS, WEIGHTS
 from simkit.games.kits.bot_tables import bot_tables, number
 from simkit.games.kits.decks import deck_pool as read_pool
 from simkit.games.kits.state import zeros
@@ -31,12 +31,14 @@ class Rules:
         settings: the ``[rules]`` numbers, a :data:`~.state.SETTINGS` record.
         cards: one :data:`~.state.CARD` record per card.
         bots: the utility bots, name -> a :data:`~.state.PERSONALITY` record, in file order.
+        lead: the lead signal's weights (``[lead]``, :mod:`.lead`), a :data:`~.state.LEAD` record.
     """
 
     names: tuple[str, ...]
     settings: np.void
     cards: np.ndarray
     bots: dict
+    lead: np.void
 
     @property
     def slots(self) -> int:
@@ -65,8 +67,21 @@ def _bots(top: Field) -> dict:
     return out
 
 
+def _lead(top: Field) -> np.void:
+    """The ``[lead]`` weights (optional; a missing key takes :data:`~.state.LEADS`' default), each a number from 0,
+    ``hp`` above 0."""
+    f = top.table("lead", required=False)
+    f.reject_unknown(tuple(name for name, _ in LEADS))
+    w = zeros(LEAD)
+    for name, default in LEADS:
+        setattr(w, name, number(f, name, default, minimum=0.0))
+    if w.hp <= 0:
+        raise f.fail("must be above 0 (the standing is counted in HP)", "hp")
+    return w
+
+
 def build_rules(top: Field) -> Rules:
-    """Validate the ``[rules]``, ``[cards]``, ``[decks]`` and ``[bots]`` tables.
+    """Validate the ``[rules]``, ``[cards]``, ``[decks]``, ``[bots]`` and ``[lead]`` tables.
 
     Raises:
         ScenarioError: ``file: key: problem`` for the first thing wrong.
@@ -95,7 +110,7 @@ def build_rules(top: Field) -> Rules:
             raise f.fail(f"min {lo} is above max {hi}", "damage")
         card.cost, card.min_damage, card.max_damage = f.int("cost"), lo, hi
         card.heal, card.uses = f.int("heal", 0), f.int("uses", minimum=1)
-    return Rules(names=names, settings=rules, cards=cards, bots=_bots(top))
+    return Rules(names=names, settings=rules, cards=cards, bots=_bots(top), lead=_lead(top))
 
 
 def all_decks(rules: Rules) -> list[str]:
