@@ -298,7 +298,9 @@ def play_one(s, work, deck0, deck1, seed, bot_seed, kinds, policy, reply, params
         traps = s.players[1 - p].counts[Z_TRAP]
         if played < log.shape[0]:
             log[played, 0], log[played, 1], log[played, 2] = k, x, y
-        B.note_before(s, xp, n, k, lead_w, band, cards)
+        X.note_choice(xp, n)  # bots.note_before, written out
+        if k == K_END_TURN:
+            B.note_turn_end(s, xp, lead_w, band, cards)
         E.step(s, k, x, y, rules, cards, effects)
         if s.players[1 - p].counts[Z_TRAP] < traps or k == K_END_TURN:
             left = 0
