@@ -216,10 +216,7 @@ def _play_batched(rules, players, st, streams: GameStreams, cap: int, record_act
         act.kind[forced] = R.END_TURN
         if record_actions:
             log.append((ids.copy(), _record(rules, st, act)))
-        legal = np.where(forced, 0, R.legal_mask(rules, st).sum(1))
-        turn = st.turn.astype(np.int64)
-        R.step(rules, st, act)
-        R.note_experience(rules, st, records, ids, act, turn, legal, band)
+        R.step_noting(rules, st, act, records, ids, ~forced, band)
         played[ids] += 1
         in_turn = np.where(act.kind == R.END_TURN, 0, in_turn + 1)
         done = st.over

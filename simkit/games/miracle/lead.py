@@ -16,7 +16,7 @@ Both miracles at full HP and nothing else on the board is level. Once the game i
 The engine notes the lead (:func:`simkit.games.kits.experience.note_lead`) after every action that ends a turn or
 the game, with the number of the turn it was played in: the whole-game loops (:func:`.fast.game.play`,
 :func:`.fast_search.play.play`) inline, the batched loop and the :class:`~simkit.games.miracle.match.Match` through
-:func:`.fast.experience.note_step`. Every decision a bot takes is noted with the number of legal actions it chose
+:func:`.fast.experience.step_noting`. Every decision a bot takes is noted with the number of legal actions it chose
 among (an ``end_turn`` the scenario's ``max_actions_per_turn`` forces is no decision). The search bot values a
 position with weighted sums of the same kind (its ``value_*`` weights), not a chance to win, so no estimate is
 noted and the game's ``uncertainty`` is NaN.

@@ -36,7 +36,7 @@ from simkit.games.miracle.state import (
 from simkit.scenario import experience_settings
 
 Action = tuple
-_ONE = np.zeros(1, np.int64)  # the one game of a match, as note_experience names games
+_ONE = np.zeros(1, np.int64)  # the one game of a match, as rules.step_noting names games
 _terms: list = [None, (0.0, 0)]  # the scenario last asked about and its experience terms
 
 
@@ -161,12 +161,9 @@ class Match:
         reached the scenario's ``max_actions_per_turn`` (a turn the cap ends for a bot, as in a batch); the lead
         is noted when it ends a turn or the game (:meth:`experience`)."""
         act = self.encode(action)
-        st = self.state
         end = int(act.kind[0]) == END_TURN
-        legal = 0 if end and self._in_turn >= self._cap else int(R.legal_mask(self.rules, st)[0].sum())
-        turn = st.turn.astype(np.int64)
-        R.step(self.rules, st, act)
-        R.note_experience(self.rules, st, self._records, _ONE, act, turn, np.array([legal]), self._band)
+        decided = np.array([not (end and self._in_turn >= self._cap)])
+        R.step_noting(self.rules, self.state, act, self._records, _ONE, decided, self._band)
         self._in_turn = 0 if end else self._in_turn + 1
         self.actions.append(self._normal(action))
 

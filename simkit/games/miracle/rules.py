@@ -166,10 +166,12 @@ def leads(rules: Rules, st: State) -> np.ndarray:
     return out
 
 
-def note_experience(rules: Rules, st: State, records: np.ndarray, ids: np.ndarray, act: Actions, turn: np.ndarray,
-                    legal: np.ndarray, band: float) -> None:
-    """Note in ``records[ids[i]]`` what the action ``act`` just applied to game ``i`` of ``st`` tells of how it
-    plays, played in turn ``turn[i]`` and chosen among ``legal[i]`` legal actions (0: no decision):
-    :func:`.fast.experience.note_step`."""
-    _run(st, fast_experience.note_step, packed(rules).k_rules, records, np.ascontiguousarray(ids, np.int64),
-         _ints(act.kind), np.ascontiguousarray(turn, np.int64), np.ascontiguousarray(legal, np.int64), float(band))
+def step_noting(rules: Rules, st: State, act: Actions, records: np.ndarray, ids: np.ndarray, decided: np.ndarray,
+                band: float) -> None:
+    """:func:`step`, noting in ``records[ids[i]]`` what the action tells of how game ``i`` plays: a decision among
+    the legal actions of its position where ``decided[i]``, the lead when it ends a turn or the game (``band``: the
+    scenario's ``[experience] level_band``): :func:`.fast.experience.step_noting`."""
+    p = packed(rules)
+    _run(st, fast_experience.step_noting, p.k_rules, p.layout, p.scratch, np.empty(p.layout.size, bool), records,
+         np.ascontiguousarray(ids, np.int64), np.ascontiguousarray(decided, bool), float(band),
+         *(_ints(x) for x in act))
