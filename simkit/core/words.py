@@ -323,14 +323,17 @@ def games_to_settle(items: Sequence[Banded], games_per_pair: float, alpha: float
     return None if projected is None else projected[0]
 
 
-def _projection_words(projected: tuple[float, Banded, str]) -> str:
-    """``if the rates hold, about 12 games per pair (sweep --games 12) would flag X at 72.5%, 95% CI ...``."""
+def _projection_words(projected: tuple[float, Banded, str], real: bool = False) -> str:
+    """``if the rates hold, about 12 games per pair (sweep --games 12) would flag X at 72.5%, 95% CI ...``; of real
+    games (``real``), ``about 12 real games per pair would ...`` (no sweep plays them)."""
     games, subject, route = projected
     what = (f"flag {_subject(subject)}" if route == "flag" else
             f"put every interval inside its band (the last: {_subject(subject)})")
     if math.isinf(games):
         return (f"if the rates hold, more than {MOST_GAMES:,} games per pair would be needed to {what.split(' (')[0]}"
                 f", as {_subject(subject)} lies at its band's edge")
+    if real:
+        return f"if the rates hold, about {int(games):,} real games per pair would {what}"
     return f"if the rates hold, about {int(games):,} games per pair (sweep --games {int(games)}) would {what}"
 
 
@@ -339,7 +342,7 @@ _UNFLAGGED = {"deck seat": "per-deck", "matchup seat": "per-matchup"}
 
 
 def balance_verdict(items: Sequence[Banded], games_per_pair: float | None, complete: bool = True,
-                    adaptive: bool = False, alpha: float = 0.05, seat_note: str = "") -> Verdict:
+                    adaptive: bool = False, alpha: float = 0.05, seat_note: str = "", real: bool = False) -> Verdict:
     """The report's answer in one sentence: balanced, not balanced, or not settled yet.
 
     Args:
@@ -349,6 +352,7 @@ def balance_verdict(items: Sequence[Banded], games_per_pair: float | None, compl
         adaptive: the sweep chose its games (a projection in games per pair is then not said).
         alpha: the flags' significance level.
         seat_note: why the first seat is not judged (its bots differ), said at the end; ``""``: it is judged.
+        real: the games are real games people played (the projection names no sweep).
 
     Returns:
         a :class:`Verdict`; its sentence names what lies outside its band and, when not settled, about how
@@ -397,7 +401,7 @@ def balance_verdict(items: Sequence[Banded], games_per_pair: float | None, compl
     elif projected is None:
         how = ""
     else:
-        how = "; " + _projection_words(projected)
+        how = "; " + _projection_words(projected, real)
     return Verdict("not settled", f"Not settled yet: {what}{how}{tail}.", None if projected is None else projected[0])
 
 

@@ -271,7 +271,8 @@ def verdict(tables: dict) -> Verdict:
     meta = tables["meta"]
     return balance_verdict(judged(tables), _games_per_pair(tables), complete=meta.get("complete", True),
                            adaptive="units" in tables, alpha=tables["bands"].alpha,
-                           seat_note="the first seat is not judged: its bots differ" if mixed else "")
+                           seat_note="the first seat is not judged: its bots differ" if mixed else "",
+                           real=is_real(meta))
 
 
 def headlines(tables: dict) -> list[str]:

@@ -459,3 +459,15 @@ def test_paired_change_clause_is_never_stronger_than_its_interval(value, below, 
     e = Estimate(value, value - below, value + above)
     said = paired_change_clause("drawn games", 0.5, 0.5 + value, e, ("more", "fewer"))
     assert said.endswith((": more", ": fewer")) == e.excludes(0.0)
+
+
+def test_the_projection_of_real_games_names_no_sweep():
+    """Real games are not swept: their verdict projects 'real games per pair', never 'sweep --games N'."""
+    from simkit.core.words import Banded, Estimate, balance_verdict
+
+    deck = Banded("deck", Estimate(0.40, 0.30, 0.51, 40, "A"), (0.45, 0.55), flagged=False)
+    other = Banded("deck", Estimate(0.60, 0.49, 0.70, 40, "B"), (0.45, 0.55), flagged=False)
+    swept = balance_verdict([deck, other], games_per_pair=10).sentence
+    real = balance_verdict([deck, other], games_per_pair=10, real=True).sentence
+    assert "sweep --games" in swept
+    assert "real games per pair would" in real and "sweep --games" not in real
