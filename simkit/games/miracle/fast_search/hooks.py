@@ -2,9 +2,10 @@
 copy a game, play a turn with a utility bot, replay a plan, see the game's end, value a position.
 
 The search is written against these hooks only. ``ctx`` is a tuple the hooks share and the search
-passes through unopened: ``(S, R, W, sit, L, cand_index, cand_score, cand_high, atk)``, the real
+passes through unopened: ``(S, R, W, sit, L, cand_index, cand_score, cand_high, atk, legal)``, the real
 games (:class:`~.pack.KState`), the rules, a one-game work state the simulations run on, the bot's
-scratch, the action layout and the decision's scratch arrays.
+scratch, the action layout, the decision's scratch arrays and the legal actions each decision of the last
+recorded plan chose among (``legal[i]``, 0 for an end of turn the cap forced).
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ def play_turn(ctx, bot, temperature, keys, counter, k, cap, record):
 
     One word is drawn from stream ``k`` of ``keys``/``counter`` per decision when ``temperature``
     is above 0 (also for a turn ended at the ``cap``), as :func:`.game.play` draws for a utility
-    bot; ``record[i]`` receives the i-th action's flat index when ``record`` is not empty.
+    bot; ``record[i]`` receives the i-th action's flat index when ``record`` is not empty, and then
+    ``ctx[9][i]`` the number of legal actions it was chosen among (0 at the cap).
     """
     S, R, W, sit, L = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4]
     cand_index, cand_score, cand_high, atk = ctx[5], ctx[6], ctx[7], ctx[8]
@@ -92,11 +94,12 @@ def play_turn(ctx, bot, temperature, keys, counter, k, cap, record):
             word = mix64(keys[k] ^ mix64(counter[k]))
             counter[k] += np.uint64(1)
         if n >= cap:
-            index = L.end_turn
+            index, legal = L.end_turn, 0
         else:
-            index, _ = decide_one(W, R, bot, L, sit, 0, word, temperature, cand_index, cand_score, cand_high)
+            index, legal = decide_one(W, R, bot, L, sit, 0, word, temperature, cand_index, cand_score, cand_high)
         if record.shape[0] > 0:
             record[n] = index
+            ctx[9][n] = legal
         n += 1
         kind, a, b, c = decode_one(L, cells, units, index)
         step_one(W, R, 0, kind, a, b, c, atk)

@@ -25,14 +25,14 @@ F32 = np.float32
 
 
 @numba.njit(cache=True)
-def _context(state, rules, work, scratch, L):
-    """The hooks' context (see :mod:`.hooks`) with fresh decision scratch."""
+def _context(state, rules, work, scratch, L, cap):
+    """The hooks' context (see :mod:`.hooks`) with fresh decision scratch (plans of at most ``cap + 1`` actions)."""
     S, R, W, sit = KStateRef(*state), KRulesRef(*rules), KStateRef(*work), KSitRef(*scratch)
     cand_index = np.empty(L.size, np.int64)
     cand_score = np.empty(L.size, F32)
     cand_high = np.empty(L.size, np.float64)
     atk = np.zeros(S.alive.shape[1], np.int32)
-    return (S, R, W, sit, L, cand_index, cand_score, cand_high, atk)
+    return (S, R, W, sit, L, cand_index, cand_score, cand_high, atk, np.zeros(cap + 1, np.int64))
 
 
 @numba.njit(cache=True)
@@ -46,9 +46,10 @@ def play(state, rules, work, scratch, L, keys, counter, cap, played, first, seco
     ``played[g]``: actions played. ``first``/``second``: the players. ``band``: the scenario's
     ``[experience] level_band``; ``records``: one :data:`~simkit.games.kits.experience.EXPERIENCE` record
     (scratch); ``figures[g]``: game ``g``'s figures (:func:`~simkit.games.kits.experience.write`). Each action of a
-    planned turn is a decision among the legal actions of its position, but the one that ends a turn at the cap.
+    planned turn is a decision among the legal actions of its position, but the one that ends a turn at the cap
+    (a seat of one plan, a utility bot, counted them as it played its turn; a search counts them on the real game).
     """
-    ctx = _context(state, rules, work, scratch, L)
+    ctx = _context(state, rules, work, scratch, L, cap)
     S = ctx[0]
     policies = (KBotRef(*first[0]), KBotRef(*second[0]))
     replies = (KBotRef(*first[1]), KBotRef(*second[1]))
@@ -68,8 +69,10 @@ def play(state, rules, work, scratch, L, keys, counter, cap, played, first, seco
             )
             for i in range(n):
                 played[g] += 1
-                if i < cap:
-                    note_choice(x, legal_count(S, R, L, g, sit, mask))
+                # a seat of one plan played its policy's turn, whose decisions counted their legal actions
+                legal = ctx[9][i] if params[PLANS] <= 1 else (legal_count(S, R, L, g, sit, mask) if i < cap else 0)
+                if legal > 0:
+                    note_choice(x, legal)
                 turn = S.turn[g]
                 if apply(ctx, g, best[i]) or S.over[g]:
                     note_lead(x, turn, lead(S, R, g), band)
@@ -81,7 +84,7 @@ def play(state, rules, work, scratch, L, keys, counter, cap, played, first, seco
 def plan(state, rules, work, scratch, L, keys, counter, cap, g, player, out):
     """The turn a ``player`` plans for game ``g`` from its current position to the end of its
     turn: ``out[:n]`` its flat actions; returns ``n``. Advances ``counter[g]`` as :func:`play` does."""
-    ctx = _context(state, rules, work, scratch, L)
+    ctx = _context(state, rules, work, scratch, L, cap)
     policy, reply = KBotRef(*player[0]), KBotRef(*player[1])
     scratch_plan = np.empty(cap + 1, np.int64)
     seen = np.empty(max(int(player[2][PLANS]), 1), np.uint64)
