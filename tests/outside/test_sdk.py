@@ -4,6 +4,7 @@ way such an AI fails as a forfeit, with no program left after its game."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -82,6 +83,23 @@ def test_an_sdk_ai_plays_its_own_deck_to_the_end(tmp_path):
     row = simkit.play_games(sc, sc.decks[0], decks[1], bots=("balanced", "ai"), seeds=[5]).iloc[0]
     assert row["end_reason"] in ("miracle", "turn_limit") and row["forfeit_seat"] == ""
     assert row["second_deck"] == OTHER and row["actions"] > 20
+    assert _children_running(SDK_EXAMPLE) == []
+
+
+def _children_running(script: Path) -> list[int]:
+    """The processes this test started that run ``script`` and have not ended (zombies not counted)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            status = (entry / "status").read_text()
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError):
+            continue
+        fields = dict(line.split(":\t", 1) for line in status.splitlines() if ":\t" in line)
+        if (fields.get("PPid", "").strip() == str(os.getpid()) and not fields.get("State", "").startswith("Z")
+                and str(script).encode() in command):
+            found.append(int(entry.name))
+    return found
 
 
 @pytest.mark.parametrize("mode, kind, words", [
