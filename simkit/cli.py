@@ -51,7 +51,8 @@ def add_outside_bot_flags(parser: argparse.ArgumentParser) -> None:
                         "being given)")
     g.add_argument("--bot-protocol", action="append", default=[], metavar="NAME=PROTOCOL",
                    help="the outside bot NAME speaks PROTOCOL instead of simkit's JSON lines (Battle of Miracles: "
-                        "sdk, the original competition server's; docs/outside-bots.md)")
+                        "sdk, the original competition server's, or sdk-lenient, which refuses an illegal operation "
+                        "and asks again as that server did; docs/outside-bots.md)")
     g.add_argument("--bot-time", type=float, metavar="SECONDS",
                    help="the longest one answer of an outside bot may take (default: its table's, else 5)")
     g.add_argument("--bot-game-time", type=float, metavar="SECONDS",

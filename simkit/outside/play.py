@@ -121,7 +121,7 @@ class TimedSeat:
             if exc.kind == "timeout":
                 which = ("the game's" if game_left < self.bot.decision_seconds else "one decision's")
                 raise BotFailure("timeout", f"no answer to {where} within {limit:.3g} s ({which} limit)") from None
-            raise BotFailure(exc.kind, f"at {where}: {exc.detail}") from None
+            raise BotFailure(exc.kind, f"at {where}: {exc.detail}", whole=exc.whole) from None
         finally:
             self.used += max(0.0, time.monotonic() - started - extra)
             self.fresh = False

@@ -33,11 +33,12 @@ MAX_MESSAGE = 16 * 1024 * 1024
 
 class BotFailure(Exception):
     """The program failed the protocol: ``kind`` is ``crash``, ``timeout``, ``malformed`` or ``illegal``, ``detail``
-    says what happened in words."""
+    says what happened in words; ``whole`` is true when a whole message was read (the stream is still in step: a
+    protocol may refuse the message and read the next)."""
 
-    def __init__(self, kind: str, detail: str):
+    def __init__(self, kind: str, detail: str, whole: bool = False):
         super().__init__(f"{kind}: {detail}")
-        self.kind, self.detail = kind, detail
+        self.kind, self.detail, self.whole = kind, detail, whole
 
 
 class Framing:
@@ -127,9 +128,9 @@ class LengthPrefixed(Framing):
         try:
             message = json.loads(text.decode())
         except (UnicodeDecodeError, ValueError):
-            raise BotFailure("malformed", f"not JSON: {_shown(text)}") from None
+            raise BotFailure("malformed", f"not JSON: {_shown(text)}", whole=True) from None
         if not isinstance(message, dict):
-            raise BotFailure("malformed", f"not a JSON object: {_shown(text)}")
+            raise BotFailure("malformed", f"not a JSON object: {_shown(text)}", whole=True)
         return message
 
 

@@ -3,7 +3,8 @@ purpose at its first decision, as its first argument says.
 
 Modes: ``pass`` (ends every turn), ``malformed`` (an answer that is not JSON), ``long`` (a length past the limit),
 ``no-unit`` (attacks with a unit id no unit has), ``refused`` (summons on a cell that is no spawn point),
-``round`` (answers for the next round), ``surrender``, ``crash`` (exits with status 3), ``hang`` (sleeps),
+``refused-once`` (that summon at its first decision only, then ends every turn), ``round`` (answers for the next
+round), ``surrender``, ``crash`` (exits with status 3), ``hang`` (sleeps),
 ``bad-deck`` (an init with two creatures), ``flip`` (the deck of its first start, another on every later start:
 it needs the pid file). A second argument names a file the AI appends its process id to when it starts.
 """
@@ -47,11 +48,13 @@ def main():
     artifact, creatures = DECKS[1 if mode == "flip" and starts else 0].split(":")
     creatures = creatures.split(",")[:2] if mode == "bad-deck" else creatures.split(",")
     send(op(camp, 0, "init", artifacts=[artifact], creatures=creatures))
+    decisions = 0
     while True:
         state = read()
         if state is None:
             return
         rnd = state["round"]
+        decisions += 1
         if mode == "malformed":
             send(None, raw=b"this is not json")
         elif mode == "long":
@@ -59,7 +62,7 @@ def main():
             sys.stdout.buffer.flush()
         elif mode == "no-unit":
             send(op(camp, rnd, "attack", attacker=999, target=1 - camp))
-        elif mode == "refused":
+        elif mode == "refused" or (mode == "refused-once" and decisions == 1):
             send(op(camp, rnd, "summon", type="Archer", level=1, position=[0, 0, 0]))
         elif mode == "round":
             send(op(camp, rnd + 1, "endround"))

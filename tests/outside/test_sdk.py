@@ -124,6 +124,31 @@ def test_each_failure_of_an_sdk_ai_is_a_forfeit(mode, kind, words, tmp_path):
         kill_left(pids)
 
 
+def test_the_lenient_protocol_refuses_an_operation_and_asks_again(tmp_path, caplog):
+    """``sdk-lenient`` does what the original server did with a refused operation: the same state again, and the AI
+    goes on (the game is played to its end, the refusal logged); an AI repeating it (or a whole message that is
+    not JSON) past the turn's refusals forfeits, naming the count; a frame out of step is a forfeit at once."""
+    from simkit.games.miracle.sdk import REFUSALS_PER_TURN
+
+    sc = scenario("miracle")
+    outside.configure(given=[f"once={sdk_bad('refused-once')}", f"always={sdk_bad('refused')}",
+                             f"long={sdk_bad('long')}", f"text={sdk_bad('malformed')}"],
+                      protocols=["once=sdk-lenient", "always=sdk-lenient", "long=sdk-lenient", "text=sdk-lenient"])
+    with caplog.at_level("WARNING", logger="simkit.outside"):
+        row = simkit.play_games(sc, BAD_DECK, OTHER, bots=("once", "balanced"), seeds=[1]).iloc[0]
+    assert row["end_reason"] == "miracle" and row["winner"] == "second" and row["forfeit_seat"] == ""
+    assert "bot 'once' as the first player: 1 operation(s) refused and answered again" in caplog.text
+    row = simkit.play_games(sc, BAD_DECK, OTHER, bots=("always", "balanced"), seeds=[1]).iloc[0]
+    assert row["end_reason"] == "forfeit" and row["forfeit_reason"].startswith("illegal: decision ")
+    assert f"refused operation {REFUSALS_PER_TURN + 1} of this turn" in row["forfeit_reason"]
+    row = simkit.play_games(sc, BAD_DECK, OTHER, bots=("long", "balanced"), seeds=[1]).iloc[0]
+    assert row["forfeit_reason"].startswith("malformed: ") and "length of 5000" in row["forfeit_reason"]
+    assert "refused operation" not in row["forfeit_reason"]  # a frame out of step is never refused and read on
+    row = simkit.play_games(sc, BAD_DECK, OTHER, bots=("text", "balanced"), seeds=[1]).iloc[0]
+    assert row["forfeit_reason"].startswith("malformed: ") and "not JSON" in row["forfeit_reason"]
+    assert f"refused operation {REFUSALS_PER_TURN + 1} of this turn" in row["forfeit_reason"]
+
+
 def test_an_ai_that_changes_its_deck_forfeits_before_the_first_turn(tmp_path):
     """A game holds an SDK seat to the deck its program chose when asked before the games (a sweep plans its
     pairings with it): a program choosing another deck in the game forfeits at the start, naming both decks."""

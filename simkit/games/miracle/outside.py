@@ -16,11 +16,12 @@ from simkit.core.seats import WINNERS
 from simkit.games.miracle import batch as B
 from simkit.games.miracle.bots import bot_settings
 from simkit.games.miracle.cards import parse_deck
-from simkit.games.miracle.sdk import SdkSeat
+from simkit.games.miracle.sdk import LenientSdkSeat, SdkSeat
 from simkit.games.miracle.state import END_REASONS
 
-#: the protocols besides simkit's own: the original competition server's (an AI written against its SDK, unchanged)
-PROTOCOLS = {"sdk": SdkSeat}
+#: the protocols besides simkit's own: the original competition server's (an AI written against its SDK, unchanged);
+#: ``sdk-lenient`` refuses an illegal operation and asks again, as that server did, where ``sdk`` forfeits
+PROTOCOLS = {"sdk": SdkSeat, "sdk-lenient": LenientSdkSeat}
 
 
 def observe(match, seat: int) -> dict:

@@ -17,17 +17,19 @@ The mapping, written out in ``docs/outside-bots.md`` ("The original SDK's protoc
 from __future__ import annotations
 
 import json
+import logging
 
 import numpy as np
 
-from simkit.core.errors import ScenarioError
+from simkit.core.errors import IllegalAction, ScenarioError
 from simkit.games.miracle import rules as R
 from simkit.games.miracle.cards import SALAMANDER_SHIELD
 from simkit.games.miracle.state import ARTIFACT_STATES
 from simkit.outside.play import ProtocolSeat
 from simkit.outside.process import BotFailure, LengthPrefixed
 
-__all__ = ["ARTIFACT_CODES", "STATE_CODES", "UNIT_CODES", "UNIT_ID_OFFSET", "SdkSeat", "state_message"]
+__all__ = ["ARTIFACT_CODES", "REFUSALS_PER_TURN", "STATE_CODES", "UNIT_CODES", "UNIT_ID_OFFSET", "LenientSdkSeat",
+           "SdkSeat", "state_message"]
 
 #: the original's numbers for creature kinds, artifacts and artifact states (its Data.json, in the protocol document)
 UNIT_CODES = {"Archer": 0, "Swordsman": 1, "BlackBat": 2, "Priest": 3, "VolcanoDragon": 4, "Inferno": 5,
@@ -40,6 +42,9 @@ POS_TARGET, UNIT_TARGET = 0, 1
 UNIT_ID_OFFSET = 2
 #: what the original sends as an artifact's last target before its first use
 NEVER_USED = [-1, -1, -1]
+#: the most operations the lenient protocol refuses in one turn before the forfeit (the original's bound was its
+#: 3 s a turn; an AI that repeats a refused operation would otherwise never end its turn)
+REFUSALS_PER_TURN = 50
 
 
 def _int(value) -> int | None:
@@ -124,9 +129,12 @@ class SdkSeat(ProtocolSeat):
     """
 
     framing = LengthPrefixed(digits=6, limit=1024)
+    #: refuse an operation and ask again, as the original server did, instead of a forfeit (``sdk-lenient``)
+    lenient = False
 
     def __init__(self, bot, seat: int, scenario):
         super().__init__(bot, seat, scenario)
+        self.refusals, self.turn_refusals, self.turn = 0, 0, -1
         cards = scenario.rules.cards
         unknown = [k for k in (*cards.kinds, *cards.artifacts) if k not in UNIT_CODES and k not in ARTIFACT_CODES]
         if unknown:
@@ -179,14 +187,65 @@ class SdkSeat(ProtocolSeat):
     # -- the game ------------------------------------------------------------------------------------------------
 
     def decide(self, match) -> tuple:
-        """Send the state, read one operation and translate it into the game's action tuple.
+        """Send the state, read one operation and translate it into the game's action tuple, legal now.
+
+        In the lenient protocol (:attr:`lenient`), an operation that is refused (malformed, naming nothing there, or
+        illegal under the rules) is refused as the original server did: the state is sent again and the program
+        answers again, up to :data:`REFUSALS_PER_TURN` refusals in one turn.
 
         Raises:
-            BotFailure: a failure of the program, a ``surrender``, or an operation that is malformed or names
-                something that is not there (``illegal``); the rules' refusal is the caller's.
+            BotFailure: a failure of the program, a ``surrender``, or a refused operation (``malformed`` or
+                ``illegal``; in the lenient protocol, one past the turn's refusals).
         """
-        message = state_message(match, self.seat, self.orders, self.newly, self.last_used)
-        answer = self.ask(message)
+        turn = int(match.state.turn[0])
+        if turn != self.turn:
+            self.turn, self.turn_refusals = turn, 0
+        while True:
+            try:
+                answer = self.ask(state_message(match, self.seat, self.orders, self.newly, self.last_used))
+            except BotFailure as exc:  # a whole message that is not JSON: the original refused it too
+                if not (self.lenient and exc.whole):
+                    raise
+                self._refuse_again(exc)
+                continue
+            try:
+                action = self._translate(match, answer)
+                try:
+                    match.encode(action)  # the rules' check, the game unchanged
+                except IllegalAction as exc:
+                    raise BotFailure("illegal", f"decision {self.decisions}: {self.refused(exc)}") from None
+                return action
+            except BotFailure as exc:
+                if not self.lenient or exc.kind == "surrender":
+                    raise
+                self._refuse_again(exc)
+
+    def _refuse_again(self, exc: BotFailure) -> None:
+        """Count a refused operation of the lenient protocol (the state is sent again).
+
+        Raises:
+            BotFailure: ``exc``, noting the count, once the turn's refusals are spent.
+        """
+        self.refusals += 1
+        self.turn_refusals += 1
+        if self.turn_refusals > REFUSALS_PER_TURN:
+            raise BotFailure(exc.kind, f"{exc.detail} (refused operation {self.turn_refusals} of this turn; the "
+                                       f"lenient protocol refuses {REFUSALS_PER_TURN} a turn)") from None
+
+    def finish(self, match, result: dict) -> None:
+        """The game is over: end the program, and log how many operations were refused (lenient protocol)."""
+        if self.refusals:
+            logging.getLogger("simkit.outside").warning(
+                "bot %r as the %s player: %d operation(s) refused and answered again (lenient protocol), seed %s",
+                self.bot.name, ("first", "second")[self.seat], self.refusals, match.seed)
+        super().finish(match, result)
+
+    def _translate(self, match, answer: dict) -> tuple:
+        """The game's action tuple of an operation (its legality under the rules not checked).
+
+        Raises:
+            BotFailure: a ``surrender``, or an operation that is malformed or names something that is not there.
+        """
         where = f"decision {self.decisions}"
         verb, p = self._operation(answer, where, expect_round=int(match.state.turn[0]) - 1)
         if verb == "endround":
@@ -281,6 +340,13 @@ class SdkSeat(ProtocolSeat):
         if not (st.alive[0] & (st.uid[0] == uid)).any():
             raise BotFailure("illegal", f"{where}: {role}: no unit with id {wire} on the board")
         return uid
+
+
+class LenientSdkSeat(SdkSeat):
+    """The original SDK's protocol with the original server's tolerance (``"sdk-lenient"``): a refused operation is
+    answered by the same state, and the program goes on (up to :data:`REFUSALS_PER_TURN` a turn)."""
+
+    lenient = True
 
 
 def _shown(answer: dict) -> str:
