@@ -21,7 +21,7 @@ import numpy as np
 from simkit.core.errors import IllegalAction
 from simkit.core.rng import derive_seed
 from simkit.core.seats import SEATS
-from simkit.outside.bots import OutsideBot, check_allowed, outside_bots
+from simkit.outside.bots import SIMKIT_PROTOCOL, OutsideBot, check_allowed, outside_bots
 from simkit.outside.process import BotFailure, BotProcess, Framing
 
 __all__ = ["FORFEIT", "FORFEIT_COLUMNS", "PROTOCOL", "OutsideSeat", "ProtocolSeat", "TimedSeat", "jsonable",
@@ -284,8 +284,11 @@ def choosing_own_deck(scenario, names: Sequence[str]) -> list[str]:
     """The bots of ``names`` whose programs choose their own decks (they speak a protocol of a :class:`ProtocolSeat`,
     such as Battle of Miracles' ``sdk``)."""
     found = outside_bots(scenario)
+    programs = [n for n in dict.fromkeys(names) if n in found and found[n].protocol != SIMKIT_PROTOCOL]
+    if not programs:  # no program speaks another protocol: the game's outside.py is not even imported
+        return []
     protocols = scenario.game.spec.hook("protocols") if scenario.game.spec.has("protocols") else {}
-    return [n for n in dict.fromkeys(names) if n in found and found[n].protocol in protocols]
+    return [n for n in programs if found[n].protocol in protocols]
 
 
 def own_decks(scenario, bots: Sequence[str]) -> dict[int, str]:
@@ -299,8 +302,10 @@ def own_decks(scenario, bots: Sequence[str]) -> dict[int, str]:
         ValueError: one line naming the bot, its seat and why it gave no deck (it failed or chose an illegal deck).
     """
     check_allowed(scenario, bots)
+    if not choosing_own_deck(scenario, bots):
+        return {}
     found = outside_bots(scenario)
-    protocols = scenario.game.spec.hook("protocols") if scenario.game.spec.has("protocols") else {}
+    protocols = scenario.game.spec.hook("protocols")
     out: dict[int, str] = {}
     for s, name in enumerate(bots):
         bot = found.get(name)
