@@ -349,7 +349,8 @@ def write_html_report(tables: dict, out: str | Path, replays: dict | None = None
     playing = experience_words(tables)  # how the games play: the first page's sentence, or why not measured
     extra = experience_csv(tables)
     for key, frame in extra.items():  # the figures without their counts (_n) and the length flags' shares: in the CSV
-        drop = [c for c in frame.columns if c.endswith("_n") or c.startswith(("longer", "shorter"))]
+        drop = [c for c in frame.columns if c.endswith("_n") or c.startswith(("longer", "shorter"))
+                or frame[c].isna().all()]  # and a figure no game has (no target, no uncertainty): said above
         shown[key] = (frame.drop(columns=drop if key == "experience" else []), ())
     if "against" in tables:  # real games against a sweep
         shown["against"] = (tables["against"]["table"], ("difference", "low", "high"))  # rates as rates
