@@ -414,6 +414,12 @@ def _excess(b: Banded) -> float:
 # single figures
 
 
+def _printed_excludes_zero(e: Estimate) -> bool:
+    """The interval leaves 0 out as the sentence prints it (in points, one decimal): a bound that prints as
+    ``+0.0`` does not, so no word is stronger than the interval the reader sees."""
+    return float(f"{100 * e.low:.1f}") > 0 or float(f"{100 * e.high:.1f}") < 0
+
+
 def seat_sentence(edge: Estimate, band: float, flagged: bool = False, games: int | None = None,
                   interval: str = "95% CI", given: tuple[str, str] | None = None) -> str:
     """The first seat's edge in one sentence, as strong as its interval allows.
@@ -428,7 +434,7 @@ def seat_sentence(edge: Estimate, band: float, flagged: bool = False, games: int
             ``("12 gold", "13 gold")``): named after the edge, which is then the seat's with its gold.
 
     Returns:
-        ``going first is worth +8.0 points (95% CI +3.2 to +12.8...)`` only when the interval excludes 0,
+        ``going first is worth +8.0 points (95% CI +3.2 to +12.8...)`` only when the interval as printed excludes 0,
         else ``no measurable seat edge: +5.6 points (95% CI -2.6 to +13.4...)``; then where it stands against
         the band: flagged beyond it, inside it by its whole interval, or not settled.
     """
@@ -438,7 +444,7 @@ def seat_sentence(edge: Estimate, band: float, flagged: bool = False, games: int
     n += f"; the first seat with {given[0]}, the second with {given[1]}" if given else ""
     shown = edge.ci_pts().replace("95% CI", interval, 1)
     ci = f"({shown}{n})"
-    if edge.excludes(0.0):
+    if _printed_excludes_zero(edge):
         who = "going first" if edge.value > 0 else "going second"
         size = f"{100 * abs(edge.value):.1f}"
         head = (f"going first is worth {pts(edge.value)} points {ci}" if edge.value > 0

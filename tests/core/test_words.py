@@ -69,12 +69,13 @@ def test_a_seat_edge_whose_interval_leaves_zero_out_is_worth_its_points():
 
 @given(st.floats(-0.4, 0.4), st.floats(0.0, 0.3), st.floats(0.0, 0.3), st.booleans())
 def test_seat_words_follow_the_interval(value, below, above, flagged):
-    """Whatever the edge: 'worth' exactly when the interval leaves 0 out, 'inside' only when it lies inside the
-    band, 'significantly' only when flagged."""
+    """Whatever the edge: 'worth' exactly when the interval as printed (points, one decimal) leaves 0 out,
+    'inside' only when it lies inside the band, 'significantly' only when flagged."""
     e = Estimate(value, value - below, value + above)
     s = seat_sentence(e, 0.05, flagged)
-    assert ("worth" in s) == (e.low > 0 or e.high < 0)
-    assert ("no measurable" in s) == (e.low <= 0 <= e.high)
+    low, high = float(f"{100 * e.low:.1f}"), float(f"{100 * e.high:.1f}")
+    assert ("worth" in s) == (low > 0 or high < 0)
+    assert ("no measurable" in s) == (low <= 0 <= high)
     assert ("inside +-5 points" in s) == (not flagged and -0.05 <= e.low and e.high <= 0.05)
     assert ("significantly" in s) == flagged
 
@@ -355,7 +356,7 @@ def test_no_sentence_of_a_report_page_contradicts_its_numbers_or_another(df):
                 assert lo <= 0 <= hi, s
     seat = next(h for h in heads if "seat edge" in h or "worth" in h)
     o = tables["first_player"].query("scope == 'overall'").iloc[0]
-    assert ("worth" in seat) == (o["low"] > 0 or o["high"] < 0)
+    assert ("worth" in seat) == (float(f"{100 * o['low']:.1f}") > 0 or float(f"{100 * o['high']:.1f}") < 0)
     outside = int(((decks["win_rate"] < 0.45) | (decks["win_rate"] > 0.55)).sum())
     ranged = next(h for h in heads if h.startswith("Deck win rates range"))
     assert (f"{outside} of {len(decks)} lie outside" in ranged) == (outside > 0)
@@ -471,3 +472,13 @@ def test_the_projection_of_real_games_names_no_sweep():
     real = balance_verdict([deck, other], games_per_pair=10, real=True).sentence
     assert "sweep --games" in swept
     assert "real games per pair would" in real and "sweep --games" not in real
+
+
+def test_a_seat_edge_whose_printed_interval_touches_zero_is_not_called_worth():
+    """A lower bound of +0.04 points prints as +0.0: the sentence says no measurable seat edge, not 'worth'."""
+    from simkit.core.words import seat_sentence
+
+    edge = Estimate(0.096, 0.0004, 0.185, games=200)
+    text = seat_sentence(edge, 0.05)
+    assert text.startswith("no measurable seat edge: +9.6 points (95% CI +0.0 to +18.5")
+    assert seat_sentence(Estimate(0.096, 0.0006, 0.185), 0.05).startswith("going first is worth +9.6 points")
