@@ -21,8 +21,8 @@ QUICK = Path(__file__).resolve().parents[2] / "scenarios" / "miracle" / "quick.t
 A = "HolyLight:Archer,Priest,Swordsman"
 B = "InfernoFlame:BlackBat,FrostDragon,VolcanoDragon"
 C = "SalamanderShield:Archer,FrostDragon,Swordsman"
-BASE_PAGES = 8  # title, matchups, deck strength + first player per deck, per matchup, cards, card usage, shape,
-#                 metagame+flags
+BASE_PAGES = 10  # title, matchups, deck strength + first player per deck, per matchup, cards, card usage, shape,
+#                  metagame+flags, how the games play and its figures
 
 
 def _text(page) -> str:

@@ -169,9 +169,15 @@ def leads(rules: Rules, st: State) -> np.ndarray:
 def step_noting(rules: Rules, st: State, act: Actions, records: np.ndarray, ids: np.ndarray, decided: np.ndarray,
                 band: float) -> None:
     """:func:`step`, noting in ``records[ids[i]]`` what the action tells of how game ``i`` plays: a decision among
-    the legal actions of its position where ``decided[i]``, the lead when it ends a turn or the game (``band``: the
-    scenario's ``[experience] level_band``): :func:`.fast.experience.step_noting`."""
+    the legal actions of its position where ``decided[i]`` (:func:`.fast.experience.note_choices`), then, after
+    :func:`step` itself (this module's, so a check that replaces it is obeyed), the lead when the action ends a turn
+    or the game (``band``: the scenario's ``[experience] level_band``; :func:`.fast.experience.note_leads`)."""
     p = packed(rules)
-    _run(st, fast_experience.step_noting, p.k_rules, p.layout, p.scratch, np.empty(p.layout.size, bool), records,
-         np.ascontiguousarray(ids, np.int64), np.ascontiguousarray(decided, bool), float(band),
-         *(_ints(x) for x in act))
+    kind = _ints(act.kind)
+    ids = np.ascontiguousarray(ids, np.int64)
+    turns = np.ascontiguousarray(st.turn, np.int64).copy()
+    was_over = np.ascontiguousarray(st.over, bool).copy()
+    _run(st, fast_experience.note_choices, p.k_rules, p.layout, p.scratch, np.empty(p.layout.size, bool), records,
+         ids, np.ascontiguousarray(decided, bool), kind)
+    step(rules, st, act)
+    _run(st, fast_experience.note_leads, p.k_rules, records, ids, turns, was_over, float(band), kind)
