@@ -37,6 +37,9 @@ def run(args: argparse.Namespace) -> int:
         space=args.space or "pool",
         neighbours=args.neighbours or 0,
         cell_starts=args.cell_starts or 0,
+        search=args.search or "grow",
+        alpha=args.alpha or 0.0,
+        population_games=args.population_games or 0,
     ).check()
     out = args.out or f"results/explore-{sc.path.stem}"
     args.resume_folder = out  # a stop from here on keeps the rounds played
@@ -138,6 +141,14 @@ def register(sub) -> None:
                    "drawn by the seed (default: every one)")
     p.add_argument("--cell-starts", type=int, metavar="K", help="with seat pools: K decks of every style cell "
                    "of each seat's pool join the search at the start (default 0)")
+    p.add_argument("--search", choices=("grow", "all"), help="the decks raced: the population's one-edit "
+                   "neighbours, growing (default), or every deck of each seat's pool from the start (the guarantee "
+                   "then covers the whole space)")
+    p.add_argument("--alpha", type=float, metavar="A", help="make every bound hold at once, over all decks and "
+                   "looks, with chance at least 1 - A (e.g. 0.05; default: deck by deck at z = 2)")
+    p.add_argument("--population-games", type=int, metavar="G", help="games of each pairing of two population "
+                   "decks (default: the horizon); the mixture's decks then play on against each other, up to the "
+                   "horizon, only while their bounds need it")
     p.add_argument("--max-games", type=int, metavar="N", help="stop after N games (the guarantee is then not met)")
     p.add_argument("--bots", help="two bots, first seat and second seat (default: [sweep] bots)")
     p.add_argument("--bots-from", metavar="FILE",

@@ -646,8 +646,8 @@ __all__ += ["changes_sentence", "seat_change_sentence", "seat_change_clause", "m
 # explore
 
 
-def guarantee_sentence(exploitability: Estimate, epsilon: float, stopped: str, who: str = "the mixture"
-                       ) -> tuple[bool, str]:
+def guarantee_sentence(exploitability: Estimate, epsilon: float, stopped: str, who: str = "the mixture",
+                       scope: str = "searched deck") -> tuple[bool, str]:
     """``explore``'s guarantee, met only when the upper bound of the exploitability's interval is below epsilon.
 
     Args:
@@ -655,6 +655,7 @@ def guarantee_sentence(exploitability: Estimate, epsilon: float, stopped: str, w
         epsilon: the guarantee's margin.
         stopped: why the run stopped (``settled``, ``max_games``...).
         who: what is exploited (``the mixture``, ``the first seat's mixture``).
+        scope: the decks the bound covers (``searched deck``; ``deck of the pool`` when every deck was raced).
 
     Returns:
         ``(met, sentence)``.
@@ -662,18 +663,19 @@ def guarantee_sentence(exploitability: Estimate, epsilon: float, stopped: str, w
     e = exploitability
     ci = f"interval {e.low:+.3f} to {e.high:+.3f}"
     if e.known and e.high < epsilon:
-        return True, (f"guarantee met: no searched deck beats {who} by {epsilon:g} or more (exploitability "
+        return True, (f"guarantee met: no {scope} beats {who} by {epsilon:g} or more (exploitability "
                       f"{e.value:+.3f}, {ci}, its upper end below epsilon = {epsilon:g})")
     why = ("the run stopped on --max-games first" if stopped == "max_games" else
            "more games per ordered pair (--horizon) would narrow it")
     if e.known and e.low > epsilon:
-        return False, (f"guarantee NOT met: a searched deck beats {who} by more than {epsilon:g} (exploitability "
+        return False, (f"guarantee NOT met: a {scope} beats {who} by more than {epsilon:g} (exploitability "
                        f"{e.value:+.3f}, {ci})")
     return False, (f"guarantee NOT met: exploitability {e.value:+.3f} ({ci}) may reach epsilon = "
                    f"{epsilon:g}, so a deck beating {who} by that much is not ruled out; {why}")
 
 
-def seats_guarantee_sentence(per_seat: dict[str, Estimate], epsilon: float, stopped: str) -> tuple[bool, str]:
+def seats_guarantee_sentence(per_seat: dict[str, Estimate], epsilon: float, stopped: str,
+                             scope: str = "searched deck") -> tuple[bool, str]:
     """The guarantee of an explore whose seats have their own pools, in one sentence: met only when the upper end
     of each seat's exploitability interval lies below epsilon.
 
@@ -682,6 +684,7 @@ def seats_guarantee_sentence(per_seat: dict[str, Estimate], epsilon: float, stop
             searched deck against it, minus its value) with its interval.
         epsilon: the guarantee's margin.
         stopped: why the run stopped.
+        scope: the decks the bound covers (``searched deck``; ``deck of its pool`` when every deck was raced).
 
     Returns:
         ``(met, sentence)``.
@@ -691,7 +694,7 @@ def seats_guarantee_sentence(per_seat: dict[str, Estimate], epsilon: float, stop
         for seat, e in per_seat.items())
     met = [seat for seat, e in per_seat.items() if e.known and e.high < epsilon]
     if len(met) == len(per_seat):
-        return True, (f"guarantee met for both seats: no searched deck beats the other seat's metagame by {epsilon:g} "
+        return True, (f"guarantee met for both seats: no {scope} beats the other seat's metagame by {epsilon:g} "
                       f"or more ({said}: every upper end below epsilon)")
     why = ("the run stopped on --max-games first" if stopped == "max_games" else
            "more games per ordered pair (--horizon) would narrow them")

@@ -74,12 +74,14 @@ class Side:
 
 @dataclass(frozen=True)
 class Against:
-    """What a side's candidates are raced against: the mixture of the side it meets (its decks and weights) and the
-    score its own decks are judged against (1/2 for alike seats, else its seat's value)."""
+    """What a side's candidates are raced against: the mixture of the side it meets (its decks and weights), the
+    score its own decks are judged against (1/2 for alike seats, else its seat's value) and that score's standard
+    error (0 for alike seats; a seat's value is itself measured from the mixtures' games)."""
 
     decks: list[int]
     weights: np.ndarray
     ref: float
+    se: float = 0.0
 
 
 class DeckGame:
@@ -113,9 +115,26 @@ class DeckGame:
             return [(i, j) for i in pops[0] for j in pops[0] if i != j]
         return [(i, j) for i in pops[0] for j in pops[1]]
 
-    def against(self, supports: list, weights: list, refs: list[float]) -> list[Against]:
-        """For each side, what its candidates face (:class:`Against`), from :meth:`mixtures`' answer."""
-        return [Against(supports[side.opponent], weights[side.opponent], refs[side.index]) for side in self.sides]
+    def against(self, supports: list, weights: list, refs: list[float], se: float = 0.0) -> list[Against]:
+        """For each side, what its candidates face (:class:`Against`), from :meth:`mixtures`' answer and the value's
+        standard error (:meth:`value_se`)."""
+        return [Against(supports[side.opponent], weights[side.opponent], refs[side.index], se) for side in self.sides]
+
+    def value_se(self, tally: Tally, supports: list, weights: list) -> float:
+        """The standard error of the seats' value ``v``, the mixtures' weighted score over the pairings of their
+        decks, each rate shrunk by one virtual win and loss as :meth:`Tally.seat_score` does (0 for alike seats,
+        whose value is 1/2 by symmetry; infinite while a pairing of the mixtures is unplayed)."""
+        if len(self.sides) == 1:
+            return 0.0
+        var = 0.0
+        for i, wi in zip(supports[0], weights[0], strict=True):
+            for j, wj in zip(supports[1], weights[1], strict=True):
+                g = tally.n[i, j]
+                if g == 0:
+                    return float("inf")
+                p = (tally.pts[i, j] + 1) / (g + 2)
+                var += (wi * wj) ** 2 * p * (1 - p) / g
+        return float(np.sqrt(var))
 
     def mixtures(self, tally: Tally, pops: list[list[int]], tol: float) -> tuple[list, list, list[float]]:
         """Each side's metagame of the populations ``pops``, and the score each side's decks are judged against.

@@ -5,7 +5,9 @@ of the deck-choice game (:class:`~simkit.explore.game.DeckGame`: one side ``both
 the ``first`` and ``second`` seats when each has its own pool):
 
 1. **Population.** Every population deck of a side plays every population deck of the side it meets
-   (alike seats: each other deck of the one population, both seatings) ``horizon`` games.
+   (alike seats: each other deck of the one population, both seatings) ``horizon`` games (``population_games``
+   when set: then a population deck's games against the mixture it meets climb the looks as a candidate's do,
+   until its bound against the mixture is decided, so the games go to the pairings the guarantee rests on).
 2. **Metagame.** Each side's mixture of the populations' table (:meth:`DeckGame.mixtures`), weights below
    ``support_tol`` dropped, and the score each side's decks are judged against (1/2 for alike seats; the
    game's value ``v`` for the first seat and ``1 - v`` for the second).
@@ -40,30 +42,37 @@ from simkit.explore.space import DeckSpace
 from simkit.explore.tally import Tally
 
 
-def race(tally: Tally, side: Side, against: Against, candidates, s: ExploreSettings) -> dict:
+def race(tally: Tally, side: Side, against: Against, candidates, s: ExploreSettings, z: float | None = None) -> dict:
     """Every candidate of ``side``: its level, estimate against the mixture, bounds and decision.
 
     Args:
         tally: the games so far.
         side: the candidates' side (:class:`~simkit.explore.game.Side`).
-        against: the mixture of the side it meets and the score the side's decks are judged against (1/2, or the
-            seat's value): :class:`~simkit.explore.game.Against`.
+        against: the mixture of the side it meets, the score the side's decks are judged against (1/2, or the
+            seat's value) and that score's standard error: :class:`~simkit.explore.game.Against`.
         candidates: the decks raced.
         s: the settings (epsilon, z, horizon).
+        z: the bounds' width in standard errors (:func:`race_z`; default ``s.z``).
 
     Returns:
         ``{deck: (level, estimate, low, high, decision)}`` with decision ``new`` (no game yet),
-        ``drop``, ``add``, ``horizon`` (at the horizon, neither) or ``race``.
+        ``drop``, ``add``, ``horizon`` (at the horizon, neither) or ``race``. The bounds are the deck's
+        score ``z`` standard errors of its score less the reference (the deck's and the value's errors
+        together) either side: a deck is dropped once its upper bound is below the reference plus epsilon.
+        It is added once its score is ``s.z`` of its own standard errors above the reference (a deck added
+        needlessly only costs games; the guarantee never rests on an addition).
     """
     out, ref = {}, against.ref
+    z = s.z if z is None else z
     for c in candidates:
         est, se, level = side.score(tally, c, against.decks, against.weights)
-        low, high = max(est - s.z * se, 0.0), min(est + s.z * se, 1.0)
+        width = z * float(np.hypot(se, against.se))
+        low, high = max(est - width, 0.0), min(est + width, 1.0)
         if level == 0:
             decision = "new"
         elif high < ref + s.epsilon:
             decision = "drop"
-        elif low > ref or (level >= s.horizon and est > ref + s.epsilon):
+        elif est - s.z * se > ref or (level >= s.horizon and est > ref + s.epsilon):
             decision = "add"
         elif level >= s.horizon:
             decision = "horizon"
@@ -71,6 +80,18 @@ def race(tally: Tally, side: Side, against: Against, candidates, s: ExploreSetti
             decision = "race"
         out[c] = (level, est, low, high, decision)
     return out
+
+
+def race_z(game: DeckGame, s: ExploreSettings) -> float:
+    """The width of the bounds decks are dropped on: :meth:`ExploreSettings.family_z` over every deck of the
+    game's pools (and its value, when the seats have their own pools)."""
+    return s.family_z(sum(len(side.pool) for side in game.sides) + (len(game.sides) > 1))
+
+
+def searched_of(st: dict, side: Side, space: DeckSpace) -> set[int]:
+    """The decks ``side`` has searched by the state ``st`` (``"all"``: every deck of its pool)."""
+    kept = st["searched"][side.name]
+    return set(side.pool) if kept == "all" else {space.index(d) for d in kept}
 
 
 def field_of(space: DeckSpace, s: ExploreSettings) -> list[int]:
@@ -118,11 +139,17 @@ class Planner:
 
     The layout's counts are the plan's pools (first seat's decks by the second's, :class:`SeatPools`); the
     planner works on the space's decks in both seats and reads and writes the pairings the pools hold.
+
+    Attributes:
+        columns: the only columns of the games it reads (the sweep holds no other between rounds).
     """
+
+    columns = ("first_deck", "second_deck", "winner")
 
     def __init__(self, space: DeckSpace, settings: ExploreSettings):
         self.space, self.s = space, settings
         self.game = DeckGame(space, settings.horizon)
+        self.z = race_z(self.game, settings)
         self._rows, self._cols = (np.asarray(pool, np.int64) for pool in space.seats)
 
     def initial(self) -> dict:
@@ -143,6 +170,9 @@ class Planner:
                 cells.setdefault(sp.cell(i), []).append(i)
             seeds = {i for found in cells.values() for i in found[: s.cell_starts]}
             pops[side.name] = [sp.decks[i] for i in start]
+            if s.search == "all":  # every deck of the pool, from the start (kept as one word: a pool of thousands)
+                searched[side.name] = "all"
+                continue
             searched[side.name] = [sp.decks[i] for i in sorted(set(start) | seeds | (self._near(start) &
                                                                                       set(side.pool)))]
         return {"phase": "metagame", "population": pops, "searched": searched, "added": [], "contenders": [],
@@ -160,7 +190,9 @@ class Planner:
 
     def _grow(self, st: dict, side: Side, around) -> set[int]:
         """Add the neighbours (in the side's pool) of ``around`` to its searched decks; returns the new ones."""
-        searched = {self.space.index(d) for d in st["searched"][side.name]}
+        if st["searched"][side.name] == "all":
+            return set()
+        searched = searched_of(st, side, self.space)
         grown = (self._near(around) & set(side.pool)) - searched
         if grown:
             st["searched"] = {**st["searched"], side.name: [self.space.decks[i] for i in sorted(searched | grown)]}
@@ -198,13 +230,13 @@ class Planner:
         idx, game = self.space.index, self.game
         pops = [[idx(d) for d in st["population"][side.name]] for side in game.sides]
         for cell in game.population_cells(pops):
-            target[cell] = max(target[cell], self.s.horizon)
+            target[cell] = max(target[cell], self.s.population_games or self.s.horizon)
         if (target > n).any():
             return self._finish(layout, n, target, st)
         supports, weights, refs = game.mixtures(tally, pops, self.s.support_tol)
-        against = game.against(supports, weights, refs)
+        against = game.against(supports, weights, refs, game.value_se(tally, supports, weights))
         verdicts = [race(tally, side, against[side.index],
-                         sorted({idx(d) for d in st["searched"][side.name]} - set(pops[side.index])), self.s)
+                         sorted(searched_of(st, side, self.space) - set(pops[side.index])), self.s, self.z)
                     for side in game.sides]
         adds = []
         for side, verdict in zip(game.sides, verdicts, strict=True):
@@ -223,9 +255,13 @@ class Planner:
             promising = [c for c, x in verdict.items() if x[0] >= game.grow_after and x[1] >= faced.ref - self.s.band]
             grown = self._grow(st, side, set(supports[side.index]) | set(promising))
             if grown:
-                verdict.update(race(tally, side, faced, sorted(grown), self.s))
-            for c, x in verdict.items():
-                if x[4] in ("new", "race"):
+                verdict.update(race(tally, side, faced, sorted(grown), self.s, self.z))
+            climbing = dict(verdict)
+            if self.s.population_games:  # a population deck's games against the mixture it meets climb as a
+                # candidate's do until its bound is decided (the mixture's decks' own bounds are the guarantee's)
+                climbing.update(race(tally, side, faced, pops[side.index], self.s, self.z))
+            for c, x in climbing.items():
+                if x[4] in ("new", "race") or (x[4] == "add" and c in pops[side.index]):
                     goal = _next(self.s.looks(), x[0])
                     for o in faced.decks:
                         for cell in side.cells(c, o):
@@ -263,8 +299,8 @@ class Planner:
             return self._finish(layout, n, target, st)
         pop = [idx(d) for d in st["population"][side.name]]
         against = self.game.against(*self.game.mixtures(tally, [pop], self.s.support_tol))
-        cands = sorted({idx(d) for d in st["searched"][side.name]} - set(pop))
-        again = race(tally, side, against[0], cands, self.s)
+        cands = sorted(searched_of(st, side, self.space) - set(pop))
+        again = race(tally, side, against[0], cands, self.s, self.z)
         st["phase"] = "metagame" if any(v[4] in ("new", "race", "add") for v in again.values()) else "done"
         return None  # the field's games reopened a candidate: race it again; else done
 

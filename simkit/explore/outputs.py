@@ -25,7 +25,7 @@ import pandas as pd
 
 from simkit.core.words import Estimate, card_status, guarantee_sentence, seats_guarantee_sentence
 from simkit.explore.game import Against, DeckGame, Side
-from simkit.explore.oracle import field_of, field_race, race, state_of
+from simkit.explore.oracle import field_of, field_race, race, race_z, searched_of, state_of
 from simkit.explore.settings import ExploreSettings
 from simkit.explore.space import DeckSpace
 from simkit.explore.tally import Tally
@@ -98,7 +98,8 @@ def _experience(df: pd.DataFrame, r: _Reading) -> tuple[str, int]:
     if len(seats) == 1:  # alike seats: one mixture, either seating
         mask = df["first_deck"].isin(first) & df["second_deck"].isin(first)
     games = df[mask.to_numpy()]
-    games.attrs = dict(df.attrs)
+    meta = df.attrs.get("meta") or {}  # the game and scenario, not every round's state (copied at each column read)
+    games.attrs = {**df.attrs, "meta": {k: v for k, v in meta.items() if k not in ("rounds", "adaptive_result")}}
     if not len(games):
         return "How the games play: no game between the mixtures' decks was played.", 0
     return experience_words({"experience": experience_tables(games)}) or "", int(len(games))
@@ -111,19 +112,20 @@ def _reading(space: DeckSpace, s: ExploreSettings, df: pd.DataFrame, state: dict
     tally = Tally(space.decks, df)
     pops = [[space.index(d) for d in state["population"][side.name]] for side in game.sides]
     supports, weights, refs = game.mixtures(tally, pops, s.support_tol)
+    value_se = game.value_se(tally, supports, weights)
     field = field_of(space, s) if game.field else []
     contenders = [space.index(d) for d in state.get("contenders", [])]
     fv = field_race(tally, contenders, field, s) if contenders else {}
     pred = tally.predicted_field_rate(field) if game.field else np.full(len(space), np.nan)
-    return _Reading(space, game, s, tally, state, pops, supports, weights, game.against(supports, weights, refs),
-                    fv, pred)
+    return _Reading(space, game, s, tally, state, pops, supports, weights,
+                    game.against(supports, weights, refs, value_se), fv, pred)
 
 
 def _deck_rows(r: _Reading, side: Side) -> list[dict]:
     """One row per deck of ``side``'s pool: its race against the mixture it meets, its field race, its cell."""
     space, k = r.space, side.index
-    searched = sorted({space.index(d) for d in r.state["searched"][side.name]} | set(r.pops[k]))
-    verdict = race(r.tally, side, r.against[k], searched, r.s)
+    searched = sorted(searched_of(r.state, side, space) | set(r.pops[k]))
+    verdict = race(r.tally, side, r.against[k], searched, r.s, race_z(r.game, r.s))
     w = dict(zip(r.supports[k], r.weights[k], strict=True))
     rows = []
     for i in side.pool:
@@ -224,10 +226,15 @@ def _summary(answers: dict, r: _Reading, stopped: str) -> dict:
         best[side.name] = None if top is None else str(top["deck"])
         estimates[side.name] = Estimate(exploit[side.name], *interval[side.name])
         open_ += int(((cand["vs_mix_high"] >= ref + s.epsilon) & ~cand["in_population"]).sum())
+    every = s.search == "all"
     if list(estimates) == ["both"]:
-        met, guarantee = guarantee_sentence(estimates["both"], s.epsilon, stopped)
+        met, guarantee = guarantee_sentence(estimates["both"], s.epsilon, stopped,
+                                            scope="deck of the pool" if every else "searched deck")
     else:
-        met, guarantee = seats_guarantee_sentence(estimates, s.epsilon, stopped)
+        met, guarantee = seats_guarantee_sentence(estimates, s.epsilon, stopped,
+                                                  scope="deck of its pool" if every else "searched deck")
+    z, family = race_z(game, s), sum(len(side.pool) for side in game.sides) + (len(game.sides) > 1)
+    guarantee += "; " + bounds_words(s, z, family)
     games = answers["matchups"]["games"]
     return {
         "seats": list(game.names),
@@ -256,8 +263,19 @@ def _summary(answers: dict, r: _Reading, stopped: str) -> dict:
         "untested_cards": [f"{r.category}:{r.card}" for r in answers["dead_cards"].itertuples()
                            if r.status == "untested"],
         "axes": [ax.spec() for ax in space.axes],
+        "bounds": {"z": round(z, 4), "alpha": s.alpha, "family": int(family) if s.alpha else 1,
+                   "value_se": round(float(r.against[0].se), 6)},
         "settings": s.to_dict(),
     }
+
+
+def bounds_words(s: ExploreSettings, z: float, family: int) -> str:
+    """What the bounds are, in words: family-wise over the whole pool (``alpha`` set) or deck by deck."""
+    if s.alpha:
+        return (f"every bound holds at once with chance at least {1 - s.alpha:.0%} (z = {z:.2f}: Bonferroni over "
+                f"{family:,} decks and values and {len(s.looks())} looks, normal approximation)")
+    return (f"each bound is {z:g} standard errors (normal approximation), deck by deck, not at once over "
+            "every deck (--alpha makes them family-wise)")
 
 
 def write_outputs(out: Path, answers: dict, title: str) -> None:

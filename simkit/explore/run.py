@@ -95,7 +95,10 @@ def run_explore(scenario: str | Path | Scenario, out: str | Path, settings: Expl
     run_sweep(sc, plan, out, run, planner=Planner(space, settings))
     meta = read_meta(out)
     result = meta.get("adaptive_result") or {}
-    answers = analyse(space, settings, load_results(out), result.get("units") or {}, result.get("stopped", ""))
+    games = load_results(out)
+    kept = games.attrs.get("meta") or {}  # the rounds' records are the plan, not the answers: pandas copies attrs
+    games.attrs["meta"] = {k: v for k, v in kept.items() if k not in ("rounds", "adaptive_result")}
+    answers = analyse(space, settings, games, result.get("units") or {}, result.get("stopped", ""))
     write_outputs(out, answers, f"simkit explore: {sc.name}")
     meta["explore"] = {"settings": settings.to_dict(), "files": list(FILES)}  # what a report would read
     write_meta(out, meta)

@@ -48,6 +48,18 @@ class ExploreSettings:
         cell_starts: with seat pools, this many decks of every style cell of each seat's pool, drawn
             by the seed, join the search at the start, so no style goes unsearched because the
             one-edit neighbours never leave it (Magic War's races); 0: none.
+        search: which decks are raced: ``grow`` (the population's one-edit neighbours, growing from the
+            decks that come close) or ``all`` (every deck of each side's pool from the start: the guarantee
+            then covers the whole space, not only the decks the search reached).
+        alpha: 0: every interval is ``z`` standard errors wide, deck by deck. Above 0: the chance that any
+            bound of the run is wrong, all decks and looks together: the bounds a deck is dropped on and
+            the guarantee's upper bound use the family-wise width :meth:`family_z` (Bonferroni over every
+            deck of both pools, the game's value and every look), so "no deck beats the metagame by more
+            than epsilon" holds for the whole space at once, not deck by deck.
+        population_games: 0: every pairing of two population decks plays ``horizon`` games. Above 0: it plays
+            this many, and a population deck's games against the mixture it meets climb the looks up to the
+            horizon as a candidate's do, until its bound is decided (a large horizon then costs games only
+            where the guarantee needs them: the mixture's decks against each other).
     """
 
     epsilon: float = 0.02
@@ -71,6 +83,20 @@ class ExploreSettings:
     neighbours: int = 0
     start_second: tuple[str, ...] = field(default_factory=tuple)
     cell_starts: int = 0
+    search: str = "grow"
+    alpha: float = 0.0
+    population_games: int = 0
+
+    def family_z(self, decks: int) -> float:
+        """The width in standard errors of a bound that a deck is dropped on (and the guarantee read from):
+        ``z`` when ``alpha`` is 0, else the one-sided normal quantile at ``alpha / (decks * looks)``, ``decks``
+        being every deck of both seat pools and the game's value (Bonferroni: every such bound holds at once,
+        at every look, with chance at least ``1 - alpha``)."""
+        if not self.alpha:
+            return self.z
+        from scipy.stats import norm
+
+        return float(norm.isf(self.alpha / (max(decks, 1) * len(self.looks()))))
 
     def looks(self) -> tuple[int, ...]:
         """Games per ordered pair against each metagame deck at which a candidate's race looks: 1, 2, 4, ... horizon."""
@@ -90,7 +116,8 @@ class ExploreSettings:
         d["field_looks"], d["bots"], d["axes"] = list(self.field_looks), list(self.bots), list(self.axes)
         d["start_decks"] = list(self.start_decks)
         d["start_second"] = list(self.start_second)
-        for key, default in (("space", "pool"), ("neighbours", 0), ("start_second", []), ("cell_starts", 0)):
+        for key, default in (("space", "pool"), ("neighbours", 0), ("start_second", []), ("cell_starts", 0),
+                             ("search", "grow"), ("alpha", 0.0), ("population_games", 0)):
             if d[key] == default:  # a run of the defaults stores what it always stored
                 del d[key]
         return d
@@ -127,6 +154,13 @@ class ExploreSettings:
             raise ValueError(f"--space: 'pool' or 'all', got {self.space!r}")
         if self.cell_starts < 0:
             raise ValueError(f"--cell-starts: must be 0 (none) or more, got {self.cell_starts!r}")
+        if self.search not in ("grow", "all"):
+            raise ValueError(f"--search: 'grow' or 'all', got {self.search!r}")
+        if not 0 <= self.alpha < 1:
+            raise ValueError(f"--alpha: must lie in [0, 1) (0: deck by deck at --z), got {self.alpha!r}")
+        if not 0 <= self.population_games <= self.horizon:
+            raise ValueError(f"--population-games: 0 (the horizon) up to the horizon ({self.horizon}), got "
+                             f"{self.population_games!r}")
         if self.neighbours < 0:
             raise ValueError(f"--neighbours: must be 0 (every one) or more, got {self.neighbours!r}")
         for a in self.axes:

@@ -27,8 +27,10 @@ class AdaptiveLayout:
     uniform seed ``derive_seed(seed, A, B, g)``; its games are sorted by (bot, first deck, second
     deck, game) in plan order and cut into chunks numbered on from the previous round's, a chunk
     never mixing two bots. So every pair's games are always a prefix 0..n-1, as in a uniform sweep.
-    A table of more than :data:`SPARSE_CELLS` cells is recorded as ``pairs`` instead, its played
-    pairs alone (``[bot, i, j, games]``), so a round of an explore over thousands of decks stays small.
+    A table of more than :data:`SPARSE_CELLS` cells is recorded as ``grown`` instead: the pairs whose games the
+    round adds, each with its count after it (``[bot, i, j, games]``; every other pair keeps its count from the
+    round before), so a round of an explore over thousands of decks stays small however many rounds came before.
+    (Folders written before recorded ``pairs``: every played pair with its count.)
 
     Attributes (as :class:`SweepPlan`'s, for the folder checks): ``pools``, ``bots``, ``panel``,
     ``bot_pairs``, ``scenario_hash``, ``chunk_count``, ``total_games``, ``games`` (the most games of
@@ -48,7 +50,7 @@ class AdaptiveLayout:
         for r, rnd in enumerate(rounds or []):
             where = f"{META}: rounds[{r}]"
             try:
-                target = _counts_of(rnd, (blocks, d, d2))
+                target = _counts_of(rnd, self.counts)
             except (KeyError, TypeError, ValueError, IndexError):
                 raise ValueError(f"{where}: counts: malformed (not {shape} games per ordered pair)") from None
             first = len(self._chunks)
@@ -100,14 +102,14 @@ class AdaptiveLayout:
 
     def add_round(self, target: np.ndarray, status: dict) -> dict:
         """Lay out a new round that brings every pair to ``target`` games; returns its ``meta.json`` record."""
-        first = len(self._chunks)
+        first, before = len(self._chunks), self.counts
         games = self._lay_out(np.asarray(target, np.int64), "new round")
         counts = self.counts if self.panel else self.counts[0]  # a one-bot sweep stores D x D, as before panels
         rnd = {"round": len(self.rounds), "first_chunk": first, "chunk_count": len(self._chunks) - first,
                "games": games, "units": status}
-        if self.counts.size > SPARSE_CELLS:  # e.g. an explore of every legal army: its few played pairs only
-            rnd["pairs"] = [[int(x) for x in cell] + [int(self.counts[tuple(cell)])]
-                            for cell in np.argwhere(self.counts > 0)]
+        if self.counts.size > SPARSE_CELLS:  # e.g. an explore of every legal army: the pairs this round grows
+            rnd["grown"] = [[int(x) for x in cell] + [int(self.counts[tuple(cell)])]
+                            for cell in np.argwhere(self.counts != before)]
         else:
             rnd["counts"] = counts.tolist()
         self.rounds.append(rnd)
@@ -125,12 +127,14 @@ class AdaptiveLayout:
         raise ValueError(f"no chunk of the adaptive plan starts with {key}")
 
 
-def _counts_of(rnd: dict, shape: tuple[int, int, int]) -> np.ndarray:
-    """A round's games per bot and ordered pair: its dense ``counts``, or its ``pairs`` ``[bot, i, j, games]``."""
-    if "pairs" not in rnd:
+def _counts_of(rnd: dict, before: np.ndarray) -> np.ndarray:
+    """A round's games per bot and ordered pair: its dense ``counts``, its ``grown`` pairs ``[bot, i, j, games]``
+    over the counts ``before`` it, or (an older folder) every played pair in ``pairs``."""
+    shape = before.shape
+    if "pairs" not in rnd and "grown" not in rnd:
         return np.asarray(rnd["counts"], dtype=np.int64).reshape(shape)
-    out = np.zeros(shape, np.int64)
-    cells = np.asarray(rnd["pairs"], dtype=np.int64).reshape(-1, 4)
+    out = before.copy() if "grown" in rnd else np.zeros(shape, np.int64)
+    cells = np.asarray(rnd["grown"] if "grown" in rnd else rnd["pairs"], dtype=np.int64).reshape(-1, 4)
     if (cells < 0).any():
         raise ValueError("negative")
     out[cells[:, 0], cells[:, 1], cells[:, 2]] = cells[:, 3]

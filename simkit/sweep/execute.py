@@ -409,12 +409,15 @@ def _play_adaptive(p: _Playing, plan: SweepPlan, done: set[int], planner=next_ro
     played = 0
     layout = layout_of(plan, read_meta(p.out))
     frames: dict[int, pd.DataFrame] = {}
+    keep = getattr(planner, "columns", None)  # a planner that reads a few columns: the rest is not held
     for k in sorted(done):
         frames[k], problem = read_chunk(layout, k, chunk_path(p.out, k))
         if problem:  # checked a moment ago by prepare_store
             raise ValueError(f"{chunk_path(p.out, k)}: {problem}")
+        if keep:
+            frames[k] = frames[k][list(keep)]
     while True:
-        played += _play_round(p, layout, frames)
+        played += _play_round(p, layout, frames, keep)
         games = pd.concat([frames[k] for k in sorted(frames)], ignore_index=True) if frames else None
         target, status, reason = planner(layout, games)
         meta = read_meta(p.out)
@@ -432,8 +435,9 @@ def _play_adaptive(p: _Playing, plan: SweepPlan, done: set[int], planner=next_ro
     return p.out
 
 
-def _play_round(p: _Playing, layout, frames: dict[int, pd.DataFrame]) -> int:
-    """Play the chunks of the layout's rounds not yet in ``frames`` (adding them); returns the games played."""
+def _play_round(p: _Playing, layout, frames: dict[int, pd.DataFrame], keep=None) -> int:
+    """Play the chunks of the layout's rounds not yet in ``frames`` (adding them, only the columns ``keep`` when
+    given); returns the games played."""
     todo = [layout.chunk(k) for k in range(layout.chunk_count) if k not in frames]
     if not todo:
         return 0
@@ -450,7 +454,7 @@ def _play_round(p: _Playing, layout, frames: dict[int, pd.DataFrame]) -> int:
             if problem:
                 raise ValueError(f"chunk {k} as played is not the planned games: {problem}")
             write_chunk(p.out, k, df)
-            frames[k] = df
+            frames[k] = df[list(keep)] if keep else df
             bar.update(len(df))
             played += len(df)
     finally:
