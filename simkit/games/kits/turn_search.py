@@ -43,6 +43,15 @@ tuple of the game's own arrays) through unopened:
 - ``game_over(ctx) -> bool`` and ``to_act(ctx) -> seat``: of the work state;
 - ``value(ctx, seat, bot, weights) -> float``: the work state's worth to ``seat``.
 
+A game whose ``play_turn`` also writes a figure beside each action it records (into an array of its
+context, only when recording) may hand that array to the search as ``noted``: the search then keeps
+the figures with their plan wherever it keeps the actions (the best so far, the candidates of the
+halving rounds) and gives the chosen plan's in ``best_noted``. Battle of Miracles keeps so the legal
+actions each decision of the chosen turn chose among: its game has no chance and no hidden cards, so
+the real turn passes through the very positions the drawing copy did, and the figures need no legal
+mask of the real game. Without the two arguments (the other games) that code is pruned when the search
+compiles.
+
 The budget ``params`` (``float64[PARAMS]``, data from a ``[bots.search-N]`` table): ``PLANS``,
 ``DEPTH``, ``TEMPERATURE``, ``REPLY_TEMPERATURE``, ``SAMPLES`` (0 counts as 1), ``MARGIN``, an
 optional seventh, ``POLICY_TEMPERATURE``: the first candidate's noise (without it: ``TEMPERATURE``,
@@ -180,14 +189,18 @@ def look_ahead(ctx, seat, policy, reply, depth, reply_temperature, weights, lk, 
     return value(ctx, seat, policy, weights)
 
 
-def search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap, plan, best, seen):
+def search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap, plan, best, seen, noted=None,
+                best_noted=None):
     """Choose the plan of ``seat`` (the seat to act) in game ``g``: ``best[:n]`` its actions; returns ``n``.
 
     ``policy``/``reply``: the bots playing the candidates and the other seat's look-ahead plays;
     ``params``: ``float64[PARAMS]`` the budget (see the module docstring); ``weights``: the value
     weights; ``keys``/``counter``: the games' streams (``counter[g]`` advances by the first candidate's
     draws); ``cap``: a plan reaching this many actions ends; ``plan``, ``best``: ``int64[cap + 1]``
-    scratch and result; ``seen``: ``uint64[>= plans]`` scratch.
+    scratch and result; ``seen``: ``uint64[>= plans]`` scratch. ``noted``, ``best_noted`` (optional, both
+    or neither, ``int64[cap + 1]``): ``noted[i]`` a figure ``play_turn`` writes beside each action it
+    records (and only then; Battle of Miracles: the legal actions the decision chose among), kept with
+    its plan, so that ``best_noted[:n]`` is the chosen plan's; without them the search is as before.
     """
     plans, depth, temperature, reply_temperature, samples, margin, first, halving = budget(params)
     local_key = np.zeros(1, np.uint64)
@@ -198,6 +211,8 @@ def search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap
     room = plans if halving else 0  # every distinct candidate kept, valued by rounds of sequential halving
     kept = np.zeros((room, plan.shape[0]), np.int64)
     kept_n = np.zeros(room, np.int64)
+    if noted is not None:
+        kept_noted = np.zeros((room, plan.shape[0]), np.int64)
     total = np.zeros(room, np.float64)
     counted = np.zeros(room, np.int64)
     best_value, bar, best_n, distinct = -np.inf, np.inf, 0, 0
@@ -207,6 +222,8 @@ def search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap
             n = play_turn(ctx, policy, first, keys, counter, g, cap, plan)
             local_key[0] = mix64(keys[g] ^ mix64(counter[g] ^ _SALT))
             best[:n] = plan[:n]
+            if noted is not None:
+                best_noted[:n] = noted[:n]
             best_n = n
             if plans == 1:  # nothing to compare: the policy's own plan
                 return n
@@ -224,6 +241,8 @@ def search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap
         if halving:
             kept[distinct, :n] = plan[:n]
             kept_n[distinct] = n
+            if noted is not None:
+                kept_noted[distinct, :n] = noted[:n]
             distinct += 1
             continue
         distinct += 1
@@ -249,6 +268,8 @@ def search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap
         elif v > best_value and v > bar:
             best_value, best_n = v, n
             best[:n] = plan[:n]
+            if noted is not None:  # the look-ahead and replays record nothing: still this plan's
+                best_noted[:n] = noted[:n]
     if not halving or distinct == 1:
         return best_n
     # Sequential halving: the budget of the uniform search (samples per distinct candidate) spread over
@@ -287,6 +308,8 @@ def search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap
     if counted[0] > 0 and mean[winner] > mean[0] + margin:  # (margin >= 0)
         best_n = kept_n[winner]
         best[:best_n] = kept[winner, :best_n]
+        if noted is not None:
+            best_noted[:best_n] = kept_noted[winner, :best_n]
     return best_n
 
 
@@ -300,7 +323,8 @@ def compile_turn_search(hooks: Mapping[str, object], module_file: str):
             when the hooks or this file change).
 
     Returns:
-        ``search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap, plan, best, seen)``.
+        ``search_turn(ctx, g, seat, policy, reply, params, weights, keys, counter, cap, plan, best, seen,
+        noted=None, best_noted=None)``.
 
     Raises:
         TypeError: a hook is missing, not one of :data:`HOOKS`, or not compiled.

@@ -13,7 +13,8 @@ from simkit.games.kits.mix import mix64
 from simkit.games.kits.turn_search import HOOKS, compile_turn_search
 
 # ---- a toy game: each seat in turn names a number 0..3 and scores it, plus a die (0 or 2) that salt > 0
-# re-keys; five turns. ctx = (real games int64[G, 4], work int64[4]): score 0, score 1, turn, chance key.
+# re-keys; five turns. ctx = (real games int64[G, 4], work int64[4]: score 0, score 1, turn, chance key;
+# noted int64[2]: beside a recorded action, 10 times it plus the turn it was played in).
 
 
 @numba.njit(cache=True)
@@ -36,6 +37,7 @@ def play_turn(ctx, bot, temperature, keys, counter, k, cap, record):
     a = np.int64(bot[0]) if temperature == 0 else np.int64(word % np.uint64(4))
     if record.shape[0] > 0:
         record[0] = a
+        ctx[2][0] = 10 * a + w[2]
     w[w[2] % 2] += a + _die(w)
     w[2] += 1
     return 1
@@ -70,9 +72,10 @@ SEARCH = compile_turn_search({"copy_game": copy_game, "play_turn": play_turn, "r
                               "game_over": game_over, "to_act": to_act, "value": value}, __file__)
 
 
-def _search(plans=8, samples=1, margin=0.0, policy_action=0, policy_temperature=None, games=None, g=0, key=7):
+def _search(plans=8, samples=1, margin=0.0, policy_action=0, policy_temperature=None, games=None, g=0, key=7,
+            noted=None):
     games = np.zeros((1, 4), np.int64) if games is None else games
-    ctx = (games, np.zeros(4, np.int64))
+    ctx = (games, np.zeros(4, np.int64), np.zeros(2, np.int64))
     params = np.zeros(K.PARAMS if policy_temperature is None else K.PARAMS + 1)
     params[K.PLANS], params[K.DEPTH], params[K.TEMPERATURE] = plans, 0, 1.0
     params[K.SAMPLES], params[K.MARGIN] = samples, margin
@@ -81,8 +84,9 @@ def _search(plans=8, samples=1, margin=0.0, policy_action=0, policy_temperature=
     keys = np.full(games.shape[0], key, np.uint64)
     counter = np.zeros(games.shape[0], np.uint64)
     plan, best, seen = np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(plans, np.uint64)
+    args = () if noted is None else (ctx[2], noted)
     n = SEARCH(ctx, g, 0, np.array([float(policy_action)]), np.array([0.0]), params, np.array([1.0]), keys,
-               counter, 1, plan, best, seen)
+               counter, 1, plan, best, seen, *args)
     return int(best[0]), n, counter
 
 
@@ -134,17 +138,18 @@ def test_samples_value_a_plan_on_every_determinization_whatever_the_batch():
     assert alone[0] == batch[0] == 3 and alone[2][0] == batch[2][1]
 
 
-def _halving_search(plans=8, samples=4, margin=0.0, games=None, g=0):
+def _halving_search(plans=8, samples=4, margin=0.0, games=None, g=0, noted=None):
     games = np.zeros((1, 4), np.int64) if games is None else games
-    ctx = (games, np.zeros(4, np.int64))
+    ctx = (games, np.zeros(4, np.int64), np.zeros(2, np.int64))
     params = np.zeros(K.HALVING + 1)
     params[K.PLANS], params[K.DEPTH], params[K.TEMPERATURE], params[K.POLICY_TEMPERATURE] = plans, 0, 1.0, 0.0
     params[K.SAMPLES], params[K.MARGIN], params[K.HALVING] = samples, margin, 1.0
     keys = np.full(games.shape[0], 7, np.uint64)
     counter = np.zeros(games.shape[0], np.uint64)
     plan, best, seen = np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(plans, np.uint64)
+    args = () if noted is None else (ctx[2], noted)
     n = SEARCH(ctx, g, 0, np.array([0.0]), np.array([0.0]), params, np.array([1.0]), keys, counter, 1, plan,
-               best, seen)
+               best, seen, *args)
     return int(best[0]), n, counter
 
 
@@ -183,7 +188,7 @@ def test_halving_off_is_the_uniform_search():
     """An eighth param of 0 is the uniform search: the same choice and the same draws as without it."""
     params_off = _search(samples=4, policy_temperature=0.0)
     games = np.zeros((1, 4), np.int64)
-    ctx = (games, np.zeros(4, np.int64))
+    ctx = (games, np.zeros(4, np.int64), np.zeros(2, np.int64))
     params = np.zeros(K.HALVING + 1)
     params[K.PLANS], params[K.TEMPERATURE], params[K.SAMPLES] = 8, 1.0, 4
     keys, counter = np.full(1, 7, np.uint64), np.zeros(1, np.uint64)
@@ -191,3 +196,24 @@ def test_halving_off_is_the_uniform_search():
     n = SEARCH(ctx, 0, 0, np.array([0.0]), np.array([0.0]), params, np.array([1.0]), keys, counter, 1, plan, best,
                seen)
     assert (int(best[0]), n, counter.tolist()) == (params_off[0], params_off[1], params_off[2].tolist())
+
+
+@pytest.mark.parametrize(("search", "kwargs", "action"), [
+    (_search, {"plans": 1, "policy_action": 2, "policy_temperature": 0.0}, 2),  # the policy's own plan
+    (_search, {"policy_temperature": 0.0}, 3),  # another plan beat it: the kept figure is that plan's
+    (_search, {"margin": 3.0, "policy_temperature": 0.0}, 0),  # the policy's plan, drawn first, kept
+    (_search, {"samples": 4, "games": np.array([[0, 0, 2, 9]])}, 3),  # replays on salts 1..3 note nothing
+    (_halving_search, {}, 3),  # kept through the halving rounds
+    (_halving_search, {"margin": 3.0}, 0),
+])
+def test_the_figures_noted_beside_a_plan_are_the_chosen_plans(search, kwargs, action):
+    """A figure play_turn notes beside each recorded action (here 10 x the action + the turn) comes back with
+    the chosen plan, in every path: one plan, the uniform search whether another plan or the policy's wins,
+    with several determinizations, and sequential halving; choices and draws are those of the search without
+    it. The turn is 2 in one game, so the note is told from the action's alone."""
+    noted = np.full(2, -1, np.int64)
+    chosen, n, counter = search(**kwargs, noted=noted)
+    plain = search(**kwargs)
+    assert (chosen, n, counter.tolist()) == (plain[0], plain[1], plain[2].tolist())
+    turn = int(kwargs["games"][0, 2]) if "games" in kwargs else 0
+    assert chosen == action and noted[0] == 10 * action + turn and n == 1

@@ -312,10 +312,12 @@ def short(base, tmp_path_factory):
     return simkit.load_scenario(path)
 
 
-@pytest.mark.parametrize("bots, record", [(("balanced", "rush"), False), (("control", "random"), True)])
+@pytest.mark.parametrize("bots, record", [(("balanced", "rush"), False), (("search-1", "rush"), False),
+                                         (("control", "random"), True)])
 def test_uncompiled_engine_plays_the_same_short_games(short, bots, record):
     """The same source, compiled and under NUMBA_DISABLE_JIT=1, plays the same games of an 8-turn scenario:
-    the whole-game compiled loop (two utility bots) and the batched loop (the random bot, recorded actions)."""
+    the whole-game compiled loop (two utility bots), the search loop (the kit's search, its decisions' legal
+    actions kept with the chosen turn) and the batched loop (the random bot, recorded actions)."""
     decks = short.decks
     out = same_both_ways(short, [decks[3], decks[41]], [decks[66], decks[12]], [5, 6], bots, record)
     assert sum(out["actions"]) > 20 and set(out["end_reason"]) <= {"turn_limit", "miracle"}

@@ -16,7 +16,6 @@ import numpy as np
 
 from simkit.games.kits.experience import begin, note_choice, note_lead, write
 from simkit.games.kits.turn_search import PLANS
-from simkit.games.miracle.fast.legal import legal_count
 from simkit.games.miracle.fast.pack import KBotRef, KRulesRef, KSitRef, KStateRef
 from simkit.games.miracle.fast_search.hooks import apply, search_turn
 from simkit.games.miracle.lead import lead
@@ -46,8 +45,9 @@ def play(state, rules, work, scratch, L, keys, counter, cap, played, first, seco
     ``played[g]``: actions played. ``first``/``second``: the players. ``band``: the scenario's
     ``[experience] level_band``; ``records``: one :data:`~simkit.games.kits.experience.EXPERIENCE` record
     (scratch); ``figures[g]``: game ``g``'s figures (:func:`~simkit.games.kits.experience.write`). Each action of a
-    planned turn is a decision among the legal actions of its position, but the one that ends a turn at the cap
-    (a seat of one plan, a utility bot, counted them as it played its turn; a search counts them on the real game).
+    planned turn is a decision among the legal actions of its position, but the one that ends a turn at the cap:
+    the policy counted them as it drew the plan (the search keeps them with the chosen plan, ``legal``), on a copy
+    of the real game that the real turn follows action by action (no chance, no hidden cards).
     """
     ctx = _context(state, rules, work, scratch, L, cap)
     S = ctx[0]
@@ -56,7 +56,7 @@ def play(state, rules, work, scratch, L, keys, counter, cap, played, first, seco
     best = np.empty(cap + 1, np.int64)
     plan = np.empty(cap + 1, np.int64)
     seen = np.empty(max(int(first[2][PLANS]), int(second[2][PLANS]), 1), np.uint64)
-    R, sit, mask = ctx[1], ctx[3], np.empty(L.size, np.bool_)
+    R, legal = ctx[1], np.empty(cap + 1, np.int64)
     x = records[0]
     for g in range(S.turn.shape[0]):
         begin(x)
@@ -65,14 +65,13 @@ def play(state, rules, work, scratch, L, keys, counter, cap, played, first, seco
             params = first[2] if seat == 0 else second[2]
             weights = first[3] if seat == 0 else second[3]
             n = search_turn(
-                ctx, g, seat, policies[seat], replies[seat], params, weights, keys, counter, cap, plan, best, seen
+                ctx, g, seat, policies[seat], replies[seat], params, weights, keys, counter, cap, plan, best, seen,
+                ctx[9], legal,
             )
             for i in range(n):
                 played[g] += 1
-                # a seat of one plan played its policy's turn, whose decisions counted their legal actions
-                legal = ctx[9][i] if params[PLANS] <= 1 else (legal_count(S, R, L, g, sit, mask) if i < cap else 0)
-                if legal > 0:
-                    note_choice(x, legal)
+                if legal[i] > 0:
+                    note_choice(x, legal[i])
                 turn = S.turn[g]
                 if apply(ctx, g, best[i]) or S.over[g]:
                     note_lead(x, turn, lead(S, R, g), band)
