@@ -7,7 +7,7 @@ A findings page (``docs/findings/<game>.md``) is prose and *figure blocks*. A bl
 ``<!-- figures: data/NAME.json KIND -->`` and closes with ``<!-- end figures -->``; what lies between is made here
 from the JSON file, never typed: a table of the kind asked (``ladder``, ``costs``, ``locks``, ``seat``,
 ``lock_skill``, ``lock_matchups``, ``end_rules``,
-``seat_rules``) or the run's answer in its words (``answer``,
+``seat_rules``, ``bench_vs``) or the run's answer in its words (``answer``,
 ``end_rules_answer``), and a last line naming the command, date and commit that measured it. The
 prose around the blocks carries no figure (``tests/commands/test_findings.py`` holds both), so a page can never
 quote a number its JSON does not hold.
@@ -135,6 +135,26 @@ def first_run(doc: dict) -> list[str]:
     return out
 
 
+def bench_vs(doc: dict) -> list[str]:
+    """One benchmark on two checkouts side by side (scripts/bench_vs.py): the games' own seconds and the whole
+    process's CPU of each, median (min-max), and new/old taken pair by pair, with the load average beside."""
+    def cell(d: dict) -> str:
+        return f"{d['median']:.3f} ({d['min']:.3f}-{d['max']:.3f})"
+
+    old = f"old (`{doc['old_commit'][:10]}`{' with local changes' if doc['old_dirty'] else ''})"
+    new = f"new (`{doc['new_commit'][:10]}`{' with local changes' if doc['new_dirty'] else ''})"
+    out = [f"| `{doc['bench']}`, {doc['runs']} runs each | {old} | {new} | new/old, pair by pair |",
+           "|---|---|---|---|"]
+    names = {"seconds": "the games' own seconds", "cpu_s": "the whole process's CPU seconds"}
+    for key, label in names.items():
+        f = doc["figures"][key]
+        out.append(f"| {label} | {cell(f['old'])} | {cell(f['new'])} | {cell(f['ratio'])} |")
+    same = "the same" if doc["same_actions"] else "not the same"
+    out += ["", f"Actions a game: {same} in both. Load average over the runs: {doc['load_before']:.1f} to "
+                f"{doc['load_after']:.1f} on {doc['cores']} cores."]
+    return out
+
+
 def _match(bots: str) -> str:
     first, second = bots.split(",")
     return f"{_bot(first)} vs {_bot(second)}"
@@ -196,7 +216,7 @@ def end_rules_answer(doc: dict) -> list[str]:
 
 KINDS = {"answer": answer, "ladder": ladder, "costs": costs, "locks": locks, "seat": seat, "first_run": first_run,
          "lock_skill": lock_skill, "lock_matchups": lock_matchups, "end_rules": end_rules,
-         "end_rules_answer": end_rules_answer, "seat_rules": seat_rules}
+         "end_rules_answer": end_rules_answer, "seat_rules": seat_rules, "bench_vs": bench_vs}
 
 
 def render(path: str, kind: str, page: Path) -> str:
