@@ -136,21 +136,25 @@ def first_run(doc: dict) -> list[str]:
 
 
 def bench_vs(doc: dict) -> list[str]:
-    """One benchmark on two checkouts side by side (scripts/bench_vs.py): the games' own seconds and the whole
-    process's CPU of each, median (min-max), and new/old taken pair by pair, with the load average beside."""
+    """The games of one benchmark on two checkouts side by side (scripts/bench_vs.py): their wall seconds, their
+    own CPU seconds and the whole process's CPU of each, median (min-max), and new/old taken pair by pair, with the
+    load average beside."""
     def cell(d: dict) -> str:
         return f"{d['median']:.3f} ({d['min']:.3f}-{d['max']:.3f})"
 
-    old = f"old (`{doc['old_commit'][:10]}`{' with local changes' if doc['old_dirty'] else ''})"
-    new = f"new (`{doc['new_commit'][:10]}`{' with local changes' if doc['new_dirty'] else ''})"
-    out = [f"| `{doc['bench']}`, {doc['runs']} runs each | {old} | {new} | new/old, pair by pair |",
-           "|---|---|---|---|"]
-    names = {"seconds": "the games' own seconds", "cpu_s": "the whole process's CPU seconds"}
+    def side(name: str) -> str:
+        return f"{name} (`{doc[name + '_commit'][:10]}`{' with local changes' if doc[name + '_dirty'] else ''})"
+
+    out = [f"| the games of `{doc['bench']}`, {doc['runs']} runs each | {side('old')} | {side('new')} | new/old, "
+           "pair by pair |", "|---|---|---|---|"]
+    names = {"seconds": "the games' wall seconds (the benchmark's own figure)",
+             "games_cpu_s": "the games' CPU seconds (their process's own clock)",
+             "process_cpu_s": "the whole process's CPU seconds (start and loading included)"}
     for key, label in names.items():
         f = doc["figures"][key]
         out.append(f"| {label} | {cell(f['old'])} | {cell(f['new'])} | {cell(f['ratio'])} |")
-    same = "the same" if doc["same_actions"] else "not the same"
-    out += ["", f"Actions a game: {same} in both. Load average over the runs: {doc['load_before']:.1f} to "
+    same = "the same games (actions and turns)" if doc["same_games"] else "not the same games"
+    out += ["", f"Both checkouts played {same}. Load average over the runs: {doc['load_before']:.1f} to "
                 f"{doc['load_after']:.1f} on {doc['cores']} cores."]
     return out
 

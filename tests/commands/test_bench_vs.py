@@ -1,5 +1,5 @@
-"""scripts/bench_vs.py: one benchmark on two checkouts in turn, its figures written with their provenance for a
-findings page (scripts/findings.py's ``bench_vs`` block), and a bad call refused in one line."""
+"""scripts/bench_vs.py: the games of one benchmark on two checkouts in turn, its figures written with their
+provenance for a findings page (scripts/findings.py's ``bench_vs`` block), and a bad call refused in one line."""
 
 from __future__ import annotations
 
@@ -23,31 +23,35 @@ def _run(*args: str) -> subprocess.CompletedProcess:
                           timeout=600)
 
 
-def test_a_folder_that_is_no_checkout_or_no_benchmark_is_refused(tmp_path):
-    """--old naming a folder without scripts/bench.py, or no benchmark arguments after --: exit 2, one line
-    naming the problem, nothing written."""
+def test_a_folder_that_is_no_checkout_or_no_games_is_refused(tmp_path):
+    """--old naming a folder without the scenario, or no games to time: exit 2, one line naming the problem,
+    nothing written."""
     out = tmp_path / "vs.json"
-    done = _run("--old", str(tmp_path), "--json", str(out), "--", "games", "--batches", "8")
-    assert done.returncode == 2 and f"{tmp_path}: no scripts/bench.py" in done.stderr and not out.exists()
-    done = _run("--old", str(ROOT), "--json", str(out))
-    assert done.returncode == 2 and "give the benchmark's arguments after --" in done.stderr and not out.exists()
+    done = _run("--old", str(tmp_path), "--json", str(out))
+    assert done.returncode == 2 and f"{tmp_path}: no scenarios/miracle/quick.toml" in done.stderr
+    done = _run("--old", str(ROOT), "--games", "0", "--json", str(out))
+    assert done.returncode == 2 and "--games must be at least 1, got 5, 256, 0" in done.stderr and not out.exists()
 
 
 @pytest.mark.slow
 def test_a_checkout_against_itself_plays_the_same_games_and_renders(tmp_path):
     """This checkout against itself on eight games of the template: one pair of runs after the warm-ups, the same
-    actions a game on both sides, new/old per pair, provenance, and a findings block made from the file."""
+    games on both sides, each figure's new/old from the pair, the games' CPU inside the process's, provenance,
+    and a findings block made from the file."""
     out = tmp_path / "vs.json"
-    done = _run("--old", str(ROOT), "--runs", "1", "--json", str(out), "--", "games", "--scenario",
-                "scenarios/_template/quick.toml", "--batches", "8", "--games", "8", "--bots", "random,random")
+    done = _run("--old", str(ROOT), "--runs", "1", "--json", str(out), "--scenario", "scenarios/_template/quick.toml",
+                "--batch", "8", "--games", "8", "--bots", "random,random")
     assert done.returncode == 0, done.stderr[-2000:]
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert all(doc[k] for k in findings.PROVENANCE) and doc["script"] == "scripts/bench_vs.py"
-    assert doc["runs"] == 1 and len(doc["pairs"]) == 1 and doc["same_actions"]
+    assert doc["runs"] == 1 and len(doc["pairs"]) == 1 and doc["same_games"]
     assert doc["old_commit"] == doc["new_commit"]
     pair = doc["pairs"][0]
-    ratio = doc["figures"]["cpu_s"]["ratio"]["median"]
-    assert ratio == pytest.approx(pair["new"]["cpu_s"] / pair["old"]["cpu_s"])
+    for name in ("seconds", "games_cpu_s", "process_cpu_s"):
+        ratio = doc["figures"][name]["ratio"]["median"]
+        assert ratio == pytest.approx(pair["new"][name] / pair["old"][name])
+    assert 0 < pair["new"]["games_cpu_s"] < pair["new"]["process_cpu_s"]
     lines = findings.bench_vs(doc)
-    assert lines[0].startswith("| `python scripts/bench.py games --scenario scenarios/_template/quick.toml")
-    assert "Actions a game: the same in both." in lines[-1]
+    assert lines[0].startswith("| the games of `python scripts/bench.py games --scenario "
+                               "scenarios/_template/quick.toml --bots random,random --batches 8 --games 8`, 1 runs")
+    assert "Both checkouts played the same games (actions and turns)." in lines[-1]
