@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
         search=args.search or "grow",
         alpha=args.alpha or 0.0,
         population_games=args.population_games or 0,
+        focus=args.focus or 0,
     ).check()
     out = args.out or f"results/explore-{sc.path.stem}"
     args.resume_folder = out  # a stop from here on keeps the rounds played
@@ -149,6 +150,9 @@ def register(sub) -> None:
     p.add_argument("--population-games", type=int, metavar="G", help="games of each pairing of two population "
                    "decks (default: the horizon); the mixture's decks then play on against each other, up to the "
                    "horizon, only while their bounds need it")
+    p.add_argument("--focus", type=int, metavar="K", help="while the metagame still changes, race only each seat's K "
+                   "most promising undecided decks; every deck is raced against the final mixture before the run "
+                   "settles (default: every deck each round)")
     p.add_argument("--max-games", type=int, metavar="N", help="stop after N games (the guarantee is then not met)")
     p.add_argument("--bots", help="two bots, first seat and second seat (default: [sweep] bots)")
     p.add_argument("--bots-from", metavar="FILE",

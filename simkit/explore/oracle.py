@@ -20,6 +20,10 @@ the ``first`` and ``second`` seats when each has its own pool):
    side's pool: the neighbours of every mixture deck and of every candidate within ``band`` of the reference
    (once it has played :attr:`DeckGame.grow_after` games against every mixture deck) join the candidates;
    with ``cell_starts``, that many decks of every style cell of a side's pool are searched from the start.
+   With ``focus``, while the mixture still changes only each side's ``focus`` most promising undecided candidates
+   play (their score against the mixture, an unplayed matchup counted at the deck's rate against all it met);
+   once none of them beats it, every candidate is raced against that mixture (the *certify* pass) before the
+   run settles, and a deck added there starts the focused search again.
 4. **Strongest decks** (a game with a field, alike seats). Once no candidate is left racing, the
    ``contenders`` decks of greatest Bradley-Terry strength play the whole field (every deck of the pool, both
    seats) at the field looks, until the ``top`` strongest are told apart from the rest (or the last look). A
@@ -244,6 +248,8 @@ class Planner:
             if best:
                 c = -max(best)[1]
                 adds.append((side, c, verdict[c][1]))
+        if adds:
+            st["certify"] = False  # a new mixture: the focused search again
         for side, c, est in adds:
             st["population"] = {**st["population"], side.name: st["population"][side.name] + [self.space.decks[c]]}
             st["added"] = st["added"] + [[len(layout.rounds), side.name, self.space.decks[c], round(est, 4)]]
@@ -257,6 +263,8 @@ class Planner:
             if grown:
                 verdict.update(race(tally, side, faced, sorted(grown), self.s, self.z))
             climbing = dict(verdict)
+            if self.s.focus and not st.get("certify"):
+                climbing = self._focus(tally, side, faced, climbing)
             if self.s.population_games:  # a population deck's games against the mixture it meets climb as a
                 # candidate's do until its bound is decided (the mixture's decks' own bounds are the guarantee's)
                 climbing.update(race(tally, side, faced, pops[side.index], self.s, self.z))
@@ -268,7 +276,32 @@ class Planner:
                             target[cell] = max(target[cell], goal)
         if (target > n).any():
             return self._finish(layout, n, target, st)
+        if self.s.focus and not st.get("certify"):
+            st["certify"] = True  # the focused search found no better deck: every deck is raced against the mixture
+            return "continue"
         return None
+
+    def _focus(self, tally: Tally, side: Side, faced: Against, verdict: dict) -> dict:
+        """The ``focus`` undecided candidates (``new`` or ``race``) of ``side`` most likely to beat the mixture
+        ``faced``: by their score against it, a matchup not yet played counted at the deck's rate against every
+        deck it met in its seat (1/2 when it met none), ties by deck."""
+        open_ = sorted(c for c, x in verdict.items() if x[4] in ("new", "race"))
+        if len(open_) <= self.s.focus:
+            return {c: verdict[c] for c in open_}
+        cand, opp = np.asarray(open_), np.asarray(faced.decks)
+        if side.name == "second":
+            n, won = tally.n[:, cand].T, (tally.n - tally.pts)[:, cand].T
+        elif side.name == "first":
+            n, won = tally.n[cand], tally.pts[cand]
+        else:
+            n, won = tally.games[cand], tally.won[cand]
+        seen = n.sum(1)
+        prior = np.where(seen > 0, won.sum(1) / np.maximum(seen, 1), 0.5)
+        g, w = n[:, opp], won[:, opp]
+        rate = np.where(g > 0, w / np.maximum(g, 1), prior[:, None])
+        promise = rate @ np.asarray(faced.weights)
+        order = np.lexsort((cand, -promise))[: self.s.focus]
+        return {int(cand[k]): verdict[int(cand[k])] for k in order}
 
     def _pick_contenders(self, st: dict, tally: Tally) -> None:
         """The ``contenders`` decks of greatest predicted rate against the field (a second pass keeps the first's)."""

@@ -60,6 +60,10 @@ class ExploreSettings:
             this many, and a population deck's games against the mixture it meets climb the looks up to the
             horizon as a candidate's do, until its bound is decided (a large horizon then costs games only
             where the guarantee needs them: the mixture's decks against each other).
+        focus: 0: every undecided candidate plays on each round. Above 0: while the mixture still changes, only
+            each side's ``focus`` most promising undecided candidates play (a mixture that changes makes every
+            candidate's games against it start again); every deck is raced against the mixture the focused search
+            cannot beat before the run settles.
     """
 
     epsilon: float = 0.02
@@ -86,6 +90,7 @@ class ExploreSettings:
     search: str = "grow"
     alpha: float = 0.0
     population_games: int = 0
+    focus: int = 0
 
     def family_z(self, decks: int) -> float:
         """The width in standard errors of a bound that a deck is dropped on (and the guarantee read from):
@@ -117,7 +122,8 @@ class ExploreSettings:
         d["start_decks"] = list(self.start_decks)
         d["start_second"] = list(self.start_second)
         for key, default in (("space", "pool"), ("neighbours", 0), ("start_second", []), ("cell_starts", 0),
-                             ("search", "grow"), ("alpha", 0.0), ("population_games", 0)):
+                             ("search", "grow"), ("alpha", 0.0), ("population_games", 0),
+                             ("focus", 0)):
             if d[key] == default:  # a run of the defaults stores what it always stored
                 del d[key]
         return d
@@ -161,6 +167,8 @@ class ExploreSettings:
         if not 0 <= self.population_games <= self.horizon:
             raise ValueError(f"--population-games: 0 (the horizon) up to the horizon ({self.horizon}), got "
                              f"{self.population_games!r}")
+        if self.focus < 0:
+            raise ValueError(f"--focus: must be 0 (every candidate) or more, got {self.focus!r}")
         if self.neighbours < 0:
             raise ValueError(f"--neighbours: must be 0 (every one) or more, got {self.neighbours!r}")
         for a in self.axes:
