@@ -181,7 +181,8 @@ def _strongest(decks: pd.DataFrame, game: DeckGame, top: int) -> pd.DataFrame:
         ranked = decks[decks["field_level"] > 0].sort_values(["seat", "field_rate", "deck"],
                                                              ascending=[True, False, True])
     else:
-        ranked = decks[decks["searched"]].sort_values(["seat", "vs_mix", "deck"], ascending=[True, False, True])
+        played = decks["searched"] & (decks["vs_mix_level"] > 0)  # a deck yet to meet the mixture has no score
+        ranked = decks[played].sort_values(["seat", "vs_mix", "deck"], ascending=[True, False, True])
     cols = ["seat", "deck", "field_rate", "field_low", "field_high", "field_level", "top_race", "vs_mix",
             "vs_mix_low", "vs_mix_high", "vs_mix_level", "decision", "games"]
     return ranked.groupby("seat", sort=False).head(top)[cols].reset_index(drop=True)
@@ -200,8 +201,10 @@ def _archive(decks: pd.DataFrame, space: DeckSpace, game: DeckGame) -> pd.DataFr
         measured = decks["field_level"] > 0
         strength = decks["field_rate"].where(measured, decks["predicted_field_rate"])
     else:
-        measured, strength = decks["searched"], decks["vs_mix"]
+        measured, strength = decks["searched"] & (decks["vs_mix_level"] > 0), decks["vs_mix"]
     arch = decks.assign(strength=strength, measured=measured)[decks["searched"]]
+    if not game.field:  # a deck yet to meet the mixture it faces has no strength to rank
+        arch = arch[arch["measured"]]
     arch = arch.sort_values(["seat", "strength", "deck"], ascending=[True, False, True])
     cells = arch.groupby(["seat", *axes], sort=True)
     archive = cells.head(1).merge(cells.size().rename("searched_in_cell").reset_index(), on=["seat", *axes])
@@ -220,7 +223,8 @@ def _summary(answers: dict, r: _Reading, stopped: str) -> dict:
         o = game.sides[side.opponent]
         ref = refs[o.index]
         cand = decks[(decks["seat"] == o.name) & decks["searched"]]
-        top = cand.loc[cand["vs_mix"].idxmax()] if len(cand) else None
+        met = cand[cand["vs_mix_level"] > 0]  # the estimate is the best measured deck's; the bounds are every deck's
+        top = met.loc[met["vs_mix"].idxmax()] if len(met) else None
         exploit[side.name] = float(top["vs_mix"] - ref) if top is not None else float("nan")
         interval[side.name] = [float(cand["vs_mix_low"].max() - ref), float(cand["vs_mix_high"].max() - ref)]
         best[side.name] = None if top is None else str(top["deck"])
