@@ -703,18 +703,31 @@ def seats_guarantee_sentence(per_seat: dict[str, Estimate], epsilon: float, stop
                    f"beating a seat's metagame by that much is not ruled out; {why}")
 
 
-def shift_sentence(who: str, best: Estimate, epsilon: float, than: str = "1/2") -> str:
+def shift_sentence(who: str, best: Estimate, epsilon: float, than: str = "1/2",
+                   among: tuple[int, int, str] | None = None, base: Estimate | None = None) -> str:
     """Whether a patch moved a metagame (``simkit compare`` of two explore runs): the best response to the base's
     mixture in the patched game (``best.name``) scores ``best.value`` over ``than``; "moved" only when the whole
     interval lies above epsilon, "did not move by more than epsilon" only when it lies at or below it, else "may have
-    moved"."""
+    moved". ``among`` (``scored, searched, noun``) says how many of the decks the patch searched the best response
+    was sought among (those that played every deck of the base's mixture): a claim reaches no further. ``base``
+    (the base mixture's exploitability in the base game): when it may reach epsilon and the patch's interval does
+    too, a second sentence says the base run had not settled it either."""
     said = (f"in the patched game the best response to it ({best.name}) scores {best.value:+.3f} over {than} "
             f"(interval {best.low:+.3f} to {best.high:+.3f})")
+    if among is not None:
+        which = f"all {among[1]:,}" if among[0] == among[1] else f"the {among[0]:,} of the {among[1]:,}"
+        said += f", sought among {which} {among[2]} the patch searched that played every deck of it"
     if best.low > epsilon:
-        return f"{who} moved: {said}, more than epsilon {epsilon:g} with confidence."
-    if best.high <= epsilon:
+        text = f"{who} moved: {said}, more than epsilon {epsilon:g} with confidence."
+    elif best.high <= epsilon:
         return f"{who} did not move by more than epsilon {epsilon:g}: {said}."
-    return f"{who} may have moved: {said}, an interval that straddles epsilon {epsilon:g}; play more games to tell."
+    else:
+        text = f"{who} may have moved: {said}; the interval straddles epsilon {epsilon:g}: play more games to tell."
+    if base is not None and base.high >= epsilon:
+        text += (f" The base run had not settled it either (its exploitability in the base game {base.value:+.3f}, "
+                 f"interval {base.low:+.3f} to {base.high:+.3f}, may reach epsilon {epsilon:g}), so part of the "
+                 "move may be the base's own, not the patch's.")
+    return text
 
 
 def card_status(in_metagame: int, in_strongest: int, may_reach_band: int, searched: int) -> str:

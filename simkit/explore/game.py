@@ -1,19 +1,22 @@
 """The deck-choice game an explore solves, read from the deck space's two seat pools.
 
 Every explore sees a first-seat pool and a second-seat pool (:attr:`~simkit.explore.space.DeckSpace.seats`).
-Who chooses a deck follows from them:
+Who chooses a deck follows from the game (:attr:`~simkit.explore.space.DeckSpace.own_seats`, the game's
+:attr:`simkit.games.Ruleset.own_seat_pools`), not from whether the pools happen to be equal:
 
-- **Alike seats** (the pools hold the same decks): a deck is chosen before the seat is known and plays
-  both, so the game is symmetric and zero-sum, its value 1/2. One *side* ``both`` chooses: one population,
-  one Nash mixture (:func:`simkit.analysis.metagame.nash_mix` of the pooled win rates), a candidate scored
-  on its pooled rate against that mixture (both seats), and the strongest decks measured against the whole
-  pool (the *field*).
-- **Seats with their own pools** (Magic War: an army costing 13 sits only second): each seat chooses from
-  its own pool knowing its seat, so the game is zero-sum but not symmetric: two sides ``first`` and
-  ``second``, each with its population and its mixture (:func:`simkit.analysis.metagame.seat_metagame`),
-  and a value ``v`` (the first seat's expected score when both play their mixtures; the second seat's is
-  ``1 - v``). A candidate of one seat plays the other seat's mixture in that seating only, scored against
-  its seat's value; its strength is that score (no field: its games in one seat say nothing of the other).
+- **Alike seats** (a game without seat pools: both seats hold every deck): a deck is chosen before the seat
+  is known and plays both, so the game is symmetric and zero-sum, its value 1/2. One *side* ``both``
+  chooses: one population, one Nash mixture (:func:`simkit.analysis.metagame.nash_mix` of the pooled win
+  rates), a candidate scored on its pooled rate against that mixture (both seats), and the strongest decks
+  measured against the whole pool (the *field*).
+- **Seats with their own pools** (Magic War: each player buys an army with their own seat's gold, so at the
+  source's 12 and 13 gold an army costing 13 sits only second; at 13 and 13 both pools hold the same armies,
+  yet the first player still moves first and each buys knowing it): each seat chooses from its own pool
+  knowing its seat, so the game is zero-sum but not symmetric: two sides ``first`` and ``second``, each with
+  its population and its mixture (:func:`simkit.analysis.metagame.seat_metagame`), and a value ``v`` (the
+  first seat's expected score when both play their mixtures; the second seat's is ``1 - v``). A candidate of
+  one seat plays the other seat's mixture in that seating only, scored against its seat's value; its
+  strength is that score (no field: its games in one seat say nothing of the other).
 
 The planner (:mod:`~simkit.explore.oracle`) and the answers (:mod:`~simkit.explore.outputs`) are written
 once over :class:`Side`; only this module tells the two games apart.
@@ -88,7 +91,8 @@ class DeckGame:
     """The deck-choice game of a deck space (see the module): its sides, their mixtures and values.
 
     Attributes:
-        sides: one :class:`Side` (``both``) when the seats are alike, else ``first`` and ``second``.
+        sides: one :class:`Side` (``both``) when the seats are alike, else ``first`` and ``second`` (always when the
+            game gives each seat its own pool, even an equal one).
         field: whether the strongest decks are measured against the whole pool (alike seats only).
         grow_after: the games a candidate plays against every mixture deck before its neighbours join the
             search when it is within the band (a dice game's first games in one seat say little).
@@ -96,7 +100,8 @@ class DeckGame:
 
     def __init__(self, space: DeckSpace, horizon: int):
         first, second = space.seats
-        if set(first) == set(second):
+        # the game says whether a seat chooses knowing its seat (a space that does not say: its pools alone)
+        if not getattr(space, "own_seats", False) and set(first) == set(second):
             self.sides = (Side("both", 0, tuple(first), 0),)
             self.field, self.grow_after = True, 1
         else:

@@ -7,7 +7,8 @@ one card added or removed (decks whose sizes differ), or no card changed at all 
 game tells apart by counts its ``deck_cards`` lists once, e.g. Magic War's armies: the same unit
 types, other counts). A style axis maps a deck to a value (which card of a one-card category, how
 many cards of a chosen list it holds, or how many cards of the category). When the game's seats
-have their own pools (:meth:`simkit.games.Ruleset.seat_decks`), the space knows each seat's decks.
+have their own pools (:meth:`simkit.games.Ruleset.seat_decks`), the space knows each seat's decks and that
+each seat chooses knowing its seat (``own_seats``, true even when a scenario makes the two pools equal).
 Every space has two seat pools (equal ones when the seats are alike).
 """
 
@@ -70,6 +71,8 @@ class DeckSpace:
         neighbours: per deck, the indices of the decks one edit away (at most ``max_neighbours``
             of them, drawn by the seed, when that is set).
         seats: the indices of the decks the first and the second seat may hold.
+        own_seats: whether the game gives each seat its own pool (:attr:`simkit.games.Ruleset.own_seat_pools`):
+            each seat then chooses knowing its seat, even when the two pools hold the same decks.
         axes: the style axes of the archive.
     """
 
@@ -106,6 +109,7 @@ class DeckSpace:
         first, second = sc.game.seat_decks(self.decks)
         pos = {d: i for i, d in enumerate(self.decks)}
         self.seats = (tuple(pos[d] for d in first), tuple(pos[d] for d in second))
+        self.own_seats = bool(sc.game.own_seat_pools)
         categories = sorted({k for cards in self.cards for k in cards})
         if axes is None:  # default: the categories of which every deck holds exactly one card
             axes = tuple(Axis(k, k) for k in categories if all(len(c.get(k, ())) == 1 for c in self.cards))

@@ -185,7 +185,9 @@ Hook = str | Callable
 #: - ``all_decks(rules) -> list[str]``: every legal deck of the scenario's cards;
 #: - ``turn_limit(rules) -> int`` (optional; absent: unbounded): the last turn a game can reach;
 #: - ``seat_pools(rules, decks) -> (first_seat_decks, second_seat_decks)`` (optional; absent: every deck
-#:   sits in either seat): for a game whose seats differ (Magic War: 12 and 13 gold), in pool order;
+#:   sits in either seat): for a game whose seats differ (Magic War: 12 and 13 gold), in pool order; a game
+#:   that has it chooses each seat's deck knowing the seat, even when the pools come out equal
+#:   (:attr:`Ruleset.own_seat_pools`);
 #: - ``play_batch(scenario, first_decks, second_decks, seeds, bots, record_actions=False)``: one game per
 #:   (first deck, second deck, seed) to its end between ``bots``; returns the columns of
 #:   :meth:`Ruleset.columns` (one value per game), plus ``action_list`` (each game's actions as
@@ -374,6 +376,15 @@ class Ruleset:
             return SeatPools.alike(decks)
         first, second = self.spec.hook("seat_pools")(self.rules, decks)
         return SeatPools(tuple(first), tuple(second))
+
+    @property
+    def own_seat_pools(self) -> bool:
+        """Whether each seat has its own pool (the game's ``tables.py`` has ``seat_pools``: Magic War's players buy
+        their armies with their own seat's gold): each player then chooses a deck knowing their seat, so a
+        deck-choice game has two sides, ``first`` and ``second``, even when a scenario makes the two pools equal
+        (Magic War at ``budgets = [13, 13]``: the first player still moves first). Else a deck is chosen before
+        its seat is known and plays either (the pools are always equal)."""
+        return self.spec.has("seat_pools")
 
     def seat_terms(self) -> tuple[str, str] | None:
         """What each seat is given, in words, when the seats differ by more than who moves first (the game's
