@@ -730,6 +730,20 @@ def shift_sentence(who: str, best: Estimate, epsilon: float, than: str = "1/2",
     return text
 
 
+def value_change_sentence(base: Estimate, patch: Estimate, change: Estimate) -> str:
+    """The first seat's value in two explore runs of a game whose seats choose apart (its expected score when both
+    seats play their run's metagame), base and patch with their intervals, and the change: "rose" or "fell" only
+    when the change's interval as printed (three decimals) leaves 0 out, else "no measurable change"."""
+    said = (f"The first seat's value (its expected score when both seats play their run's metagame): base "
+            f"{base.value:.3f} (interval {base.low:.3f} to {base.high:.3f}), patch {patch.value:.3f} (interval "
+            f"{patch.low:.3f} to {patch.high:.3f})")
+    ci = f"(interval {change.low:+.3f} to {change.high:+.3f})"
+    if float(f"{change.low:.3f}") > 0 or float(f"{change.high:.3f}") < 0:
+        word = "rose" if change.value > 0 else "fell"
+        return f"{said}: it {word} by {abs(change.value):.3f} {ci}."
+    return f"{said}: no measurable change, {change.value:+.3f} {ci}."
+
+
 def card_status(in_metagame: int, in_strongest: int, may_reach_band: int, searched: int) -> str:
     """A card's standing in an explore run, as strong as the evidence allows.
 

@@ -37,8 +37,9 @@ def metagame_shift(base: str | Path, patch: str | Path) -> dict:
         base's mixture, minus that side's reference in the patched game; None when no such deck played every
         deck of the base's mixture), its ``interval`` (the patch's own bounds: its ``z`` and its value's error),
         ``best_response`` and ``scored`` (``[decks scored, decks searched]`` on the side that meets it); both runs'
-        exploitabilities, ``epsilon`` (the patch's), ``z``, ``value_se``, ``seats``, ``verdicts`` (one sentence per
-        side) and the ``verdict`` (them joined).
+        exploitabilities, ``epsilon`` (the patch's), ``z``, ``value_se``, ``seats``, ``value`` (the first seat's
+        value in both runs and its change, in words, when the seats choose apart: :func:`value_change`),
+        ``verdicts`` (one sentence per side) and the ``verdict`` (them joined).
 
     Raises:
         ValueError: a folder that is not a finished explore run, runs of games whose seats choose differently,
@@ -62,12 +63,10 @@ def metagame_shift(base: str | Path, patch: str | Path) -> dict:
            "alpha": settings.alpha, "changed": patch_changes(base_meta, meta),
            "pools": {"base": _count(base_pools, p["seats"]), "patch": _count(pools, p["seats"])}}
     out["weights"] = _weights(b, p)
-    searched = pd.read_csv(Path(patch) / "decks.csv")
-    searched = searched[searched["searched"].astype(bool)]
+    searched = pd.read_csv(Path(patch) / "decks.csv").query("searched")
     decks = list(pools.decks)
     tally, code = Tally(decks, games), {d: i for i, d in enumerate(decks)}
-    for key in ("base_in_patch", "interval", "best_response", "scored"):
-        out[key] = {}
+    out.update({key: {} for key in ("base_in_patch", "interval", "best_response", "scored")})
     for k, seat in enumerate(p["seats"]):  # the base's mixture of this side, against the patch's side that meets it
         o = len(p["seats"]) - 1 - k
         meets = Side(p["seats"][o], o, (), k)
@@ -80,9 +79,30 @@ def metagame_shift(base: str | Path, patch: str | Path) -> dict:
         for key in ("base_in_patch", "interval", "best_response"):
             out[key][seat] = found[key]
         out["scored"][seat] = [len(scored), len(cands)]
+    out["value"] = None if p["seats"] == ["both"] else value_change(b, p)
     out["verdicts"] = {seat: verdict(out, seat) for seat in p["seats"]}
     out["verdict"] = " ".join(out["verdicts"].values())
     return out
+
+
+def value_change(b: dict, p: dict) -> str | None:
+    """The first seat's value in both runs and its change, in words (:func:`simkit.core.words.value_change_sentence`):
+    each value with its run's own bounds (its ``z`` and its value's standard error), the change's interval the larger
+    ``z`` over both errors combined (the runs taken as independent; their shared seeds only make it narrower); None
+    for a run written before the value's error was recorded."""
+    from simkit.core.words import Estimate, value_change_sentence
+
+    if "value_se" not in (b.get("bounds") or {}) or "value_se" not in (p.get("bounds") or {}):
+        return None
+    (vb, sb, zb), (vp, sp, zp) = ((r["value"], r["bounds"]["value_se"], r["bounds"]["z"]) for r in (b, p))
+
+    def clip(v, w):
+        return Estimate(v, max(v - w, 0.0), min(v + w, 1.0))
+
+    z = max(zb, zp)
+    width = z * float(np.hypot(sb, sp))
+    return value_change_sentence(clip(vb, zb * sb), clip(vp, zp * sp), Estimate(vp - vb, vp - vb - width,
+                                                                                 vp - vb + width))
 
 
 def _weights(b: dict, p: dict) -> pd.DataFrame:
@@ -189,6 +209,8 @@ def write_shift_report(shift: dict, out: str | Path, title: str) -> list[Path]:
             lines += [line for text in shift.get("verdicts", {"": shift["verdict"]}).values()
                       for line in [*wrap(text, 110), ""]]
             lines += wrap(_bounds_words(shift), 110) + [""]
+            if shift.get("value"):
+                lines += wrap(shift["value"], 110) + [""]
             seats = shift["seats"]
             for seat in seats:
                 part = w[w["seat"] == seat]
@@ -233,7 +255,7 @@ def _bounds_words(shift: dict) -> str:
     """What the intervals are: the patch run's own bounds (its width, and its value's error when the seats choose
     apart)."""
     z, alpha = shift.get("z", 2.0), shift.get("alpha") or 0.0
-    said = f"Each interval is the patch run's own bounds: {z:.2f} standard errors either side of the score"
+    said = f"Each verdict's interval is the patch run's own bounds: {z:.2f} standard errors either side of the score"
     said += f" (family-wise in the patch run, alpha {alpha:g})" if alpha else " (deck by deck)"
     if shift["seats"] != ["both"]:
         said += (f", of the deck's error and the patched game's value's (standard error {shift.get('value_se', 0):.3f})"
@@ -260,6 +282,8 @@ def compare_runs(base: str | Path, patch: str | Path, out: str | Path) -> int:
     shift = metagame_shift(base, patch)
     for text in shift["verdicts"].values():
         print(f"verdict: {text}")
+    if shift.get("value"):
+        print(f"  {shift['value']}")
     print(f"  {changes_line(shift)}")
     files = write_shift_report(shift, out, f"{Path(base).name} vs {Path(patch).name}: did the metagame move?")
     print(f"comparison: {files[0]}")

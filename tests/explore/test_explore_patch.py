@@ -18,7 +18,7 @@ import pytest
 
 import simkit
 from simkit.cli import main
-from simkit.core.words import Estimate, shift_sentence
+from simkit.core.words import Estimate, shift_sentence, value_change_sentence
 from simkit.explore import DeckSpace, ExploreSettings, run_explore
 from simkit.explore.compare import metagame_shift
 from simkit.explore.game import DeckGame
@@ -113,11 +113,15 @@ def test_compare_says_per_seat_whether_the_gold_moved_the_metagame(runs, tmp_pat
     capsys.readouterr()
     assert main(["compare", str(base), str(gold), "-o", str(tmp_path / "gold.pdf")]) == 0
     text = capsys.readouterr().out.splitlines()
-    assert text[2] == ("  The patch changed rules.budgets: [12, 13] -> [13, 13]. Seat pools: base 6 first-seat x 8 "
+    assert text[3] == ("  The patch changed rules.budgets: [12, 13] -> [13, 13]. Seat pools: base 6 first-seat x 8 "
                        "second-seat decks, patch 8 first-seat x 8 second-seat decks.")
     verdicts = text[:2]
     shift = metagame_shift(base, gold)
     b, p = (json.loads((f / "summary.json").read_text()) for f in (base, gold))
+    assert text[2] == f"  {shift['value']}"
+    assert text[2].startswith("  The first seat's value (its expected score when both seats play their run's "
+                              f"metagame): base {b['value']:.3f} (interval ")
+    assert f"patch {p['value']:.3f} (interval " in text[2] and f"{p['value'] - b['value']:+.3f} (interval " in text[2]
     matchups = pd.read_csv(gold / "matchups.csv")
     assert len(verdicts) == 2
     for line, seat, other in zip(verdicts, ("first", "second"), ("second", "first"), strict=True):
@@ -198,6 +202,21 @@ def test_the_shift_sentence_names_its_scope_and_an_unsettled_base(best, base, wo
     caveat = "The base run had not settled it either"
     assert (caveat in every) == (base is not None and best.high > 0.02)
     assert (f"interval {best.low:+.3f} to {best.high:+.3f}") in every
+
+
+@pytest.mark.parametrize("change, words", [
+    (Estimate(0.2, 0.05, 0.35), "it rose by 0.200 (interval +0.050 to +0.350)."),
+    (Estimate(-0.2, -0.35, -0.05), "it fell by 0.200 (interval -0.350 to -0.050)."),
+    (Estimate(0.2, -0.1, 0.5), "no measurable change, +0.200 (interval -0.100 to +0.500)."),
+    (Estimate(0.2, 0.0004, 0.4), "no measurable change, +0.200 (interval +0.000 to +0.400)."),
+])
+def test_the_first_seats_value_changes_only_as_far_as_its_interval_says(change, words):
+    """The first seat's value rises or falls only when the change's interval, as printed to three decimals, leaves 0
+    out (a lower bound of 0.0004 prints +0.000: no measurable change); both runs' values are given with theirs."""
+    said = value_change_sentence(Estimate(0.5, 0.25, 0.75), Estimate(0.5 + change.value, 0.45, 0.95), change)
+    assert said.startswith("The first seat's value (its expected score when both seats play their run's metagame): "
+                           "base 0.500 (interval 0.250 to 0.750), patch ")
+    assert said.endswith(": " + words)
 
 
 def test_the_magic_page_shows_the_gold_patch_with_commands_that_parse():
