@@ -6,6 +6,7 @@ so the worker count and the executor never change a result.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import sys
@@ -211,17 +212,49 @@ def _local_results(chunks: list[Chunk], workers: int, lock_fd: int | None = None
             _stop_workers(pool)
 
 
-def _dask_results(chunks: list[Chunk], scheduler: str) -> Iterator[pd.DataFrame]:
-    from distributed import Client, as_completed
+def _dask_key(chunk: Chunk, scenario_hash: str) -> str:
+    """The chunk's Dask key: its index (for a person reading the scheduler's logs) and a digest of everything that
+    decides its games (the scenario's hash, its file and bots file, the bots, decks, game indices and seeds).
+
+    Dask gives every holder of a key the one result: two runs sharing a scheduler (a base and its patch, with the same
+    seed, so the same chunk index and seeds) must never share a key, while the very same chunk may.
+    """
+    what = (scenario_hash, chunk.scenario_path, chunk.bots_from, chunk.bots, chunk.first_decks, chunk.second_decks,
+            chunk.games, chunk.seeds)
+    return f"simkit-chunk-{chunk.index}-{hashlib.sha256(repr(what).encode()).hexdigest()[:16]}"
+
+
+def _dask_results(chunks: list[Chunk], scheduler: str, scenario_hash: str = "") -> Iterator[pd.DataFrame]:
+    """The played chunks, as they finish on the Dask cluster at ``scheduler``, each once.
+
+    A worker lost mid-run costs no game: the scheduler plays its unfinished chunks again elsewhere, and a result it held
+    that was not yet received is played again before it is received (Dask's own rescheduling, measured in
+    tests/explore/test_explore_cluster.py). Each result is released as soon as it is received, so the workers do not
+    hold a round's results till its end and a lost worker's finished chunks are not played twice.
+
+    Raises:
+        ValueError: the scheduler cannot be reached; a chunk's workers died more often than the scheduler allows
+            (``distributed.scheduler.allowed-failures``): the chunks received are kept, ``--resume`` plays the rest.
+    """
+    from distributed import Client, KilledWorker, as_completed
 
     try:
         client = Client(scheduler, timeout="10s")
     except OSError as exc:
         raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
     with client:
-        futures = client.map(play_chunk, chunks, key=[f"simkit-chunk-{c.index}-{c.seeds[0]}" for c in chunks])
-        for fut in as_completed(futures):
-            yield fut.result()
+        index = {_dask_key(c, scenario_hash): c.index for c in chunks}
+        finished = as_completed(client.map(play_chunk, chunks, key=list(index)))  # holds each future till it yields
+        for fut in finished:
+            try:
+                df = fut.result()
+            except KilledWorker as exc:  # one line, not Dask's paragraph
+                raise ValueError(f"chunk {index[fut.key]}: {exc.allowed_failures + 1} Dask worker(s) died playing it "
+                                 f"(the last {exc.last_worker.address}), more than the scheduler allows "
+                                 "(distributed.scheduler.allowed-failures); the chunks played are kept: run again with "
+                                 "--resume to play the rest") from None
+            fut.release()  # the worker lets the result go: a lost worker's received chunks are not played again
+            yield df
 
 
 def run_sweep(sc: Scenario, plan: SweepPlan, out: str | Path, run: RunOptions | None = None,
@@ -289,8 +322,9 @@ class _Playing:
 
     def results(self, todo: list[Chunk]):
         """The played chunks of ``todo``, as they finish (on the scheduler, else on local workers)."""
-        return _dask_results(todo, self.scheduler) if self.scheduler else _local_results(todo, self.workers,
-                                                                                         self.lock_fd)
+        if self.scheduler:
+            return _dask_results(todo, self.scheduler, self.sc.hash)
+        return _local_results(todo, self.workers, self.lock_fd)
 
     def bar(self, total: int, desc: str):
         from tqdm import tqdm
