@@ -21,8 +21,9 @@ the ``first`` and ``second`` seats when each has its own pool):
    (once it has played :attr:`DeckGame.grow_after` games against every mixture deck) join the candidates;
    with ``cell_starts``, that many decks of every style cell of a side's pool are searched from the start.
    With ``focus``, while the mixture still changes only each side's ``focus`` most promising undecided candidates
-   play (their score against the mixture, an unplayed matchup counted at the deck's rate against all it met);
-   once none of them beats it, every candidate is raced against that mixture (the *certify* pass) before the
+   play (their score against the mixture, an unplayed matchup counted at the deck's rate against all it met), none
+   past ``population_games`` games a mixture deck, and the population's own games do not climb; once none of them
+   beats it, every candidate is raced against that mixture (the *certify* pass) before the
    run settles, and a deck added there starts the focused search again.
 4. **Strongest decks** (a game with a field, alike seats). Once no candidate is left racing, the
    ``contenders`` decks of greatest Bradley-Terry strength play the whole field (every deck of the pool, both
@@ -263,9 +264,10 @@ class Planner:
             if grown:
                 verdict.update(race(tally, side, faced, sorted(grown), self.s, self.z))
             climbing = dict(verdict)
-            if self.s.focus and not st.get("certify"):
+            focused = self.s.focus and not st.get("certify")
+            if focused:
                 climbing = self._focus(tally, side, faced, climbing)
-            if self.s.population_games:  # a population deck's games against the mixture it meets climb as a
+            elif self.s.population_games:  # a population deck's games against the mixture it meets climb as a
                 # candidate's do until its bound is decided (the mixture's decks' own bounds are the guarantee's)
                 climbing.update(race(tally, side, faced, pops[side.index], self.s, self.z))
             for c, x in climbing.items():
@@ -284,8 +286,11 @@ class Planner:
     def _focus(self, tally: Tally, side: Side, faced: Against, verdict: dict) -> dict:
         """The ``focus`` undecided candidates (``new`` or ``race``) of ``side`` most likely to beat the mixture
         ``faced``: by their score against it, a matchup not yet played counted at the deck's rate against every
-        deck it met in its seat (1/2 when it met none), ties by deck."""
-        open_ = sorted(c for c, x in verdict.items() if x[4] in ("new", "race"))
+        deck it met in its seat (1/2 when it met none), ties by deck. A candidate that has played as many games
+        against every mixture deck as two population decks play each other (``population_games``) and is still
+        undecided waits for the certify pass: the focused search looks for clearly better decks, not close ones."""
+        cap = self.s.population_games or self.s.horizon  # deeper than the population's pairings: the certify pass
+        open_ = sorted(c for c, x in verdict.items() if x[4] in ("new", "race") and x[0] < cap)
         if len(open_) <= self.s.focus:
             return {c: verdict[c] for c in open_}
         cand, opp = np.asarray(open_), np.asarray(faced.decks)
