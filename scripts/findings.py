@@ -218,9 +218,78 @@ def end_rules_answer(doc: dict) -> list[str]:
             f"{r['verdict_sentence']}" for r in doc["end_rules"]]
 
 
+def _bound(x: float) -> str:
+    return f"{x:+.3f}"
+
+
+def explore_answer(doc: dict) -> list[str]:
+    """The whole-space explore's guarantee in its own words (simkit.core.words, as the run wrote it), and the first
+    seat's expected score under the two metagames with its 95% interval (lab/magic_explore.py)."""
+    g = doc["guarantee"]
+    return [f"> {g[:1].upper()}{g[1:]}.", ">",
+            f"> With both seats playing their metagames, the first seat's expected score is {_pct(doc['value'])} "
+            f"(95% CI {_ci(doc['value_low'], doc['value_high'])})."]
+
+
+def explore_runs(doc: dict) -> list[str]:
+    """The explore as it was and the whole-space explore side by side: games, time, throughput against plain play,
+    where the games went, and both seats' exploitability intervals (scripts/explore_bench.py's figures)."""
+    out = ["| run | games | pairings played | wall time | CPU s | games a CPU s (plain play_games) | planner's share "
+           "of the wall time | population pairings' games | first seat's exploitability (bounds) | second seat's "
+           "(bounds) | stopped | guarantee |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, r in (("as it was: one-edit neighbours, bounds deck by deck", doc["before"]),
+                    ("every army raced, bounds family-wise", doc["after"])):
+        lo1, hi1 = r["exploitability_interval"]["first"]
+        lo2, hi2 = r["exploitability_interval"]["second"]
+        met = "met" if r["guarantee"].startswith("guarantee met") else "not met"
+        out.append(f"| {name} | {r['games']:,} | {r['pairs_played']:,} of {r['pairs']:,} | "
+                   f"{r['wall_s'] / 60:.1f} min | {r['cpu_s']:,.0f} | {r['games_per_cpu_s']:.0f} "
+                   f"({r['plain_games_per_cpu_s']:.0f}) | {_pct(r['planning_share'])} | {r['population_games']:,} | "
+                   f"{_bound(lo1)} to {_bound(hi1)} | {_bound(lo2)} to {_bound(hi2)} | {r['stopped']} | {met} |")
+    return out
+
+
+def explore_seats(doc: dict) -> list[str]:
+    """Each seat's metagame and its strongest armies against the mixture they meet, with the family-wise bounds the
+    race decided on, and how every army of the seat's pool stands (lab/magic_explore.py)."""
+    out = []
+    for seat, d in doc["seats"].items():
+        mix = ", ".join(f"{deck} {_pct(w)}" for deck, w in d["metagame"].items())
+        counts = ", ".join(f"{k} {v:,}" for k, v in sorted(d["decisions"].items()))
+        out += [f"**{seat.capitalize()} seat** ({d['decks']:,} armies): metagame {mix}; armies by standing: {counts}.",
+                "", "| army | score against the other seat's metagame | bounds | games | standing |",
+                "|---|---|---|---|---|"]
+        out += [f"| {r['deck']} | {_pct(r['vs_mix'])} | {_pct(r['low'])}-{_pct(r['high'])} | {r['games']:,} | "
+                f"{r['decision']} |" for r in d["strongest"]]
+        out.append("")
+    return out[:-1]
+
+
+def explore_races(doc: dict) -> list[str]:
+    """Each race's best army per seat against the metagame it meets, and every race's and unit's standing over both
+    seats (in a metagame army, in a strongest one, not ruled out of the band, dead or untested)."""
+    out = ["| race | first seat: best army | its score (upper bound) | second seat: best army | its score "
+           "(upper bound) |", "|---|---|---|---|---|"]
+    by = {seat: {r["race"]: r for r in d["races"]} for seat, d in doc["seats"].items()}
+    for race in sorted(set(by.get("first", {})) | set(by.get("second", {}))):
+        cells = []
+        for seat in ("first", "second"):
+            r = by.get(seat, {}).get(race)
+            cells += [r["best"], f"{_pct(r['vs_mix'])} ({_pct(r['high'])})"] if r else ["none met", ""]
+        out.append(f"| {race} | " + " | ".join(cells) + " |")
+    status: dict[str, list[str]] = {}
+    for c in doc["cards"]:
+        status.setdefault(c["status"], []).append(c["card"])
+    out += ["", "| standing | races and units |", "|---|---|"]
+    out += [f"| {k} | {', '.join(sorted(v))} |" for k, v in sorted(status.items())]
+    return out
+
+
 KINDS = {"answer": answer, "ladder": ladder, "costs": costs, "locks": locks, "seat": seat, "first_run": first_run,
          "lock_skill": lock_skill, "lock_matchups": lock_matchups, "end_rules": end_rules,
-         "end_rules_answer": end_rules_answer, "seat_rules": seat_rules, "bench_vs": bench_vs}
+         "end_rules_answer": end_rules_answer, "seat_rules": seat_rules, "bench_vs": bench_vs,
+         "explore_answer": explore_answer, "explore_runs": explore_runs, "explore_seats": explore_seats,
+         "explore_races": explore_races}
 
 
 def render(path: str, kind: str, page: Path) -> str:

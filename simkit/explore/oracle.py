@@ -155,6 +155,7 @@ class Planner:
         self.space, self.s = space, settings
         self.game = DeckGame(space, settings.horizon)
         self.z = race_z(self.game, settings)
+        self._tally, self._seen = None, 0
         self._rows, self._cols = (np.asarray(pool, np.int64) for pool in space.seats)
 
     def initial(self) -> dict:
@@ -208,7 +209,7 @@ class Planner:
         st = state_of(layout.rounds[-1]["units"], self.game) if layout.rounds else self.initial()
         st["settings"] = self.s.to_dict()
         n = self._square(layout.counts[0])
-        tally = Tally(self.space.decks, df)
+        tally = self._tally_of(df)
         target = n.copy()
         while True:
             if st["phase"] == "metagame":
@@ -229,6 +230,17 @@ class Planner:
                     return found
                 continue
             return None, st, "settled"
+
+    def _tally_of(self, df) -> Tally:
+        """The tally of the games ``df``, kept between rounds: a round's games follow the earlier rounds' (its chunks
+        are numbered on), so only the rows past the last call's are counted anew."""
+        seen = 0 if df is None else len(df)
+        if self._tally is None or seen < self._seen:
+            self._tally, self._seen = Tally(self.space.decks, None), 0
+        if seen > self._seen:
+            self._tally.add(df.iloc[self._seen:])
+            self._seen = seen
+        return self._tally
 
     def _metagame_round(self, layout, st: dict, tally: Tally, n: np.ndarray, target: np.ndarray):
         """One pass of steps 1-3: the round's plan, ``"continue"`` after adding decks, or None once settled."""
@@ -294,15 +306,17 @@ class Planner:
         if len(open_) <= self.s.focus:
             return {c: verdict[c] for c in open_}
         cand, opp = np.asarray(open_), np.asarray(faced.decks)
-        if side.name == "second":
-            n, won = tally.n[:, cand].T, (tally.n - tally.pts)[:, cand].T
+        if side.name == "second":  # the candidates' columns: their games and points as the second seat
+            seen, won_all = tally.n[:, cand].sum(0), tally.n[:, cand].sum(0) - tally.pts[:, cand].sum(0)
+            g = tally.n[np.ix_(opp, cand)].T
+            w = g - tally.pts[np.ix_(opp, cand)].T
         elif side.name == "first":
-            n, won = tally.n[cand], tally.pts[cand]
+            seen, won_all = tally.n[cand].sum(1), tally.pts[cand].sum(1)
+            g, w = tally.n[np.ix_(cand, opp)], tally.pts[np.ix_(cand, opp)]
         else:
-            n, won = tally.games[cand], tally.won[cand]
-        seen = n.sum(1)
-        prior = np.where(seen > 0, won.sum(1) / np.maximum(seen, 1), 0.5)
-        g, w = n[:, opp], won[:, opp]
+            seen, won_all = tally.games[cand].sum(1), tally.won[cand].sum(1)
+            g, w = tally.games[np.ix_(cand, opp)], tally.won[np.ix_(cand, opp)]
+        prior = np.where(seen > 0, won_all / np.maximum(seen, 1), 0.5)
         rate = np.where(g > 0, w / np.maximum(g, 1), prior[:, None])
         promise = rate @ np.asarray(faced.weights)
         order = np.lexsort((cand, -promise))[: self.s.focus]

@@ -26,15 +26,23 @@ class Tally:
 
     def __init__(self, decks, df: pd.DataFrame | None):
         d = len(decks)
+        self.decks = list(decks)
         self.n = np.zeros((d, d), np.int64)
         self.pts = np.zeros((d, d))
+        self.add(df)
+
+    def add(self, df: pd.DataFrame | None) -> Tally:
+        """Count the games of ``df`` too (a round's new games; every count is a sum of whole and half points, so
+        the order games are added in never changes a figure); returns the tally."""
         if df is not None and len(df):
-            f = pd.Categorical(df["first_deck"], categories=list(decks)).codes
-            s = pd.Categorical(df["second_deck"], categories=list(decks)).codes
-            np.add.at(self.n, (f, s), 1)
-            np.add.at(self.pts, (f, s), first_score(df))
+            f = pd.Categorical(df["first_deck"], categories=self.decks).codes
+            s = pd.Categorical(df["second_deck"], categories=self.decks).codes
+            cells, size = f.astype(np.int64) * len(self.decks) + s, self.n.size
+            self.n += np.bincount(cells, minlength=size).reshape(self.n.shape)
+            self.pts += np.bincount(cells, weights=first_score(df), minlength=size).reshape(self.pts.shape)
         self.games = (self.n + self.n.T).astype(float)
         self.won = self.pts + (self.n.T - self.pts.T)
+        return self
 
     def level(self, i: int, opponents) -> int:
         """The fewest games deck ``i`` has in either seat against any of ``opponents`` (itself skipped)."""
