@@ -223,7 +223,9 @@ def _summary(answers: dict, r: _Reading, stopped: str) -> dict:
         o = game.sides[side.opponent]
         ref = refs[o.index]
         cand = decks[(decks["seat"] == o.name) & decks["searched"]]
-        met = cand[cand["vs_mix_level"] > 0]  # the estimate is the best measured deck's; the bounds are every deck's
+        # the estimate is the best measured deck's (a population deck is measured: alike seats' lone mixture deck
+        # meets only its mirror, level 0); the bounds are every deck's
+        met = cand[(cand["vs_mix_level"] > 0) | cand["in_population"]]
         top = met.loc[met["vs_mix"].idxmax()] if len(met) else None
         exploit[side.name] = float(top["vs_mix"] - ref) if top is not None else float("nan")
         interval[side.name] = [float(cand["vs_mix_low"].max() - ref), float(cand["vs_mix_high"].max() - ref)]
