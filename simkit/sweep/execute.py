@@ -233,10 +233,14 @@ def _dask_results(chunks: list[Chunk], scheduler: str, scenario_hash: str = "") 
     hold a round's results till its end and a lost worker's finished chunks are not played twice.
 
     Raises:
-        ValueError: the scheduler cannot be reached; a chunk's workers died more often than the scheduler allows
-            (``distributed.scheduler.allowed-failures``): the chunks received are kept, ``--resume`` plays the rest.
+        ValueError: the scheduler cannot be reached, or is lost mid-run; a chunk's workers died more often than the
+            scheduler allows (``distributed.scheduler.allowed-failures``). The chunks received are kept: ``--resume``
+            plays the rest.
     """
+    from concurrent.futures import CancelledError
+
     from distributed import Client, KilledWorker, as_completed
+    from distributed.comm import CommClosedError
 
     try:
         client = Client(scheduler, timeout="10s")
@@ -245,16 +249,21 @@ def _dask_results(chunks: list[Chunk], scheduler: str, scenario_hash: str = "") 
     with client:
         index = {_dask_key(c, scenario_hash): c.index for c in chunks}
         finished = as_completed(client.map(play_chunk, chunks, key=list(index)))  # holds each future till it yields
-        for fut in finished:
-            try:
-                df = fut.result()
-            except KilledWorker as exc:  # one line, not Dask's paragraph
-                raise ValueError(f"chunk {index[fut.key]}: {exc.allowed_failures + 1} Dask worker(s) died playing it "
-                                 f"(the last {exc.last_worker.address}), more than the scheduler allows "
-                                 "(distributed.scheduler.allowed-failures); the chunks played are kept: run again with "
-                                 "--resume to play the rest") from None
-            fut.release()  # the worker lets the result go: a lost worker's received chunks are not played again
-            yield df
+        try:
+            for fut in finished:
+                try:
+                    df = fut.result()
+                except KilledWorker as exc:  # one line, not Dask's paragraph
+                    raise ValueError(f"chunk {index[fut.key]}: {exc.allowed_failures + 1} Dask worker(s) died playing "
+                                     f"it (the last {exc.last_worker.address}), more than the scheduler allows "
+                                     "(distributed.scheduler.allowed-failures); the chunks played are kept: run again "
+                                     "with --resume to play the rest") from None
+                fut.release()  # the worker lets the result go: a lost worker's received chunks are not played again
+                yield df
+        except (CommClosedError, CancelledError) as exc:  # the scheduler went away: its futures are cancelled
+            why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise ValueError(f"lost the Dask scheduler at {scheduler} mid-run ({why}); the chunks played are kept: "
+                             "run again with --resume to play the rest") from None
 
 
 def run_sweep(sc: Scenario, plan: SweepPlan, out: str | Path, run: RunOptions | None = None,

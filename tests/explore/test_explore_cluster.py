@@ -1,17 +1,19 @@
 """An explore on a Dask cluster (issue 51): the whole-space settings (every deck raced, family-wise bounds, the
 mixture's pairings from 2 games) give the one-process run's answer files, and a worker process killed (SIGKILL) with
-chunks in flight costs no game and changes no result; workers that keep dying stop the run with one line, and a
-resume finishes it with the same answers.
+chunks in flight costs no game and changes no result; workers that keep dying, or a scheduler lost mid-run, stop the
+run with one line, and a resume finishes it with the same answers.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import os
 import signal
 import subprocess
 import sys
+import time
 from collections import Counter
 
 import dask
@@ -139,5 +141,66 @@ def test_workers_that_keep_dying_stop_the_run_in_one_line_and_a_resume_finishes_
     assert spy.lost is not None and "adaptive_result" not in read_meta(out)
     kept = done_chunks(out)
     assert kept and kept < done_chunks(local)
+    run_explore(magic, out, CLUSTER, RunOptions(workers=1, resume=True))
+    assert outputs(out) == outputs(local)
+
+
+#: a scheduler preload: the scheduler kills itself (SIGKILL) as a chunk finishes while others of its round are still to
+#: be played, after the first chunk
+DIE_MID_ROUND = """
+import os, signal
+from distributed.diagnostics.plugin import SchedulerPlugin
+
+class DieMidRound(SchedulerPlugin):
+    def __init__(self, scheduler):
+        self.scheduler, self.finished = scheduler, 0
+
+    def transition(self, key, start, finish, *args, **kwargs):
+        if (start, finish) == ("processing", "memory"):
+            self.finished += 1
+            if self.finished > 1 and any(ts.state in ("queued", "processing", "waiting")
+                                         for ts in self.scheduler.tasks.values()):
+                os.kill(os.getpid(), signal.SIGKILL)
+
+def dask_setup(scheduler):
+    scheduler.add_plugin(DieMidRound(scheduler))
+"""
+
+
+def test_a_scheduler_lost_mid_round_stops_the_run_in_one_line_and_a_resume_finishes_it(magic, local, tmp_path):  # noqa: F811
+    """A ``dask scheduler`` process killed (SIGKILL) mid-round: the run stops with one line naming the scheduler and
+    --resume (not Dask's CommClosedError or CancelledError); the chunks received are kept, and a resume in one process
+    writes the unbroken run's answer files."""
+    (tmp_path / "die_mid_round.py").write_text(DIE_MID_ROUND)
+    address_file = tmp_path / "scheduler.json"
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", "0", "--no-dashboard", "--scheduler-file", str(address_file),
+                                  "--preload", str(tmp_path / "die_mid_round.py")],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = None
+    out = tmp_path / "out"
+    try:
+        deadline = time.monotonic() + 120
+        while not address_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        address = json.loads(address_file.read_text())["address"]
+        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--no-nanny",
+                                   "--nthreads", "1", "--no-dashboard", "--death-timeout", "60",
+                                   "--local-directory", str(tmp_path / "dask")],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with distributed.Client(address) as client:
+            client.wait_for_workers(1, timeout=120)
+        with pytest.raises(ValueError, match=rf"^lost the Dask scheduler at {address} mid-run \(.*\); the chunks "
+                                             "played are kept: run again with --resume to play the rest$"):
+            run_explore(magic, out, CLUSTER, RunOptions(scheduler=address))
+        assert scheduler.wait(timeout=60) == -signal.SIGKILL
+    finally:
+        for p in (scheduler, worker):
+            if p is not None and p.poll() is None:
+                p.kill()
+            if p is not None:
+                p.wait()
+    kept = done_chunks(out)
+    assert kept and kept < done_chunks(local) and "adaptive_result" not in read_meta(out)
     run_explore(magic, out, CLUSTER, RunOptions(workers=1, resume=True))
     assert outputs(out) == outputs(local)
