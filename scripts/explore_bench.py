@@ -17,7 +17,9 @@ bots and seeds through :func:`simkit.play_games` in this process, and prints one
   planner), ``rounds``;
 - where the games went (from the folder's last state): ``population_games`` (pairings of two population decks),
   ``candidate_games`` by each candidate's decision (``drop``, ``race``, ``horizon``, ``add``) and the games of
-  candidates dropped at each level; the pairings played and the pairings of the space.
+  candidates dropped at each level; the pairings played and the pairings of the space;
+- for a run stopped early, ``undecided`` decks and the ``projected_games`` they would still need against the
+  last mixture (:func:`projection`; ``undecided_beating`` of them score above it and would join the population).
 
 With ``--json FILE`` the document is also written to FILE (e.g. ``docs/findings/data/magic-explore-bench.json``).
 """
@@ -84,6 +86,7 @@ def where_games_go(out: Path) -> dict:
     dropped = cand[cand["decision"] == "drop"]
     by_level = dropped.groupby("vs_mix_level")["games"].agg(["size", "sum"]).astype(int)
     return {
+        **projection(summary, decks),
         "population_games": int(matchups.loc[both_pop, "games"].sum()),
         "candidate_games": {str(k): int(v) for k, v in by_decision.items()},
         "candidates": {str(k): int(v) for k, v in cand.groupby("decision").size().items()},
@@ -93,6 +96,34 @@ def where_games_go(out: Path) -> dict:
         "guarantee": summary["guarantee"], "exploitability_interval": summary["exploitability_interval"],
         "stopped": summary["stopped"],
     }
+
+
+def projection(summary: dict, decks: pd.DataFrame) -> dict:
+    """The games a run stopped early would still need against its last mixture, projected deck by deck: an undecided
+    deck's bound shrinks as one over the root of its games, so it is decided at ``level * (w / m) ** 2`` games a
+    mixture deck, ``w`` its bound's half-width now and ``m`` its distance below the reference plus epsilon (capped at
+    the horizon). A deck scoring above that (``beating``) would join the population instead, and a deck yet to meet
+    the mixture (``unmet``) is counted at the median projection: a projection, assuming the mixture holds."""
+    horizon = int(summary["settings"]["horizon"])
+    eps, out, beating, unmet = float(summary["epsilon"]), [], 0, 0
+    refs = {"first": summary["value"], "second": 1 - summary["value"], "both": 0.5}
+    mix = {seat: len(m) for seat, m in summary["metagame"].items()}
+    faced = {"first": mix.get("second", 0), "second": mix.get("first", 0), "both": mix.get("both", 0)}
+    open_ = decks[decks["decision"].isin(["race", "new", "horizon"])]
+    for r in open_.itertuples():
+        margin = refs[r.seat] + eps - r.vs_mix
+        if r.vs_mix_level == 0:
+            unmet += 1
+            continue
+        if margin <= 0:
+            beating += 1
+            continue
+        half = max(r.vs_mix_high - r.vs_mix, r.vs_mix - r.vs_mix_low)
+        level = min(horizon, int(np.ceil(r.vs_mix_level * (half / margin) ** 2)))
+        out.append(max(0, level - int(r.vs_mix_level)) * faced[r.seat])
+    median = float(np.median(out)) if out else 0.0
+    return {"undecided": int(len(open_)), "undecided_beating": beating, "undecided_unmet": unmet,
+            "projected_games": int(sum(out) + median * unmet)}
 
 
 def plain_rate(out: Path, games: int) -> dict:
