@@ -130,9 +130,11 @@ def plain_rate(out: Path, games: int) -> dict:
     """Games per CPU second of plain :func:`simkit.play_games` on ``games`` of the folder's own games (the same
     pairings, seeds and bots), after one untimed batch that loads the kernels."""
     import simkit
-    from simkit.sweep import load_results, read_meta
+    from simkit.sweep import read_meta
 
-    df = load_results(out)
+    columns = ["first_deck", "second_deck", "seed", "winner", "first_bot", "second_bot"]
+    df = pd.concat([pd.read_parquet(f, columns=columns) for f in sorted((out / "chunks").glob("*.parquet"))],
+                   ignore_index=True)  # the few columns needed: a large run's whole rows would not fit in memory
     meta = read_meta(out)
     sample = df.sample(n=min(games, len(df)), random_state=0)
     sc = simkit.load_scenario(meta["scenario_path"])
@@ -163,9 +165,7 @@ def main(argv: list[str] | None = None) -> dict:
     figures: dict = {"command": " ".join(["simkit explore", a.scenario, "--out", a.out, *explore])}
     if not (out / "summary.json").exists() or "--resume" in explore:
         figures.update(run_timed([a.scenario, "--out", a.out, *explore]))
-    from simkit.sweep import load_results
-
-    figures["games"] = int(len(load_results(out)))
+    figures["games"] = int(json.loads((out / "summary.json").read_text(encoding="utf-8"))["games"])
     if "cpu_s" in figures:
         figures["playing_s"] = round(figures["wall_s"] - figures["planning_s"], 2)
         figures["planning_share"] = round(figures["planning_s"] / figures["wall_s"], 3)
