@@ -35,9 +35,10 @@ import pandas as pd  # noqa: E402
 
 from simkit.core.provenance import provenance  # noqa: E402
 
-RUN_KEYS = ("command", "games", "wall_s", "cpu_s", "planning_share", "games_per_cpu_s", "plain_games_per_cpu_s",
-            "slowdown", "population_games", "candidate_games", "candidates", "pairs_played", "pairs", "guarantee",
-            "exploitability_interval", "stopped")
+RUN_KEYS = ("command", "run_commit", "load_before", "load_after", "games", "wall_s", "cpu_s", "planning_share",
+            "games_per_cpu_s", "plain_games_per_cpu_s", "slowdown", "population_games", "candidate_games", "candidates",
+            "undecided", "undecided_beating", "undecided_unmet", "projected_games", "pairs_played", "pairs",
+            "guarantee", "exploitability_interval", "stopped")
 
 
 def _run(bench: dict) -> dict:
@@ -88,10 +89,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("after", help="scripts/explore_bench.py's JSON of the whole-space explore")
     p.add_argument("folder", help="the whole-space explore's folder")
     p.add_argument("--json", required=True)
+    p.add_argument("--run-commit", help="the commit the whole-space run played at, when its benchmark file predates "
+                   "recording it")
     a = p.parse_args(argv)
     before, after = (json.loads(Path(x).read_text(encoding="utf-8")) for x in (a.before, a.after))
-    command = "PYTHONPATH=$PWD python lab/magic_explore.py " + shlex.join([a.before, a.after, a.folder, "--json",
-                                                                           a.json])
+    if a.run_commit:
+        after.setdefault("run_commit", a.run_commit)
+    command = "PYTHONPATH=$PWD python lab/magic_explore.py " + shlex.join(
+        [a.before, a.after, a.folder, "--json", a.json] + (["--run-commit", a.run_commit] if a.run_commit else []))
     doc = {**provenance("lab/magic_explore.py", command), "before": _run(before), "after": _run(after),
            **answers(Path(a.folder))}
     Path(a.json).write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import sys
 import time
@@ -162,7 +163,11 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--json")
     a = p.parse_args(ours)
     out = Path(a.out)
-    figures: dict = {"command": " ".join(["simkit explore", a.scenario, "--out", a.out, *explore])}
+    from simkit.core.provenance import source_commit
+
+    commit, dirty = source_commit()
+    figures: dict = {"command": " ".join(["simkit explore", a.scenario, "--out", a.out, *explore]),
+                     "run_commit": commit, "run_dirty": dirty, "load_before": round(os.getloadavg()[0], 2)}
     if not (out / "summary.json").exists() or "--resume" in explore:
         figures.update(run_timed([a.scenario, "--out", a.out, *explore]))
     figures["games"] = int(json.loads((out / "summary.json").read_text(encoding="utf-8"))["games"])
@@ -170,6 +175,7 @@ def main(argv: list[str] | None = None) -> dict:
         figures["playing_s"] = round(figures["wall_s"] - figures["planning_s"], 2)
         figures["planning_share"] = round(figures["planning_s"] / figures["wall_s"], 3)
         figures["games_per_cpu_s"] = round(figures["games"] / figures["cpu_s"], 1)
+    figures["load_after"] = round(os.getloadavg()[0], 2)
     figures.update(where_games_go(out))
     figures.update(plain_rate(out, a.plain))
     if "games_per_cpu_s" in figures:
