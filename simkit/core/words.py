@@ -698,8 +698,12 @@ def seats_guarantee_sentence(per_seat: dict[str, Estimate], epsilon: float, stop
                       f"or more ({said}: every upper end below epsilon)")
     why = ("the run stopped on --max-games first" if stopped == "max_games" else
            "more games per ordered pair (--horizon) would narrow them")
-    which = (f"for the {met[0]} seat only" if met else "for either seat")
-    return False, (f"guarantee NOT met {which}: {said} may reach epsilon = {epsilon:g}, so a deck "
+    if met:  # one seat's upper end lies below epsilon, the other's does not: say which is which
+        other = next(seat for seat in per_seat if seat not in met)
+        return False, (f"guarantee met for the {met[0]} seat only, NOT for the {other}: {said}; the {other} seat's "
+                       f"may reach epsilon = {epsilon:g}, so a deck beating its metagame by that much is not ruled "
+                       f"out; {why}")
+    return False, (f"guarantee NOT met for either seat: {said} may reach epsilon = {epsilon:g}, so a deck "
                    f"beating a seat's metagame by that much is not ruled out; {why}")
 
 

@@ -241,13 +241,15 @@ def test_the_guarantee_follows_the_upper_end(value, below, above, epsilon):
 
 def test_a_seated_guarantee_is_met_only_when_both_seats_upper_ends_lie_below_epsilon():
     """Each seat's exploitability with its interval: met for both only when both upper ends lie below epsilon; one
-    seat alone is named."""
+    seat alone is named as met, the other as not (never "NOT met for the first seat only", which reads both ways)."""
     ok, wide = Estimate(0.0, -0.01, 0.015), Estimate(0.0, -0.26, 0.33)
     met, s = seats_guarantee_sentence({"first": ok, "second": ok}, 0.02, "settled")
     assert met and s.startswith("guarantee met for both seats")
     met, s = seats_guarantee_sentence({"first": ok, "second": wide}, 0.02, "settled")
-    assert not met and s.startswith("guarantee NOT met for the first seat only: the exploitability of the first "
-                                    "seat's metagame +0.000 (interval -0.010 to +0.015) and of the second seat's")
+    assert not met and s.startswith("guarantee met for the first seat only, NOT for the second: the exploitability "
+                                    "of the first seat's metagame +0.000 (interval -0.010 to +0.015) and of the "
+                                    "second seat's")
+    assert "the second seat's may reach epsilon = 0.02, so a deck beating its metagame" in s
     met, s = seats_guarantee_sentence({"first": wide, "second": wide}, 0.02, "max_games")
     assert not met and "for either seat" in s and s.endswith("the run stopped on --max-games first")
 
