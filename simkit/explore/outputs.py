@@ -232,15 +232,7 @@ def _summary(answers: dict, r: _Reading, stopped: str) -> dict:
         best[side.name] = None if top is None else str(top["deck"])
         estimates[side.name] = Estimate(exploit[side.name], *interval[side.name])
         open_ += int(((cand["vs_mix_high"] >= ref + s.epsilon) & ~cand["in_population"]).sum())
-    every = s.search == "all"
-    if list(estimates) == ["both"]:
-        met, guarantee = guarantee_sentence(estimates["both"], s.epsilon, stopped,
-                                            scope="deck of the pool" if every else "searched deck")
-    else:
-        met, guarantee = seats_guarantee_sentence(estimates, s.epsilon, stopped,
-                                                  scope="deck of its pool" if every else "searched deck")
-    z, family = race_z(game, s), sum(len(side.pool) for side in game.sides) + (len(game.sides) > 1)
-    guarantee += "; " + bounds_words(s, z, family)
+    met, guarantee, z, family = _guarantee(estimates, game, s, stopped)
     games = answers["matchups"]["games"]
     return {
         "seats": list(game.names),
@@ -273,6 +265,19 @@ def _summary(answers: dict, r: _Reading, stopped: str) -> dict:
                    "value_se": round(float(r.against[0].se), 6)},
         "settings": s.to_dict(),
     }
+
+
+def _guarantee(estimates: dict, game: DeckGame, s: ExploreSettings, stopped: str) -> tuple[bool, str, float, int]:
+    """The guarantee (met, its sentence with what its bounds are), the bounds' z and the family they hold over."""
+    every = s.search == "all"
+    if list(estimates) == ["both"]:
+        met, guarantee = guarantee_sentence(estimates["both"], s.epsilon, stopped,
+                                            scope="deck of the pool" if every else "searched deck")
+    else:
+        met, guarantee = seats_guarantee_sentence(estimates, s.epsilon, stopped,
+                                                  scope="deck of its pool" if every else "searched deck")
+    z, family = race_z(game, s), sum(len(side.pool) for side in game.sides) + (len(game.sides) > 1)
+    return met, guarantee + "; " + bounds_words(s, z, family), z, family
 
 
 def bounds_words(s: ExploreSettings, z: float, family: int) -> str:

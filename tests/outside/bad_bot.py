@@ -30,6 +30,9 @@ def main() -> None:
             continue
         decisions += 1
         if mode == "hang" or (mode == "timeout" and decisions == 2):
+            if len(sys.argv) > 2:  # say that simkit now waits on this decision (PIDS.waiting)
+                with open(sys.argv[2] + ".waiting", "w") as f:
+                    f.write("1\n")
             time.sleep(600)
         if mode == "crash" and decisions == 2:
             print("bad_bot: crashing on purpose", file=sys.stderr)

@@ -74,12 +74,12 @@ def test_no_program_outlives_simkit(how, tmp_path):
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 300
-        while not (pids.exists() and pids.read_text().strip()) and time.monotonic() < deadline:
-            assert proc.poll() is None, "simkit ended before its bot started"
+        waiting = Path(f"{pids}.waiting")  # the bot writes it when it is given its first decision
+        while not waiting.exists() and time.monotonic() < deadline:
+            assert proc.poll() is None, "simkit ended before its bot was given a decision"
             time.sleep(0.2)
         bot = int(pids.read_text().split()[0])
-        assert running(bot)
-        time.sleep(0.5)  # the bot now waits in its first decision
+        assert running(bot)  # simkit now waits on the bot (its kernels loaded or compiled, the game begun)
         proc.send_signal(how)
         proc.wait(timeout=60)
         deadline = time.monotonic() + 10

@@ -132,10 +132,15 @@ def _alive(pid: int) -> bool:
     return stat[stat.rindex(")") + 2:].split()[0] != "Z"
 
 
+#: games per ordered pair of the interrupted sweeps: 4 pairs, 400 one-game chunks (100 ran in about a second on an
+#: idle machine, sometimes finishing before the signal arrived)
+PER_PAIR, TOTAL = "100", 400
+
+
 def _start_sweep(short_scenario: Path, out: Path) -> tuple[subprocess.Popen, list[int]]:
-    """A real two-worker sweep of 100 one-game chunks, returned once both workers play (and a chunk is written)."""
+    """A real two-worker sweep of 400 one-game chunks, returned once both workers play (and a chunk is written)."""
     cmd = [sys.executable, "-m", "simkit", *_sweep_args(short_scenario, out, "--chunk-size", "1"),
-           "--games", "25", "--workers", "2"]
+           "--games", PER_PAIR, "--workers", "2"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     deadline = time.time() + 300
@@ -173,7 +178,7 @@ def test_sigkill_of_a_sweep_leaves_no_worker_running(short_scenario, tmp_path):
 
 def test_sigterm_stops_a_sweep_in_one_line_ends_its_workers_and_leaves_a_resumable_folder(short_scenario, tmp_path):
     """SIGTERM to the sweep's process: it exits 143 printing one line that says to resume, no worker survives,
-    and --resume completes the folder to its 100 games, each once."""
+    and --resume completes the folder to its 400 games, each once."""
     out = tmp_path / "stopped"
     proc, workers = _start_sweep(short_scenario, out)
     try:
@@ -188,16 +193,16 @@ def test_sigterm_stops_a_sweep_in_one_line_ends_its_workers_and_leaves_a_resumab
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-    assert len(done_chunks(out)) < 100, "the sweep finished before it could be stopped"
-    assert main(_sweep_args(short_scenario, out, "--chunk-size", "1", "--games", "25", "--resume")) == 0
+    assert len(done_chunks(out)) < TOTAL, "the sweep finished before it could be stopped"
+    assert main(_sweep_args(short_scenario, out, "--chunk-size", "1", "--games", PER_PAIR, "--resume")) == 0
     df = load_results(out)
-    assert len(df) == 100 and not df.duplicated(KEY).any()
+    assert len(df) == TOTAL and not df.duplicated(KEY).any()
 
 
 def test_ctrl_c_stops_a_sweep_within_two_seconds_saying_what_was_kept_and_how_to_finish(short_scenario, tmp_path):
     """Ctrl-C (SIGINT to the sweep's process group, as a terminal sends it): the prompt is back within 2 s (issue 53:
     it took 9), exit 130, one line naming the folder kept and the exact command that finishes it; that command
-    completes the folder to its 100 games, each once."""
+    completes the folder to its 400 games, each once."""
     out = tmp_path / "interrupted"
     proc, workers = _start_sweep(short_scenario, out)
     try:
@@ -218,10 +223,10 @@ def test_ctrl_c_stops_a_sweep_within_two_seconds_saying_what_was_kept_and_how_to
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-    assert len(done_chunks(out)) < 100, "the sweep finished before it could be stopped"
+    assert len(done_chunks(out)) < TOTAL, "the sweep finished before it could be stopped"
     assert main(shlex.split(finish)[1:]) == 0
     df = load_results(out)
-    assert len(df) == 100 and not df.duplicated(KEY).any()
+    assert len(df) == TOTAL and not df.duplicated(KEY).any()
 
 
 # -- items 13, 15 and their kin: refused before anything is written --------------------------------------------
