@@ -71,7 +71,8 @@ def test_no_program_outlives_simkit(how, tmp_path):
     sc = scenario("duel")
     proc = subprocess.Popen([sys.executable, "-m", "simkit", "play", str(sc.path), sc.decks[0], sc.decks[1], "--bots",
                              "mine,aggro", "--bot-time", "600", "--bot", f"mine={' '.join(bad('hang', pids))}"],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a terminal leaves it
     try:
         deadline = time.monotonic() + 300
         waiting = Path(f"{pids}.waiting")  # the bot writes it when it is given its first decision

@@ -137,12 +137,18 @@ def _alive(pid: int) -> bool:
 PER_PAIR, TOTAL = "100", 400
 
 
+def _ctrl_c_live() -> None:
+    """In the child before simkit starts: SIGINT at its default, as a terminal leaves it (a test runner's worker may
+    ignore SIGINT, and an ignored SIGINT is inherited: Python then never raises KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start_sweep(short_scenario: Path, out: Path) -> tuple[subprocess.Popen, list[int]]:
     """A real two-worker sweep of 400 one-game chunks, returned once both workers play (and a chunk is written)."""
     cmd = [sys.executable, "-m", "simkit", *_sweep_args(short_scenario, out, "--chunk-size", "1"),
            "--games", PER_PAIR, "--workers", "2"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_ctrl_c_live)
     deadline = time.time() + 300
     workers: list[int] = []
     while time.time() < deadline and proc.poll() is None:
