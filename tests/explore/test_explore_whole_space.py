@@ -6,11 +6,11 @@ playing on only while their bounds need it (``--population-games``), and rounds 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy.stats import norm
+from test_explore_seats import magic  # noqa: F401 - the eight-army Orc pool at 16 turns, one fixture for both files
 
 from simkit.core.seats import SeatPools
 from simkit.explore import ExploreSettings, run_explore
@@ -19,27 +19,12 @@ from simkit.explore.oracle import race
 from simkit.explore.tally import Tally
 from simkit.sweep import RunOptions, load_results, read_meta
 
-ROOT = Path(__file__).resolve().parents[2]
-MAGIC = ROOT / "scenarios" / "magic" / "base.toml"
-POOL = ["Orc:Goblin*6,OrcInfantry*3", "Orc:Goblin*4,OrcInfantry*4", "Orc:Goblin*5,OrcInfantry*3",
-        "Orc:Goblin*5,OrcInfantry*4", "Orc:Goblin*3,OrcInfantry*5", "Orc:Goblin*6",
-        "Orc:Goblin*4,OrcInfantry*2,WolfRider", "Orc:Ogre*2"]
 WHOLE = ExploreSettings(horizon=8, start=1, chunk_size=8, axes=("kinds=unit:*",), search="all", alpha=0.2,
                         population_games=2, epsilon=0.3)
 
 
 @pytest.fixture(scope="module")
-def magic(tmp_path_factory):
-    """Magic War's base rules cut to 16 global turns with an eight-army pool (two armies of 13 gold sit second)."""
-    path = tmp_path_factory.mktemp("scenario") / "magic-small.toml"
-    pool = ", ".join(f'"{d}"' for d in POOL)
-    path.write_text(f'extends = "{MAGIC}"\nname = "explore whole-space test"\n[rules]\nturn_limit = 16\n'
-                    f"[armies]\npool = [{pool}]\n")
-    return path
-
-
-@pytest.fixture(scope="module")
-def whole(magic, tmp_path_factory):
+def whole(magic, tmp_path_factory):  # noqa: F811 - the imported fixture, asked for by name
     """An explore of the small pool racing every deck, family-wise bounds, population pairings at 2 games."""
     out = tmp_path_factory.mktemp("explore-whole")
     return out, run_explore(magic, out, WHOLE, RunOptions(workers=1))
@@ -148,7 +133,7 @@ def test_a_round_of_a_large_table_records_only_the_pairs_it_grows(monkeypatch):
     assert adaptive.AdaptiveLayout(plan, old).counts.tolist() == layout.counts.tolist()
 
 
-def test_the_explore_planner_holds_only_the_columns_it_reads(magic, tmp_path, monkeypatch):
+def test_the_explore_planner_holds_only_the_columns_it_reads(magic, tmp_path, monkeypatch):  # noqa: F811
     """Between rounds the sweep passes the explore planner the three columns it reads (first and second deck,
     winner), not the game's whole row."""
     from simkit.explore import oracle
@@ -183,7 +168,7 @@ def test_the_focused_search_races_the_most_promising_decks_first():
     assert list(chosen) == [1, 0]
 
 
-def test_a_focused_run_races_every_deck_against_its_last_mixture_before_it_settles(magic, tmp_path):
+def test_a_focused_run_races_every_deck_against_its_last_mixture_before_it_settles(magic, tmp_path):  # noqa: F811
     """With focus 1 the run still settles with no deck of either pool undecided, and its last state is the
     certify pass: the focused search could not beat the mixture, and then no deck of the pool could."""
     import pandas as pd
